@@ -1,0 +1,93 @@
+"""Settings: defaults < ``config.toml`` < environment (``ASSISTANT_*``, ``OLLAMA_HOST``) < command-line flags."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from assistant.errors import ConfigError
+from assistant.paths import Paths
+
+Role = Literal["router", "executor", "validator", "responder"]
+ROLES: tuple[Role, ...] = ("router", "executor", "validator", "responder")
+ENV_PREFIX = "ASSISTANT_"
+
+
+class Settings(BaseModel):
+    """Everything a user can configure. Field names are the keys of ``config.toml``."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    model: str = Field("qwen2.5:3b", description="model used by every role unless a role names its own")
+    router_model: str | None = Field(None, description="model for routing (a small fast one is enough)")
+    executor_model: str | None = Field(None, description="model that writes tool calls (best with the tools capability)")
+    validator_model: str | None = Field(None, description="model that judges tool results")
+    responder_model: str | None = Field(None, description="model that writes the answer")
+    ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (OLLAMA_HOST is honoured)")
+    request_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
+    num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)")
+    keep_alive: str = Field("10m", description="how long Ollama keeps a model loaded after a call")
+    max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation")
+    history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see")
+    transport_retries: int = Field(3, ge=0, le=10, description="retries of a failed connection or server error (not counted as attempts)")
+    transport_backoff: float = Field(0.5, ge=0, description="first backoff in seconds between transport retries, doubled each time, capped at 8 s")
+    tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take")
+
+    def model_for(self, role: Role) -> str:
+        return getattr(self, f"{role}_model") or self.model
+
+
+def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if env.get("OLLAMA_HOST"):
+        out["ollama_host"] = env["OLLAMA_HOST"]
+    for name in Settings.model_fields:
+        key = ENV_PREFIX + name.upper()
+        if key in env and env[key] != "":
+            out[name] = env[key]
+    return out
+
+
+def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Settings:
+    """Merge the layers; a broken file or value is a :class:`ConfigError` naming where it came from."""
+    env = dict(os.environ) if env is None else env
+    data: dict[str, Any] = {}
+    source = "defaults"
+    try:
+        if paths.config_file.exists():
+            source = str(paths.config_file)
+            with paths.config_file.open("rb") as f:
+                data.update(tomllib.load(f))
+        source = "environment"
+        data.update(_env_overrides(env))
+        source = "command line"
+        data.update({k: v for k, v in (overrides or {}).items() if v is not None})
+        return Settings.model_validate(data)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{source} is not valid TOML: {e}.", "Fix the file or remove it.") from None
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "settings"
+        raise ConfigError(
+            f"invalid setting '{where}' ({first['msg']}).",
+            f"Check {paths.config_file} and the ASSISTANT_* environment variables.",
+        ) from None
+
+
+def render_settings(settings: Settings) -> str:
+    """The effective settings as a ``config.toml`` a user could save."""
+    lines = []
+    for name, field in Settings.model_fields.items():
+        value = getattr(settings, name)
+        if value is None:
+            lines.append(f"# {name} = ...  # {field.description}")
+            continue
+        if isinstance(value, str):
+            shown = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        else:
+            shown = str(value)
+        lines.append(f"{name} = {shown}  # {field.description}")
+    return "\n".join(lines)

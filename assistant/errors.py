@@ -1,0 +1,48 @@
+"""Errors a user can hit. Each carries a one-line message, a hint saying what to do, and an exit code."""
+
+from __future__ import annotations
+
+
+class AssistantError(Exception):
+    exit_code = 1
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def one_line(self) -> str:
+        return f"{self.message} {self.hint}".strip()
+
+
+class ConfigError(AssistantError):
+    exit_code = 2
+
+
+class OllamaUnreachable(AssistantError):
+    exit_code = 3
+
+
+class ModelMissing(AssistantError):
+    exit_code = 4
+
+
+class ModelTimeout(AssistantError):
+    exit_code = 5
+
+
+class ModelError(AssistantError):
+    """The server answered with an error we cannot retry our way out of."""
+
+    exit_code = 6
+
+
+EXIT_CODES_HELP = """exit codes:
+  0  answered
+  1  no correct answer after the allowed retries (the reason is printed)
+  2  bad usage or configuration
+  3  Ollama is not reachable
+  4  a configured model is not installed in Ollama
+  5  the model did not answer within the request timeout
+  6  Ollama returned an error
+  130 interrupted"""

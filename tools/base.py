@@ -1,0 +1,78 @@
+"""What a tool is: a name, a description, a pydantic argument model, an async ``run``, and optional
+deterministic hooks that let the pipeline skip model calls when the answer is certain."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+
+class ToolResult(BaseModel):
+    """Data on success, or an error written so that a model can act on it."""
+
+    ok: bool
+    data: dict[str, Any] | None = None
+    error: str | None = None
+
+    @classmethod
+    def success(cls, **data: Any) -> ToolResult:
+        return cls(ok=True, data=data)
+
+    @classmethod
+    def failure(cls, error: str) -> ToolResult:
+        return cls(ok=False, error=error)
+
+
+class Verdict(BaseModel):
+    """A validation decision. ``by`` records which layer made it: the tool's own check or the model."""
+
+    verdict: Literal["PASS", "FAIL"]
+    reason: str = ""
+    by: Literal["check", "model", "default"] = "check"
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == "PASS"
+
+
+class Permissions(BaseModel):
+    """What a tool may touch. Enforced by the sandbox runner; declared here so it can be listed and audited."""
+
+    network: list[str] = Field(default_factory=list, description="hosts the tool may reach")
+    files: Literal["none", "cache"] = "none"
+
+
+class Tool:
+    """Base class for tools. Subclasses set the class attributes and implement :meth:`run`."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    Args: ClassVar[type[BaseModel]]
+    permissions: ClassVar[Permissions] = Permissions()
+
+    async def run(self, args: BaseModel) -> ToolResult:
+        raise NotImplementedError
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        """Deterministic routing: the argument sets for ``question`` when it is *certain* this tool applies."""
+        return None
+
+    def check(self, question: str, args: BaseModel, result: ToolResult) -> Verdict | None:
+        """Deterministic validation; ``None`` when this layer cannot decide and the model should judge."""
+        if not result.ok:
+            return Verdict(verdict="FAIL", reason=result.error or f"{self.name} failed")
+        return None
+
+    def render(self, question: str, args: BaseModel, result: ToolResult) -> str | None:
+        """A complete answer without a model, for questions the deterministic router settled."""
+        return None
+
+    def args_schema(self) -> dict[str, Any]:
+        return self.Args.model_json_schema()
+
+    def ollama_tool(self) -> dict[str, Any]:
+        """The tool in the shape Ollama's ``tools=`` expects."""
+        schema = self.args_schema()
+        schema.pop("title", None)
+        return {"type": "function", "function": {"name": self.name, "description": self.description, "parameters": schema}}

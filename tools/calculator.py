@@ -1,0 +1,318 @@
+"""A safe calculator on simpleeval, hardened: an AST whitelist first, then bounded operators, so no
+input can reach Python objects or run for long. It speaks the notation people write (π, ^, ×, ÷,
+full-width digits) so the model does not have to rewrite the user's expression."""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+import unicodedata
+from typing import Any, Callable
+
+import simpleeval
+from pydantic import BaseModel, Field
+
+from tools.base import Tool, ToolResult, Verdict
+
+MAX_INPUT = 300  # characters of expression
+MAX_NODES = 200  # AST nodes
+MAX_INT_BITS = 4096  # about 1,233 decimal digits, for every intermediate result
+MAX_FACTORIAL = 300
+
+HOW_TO_FIX = (
+    "Write a plain arithmetic expression using numbers, + - * / ^ ( ), pi, e and the functions "
+    "sqrt, sin, cos, tan, log, exp, abs, round, factorial; for example 'pi * 3^2'."
+)
+
+
+class CalcError(Exception):
+    """An expression we refuse or cannot evaluate; the message tells the caller how to fix it."""
+
+
+def _num(x: Any) -> int | float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise CalcError("only numbers are allowed")
+    if isinstance(x, int) and x.bit_length() > MAX_INT_BITS:
+        raise CalcError(f"an intermediate result has more than {MAX_INT_BITS * 30103 // 100000} digits")
+    if isinstance(x, float) and math.isnan(x):
+        raise CalcError("the result is not a number (undefined)")
+    if isinstance(x, float) and math.isinf(x):
+        raise CalcError("the result is too large")
+    return x
+
+
+def _pow(a: Any, b: Any) -> int | float:
+    a, b = _num(a), _num(b)
+    if abs(a) > 1 and b > 0 and b * math.log2(abs(a)) > MAX_INT_BITS:
+        raise CalcError(f"{a}^{b} is too large")
+    try:
+        r = a**b
+    except ZeroDivisionError:
+        raise CalcError("0 cannot be raised to a negative power") from None
+    if isinstance(r, complex):
+        raise CalcError("the result is not a real number (a negative base with a fractional exponent)")
+    return _num(r)
+
+
+def _mul(a: Any, b: Any) -> int | float:
+    a, b = _num(a), _num(b)
+    if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:
+        raise CalcError("the product is too large")
+    return _num(a * b)
+
+
+def _div(a: Any, b: Any) -> float:
+    a, b = _num(a), _num(b)
+    if b == 0:
+        raise CalcError("division by zero")
+    return _num(a / b)
+
+
+def _floordiv(a: Any, b: Any) -> int | float:
+    a, b = _num(a), _num(b)
+    if b == 0:
+        raise CalcError("division by zero")
+    return _num(a // b)
+
+
+def _mod(a: Any, b: Any) -> int | float:
+    a, b = _num(a), _num(b)
+    if b == 0:
+        raise CalcError("modulo by zero")
+    return _num(a % b)
+
+
+def _unary(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda x: _num(f(_num(x)))
+
+
+def _real(f: Callable[..., float], name: str) -> Callable[..., float]:
+    def g(*args: Any) -> float:
+        try:
+            return _num(f(*(_num(a) for a in args)))
+        except (ValueError, OverflowError) as e:
+            shown = ", ".join(str(a) for a in args)
+            raise CalcError(f"{name}({shown}) is undefined or too large ({e})") from None
+        except TypeError:
+            raise CalcError(f"{name} was called with the wrong number of arguments") from None
+
+    return g
+
+
+def _round(x: Any, ndigits: Any = 0) -> int | float:
+    x, ndigits = _num(x), _num(ndigits)
+    if not isinstance(ndigits, int) or not -20 <= ndigits <= 20:
+        raise CalcError("round(x, n) needs a whole number n between -20 and 20")
+    return _num(round(x, ndigits) if ndigits else round(x))
+
+
+def _factorial(n: Any) -> int:
+    n = _num(n)
+    if isinstance(n, float) and n.is_integer():
+        n = int(n)
+    if not isinstance(n, int) or n < 0:
+        raise CalcError("factorial needs a whole number ≥ 0")
+    if n > MAX_FACTORIAL:
+        raise CalcError(f"factorial is limited to n ≤ {MAX_FACTORIAL}")
+    return math.factorial(n)
+
+
+def _log(x: Any, base: Any = None) -> float:
+    x = _num(x)
+    if base is None:
+        return _real(math.log, "log")(x)
+    return _real(math.log, "log")(x, base)
+
+
+OPERATORS = {
+    ast.Add: lambda a, b: _num(_num(a) + _num(b)),
+    ast.Sub: lambda a, b: _num(_num(a) - _num(b)),
+    ast.Mult: _mul,
+    ast.Div: _div,
+    ast.FloorDiv: _floordiv,
+    ast.Mod: _mod,
+    ast.Pow: _pow,
+    ast.USub: _unary(lambda x: -x),
+    ast.UAdd: _unary(lambda x: +x),
+}
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "sqrt": _real(math.sqrt, "sqrt"),
+    "sin": _real(math.sin, "sin"),
+    "cos": _real(math.cos, "cos"),
+    "tan": _real(math.tan, "tan"),
+    "log": _log,
+    "ln": _real(math.log, "ln"),
+    "exp": _real(math.exp, "exp"),
+    "abs": _unary(abs),
+    "round": _round,
+    "factorial": _factorial,
+}
+NAMES = {"pi": math.pi, "e": math.e}
+
+_SYMBOLS = {
+    "×": "*", "✕": "*", "✖": "*", "∗": "*", "·": "*", "⋅": "*",
+    "÷": "/", "∕": "/",
+    "−": "-", "–": "-", "—": "-",
+    "π": "pi", "Π": "pi",
+    "√": "sqrt",
+    "²": "^2", "³": "^3",
+}
+_IMPLICIT_MUL = re.compile(r"(?<=[\d)])\s*(?=pi\b|sqrt\b|\()")
+_SQRT_NO_PARENS = re.compile(r"sqrt\s*(\d+(?:\.\d+)?|pi\b)")
+
+
+def normalize(expression: str) -> str:
+    """Turn the notation people write into Python syntax: π→pi, ^→**, ×→*, full-width forms→ASCII."""
+    s = "".join(_SYMBOLS.get(c, c) for c in expression)
+    s = unicodedata.normalize("NFKC", s)
+    s = "".join(_SYMBOLS.get(c, c) for c in s)
+    s = s.strip().rstrip("=").strip()
+    s = _SQRT_NO_PARENS.sub(r"sqrt(\1)", s)
+    s = _IMPLICIT_MUL.sub("*", s)
+    return s.replace("^", "**")
+
+
+_ALLOWED_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Call, ast.Load)
+
+
+def parse(expression: str) -> ast.Expression:
+    """Parse and whitelist: numbers, the listed operators, names and plain calls of the listed functions."""
+    if len(expression) > MAX_INPUT:
+        raise CalcError(f"the expression is longer than {MAX_INPUT} characters")
+    source = normalize(expression)
+    if not source:
+        raise CalcError("the expression is empty")
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise CalcError(f"'{expression}' is not a valid expression") from None
+    count = 0
+    for node in ast.walk(tree):
+        count += 1
+        if count > MAX_NODES:
+            raise CalcError("the expression is too long")
+        if not isinstance(node, _ALLOWED_NODES + tuple(OPERATORS)):
+            if isinstance(node, ast.Attribute):
+                raise CalcError("attribute access is not allowed")
+            if isinstance(node, ast.operator | ast.unaryop):
+                raise CalcError(f"the operator {type(node).__name__} is not allowed")
+            raise CalcError(f"'{ast.unparse(node) if hasattr(node, 'lineno') else type(node).__name__}' is not allowed")
+        if isinstance(node, ast.Constant) and (isinstance(node.value, bool) or not isinstance(node.value, (int, float))):
+            raise CalcError("only numbers are allowed")
+        if isinstance(node, ast.Name) and node.id not in NAMES and node.id not in FUNCTIONS:
+            raise CalcError(f"unknown name '{node.id}'")
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
+                raise CalcError("only the listed functions can be called, with plain arguments")
+            if any(isinstance(a, ast.Starred) for a in node.args):
+                raise CalcError("only plain arguments are allowed")
+    return tree
+
+
+def evaluate(expression: str) -> int | float:
+    """Evaluate ``expression`` or raise :class:`CalcError` with a message that says how to fix it."""
+    parse(expression)
+    evaluator = simpleeval.SimpleEval(operators=OPERATORS, functions=FUNCTIONS, names=NAMES)
+    try:
+        return _num(evaluator.eval(normalize(expression)))
+    except CalcError:
+        raise
+    except ZeroDivisionError:
+        raise CalcError("division by zero") from None
+    except OverflowError:
+        raise CalcError("the result is too large") from None
+    except (simpleeval.InvalidExpression, SyntaxError, ValueError, TypeError, RecursionError, MemoryError) as e:
+        raise CalcError(f"'{expression}' cannot be evaluated ({type(e).__name__})") from None
+
+
+def format_number(x: int | float) -> str:
+    if isinstance(x, float):
+        if x.is_integer() and abs(x) < 1e15:
+            return str(int(x))
+        return f"{x:.12g}"
+    return str(x)
+
+
+class CalculatorArgs(BaseModel):
+    expression: str = Field(
+        ...,
+        description="the arithmetic expression to evaluate, e.g. 'pi * 3^2' or '123 * 456'",
+        max_length=MAX_INPUT,
+    )
+
+
+# Words around an arithmetic expression that do not change it ("123*456 是多少?").
+_FILLER = re.compile(
+    r"(?i)\b(?:what\s+is|what's|whats|how\s+much\s+is|calculate|compute|evaluate|please|tell\s+me)\b"
+    r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
+    r"|[?？!！。:：]"
+)
+# Things that look like arithmetic but are not: phone numbers, dates, year ranges.
+_TRAPS = (
+    re.compile(r"^\d{3,4}(?:-\d{3,4})+$"),  # 555-1234, 800-555-1234, 2020-2021
+    re.compile(r"^\d-\d{3}-\d{3}-\d{4}$"),  # 1-800-555-1234
+    re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$"),  # 2026-11-22
+    re.compile(r"^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$"),  # 11/22/2026
+)
+
+
+def certain_expression(question: str) -> str | None:
+    """The expression when ``question`` is unmistakably pure arithmetic, else ``None``."""
+    rest = _FILLER.sub(" ", question).strip().rstrip("=").strip()
+    if not rest or len(rest) > MAX_INPUT or "%" in rest:
+        return None
+    if any(p.match(rest) for p in _TRAPS):
+        return None
+    try:
+        tree = parse(rest)
+    except CalcError:
+        return None
+    if not any(isinstance(n, (ast.BinOp, ast.Call)) for n in ast.walk(tree)):
+        return None  # a lone number ("3.11", "1999") is not a calculation
+    try:
+        evaluate(rest)
+    except CalcError:
+        return None
+    return rest
+
+
+def _compact(s: str) -> str:
+    return re.sub(r"\s+", "", normalize(s)).lower()
+
+
+class Calculator(Tool):
+    name = "calculator"
+    description = (
+        "Evaluate an arithmetic expression exactly. Use for any calculation, including word problems "
+        "(write the formula with numbers: the area of a circle of radius 3 is 'pi * 3^2')."
+    )
+    Args = CalculatorArgs
+
+    async def run(self, args: CalculatorArgs) -> ToolResult:  # type: ignore[override]
+        try:
+            value = evaluate(args.expression)
+        except CalcError as e:
+            return ToolResult.failure(f"Cannot evaluate '{args.expression}': {e}. {HOW_TO_FIX}")
+        return ToolResult.success(expression=args.expression, value=format_number(value))
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        expr = certain_expression(question)
+        return [CalculatorArgs(expression=expr)] if expr else None
+
+    def check(self, question: str, args: CalculatorArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
+        if not result.ok:
+            return Verdict(verdict="FAIL", reason=result.error or "the calculator failed")
+        asked = certain_expression(question)
+        if asked is not None:
+            if _compact(asked) == _compact(args.expression) or format_number(evaluate(asked)) == (result.data or {}).get("value"):
+                return Verdict(verdict="PASS", reason="the expression is the one the user wrote")
+            return Verdict(verdict="FAIL", reason=f"the user asked for '{asked}'; evaluate exactly that expression")
+        if _compact(args.expression) in _compact(question):
+            return Verdict(verdict="PASS", reason="the expression appears in the question")
+        return None  # a word problem: only a model can judge whether the formula fits
+
+    def render(self, question: str, args: CalculatorArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+        if not result.ok or not result.data:
+            return None
+        return f"{args.expression.strip()} = {result.data['value']}"

@@ -1,0 +1,60 @@
+"""The registry of tools, and the runner that executes a call. Routes and schemas come from here,
+so adding a tool adds a route. The runner is an interface so that a sandboxed runner can replace the
+in-process one without the pipeline changing."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Protocol
+
+from pydantic import BaseModel
+
+from tools.base import Tool, ToolResult
+
+
+class ToolRunner(Protocol):
+    async def run(self, tool: Tool, args: BaseModel) -> ToolResult: ...
+
+
+class InProcessRunner:
+    """Runs a tool in this process with a wall-clock timeout; any exception becomes a tool error."""
+
+    def __init__(self, timeout: float = 10.0) -> None:
+        self.timeout = timeout
+
+    async def run(self, tool: Tool, args: BaseModel) -> ToolResult:
+        start = time.monotonic()
+        try:
+            return await asyncio.wait_for(tool.run(args), self.timeout)
+        except asyncio.TimeoutError:
+            return ToolResult.failure(f"{tool.name} took longer than {self.timeout:g} s and was stopped")
+        except Exception as e:  # a tool bug must cost one tool error, never the turn
+            return ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e} (after {time.monotonic() - start:.2f} s)")
+
+
+class Registry:
+    def __init__(self, tools: list[Tool] | None = None) -> None:
+        self._tools: dict[str, Tool] = {}
+        for t in tools or []:
+            self.add(t)
+
+    def add(self, tool: Tool) -> None:
+        if tool.name in self._tools or tool.name in ("chat", "clarify"):
+            raise ValueError(f"tool name {tool.name!r} is taken")
+        self._tools[tool.name] = tool
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def __iter__(self):
+        return iter(self._tools.values())
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+
+def default_registry() -> Registry:
+    from tools.calculator import Calculator
+
+    return Registry([Calculator()])

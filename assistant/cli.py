@@ -1,0 +1,149 @@
+"""The ``assistant`` command. Heavy imports (the model client) happen inside commands, so that
+``assistant --version`` and ``--help`` stay instant."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import traceback
+from typing import Any, Sequence
+
+from assistant import __version__
+from assistant.errors import EXIT_CODES_HELP, AssistantError
+
+ROLE_FIELDS = ("router_model", "executor_model", "validator_model", "responder_model")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="assistant",
+        description="A local-first assistant on models served by Ollama: it routes each question to chat or a tool, "
+                    "checks the tool's result, and streams a grounded answer.",
+        epilog="State lives under the platform's config/data dirs, or under $ASSISTANT_HOME when set.",
+    )
+    p.add_argument("--version", action="version", version=f"assistant {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    ask = sub.add_parser(
+        "ask", help="answer one question",
+        description="Answer one question and stream the answer to stdout. Progress goes to stderr when it is a terminal.",
+        epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ask.add_argument("question", nargs="+", help="the question; '-' reads it from stdin")
+    ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    ask.add_argument("--model", help="use this Ollama model for every role")
+    ask.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
+    ask.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    cfg = sub.add_parser("config", help="where the settings file is, and the effective settings",
+                         description="Settings come from config.toml, then ASSISTANT_* environment variables "
+                                     "(and OLLAMA_HOST), then command-line flags.")
+    cfg.add_argument("action", choices=["path", "show"], help="path: print the config file's path; show: print the effective settings")
+
+    sub.add_parser("tools", help="list the tools with their argument schema and permissions")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command is None:
+        _parser().print_help()
+        return 2
+    debug = getattr(args, "debug", False)
+    try:
+        if args.command == "ask":
+            return _ask(args)
+        if args.command == "config":
+            return _config(args)
+        if args.command == "tools":
+            return _tools()
+    except AssistantError as e:
+        if debug:
+            traceback.print_exc()
+        if getattr(args, "json", False):
+            print(json.dumps({"ok": False, "answer": "", "error": e.one_line()}, ensure_ascii=False))
+        print(f"assistant: {e.one_line()}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("\nassistant: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:  # a bug: say so in one line unless asked for the details
+        if debug:
+            traceback.print_exc()
+        else:
+            print(f"assistant: internal error: {type(e).__name__}: {e} (run with --debug for details)", file=sys.stderr)
+        return 1
+    return 2
+
+
+def _settings(overrides: dict[str, Any] | None = None):
+    from assistant.config import load_settings
+    from assistant.paths import resolve_paths
+
+    paths = resolve_paths()
+    return paths, load_settings(paths, overrides)
+
+
+def _config(args: argparse.Namespace) -> int:
+    from assistant.config import render_settings
+
+    paths, settings = _settings()
+    if args.action == "path":
+        print(paths.config_file)
+    else:
+        print(f"# effective settings (file: {paths.config_file}, data: {paths.data_dir})")
+        print(render_settings(settings))
+    return 0
+
+
+def _tools() -> int:
+    from tools import default_registry
+
+    for tool in default_registry():
+        print(f"{tool.name}: {tool.description}")
+        print(f"  permissions: {tool.permissions.model_dump_json()}")
+        print(f"  arguments: {json.dumps(tool.args_schema(), ensure_ascii=False)}")
+    return 0
+
+
+def _read_question(parts: list[str]) -> str:
+    from assistant.errors import ConfigError
+
+    question = sys.stdin.read() if parts == ["-"] else " ".join(parts)
+    question = question.strip()
+    if not question:
+        raise ConfigError("the question is empty.", "Pass it as an argument, or pipe it in with '-'.")
+    return question
+
+
+def _ask(args: argparse.Namespace) -> int:
+    overrides: dict[str, Any] = {"max_retries": args.max_retries}
+    if args.model:
+        overrides.update({"model": args.model, **{f: args.model for f in ROLE_FIELDS}})
+    paths, settings = _settings(overrides)
+    question = _read_question(args.question)
+    result = asyncio.run(_run_ask(paths, settings, question, args.json))
+    if args.json:
+        print(json.dumps({
+            "ok": result.ok, "answer": result.answer, "route": result.route, "attempts": result.attempts,
+            "model_calls": result.model_calls, "tool_calls": [t.model_dump() for t in result.tool_calls],
+            "turn_id": result.turn_id, "error": result.error,
+        }, ensure_ascii=False))
+    return 0 if result.ok else 1
+
+
+async def _run_ask(paths, settings, question: str, as_json: bool):
+    from assistant.app import build_assistant
+    from assistant.progress import Progress
+
+    progress = Progress(enabled=not as_json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
+                        stream_answer=not as_json)
+    app = build_assistant(settings, paths)
+    try:
+        return await app.ask(question, emit=progress.on_event)
+    finally:
+        progress.finish()
+        await app.aclose()

@@ -1,0 +1,91 @@
+"""Typed events a turn emits. The CLI shows them as progress, the store records them, and later
+front ends (daemon, popup) stream them: one pipeline, many front ends."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+Stage = Literal["router", "executor", "tool", "validator", "responder"]
+
+
+class TurnStarted(BaseModel):
+    type: Literal["turn_started"] = "turn_started"
+    turn_id: str
+    session_id: str
+    question: str
+
+
+class StageStarted(BaseModel):
+    type: Literal["stage_started"] = "stage_started"
+    stage: Stage
+    attempt: int = 0
+    of: int = 0
+    detail: str = ""
+
+
+class RouteDecided(BaseModel):
+    type: Literal["route_decided"] = "route_decided"
+    route: str
+    by: Literal["rule", "model", "default"]
+    reason: str
+
+
+class ToolCallProposed(BaseModel):
+    type: Literal["tool_call_proposed"] = "tool_call_proposed"
+    attempt: int
+    name: str
+    args: dict[str, Any]
+    recovered_from_text: bool = False
+
+
+class ToolResultEvent(BaseModel):
+    type: Literal["tool_result"] = "tool_result"
+    attempt: int
+    name: str
+    args: dict[str, Any]
+    ok: bool
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    duration_ms: float
+
+
+class ValidationDone(BaseModel):
+    type: Literal["validation"] = "validation"
+    attempt: int
+    verdict: Literal["PASS", "FAIL"]
+    reason: str
+    by: Literal["check", "model", "default"]
+
+
+class RetryStopped(BaseModel):
+    type: Literal["retry_stopped"] = "retry_stopped"
+    attempt: int
+    reason: str
+
+
+class AnswerDelta(BaseModel):
+    type: Literal["answer_delta"] = "answer_delta"
+    text: str
+
+
+class TurnDone(BaseModel):
+    type: Literal["turn_done"] = "turn_done"
+    turn_id: str
+    ok: bool
+    answer: str
+    route: str | None
+    attempts: int
+    model_calls: int
+    error: str | None = None
+
+
+Event = Annotated[
+    Union[
+        TurnStarted, StageStarted, RouteDecided, ToolCallProposed, ToolResultEvent,
+        ValidationDone, RetryStopped, AnswerDelta, TurnDone,
+    ],
+    Field(discriminator="type"),
+]
+EventAdapter: TypeAdapter[Event] = TypeAdapter(Event)

@@ -1,0 +1,160 @@
+"""The Ollama backend over the official ``ollama.AsyncClient``.
+
+Transport failures (connection refused, HTTP 5xx, timeouts, a stream that breaks before any text
+arrived) are retried here with bounded backoff, so they never cost the pipeline a validation attempt.
+Everything else becomes an :class:`AssistantError` that says what to do."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from typing import Any, Awaitable, Callable, TypeVar
+
+import httpx
+import ollama
+
+from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
+from assistant.models.base import ChatReply, ChatRequest, DeltaSink, Metrics, ToolCall
+
+T = TypeVar("T")
+RETRYABLE_STATUS = {500, 502, 503, 504}
+MAX_BACKOFF = 8.0
+
+
+class OllamaBackend:
+    name = "ollama"
+
+    def __init__(
+        self,
+        host: str,
+        timeout: float,
+        keep_alive: str | None = None,
+        transport_retries: int = 3,
+        backoff: float = 0.5,
+    ) -> None:
+        self.host = host
+        self.timeout = timeout
+        self.keep_alive = keep_alive
+        self.transport_retries = transport_retries
+        self.backoff = backoff
+        # The client has no timeout by default: a stuck server would hang the turn forever.
+        self.client = ollama.AsyncClient(host=host, timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)))
+        self._capabilities: dict[str, frozenset[str]] = {}
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+    async def capabilities(self, model: str) -> frozenset[str]:
+        if model not in self._capabilities:
+            shown, _ = await self._retrying(model, lambda: self.client.show(model))
+            self._capabilities[model] = frozenset(shown.capabilities or ["completion"])
+        return self._capabilities[model]
+
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
+        kwargs: dict[str, Any] = {
+            "model": request.model,
+            "messages": [m.to_ollama() for m in request.messages],
+            "options": request.options or None,
+            "keep_alive": self.keep_alive,
+        }
+        if request.format is not None:
+            kwargs["format"] = request.format
+        if request.tools:
+            kwargs["tools"] = request.tools
+        emitted = False
+
+        async def once() -> ChatReply:
+            nonlocal emitted
+            if on_delta is None:
+                resp = await self.client.chat(**kwargs, stream=False)
+                return _reply(resp.message.content or "", _calls(resp.message.tool_calls), resp)
+            parts: list[str] = []
+            calls: list[ToolCall] = []
+            last = None
+            async for chunk in await self.client.chat(**kwargs, stream=True):
+                piece = chunk.message.content or ""
+                if piece:
+                    parts.append(piece)
+                    emitted = True
+                    r = on_delta(piece)
+                    if inspect.isawaitable(r):
+                        await r
+                calls.extend(_calls(chunk.message.tool_calls))
+                last = chunk
+            return _reply("".join(parts), calls, last)
+
+        reply, retries = await self._retrying(request.model, once, can_retry=lambda: not emitted)
+        reply.transport_retries = retries
+        return reply
+
+    async def _retrying(
+        self, model: str, call: Callable[[], Awaitable[T]], can_retry: Callable[[], bool] = lambda: True
+    ) -> tuple[T, int]:
+        attempt = 0
+        while True:
+            try:
+                return await call(), attempt
+            except Exception as e:
+                error, retryable = self._classify(e, model)
+                if error is None:
+                    raise
+                if not retryable or attempt >= self.transport_retries or not can_retry():
+                    raise error from e
+            await asyncio.sleep(min(MAX_BACKOFF, self.backoff * 2**attempt))
+            attempt += 1
+
+    def _classify(self, e: Exception, model: str) -> tuple[AssistantError | None, bool]:
+        if isinstance(e, httpx.TimeoutException):
+            return ModelTimeout(
+                f"'{model}' did not answer within {self.timeout:g} s.",
+                "Raise request_timeout (ASSISTANT_REQUEST_TIMEOUT), or use a smaller model.",
+            ), True
+        if isinstance(e, (ConnectionError, httpx.ConnectError)):
+            return OllamaUnreachable(
+                f"Cannot reach Ollama at {self.host}.",
+                "Start it with `ollama serve` (https://ollama.com/download), or set OLLAMA_HOST to where it runs.",
+            ), True
+        if isinstance(e, (httpx.TransportError, json.JSONDecodeError)):
+            return ModelError(
+                f"The connection to Ollama broke in the middle of a reply ({type(e).__name__}).",
+                "Try again; if it keeps happening, check the Ollama server log.",
+            ), True
+        if isinstance(e, ollama.ResponseError):
+            text = str(e.error)
+            if e.status_code == 404 or "not found" in text and "model" in text:
+                return ModelMissing(f"Model '{model}' is not installed in Ollama.", f"Run: ollama pull {model}"), False
+            if e.status_code == -1:  # an {"error": ...} line inside a 200 stream
+                return ModelError(
+                    f"The model stopped in the middle of its reply: {text}.",
+                    "Try again; if it keeps happening, check the Ollama server log.",
+                ), True
+            if e.status_code == 503:
+                return ModelError(
+                    f"Ollama is overloaded ({text}).", "Wait and try again, or raise OLLAMA_MAX_QUEUE on the server."
+                ), True
+            return ModelError(f"Ollama returned an error for '{model}': {text} (HTTP {e.status_code}).",
+                              "Check the Ollama server log."), e.status_code in RETRYABLE_STATUS
+        return None, False
+
+
+def _calls(raw: Any) -> list[ToolCall]:
+    out = []
+    for c in raw or []:
+        args = c.function.arguments
+        if isinstance(args, str):  # some servers send a JSON string; the protocol says an object
+            try:
+                args = json.loads(args)
+            except json.JSONDecodeError:
+                args = {}
+        out.append(ToolCall(name=c.function.name, arguments=dict(args or {})))
+    return out
+
+
+def _reply(content: str, calls: list[ToolCall], final: Any) -> ChatReply:
+    metrics = Metrics()
+    done_reason = None
+    if final is not None:
+        metrics = Metrics(**{k: getattr(final, k, None) for k in Metrics.model_fields})
+        done_reason = getattr(final, "done_reason", None)
+    return ChatReply(content=content, tool_calls=calls, done_reason=done_reason, metrics=metrics)

@@ -1,0 +1,195 @@
+"""The on-disk store: one SQLite database (WAL) with sessions, turns, messages, the trace of every
+model and tool call, and the events of each turn. The schema evolves through an ordered list of
+small migrations, each applied once and recorded."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from pathlib import Path
+from typing import Any, Callable
+
+from assistant.trace import now_iso
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    # executescript() would COMMIT the migration's transaction half-way; run statements one by one.
+    for statement in sql.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _m001_initial(db: sqlite3.Connection) -> None:
+    _script(db, """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY, created_at TEXT NOT NULL, title TEXT
+        );
+        CREATE TABLE turns (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            question TEXT NOT NULL, answer TEXT, ok INTEGER NOT NULL DEFAULT 0,
+            route TEXT, route_by TEXT, route_reason TEXT,
+            attempts INTEGER NOT NULL DEFAULT 0, model_calls INTEGER NOT NULL DEFAULT 0,
+            error TEXT, started_at TEXT NOT NULL, finished_at TEXT
+        );
+        CREATE INDEX turns_session ON turns(session_id, started_at);
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            turn_id TEXT REFERENCES turns(id) ON DELETE CASCADE,
+            role TEXT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL
+        );
+        CREATE INDEX messages_session ON messages(session_id, id);
+        CREATE TABLE model_calls (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            turn_id TEXT NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL, role TEXT NOT NULL, model TEXT NOT NULL, backend TEXT NOT NULL,
+            request TEXT NOT NULL, reply TEXT, error TEXT,
+            prompt_tokens INTEGER, output_tokens INTEGER, prompt_eval_ns INTEGER, eval_ns INTEGER,
+            load_ns INTEGER, total_ns INTEGER, transport_retries INTEGER NOT NULL DEFAULT 0,
+            wall_ms REAL NOT NULL, started_at TEXT NOT NULL
+        );
+        CREATE INDEX model_calls_turn ON model_calls(turn_id, seq);
+        CREATE TABLE tool_calls (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            turn_id TEXT NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL, attempt INTEGER NOT NULL, name TEXT NOT NULL, args TEXT NOT NULL,
+            ok INTEGER NOT NULL, result TEXT, error TEXT, duration_ms REAL NOT NULL, started_at TEXT NOT NULL
+        );
+        CREATE INDEX tool_calls_turn ON tool_calls(turn_id, seq);
+        CREATE TABLE events (
+            turn_id TEXT NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
+            PRIMARY KEY (turn_id, seq)
+        );
+    """)
+
+
+MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
+    ("001_initial", _m001_initial),
+]
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class Store:
+    """A thin, synchronous layer: every operation is one short transaction, safe to call from the event loop."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.migrate()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def migrate(self) -> None:
+        self.db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+        done = {r[0] for r in self.db.execute("SELECT name FROM schema_migrations")}
+        for name, fn in MIGRATIONS:
+            if name in done:
+                continue
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                fn(self.db)
+                self.db.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, now_iso()))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    @property
+    def schema_version(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0]
+
+    # sessions and history
+
+    def create_session(self, title: str | None = None) -> str:
+        sid = new_id()
+        self.db.execute("INSERT INTO sessions (id, created_at, title) VALUES (?, ?, ?)", (sid, now_iso(), title))
+        return sid
+
+    def session_exists(self, session_id: str) -> bool:
+        return self.db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
+
+    def recent_messages(self, session_id: str, turns: int) -> list[tuple[str, str]]:
+        """The last ``turns`` answered turns of a session as (role, content), oldest first."""
+        rows = self.db.execute(
+            "SELECT question, answer FROM turns WHERE session_id = ? AND answer IS NOT NULL "
+            "ORDER BY started_at DESC, rowid DESC LIMIT ?", (session_id, turns),
+        ).fetchall()
+        out: list[tuple[str, str]] = []
+        for r in reversed(rows):
+            out += [("user", r["question"]), ("assistant", r["answer"])]
+        return out
+
+    # turns
+
+    def save_turn(self, turn: dict[str, Any], model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
+        """Write a finished (or failed) turn with its whole trace in one transaction."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(
+                "INSERT INTO turns (id, session_id, question, answer, ok, route, route_by, route_reason, attempts, "
+                "model_calls, error, started_at, finished_at) VALUES (:id, :session_id, :question, :answer, :ok, "
+                ":route, :route_by, :route_reason, :attempts, :model_calls, :error, :started_at, :finished_at)",
+                turn,
+            )
+            db.execute("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?, ?, 'user', ?, ?)",
+                       (turn["session_id"], turn["id"], turn["question"], turn["started_at"]))
+            if turn["answer"] is not None:
+                db.execute("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?, ?, 'assistant', ?, ?)",
+                           (turn["session_id"], turn["id"], turn["answer"], turn["finished_at"]))
+            for seq, c in enumerate(model_calls):
+                m = c.reply.metrics if c.reply else None
+                db.execute(
+                    "INSERT INTO model_calls (turn_id, seq, role, model, backend, request, reply, error, prompt_tokens, "
+                    "output_tokens, prompt_eval_ns, eval_ns, load_ns, total_ns, transport_retries, wall_ms, started_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (turn["id"], seq, c.role, c.model, c.backend, c.request.model_dump_json(),
+                     c.reply.model_dump_json() if c.reply else None, c.error,
+                     m.prompt_eval_count if m else None, m.eval_count if m else None,
+                     m.prompt_eval_duration if m else None, m.eval_duration if m else None,
+                     m.load_duration if m else None, m.total_duration if m else None,
+                     c.reply.transport_retries if c.reply else 0, c.wall_ms, c.started_at),
+                )
+            for seq, t in enumerate(tool_calls):
+                db.execute(
+                    "INSERT INTO tool_calls (turn_id, seq, attempt, name, args, ok, result, error, duration_ms, started_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (turn["id"], seq, t.attempt, t.name, json.dumps(t.args, ensure_ascii=False), int(t.ok),
+                     json.dumps(t.result, ensure_ascii=False) if t.result is not None else None, t.error,
+                     t.duration_ms, t.started_at),
+                )
+            db.executemany(
+                "INSERT INTO events (turn_id, seq, type, data) VALUES (?, ?, ?, ?)",
+                [(turn["id"], seq, e.type, e.model_dump_json()) for seq, e in enumerate(events)],
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def turn(self, turn_id: str) -> dict[str, Any] | None:
+        """A turn with its model calls, tool calls and events, as plain data (for traces and tests)."""
+        row = self.db.execute("SELECT * FROM turns WHERE id = ?", (turn_id,)).fetchone()
+        if row is None:
+            return None
+        out = dict(row)
+        out["model_calls"] = [dict(r) for r in self.db.execute("SELECT * FROM model_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
+        out["tool_calls"] = [dict(r) for r in self.db.execute("SELECT * FROM tool_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
+        out["events"] = [json.loads(r["data"]) for r in self.db.execute("SELECT data FROM events WHERE turn_id = ? ORDER BY seq", (turn_id,))]
+        return out
+
+    def last_turn_id(self) -> str | None:
+        row = self.db.execute("SELECT id FROM turns ORDER BY started_at DESC, rowid DESC LIMIT 1").fetchone()
+        return row[0] if row else None

@@ -1,0 +1,73 @@
+"""Records of every model and tool call in a turn, and the wrapper that records model calls."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from assistant.models.base import ChatReply, ChatRequest, DeltaSink, ModelBackend
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class ModelCallRecord(BaseModel):
+    role: str
+    model: str
+    backend: str
+    request: ChatRequest
+    reply: ChatReply | None = None
+    error: str | None = None
+    wall_ms: float
+    started_at: str
+
+
+class ToolCallRecord(BaseModel):
+    attempt: int
+    name: str
+    args: dict[str, Any]
+    ok: bool
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    duration_ms: float
+    started_at: str
+
+
+class Trace(BaseModel):
+    model_calls: list[ModelCallRecord] = Field(default_factory=list)
+    tool_calls: list[ToolCallRecord] = Field(default_factory=list)
+
+
+class RecordingModel:
+    """Wraps any backend and appends a :class:`ModelCallRecord` to ``trace`` for every call, failed or not."""
+
+    def __init__(self, inner: ModelBackend, trace: Trace) -> None:
+        self.inner = inner
+        self.trace = trace
+        self.name = inner.name
+
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
+        started, t0 = now_iso(), time.perf_counter()
+        try:
+            reply = await self.inner.chat(request, on_delta)
+        except BaseException as e:
+            self.trace.model_calls.append(ModelCallRecord(
+                role=request.role, model=request.model, backend=self.name, request=request,
+                error=f"{type(e).__name__}: {e}", wall_ms=(time.perf_counter() - t0) * 1000, started_at=started,
+            ))
+            raise
+        self.trace.model_calls.append(ModelCallRecord(
+            role=request.role, model=request.model, backend=self.name, request=request, reply=reply,
+            wall_ms=(time.perf_counter() - t0) * 1000, started_at=started,
+        ))
+        return reply
+
+    async def capabilities(self, model: str) -> frozenset[str]:
+        return await self.inner.capabilities(model)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()

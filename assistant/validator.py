@@ -1,0 +1,59 @@
+"""Validator: the tool's own deterministic checks first; a constrained model verdict only for the
+calls those checks cannot decide. The verdict is a JSON field, never a substring of free text."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pydantic import BaseModel
+
+import prompts
+from assistant.context import TurnContext
+from assistant.models.base import ChatMessage, ChatRequest
+from assistant.models.parsing import parse_structured
+from tools import Tool, ToolResult, Verdict
+
+VERDICT_SCHEMA = {
+    "type": "object",
+    "properties": {"verdict": {"type": "string", "enum": ["PASS", "FAIL"]}, "reason": {"type": "string"}},
+    "required": ["verdict", "reason"],
+}
+
+
+class ModelVerdict(BaseModel):
+    verdict: Literal["PASS", "FAIL"]
+    reason: str = ""
+
+
+async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel, ToolResult]]) -> Verdict:
+    undecided: list[tuple[BaseModel, ToolResult]] = []
+    failures: list[str] = []
+    for args, result in executed:
+        v = tool.check(ctx.question, args, result)
+        if v is None:
+            undecided.append((args, result))
+        elif not v.passed:
+            failures.append(v.reason)
+    if failures:
+        return Verdict(verdict="FAIL", reason="; ".join(failures), by="check")
+    if not undecided:
+        return Verdict(verdict="PASS", reason="the tool's checks passed", by="check")
+
+    calls = "\n".join(
+        f"- {tool.name}({json.dumps(a.model_dump(), ensure_ascii=False)}) -> {json.dumps(r.data, ensure_ascii=False)}"
+        for a, r in undecided
+    )
+    reply = await ctx.model.chat(ChatRequest(
+        role="validator", model=ctx.model_name("validator"), format=VERDICT_SCHEMA, options=ctx.options("validator"),
+        messages=[
+            ChatMessage(role="system", content=prompts.render("validator")),
+            ChatMessage(role="user", content=prompts.render("validator_task", question=ctx.question, calls=calls)),
+        ],
+    ))
+    verdict = parse_structured(reply.content, ModelVerdict)
+    if verdict is None:
+        # The tool succeeded and no check objected; an unreadable judgement is no reason to reject it.
+        return Verdict(verdict="PASS", reason="the validator's reply was unreadable; the tool result was accepted", by="default")
+    reason = verdict.reason or ("the model found no problem" if verdict.verdict == "PASS" else "the model rejected the call without a reason")
+    return Verdict(verdict=verdict.verdict, reason=reason, by="model")

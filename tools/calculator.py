@@ -203,7 +203,9 @@ def parse(expression: str) -> ast.Expression:
         if isinstance(node, ast.Name) and node.id not in NAMES and node.id not in FUNCTIONS:
             raise CalcError(f"unknown name '{node.id}'")
         if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
+            if isinstance(node.func, ast.Name) and node.func.id not in FUNCTIONS:
+                raise CalcError(f"unknown function '{node.func.id}'")
+            if not isinstance(node.func, ast.Name) or node.keywords:
                 raise CalcError("only the listed functions can be called, with plain arguments")
             if any(isinstance(a, ast.Starred) for a in node.args):
                 raise CalcError("only plain arguments are allowed")

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fake_ollama import FakeOllama, Script  # noqa: E402
+
+from assistant.app import App, build_assistant  # noqa: E402
+from assistant.config import Settings  # noqa: E402
+from assistant.paths import Paths  # noqa: E402
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOllama]:
+    server = FakeOllama(Script()).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+    assert server.violations == [], server.violations
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path / "home"))
+    for k in list(os.environ):
+        if k.startswith("ASSISTANT_") and k != "ASSISTANT_HOME":
+            monkeypatch.delenv(k)
+    return tmp_path / "home"
+
+
+def paths_under(root: Path) -> Paths:
+    return Paths(root / "config", root / "data", root / "cache", root / "log")
+
+
+@pytest.fixture
+async def make_app(fake: FakeOllama, tmp_path: Path):
+    """Build the real app (Ollama backend, registry, store) pointed at the fake server."""
+    apps: list[App] = []
+
+    def make(**overrides: Any) -> App:
+        overrides.setdefault("ollama_host", fake.url)
+        settings = Settings(transport_backoff=0.01, **overrides)
+        app = build_assistant(settings, paths_under(tmp_path / "state"))
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        await app.aclose()
+
+
+def cli_env(home: Path, fake: FakeOllama | None = None, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+    env["ASSISTANT_HOME"] = str(home)
+    env["ASSISTANT_TRANSPORT_BACKOFF"] = "0.01"
+    if fake is not None:
+        env["OLLAMA_HOST"] = fake.url
+    env.update(extra)
+    return env

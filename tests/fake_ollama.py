@@ -1,0 +1,283 @@
+"""A fake Ollama server on loopback that speaks the real wire protocol, scripted per test.
+
+It reproduces what the official client depends on: ``/api/chat`` streaming NDJSON (no blank lines,
+metrics only on the final ``done`` chunk, a mid-stream error as an ``{"error": ...}`` line with status
+200) and non-streaming JSON, tool-call arguments as objects, ``/api/show`` with ``model_info`` and
+``capabilities``, ``/api/tags``, 404 for unknown models, 400 for tools sent to a model without the
+``tools`` capability, and any scripted status. It runs in its own thread and event loop, so both
+in-process async tests and CLI subprocesses can talk to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from aiohttp import web
+
+DEFAULT_MODELS = {"qwen2.5:3b": ["completion", "tools"]}
+
+
+@dataclass
+class Reply:
+    """One scripted reply. ``error`` with ``status`` answers with an HTTP error; ``mid_stream_error``
+    sends the content first and then an error line (streaming requests only)."""
+
+    content: str = ""
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)  # [{"name": ..., "arguments": {...}}]
+    status: int = 200
+    error: str | None = None
+    mid_stream_error: str | None = None
+    delay: float = 0.0
+    chunk_delay: float = 0.0
+    chunk_size: int = 4
+
+
+Scripted = Reply | str | dict[str, Any] | Callable[[dict[str, Any]], "Reply"]
+
+
+def kind_of(request: dict[str, Any]) -> str:
+    """Which stage sent a /api/chat request, read off the wire request alone."""
+    if request.get("tools"):
+        return "executor"
+    fmt = request.get("format")
+    if isinstance(fmt, dict):
+        props = fmt.get("properties", {})
+        if "route" in props:
+            return "router"
+        if "verdict" in props:
+            return "validator"
+        return "executor"
+    if request.get("stream", True):
+        return "responder"
+    return "other"
+
+
+def _as_reply(item: Scripted, request: dict[str, Any]) -> Reply:
+    if callable(item) and not isinstance(item, Reply):
+        item = item(request)
+    if isinstance(item, str):
+        return Reply(content=item)
+    if isinstance(item, dict):
+        return Reply(content=json.dumps(item, ensure_ascii=False))
+    return item
+
+
+class Script:
+    """Replies per stage, consumed in order. Running out is a test failure the fake reports as HTTP 500
+    with a message naming the stage, and records in ``FakeOllama.violations``."""
+
+    def __init__(self, **queues: list[Scripted] | Scripted) -> None:
+        self.queues: dict[str, list[Scripted]] = {
+            k: list(v) if isinstance(v, list) else [v] for k, v in queues.items()
+        }
+        self.repeat: dict[str, Scripted] = {}
+
+    def always(self, kind: str, item: Scripted) -> "Script":
+        self.repeat[kind] = item
+        return self
+
+    def __call__(self, request: dict[str, Any]) -> Reply:
+        kind = kind_of(request)
+        queue = self.queues.get(kind)
+        if queue:
+            return _as_reply(queue.pop(0), request)
+        if kind in self.repeat:
+            return _as_reply(self.repeat[kind], request)
+        raise LookupError(f"fake ollama: no scripted reply left for the {kind}")
+
+
+def tool_call(name: str, **arguments: Any) -> Reply:
+    return Reply(tool_calls=[{"name": name, "arguments": arguments}])
+
+
+class FakeOllama:
+    def __init__(self, handler: Callable[[dict[str, Any]], Reply] | None = None,
+                 models: dict[str, list[str]] | None = None) -> None:
+        self.handler = handler or Script()
+        self.models = dict(DEFAULT_MODELS if models is None else models)
+        self.requests: list[dict[str, Any]] = []  # every /api/chat body, in order
+        self.show_requests: list[str] = []
+        self.violations: list[str] = []  # protocol misuse by our client code
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    # lifecycle
+
+    def start(self) -> "FakeOllama":
+        ready = threading.Event()
+
+        def run() -> None:
+            self._loop = asyncio.new_event_loop()
+            self._loop.run_until_complete(self._start_server())
+            ready.set()
+            self._loop.run_forever()
+
+        self._thread = threading.Thread(target=run, name="fake-ollama", daemon=True)
+        self._thread.start()
+        if not ready.wait(10):
+            raise RuntimeError("fake ollama did not start")
+        return self
+
+    async def _start_server(self) -> None:
+        app = web.Application()
+        app.router.add_get("/", self._root)
+        app.router.add_get("/api/version", self._version)
+        app.router.add_get("/api/tags", self._tags)
+        app.router.add_post("/api/show", self._show)
+        app.router.add_post("/api/chat", self._chat)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}"
+
+    def stop(self) -> None:
+        if self._loop is None:
+            return
+        fut = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)  # type: ignore[union-attr]
+        fut.result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)  # type: ignore[union-attr]
+        self._loop = None
+
+    def __enter__(self) -> "FakeOllama":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # views for assertions
+
+    def kinds(self) -> list[str]:
+        return [kind_of(r) for r in self.requests]
+
+    # endpoints
+
+    async def _root(self, request: web.Request) -> web.Response:
+        return web.Response(text="Ollama is running")
+
+    async def _version(self, request: web.Request) -> web.Response:
+        return web.json_response({"version": "0.12.6"})
+
+    async def _tags(self, request: web.Request) -> web.Response:
+        return web.json_response({"models": [
+            {"name": m, "model": m, "modified_at": "2026-11-01T00:00:00Z", "size": 1_900_000_000,
+             "digest": "0" * 64, "details": {"format": "gguf", "family": "qwen2", "parameter_size": "3.1B",
+                                             "quantization_level": "Q4_K_M"}}
+            for m in self.models
+        ]})
+
+    async def _show(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        name = body.get("model") or body.get("name", "")
+        self.show_requests.append(name)
+        if name not in self.models:
+            return web.json_response({"error": f"model '{name}' not found"}, status=404)
+        return web.json_response({
+            "modelfile": f"FROM {name}", "parameters": "stop \"<|im_end|>\"", "template": "{{ .Prompt }}",
+            "details": {"parent_model": "", "format": "gguf", "family": "qwen2", "families": ["qwen2"],
+                        "parameter_size": "3.1B", "quantization_level": "Q4_K_M"},
+            "model_info": {"general.architecture": "qwen2", "qwen2.context_length": 32768},
+            "capabilities": self.models[name],
+            "modified_at": "2026-11-01T00:00:00.000000000Z",
+        })
+
+    async def _chat(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        self.requests.append(body)
+        model = body.get("model", "")
+        self._audit(body)
+        if model not in self.models:
+            return web.json_response({"error": f"model '{model}' not found"}, status=404)
+        if body.get("tools") and "tools" not in self.models[model]:
+            return web.json_response({"error": f"registry.ollama.ai/library/{model} does not support tools"}, status=400)
+        try:
+            reply = self.handler(body)
+        except LookupError as e:
+            self.violations.append(str(e))
+            return web.json_response({"error": str(e)}, status=500)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            t0 = time.monotonic()
+            if reply.delay:
+                await asyncio.sleep(reply.delay)
+            if reply.error is not None:
+                return web.json_response({"error": reply.error}, status=reply.status)
+            if body.get("stream", True):
+                return await self._stream(request, body, reply, t0)
+            return web.json_response(self._final(body, reply, t0, message={
+                "role": "assistant", "content": reply.content, **self._tool_calls(reply)}))
+        finally:
+            self.in_flight -= 1
+
+    async def _stream(self, request: web.Request, body: dict[str, Any], reply: Reply, t0: float) -> web.StreamResponse:
+        resp = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        await resp.prepare(request)
+        text = reply.content
+        pieces = [text[i:i + reply.chunk_size] for i in range(0, len(text), reply.chunk_size)]
+        for piece in pieces:
+            if reply.chunk_delay:
+                await asyncio.sleep(reply.chunk_delay)
+            await resp.write(self._line({"model": body["model"], "created_at": _now(),
+                                         "message": {"role": "assistant", "content": piece}, "done": False}))
+        if reply.mid_stream_error is not None:
+            await resp.write(self._line({"error": reply.mid_stream_error}))
+            await resp.write_eof()
+            return resp
+        if reply.tool_calls:
+            await resp.write(self._line({"model": body["model"], "created_at": _now(), "message": {
+                "role": "assistant", "content": "", **self._tool_calls(reply)}, "done": False}))
+        await resp.write(self._line(self._final(body, reply, t0, message={"role": "assistant", "content": ""},
+                                                eval_count=max(1, len(pieces)))))
+        await resp.write_eof()
+        return resp
+
+    # helpers
+
+    def _audit(self, body: dict[str, Any]) -> None:
+        if body.get("tools") and body.get("format"):
+            self.violations.append("format and tools were sent in one request (a schema suppresses tool calls)")
+        for m in body.get("messages", []):
+            for c in m.get("tool_calls") or []:
+                if not isinstance(c.get("function", {}).get("arguments"), dict):
+                    self.violations.append("tool-call arguments must be a JSON object")
+        if not (body.get("options") or {}).get("num_ctx"):
+            self.violations.append("num_ctx not set: Ollama's small default context truncates silently")
+
+    @staticmethod
+    def _tool_calls(reply: Reply) -> dict[str, Any]:
+        if not reply.tool_calls:
+            return {}
+        return {"tool_calls": [{"function": {"index": i, "name": c["name"], "arguments": c["arguments"]}}
+                               for i, c in enumerate(reply.tool_calls)]}
+
+    @staticmethod
+    def _line(obj: dict[str, Any]) -> bytes:
+        return (json.dumps(obj, ensure_ascii=False) + "\n").encode()
+
+    @staticmethod
+    def _final(body: dict[str, Any], reply: Reply, t0: float, message: dict[str, Any], eval_count: int | None = None) -> dict[str, Any]:
+        prompt_chars = sum(len(m.get("content") or "") for m in body.get("messages", []))
+        total = int((time.monotonic() - t0) * 1e9)
+        return {
+            "model": body["model"], "created_at": _now(), "message": message, "done": True, "done_reason": "stop",
+            "total_duration": total + 1000, "load_duration": 1000, "prompt_eval_count": max(1, prompt_chars // 4),
+            "prompt_eval_duration": 500, "eval_count": eval_count or max(1, len(reply.content) // 4),
+            "eval_duration": total,
+        }
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")

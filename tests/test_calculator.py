@@ -1,0 +1,136 @@
+"""The calculator: notation people write, exact answers, and a corpus of inputs it must refuse fast."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from tools.calculator import Calculator, CalculatorArgs, CalcError, certain_expression, evaluate, format_number
+
+
+@pytest.mark.parametrize("expression, expected", [
+    ("123 * 456", "56088"),
+    ("π * 12^2 * 2 / 3", "301.592894745"),
+    ("pi*3^2", "28.2743338823"),
+    ("2π", "6.28318530718"),
+    ("e^1", "2.71828182846"),
+    ("12 × 3 ÷ 4", "9"),
+    ("１２３×４５６", "56088"),
+    ("（１＋２）＊３", "9"),
+    ("3² + 4²", "25"),
+    ("sqrt(16) + abs(-2)", "6"),
+    ("√16", "4"),
+    ("sin(0) + cos(0) + tan(0)", "1"),
+    ("log(e) + exp(0)", "2"),
+    ("log(100, 10)", "2"),
+    ("round(2.71828, 2)", "2.72"),
+    ("factorial(5)", "120"),
+    ("2^0.5", "1.41421356237"),
+    ("7 − 2", "5"),
+    ("10 // 3 + 10 % 3", "4"),
+    ("2(3+4)", "14"),
+    ("0.1 + 0.2", "0.3"),
+])
+def test_accepts_the_notation_people_write(expression, expected):
+    assert format_number(evaluate(expression)) == expected
+
+
+ESCAPES = [
+    "__import__('os').system('true')",
+    "().__class__.__bases__[0].__subclasses__()",
+    "(1).__class__",
+    "(1).real",
+    "pi.__class__",
+    "[x for x in (1, 2)]",
+    "(x for x in (1,))",
+    "lambda: 1",
+    "'{0.__class__}'.format(1)",
+    "f'{1}'",
+    "'a' * 100000",
+    "open('/etc/passwd')",
+    "globals()",
+    "sqrt.__globals__",
+    "exec('1')",
+    "eval('1')",
+    "getattr(1, 'real')",
+    "a := 1",
+    "1 if 1 else 2",
+    "1 < 2",
+    "1 << 100000",
+    "2 ** 2 ** 2 ** 2 ** 2",
+    "4000000**4000000",
+    "9^9^9",
+    "10.0 ** 400",
+    "99999999999 * 99999999999 ** 400",
+    "factorial(100000)",
+    "factorial(-1)",
+    "exp(100000)",
+    "(" * 500 + "1" + ")" * 500,
+    "-" * 1000 + "1",
+    "1" + "+1" * 400,
+    "1/0",
+    "(-8)^0.5",
+    "sqrt(-1)",
+    "log(0)",
+    "True + 1",
+    "None",
+    "b'1'",
+    "1j * 1j",
+    "sqrt(*[4])",
+    "round(1, ndigits=2)",
+    "x",
+    "",
+]
+
+
+@pytest.mark.parametrize("expression", ESCAPES)
+def test_refuses_escapes_and_runaway_inputs_fast(expression):
+    start = time.monotonic()
+    with pytest.raises(CalcError):
+        evaluate(expression)
+    assert time.monotonic() - start < 2
+
+
+def test_errors_tell_the_model_how_to_fix_the_expression():
+    result = asyncio.run(Calculator().run(CalculatorArgs(expression="area of circle r=3")))
+    assert not result.ok
+    assert "pi * 3^2" in result.error and "sqrt" in result.error
+
+
+@pytest.mark.parametrize("question, expression", [
+    ("123 * 456 是多少?", "123 * 456"),
+    ("(3457*43216)", "(3457*43216)"),
+    ("π*3^2", "π*3^2"),
+    ("What is 2+2?", "2+2"),
+    ("请计算 12×3", "12×3"),
+    ("sqrt(2) = ?", "sqrt(2)"),
+    ("10-3", "10-3"),
+    ("555 - 1234", "555 - 1234"),
+])
+def test_certain_arithmetic_is_recognised(question, expression):
+    assert certain_expression(question) == expression
+
+
+@pytest.mark.parametrize("question", [
+    "555-1234", "800-555-1234", "1-800-555-1234", "2026-11-22", "11/22/2026", "2020-2021",
+    "Python 3.11", "in 1999", "1999", "3.11", "version 1.2.3", "计算一个半径为3的圆的面积",
+    "What is 5% of 200?", "Why is the moon round?", "1/0", "4000000**4000000",
+])
+def test_things_that_only_look_like_arithmetic_are_not_certain(question):
+    assert certain_expression(question) is None
+
+
+def test_check_rejects_an_expression_other_than_the_one_asked():
+    calc = Calculator()
+    args = CalculatorArgs(expression="123 * 465")
+    result = asyncio.run(calc.run(args))
+    verdict = calc.check("123 * 456 是多少?", args, result)
+    assert verdict is not None and not verdict.passed and "123 * 456" in verdict.reason
+
+
+def test_check_leaves_word_problems_to_the_model():
+    calc = Calculator()
+    args = CalculatorArgs(expression="pi*3^2")
+    assert calc.check("计算一个半径为3的圆的面积", args, asyncio.run(calc.run(args))) is None

@@ -1,0 +1,92 @@
+"""``assistant`` as a user runs it: whole processes against the fake Ollama."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import cli_env
+from fake_ollama import Script, tool_call
+from test_pipeline import closed_port
+
+
+def run(args: list[str], env: dict[str, str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "assistant", *args], env=env, input=stdin, capture_output=True,
+                          text=True, timeout=60, cwd=cwd)
+
+
+def test_arithmetic_is_answered_without_any_server(home):
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+    p = run(["ask", "123 * 456 是多少?"], env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "123 * 456 = 56088"
+
+
+def test_question_from_stdin_and_json_output(home, fake):
+    fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
+                          validator={"verdict": "PASS", "reason": "ok"}, responder="面积约为 28.27。")
+    p = run(["ask", "--json", "-"], cli_env(home, fake), stdin="计算一个半径为3的圆的面积\n")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["ok"] and out["answer"] == "面积约为 28.27。" and out["route"] == "calculator"
+    assert out["attempts"] == 1 and out["model_calls"] == 4 and out["error"] is None and out["turn_id"]
+    assert out["tool_calls"] == [{"name": "calculator", "args": {"expression": "pi*3^2"}, "ok": True,
+                                  "result": {"expression": "pi*3^2", "value": "28.2743338823"}, "error": None}]
+
+
+def test_chat_answer_streams_to_stdout(home, fake):
+    fake.handler = Script(router={"route": "chat"}, responder="Gravity pulls a big body into a sphere.")
+    p = run(["ask", "Why", "is", "the", "moon", "round?"], cli_env(home, fake))
+    assert p.returncode == 0 and p.stdout == "Gravity pulls a big body into a sphere.\n"
+    assert p.stderr == ""  # no progress noise when stderr is not a terminal
+
+
+def test_ollama_down_is_one_line_with_what_to_do(home):
+    p = run(["ask", "Why is the moon round?"], cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}"))
+    assert p.returncode == 3
+    assert p.stderr.count("\n") == 1 and "ollama serve" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_missing_model_says_how_to_pull_it(home, fake):
+    p = run(["ask", "--model", "llama3.1:8b", "hello"], cli_env(home, fake))
+    assert p.returncode == 4 and "ollama pull llama3.1:8b" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_failed_turn_exits_1_with_an_honest_answer(home, fake):
+    fake.handler = Script(router={"route": "calculator"}, validator={"verdict": "FAIL", "reason": "use pi*r^2"})
+    fake.handler.always("executor", tool_call("calculator", expression="2*pi*3"))
+    p = run(["ask", "--json", "--max-retries", "1", "What is the area of a circle of radius 3?"], cli_env(home, fake))
+    assert p.returncode == 1
+    out = json.loads(p.stdout)
+    assert not out["ok"] and "use pi*r^2" in out["error"] and out["attempts"] == 2
+
+
+def test_debug_shows_the_traceback(home):
+    p = run(["ask", "--debug", "hello"], cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_TRANSPORT_RETRIES="0"))
+    assert p.returncode == 3 and "Traceback" in p.stderr
+
+
+def test_empty_question_and_bad_config_are_usage_errors(home):
+    p = run(["ask", "-"], cli_env(home), stdin="  \n")
+    assert p.returncode == 2 and "empty" in p.stderr
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "config.toml").write_text("max_retries = 'many'\n")
+    p = run(["ask", "1+1"], cli_env(home))
+    assert p.returncode == 2 and "max_retries" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_config_path_and_show(home):
+    env = cli_env(home, ASSISTANT_ROUTER_MODEL="qwen2.5:0.5b")
+    p = run(["config", "path"], env)
+    assert p.stdout.strip() == str(home / "config" / "config.toml")
+    p = run(["config", "show"], env)
+    assert 'router_model = "qwen2.5:0.5b"' in p.stdout and "max_retries = 3" in p.stdout
+
+
+def test_help_documents_exit_codes_and_tools_are_listed(home):
+    p = run(["ask", "--help"], cli_env(home))
+    assert "exit codes" in p.stdout and "Ollama is not reachable" in p.stdout
+    p = run(["tools"], cli_env(home))
+    assert p.stdout.startswith("calculator:") and '"expression"' in p.stdout

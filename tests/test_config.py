@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import paths_under
+
+from assistant.config import load_settings
+from assistant.errors import ConfigError
+
+
+def test_defaults(tmp_path: Path):
+    s = load_settings(paths_under(tmp_path), env={})
+    assert s.model_for("router") == "qwen2.5:3b" and s.max_retries == 3
+    assert s.ollama_host == "http://127.0.0.1:11434"
+
+
+def test_file_then_environment_then_flags(tmp_path: Path):
+    paths = paths_under(tmp_path)
+    paths.ensure()
+    paths.config_file.write_text('model = "llama3.1:8b"\nrouter_model = "qwen2.5:0.5b"\nmax_retries = 5\nnum_ctx = 4096\n')
+    s = load_settings(paths, env={})
+    assert (s.model_for("router"), s.model_for("executor"), s.max_retries, s.num_ctx) == ("qwen2.5:0.5b", "llama3.1:8b", 5, 4096)
+    s = load_settings(paths, env={"ASSISTANT_MAX_RETRIES": "1", "OLLAMA_HOST": "http://10.0.0.2:11434"})
+    assert s.max_retries == 1 and s.ollama_host == "http://10.0.0.2:11434"
+    s = load_settings(paths, {"max_retries": 0}, env={"ASSISTANT_MAX_RETRIES": "1"})
+    assert s.max_retries == 0
+
+
+@pytest.mark.parametrize("content, env, fragment", [
+    ("model = \n", {}, "not valid TOML"),
+    ("max_retries = -1\n", {}, "max_retries"),
+    ("colour = 'blue'\n", {}, "colour"),
+    ("", {"ASSISTANT_REQUEST_TIMEOUT": "soon"}, "request_timeout"),
+])
+def test_bad_settings_are_one_clear_error(tmp_path: Path, content, env, fragment):
+    paths = paths_under(tmp_path)
+    paths.ensure()
+    paths.config_file.write_text(content)
+    with pytest.raises(ConfigError) as info:
+        load_settings(paths, env=env)
+    assert fragment in info.value.one_line()

@@ -1,0 +1,42 @@
+"""``tools`` and ``prompts`` must work from an installed wheel, far from the checkout."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from conftest import cli_env
+from fake_ollama import Script, tool_call
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_answers_outside_the_checkout(tmp_path, home, fake):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(dist), str(ROOT)],
+                   check=True, capture_output=True, timeout=300)
+    wheel = next(dist.glob("assistant-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    py = env_dir / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True, timeout=600)
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    where = subprocess.run([str(py), "-c", "import tools, prompts; print(tools.__file__); print(prompts.__file__)"],
+                           cwd=outside, capture_output=True, text=True, check=True, env=cli_env(home))
+    assert all(str(env_dir) in line for line in where.stdout.split())
+
+    fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
+                          validator={"verdict": "PASS", "reason": "ok"}, responder="About 28.27.")
+    p = subprocess.run([str(env_dir / "bin" / "assistant"), "ask", "--json", "What is the area of a circle of radius 3?"],
+                       cwd=outside, capture_output=True, text=True, timeout=60, env=cli_env(home, fake))
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["ok"] and out["answer"] == "About 28.27." and out["model_calls"] == 4
+    assert "You route a user's request" in fake.requests[0]["messages"][0]["content"]  # the prompt file was found

@@ -48,6 +48,7 @@ def _m001_initial(db: sqlite3.Connection) -> None:
             request TEXT NOT NULL, reply TEXT, error TEXT,
             prompt_tokens INTEGER, output_tokens INTEGER, prompt_eval_ns INTEGER, eval_ns INTEGER,
             load_ns INTEGER, total_ns INTEGER, transport_retries INTEGER NOT NULL DEFAULT 0,
+            context_full INTEGER NOT NULL DEFAULT 0,
             wall_ms REAL NOT NULL, started_at TEXT NOT NULL
         );
         CREATE INDEX model_calls_turn ON model_calls(turn_id, seq);
@@ -153,14 +154,14 @@ class Store:
                 m = c.reply.metrics if c.reply else None
                 db.execute(
                     "INSERT INTO model_calls (turn_id, seq, role, model, backend, request, reply, error, prompt_tokens, "
-                    "output_tokens, prompt_eval_ns, eval_ns, load_ns, total_ns, transport_retries, wall_ms, started_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "output_tokens, prompt_eval_ns, eval_ns, load_ns, total_ns, transport_retries, context_full, wall_ms, "
+                    "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (turn["id"], seq, c.role, c.model, c.backend, c.request.model_dump_json(),
                      c.reply.model_dump_json() if c.reply else None, c.error,
                      m.prompt_eval_count if m else None, m.eval_count if m else None,
                      m.prompt_eval_duration if m else None, m.eval_duration if m else None,
                      m.load_duration if m else None, m.total_duration if m else None,
-                     c.reply.transport_retries if c.reply else 0, c.wall_ms, c.started_at),
+                     c.reply.transport_retries if c.reply else 0, int(c.context_full), c.wall_ms, c.started_at),
                 )
             for seq, t in enumerate(tool_calls):
                 db.execute(

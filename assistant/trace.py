@@ -24,6 +24,13 @@ class ModelCallRecord(BaseModel):
     error: str | None = None
     wall_ms: float
     started_at: str
+    context_full: bool = False  # the prompt filled num_ctx: Ollama may have cut it silently
+
+
+def _context_full(request: ChatRequest, reply: ChatReply) -> bool:
+    num_ctx = request.options.get("num_ctx")
+    used = reply.metrics.prompt_eval_count
+    return bool(num_ctx and used and used >= 0.95 * num_ctx)
 
 
 class ToolCallRecord(BaseModel):
@@ -62,7 +69,7 @@ class RecordingModel:
             raise
         self.trace.model_calls.append(ModelCallRecord(
             role=request.role, model=request.model, backend=self.name, request=request, reply=reply,
-            wall_ms=(time.perf_counter() - t0) * 1000, started_at=started,
+            wall_ms=(time.perf_counter() - t0) * 1000, started_at=started, context_full=_context_full(request, reply),
         ))
         return reply
 

@@ -90,3 +90,51 @@ def test_help_documents_exit_codes_and_tools_are_listed(home):
     assert "exit codes" in p.stdout and "Ollama is not reachable" in p.stdout
     p = run(["tools"], cli_env(home))
     assert p.stdout.startswith("calculator:") and '"expression"' in p.stdout
+
+
+def test_stage_progress_on_a_terminal(home, fake):
+    """With stderr on a terminal, a status line names each stage and is cleared before the answer."""
+    import os
+    import pty
+
+    fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
+                          validator={"verdict": "PASS", "reason": "ok"}, responder="About 28.27.")
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "What is the area of a circle of radius 3?"],
+                           env=cli_env(home, fake), stdout=subprocess.PIPE, stderr=slave, text=True, timeout=60)
+        os.close(slave)
+        screen = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            screen += chunk
+    finally:
+        os.close(master)
+    text = screen.decode()
+    assert p.returncode == 0 and p.stdout == "About 28.27.\n"
+    for label in ("routing…", "calculator…", "checking…", "answering…"):
+        assert label in text
+    assert text.endswith("\r\x1b[K")  # the status line is wiped, not left under the answer
+
+
+def test_no_color_turns_progress_off(home, fake):
+    import os
+    import pty
+
+    fake.handler = Script(router={"route": "chat"}, responder="Hi.")
+    master, slave = pty.openpty()
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "hello"], env=cli_env(home, fake, NO_COLOR="1"),
+                       stdout=subprocess.PIPE, stderr=slave, text=True, timeout=60)
+    os.close(slave)
+    os.set_blocking(master, False)
+    try:
+        leftover = os.read(master, 65536)
+    except (BlockingIOError, OSError):
+        leftover = b""
+    os.close(master)
+    assert p.returncode == 0 and p.stdout == "Hi.\n" and leftover == b""

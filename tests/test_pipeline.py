@@ -262,3 +262,13 @@ async def test_history_is_capped_and_the_request_stays_last(fake, make_app):
     last_router = [r for r in fake.requests if r.get("format")][-1]
     contents = [m["content"] for m in last_router["messages"][1:]]
     assert contents == ["message 1", "ok", "message 2", "ok", "message 3"]
+
+
+async def test_a_prompt_that_fills_the_context_is_flagged(fake, make_app):
+    fake.handler = Script().always("router", ROUTE_CHAT).always("responder", "ok")
+    app = make_app(num_ctx=512)
+    result = await app.ask("Summarise this: " + "lorem ipsum " * 300)
+    calls = app.store.turn(result.turn_id)["model_calls"]
+    assert [c["context_full"] for c in calls] == [1, 1]
+    short = await app.ask("hello")
+    assert [c["context_full"] for c in app.store.turn(short.turn_id)["model_calls"]] == [0, 0]

@@ -10,16 +10,10 @@ from assistant.store import Store
 from tools import InProcessRunner, default_registry
 
 
-class App(Assistant):
-    async def aclose(self) -> None:
-        await self.backend.aclose()
-        self.store.close()
-
-
-def build_assistant(settings: Settings, paths: Paths) -> App:
+def build_assistant(settings: Settings, paths: Paths) -> Assistant:
     paths.ensure()
     backend = OllamaBackend(
         host=settings.ollama_host, timeout=settings.request_timeout, keep_alive=settings.keep_alive,
         transport_retries=settings.transport_retries, backoff=settings.transport_backoff,
     )
-    return App(settings, backend, default_registry(), InProcessRunner(settings.tool_timeout), Store(paths.database))
+    return Assistant(settings, backend, default_registry(), InProcessRunner(settings.tool_timeout), Store(paths.database))

@@ -56,21 +56,16 @@ async def propose(ctx: TurnContext, tool: Tool, feedback: list[ChatMessage]) -> 
     arg_names = set(tool.Args.model_fields)
     if native:
         system = prompts.render("executor", tool_name=tool.name, tool_description=tool.description)
-        request = ChatRequest(
-            role="executor", model=model, tools=[tool.ollama_tool()], options=ctx.options("executor"),
-            messages=[ChatMessage(role="system", content=system), *ctx.history,
-                      ChatMessage(role="user", content=ctx.question), *feedback],
-        )
     else:
-        system = prompts.render(
-            "executor_schema", tool_name=tool.name, tool_description=tool.description,
-            schema=json.dumps(tool.args_schema(), ensure_ascii=False),
-        )
-        request = ChatRequest(
-            role="executor", model=model, format=tool.args_schema(), options=ctx.options("executor"),
-            messages=[ChatMessage(role="system", content=system), *ctx.history,
-                      ChatMessage(role="user", content=ctx.question), *feedback],
-        )
+        system = prompts.render("executor_schema", tool_name=tool.name, tool_description=tool.description,
+                                schema=json.dumps(tool.args_schema(), ensure_ascii=False))
+    request = ChatRequest(
+        role="executor", model=model, options=ctx.options("executor"),
+        tools=[tool.ollama_tool()] if native else None,
+        format=None if native else tool.args_schema(),  # never both: a schema suppresses tool calls
+        messages=[ChatMessage(role="system", content=system), *ctx.history,
+                  ChatMessage(role="user", content=ctx.question), *feedback],
+    )
     reply = await ctx.model.chat(request)
 
     recovered = False

@@ -67,6 +67,10 @@ class Assistant:
         self.runner = runner
         self.store = store
 
+    async def aclose(self) -> None:
+        await self.backend.aclose()
+        self.store.close()
+
     async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None) -> TurnResult:
         """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored)."""
         session_id = session_id or self.store.create_session(title=question[:80])

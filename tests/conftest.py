@@ -11,9 +11,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fake_ollama import FakeOllama, Script  # noqa: E402
 
-from assistant.app import App, build_assistant  # noqa: E402
+from assistant.app import build_assistant  # noqa: E402
 from assistant.config import Settings  # noqa: E402
 from assistant.paths import Paths  # noqa: E402
+from assistant.pipeline import Assistant  # noqa: E402
 
 
 @pytest.fixture
@@ -42,9 +43,9 @@ def paths_under(root: Path) -> Paths:
 @pytest.fixture
 async def make_app(fake: FakeOllama, tmp_path: Path):
     """Build the real app (Ollama backend, registry, store) pointed at the fake server."""
-    apps: list[App] = []
+    apps: list[Assistant] = []
 
-    def make(**overrides: Any) -> App:
+    def make(**overrides: Any) -> Assistant:
         overrides.setdefault("ollama_host", fake.url)
         settings = Settings(transport_backoff=0.01, **overrides)
         app = build_assistant(settings, paths_under(tmp_path / "state"))

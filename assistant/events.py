@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from assistant.trace import ToolCallRecord
+
 Stage = Literal["router", "executor", "tool", "validator", "responder"]
 
 
@@ -40,15 +42,10 @@ class ToolCallProposed(BaseModel):
     recovered_from_text: bool = False
 
 
-class ToolResultEvent(BaseModel):
+class ToolResultEvent(ToolCallRecord):
+    """A tool call finished: the same record the trace keeps."""
+
     type: Literal["tool_result"] = "tool_result"
-    attempt: int
-    name: str
-    args: dict[str, Any]
-    ok: bool
-    result: dict[str, Any] | None = None
-    error: str | None = None
-    duration_ms: float
 
 
 class ValidationDone(BaseModel):

@@ -189,11 +189,10 @@ class Assistant:
         started, t0 = now_iso(), time.perf_counter()
         result = await self.runner.run(tool, args)
         ms = (time.perf_counter() - t0) * 1000
-        raw = args.model_dump()
-        ctx.trace.tool_calls.append(ToolCallRecord(attempt=attempt, name=tool.name, args=raw, ok=result.ok,
-                                                   result=result.data, error=result.error, duration_ms=ms, started_at=started))
-        await ctx.emit(ToolResultEvent(attempt=attempt, name=tool.name, args=raw, ok=result.ok, result=result.data,
-                                       error=result.error, duration_ms=ms))
+        record = ToolCallRecord(attempt=attempt, name=tool.name, args=args.model_dump(), ok=result.ok,
+                                result=result.data, error=result.error, duration_ms=ms, started_at=started)
+        ctx.trace.tool_calls.append(record)
+        await ctx.emit(ToolResultEvent(**record.model_dump()))
         return result
 
 

@@ -74,8 +74,8 @@ class Assistant:
     async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None) -> TurnResult:
         """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored)."""
         session_id = session_id or self.store.create_session(title=question[:80])
-        history = [ChatMessage(role=r, content=c) for r, c in
-                   self.store.recent_messages(session_id, self.settings.history_turns)]  # type: ignore[arg-type]
+        history = [ChatMessage.model_validate({"role": r, "content": c})
+                   for r, c in self.store.recent_messages(session_id, self.settings.history_turns)]
         trace = Trace()
         ctx = TurnContext(self.settings, RecordingModel(self.backend, trace), self.registry, self.runner,
                           question, history, trace, emit)
@@ -173,8 +173,9 @@ class Assistant:
             else:
                 detail = ", ".join(_short(c.raw) for c in proposal.calls)
                 await ctx.emit(StageStarted(stage="tool", attempt=attempt, of=total, detail=f"{tool.name}({detail})"))
-                results = await asyncio.gather(*(self._run_tool(ctx, tool, c.args, attempt) for c in proposal.calls if c.args))
-                executed = [(c.args, r) for c, r in zip(proposal.calls, results) if c.args]
+                runnable = [c.args for c in proposal.calls if c.args]
+                results = await asyncio.gather(*(self._run_tool(ctx, tool, a, attempt) for a in runnable))
+                executed = list(zip(runnable, results, strict=True))
                 await ctx.emit(StageStarted(stage="validator", attempt=attempt, of=total))
                 verdict = await validator.validate(ctx, tool, executed)
             await ctx.emit(ValidationDone(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason, by=verdict.by))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, create_model
+from pydantic import BaseModel, ConfigDict
 
 import prompts
 from assistant.context import TurnContext
@@ -22,6 +22,10 @@ class RouteDecision(BaseModel):
     by: Literal["rule", "model", "default"]
     reason: str
     args: list[BaseModel] | None = None  # set when a rule already extracted the tool's arguments
+
+
+class RouteChoice(BaseModel):
+    route: str
 
 
 def route_names(ctx: TurnContext) -> list[str]:
@@ -42,7 +46,6 @@ async def route(ctx: TurnContext) -> RouteDecision:
             return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain", args=args)
 
     names = route_names(ctx)
-    choice_model = create_model("RouteChoice", route=(Literal[tuple(names)], ...))  # type: ignore[valid-type]
     schema = {"type": "object", "properties": {"route": {"type": "string", "enum": names}}, "required": ["route"]}
     messages = [
         ChatMessage(role="system", content=prompts.render("router", routes=_routes_text(ctx))),
@@ -52,7 +55,7 @@ async def route(ctx: TurnContext) -> RouteDecision:
     reply = await ctx.model.chat(ChatRequest(
         role="router", model=ctx.model_name("router"), messages=messages, format=schema, options=ctx.options("router"),
     ))
-    choice = parse_structured(reply.content, choice_model)
-    if choice is None:
+    choice = parse_structured(reply.content, RouteChoice)
+    if choice is None or choice.route not in names:
         return RouteDecision(route=CHAT, by="default", reason=f"the router's reply was not a valid route: {reply.content[:80]!r}")
     return RouteDecision(route=choice.route, by="model", reason=f"{ctx.model_name('router')} chose {choice.route}")

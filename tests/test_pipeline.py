@@ -162,8 +162,9 @@ async def test_native_path_offers_only_the_routed_tool(fake, make_app):
     assert fake.show_requests == ["qwen2.5:3b"]  # capabilities asked once and cached
 
 
-async def test_unreadable_router_reply_falls_back_to_chat(fake, make_app):
-    fake.handler = Script(router="calculator, definitely", responder="Hello!")
+@pytest.mark.parametrize("reply", ["calculator, definitely", {"route": "weather"}])
+async def test_unreadable_router_reply_falls_back_to_chat(fake, make_app, reply):
+    fake.handler = Script(router=reply, responder="Hello!")
     result = await make_app().ask("hi there")
     assert result.ok and result.route == "chat" and result.route_by == "default"
 

@@ -34,7 +34,9 @@ class Settings(BaseModel):
     history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see")
     transport_retries: int = Field(3, ge=0, le=10, description="retries of a failed connection or server error (not counted as attempts)")
     transport_backoff: float = Field(0.5, ge=0, description="first backoff in seconds between transport retries, doubled each time, capped at 8 s")
-    tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take")
+    tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take before its worker is killed")
+    tool_memory_mb: int = Field(1024, ge=128, description="address-space limit of a tool worker, in MB")
+    tool_cpu_seconds: int = Field(60, ge=1, description="CPU seconds a tool worker may use before it is replaced")
 
     def model_for(self, role: Role) -> str:
         return getattr(self, f"{role}_model") or self.model

@@ -68,6 +68,7 @@ class Assistant:
         self.store = store
 
     async def aclose(self) -> None:
+        await self.runner.aclose()
         await self.backend.aclose()
         self.store.close()
 
@@ -191,7 +192,8 @@ class Assistant:
         result = await self.runner.run(tool, args)
         ms = (time.perf_counter() - t0) * 1000
         record = ToolCallRecord(attempt=attempt, name=tool.name, args=args.model_dump(), ok=result.ok,
-                                result=result.data, error=result.error, duration_ms=ms, started_at=started)
+                                result=result.data, error=result.error, duration_ms=ms, started_at=started,
+                                refusals=result.refusals)
         ctx.trace.tool_calls.append(record)
         await ctx.emit(ToolResultEvent(**record.model_dump()))
         return result

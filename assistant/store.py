@@ -67,8 +67,13 @@ def _m001_initial(db: sqlite3.Connection) -> None:
     """)
 
 
+def _m002_tool_refusals(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE tool_calls ADD COLUMN refusals TEXT NOT NULL DEFAULT '[]'")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
+    ("002_tool_refusals", _m002_tool_refusals),
 ]
 
 
@@ -165,11 +170,11 @@ class Store:
                 )
             for seq, t in enumerate(tool_calls):
                 db.execute(
-                    "INSERT INTO tool_calls (turn_id, seq, attempt, name, args, ok, result, error, duration_ms, started_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO tool_calls (turn_id, seq, attempt, name, args, ok, result, error, duration_ms, started_at, "
+                    "refusals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (turn["id"], seq, t.attempt, t.name, json.dumps(t.args, ensure_ascii=False), int(t.ok),
                      json.dumps(t.result, ensure_ascii=False) if t.result is not None else None, t.error,
-                     t.duration_ms, t.started_at),
+                     t.duration_ms, t.started_at, json.dumps(t.refusals, ensure_ascii=False)),
                 )
             db.executemany(
                 "INSERT INTO events (turn_id, seq, type, data) VALUES (?, ?, ?, ?)",

@@ -42,6 +42,7 @@ class ToolCallRecord(BaseModel):
     error: str | None = None
     duration_ms: float
     started_at: str
+    refusals: list[str] = Field(default_factory=list)  # what the sandbox refused during the call
 
 
 class Trace(BaseModel):

@@ -14,6 +14,7 @@ class ToolResult(BaseModel):
     ok: bool
     data: dict[str, Any] | None = None
     error: str | None = None
+    refusals: list[str] = Field(default_factory=list, description="what the sandbox refused during the call")
 
     @classmethod
     def success(cls, **data: Any) -> ToolResult:
@@ -40,16 +41,39 @@ class Permissions(BaseModel):
     """What a tool may touch. Enforced by the sandbox runner; declared here so it can be listed and audited."""
 
     network: list[str] = Field(default_factory=list, description="hosts the tool may reach")
-    files: Literal["none", "cache"] = "none"
+    files: list[str] = Field(default_factory=list, description="directories the tool may write (its cache at most)")
 
 
 class Tool:
-    """Base class for tools. Subclasses set the class attributes and implement :meth:`run`."""
+    """Base class for tools. Subclasses set the class attributes and implement :meth:`run`.
+
+    A tool is rebuilt inside a sandbox worker from :meth:`spec` (its class and its config), so all
+    it needs at run time must be in its ``Config``."""
 
     name: ClassVar[str]
     description: ClassVar[str]
     Args: ClassVar[type[BaseModel]]
-    permissions: ClassVar[Permissions] = Permissions()
+    Config: ClassVar[type[BaseModel] | None] = None
+
+    def __init__(self, config: BaseModel | None = None) -> None:
+        self.config = config
+
+    @property
+    def permissions(self) -> Permissions:
+        """What this tool may touch; may depend on its config (the hosts it was pointed at)."""
+        return Permissions()
+
+    def spec(self) -> dict[str, Any]:
+        """How a worker process rebuilds this tool: its class and its config."""
+        import sys
+
+        module = sys.modules[type(self).__module__]
+        return {
+            "module": type(self).__module__,
+            "qualname": type(self).__qualname__,
+            "path": getattr(module, "__file__", None),
+            "config": self.config.model_dump(mode="json") if self.config is not None else None,
+        }
 
     async def run(self, args: BaseModel) -> ToolResult:
         raise NotImplementedError

@@ -16,9 +16,12 @@ from tools.base import Tool, ToolResult
 class ToolRunner(Protocol):
     async def run(self, tool: Tool, args: BaseModel) -> ToolResult: ...
 
+    async def aclose(self) -> None: ...
+
 
 class InProcessRunner:
-    """Runs a tool in this process with a wall-clock timeout; any exception becomes a tool error."""
+    """Runs a tool in this process with a wall-clock timeout; any exception becomes a tool error.
+    For tests and measurements only: the application runs tools through :class:`tools.sandbox.SandboxRunner`."""
 
     def __init__(self, timeout: float = 10.0) -> None:
         self.timeout = timeout
@@ -31,6 +34,9 @@ class InProcessRunner:
             return ToolResult.failure(f"{tool.name} took longer than {self.timeout:g} s and was stopped")
         except Exception as e:  # a tool bug must cost one tool error, never the turn
             return ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e} (after {time.monotonic() - start:.2f} s)")
+
+    async def aclose(self) -> None:
+        pass
 
 
 class Registry:

@@ -1,0 +1,102 @@
+"""Tools run in worker processes: a misbehaving tool costs one tool error, never the turn or the process."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+
+import pytest
+from sandbox_tools import Arg, Crasher, Garbler, Hog, Printer, Sleeper, Socketeer, Spawner, Writer
+
+from tools.calculator import Calculator, CalculatorArgs
+from tools.sandbox import SandboxRunner
+
+
+@pytest.fixture
+async def runner(tmp_path):
+    r = SandboxRunner(timeout=3, log=tmp_path / "tools.log")
+    yield r
+    await r.aclose()
+
+
+async def test_calculator_runs_in_a_worker_with_seccomp(runner):
+    result = await runner.run(Calculator(), CalculatorArgs(expression="π * 12^2 * 2 / 3"))
+    assert result.ok and result.data["value"] == "301.592894745"
+    assert runner.seccomp["calculator"] is True
+
+
+async def test_a_hung_tool_is_killed_and_replaced(runner):
+    result = await runner.run(Sleeper(), Arg())
+    assert not result.ok and "longer than 3 s" in result.error
+    assert (await runner.run(Printer(), Arg(value="after"))).data == {"echo": "after"}
+
+
+async def test_a_crashing_worker_is_one_tool_error(runner):
+    result = await runner.run(Crasher(), Arg())
+    assert not result.ok and "signal" in result.error
+    result = await runner.run(Crasher(), Arg())  # a new worker took its place
+    assert not result.ok and "signal" in result.error
+
+
+async def test_garbage_on_the_protocol_is_one_tool_error(runner):
+    result = await runner.run(Garbler(), Arg())
+    assert not result.ok and "unreadable reply" in result.error
+
+
+async def test_prints_do_not_corrupt_the_protocol(runner, tmp_path):
+    result = await runner.run(Printer(), Arg(value="x"))
+    assert result.ok and result.data == {"echo": "x"}
+    assert "chatty tool output" in (tmp_path / "tools.log").read_text()
+
+
+async def test_a_socket_the_tool_did_not_declare_is_refused_and_recorded(runner):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    server.setblocking(False)
+    try:
+        result = await runner.run(Socketeer(), Arg(value=f"127.0.0.1:{port}"))
+        assert not result.ok and "not allowed" in result.error
+        assert result.refusals and "network socket" in result.refusals[0]
+        with pytest.raises(BlockingIOError):
+            server.accept()  # nothing got through
+    finally:
+        server.close()
+
+
+async def test_writing_outside_the_cache_and_starting_processes_are_refused(runner, tmp_path):
+    target = tmp_path / "escape.txt"
+    result = await runner.run(Writer(), Arg(value=str(target)))
+    assert not result.ok and result.refusals and not target.exists()
+    result = await runner.run(Spawner(), Arg())
+    assert not result.ok and "subprocess" in result.refusals[0]
+
+
+async def test_memory_is_limited(runner):
+    result = await runner.run(Hog(), Arg())
+    assert not result.ok and "memory" in result.error
+
+
+async def test_concurrent_calls_use_several_workers(runner):
+    results = await asyncio.gather(*(runner.run(Calculator(), CalculatorArgs(expression=f"{i}*2")) for i in range(8)))
+    assert [r.data["value"] for r in results] == [str(i * 2) for i in range(8)]
+    assert sum(len(p.idle) for p in runner._pools.values()) > 1
+
+
+def test_seccomp_filter_blocks_network_sockets_and_exec():
+    code = (
+        "import socket, subprocess\n"
+        "from tools import seccomp\n"
+        "assert seccomp.install(deny_network=True)\n"
+        "socket.socketpair()\n"  # local pipes still work
+        "for make in (lambda: socket.socket(), lambda: subprocess.run(['true'])):\n"
+        "    try:\n"
+        "        make(); print('ALLOWED')\n"
+        "    except PermissionError:\n"
+        "        print('EPERM')\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert p.stdout.split() == ["EPERM", "EPERM"], p.stderr

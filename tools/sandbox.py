@@ -1,0 +1,181 @@
+"""The sandbox runner: every tool call runs in a warm worker subprocess (``tools.worker``), one pool
+per tool, with a wall-clock timeout, memory and CPU limits, and the tool's declared permissions
+enforced inside the worker. A worker that hangs, crashes or talks nonsense is killed and replaced;
+the call becomes one clear tool error."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from tools.base import Tool, ToolResult
+
+STARTUP_TIMEOUT = 30.0
+LINE_LIMIT = 16 * 1024 * 1024
+
+
+class WorkerFailure(Exception):
+    pass
+
+
+class Worker:
+    def __init__(self, proc: asyncio.subprocess.Process, seccomp: bool) -> None:
+        self.proc = proc
+        self.seccomp = seccomp
+        self.next_id = 0
+
+    @classmethod
+    async def start(cls, tool: Tool, limits: dict[str, Any], log: Path | None) -> "Worker":
+        env = dict(os.environ)
+        # The worker must import exactly what this process imports (a checkout, a venv, a wheel).
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["MALLOC_ARENA_MAX"] = "2"  # threads' malloc arenas would eat the address-space limit
+        stderr: Any = asyncio.subprocess.DEVNULL
+        if log is not None:
+            log.parent.mkdir(parents=True, exist_ok=True)
+            stderr = open(log, "ab")  # noqa: SIM115 - handed to the child, closed below
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "tools.worker", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=stderr, env=env, limit=LINE_LIMIT, start_new_session=True,
+            )
+        finally:
+            if stderr is not asyncio.subprocess.DEVNULL:
+                stderr.close()
+        perms = tool.permissions
+        init = {"tool": tool.spec(), "permissions": {"network": perms.network, "files": perms.files}, "limits": limits}
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write((json.dumps(init) + "\n").encode())
+        try:
+            line = await asyncio.wait_for(proc.stdout.readline(), STARTUP_TIMEOUT)
+            ready = json.loads(line) if line else None
+        except (asyncio.TimeoutError, ValueError):
+            ready = None
+        if not isinstance(ready, dict) or not ready.get("ready"):
+            proc.kill()
+            await proc.wait()
+            where = f" (see {log})" if log else ""
+            raise WorkerFailure(f"the sandbox could not start a worker for {tool.name}{where}")
+        return cls(proc, bool(ready.get("seccomp")))
+
+    async def call(self, args: dict[str, Any], timeout: float) -> tuple[ToolResult, bool]:
+        """The result, and whether the worker asked to retire (its CPU budget is half spent)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.next_id += 1
+        self.proc.stdin.write((json.dumps({"id": self.next_id, "args": args}, ensure_ascii=False) + "\n").encode())
+        await self.proc.stdin.drain()
+        line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+        if not line:
+            code = await self.proc.wait()
+            how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            raise WorkerFailure(f"the tool's worker {how}")
+        try:
+            reply = json.loads(line)
+            if reply.get("id") != self.next_id:
+                raise ValueError("reply to another call")
+            return ToolResult.model_validate(reply["result"]), bool(reply.get("retire"))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise WorkerFailure("the tool's worker sent an unreadable reply") from None
+
+    async def stop(self) -> None:
+        if self.proc.returncode is None:
+            try:
+                self.proc.kill()
+            except ProcessLookupError:
+                pass
+        await self.proc.wait()
+
+
+class _Pool:
+    def __init__(self, size: int) -> None:
+        self.max = size
+        self.idle: list[Worker] = []
+        self.count = 0
+        self.cond = asyncio.Condition()
+
+
+class SandboxRunner:
+    """A :class:`tools.ToolRunner` that runs each call in a sandboxed worker process."""
+
+    def __init__(self, timeout: float = 10.0, memory_mb: int = 1024, cpu_seconds: int = 60,
+                 workers_per_tool: int = 4, log: Path | None = None) -> None:
+        self.timeout = timeout
+        self.limits = {"memory_mb": memory_mb, "cpu_seconds": cpu_seconds}
+        self.workers_per_tool = workers_per_tool
+        self.log = log
+        self._pools: dict[str, _Pool] = {}
+        self.seccomp: dict[str, bool] = {}
+
+    def _pool(self, tool: Tool) -> _Pool:
+        key = json.dumps(tool.spec(), sort_keys=True)
+        if key not in self._pools:
+            self._pools[key] = _Pool(self.workers_per_tool)
+        return self._pools[key]
+
+    async def _acquire(self, tool: Tool) -> Worker:
+        pool = self._pool(tool)
+        async with pool.cond:
+            while not pool.idle and pool.count >= pool.max:
+                await pool.cond.wait()
+            if pool.idle:
+                return pool.idle.pop()
+            pool.count += 1
+        try:
+            worker = await Worker.start(tool, self.limits, self.log)
+        except BaseException:
+            async with pool.cond:
+                pool.count -= 1
+                pool.cond.notify()
+            raise
+        self.seccomp[tool.name] = worker.seccomp
+        return worker
+
+    async def _release(self, tool: Tool, worker: Worker, healthy: bool) -> None:
+        pool = self._pool(tool)
+        if not healthy:
+            await worker.stop()
+        async with pool.cond:
+            if healthy:
+                pool.idle.append(worker)
+            else:
+                pool.count -= 1
+            pool.cond.notify()
+
+    async def warm(self, tools: list[Tool]) -> None:
+        """Start one worker per tool now, so the first call does not pay for the start."""
+        workers = await asyncio.gather(*(self._acquire(t) for t in tools), return_exceptions=True)
+        for tool, w in zip(tools, workers, strict=True):
+            if isinstance(w, Worker):
+                await self._release(tool, w, True)
+
+    async def run(self, tool: Tool, args: BaseModel) -> ToolResult:
+        try:
+            worker = await self._acquire(tool)
+        except WorkerFailure as e:
+            return ToolResult.failure(str(e))
+        healthy = False
+        try:
+            result, retire = await worker.call(args.model_dump(mode="json"), self.timeout)
+            healthy = not retire
+            return result
+        except asyncio.TimeoutError:
+            return ToolResult.failure(f"{tool.name} took longer than {self.timeout:g} s and was stopped")
+        except WorkerFailure as e:
+            return ToolResult.failure(f"{tool.name} failed: {e}")
+        except (BrokenPipeError, ConnectionResetError):
+            return ToolResult.failure(f"{tool.name} failed: its worker went away")
+        finally:
+            await self._release(tool, worker, healthy)
+
+    async def aclose(self) -> None:
+        for pool in self._pools.values():
+            for w in pool.idle:
+                await w.stop()
+            pool.idle.clear()

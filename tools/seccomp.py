@@ -1,0 +1,79 @@
+"""A small seccomp-BPF filter, installed with ctypes (no extra dependency), for sandbox workers on Linux.
+
+It makes ``execve`` fail for every tool, and, for tools that declare no network, makes creating an
+IPv4/IPv6 socket fail with EPERM. It is the wall behind the audit-hook tripwire: it also stops code
+that never goes through Python (C extensions, ctypes). Elsewhere :func:`install` returns ``False``."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import platform
+import socket
+import sys
+
+PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+SECCOMP_RET_ALLOW = 0x7FFF0000
+SECCOMP_RET_ERRNO = 0x00050000
+BPF_LD_W_ABS = 0x20
+BPF_JEQ_K = 0x15
+BPF_RET_K = 0x06
+OFFSET_NR, OFFSET_ARCH, OFFSET_ARG0 = 0, 4, 16
+
+# audit arch, and the syscall numbers we filter
+ARCHES = {
+    "x86_64": (0xC000003E, {"socket": 41, "execve": 59, "execveat": 322}),
+    "aarch64": (0xC00000B7, {"socket": 198, "execve": 221, "execveat": 281}),
+}
+
+
+class _Insn(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint)]
+
+
+class _Prog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Insn))]
+
+
+def program(arch: int, nr: dict[str, int], deny_network: bool) -> list[tuple[int, int, int, int]]:
+    """The filter as (code, jt, jf, k) tuples; jumps are relative, resolved from the labels ALLOW/DENY."""
+    body: list[tuple[int, str | int, str | int, int]] = [
+        (BPF_LD_W_ABS, 0, 0, OFFSET_ARCH),
+        (BPF_JEQ_K, 0, "ALLOW", arch),
+        (BPF_LD_W_ABS, 0, 0, OFFSET_NR),
+        (BPF_JEQ_K, "DENY", 0, nr["execve"]),
+        (BPF_JEQ_K, "DENY", 0, nr["execveat"]),
+    ]
+    if deny_network:
+        body += [
+            (BPF_JEQ_K, 0, "ALLOW", nr["socket"]),
+            (BPF_LD_W_ABS, 0, 0, OFFSET_ARG0),
+            (BPF_JEQ_K, "DENY", 0, socket.AF_INET),
+            (BPF_JEQ_K, "DENY", 0, socket.AF_INET6),
+        ]
+    labels = {"ALLOW": len(body), "DENY": len(body) + 1}
+    body += [(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), (BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)]
+
+    def jump(i: int, target: str | int) -> int:
+        return labels[target] - (i + 1) if isinstance(target, str) else target
+
+    return [(code, jump(i, jt), jump(i, jf), k) for i, (code, jt, jf, k) in enumerate(body)]
+
+
+def install(deny_network: bool) -> bool:
+    """Install the filter on this process (irreversible). ``True`` when it is in force."""
+    if not sys.platform.startswith("linux") or platform.machine() not in ARCHES:
+        return False
+    arch, nr = ARCHES[platform.machine()]
+    insns = program(arch, nr, deny_network)
+    array = (_Insn * len(insns))(*[_Insn(*i) for i in insns])
+    prog = _Prog(len(insns), array)
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return False
+        return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0
+    except (OSError, AttributeError):
+        return False

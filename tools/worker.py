@@ -1,0 +1,179 @@
+"""A sandbox worker: one process per tool, rebuilt from the tool's spec, answering calls over pipes.
+
+Protocol (one JSON object per line): the parent sends ``{"tool": spec, "permissions": ..., "limits": ...}``,
+the worker answers ``{"ready": true, "seccomp": bool}``; then each ``{"id": n, "args": {...}}`` gets
+``{"id": n, "result": {...}, "retire": bool}``. The worker's own stdout is moved to stderr so that a
+stray ``print`` cannot corrupt the protocol; the protocol goes to a private copy of the original fd.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import os
+import resource
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+PROTOCOL_FD: int | None = None  # the fd the protocol is written to (tests use it to play a broken worker)
+
+_SYSTEM_READS = (
+    "/etc/ssl", "/etc/pki", "/etc/ca-certificates", "/usr/lib/ssl", "/usr/share/ca-certificates",
+    "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf",
+    "/etc/services", "/etc/protocols", "/etc/localtime", "/usr/share/zoneinfo", "/dev/null", "/dev/urandom",
+    "/proc/self",
+)
+_NEVER = (
+    "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
+    "pty.spawn", "ctypes.dlopen", "ctypes.dlsym", "ctypes.call_function", "os.kill", "signal.pthread_kill",
+)
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_PATH_EVENTS = {"os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.chmod", "os.chown", "os.truncate",
+                "os.symlink", "os.link", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move"}
+
+
+class Guard:
+    """An audit-hook tripwire: refuses, and records, what the tool's permissions do not allow."""
+
+    def __init__(self, network: list[str], files: list[str]) -> None:
+        self.hosts = {h.lower() for h in network}
+        self.ips: set[str] = set()
+        self.writable = [os.path.realpath(f) for f in files]
+        readable = {sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p)}
+        self.readable = [os.path.realpath(p) for p in readable] + self.writable + list(_SYSTEM_READS)
+        self.refusals: list[str] = []
+        self.armed = False
+
+    def refuse(self, what: str) -> None:
+        self.refusals.append(what)
+        print(f"sandbox refused: {what}", file=sys.stderr, flush=True)
+        raise PermissionError(f"the sandbox refused {what}")
+
+    def _under(self, path: str, roots: list[str]) -> bool:
+        real = os.path.realpath(path)
+        return any(real == r or real.startswith(r.rstrip("/") + "/") for r in roots)
+
+    def hook(self, event: str, args: tuple[Any, ...]) -> None:
+        if not self.armed:
+            return
+        if event.startswith(_NEVER):
+            self.refuse(f"{event} (no tool may start processes or load native code)")
+        elif event == "socket.__new__":
+            if args[1] in (socket.AF_INET, socket.AF_INET6) and not self.hosts:
+                self.refuse("opening a network socket (the tool declares no network access)")
+        elif event in ("socket.connect", "socket.connect_ex", "socket.sendto"):
+            address = args[1] if event != "socket.sendto" else args[2]
+            if isinstance(address, tuple) and address and address[0] not in self.ips:
+                self.refuse(f"connecting to {address[0]}:{address[1] if len(address) > 1 else ''} (allowed hosts: {sorted(self.hosts) or 'none'})")
+        elif event == "socket.bind":
+            address = args[1]
+            if isinstance(address, tuple):
+                self.refuse(f"listening on {address[0]}")
+        elif event == "open":
+            path, mode, flags = args
+            if not isinstance(path, (str, bytes)):
+                return
+            path = os.fsdecode(path)
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & _WRITE_FLAGS)
+            if writing and not self._under(path, self.writable):
+                self.refuse(f"writing {path} (the tool may write only {self.writable or 'nothing'})")
+            if not writing and not self._under(path, self.readable):
+                self.refuse(f"reading {path}")
+        elif event in _PATH_EVENTS:
+            for a in args[:2]:
+                if isinstance(a, (str, bytes)) and not self._under(os.fsdecode(a), self.writable):
+                    self.refuse(f"{event} on {os.fsdecode(a)}")
+
+    def wrap_resolver(self) -> None:
+        """Resolve only the declared hosts, and remember their addresses as the ones that may be reached."""
+        real = socket.getaddrinfo
+
+        def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+            name = os.fsdecode(host).lower() if isinstance(host, (str, bytes)) else host
+            if self.armed and name not in self.hosts:
+                self.refuse(f"resolving {name} (allowed hosts: {sorted(self.hosts) or 'none'})")
+            infos = real(host, port, *args, **kwargs)
+            self.ips.update(str(i[4][0]) for i in infos)
+            return infos
+
+        socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
+        for h in self.hosts:  # literal addresses need no lookup
+            try:
+                socket.inet_pton(socket.AF_INET6 if ":" in h else socket.AF_INET, h)
+                self.ips.add(h)
+            except OSError:
+                pass
+
+
+def _build(spec: dict[str, Any]) -> Any:
+    try:
+        module = importlib.import_module(spec["module"])
+    except ImportError:
+        if not spec.get("path"):
+            raise
+        sys.path.insert(0, str(Path(spec["path"]).parent))
+        module = importlib.import_module(spec["module"])
+    cls: Any = module
+    for part in spec["qualname"].split("."):
+        cls = getattr(cls, part)
+    config = cls.Config.model_validate(spec["config"]) if spec.get("config") is not None else None
+    return cls(config) if config is not None else cls()
+
+
+def _send(obj: dict[str, Any]) -> None:
+    data = (json.dumps(obj, ensure_ascii=False) + "\n").encode()
+    assert PROTOCOL_FD is not None
+    view = memoryview(data)
+    while view:
+        n = os.write(PROTOCOL_FD, view)
+        view = view[n:]
+
+
+def main() -> None:
+    global PROTOCOL_FD
+    if __name__ == "__main__":  # one module object whether run with -m or imported
+        sys.modules["tools.worker"] = sys.modules[__name__]
+    PROTOCOL_FD = os.dup(1)
+    os.dup2(2, 1)
+    from tools import seccomp
+    from tools.base import ToolResult
+
+    stdin = sys.stdin.buffer
+    init = json.loads(stdin.readline())
+    tool = _build(init["tool"])
+    perms, limits = init["permissions"], init["limits"]
+    loop = asyncio.new_event_loop()
+    guard = Guard(perms["network"], perms["files"])
+    guard.wrap_resolver()
+    memory = int(limits["memory_mb"]) * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    cpu = int(limits["cpu_seconds"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+    sys.addaudithook(guard.hook)
+    filtered = seccomp.install(deny_network=not perms["network"])
+    guard.armed = True
+    _send({"ready": True, "seccomp": filtered, "pid": os.getpid()})
+
+    for line in stdin:
+        request = json.loads(line)
+        guard.refusals = []
+        try:
+            args = tool.Args.model_validate(request["args"])
+            result = loop.run_until_complete(tool.run(args))
+        except PermissionError as e:
+            result = ToolResult.failure(f"{tool.name} tried something it is not allowed to: {e}")
+        except MemoryError:
+            result = ToolResult.failure(f"{tool.name} ran out of memory (limit {limits['memory_mb']} MB)")
+        except Exception as e:  # a tool bug costs one tool error
+            result = ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e}")
+        result.refusals = list(guard.refusals)
+        _send({"id": request["id"], "result": result.model_dump(mode="json"),
+               "retire": time.process_time() > cpu / 2})
+
+
+if __name__ == "__main__":
+    main()

@@ -8,7 +8,9 @@ from assistant.paths import Paths
 from assistant.pipeline import Assistant
 from assistant.store import Store
 from tools import default_registry
+from tools.gazetteer import INDEX_VERSION
 from tools.sandbox import SandboxRunner
+from tools.weather import WeatherConfig
 
 
 def build_assistant(settings: Settings, paths: Paths) -> Assistant:
@@ -17,6 +19,17 @@ def build_assistant(settings: Settings, paths: Paths) -> Assistant:
         host=settings.ollama_host, timeout=settings.request_timeout, keep_alive=settings.keep_alive,
         transport_retries=settings.transport_retries, backoff=settings.transport_backoff,
     )
+    registry = default_registry(weather_config(settings, paths))
     runner = SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                            cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log")
-    return Assistant(settings, backend, default_registry(), runner, Store(paths.database))
+    return Assistant(settings, backend, registry, runner, Store(paths.database))
+
+
+def weather_config(settings: Settings, paths: Paths) -> WeatherConfig:
+    return WeatherConfig(
+        forecast_url=settings.weather_forecast_url, geocoding_url=settings.weather_geocoding_url,
+        cache_dir=str(paths.cache_dir / "weather"),
+        gazetteer_index=settings.gazetteer_index or str(paths.cache_dir / f"gazetteer-v{INDEX_VERSION}.sqlite"),
+        cache_minutes=settings.weather_cache_minutes, temperature_unit=settings.temperature_unit,
+        wind_speed_unit=settings.wind_speed_unit,
+    )

@@ -100,9 +100,11 @@ def _config(args: argparse.Namespace) -> int:
 
 
 def _tools() -> int:
+    from assistant.app import weather_config
     from tools import default_registry
 
-    for tool in default_registry():
+    paths, settings = _settings()
+    for tool in default_registry(weather_config(settings, paths)):
         print(f"{tool.name}: {tool.description}")
         print(f"  permissions: {tool.permissions.model_dump_json()}")
         print(f"  arguments: {json.dumps(tool.args_schema(), ensure_ascii=False)}")

@@ -54,7 +54,7 @@ class Outcome(BaseModel):
     attempts: int
     executed: list[tuple[BaseModel, ToolResult]] = []
     reason: str = ""
-    repeated: bool = False
+    why: Literal["passed", "exhausted", "repeated", "unfixable"] = "passed"
 
 
 class Assistant:
@@ -105,7 +105,7 @@ class Assistant:
                 outcome = await self._solve(ctx, tool, decision.args)
                 if not outcome.ok:
                     answer = await responder.say(ctx, could_not_answer(
-                        question, tool.name, outcome.attempts, outcome.reason, outcome.repeated))
+                        question, tool.name, outcome.attempts, outcome.reason, outcome.why))
                 else:
                     # 4. Responder: a certain question gets its rendered result; the rest a grounded answer
                     rendered = None
@@ -163,7 +163,7 @@ class Assistant:
             if proposal.calls and key in failed:
                 # The same call again cannot pass; stop instead of burning the rest of the budget.
                 await ctx.emit(RetryStopped(attempt=attempt, reason=f"repeated the call that failed: {failed[key]}"))
-                return Outcome(ok=False, attempts=attempt, reason=failed[key], repeated=True)
+                return Outcome(ok=False, attempts=attempt, reason=failed[key], why="repeated")
             for c in proposal.calls:
                 await ctx.emit(ToolCallProposed(attempt=attempt, name=c.name, args=c.raw,
                                                 recovered_from_text=proposal.recovered_from_text))
@@ -177,6 +177,11 @@ class Assistant:
                 runnable = [c.args for c in proposal.calls if c.args]
                 results = await asyncio.gather(*(self._run_tool(ctx, tool, a, attempt) for a in runnable))
                 executed = list(zip(runnable, results, strict=True))
+                unfixable = [r.error or "" for r in results if not r.ok and not r.fixable]
+                if unfixable:
+                    # No other arguments can help (the network is down): do not spend retries on it.
+                    await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", reason=unfixable[0], by="check"))
+                    return Outcome(ok=False, attempts=attempt, reason=unfixable[0], why="unfixable")
                 await ctx.emit(StageStarted(stage="validator", attempt=attempt, of=total))
                 verdict = await validator.validate(ctx, tool, executed)
             await ctx.emit(ValidationDone(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason, by=verdict.by))
@@ -185,7 +190,7 @@ class Assistant:
             reason = verdict.reason
             failed[key] = reason
             feedback += executor.feedback_messages(tool, proposal, [r for _, r in executed], reason)
-        return Outcome(ok=False, attempts=total, reason=reason)
+        return Outcome(ok=False, attempts=total, reason=reason, why="exhausted")
 
     async def _run_tool(self, ctx: TurnContext, tool: Tool, args: BaseModel, attempt: int) -> ToolResult:
         started, t0 = now_iso(), time.perf_counter()

@@ -17,6 +17,16 @@ from assistant.paths import Paths  # noqa: E402
 from assistant.pipeline import Assistant  # noqa: E402
 
 
+@pytest.fixture(scope="session")
+def gazetteer_index(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The place index is built once per test session (it takes a few seconds) and shared."""
+    from tools.gazetteer import build_index
+
+    path = tmp_path_factory.mktemp("gazetteer") / "gazetteer.sqlite"
+    build_index(path)
+    return str(path)
+
+
 @pytest.fixture
 def fake() -> Iterator[FakeOllama]:
     server = FakeOllama(Script()).start()
@@ -41,12 +51,13 @@ def paths_under(root: Path) -> Paths:
 
 
 @pytest.fixture
-async def make_app(fake: FakeOllama, tmp_path: Path):
+async def make_app(fake: FakeOllama, tmp_path: Path, gazetteer_index: str):
     """Build the real app (Ollama backend, registry, store) pointed at the fake server."""
     apps: list[Assistant] = []
 
     def make(**overrides: Any) -> Assistant:
         overrides.setdefault("ollama_host", fake.url)
+        overrides.setdefault("gazetteer_index", gazetteer_index)
         settings = Settings(transport_backoff=0.01, **overrides)
         app = build_assistant(settings, paths_under(tmp_path / "state"))
         apps.append(app)

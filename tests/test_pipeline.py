@@ -54,7 +54,7 @@ async def test_router_sees_only_existing_routes_and_the_request_last(fake, make_
     fake.handler = Script(router=ROUTE_CHAT, responder="Gravity pulls it into a sphere.")
     await make_app().ask("Why is the moon round?")
     router_request = fake.requests[0]
-    assert router_request["format"]["properties"]["route"]["enum"] == ["chat", "calculator", "clarify"]
+    assert router_request["format"]["properties"]["route"]["enum"] == ["chat", "calculator", "weather", "clarify"]
     assert router_request["messages"][-1] == {"role": "user", "content": "Why is the moon round?"}
     assert router_request["options"]["temperature"] == 0
 
@@ -162,7 +162,7 @@ async def test_native_path_offers_only_the_routed_tool(fake, make_app):
     assert fake.show_requests == ["qwen2.5:3b"]  # capabilities asked once and cached
 
 
-@pytest.mark.parametrize("reply", ["calculator, definitely", {"route": "weather"}])
+@pytest.mark.parametrize("reply", ["calculator, definitely", {"route": "web_search"}])
 async def test_unreadable_router_reply_falls_back_to_chat(fake, make_app, reply):
     fake.handler = Script(router=reply, responder="Hello!")
     result = await make_app().ask("hi there")

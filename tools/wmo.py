@@ -1,0 +1,39 @@
+"""WMO weather interpretation codes (as used by Open-Meteo) in English and Chinese."""
+
+from __future__ import annotations
+
+CODES: dict[int, tuple[str, str]] = {
+    0: ("clear sky", "晴"),
+    1: ("mainly clear", "晴间多云"),
+    2: ("partly cloudy", "多云"),
+    3: ("overcast", "阴"),
+    45: ("fog", "雾"),
+    48: ("depositing rime fog", "冻雾"),
+    51: ("light drizzle", "小毛毛雨"),
+    53: ("moderate drizzle", "毛毛雨"),
+    55: ("dense drizzle", "大毛毛雨"),
+    56: ("light freezing drizzle", "小冻毛毛雨"),
+    57: ("dense freezing drizzle", "冻毛毛雨"),
+    61: ("slight rain", "小雨"),
+    63: ("moderate rain", "中雨"),
+    65: ("heavy rain", "大雨"),
+    66: ("light freezing rain", "小冻雨"),
+    67: ("heavy freezing rain", "冻雨"),
+    71: ("slight snow", "小雪"),
+    73: ("moderate snow", "中雪"),
+    75: ("heavy snow", "大雪"),
+    77: ("snow grains", "米雪"),
+    80: ("slight rain showers", "小阵雨"),
+    81: ("moderate rain showers", "阵雨"),
+    82: ("violent rain showers", "强阵雨"),
+    85: ("slight snow showers", "小阵雪"),
+    86: ("heavy snow showers", "大阵雪"),
+    95: ("thunderstorm", "雷阵雨"),
+    96: ("thunderstorm with slight hail", "雷阵雨伴有小冰雹"),
+    99: ("thunderstorm with heavy hail", "雷阵雨伴有大冰雹"),
+}
+
+
+def describe(code: int | None, language: str) -> str:
+    en, zh = CODES.get(int(code) if code is not None else -1, (f"weather code {code}", f"天气代码 {code}"))
+    return zh if language == "zh" else en

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable
 
 from aiohttp import web
+from loopback import LoopbackServer
 
 DEFAULT_MODELS = {"qwen2.5:3b": ["completion", "tools"]}
 
@@ -96,9 +96,10 @@ def tool_call(name: str, **arguments: Any) -> Reply:
     return Reply(tool_calls=[{"name": name, "arguments": arguments}])
 
 
-class FakeOllama:
+class FakeOllama(LoopbackServer):
     def __init__(self, handler: Callable[[dict[str, Any]], Reply] | None = None,
                  models: dict[str, list[str]] | None = None) -> None:
+        super().__init__()
         self.handler = handler or Script()
         self.models = dict(DEFAULT_MODELS if models is None else models)
         self.requests: list[dict[str, Any]] = []  # every /api/chat body, in order
@@ -106,56 +107,13 @@ class FakeOllama:
         self.violations: list[str] = []  # protocol misuse by our client code
         self.in_flight = 0
         self.max_in_flight = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._runner: web.AppRunner | None = None
-        self.url = ""
 
-    # lifecycle
-
-    def start(self) -> "FakeOllama":
-        ready = threading.Event()
-
-        def run() -> None:
-            self._loop = asyncio.new_event_loop()
-            self._loop.run_until_complete(self._start_server())
-            ready.set()
-            self._loop.run_forever()
-
-        self._thread = threading.Thread(target=run, name="fake-ollama", daemon=True)
-        self._thread.start()
-        if not ready.wait(10):
-            raise RuntimeError("fake ollama did not start")
-        return self
-
-    async def _start_server(self) -> None:
-        app = web.Application()
+    def routes(self, app: web.Application) -> None:
         app.router.add_get("/", self._root)
         app.router.add_get("/api/version", self._version)
         app.router.add_get("/api/tags", self._tags)
         app.router.add_post("/api/show", self._show)
         app.router.add_post("/api/chat", self._chat)
-        self._runner = web.AppRunner(app, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        self.url = f"http://127.0.0.1:{port}"
-
-    def stop(self) -> None:
-        if self._loop is None:
-            return
-        fut = asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop)  # type: ignore[union-attr]
-        fut.result(10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)  # type: ignore[union-attr]
-        self._loop = None
-
-    def __enter__(self) -> "FakeOllama":
-        return self.start()
-
-    def __exit__(self, *exc: Any) -> None:
-        self.stop()
 
     # views for assertions
 

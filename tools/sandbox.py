@@ -37,6 +37,9 @@ class Worker:
         env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         env["MALLOC_ARENA_MAX"] = "2"  # threads' malloc arenas would eat the address-space limit
+        perms = tool.permissions
+        for d in perms.files:  # created out here: inside, the tool may not touch their parents
+            Path(d).mkdir(parents=True, exist_ok=True)
         stderr: Any = asyncio.subprocess.DEVNULL
         if log is not None:
             log.parent.mkdir(parents=True, exist_ok=True)
@@ -49,7 +52,6 @@ class Worker:
         finally:
             if stderr is not asyncio.subprocess.DEVNULL:
                 stderr.close()
-        perms = tool.permissions
         init = {"tool": tool.spec(), "permissions": {"network": perms.network, "files": perms.files}, "limits": limits}
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write((json.dumps(init) + "\n").encode())

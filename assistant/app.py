@@ -29,7 +29,7 @@ def weather_config(settings: Settings, paths: Paths) -> WeatherConfig:
     return WeatherConfig(
         forecast_url=settings.weather_forecast_url, geocoding_url=settings.weather_geocoding_url,
         cache_dir=str(paths.cache_dir / "weather"),
-        gazetteer_index=settings.gazetteer_index or str(paths.cache_dir / f"gazetteer-v{INDEX_VERSION}.sqlite"),
+        gazetteer_index=settings.gazetteer_index or str(paths.cache_dir / "gazetteer" / f"places-v{INDEX_VERSION}.sqlite"),
         cache_minutes=settings.weather_cache_minutes, temperature_unit=settings.temperature_unit,
         wind_speed_unit=settings.wind_speed_unit,
     )

@@ -22,6 +22,8 @@ class FakeOpenMeteo(LoopbackServer):
         self.conditions: dict[tuple[float, float], dict[str, Any]] = {}  # (lat, lon) rounded to 1 -> current
         self.error: str | None = None  # answer every forecast with this 400 reason
         self.delay = 0.0
+        self.in_flight = 0
+        self.max_in_flight = 0
 
     def routes(self, app: web.Application) -> None:
         app.router.add_get("/v1/forecast", self._forecast)
@@ -33,8 +35,12 @@ class FakeOpenMeteo(LoopbackServer):
     async def _forecast(self, request: web.Request) -> web.Response:
         q = dict(request.query)
         self.forecast_requests.append(q)
-        if self.delay:
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
             await asyncio.sleep(self.delay)
+        finally:
+            self.in_flight -= 1
         if self.error:
             return web.json_response({"error": True, "reason": self.error}, status=400)
         try:

@@ -100,3 +100,37 @@ def test_seccomp_filter_blocks_network_sockets_and_exec():
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert p.stdout.split() == ["EPERM", "EPERM"], p.stderr
+
+
+@pytest.mark.parametrize("expression", ["4000000**4000000", "().__class__.__bases__[0].__subclasses__()",
+                                        "__import__('os').system('true')", "factorial(100000)"])
+async def test_calculator_escapes_are_refused_inside_the_sandbox(runner, expression):
+    result = await runner.run(Calculator(), CalculatorArgs(expression=expression))
+    assert not result.ok and "Cannot evaluate" in result.error
+
+
+async def test_refusals_are_recorded_in_the_turns_trace(fake, tmp_path):
+    from conftest import paths_under
+    from fake_ollama import Script, tool_call
+
+    from assistant.config import Settings
+    from assistant.models.ollama import OllamaBackend
+    from assistant.pipeline import Assistant
+    from assistant.store import Store
+    from tools import Registry
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    target = f"127.0.0.1:{server.getsockname()[1]}"
+    fake.handler = Script(router={"route": "socketeer"}, executor=tool_call("socketeer", value=target))
+    settings = Settings(ollama_host=fake.url, transport_backoff=0.01, max_retries=0)
+    app = Assistant(settings, OllamaBackend(fake.url, 30), Registry([Socketeer()]), SandboxRunner(timeout=5),
+                    Store(paths_under(tmp_path).database))
+    try:
+        result = await app.ask("phone home")
+        calls = app.store.turn(result.turn_id)["tool_calls"]
+        assert not result.ok and "network socket" in calls[0]["refusals"]
+    finally:
+        server.close()
+        await app.aclose()

@@ -139,6 +139,7 @@ async def test_two_places_two_concurrent_calls_one_answer(fake, meteo, weather_a
     result = await weather_app().ask("北京和上海哪个冷?")
     assert result.ok and result.model_calls == 1
     assert sorted(t.args["place"] for t in result.tool_calls) == ["上海", "北京"]
+    assert meteo.max_in_flight == 2  # the two calls overlapped
     prompt = fake.requests[0]["messages"][-1]["content"]
     assert "Beijing" in prompt and "Shanghai" in prompt
 

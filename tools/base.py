@@ -15,7 +15,7 @@ class ToolResult(BaseModel):
     data: dict[str, Any] | None = None
     error: str | None = None
     refusals: list[str] = Field(default_factory=list, description="what the sandbox refused during the call")
-    fixable: bool = Field(True, description="False when no change of arguments can help (e.g. the network is down)")
+    fixable: bool = Field(default=True, description="False when no change of arguments can help (e.g. the network is down)")
 
     @classmethod
     def success(cls, **data: Any) -> ToolResult:

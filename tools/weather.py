@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, Field
 
 from tools.base import Permissions, Tool, ToolResult, Verdict
-from tools.gazetteer import Place, gazetteer
+from tools.gazetteer import Gazetteer, Place, gazetteer
 from tools.wmo import describe
 
 ATTRIBUTION = "Weather data by Open-Meteo.com (CC BY 4.0)"
@@ -67,7 +67,11 @@ def is_weather_question(question: str) -> bool:
 
 
 class _Offline(Exception):
-    pass
+    """The API could not be reached."""
+
+
+class _ApiError(Exception):
+    """The API answered with an error."""
 
 
 class _Cache:
@@ -106,7 +110,7 @@ class Weather(Tool):
         return Permissions(network=hosts, files=dirs)
 
     @property
-    def gazetteer(self):
+    def gazetteer(self) -> Gazetteer:
         return gazetteer(Path(self.cfg.gazetteer_index))
 
     @property
@@ -235,9 +239,9 @@ class Weather(Tool):
         places = self.places_in(question)
         if not places:
             return None
-        language = "zh" if _is_zh(question) else "en"
+        language: Literal["zh", "en"] = "zh" if _is_zh(question) else "en"
         seen: set[int] = set()
-        args = []
+        args: list[BaseModel] = []
         for written, place in places:
             if place.geonameid not in seen:
                 seen.add(place.geonameid)
@@ -257,7 +261,3 @@ class Weather(Tool):
         return Verdict(verdict="FAIL", reason=(
             f"the user asked about {wanted}, not {args.place}; call weather with place='{named[0][0]}' "
             "exactly as the user wrote it"))
-
-
-class _ApiError(Exception):
-    pass

@@ -43,6 +43,33 @@ def _parser() -> argparse.ArgumentParser:
                                      "(and OLLAMA_HOST), then command-line flags.")
     cfg.add_argument("action", choices=["path", "show"], help="path: print the config file's path; show: print the effective settings")
 
+    batch = sub.add_parser(
+        "batch", help="answer many questions from a file or stdin, as JSONL",
+        description="Answer every question of INPUT and write one JSON object per question: id, question, ok, "
+                    "answer, route, attempts, model_calls, latency_ms, turn_id, error (JSONL input fields are "
+                    "copied through). INPUT is a text file (one question per line; blank lines and # comments "
+                    "skipped), a JSONL file ({\"id\": ..., \"question\": ...} per line), or '-' for stdin. "
+                    "A batch is resumable: it is a job keyed by its input's content, and running the same "
+                    "command again after an interruption answers only what is missing; the output then holds "
+                    "every question exactly once.",
+        epilog="--concurrency sends N questions at once. Ollama answers up to OLLAMA_NUM_PARALLEL requests per "
+               "model in parallel and queues the rest, so N above that only queues inside Ollama; set both "
+               "together (memory permitting).\n\n"
+               "exit codes:\n  0  every question answered and checked\n"
+               "  1  some questions failed or were left unanswered by server errors (rerun to retry those)\n"
+               "  2  bad usage or input\n  3  Ollama not reachable: the batch stopped, progress saved\n"
+               "  4  model not installed: the batch stopped, progress saved",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    batch.add_argument("input", nargs="?", help="questions: a .txt or .jsonl file, or '-' for stdin")
+    batch.add_argument("-o", "--output", help="write JSONL here instead of stdout")
+    batch.add_argument("--concurrency", "-j", type=int, default=4, metavar="N", help="questions in flight at once (default 4)")
+    batch.add_argument("--ordered", action="store_true", help="write records in input order (default: as they finish)")
+    batch.add_argument("--status", action="store_true", help="list batch jobs and their progress")
+    batch.add_argument("--model", help="use this Ollama model for every role")
+    batch.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check")
+    batch.add_argument("--debug", action="store_true", help="show tracebacks")
+
     sub.add_parser("tools", help="list the tools with their argument schema and permissions")
     return p
 
@@ -60,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _config(args)
         if args.command == "tools":
             return _tools()
+        if args.command == "batch":
+            return _batch(args)
     except AssistantError as e:
         if debug:
             traceback.print_exc()
@@ -111,6 +140,50 @@ def _tools() -> int:
     return 0
 
 
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    overrides: dict[str, Any] = {"max_retries": args.max_retries}
+    if args.model:
+        overrides.update({"model": args.model, **{f: args.model for f in ROLE_FIELDS}})
+    return overrides
+
+
+def _batch(args: argparse.Namespace) -> int:
+    from assistant.errors import ConfigError
+
+    paths, settings = _settings(_overrides(args))
+    if args.status:
+        from assistant.batch import jobs_table
+        from assistant.store import Store
+
+        paths.ensure()
+        store = Store(paths.database)
+        print(jobs_table(store))
+        store.close()
+        return 0
+    if not args.input:
+        raise ConfigError("no input given.", "Usage: assistant batch INPUT [-o OUTPUT]; see assistant batch --help.")
+    if args.concurrency < 1:
+        raise ConfigError("--concurrency must be at least 1.")
+    return asyncio.run(_run_batch(paths, settings, args))
+
+
+async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
+    from assistant.app import build_assistant
+    from assistant.batch import run_batch
+
+    app = build_assistant(settings, paths)
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    try:
+        stats = await run_batch(app, args.input, out, args.concurrency, args.ordered,
+                                progress=sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
+                                jobs_dir=paths.data_dir / "batch")
+    finally:
+        if out is not sys.stdout:
+            out.close()
+        await app.aclose()
+    return 0 if not stats.failed and not stats.unanswered else 1
+
+
 def _read_question(parts: list[str]) -> str:
     from assistant.errors import ConfigError
 
@@ -122,10 +195,7 @@ def _read_question(parts: list[str]) -> str:
 
 
 def _ask(args: argparse.Namespace) -> int:
-    overrides: dict[str, Any] = {"max_retries": args.max_retries}
-    if args.model:
-        overrides.update({"model": args.model, **{f: args.model for f in ROLE_FIELDS}})
-    paths, settings = _settings(overrides)
+    paths, settings = _settings(_overrides(args))
     question = _read_question(args.question)
     result = asyncio.run(_run_ask(paths, settings, question, args.json))
     if args.json:

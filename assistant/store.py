@@ -71,9 +71,24 @@ def _m002_tool_refusals(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE tool_calls ADD COLUMN refusals TEXT NOT NULL DEFAULT '[]'")
 
 
+def _m003_batches(db: sqlite3.Connection) -> None:
+    _script(db, """
+        CREATE TABLE batch_jobs (
+            id TEXT PRIMARY KEY, input TEXT NOT NULL, total INTEGER NOT NULL, status TEXT NOT NULL,
+            created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+        );
+        CREATE TABLE batch_items (
+            job_id TEXT NOT NULL REFERENCES batch_jobs(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL, ok INTEGER NOT NULL, line TEXT NOT NULL, finished_at TEXT NOT NULL,
+            PRIMARY KEY (job_id, idx)
+        );
+    """)
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
+    ("003_batches", _m003_batches),
 ]
 
 
@@ -199,3 +214,43 @@ class Store:
     def last_turn_id(self) -> str | None:
         row = self.db.execute("SELECT id FROM turns ORDER BY started_at DESC, rowid DESC LIMIT 1").fetchone()
         return row[0] if row else None
+
+    # batch jobs: one per distinct input; each answered question is committed before it is written out
+
+    def open_batch(self, job_id: str, input_name: str, total: int) -> None:
+        now = now_iso()
+        self.db.execute(
+            "INSERT INTO batch_jobs (id, input, total, status, created_at, updated_at) VALUES (?, ?, ?, 'running', ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET status = 'running', updated_at = excluded.updated_at",
+            (job_id, input_name, total, now, now),
+        )
+
+    def batch_done(self, job_id: str) -> set[int]:
+        return {r[0] for r in self.db.execute("SELECT idx FROM batch_items WHERE job_id = ?", (job_id,))}
+
+    def batch_line(self, job_id: str, index: int) -> str:
+        return self.db.execute("SELECT line FROM batch_items WHERE job_id = ? AND idx = ?", (job_id, index)).fetchone()[0]
+
+    def batch_lines(self, job_id: str):  # -> Iterator[str], in the order they were answered
+        cur = self.db.cursor()
+        for row in cur.execute("SELECT line FROM batch_items WHERE job_id = ? ORDER BY finished_at, idx", (job_id,)):
+            yield row[0]
+
+    def batch_record(self, job_id: str, index: int, ok: bool, line: str) -> None:
+        now = now_iso()
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("INSERT OR REPLACE INTO batch_items VALUES (?, ?, ?, ?, ?)", (job_id, index, int(ok), line, now))
+            self.db.execute("UPDATE batch_jobs SET updated_at = ? WHERE id = ?", (now, job_id))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def finish_batch(self, job_id: str) -> None:
+        self.db.execute("UPDATE batch_jobs SET status = 'done', updated_at = ? WHERE id = ?", (now_iso(), job_id))
+
+    def batch_jobs(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.db.execute(
+            "SELECT j.*, COUNT(i.idx) AS done, COALESCE(SUM(1 - i.ok), 0) AS failed FROM batch_jobs j "
+            "LEFT JOIN batch_items i ON i.job_id = j.id GROUP BY j.id ORDER BY j.updated_at DESC")]

@@ -1,0 +1,138 @@
+"""``assistant batch`` as a script would run it: whole processes against the fake Ollama."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+from conftest import cli_env
+from fake_ollama import Reply, Script, tool_call
+from test_pipeline import closed_port
+
+
+def chat_script(delay: float = 0.0, slow: str | None = None) -> Script:
+    script = Script()
+    script.always("router", {"route": "chat"})
+    script.always("responder", lambda req: Reply(
+        content="answer to " + req["messages"][-1]["content"],
+        delay=1.0 if slow and slow in req["messages"][-1]["content"] else delay))
+    return script
+
+
+def batch(args: list[str], env: dict[str, str], stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "assistant", "batch", *args], env=env, input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def records(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def test_text_input(home, fake, tmp_path):
+    fake.handler = chat_script()
+    src = tmp_path / "questions.txt"
+    src.write_text("# a comment\nWhy is the sky blue?\n\n123 * 456\nWho wrote Hamlet?\n")
+    p = batch([str(src)], cli_env(home, fake))
+    assert p.returncode == 0, p.stderr
+    out = {r["id"]: r for r in records(p.stdout)}
+    assert sorted(out) == [1, 2, 3]
+    assert out[1]["answer"] == "answer to Why is the sky blue?" and out[1]["route"] == "chat" and out[1]["model_calls"] == 2
+    assert out[2]["answer"] == "123 * 456 = 56088" and out[2]["model_calls"] == 0
+    assert set(out[3]) == {"id", "question", "ok", "answer", "route", "attempts", "model_calls", "latency_ms", "turn_id", "error"}
+    assert "3 ok, 0 failed" in p.stderr and "mean model calls" in p.stderr and "p95" in p.stderr
+
+
+def test_jsonl_input_copies_extra_fields(home, fake, tmp_path):
+    fake.handler = chat_script()
+    src = tmp_path / "q.jsonl"
+    src.write_text('{"id": "a", "question": "hello", "tag": "x"}\n{"id": "b", "question": "2^10", "meta": {"n": 1}}\n')
+    out = tmp_path / "out.jsonl"
+    p = batch([str(src), "-o", str(out), "--ordered"], cli_env(home, fake))
+    assert p.returncode == 0, p.stderr
+    rows = records(out.read_text())
+    assert [(r["id"], r.get("tag"), r.get("meta")) for r in rows] == [("a", "x", None), ("b", None, {"n": 1})]
+    assert rows[1]["answer"] == "2^10 = 1024"
+
+
+def test_stdin_input(home, fake):
+    fake.handler = chat_script()
+    p = batch(["-"], cli_env(home, fake), stdin="1+1\n2+2\n")
+    assert p.returncode == 0 and sorted(r["answer"] for r in records(p.stdout)) == ["1+1 = 2", "2+2 = 4"]
+
+
+def test_one_failing_question_does_not_stop_the_batch(home, fake, tmp_path):
+    script = Script()
+    script.always("router", lambda req: {"route": "calculator" if "circle" in req["messages"][-1]["content"] else "chat"})
+    script.always("executor", tool_call("calculator", expression="2*pi*3"))
+    script.always("validator", {"verdict": "FAIL", "reason": "use pi*r^2"})
+    script.always("responder", "fine")
+    fake.handler = script
+    src = tmp_path / "q.txt"
+    src.write_text("hello\nWhat is the area of a circle of radius 3?\n3*3\n")
+    p = batch([str(src), "--ordered"], cli_env(home, fake))
+    assert p.returncode == 1
+    rows = records(p.stdout)
+    assert [r["ok"] for r in rows] == [True, False, True]
+    assert "use pi*r^2" in rows[1]["error"] and "2 ok, 1 failed" in p.stderr
+
+
+def test_ordered_output_and_real_concurrency(home, fake, tmp_path):
+    fake.handler = chat_script(delay=0.2, slow="question 0")
+    src = tmp_path / "q.txt"
+    src.write_text("".join(f"question {i}\n" for i in range(8)))
+    p = batch([str(src), "--concurrency", "4"], cli_env(home, fake))
+    unordered = [r["id"] for r in records(p.stdout)]
+    assert sorted(unordered) == list(range(1, 9)) and unordered[0] != 1  # the slow first one finished later
+    assert fake.max_in_flight >= 4
+    src.write_text("".join(f"question {i}\n" for i in range(8)) + "# same questions, new input\n")
+    p = batch([str(src), "--concurrency", "4", "--ordered"], cli_env(home, fake))
+    assert [r["id"] for r in records(p.stdout)] == list(range(1, 9))
+
+
+def test_resume_after_kill_gives_every_question_exactly_once(home, fake, tmp_path):
+    fake.handler = chat_script(delay=0.25)
+    src = tmp_path / "q.txt"
+    src.write_text("".join(f"question {i}\n" for i in range(12)))
+    out = tmp_path / "out.jsonl"
+    env = cli_env(home, fake)
+    proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "-o", str(out), "-j", "2"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 4):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = len(records(out.read_text()))
+    assert 4 <= before < 12
+    asked_before = len(fake.requests)
+
+    p = batch([str(src), "-o", str(out), "-j", "2"], env)
+    assert p.returncode == 0, p.stderr
+    assert "resuming job" in p.stderr
+    ids = [r["id"] for r in records(out.read_text())]
+    assert sorted(ids) == list(range(1, 13))  # all, none twice
+    # only what was missing was asked again (plus at most the 2 in flight when killed)
+    assert (len(fake.requests) - asked_before) // 2 <= 12 - before + 2
+    status = subprocess.run([sys.executable, "-m", "assistant", "batch", "--status"], env=env, capture_output=True, text=True)
+    assert "12/12" in status.stdout and "done" in status.stdout
+
+
+def test_ollama_down_stops_the_batch_with_progress_saved(home, tmp_path):
+    src = tmp_path / "q.txt"
+    src.write_text("1+1\n" + "".join(f"question {i}\n" for i in range(20)))
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_TRANSPORT_RETRIES="0")
+    p = batch([str(src), "-j", "1"], env)
+    assert p.returncode == 3 and "Progress is saved" in p.stderr and "Traceback" not in p.stderr
+    assert [r["answer"] for r in records(p.stdout)] == ["1+1 = 2"]
+
+
+def test_bad_input_is_a_usage_error(home, tmp_path):
+    src = tmp_path / "q.jsonl"
+    src.write_text('{"question": "ok"}\n{"id": 2}\n')
+    p = batch([str(src)], cli_env(home))
+    assert p.returncode == 2 and "line 2" in p.stderr and "Traceback" not in p.stderr
+    p = batch([str(tmp_path / "missing.txt")], cli_env(home))
+    assert p.returncode == 2 and "cannot read" in p.stderr

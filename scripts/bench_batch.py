@@ -1,0 +1,77 @@
+"""Batch throughput and memory, as whole `assistant batch` processes against the fake Ollama.
+
+    python scripts/bench_batch.py [--questions N] [--latency S] [--memory-questions M]
+
+1. Throughput: N chat questions (2 model calls each) with the fake answering each call after a fixed
+   latency, at concurrency 1 and 8.
+2. Peak memory (max RSS of the batch process) for 1,000 and M questions with an instant fake.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import re
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests")]
+
+from fake_ollama import FakeOllama, Reply, Script  # noqa: E402
+
+
+def run_batch(fake: FakeOllama, questions: list[str], concurrency: int, home: Path) -> tuple[float, float, int]:
+    """(seconds answering, as the batch's own summary reports it, peak RSS in MB, records) for one whole process."""
+    src = home / f"q{len(questions)}-{concurrency}-{time.monotonic_ns()}.txt"
+    src.write_text("".join(q + "\n" for q in questions))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+    env.update(ASSISTANT_HOME=str(src.with_suffix(".state")), OLLAMA_HOST=fake.url)  # a fresh store: no resume
+    code = ("import resource, runpy, sys; sys.argv = ['assistant'] + sys.argv[1:]\n"
+            "try:\n    runpy.run_module('assistant', run_name='__main__')\n"
+            "finally:\n    print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
+    p = subprocess.run([sys.executable, "-c", code, "batch", str(src), "-j", str(concurrency)], env=env,
+                       capture_output=True, text=True)
+    summary = re.search(r"failed in ([\d.]+)s", p.stderr)
+    seconds = float(summary.group(1)) if summary else float("nan")
+    rss = next(int(line.split()[1]) for line in p.stderr.splitlines() if line.startswith("MAXRSS")) / 1024
+    n = sum(1 for line in p.stdout.splitlines() if json.loads(line)["ok"])
+    if p.returncode != 0 or n != len(questions):
+        raise SystemExit(f"batch failed ({p.returncode}): {p.stderr[-500:]}")
+    return seconds, rss, n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--questions", type=int, default=40)
+    ap.add_argument("--latency", type=float, default=0.2)
+    ap.add_argument("--memory-questions", type=int, default=10000)
+    a = ap.parse_args()
+    print(f"{os.cpu_count()} cores, Python {platform.python_version()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Script().always("router", Reply(content='{"route": "chat"}', delay=a.latency))
+        script.always("responder", Reply(content="An answer.", delay=a.latency))
+        with FakeOllama(script) as fake:
+            chat = [f"Tell me something about topic {i}" for i in range(a.questions)]
+            t1, _, _ = run_batch(fake, chat, 1, Path(tmp))  # process start-up excluded: the batch's own clock
+            t8, _, _ = run_batch(fake, chat, 8, Path(tmp))
+        print(f"throughput, {a.questions} chat questions, 2 calls each at {a.latency * 1000:.0f} ms per call:")
+        print(f"  concurrency 1: {a.questions / t1:6.2f} questions/s ({t1:.1f} s)")
+        print(f"  concurrency 8: {a.questions / t8:6.2f} questions/s ({t8:.1f} s)   speed-up {t1 / t8:.1f}x (target >= 6x)")
+        script = Script().always("router", '{"route": "chat"}').always("responder", "An answer.")
+        with FakeOllama(script) as fake:
+            for n in (1000, a.memory_questions):
+                qs = [f"{i} * 3" if i % 2 else f"Tell me about {i}" for i in range(n)]
+                secs, rss, _ = run_batch(fake, qs, 8, Path(tmp))
+                print(f"peak memory, {n:>6} questions (half arithmetic, half chat), instant model: "
+                      f"{rss:6.1f} MB max RSS, {n / secs:,.0f} questions/s")
+
+
+if __name__ == "__main__":
+    main()

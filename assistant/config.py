@@ -39,6 +39,7 @@ class Settings(BaseModel):
     weather_cache_minutes: float = Field(15.0, ge=0, description="how long a weather report is reused")
     temperature_unit: Literal["celsius", "fahrenheit"] = Field("celsius", description="celsius or fahrenheit")
     wind_speed_unit: Literal["kmh", "mph"] = Field("kmh", description="kmh or mph")
+    home_city: str | None = Field(None, description="the place meant when a weather question names none")
     gazetteer_index: str | None = Field(None, description="where the place index is built (default: in the cache dir)")
     tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take before its worker is killed")
     tool_memory_mb: int = Field(1024, ge=128, description="address-space limit of a tool worker, in MB")

@@ -10,7 +10,7 @@ from assistant.config import Settings
 from assistant.events import Event
 from assistant.models.base import ChatMessage, Role
 from assistant.trace import RecordingModel, Trace
-from tools import Registry, ToolRunner
+from tools import PreviousTurn, Registry, ToolRunner
 
 Emit = Callable[[Event], Awaitable[None] | None]
 
@@ -25,6 +25,8 @@ class TurnContext:
     history: list[ChatMessage]
     trace: Trace
     emit_to: Emit | None = None
+    previous: PreviousTurn | None = None  # the session's last turn, for follow-ups
+    pending: PreviousTurn | None = None  # a request waiting for the answer to a question asked back
     events: list[Event] = field(default_factory=list)
 
     async def emit(self, event: Event) -> None:

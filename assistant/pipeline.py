@@ -21,7 +21,7 @@ from assistant.language import could_not_answer
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, new_id
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso
-from tools import Registry, Tool, ToolResult, ToolRunner, Verdict
+from tools import PreviousTurn, Registry, Tool, ToolResult, ToolRunner, Verdict
 
 
 class ToolCallSummary(BaseModel):
@@ -79,7 +79,8 @@ class Assistant:
                    for r, c in self.store.recent_messages(session_id, self.settings.history_turns)]
         trace = Trace()
         ctx = TurnContext(self.settings, RecordingModel(self.backend, trace), self.registry, self.runner,
-                          question, history, trace, emit)
+                          question, history, trace, emit, previous=self.store.last_turn(session_id),
+                          pending=self.store.pending(session_id))
         turn_id, started = new_id(), now_iso()
         await ctx.emit(TurnStarted(turn_id=turn_id, session_id=session_id, question=question))
         decision: router.RouteDecision | None = None
@@ -91,8 +92,17 @@ class Assistant:
             await ctx.emit(StageStarted(stage="router"))
             decision = await router.route(ctx)
             await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason))
+            ctx.question = decision.question or question
+            if ctx.pending is not None:
+                self.store.set_pending(session_id, None)  # asked back once; this turn answers or replaces it
             tool = self.registry.get(decision.route)
-            if tool is None:
+            if decision.reply is not None:
+                # A rule wrote the whole answer: a refusal, or a question back for a missing detail.
+                answer = await responder.say(ctx, decision.reply)
+                if decision.pending_tool:
+                    self.store.set_pending(session_id, PreviousTurn(question=question, route=decision.pending_tool))
+                ok = True
+            elif tool is None:
                 # 4. Responder, no tool: conversation or a question back
                 await ctx.emit(StageStarted(stage="responder"))
                 if decision.route == router.CLARIFY:
@@ -105,12 +115,12 @@ class Assistant:
                 outcome = await self._solve(ctx, tool, decision.args)
                 if not outcome.ok:
                     answer = await responder.say(ctx, could_not_answer(
-                        question, tool.name, outcome.attempts, outcome.reason, outcome.why))
+                        ctx.question, tool.name, outcome.attempts, outcome.reason, outcome.why))
                 else:
                     # 4. Responder: a certain question gets its rendered result; the rest a grounded answer
                     rendered = None
                     if decision.by == "rule" and len(outcome.executed) == 1:
-                        rendered = tool.render(question, *outcome.executed[0])
+                        rendered = tool.render(ctx.question, *outcome.executed[0])
                     await ctx.emit(StageStarted(stage="responder"))
                     if rendered is not None:
                         answer = await responder.say(ctx, rendered)
@@ -183,7 +193,7 @@ class Assistant:
                     await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", reason=unfixable[0], by="check"))
                     return Outcome(ok=False, attempts=attempt, reason=unfixable[0], why="unfixable")
                 await ctx.emit(StageStarted(stage="validator", attempt=attempt, of=total))
-                verdict = await validator.validate(ctx, tool, executed)
+                verdict = await validator.validate(ctx, tool, executed, trusted=attempt == 1 and bool(preset))
             await ctx.emit(ValidationDone(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason, by=verdict.by))
             if verdict.passed:
                 return Outcome(ok=True, attempts=attempt, executed=executed)

@@ -3,6 +3,7 @@ call whose output is constrained to an enum of the routes that exist."""
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -10,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 import prompts
 from assistant.context import TurnContext
 from assistant.models.base import ChatMessage, ChatRequest
+from assistant.language import is_chinese
 from assistant.models.parsing import parse_structured
 
 CHAT, CLARIFY = "chat", "clarify"
@@ -22,7 +24,15 @@ class RouteDecision(BaseModel):
     by: Literal["rule", "model", "default"]
     reason: str
     args: list[BaseModel] | None = None  # set when a rule already extracted the tool's arguments
+    reply: str | None = None  # a complete answer written by a rule (a refusal, a question back)
+    pending_tool: str | None = None  # the tool whose missing argument the reply asks for
+    question: str | None = None  # the request as completed by an answer to a question back
 
+
+_REVEAL = re.compile(
+    r"(?i)(system\s*prompt|your\s+(?:instructions|rules|prompt)|internal\s+instructions|ignore\s+(?:all\s+)?previous\s+instructions"
+    r"|initial\s+prompt|系统提示|提示词|系统指令|内部指令|你的指令|忽略(?:之前|以上|前面)的?(?:所有)?指令)"
+)
 
 class RouteChoice(BaseModel):
     route: str
@@ -39,11 +49,44 @@ def _routes_text(ctx: TurnContext) -> str:
     return "\n".join(lines)
 
 
-async def route(ctx: TurnContext) -> RouteDecision:
+def by_rule(ctx: TurnContext) -> RouteDecision | None:
+    """The certain tiers, in order: a guard, an answer to a pending question back, a tool's own rule,
+    a follow-up of the previous turn, a tool's question back for a missing argument."""
+    q = ctx.question
+    if _REVEAL.search(q):
+        text = ("抱歉,我不能透露我的系统提示或内部指令。还有什么可以帮您?" if is_chinese(q) else
+                "Sorry, I can't share my system prompt or internal instructions. Is there anything else I can help with?")
+        return RouteDecision(route=CHAT, by="rule", reason="a request for internal instructions is declined", reply=text)
+    if ctx.pending is not None:
+        tool = ctx.registry.get(ctx.pending.route or "")
+        if tool is not None:
+            args = tool.complete(ctx.pending.question, q)
+            if args:
+                return RouteDecision(route=tool.name, by="rule", args=args, question=f"{ctx.pending.question} {q}",
+                                     reason=f"the answer to the {tool.name} question asked back")
     for tool in ctx.registry:
-        args = tool.route(ctx.question)
+        args = tool.route(q)
         if args:
             return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain", args=args)
+    if ctx.previous is not None and ctx.previous.route:
+        tool = ctx.registry.get(ctx.previous.route)
+        if tool is not None:
+            args = tool.follow_up(q, ctx.previous)
+            if args:
+                return RouteDecision(route=tool.name, by="rule", args=args,
+                                     reason=f"a follow-up of the previous {tool.name} turn")
+    for tool in ctx.registry:
+        ask = tool.missing(q)
+        if ask:
+            return RouteDecision(route=CLARIFY, by="rule", reply=ask, pending_tool=tool.name,
+                                 reason=f"{tool.name} needs a detail the request lacks")
+    return None
+
+
+async def route(ctx: TurnContext) -> RouteDecision:
+    decision = by_rule(ctx)
+    if decision is not None:
+        return decision
 
     names = route_names(ctx)
     schema = {"type": "object", "properties": {"route": {"type": "string", "enum": names}}, "required": ["route"]}

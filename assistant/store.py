@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from assistant.trace import now_iso
+from tools.base import PreviousTurn
 
 
 def _script(db: sqlite3.Connection, sql: str) -> None:
@@ -85,10 +86,16 @@ def _m003_batches(db: sqlite3.Connection) -> None:
     """)
 
 
+def _m004_pending(db: sqlite3.Connection) -> None:
+    db.execute("CREATE TABLE pending (session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, "
+               "route TEXT NOT NULL, question TEXT NOT NULL, created_at TEXT NOT NULL)")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
     ("003_batches", _m003_batches),
+    ("004_pending", _m004_pending),
 ]
 
 
@@ -151,6 +158,30 @@ class Store:
         for r in reversed(rows):
             out += [("user", r["question"]), ("assistant", r["answer"])]
         return out
+
+    def last_turn(self, session_id: str) -> PreviousTurn | None:
+        """The session's last answered turn, with the tool calls of its passing attempt."""
+        row = self.db.execute(
+            "SELECT id, question, route, attempts FROM turns WHERE session_id = ? AND answer IS NOT NULL "
+            "ORDER BY started_at DESC, rowid DESC LIMIT 1", (session_id,)).fetchone()
+        if row is None:
+            return None
+        calls = [(json.loads(r["args"]), json.loads(r["result"]) if r["result"] else None) for r in self.db.execute(
+            "SELECT args, result FROM tool_calls WHERE turn_id = ? AND attempt = ? AND ok = 1 ORDER BY seq",
+            (row["id"], row["attempts"]))]
+        return PreviousTurn(question=row["question"], route=row["route"], calls=calls)
+
+    def pending(self, session_id: str) -> PreviousTurn | None:
+        row = self.db.execute("SELECT route, question FROM pending WHERE session_id = ?", (session_id,)).fetchone()
+        return PreviousTurn(question=row["question"], route=row["route"]) if row else None
+
+    def set_pending(self, session_id: str, pending: PreviousTurn | None) -> None:
+        """Remember (or forget) a request waiting for the user's answer to a question asked back."""
+        if pending is None:
+            self.db.execute("DELETE FROM pending WHERE session_id = ?", (session_id,))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO pending VALUES (?, ?, ?, ?)",
+                            (session_id, pending.route, pending.question, now_iso()))
 
     # turns
 

@@ -26,7 +26,9 @@ class ModelVerdict(BaseModel):
     reason: str = ""
 
 
-async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel, ToolResult]]) -> Verdict:
+async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel, ToolResult]],
+                   trusted: bool = False) -> Verdict:
+    """``trusted``: the arguments came from a certain rule, not a model; what the checks leave open is accepted."""
     undecided: list[tuple[BaseModel, ToolResult]] = []
     failures: list[str] = []
     for args, result in executed:
@@ -39,6 +41,8 @@ async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel,
         return Verdict(verdict="FAIL", reason="; ".join(failures), by="check")
     if not undecided:
         return Verdict(verdict="PASS", reason="the tool's checks passed", by="check")
+    if trusted:
+        return Verdict(verdict="PASS", reason="the arguments came from a certain rule and the tool succeeded", by="check")
 
     calls = "\n".join(
         f"- {tool.name}({json.dumps(a.model_dump(), ensure_ascii=False)}) -> {json.dumps(r.data, ensure_ascii=False)}"

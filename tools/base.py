@@ -38,6 +38,14 @@ class Verdict(BaseModel):
         return self.verdict == "PASS"
 
 
+class PreviousTurn(BaseModel):
+    """What a follow-up needs to know about the turn before it in the same session."""
+
+    question: str
+    route: str | None
+    calls: list[tuple[dict[str, Any], dict[str, Any] | None]] = Field(default_factory=list)  # (args, data) that passed
+
+
 class Permissions(BaseModel):
     """What a tool may touch. Enforced by the sandbox runner; declared here so it can be listed and audited."""
 
@@ -81,6 +89,19 @@ class Tool:
 
     def route(self, question: str) -> list[BaseModel] | None:
         """Deterministic routing: the argument sets for ``question`` when it is *certain* this tool applies."""
+        return None
+
+    def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
+        """Deterministic follow-up routing: arguments when ``question`` certainly continues ``previous``
+        ("那北京呢?" after a weather turn, "times 2" after a calculation)."""
+        return None
+
+    def missing(self, question: str) -> str | None:
+        """A question to ask back when ``question`` needs this tool but lacks a required argument."""
+        return None
+
+    def complete(self, question: str, reply: str) -> list[BaseModel] | None:
+        """Arguments for a pending ``question`` from the user's ``reply`` to :meth:`missing`'s question."""
         return None
 
     def check(self, question: str, args: BaseModel, result: ToolResult) -> Verdict | None:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 import simpleeval
 from pydantic import BaseModel, Field
 
-from tools.base import Tool, ToolResult, Verdict
+from tools.base import PreviousTurn, Tool, ToolResult, Verdict
 
 MAX_INPUT = 300  # characters of expression
 MAX_NODES = 200  # AST nodes
@@ -279,6 +279,37 @@ def certain_expression(question: str) -> str | None:
     return rest
 
 
+_NUMBER = r"(-?\d+(?:\.\d+)?|[０-９]+)"
+_CONTINUE = [
+    (re.compile(r"^(?:再|然后|接着)?(?:乘以|乘上|乘|×)\s*" + _NUMBER), "*"),
+    (re.compile(r"^(?:再|然后|接着)?(?:除以)\s*" + _NUMBER), "/"),
+    (re.compile(r"^(?:再|然后|接着)?(?:加上|加)\s*" + _NUMBER), "+"),
+    (re.compile(r"^(?:再|然后|接着)?(?:减去|减)\s*" + _NUMBER), "-"),
+    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:times|multiplied\s+by|multiply\s+(?:it|that)\s+by|x)\s*" + _NUMBER), "*"),
+    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:divided\s+by|divide\s+(?:it|that)\s+by|over)\s*" + _NUMBER), "/"),
+    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:plus|add)\s*" + _NUMBER), "+"),
+    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:minus|subtract)\s*" + _NUMBER), "-"),
+    (re.compile(r"^(?:再|然后)?(?:[*×/÷+\-−^])\s*" + _NUMBER), None),
+]
+_SQUARED = re.compile(r"(?i)^(?:再|然后)?(?:平方|的平方)|^(?:and\s+|then\s+)?squared")
+
+
+def continued_expression(question: str, previous_value: str) -> str | None:
+    """``再乘以2`` / ``times 2`` / ``* 2`` after a result: the expression that continues from it."""
+    q = unicodedata.normalize("NFKC", question).strip().rstrip("?？。.!！=").strip()
+    q = re.sub(r"(?:是多少|等于多少|呢)$", "", q).strip()
+    base = previous_value if not previous_value.startswith("-") else f"({previous_value})"
+    if _SQUARED.match(q) and len(q) <= 12:
+        return f"{base}^2"
+    for pattern, op in _CONTINUE:
+        m = pattern.match(q)
+        if m and m.end() == len(q):
+            if op is None:
+                op = q[:m.start(1)].strip().lstrip("再然后").strip().replace("×", "*").replace("÷", "/").replace("−", "-")
+            return f"{base} {op} {m.group(1)}"
+    return None
+
+
 def _compact(s: str) -> str:
     return re.sub(r"\s+", "", normalize(s)).lower()
 
@@ -300,6 +331,13 @@ class Calculator(Tool):
 
     def route(self, question: str) -> list[BaseModel] | None:
         expr = certain_expression(question)
+        return [CalculatorArgs(expression=expr)] if expr else None
+
+    def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
+        if previous.route != self.name or not previous.calls or not previous.calls[-1][1]:
+            return None
+        value = previous.calls[-1][1].get("value")  # type: ignore[union-attr]
+        expr = continued_expression(question, str(value)) if value is not None else None
         return [CalculatorArgs(expression=expr)] if expr else None
 
     def check(self, question: str, args: CalculatorArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]

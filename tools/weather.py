@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
-from tools.base import Permissions, Tool, ToolResult, Verdict
+from tools.base import Permissions, PreviousTurn, Tool, ToolResult, Verdict
 from tools.gazetteer import Gazetteer, Place, gazetteer
 from tools.wmo import describe
 
@@ -39,6 +39,13 @@ _NOT_PLACES = {w.casefold() for w in (
 )} | {*ZH_WEATHER_WORDS, "今天", "明天", "现在", "哪个", "怎么样"}
 
 
+_FOLLOW_UP = re.compile(r"(呢|怎么样|如何|那边|那里)[?？]?$|^(那|还有|换成)|^(?i:and|what about|how about)\b"
+                        r"|^[^\s]{1,12}[?？]?$|^(?:[A-Z][\w'’.-]*,?\s*){1,4}\?$")
+_ASKS_WEATHER = re.compile(r"[?？吗呢]|怎么样|如何|多少|几度|\b(?i:what|how|is it|will it|tell me|forecast)\b")
+_A_QUESTION = re.compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
+_MENTIONS_ELSEWHERE = re.compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]")
+
+
 class WeatherConfig(BaseModel):
     forecast_url: str = "https://api.open-meteo.com"
     geocoding_url: str = "https://geocoding-api.open-meteo.com"
@@ -48,6 +55,7 @@ class WeatherConfig(BaseModel):
     temperature_unit: Literal["celsius", "fahrenheit"] = "celsius"
     wind_speed_unit: Literal["kmh", "mph"] = "kmh"
     request_timeout: float = 8.0
+    home_city: str | None = None  # the place meant when a weather question names none
 
 
 class WeatherArgs(BaseModel):
@@ -233,12 +241,7 @@ class Weather(Tool):
     def places_in(self, question: str) -> list[tuple[str, Place]]:
         return self.gazetteer.find(question, _NOT_PLACES)
 
-    def route(self, question: str) -> list[BaseModel] | None:
-        if not is_weather_question(question):
-            return None
-        places = self.places_in(question)
-        if not places:
-            return None
+    def _args(self, question: str, places: list[tuple[str, Place]]) -> list[BaseModel]:
         language: Literal["zh", "en"] = "zh" if _is_zh(question) else "en"
         seen: set[int] = set()
         args: list[BaseModel] = []
@@ -247,6 +250,44 @@ class Weather(Tool):
                 seen.add(place.geonameid)
                 args.append(WeatherArgs(place=written, language=language))
         return args
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        if not is_weather_question(question):
+            return None
+        places = self.places_in(question)
+        if places:
+            return self._args(question, places)
+        if self.cfg.home_city and not _MENTIONS_ELSEWHERE.search(question):
+            return [WeatherArgs(place=self.cfg.home_city, language="zh" if _is_zh(question) else "en")]
+        return None
+
+    def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
+        """"那北京呢?" / "and in Paris?" after a weather turn: the same question about another place."""
+        if previous.route != self.name or len(question) > 40:
+            return None
+        places = self.places_in(question)
+        if not places or not _FOLLOW_UP.search(question.strip()):
+            return None
+        return self._args(question, places)
+
+    def missing(self, question: str) -> str | None:
+        if not is_weather_question(question) or self.cfg.home_city or self.places_in(question):
+            return None
+        if not _ASKS_WEATHER.search(question):
+            return None  # "I love rainy days" mentions rain but asks nothing
+        if _is_zh(question):
+            return "请问您想查询哪个城市的天气?"
+        return "Which place would you like the weather for?"
+
+    def complete(self, question: str, reply: str) -> list[BaseModel] | None:
+        places = self.places_in(reply)
+        if places:
+            return self._args(question, places)
+        text = reply.strip().strip("?？。.!！,，")
+        short = len(text) <= 10 if _is_zh(text) else len(text.split()) <= 4
+        if text and short and not _A_QUESTION.search(text) and not is_weather_question(text):
+            return [WeatherArgs(place=text, language="zh" if _is_zh(question) else "en")]  # the tool will resolve it
+        return None
 
     def check(self, question: str, args: WeatherArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
         if not result.ok:

@@ -164,7 +164,7 @@ async def test_an_unknown_place_becomes_feedback(fake, meteo, weather_app):
         validator={"verdict": "PASS", "reason": "兰州 is the capital of Gansu"},  # no place named: the model judges
         responder="兰州不热。",
     )
-    result = await weather_app().ask("甘肃省会热吗?")
+    result = await weather_app().ask("甘肃省会要穿羽绒服吗?")
     assert result.ok and result.attempts == 2
     assert "勗安" in fake.requests[2]["messages"][-1]["content"]
 

@@ -71,6 +71,23 @@ def _parser() -> argparse.ArgumentParser:
     batch.add_argument("--debug", action="store_true", help="show tracebacks")
 
     sub.add_parser("tools", help="list the tools with their argument schema and permissions")
+
+    chat = sub.add_parser("chat", help="interactive chat with sessions, follow-ups and traces",
+                          description="An interactive chat. Answers stream; follow-ups use the session's context; "
+                                      "type /help inside for the commands.")
+    chat.add_argument("--continue", dest="resume_last", action="store_true", help="resume the most recent session")
+    chat.add_argument("--session", metavar="ID", help="resume this session (an id prefix)")
+    chat.add_argument("--model", help="use this Ollama model for every role")
+    chat.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    sessions = sub.add_parser("sessions", help="list, show, delete or export chat sessions")
+    sessions.add_argument("action", choices=["list", "show", "delete", "export"])
+    sessions.add_argument("id", nargs="?", help="a session id (or a unique prefix, or 'last')")
+    sessions.add_argument("--format", choices=["jsonl", "markdown"], default="markdown", help="export format (default markdown)")
+
+    trace = sub.add_parser("trace", help="show one turn as a tree: route, model calls, tool calls, verdicts, retries")
+    trace.add_argument("turn", nargs="?", default="last", help="a turn id (or prefix), 'last' (default) or 'last-N'")
+    trace.add_argument("--json", action="store_true", help="print the whole turn as JSON")
     return p
 
 
@@ -89,6 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _tools()
         if args.command == "batch":
             return _batch(args)
+        if args.command == "chat":
+            return _chat(args)
+        if args.command == "sessions":
+            return _sessions(args)
+        if args.command == "trace":
+            return _trace(args)
     except AssistantError as e:
         if debug:
             traceback.print_exc()
@@ -140,8 +163,87 @@ def _tools() -> int:
     return 0
 
 
+def _store():
+    from assistant.store import Store
+
+    paths, _ = _settings()
+    paths.ensure()
+    return Store(paths.database)
+
+
+def _trace(args: argparse.Namespace) -> int:
+    from assistant import trace_view
+    from assistant.errors import ConfigError
+
+    store = _store()
+    turn_id = store.find_turn(args.turn)
+    if turn_id is None:
+        raise ConfigError(f"no turn matches '{args.turn}'.", "Give a turn id (see --json output or /trace), or 'last'.")
+    turn = store.turn(turn_id)
+    print(trace_view.as_json(turn) if args.json else trace_view.render(turn))
+    return 0
+
+
+def _sessions(args: argparse.Namespace) -> int:
+    from assistant.errors import ConfigError
+    from assistant.repl import sessions_table
+
+    store = _store()
+    if args.action == "list":
+        print(sessions_table(store.sessions()))
+        return 0
+    if not args.id:
+        raise ConfigError(f"'sessions {args.action}' needs a session id.", "See: assistant sessions list")
+    sid = store.find_session(args.id)
+    if sid is None:
+        raise ConfigError(f"no session matches '{args.id}'.", "See: assistant sessions list")
+    if args.action == "delete":
+        store.delete_session(sid)
+        print(f"deleted session {sid}")
+        return 0
+    turns = store.session_turns(sid)
+    if args.action == "export" and args.format == "jsonl":
+        for t in turns:
+            print(json.dumps({"session_id": sid, **t}, ensure_ascii=False))
+        return 0
+    print(f"# Session {sid}\n")
+    for t in turns:
+        print(f"**You** ({t['started_at'][:19].replace('T', ' ')}):\n\n{t['question']}\n")
+        if t["answer"] is not None:
+            route = f", {t['route']}" if t["route"] else ""
+            print(f"**Assistant**{route}:\n\n{t['answer']}\n")
+        elif t["error"]:
+            print(f"*(no answer: {t['error']})*\n")
+    return 0
+
+
+def _chat(args: argparse.Namespace) -> int:
+    paths, settings = _settings(_overrides(args))
+    return asyncio.run(_run_chat(paths, settings, args))
+
+
+async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
+    from assistant.app import build_assistant
+    from assistant.errors import ConfigError
+    from assistant.repl import Repl
+
+    app = build_assistant(settings, paths)
+    try:
+        ref = args.session or ("last" if args.resume_last else None)
+        session = app.store.find_session(ref) if ref else app.store.create_session()
+        if session is None:
+            if args.session:
+                raise ConfigError(f"no session matches '{args.session}'.", "See: assistant sessions list")
+            session = app.store.create_session()
+        repl = Repl(app, session, paths.data_dir / "chat_history.txt",
+                    progress_enabled=sys.stderr.isatty() and not os.environ.get("NO_COLOR"))
+        return await repl.run()
+    finally:
+        await app.aclose()
+
+
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    overrides: dict[str, Any] = {"max_retries": args.max_retries}
+    overrides: dict[str, Any] = {"max_retries": getattr(args, "max_retries", None)}
     if args.model:
         overrides.update({"model": args.model, **{f: args.model for f in ROLE_FIELDS}})
     return overrides

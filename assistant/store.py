@@ -196,6 +196,7 @@ class Store:
                 ":route, :route_by, :route_reason, :attempts, :model_calls, :error, :started_at, :finished_at)",
                 turn,
             )
+            db.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (turn["question"][:80], turn["session_id"]))
             db.execute("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?, ?, 'user', ?, ?)",
                        (turn["session_id"], turn["id"], turn["question"], turn["started_at"]))
             if turn["answer"] is not None:
@@ -241,6 +242,39 @@ class Store:
         out["tool_calls"] = [dict(r) for r in self.db.execute("SELECT * FROM tool_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
         out["events"] = [json.loads(r["data"]) for r in self.db.execute("SELECT data FROM events WHERE turn_id = ? ORDER BY seq", (turn_id,))]
         return out
+
+    def find_turn(self, ref: str, session_id: str | None = None) -> str | None:
+        """A turn id from ``last``, ``last-N`` (N turns before the last), or a unique id prefix."""
+        where, params = ("WHERE session_id = ?", [session_id]) if session_id else ("", [])
+        if ref == "last" or ref.startswith("last-") and ref[5:].isdigit():
+            back = int(ref[5:]) if ref != "last" else 0
+            row = self.db.execute(f"SELECT id FROM turns {where} ORDER BY started_at DESC, rowid DESC LIMIT 1 OFFSET ?",
+                                  (*params, back)).fetchone()
+            return row[0] if row else None
+        rows = self.db.execute("SELECT id FROM turns WHERE id LIKE ? LIMIT 2", (ref + "%",)).fetchall()
+        return rows[0][0] if len(rows) == 1 else None
+
+    def sessions(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.db.execute(
+            "SELECT s.id, s.created_at, s.title, COUNT(t.id) AS turns, MAX(t.started_at) AS last_active "
+            "FROM sessions s LEFT JOIN turns t ON t.session_id = s.id GROUP BY s.id "
+            "ORDER BY COALESCE(MAX(t.started_at), s.created_at) DESC")]
+
+    def find_session(self, ref: str) -> str | None:
+        """A session id from ``last`` or a unique id prefix."""
+        if ref == "last":
+            recent = self.sessions()
+            return recent[0]["id"] if recent else None
+        rows = self.db.execute("SELECT id FROM sessions WHERE id LIKE ? LIMIT 2", (ref + "%",)).fetchall()
+        return rows[0][0] if len(rows) == 1 else None
+
+    def session_turns(self, session_id: str) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.db.execute(
+            "SELECT id, question, answer, ok, route, route_by, attempts, model_calls, error, started_at, finished_at "
+            "FROM turns WHERE session_id = ? ORDER BY started_at, rowid", (session_id,))]
+
+    def delete_session(self, session_id: str) -> bool:
+        return self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
     def last_turn_id(self) -> str | None:
         row = self.db.execute("SELECT id FROM turns ORDER BY started_at DESC, rowid DESC LIMIT 1").fetchone()

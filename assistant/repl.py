@@ -1,0 +1,186 @@
+"""``assistant chat``: the interactive REPL. Line editing and persistent history through prompt_toolkit
+on a terminal (plain line reading otherwise), answers streamed under a one-line stage status, Ctrl-C
+cancels the turn in flight and keeps the session, Ctrl-D or /exit leaves."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+from typing import Awaitable, Callable
+
+from assistant import trace_view
+from assistant.config import ROLES, Settings
+from assistant.errors import AssistantError
+from assistant.pipeline import Assistant
+from assistant.progress import Progress
+
+HELP = """commands:
+  /help                 this list
+  /new                  start a new session
+  /sessions             list sessions
+  /resume ID            continue a session (an id prefix, or 'last')
+  /trace [N]            the last turn as a tree (N: that many turns back, 1 = the last)
+  /model [ROLE] [NAME]  show the models, or set one for every role or for ROLE (router, executor, validator, responder)
+  /retries N            executor retries after a failed check
+  /exit                 leave (or Ctrl-D)
+Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Enter) to continue on the next line."""
+
+
+class Repl:
+    def __init__(self, app: Assistant, session_id: str, history_file: Path, progress_enabled: bool) -> None:
+        self.app = app
+        self.session_id = session_id
+        self.history_file = history_file
+        self.progress_enabled = progress_enabled
+        self.read_line = self._line_reader()
+
+    # input
+
+    def _line_reader(self) -> Callable[[str], Awaitable[str]]:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            try:
+                from prompt_toolkit import PromptSession
+                from prompt_toolkit.history import FileHistory
+                from prompt_toolkit.key_binding import KeyBindings
+            except ImportError:
+                pass
+            else:
+                bindings = KeyBindings()
+
+                @bindings.add("escape", "enter")
+                def _(event) -> None:  # type: ignore[no-untyped-def]
+                    event.current_buffer.insert_text("\n")
+
+                self.history_file.parent.mkdir(parents=True, exist_ok=True)
+                session: PromptSession[str] = PromptSession(history=FileHistory(str(self.history_file)),
+                                                            key_bindings=bindings)
+                return lambda prompt: session.prompt_async(prompt)
+
+        async def plain(prompt: str) -> str:
+            sys.stdout.write(prompt)
+            sys.stdout.flush()
+            line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+            if not line:
+                raise EOFError
+            return line.rstrip("\n")
+
+        return plain
+
+    async def _read(self) -> str:
+        lines = [await self.read_line("› ")]
+        while lines[-1].endswith("\\"):
+            lines[-1] = lines[-1][:-1]
+            lines.append(await self.read_line("… "))
+        return "\n".join(lines).strip()
+
+    # the loop
+
+    async def run(self) -> int:
+        s = self.app.settings
+        turns = len(self.app.store.session_turns(self.session_id))
+        resumed = f" (resumed, {turns} turns)" if turns else ""
+        print(f"assistant chat · session {self.session_id}{resumed} · model {s.model_for('responder')} · "
+              "/help for commands, Ctrl-D to leave")
+        pending = self.app.store.pending(self.session_id)
+        if pending is not None:
+            print(f"(waiting for your answer about: {pending.question})")
+        while True:
+            try:
+                text = await self._read()
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                print()
+                return 0
+            if not text:
+                continue
+            if text.startswith("/"):
+                if await self.command(text) == "exit":
+                    return 0
+                continue
+            await self.turn(text)
+
+    async def turn(self, question: str) -> None:
+        progress = Progress(enabled=self.progress_enabled)
+        task = asyncio.ensure_future(self.app.ask(question, session_id=self.session_id, emit=progress.on_event))
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGINT, task.cancel)
+        try:
+            await task
+        except asyncio.CancelledError:
+            progress.finish()
+            print("(cancelled)")
+            return
+        except AssistantError as e:
+            progress.finish()
+            print(f"error: {e.one_line()}")
+            return
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+        progress.finish()
+
+    async def command(self, text: str) -> str | None:
+        name, *args = text.split()
+        store, settings = self.app.store, self.app.settings
+        if name in ("/exit", "/quit"):
+            return "exit"
+        if name == "/help":
+            print(HELP)
+        elif name == "/new":
+            self.session_id = store.create_session()
+            print(f"new session {self.session_id}")
+        elif name == "/sessions":
+            print(sessions_table(store.sessions(), current=self.session_id))
+        elif name == "/resume":
+            found = store.find_session(args[0]) if args else None
+            if found is None:
+                print("usage: /resume ID (an id prefix from /sessions, or 'last')" if not args else f"no session matches '{args[0]}'")
+            else:
+                self.session_id = found
+                print(f"resumed session {found} ({len(store.session_turns(found))} turns)")
+        elif name == "/trace":
+            back = args[0] if args else "1"
+            if not back.isdigit() or int(back) < 1:
+                print("usage: /trace [N] (1 = the last turn)")
+            else:
+                turn_id = store.find_turn(f"last-{int(back) - 1}", self.session_id)
+                turn = store.turn(turn_id) if turn_id else None
+                print(trace_view.render(turn) if turn else "no such turn in this session")
+        elif name == "/model":
+            print(set_model(settings, args))
+        elif name == "/retries":
+            if len(args) != 1 or not args[0].isdigit() or not 0 <= int(args[0]) <= 10:
+                print("usage: /retries N (0 to 10)")
+            else:
+                settings.max_retries = int(args[0])
+                print(f"max_retries = {settings.max_retries}")
+        else:
+            print(f"unknown command {name}: /help lists the commands")
+        return None
+
+
+def set_model(settings: Settings, args: list[str]) -> str:
+    if not args:
+        return "\n".join(f"{role:<10} {settings.model_for(role)}" for role in ROLES)
+    if len(args) == 1:
+        settings.model = args[0]
+        for role in ROLES:
+            setattr(settings, f"{role}_model", None)
+        return f"every role now uses {args[0]}"
+    if len(args) == 2 and args[0] in ROLES:
+        setattr(settings, f"{args[0]}_model", args[1])
+        return f"{args[0]} now uses {args[1]}"
+    return "usage: /model [ROLE] [NAME]  (ROLE: " + ", ".join(ROLES) + ")"
+
+
+def sessions_table(rows: list[dict], current: str | None = None) -> str:
+    if not rows:
+        return "no sessions"
+    out = [f"  {'id':<14}{'turns':>6}  {'last active':<21}title"]
+    for r in rows:
+        mark = "*" if r["id"] == current else " "
+        when = (r["last_active"] or r["created_at"])[:19].replace("T", " ")
+        out.append(f"{mark} {r['id']:<14}{r['turns']:>6}  {when:<21}{(r['title'] or '')[:50]}")
+    return "\n".join(out)

@@ -1,0 +1,113 @@
+"""One stored turn as a tree: the route and why, every model call (role, model, tokens, Ollama's own
+durations, wall time), every tool call (arguments, result or error, duration, sandbox refusals),
+the validator's verdicts and the feedback they sent, and the retries."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def _ms(ns: int | None) -> str:
+    return "-" if ns is None else f"{ns / 1e6:.0f} ms"
+
+
+def _short(value: Any, limit: int = 100) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _model_line(c: dict[str, Any]) -> str:
+    parts = [f"{c['role']} model call: {c['model']}",
+             f"tokens in {c['prompt_tokens'] if c['prompt_tokens'] is not None else '-'}"
+             f" / out {c['output_tokens'] if c['output_tokens'] is not None else '-'}",
+             f"prompt {_ms(c['prompt_eval_ns'])}, eval {_ms(c['eval_ns'])}",
+             f"wall {c['wall_ms']:.0f} ms"]
+    if c.get("load_ns") and c["load_ns"] > 1e8:
+        parts.append(f"load {_ms(c['load_ns'])}")
+    if c.get("transport_retries"):
+        parts.append(f"{c['transport_retries']} transport retries")
+    if c.get("context_full"):
+        parts.append("CONTEXT FULL: the prompt may have been cut")
+    if c.get("error"):
+        parts.append(f"ERROR {c['error']}")
+    return " · ".join(parts)
+
+
+def render(turn: dict[str, Any]) -> str:
+    """The tree as text."""
+    calls = list(turn["model_calls"])
+    tools = list(turn["tool_calls"])
+
+    def take(role: str) -> list[str]:
+        out = []
+        while calls and calls[0]["role"] == role:
+            out.append(_model_line(calls.pop(0)))
+        return out
+
+    status = "ok" if turn["ok"] else f"FAILED: {turn['error']}" if turn["error"] else "no answer"
+    lines = [f"turn {turn['id']} · session {turn['session_id']} · {turn['started_at'][:19].replace('T', ' ')} · {status}",
+             f"question: {turn['question']}"]
+    body: list[tuple[int, str]] = []  # (depth, text)
+    attempt = 0
+    for e in turn["events"]:
+        t = e["type"]
+        if t == "route_decided":
+            for line in take("router"):
+                body.append((0, line))
+            body.append((0, f"route: {e['route']} (by {e['by']}: {e['reason']})"))
+        elif t == "stage_started" and e["stage"] == "executor":
+            attempt = e["attempt"]
+            body.append((0, f"attempt {attempt}/{e['of']}"))
+            for line in take("executor"):
+                body.append((1, line))
+        elif t == "tool_call_proposed":
+            if e["attempt"] != attempt:
+                attempt = e["attempt"]
+                body.append((0, f"attempt {attempt} (arguments from the rule)"))
+            note = " (recovered from text)" if e.get("recovered_from_text") else ""
+            body.append((1, f"proposed {e['name']}({_short(e['args'])}){note}"))
+        elif t == "tool_result":
+            record = tools.pop(0) if tools else {}
+            outcome = f"ok {_short(e['result'])}" if e["ok"] else f"error: {_short(e['error'], 160)}"
+            body.append((1, f"tool {e['name']}({_short(e['args'])}) → {outcome} · {e['duration_ms']:.0f} ms"))
+            refusals = e.get("refusals") or json.loads(record.get("refusals") or "[]")
+            for r in refusals:
+                body.append((2, f"sandbox refused: {r}"))
+        elif t == "validation":
+            for line in take("validator"):
+                body.append((1, line))
+            tail = "" if e["verdict"] == "PASS" else " → sent back to the executor as feedback"
+            body.append((1, f"validation {e['verdict']} (by {e['by']}): {_short(e['reason'], 200)}{tail}"))
+        elif t == "retry_stopped":
+            body.append((1, f"stopped early: {e['reason']}"))
+    for line in take("responder"):
+        body.append((0, line))
+    for c in calls:  # anything left (a failed call before an error)
+        body.append((0, _model_line(c)))
+    summary = f"{len(turn['model_calls'])} model calls, {len(turn['tool_calls'])} tool calls, {turn['attempts']} attempts"
+    body.append((0, summary))
+    for i, (depth, text) in enumerate(body):
+        last = all(d < depth for d, _ in body[i + 1:i + 2]) if depth else i == len(body) - 1
+        if depth == 0:
+            lines.append(("└─ " if last else "├─ ") + text)
+        else:
+            nxt_top = next((d for d, _ in body[i + 1:] if d <= depth), 0)
+            prefix = "│  " * depth
+            lines.append(prefix + ("└─ " if nxt_top < depth or i == len(body) - 1 else "├─ ") + text)
+    if turn["answer"] is not None:
+        lines.append(f"answer: {turn['answer']}")
+    return "\n".join(lines)
+
+
+def as_json(turn: dict[str, Any]) -> str:
+    data = dict(turn)
+    for c in data["model_calls"]:
+        c["request"] = json.loads(c["request"])
+        c["reply"] = json.loads(c["reply"]) if c["reply"] else None
+    for t in data["tool_calls"]:
+        t["args"] = json.loads(t["args"])
+        t["result"] = json.loads(t["result"]) if t["result"] else None
+        t["refusals"] = json.loads(t.get("refusals") or "[]")
+    return json.dumps(data, ensure_ascii=False, indent=2)

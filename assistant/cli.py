@@ -235,9 +235,12 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
             if args.session:
                 raise ConfigError(f"no session matches '{args.session}'.", "See: assistant sessions list")
             session = app.store.create_session()
+        warming = asyncio.create_task(app.runner.warm(list(app.registry)))  # tool workers start while you type
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
                     progress_enabled=sys.stderr.isatty() and not os.environ.get("NO_COLOR"))
-        return await repl.run()
+        code = await repl.run()
+        await warming
+        return code
     finally:
         await app.aclose()
 

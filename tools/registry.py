@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 class ToolRunner(Protocol):
     async def run(self, tool: Tool, args: BaseModel) -> ToolResult: ...
 
+    async def warm(self, tools: list[Tool]) -> None: ...
+
     async def aclose(self) -> None: ...
 
 
@@ -37,6 +39,9 @@ class InProcessRunner:
             return ToolResult.failure(f"{tool.name} took longer than {self.timeout:g} s and was stopped")
         except Exception as e:  # a tool bug must cost one tool error, never the turn
             return ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e} (after {time.monotonic() - start:.2f} s)")
+
+    async def warm(self, tools: list[Tool]) -> None:
+        pass
 
     async def aclose(self) -> None:
         pass

@@ -1,0 +1,127 @@
+"""The real REPL in a real terminal (tmux) against the fake Ollama and the fake Open-Meteo."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from conftest import cli_env
+from fake_ollama import Reply, Script, tool_call
+from fake_open_meteo import FakeOpenMeteo
+from tmux import Terminal
+
+from assistant.store import Store
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Terminal.available(), reason="tmux is not installed")]
+
+
+@pytest.fixture
+def meteo():
+    server = FakeOpenMeteo().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def chat(home, fake, meteo, gazetteer_index):
+    terminals: list[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        env = cli_env(home, fake, ASSISTANT_WEATHER_FORECAST_URL=meteo.url, ASSISTANT_WEATHER_GEOCODING_URL=meteo.url,
+                      ASSISTANT_GAZETTEER_INDEX=gazetteer_index, TERM="xterm-256color",
+                      PATH=os.environ.get("PATH", ""), HOME=str(home))
+        term = Terminal([sys.executable, "-m", "assistant", "chat", *args], env)
+        terminals.append(term)
+        term.wait_for("/help for commands")
+        return term
+
+    yield start
+    for t in terminals:
+        t.close()
+
+
+def last_turn(home) -> dict:
+    store = Store(home / "data" / "assistant.db")
+    try:
+        return store.turn(store.last_turn_id())
+    finally:
+        store.close()
+
+
+def test_weather_then_a_follow_up(chat, fake, meteo, home):
+    meteo.set_weather(31.22, 121.46, 2.0, code=61)
+    fake.handler = Script(responder=["上海现在 2°C,小雨。", "北京现在 3°C,阴。"])
+    term = chat()
+    term.type("上海现在冷不冷?")
+    term.wait_for("上海现在 2°C,小雨。")
+    term.type("那北京呢?")
+    screen = term.wait_for("北京现在 3°C,阴。")
+    assert "Traceback" not in screen
+    turn = last_turn(home)
+    assert [c["args"] for c in turn["tool_calls"]] == ['{"place": "北京", "language": "zh"}']
+    assert turn["route_by"] == "rule" and len(turn["model_calls"]) == 1
+
+
+def test_a_question_back_is_completed_after_restarting_the_repl(chat, fake, home):
+    fake.handler = Script(responder="兰州现在 5°C。")
+    term = chat()
+    term.type("天气怎么样?")
+    term.wait_for("请问您想查询哪个城市的天气?")
+    term.send("C-d")
+    term.wait_for("[exited]")
+    term = chat("--continue")
+    term.wait_for("(waiting for your answer about: 天气怎么样?)")
+    term.type("兰州")
+    term.wait_for("兰州现在 5°C。")
+    turn = last_turn(home)
+    assert turn["route"] == "weather" and '"兰州"' in turn["tool_calls"][0]["args"]
+
+
+def test_ctrl_c_cancels_a_slow_answer_and_keeps_the_session(chat, fake):
+    slow = Reply(content="This answer is very slow to arrive and will be cut off.", chunk_size=2, chunk_delay=0.3)
+    fake.handler = Script(router=[{"route": "chat"}, {"route": "chat"}], responder=[slow, "Quick answer."])
+    term = chat()
+    term.type("Tell me something slowly")
+    term.wait_for("This")
+    term.send("C-c")
+    term.wait_for("(cancelled)")
+    term.type("And now quickly?")
+    screen = term.wait_for("Quick answer.")
+    assert "[exited]" not in screen
+    # the follow-up went to the same session: its router call saw no half answer, only complete turns
+    assert len(fake.requests[-2]["messages"]) == 2
+
+
+def test_trace_shows_the_retry_of_a_flawed_first_call(chat, fake):
+    fake.handler = Script(
+        router={"route": "calculator"},
+        executor=[tool_call("calculator", expression="2*π*3"), tool_call("calculator", expression="π*3^2")],
+        validator=[{"verdict": "FAIL", "reason": "that is the circumference, use pi*r^2"},
+                   {"verdict": "PASS", "reason": "area formula"}],
+        responder="面积约为 28.27。",
+    )
+    term = chat()
+    term.type("计算一个半径为3的圆的面积")
+    term.wait_for("面积约为 28.27。")
+    term.type("/trace")
+    screen = term.wait_for("answer: 面积约为 28.27。")
+    assert "attempt 1/4" in screen and "attempt 2/4" in screen
+    assert "validation FAIL (by model): that is the circumference, use pi*r^2 → sent back to the executor" in screen
+    assert '2*π*3' in screen and "π*3^2" in screen
+
+
+def test_slash_commands(chat, fake):
+    term = chat()
+    term.type("/retries 1")
+    term.wait_for("max_retries = 1")
+    term.type("/model executor qwen2.5:7b")
+    term.wait_for("executor now uses qwen2.5:7b")
+    term.type("/frobnicate")
+    term.wait_for("unknown command /frobnicate")
+    term.type("/new")
+    term.wait_for("new session")
+    term.type("/sessions")
+    term.wait_for("last active")
+    term.type("/exit")
+    term.wait_for("[exited]")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from assistant.config import Settings
-from assistant.models.ollama import OllamaBackend
+from assistant.models.select import SelectedBackend
 from assistant.paths import Paths
 from assistant.pipeline import Assistant
 from assistant.store import Store
@@ -13,12 +15,10 @@ from tools.sandbox import SandboxRunner
 from tools.weather import WeatherConfig
 
 
-def build_assistant(settings: Settings, paths: Paths) -> Assistant:
+def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None) -> Assistant:
+    """``notify`` hears, once, which backend answers when the choice was a fallback."""
     paths.ensure()
-    backend = OllamaBackend(
-        host=settings.ollama_host, timeout=settings.request_timeout, keep_alive=settings.keep_alive,
-        transport_retries=settings.transport_retries, backoff=settings.transport_backoff,
-    )
+    backend = SelectedBackend(settings, notify)
     registry = default_registry(weather_config(settings, paths))
     runner = SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                            cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log")

@@ -80,6 +80,11 @@ def _parser() -> argparse.ArgumentParser:
     chat.add_argument("--model", help="use this Ollama model for every role")
     chat.add_argument("--debug", action="store_true", help="show tracebacks")
 
+    doctor = sub.add_parser("doctor", help="check Ollama, the models, the embedded backend, state, weather and hotkey",
+                            description="Check what the assistant needs and print each finding with what to do. "
+                                        "Exits 1 only on problems that stop it from answering.")
+    doctor.add_argument("--json", action="store_true", help="print the findings as JSON")
+
     sessions = sub.add_parser("sessions", help="list, show, delete or export chat sessions")
     sessions.add_argument("action", choices=["list", "show", "delete", "export"])
     sessions.add_argument("id", nargs="?", help="a session id (or a unique prefix, or 'last')")
@@ -112,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _sessions(args)
         if args.command == "trace":
             return _trace(args)
+        if args.command == "doctor":
+            return _doctor(args)
     except AssistantError as e:
         if debug:
             traceback.print_exc()
@@ -171,6 +178,15 @@ def _store():
     return Store(paths.database)
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from assistant.doctor import report, run_checks
+
+    paths, settings = _settings()
+    text, code = report(asyncio.run(run_checks(settings, paths)), args.json)
+    print(text)
+    return code
+
+
 def _trace(args: argparse.Namespace) -> int:
     from assistant import trace_view
     from assistant.errors import ConfigError
@@ -227,7 +243,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
     from assistant.errors import ConfigError
     from assistant.repl import Repl
 
-    app = build_assistant(settings, paths)
+    app = build_assistant(settings, paths, notify=_notice)
     try:
         ref = args.session or ("last" if args.resume_last else None)
         session = app.store.find_session(ref) if ref else app.store.create_session()
@@ -243,6 +259,11 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
         return code
     finally:
         await app.aclose()
+
+
+def _notice(text: str) -> None:
+    sys.stderr.write(f"\r\033[Kassistant: {text}\n" if sys.stderr.isatty() else f"assistant: {text}\n")
+    sys.stderr.flush()
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -276,7 +297,7 @@ async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
     from assistant.app import build_assistant
     from assistant.batch import run_batch
 
-    app = build_assistant(settings, paths)
+    app = build_assistant(settings, paths, notify=_notice)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
         stats = await run_batch(app, args.input, out, args.concurrency, args.ordered,
@@ -318,7 +339,7 @@ async def _run_ask(paths, settings, question: str, as_json: bool):
 
     progress = Progress(enabled=not as_json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
                         stream_answer=not as_json)
-    app = build_assistant(settings, paths)
+    app = build_assistant(settings, paths, notify=_notice)
     try:
         return await app.ask(question, emit=progress.on_event)
     finally:

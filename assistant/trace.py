@@ -56,7 +56,10 @@ class RecordingModel:
     def __init__(self, inner: ModelBackend, trace: Trace) -> None:
         self.inner = inner
         self.trace = trace
-        self.name = inner.name
+
+    @property
+    def name(self) -> str:
+        return self.inner.name  # a selecting backend knows its name only after the first call
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
         started, t0 = now_iso(), time.perf_counter()
@@ -69,7 +72,7 @@ class RecordingModel:
             ))
             raise
         self.trace.model_calls.append(ModelCallRecord(
-            role=request.role, model=request.model, backend=self.name, request=request, reply=reply,
+            role=request.role, model=reply.model or request.model, backend=self.name, request=request, reply=reply,
             wall_ms=(time.perf_counter() - t0) * 1000, started_at=started, context_full=_context_full(request, reply),
         ))
         return reply

@@ -58,6 +58,7 @@ async def make_app(fake: FakeOllama, tmp_path: Path, gazetteer_index: str):
     def make(**overrides: Any) -> Assistant:
         overrides.setdefault("ollama_host", fake.url)
         overrides.setdefault("gazetteer_index", gazetteer_index)
+        overrides.setdefault("backend", "ollama")  # these tests are about the Ollama path; selection has its own
         settings = Settings(transport_backoff=0.01, **overrides)
         app = build_assistant(settings, paths_under(tmp_path / "state"))
         apps.append(app)
@@ -72,6 +73,7 @@ def cli_env(home: Path, fake: FakeOllama | None = None, **extra: str) -> dict[st
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
     env["ASSISTANT_HOME"] = str(home)
     env["ASSISTANT_TRANSPORT_BACKOFF"] = "0.01"
+    env["ASSISTANT_BACKEND"] = "ollama"
     if fake is not None:
         env["OLLAMA_HOST"] = fake.url
     env.update(extra)

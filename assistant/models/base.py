@@ -59,12 +59,14 @@ class ChatReply(BaseModel):
     done_reason: str | None = None
     metrics: Metrics = Field(default_factory=Metrics)
     transport_retries: int = 0
+    model: str | None = None  # the model that actually answered, when the backend chose it (embedded)
 
 
 class ModelBackend(Protocol):
     """What the pipeline needs from a model server."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
         """Run one call; with ``on_delta``, stream the text to it as it is generated."""

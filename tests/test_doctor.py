@@ -1,0 +1,69 @@
+"""`assistant doctor` against the fake Ollama, and backend selection."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import cli_env
+from fake_ollama import Script
+from test_pipeline import closed_port
+
+from assistant.errors import OllamaUnreachable
+from assistant.models import embedded
+
+
+def doctor(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "assistant", "doctor", *args], env=env, capture_output=True,
+                          text=True, timeout=60)
+
+
+def env_for(home, fake=None, **more):
+    return cli_env(home, fake, ASSISTANT_WEATHER_FORECAST_URL=f"http://127.0.0.1:{closed_port()}", **more)
+
+
+def test_all_good(home, fake):
+    p = doctor(env_for(home, fake))
+    assert p.returncode == 0, p.stdout
+    assert "✓ ollama: reachable" in p.stdout and "version 0.12.6" in p.stdout
+    assert "✓ model qwen2.5:3b: installed (router, executor, validator, responder)" in p.stdout
+    assert "✓ database" in p.stdout and "! weather service" in p.stdout and p.stdout.rstrip().endswith("ready to answer")
+
+
+def test_a_missing_model_stops_answers(home, fake):
+    fake.models = {"qwen2.5:3b": ["completion", "tools"]}
+    p = doctor(env_for(home, fake, ASSISTANT_RESPONDER_MODEL="llama3.1:8b"))
+    assert p.returncode == 1
+    assert "✗ model llama3.1:8b: not installed (used by responder)" in p.stdout and "→ ollama pull llama3.1:8b" in p.stdout
+
+
+def test_a_model_without_tools_is_a_warning(home, fake):
+    fake.models = {"gemma2:2b": ["completion"]}
+    p = doctor(env_for(home, fake, ASSISTANT_MODEL="gemma2:2b"))
+    assert p.returncode == 0 and "! model gemma2:2b" in p.stdout and "JSON-schema" in p.stdout
+
+
+def test_ollama_down(home):
+    p = doctor(env_for(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}"), "--json")
+    assert p.returncode == 1
+    report = json.loads(p.stdout)
+    ollama = next(c for c in report["checks"] if c["name"] == "ollama")
+    assert not report["ok"] and ollama["level"] == "fail" and "ollama serve" in ollama["fix"]
+
+
+async def test_auto_uses_ollama_when_it_answers(fake, make_app):
+    fake.handler = Script(router={"route": "chat"}, responder="hi")
+    app = make_app(backend="auto")
+    result = await app.ask("hello")
+    assert result.ok and app.backend.name == "ollama"
+
+
+async def test_auto_without_ollama_or_embedded_says_how_to_get_either(make_app, monkeypatch):
+    monkeypatch.setattr(embedded, "available", lambda: False)
+    app = make_app(backend="auto", ollama_host=f"http://127.0.0.1:{closed_port()}")
+    with pytest.raises(OllamaUnreachable) as info:
+        await app.ask("hello")
+    assert "ollama serve" in info.value.one_line() and "assistant[embedded]" in info.value.one_line()
+    assert (await app.ask("2^10")).answer == "2^10 = 1024"  # the rules still answer

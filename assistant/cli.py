@@ -37,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--model", help="use this Ollama model for every role")
     ask.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
     ask.add_argument("--debug", action="store_true", help="show tracebacks")
+    ask.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
 
     cfg = sub.add_parser("config", help="where the settings file is, and the effective settings",
                          description="Settings come from config.toml, then ASSISTANT_* environment variables "
@@ -80,6 +81,15 @@ def _parser() -> argparse.ArgumentParser:
     chat.add_argument("--model", help="use this Ollama model for every role")
     chat.add_argument("--debug", action="store_true", help="show tracebacks")
 
+    daemon = sub.add_parser(
+        "daemon", help="the background daemon: warm models, a local API, the global hotkey",
+        description="start: run it in the background; stop; status: is it running, and is the hotkey active (and why "
+                    "not); run: stay in the foreground (for service managers); install: write a systemd user unit "
+                    "(Linux) or a launchd agent (macOS).",
+    )
+    daemon.add_argument("action", choices=["start", "stop", "status", "run", "install"])
+    sub.add_parser("popup", help="open the popup through the running daemon (bind this to a desktop shortcut)")
+
     doctor = sub.add_parser("doctor", help="check Ollama, the models, the embedded backend, state, weather and hotkey",
                             description="Check what the assistant needs and print each finding with what to do. "
                                         "Exits 1 only on problems that stop it from answering.")
@@ -119,6 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _trace(args)
         if args.command == "doctor":
             return _doctor(args)
+        if args.command == "daemon":
+            return _daemon(args)
+        if args.command == "popup":
+            return _popup()
     except AssistantError as e:
         if debug:
             traceback.print_exc()
@@ -176,6 +190,48 @@ def _store():
     paths, _ = _settings()
     paths.ensure()
     return Store(paths.database)
+
+
+def _daemon(args: argparse.Namespace) -> int:
+    from assistant import daemon
+
+    paths, settings = _settings()
+    if args.action == "run":
+        daemon.setup_logging(paths)
+        asyncio.run(daemon.serve(settings, paths))
+        return 0
+    if args.action == "start":
+        print(daemon.start(paths))
+    elif args.action == "stop":
+        print(daemon.stop(paths))
+    elif args.action == "install":
+        print(daemon.install(paths))
+    else:
+        from assistant.client import connect
+
+        client = connect(paths.run_dir)
+        if client is None:
+            print("the daemon is not running (start it with: assistant daemon start)")
+            return 1
+        h = client.get("/v1/health")
+        print(f"running: pid {h['pid']}, up {h['uptime_s']:.0f} s, {h['transport']} transport, backend {h['backend']}, {h['warm']}")
+        print(f"hotkey: {h['hotkey']}")
+    return 0
+
+
+def _popup() -> int:
+    from assistant.client import DaemonError, connect
+    from assistant.errors import AssistantError
+    from assistant.paths import resolve_paths
+
+    client = connect(resolve_paths().run_dir)
+    if client is None:
+        raise AssistantError("the daemon is not running.", "Start it with: assistant daemon start")
+    try:
+        print(client.post("/v1/popup", {})["popup"])
+    except DaemonError as e:
+        raise AssistantError(f"the daemon could not open the popup: {e}.") from None
+    return 0
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -321,8 +377,15 @@ def _read_question(parts: list[str]) -> str:
 
 
 def _ask(args: argparse.Namespace) -> int:
-    paths, settings = _settings(_overrides(args))
     question = _read_question(args.question)
+    if not args.no_daemon:
+        from assistant.client import connect
+        from assistant.paths import resolve_paths
+
+        client = connect(resolve_paths().run_dir)
+        if client is not None:  # the thin path: no model stack imported here
+            return _ask_remote(client, question, args)
+    paths, settings = _settings(_overrides(args))
     result = asyncio.run(_run_ask(paths, settings, question, args.json))
     if args.json:
         print(json.dumps({
@@ -331,6 +394,36 @@ def _ask(args: argparse.Namespace) -> int:
             "turn_id": result.turn_id, "error": result.error,
         }, ensure_ascii=False))
     return 0 if result.ok else 1
+
+
+def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
+    from assistant.errors import ModelError
+    from assistant.progress import Progress
+
+    progress = Progress(enabled=not args.json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
+                        stream_answer=not args.json)
+    done: dict[str, Any] = {}
+    tools: list[dict[str, Any]] = []
+    try:
+        for event in client.ask(question, model=args.model, max_retries=args.max_retries):
+            if event["type"] == "error":
+                error = AssistantError(event["message"], event.get("hint", ""))
+                error.exit_code = event.get("exit_code", ModelError.exit_code)
+                raise error
+            if event["type"] == "tool_result":
+                tools.append({k: event.get(k) for k in ("name", "args", "ok", "result", "error")})
+            if event["type"] == "turn_done":
+                done = event
+            progress.on_event(event)
+    finally:
+        progress.finish()
+    if not done:
+        raise AssistantError("the daemon ended the answer early.", "See the daemon log; or use --no-daemon.")
+    if args.json:
+        print(json.dumps({"ok": done["ok"], "answer": done["answer"], "route": done["route"], "attempts": done["attempts"],
+                          "model_calls": done["model_calls"], "tool_calls": tools, "turn_id": done["turn_id"],
+                          "error": done["error"]}, ensure_ascii=False))
+    return 0 if done["ok"] else 1
 
 
 async def _run_ask(paths, settings, question: str, as_json: bool):

@@ -25,6 +25,11 @@ class Paths:
     def database(self) -> Path:
         return self.data_dir / "assistant.db"
 
+    @property
+    def run_dir(self) -> Path:
+        """The daemon's endpoint, token and pid files (private to the user)."""
+        return self.data_dir / "run"
+
     def ensure(self) -> None:
         for d in (self.config_dir, self.data_dir, self.cache_dir, self.log_dir):
             d.mkdir(parents=True, exist_ok=True)

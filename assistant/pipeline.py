@@ -72,13 +72,16 @@ class Assistant:
         await self.backend.aclose()
         self.store.close()
 
-    async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None) -> TurnResult:
-        """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored)."""
+    async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None,
+                  settings: Settings | None = None) -> TurnResult:
+        """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored).
+        ``settings`` overrides this instance's for one turn (a daemon client's --model or --max-retries)."""
+        settings = settings or self.settings
         session_id = session_id or self.store.create_session(title=question[:80])
         history = [ChatMessage.model_validate({"role": r, "content": c})
-                   for r, c in self.store.recent_messages(session_id, self.settings.history_turns)]
+                   for r, c in self.store.recent_messages(session_id, settings.history_turns)]
         trace = Trace()
-        ctx = TurnContext(self.settings, RecordingModel(self.backend, trace), self.registry, self.runner,
+        ctx = TurnContext(settings, RecordingModel(self.backend, trace), self.registry, self.runner,
                           question, history, trace, emit, previous=self.store.last_turn(session_id),
                           pending=self.store.pending(session_id))
         turn_id, started = new_id(), now_iso()
@@ -159,7 +162,7 @@ class Assistant:
         return result
 
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None) -> Outcome:
-        total = self.settings.max_retries + 1
+        total = ctx.settings.max_retries + 1
         feedback: list[ChatMessage] = []
         failed: dict[str, str] = {}  # proposal key -> why it failed
         reason = ""

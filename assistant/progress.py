@@ -1,11 +1,11 @@
 """Terminal presentation of a turn's events: one status line on stderr while a stage runs, replaced
-by the answer streaming to stdout."""
+by the answer streaming to stdout. Works on event objects and on the plain dicts the daemon streams,
+and imports nothing heavy, so the daemon's thin client can use it."""
 
 from __future__ import annotations
 
 import sys
-
-from assistant.events import AnswerDelta, Event, StageStarted, TurnDone
+from typing import Any
 
 _LABELS = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
 
@@ -29,19 +29,21 @@ class Progress:
             sys.stderr.flush()
             self._status = True
 
-    def on_event(self, event: Event) -> None:
-        if isinstance(event, StageStarted):
-            if event.stage in ("executor", "tool"):
-                label = event.detail or "tool"
-                self._show(f"{label} try {event.attempt}/{event.of}…" if event.attempt > 1 else f"{label}…")
+    def on_event(self, event: Any) -> None:
+        e = event if isinstance(event, dict) else event.model_dump()
+        kind = e.get("type")
+        if kind == "stage_started":
+            if e["stage"] in ("executor", "tool"):
+                label = e.get("detail") or "tool"
+                self._show(f"{label} try {e['attempt']}/{e['of']}…" if e.get("attempt", 0) > 1 else f"{label}…")
             else:
-                self._show(_LABELS[event.stage])
-        elif isinstance(event, AnswerDelta) and self.stream_answer:
+                self._show(_LABELS.get(e["stage"], "working…"))
+        elif kind == "answer_delta" and self.stream_answer:
             self._clear()
             self._answered = True
-            sys.stdout.write(event.text)
+            sys.stdout.write(e["text"])
             sys.stdout.flush()
-        elif isinstance(event, TurnDone):
+        elif kind == "turn_done":
             self._clear()
 
     def finish(self) -> None:

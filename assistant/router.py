@@ -101,4 +101,4 @@ async def route(ctx: TurnContext) -> RouteDecision:
     choice = parse_structured(reply.content, RouteChoice)
     if choice is None or choice.route not in names:
         return RouteDecision(route=CHAT, by="default", reason=f"the router's reply was not a valid route: {reply.content[:80]!r}")
-    return RouteDecision(route=choice.route, by="model", reason=f"{ctx.model_name('router')} chose {choice.route}")
+    return RouteDecision(route=choice.route, by="model", reason=f"{reply.model or ctx.model_name('router')} chose {choice.route}")

@@ -103,6 +103,7 @@ class FakeOllama(LoopbackServer):
         self.handler = handler or Script()
         self.models = dict(DEFAULT_MODELS if models is None else models)
         self.requests: list[dict[str, Any]] = []  # every /api/chat body, in order
+        self.loads: list[str] = []  # models loaded by empty chats (warming)
         self.show_requests: list[str] = []
         self.violations: list[str] = []  # protocol misuse by our client code
         self.in_flight = 0
@@ -153,11 +154,16 @@ class FakeOllama(LoopbackServer):
 
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
-        self.requests.append(body)
         model = body.get("model", "")
-        self._audit(body)
         if model not in self.models:
+            self.requests.append(body)
             return web.json_response({"error": f"model '{model}' not found"}, status=404)
+        if not body.get("messages"):  # a load request: Ollama loads the model and answers at once
+            self.loads.append(model)
+            return web.json_response({"model": model, "created_at": _now(), "message": {"role": "assistant", "content": ""},
+                                      "done_reason": "load", "done": True})
+        self.requests.append(body)
+        self._audit(body)
         if body.get("tools") and "tools" not in self.models[model]:
             return web.json_response({"error": f"registry.ollama.ai/library/{model} does not support tools"}, status=400)
         try:

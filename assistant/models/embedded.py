@@ -96,6 +96,7 @@ class EmbeddedBackend:
                 "messages": messages,
                 "max_tokens": MAX_TOKENS.get(request.role, 256),
                 "temperature": request.options.get("temperature", 0.7),
+                "repeat_penalty": 1.2,  # tiny models loop on a phrase otherwise
                 "stream": True,
             }
             if request.format is not None:

@@ -42,6 +42,11 @@ class OllamaBackend:
         self.client = ollama.AsyncClient(host=host, timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)))
         self._capabilities: dict[str, frozenset[str]] = {}
 
+    async def warm(self, models: list[str]) -> None:
+        """Load the models now (an empty chat loads a model and keeps it for keep_alive)."""
+        for model in models:
+            await self._retrying(model, lambda m=model: self.client.chat(model=m, messages=[], keep_alive=self.keep_alive))
+
     async def aclose(self) -> None:
         await self.client.close()
 

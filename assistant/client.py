@@ -1,0 +1,104 @@
+"""The thin client of the daemon: standard library only, so that `assistant ask` through a running
+daemon starts in a few tens of milliseconds (no model client, no pydantic)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+from pathlib import Path
+from typing import Any, Iterator
+
+ENDPOINT_FILE = "daemon.json"
+TOKEN_FILE = "daemon.token"
+
+
+class DaemonUnavailable(Exception):
+    pass
+
+
+class DaemonError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _UnixConnection(http.client.HTTPConnection):
+    def __init__(self, path: str, timeout: float) -> None:
+        super().__init__("localhost", timeout=timeout)
+        self.unix_path = path
+
+    def connect(self) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        sock.connect(self.unix_path)
+        self.sock = sock
+
+
+class Client:
+    def __init__(self, run_dir: Path, timeout: float = 600.0) -> None:
+        try:
+            self.endpoint = json.loads((run_dir / ENDPOINT_FILE).read_text())
+            self.token = (run_dir / TOKEN_FILE).read_text().strip()
+        except (OSError, ValueError):
+            raise DaemonUnavailable("the daemon is not running") from None
+        self.timeout = timeout
+
+    def _connection(self, timeout: float | None = None) -> http.client.HTTPConnection:
+        t = timeout or self.timeout
+        if self.endpoint.get("transport") == "unix":
+            return _UnixConnection(self.endpoint["path"], t)
+        return http.client.HTTPConnection("127.0.0.1", int(self.endpoint["port"]), timeout=t)
+
+    def _send(self, method: str, path: str, body: Any = None, timeout: float | None = None) -> http.client.HTTPResponse:
+        conn = self._connection(timeout)
+        headers = {"Authorization": f"Bearer {self.token}", "Host": "localhost"}
+        data = None
+        if body is not None:
+            data = json.dumps(body, ensure_ascii=False).encode()
+            headers["Content-Type"] = "application/json"
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            resp = conn.getresponse()
+        except (OSError, http.client.HTTPException) as e:
+            raise DaemonUnavailable(f"the daemon does not answer ({e})") from None
+        if resp.status >= 400:
+            text = resp.read().decode(errors="replace")
+            try:
+                message = json.loads(text).get("error", text)
+            except ValueError:
+                message = text
+            raise DaemonError(resp.status, message)
+        return resp
+
+    def get(self, path: str, timeout: float = 5.0) -> Any:
+        return json.loads(self._send("GET", path, timeout=timeout).read())
+
+    def post(self, path: str, body: Any, timeout: float = 5.0) -> Any:
+        return json.loads(self._send("POST", path, body, timeout=timeout).read())
+
+    def ask(self, question: str, session_id: str | None = None, **overrides: Any) -> Iterator[dict[str, Any]]:
+        """The turn's events as they happen (dicts shaped like :mod:`assistant.events`)."""
+        body = {"question": question, "session_id": session_id,
+                **{k: v for k, v in overrides.items() if v is not None}}
+        resp = self._send("POST", "/v1/ask", body)
+        for line in resp:
+            if line.strip():
+                yield json.loads(line)
+
+
+def connect(run_dir: Path) -> Client | None:
+    """A client of the running daemon, or None when there is none (cheap: files and one connect)."""
+    try:
+        client = Client(run_dir)
+    except DaemonUnavailable:
+        return None
+    endpoint = client.endpoint
+    if endpoint.get("transport") == "unix" and not os.path.exists(endpoint.get("path", "")):
+        return None
+    try:
+        client.get("/v1/health", timeout=2)
+    except (DaemonUnavailable, DaemonError):
+        return None
+    return client

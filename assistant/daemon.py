@@ -1,0 +1,244 @@
+"""The background daemon: the pipeline kept warm behind a local API, a global hotkey that opens the
+popup, and the commands that start, stop, inspect and install it."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from aiohttp import web
+
+from assistant.client import ENDPOINT_FILE, TOKEN_FILE, connect
+from assistant.config import ROLES, Settings
+from assistant.errors import AssistantError
+from assistant.paths import HOME_ENV, Paths
+from assistant.server import DaemonState, build_api
+
+PID_FILE = "daemon.pid"
+log = logging.getLogger("assistant.daemon")
+
+
+def socket_path(paths: Paths) -> Path:
+    path = paths.run_dir / "daemon.sock"
+    if len(str(path)) > 100:  # AF_UNIX paths are limited to ~107 bytes
+        digest = hashlib.sha256(str(paths.data_dir).encode()).hexdigest()[:10]
+        path = Path(tempfile.gettempdir()) / f"assistant-{os.getuid()}-{digest}.sock"
+    return path
+
+
+def _write_private(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o600)
+
+
+def pynput_spec(combo: str) -> str:
+    """``ctrl+alt+space`` → ``<ctrl>+<alt>+<space>`` (pynput's notation)."""
+    return "+".join(k if len(k) == 1 else f"<{k}>" for k in combo.lower().replace(" ", "").split("+"))
+
+
+def start_hotkey(combo: str, on_press) -> tuple[object | None, str]:
+    """Grab the global hotkey where the platform allows; the status says why not otherwise."""
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        where = "Wayland session" if os.environ.get("WAYLAND_DISPLAY") else "no graphical session"
+        return None, f"inactive: no X11 display to grab keys on ({where}); bind a desktop shortcut to `assistant popup`"
+    try:
+        from pynput import keyboard
+    except ImportError:
+        return None, "inactive: pynput is not installed (pip install 'assistant[hotkey]')"
+    try:
+        listener = keyboard.GlobalHotKeys({pynput_spec(combo): on_press})
+        listener.start()
+    except Exception as e:  # a bad combination, no X server access, …
+        return None, f"inactive: {type(e).__name__}: {e}"
+    return listener, f"active ({combo})"
+
+
+async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = None) -> None:
+    """``assistant daemon run``: serve until SIGTERM or SIGINT."""
+    from assistant.app import build_assistant
+
+    paths.ensure()
+    paths.run_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(paths.run_dir, 0o700)
+    app = build_assistant(settings, paths, notify=lambda text: log.warning("%s", text))
+    state = DaemonState()
+    token = secrets.token_urlsafe(32)
+    _write_private(paths.run_dir / TOKEN_FILE, token)
+    runner = web.AppRunner(build_api(app, token, state), access_log=None, handler_cancellation=False)
+    await runner.setup()
+    if settings.daemon_transport != "tcp" and hasattr(socket, "AF_UNIX"):
+        path = socket_path(paths)
+        path.unlink(missing_ok=True)
+        old = os.umask(0o177)
+        try:
+            await web.UnixSite(runner, str(path)).start()
+        finally:
+            os.umask(old)
+        os.chmod(path, 0o600)
+        endpoint = {"transport": "unix", "path": str(path)}
+    else:
+        site = web.TCPSite(runner, "127.0.0.1", settings.daemon_port)  # never anything but loopback
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        endpoint = {"transport": "tcp", "port": port}
+    state.transport = endpoint["transport"]
+    _write_private(paths.run_dir / ENDPOINT_FILE, json.dumps(endpoint))
+    _write_private(paths.run_dir / PID_FILE, str(os.getpid()))
+    log.info("listening on %s", endpoint)
+
+    loop = asyncio.get_running_loop()
+    popup: dict[str, subprocess.Popen | None] = {"proc": None}
+
+    async def open_popup() -> str:
+        proc = popup["proc"]
+        if proc is not None and proc.poll() is None:
+            return "already open"
+        if state.popup_session is None or not app.store.session_exists(state.popup_session):
+            state.popup_session = app.store.create_session(title="popup")
+        with open(paths.log_dir / "popup.log", "ab") as out:
+            popup["proc"] = subprocess.Popen([sys.executable, "-m", "assistant.popup", "--session", state.popup_session],
+                                             stdout=out, stderr=out, stdin=subprocess.DEVNULL)
+        log.info("popup opened (session %s)", state.popup_session)
+        return "opened"
+
+    state.open_popup = open_popup
+    listener = None
+    if settings.hotkey:
+        listener, state.hotkey = start_hotkey(settings.hotkey, lambda: loop.call_soon_threadsafe(
+            lambda: asyncio.ensure_future(open_popup())))
+    else:
+        state.hotkey = "inactive: disabled in the settings (hotkey = \"\")"
+    log.info("hotkey %s", state.hotkey)
+
+    async def warm() -> None:
+        try:
+            await app.runner.warm(list(app.registry))
+            backend = await app.backend.pick()  # type: ignore[attr-defined]
+            if hasattr(backend, "warm"):
+                await backend.warm(sorted({settings.model_for(r) for r in ROLES}))
+            state.warm = f"warm ({backend.name})"
+        except AssistantError as e:
+            state.warm = f"not warmed: {e.one_line()}"
+        except Exception as e:
+            state.warm = f"not warmed: {type(e).__name__}: {e}"
+        log.info("%s", state.warm)
+
+    warming = asyncio.ensure_future(warm())
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+    finally:
+        log.info("stopping")
+        warming.cancel()
+        if listener is not None:
+            listener.stop()  # type: ignore[attr-defined]
+        await runner.cleanup()
+        await app.aclose()
+        for name in (ENDPOINT_FILE, TOKEN_FILE, PID_FILE):
+            (paths.run_dir / name).unlink(missing_ok=True)
+        if endpoint["transport"] == "unix":
+            Path(endpoint["path"]).unlink(missing_ok=True)
+
+
+def setup_logging(paths: Paths) -> None:
+    paths.log_dir.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(paths.log_dir / "daemon.log")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    root = logging.getLogger("assistant")
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
+def read_pid(paths: Paths) -> int | None:
+    try:
+        pid = int((paths.run_dir / PID_FILE).read_text())
+        os.kill(pid, 0)
+        return pid
+    except (OSError, ValueError):
+        return None
+
+
+def start(paths: Paths, wait: float = 60.0) -> str:
+    if connect(paths.run_dir) is not None:
+        return "the daemon is already running"
+    paths.ensure()
+    log_file = open(paths.log_dir / "daemon.log", "ab")  # noqa: SIM115 - handed to the child
+    proc = subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], stdout=log_file, stderr=log_file,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    log_file.close()
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        if connect(paths.run_dir) is not None:
+            return f"daemon started (pid {proc.pid}); log: {paths.log_dir / 'daemon.log'}"
+        if proc.poll() is not None:
+            tail = (paths.log_dir / "daemon.log").read_text(errors="replace").strip().splitlines()[-3:]
+            raise AssistantError("the daemon exited at start: " + " | ".join(tail), "See the daemon log.")
+        time.sleep(0.1)
+    raise AssistantError("the daemon did not come up in time.", f"See {paths.log_dir / 'daemon.log'}.")
+
+
+def stop(paths: Paths) -> str:
+    pid = read_pid(paths)
+    if pid is None:
+        return "the daemon is not running"
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return f"daemon stopped (pid {pid})"
+        time.sleep(0.1)
+    os.kill(pid, signal.SIGKILL)
+    return f"daemon killed (pid {pid}) after it ignored SIGTERM for 10 s"
+
+
+def install(paths: Paths) -> str:
+    """Write a systemd user unit (Linux) or a launchd agent (macOS) and say how to enable it."""
+    env_line = f"Environment={HOME_ENV}={os.environ[HOME_ENV]}\n" if os.environ.get(HOME_ENV) else ""
+    if sys.platform == "darwin":
+        target = Path.home() / "Library" / "LaunchAgents" / "dev.assistant.daemon.plist"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f"""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0"><dict>
+  <key>Label</key><string>dev.assistant.daemon</string>
+  <key>ProgramArguments</key><array><string>{sys.executable}</string><string>-m</string><string>assistant</string><string>daemon</string><string>run</string></array>
+  <key>RunAtLoad</key><true/><key>KeepAlive</key><true/>
+  <key>StandardErrorPath</key><string>{paths.log_dir / 'daemon.log'}</string>
+</dict></plist>
+""")
+        return f"wrote {target}\nenable it with: launchctl load -w {target}"
+    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    target = base / "systemd" / "user" / "assistant.service"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(f"""[Unit]
+Description=assistant: local assistant daemon (hotkey, warm models)
+After=graphical-session.target
+
+[Service]
+ExecStart={sys.executable} -m assistant daemon run
+{env_line}Restart=on-failure
+
+[Install]
+WantedBy=default.target
+""")
+    return (f"wrote {target}\nenable it with: systemctl --user daemon-reload && systemctl --user enable --now assistant\n"
+            "(for the hotkey the unit needs your DISPLAY: systemctl --user import-environment DISPLAY)")

@@ -1,0 +1,254 @@
+"""The daemon as users and their scripts meet it: a real `assistant daemon run` process, its API, the thin
+client, restarts, and a desktop test of the hotkey and popup under Xvfb."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+from conftest import cli_env
+from fake_ollama import Script
+from test_pipeline import closed_port
+
+from assistant.client import Client, _UnixConnection, connect
+
+pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Daemon:
+    def __init__(self, home: Path, env: dict[str, str]) -> None:
+        self.home, self.env = home, env
+        self.run_dir = home / "data" / "run"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "Daemon":
+        self.proc = subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=self.env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if connect(self.run_dir) is not None:
+                return self
+            assert self.proc.poll() is None, self.log()
+            time.sleep(0.05)
+        raise AssertionError("the daemon did not come up: " + self.log())
+
+    def log(self) -> str:
+        path = self.home / "log" / "daemon.log"
+        return path.read_text() if path.exists() else ""
+
+    @property
+    def client(self) -> Client:
+        return Client(self.run_dir)
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(15)
+
+
+@pytest.fixture
+def daemon_env(home, fake, gazetteer_index):
+    return cli_env(home, fake, ASSISTANT_GAZETTEER_INDEX=gazetteer_index)
+
+
+@pytest.fixture
+def daemon(home, daemon_env):
+    d = Daemon(home, daemon_env).start()
+    yield d
+    d.stop()
+
+
+def raw(client: Client, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
+    conn = _UnixConnection(client.endpoint["path"], 10)
+    conn.request(method, path, body=body, headers=headers or {})
+    resp = conn.getresponse()
+    return resp.status, resp.read()
+
+
+def test_health_and_socket_permissions(daemon):
+    health = daemon.client.get("/v1/health")
+    assert health["ok"] and health["transport"] == "unix" and health["backend"] in ("auto", "ollama")
+    path = daemon.client.endpoint["path"]
+    assert oct(os.stat(path).st_mode & 0o777) == "0o600"
+    assert oct(os.stat(daemon.run_dir / "daemon.token").st_mode & 0o777) == "0o600"
+
+
+def test_the_api_refuses_what_it_must(daemon):
+    c = daemon.client
+    auth = {"Authorization": f"Bearer {c.token}", "Host": "localhost"}
+    good = json.dumps({"question": "1+1"}).encode()
+    assert raw(c, "POST", "/v1/ask", good, {"Host": "localhost"})[0] == 401
+    assert raw(c, "POST", "/v1/ask", good, {**auth, "Authorization": "Bearer wrong"})[0] == 401
+    assert raw(c, "POST", "/v1/ask", good, {**auth, "Host": "evil.example:80"})[0] == 403  # DNS rebinding
+    assert raw(c, "POST", "/v1/ask", good, {**auth, "Origin": "http://evil.example"})[0] == 403  # a web page
+    assert raw(c, "POST", "/v1/ask", b"x" * (200 * 1024), auth)[0] == 413
+    assert raw(c, "POST", "/v1/ask", b"{not json", auth)[0] == 400
+    for body in ([], {"question": ""}, {"question": 5}, {"question": "hi", "extra": 1}, {"question": "hi", "max_retries": 99}):
+        status, text = raw(c, "POST", "/v1/ask", json.dumps(body).encode(), auth)
+        assert status == 400 and b"invalid request" in text
+    assert raw(c, "POST", "/v1/ask", json.dumps({"question": "hi", "session_id": "nope"}).encode(), auth)[0] == 404
+    assert raw(c, "GET", "/v1/nothing", None, auth)[0] == 404
+    statuses = {raw(c, m, p, b, auth)[0] for m, p, b in [("GET", "/v1/ask", None), ("POST", "/v1/health", b"{}"),
+                                                        ("POST", "/v1/ask", b"\xff\xfe"), ("POST", "/v1/ask", b"null")]}
+    assert 500 not in statuses and all(s < 500 or s == 503 for s in statuses)
+    status, text = raw(c, "POST", "/v1/ask", json.dumps({"question": "2^10"}).encode(), auth)
+    lines = [json.loads(x) for x in text.splitlines()]
+    assert status == 200 and lines[-1]["type"] == "turn_done" and lines[-1]["answer"] == "2^10 = 1024"
+
+
+async def test_fifty_concurrent_asks(daemon, fake):
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "fine")
+    c = daemon.client
+
+    async def one(session: aiohttp.ClientSession, i: int) -> dict:
+        async with session.post("http://localhost/v1/ask", json={"question": f"question {i}"},
+                                headers={"Authorization": f"Bearer {c.token}"}) as resp:
+            assert resp.status == 200
+            events = [json.loads(line) async for line in resp.content if line.strip()]
+            return events[-1]
+
+    connector = aiohttp.UnixConnector(path=c.endpoint["path"], limit=60)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        done = await asyncio.gather(*(one(session, i) for i in range(50)))
+    assert all(d["type"] == "turn_done" and d["ok"] and d["answer"] == "fine" for d in done)
+    assert "locked" not in daemon.log() and "Traceback" not in daemon.log()
+    assert len(c.get("/v1/sessions")["sessions"]) == 50
+
+
+def test_killed_and_restarted_loses_nothing(home, daemon_env, fake):
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "kept")
+    d = Daemon(home, daemon_env).start()
+    sessions = []
+    for q in ("one", "two", "three"):
+        events = list(d.client.ask(q))
+        sessions.append(events[0]["session_id"])
+    d.stop(signal.SIGKILL)
+    d = Daemon(home, daemon_env).start()
+    try:
+        listed = {s["id"] for s in d.client.get("/v1/sessions")["sessions"]}
+        assert set(sessions) <= listed
+        follow = list(d.client.ask("four", session_id=sessions[0]))
+        assert follow[-1]["ok"] and len(fake.requests[-2]["messages"]) == 4  # it saw the earlier turn
+    finally:
+        d.stop()
+
+
+def test_ask_uses_the_running_daemon(daemon, home, fake):
+    fake.handler = Script(router={"route": "chat"}, responder="from the daemon")
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")  # this process could not reach Ollama itself
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--json", "hello"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["answer"] == "from the daemon"
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--no-daemon", "hello"], env=env,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 3  # without the daemon, it tries Ollama itself
+
+
+def test_tcp_transport_on_loopback_with_a_token(home, daemon_env):
+    d = Daemon(home, {**daemon_env, "ASSISTANT_DAEMON_TRANSPORT": "tcp"}).start()
+    try:
+        port = d.client.endpoint["port"]
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET /v1/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            assert b" 401 " in s.recv(4096).split(b"\r\n")[0] + b" "
+        assert d.client.get("/v1/health")["transport"] == "tcp"
+        listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True).stdout if shutil.which("ss") else ""
+        assert f"0.0.0.0:{port}" not in listening and f"*:{port}" not in listening
+    finally:
+        d.stop()
+
+
+def test_start_status_stop_and_install(home, daemon_env, tmp_path):
+    run = lambda *a, **kw: subprocess.run([sys.executable, "-m", "assistant", "daemon", *a], env={**daemon_env, **kw},  # noqa: E731
+                                          capture_output=True, text=True, timeout=60)
+    assert run("status").returncode == 1
+    p = run("start")
+    assert p.returncode == 0 and "daemon started" in p.stdout
+    p = run("status")
+    assert p.returncode == 0 and "running: pid" in p.stdout and "hotkey: inactive" in p.stdout
+    assert "already running" in run("start").stdout
+    assert "daemon stopped" in run("stop").stdout
+    assert run("status").returncode == 1
+    p = run("install", XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    unit = (tmp_path / "xdg" / "systemd" / "user" / "assistant.service").read_text()
+    assert "ExecStart=" in unit and "daemon run" in unit and "systemctl --user enable --now assistant" in p.stdout
+
+
+def _free_display() -> int:
+    for n in range(90, 140):
+        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
+            return n
+    raise RuntimeError("no free X display number")
+
+
+DESKTOP = all(shutil.which(t) for t in ("Xvfb", "xdotool"))
+
+
+@pytest.mark.skipif(not DESKTOP, reason="Xvfb and xdotool are not installed (apt-get install xvfb xdotool)")
+def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
+    pytest.importorskip("tkinter")
+    if subprocess.run([sys.executable, "-c", "import pynput"], capture_output=True,
+                      env={**os.environ, "DISPLAY": ":0"}).returncode not in (0, 1):
+        pytest.skip("pynput is not installed (pip install '.[hotkey]')")
+    fake.handler = Script(router={"route": "chat"}, responder="The moon is round because gravity pulls it together.")
+    display = f":{_free_display()}"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {**daemon_env, "DISPLAY": display}
+    d = None
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
+            assert time.monotonic() < deadline, "Xvfb did not start"
+            time.sleep(0.05)
+        d = Daemon(home, env).start()
+        hotkey = d.client.get("/v1/health")["hotkey"]
+        if "pynput" in hotkey:
+            pytest.skip("pynput is not installed (pip install '.[hotkey]')")
+        assert hotkey == "active (ctrl+alt+space)"
+        xdo = lambda *a: subprocess.run(["xdotool", *a], env=env, capture_output=True, text=True, timeout=20)  # noqa: E731
+        found = None
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # the listener grabs the key in its own thread, shortly after start
+            xdo("key", "ctrl+alt+space")
+            time.sleep(0.5)
+            found = xdo("search", "--onlyvisible", "--name", "^assistant$")
+            if found.stdout.strip():
+                break
+        popup_log = home / "log" / "popup.log"
+        assert found is not None and found.stdout.strip(), "the popup window did not appear: " + (
+            popup_log.read_text() if popup_log.exists() else d.log())
+        window = found.stdout.split()[0]
+        xdo("windowactivate", "--sync", window)
+        xdo("type", "--delay", "15", "Why is the moon round?")
+        xdo("key", "Return")
+        log = home / "log" / "popup.log"
+        deadline = time.monotonic() + 20
+        while "answer: The moon is round" not in (log.read_text() if log.exists() else ""):
+            assert time.monotonic() < deadline, "no answer in the popup"
+            time.sleep(0.1)
+        assert fake.requests[-1]["messages"][-1]["content"] == "Why is the moon round?"
+        artifacts = Path(os.environ.get("ASSISTANT_TEST_ARTIFACTS", ROOT / "test-artifacts"))
+        artifacts.mkdir(parents=True, exist_ok=True)
+        if shutil.which("import"):
+            time.sleep(0.3)
+            subprocess.run(["import", "-window", "root", str(artifacts / "popup.png")], env=env, timeout=20)
+        elif shutil.which("xwd"):
+            subprocess.run(["xwd", "-root", "-silent", "-out", str(artifacts / "popup.xwd")], env=env, timeout=20)
+    finally:
+        if d is not None:
+            d.stop()
+        xvfb.terminate()
+        xvfb.wait(10)

@@ -34,6 +34,8 @@ class Settings(BaseModel):
     num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)")
     keep_alive: str = Field("10m", description="how long Ollama keeps a model loaded after a call")
     max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation")
+    deterministic: bool = Field(True, description="certain rules route, check and render before any model is asked "
+                                "(off: every stage asks the model, as a naive four-agent pipeline does; for measurements)")
     history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see")
     transport_retries: int = Field(3, ge=0, le=10, description="retries of a failed connection or server error (not counted as attempts)")
     transport_backoff: float = Field(0.5, ge=0, description="first backoff in seconds between transport retries, doubled each time, capped at 8 s")

@@ -122,7 +122,7 @@ class Assistant:
                 else:
                     # 4. Responder: a certain question gets its rendered result; the rest a grounded answer
                     rendered = None
-                    if decision.by == "rule" and len(outcome.executed) == 1:
+                    if decision.by == "rule" and len(outcome.executed) == 1 and ctx.settings.deterministic:
                         rendered = tool.render(ctx.question, *outcome.executed[0])
                     await ctx.emit(StageStarted(stage="responder"))
                     if rendered is not None:

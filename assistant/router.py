@@ -84,7 +84,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
 
 
 async def route(ctx: TurnContext) -> RouteDecision:
-    decision = by_rule(ctx)
+    decision = by_rule(ctx) if ctx.settings.deterministic else None
     if decision is not None:
         return decision
 

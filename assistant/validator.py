@@ -32,7 +32,7 @@ async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel,
     undecided: list[tuple[BaseModel, ToolResult]] = []
     failures: list[str] = []
     for args, result in executed:
-        v = tool.check(ctx.question, args, result)
+        v = tool.check(ctx.question, args, result) if ctx.settings.deterministic else None
         if v is None:
             undecided.append((args, result))
         elif not v.passed:

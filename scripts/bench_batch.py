@@ -12,18 +12,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
+import re
 import subprocess
 import sys
 import tempfile
-import re
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests")]
-
-from fake_ollama import FakeOllama, Reply, Script  # noqa: E402
+from _common import machine
+from fake_ollama import FakeOllama, Reply, Script
 
 
 def run_batch(fake: FakeOllama, questions: list[str], concurrency: int, home: Path) -> tuple[float, float, int]:
@@ -31,7 +28,7 @@ def run_batch(fake: FakeOllama, questions: list[str], concurrency: int, home: Pa
     src = home / f"q{len(questions)}-{concurrency}-{time.monotonic_ns()}.txt"
     src.write_text("".join(q + "\n" for q in questions))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
-    env.update(ASSISTANT_HOME=str(src.with_suffix(".state")), OLLAMA_HOST=fake.url)  # a fresh store: no resume
+    env.update(ASSISTANT_BACKEND="ollama", ASSISTANT_HOME=str(src.with_suffix(".state")), OLLAMA_HOST=fake.url)  # a fresh store: no resume
     code = ("import resource, runpy, sys; sys.argv = ['assistant'] + sys.argv[1:]\n"
             "try:\n    runpy.run_module('assistant', run_name='__main__')\n"
             "finally:\n    print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
@@ -46,30 +43,41 @@ def run_batch(fake: FakeOllama, questions: list[str], concurrency: int, home: Pa
     return seconds, rss, n
 
 
+def measure(questions: int = 40, latency: float = 0.2, memory_questions: int = 10000) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Script().always("router", Reply(content='{"route": "chat"}', delay=latency))
+        script.always("responder", Reply(content="An answer.", delay=latency))
+        with FakeOllama(script) as fake:
+            chat = [f"Tell me something about topic {i}" for i in range(questions)]
+            t1, _, _ = run_batch(fake, chat, 1, Path(tmp))  # process start-up excluded: the batch's own clock
+            t8, _, _ = run_batch(fake, chat, 8, Path(tmp))
+        out = {"questions": questions, "latency_s": latency, "c1_per_s": questions / t1, "c8_per_s": questions / t8,
+               "speed_up": t1 / t8}
+        script = Script().always("router", '{"route": "chat"}').always("responder", "An answer.")
+        with FakeOllama(script) as fake:
+            for n in sorted({1000, memory_questions}):
+                qs = [f"{i} * 3" if i % 2 else f"Tell me about {i}" for i in range(n)]
+                secs, rss, _ = run_batch(fake, qs, 8, Path(tmp))
+                out[f"peak_rss_mb_{n}"] = rss
+                out[f"rate_{n}_per_s"] = n / secs
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--questions", type=int, default=40)
     ap.add_argument("--latency", type=float, default=0.2)
     ap.add_argument("--memory-questions", type=int, default=10000)
     a = ap.parse_args()
-    print(f"{os.cpu_count()} cores, Python {platform.python_version()}")
-    with tempfile.TemporaryDirectory() as tmp:
-        script = Script().always("router", Reply(content='{"route": "chat"}', delay=a.latency))
-        script.always("responder", Reply(content="An answer.", delay=a.latency))
-        with FakeOllama(script) as fake:
-            chat = [f"Tell me something about topic {i}" for i in range(a.questions)]
-            t1, _, _ = run_batch(fake, chat, 1, Path(tmp))  # process start-up excluded: the batch's own clock
-            t8, _, _ = run_batch(fake, chat, 8, Path(tmp))
-        print(f"throughput, {a.questions} chat questions, 2 calls each at {a.latency * 1000:.0f} ms per call:")
-        print(f"  concurrency 1: {a.questions / t1:6.2f} questions/s ({t1:.1f} s)")
-        print(f"  concurrency 8: {a.questions / t8:6.2f} questions/s ({t8:.1f} s)   speed-up {t1 / t8:.1f}x (target >= 6x)")
-        script = Script().always("router", '{"route": "chat"}').always("responder", "An answer.")
-        with FakeOllama(script) as fake:
-            for n in (1000, a.memory_questions):
-                qs = [f"{i} * 3" if i % 2 else f"Tell me about {i}" for i in range(n)]
-                secs, rss, _ = run_batch(fake, qs, 8, Path(tmp))
-                print(f"peak memory, {n:>6} questions (half arithmetic, half chat), instant model: "
-                      f"{rss:6.1f} MB max RSS, {n / secs:,.0f} questions/s")
+    m = machine()
+    print(f"{m['cores']} cores, Python {m['python']}")
+    r = measure(a.questions, a.latency, a.memory_questions)
+    print(f"throughput, {a.questions} chat questions, 2 calls each at {a.latency * 1000:.0f} ms per call:")
+    print(f"  concurrency 1: {r['c1_per_s']:6.2f} questions/s")
+    print(f"  concurrency 8: {r['c8_per_s']:6.2f} questions/s   speed-up {r['speed_up']:.1f}x (target >= 6x)")
+    for n in sorted({1000, a.memory_questions}):
+        print(f"peak memory, {n:>6} questions (half arithmetic, half chat), instant model: "
+              f"{r[f'peak_rss_mb_{n}']:6.1f} MB max RSS, {r[f'rate_{n}_per_s']:,.0f} questions/s")
 
 
 if __name__ == "__main__":

@@ -10,46 +10,38 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import platform
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+from _common import machine, pct
+from fake_ollama import FakeOllama, Script, tool_call
 
-from fake_ollama import FakeOllama, Script, tool_call  # noqa: E402
+from assistant.app import build_assistant
+from assistant.config import Settings
+from assistant.paths import Paths
 
-from assistant.app import build_assistant  # noqa: E402
-from assistant.config import Settings  # noqa: E402
-from assistant.paths import Paths  # noqa: E402
+CASES = {
+    "arithmetic": "123 * 456 是多少?",
+    "chat": "Why is the moon round?",
+    "word problem": "What is the area of a circle of radius 3?",
+}
 
 
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
-
-
-async def main(turns: int) -> None:
+async def measure(turns: int) -> dict[str, dict[str, float]]:
+    """Per case: mean model calls and p50/p95 ms per turn."""
     script = Script()
     script.always("router", lambda req: {"route": "calculator" if "circle" in req["messages"][-1]["content"] else "chat"})
     script.always("executor", tool_call("calculator", expression="pi*3^2"))
     script.always("validator", {"verdict": "PASS", "reason": "ok"})
     script.always("responder", "About 28.27.")
+    out: dict[str, dict[str, float]] = {}
     with FakeOllama(script) as fake, tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        app = build_assistant(Settings(ollama_host=fake.url), Paths(root / "c", root / "d", root / "k", root / "l"))
-        cases = {
-            "arithmetic": "123 * 456 是多少?",
-            "chat": "Why is the moon round?",
-            "word problem": "What is the area of a circle of radius 3?",
-        }
-        print(f"{os.cpu_count()} cores, Python {platform.python_version()}, {turns} turns per case, fake Ollama answering instantly")
-        print(f"{'case':<14}{'model calls':>12}{'p50 ms':>10}{'p95 ms':>10}")
-        for name, question in cases.items():
+        app = build_assistant(Settings(ollama_host=fake.url, backend="ollama"),
+                              Paths(root / "c", root / "d", root / "k", root / "l"))
+        for name, question in CASES.items():
             await app.ask(question)  # warm-up
             times, calls = [], []
             for _ in range(turns):
@@ -57,11 +49,21 @@ async def main(turns: int) -> None:
                 result = await app.ask(question)
                 times.append((time.perf_counter() - t0) * 1000)
                 calls.append(result.model_calls)
-            print(f"{name:<14}{statistics.mean(calls):>12.1f}{pct(times, 50):>10.2f}{pct(times, 95):>10.2f}")
+            out[name] = {"model_calls": statistics.mean(calls), "p50_ms": pct(times, 50), "p95_ms": pct(times, 95)}
         await app.aclose()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--turns", type=int, default=200)
+    turns = ap.parse_args().turns
+    m = machine()
+    print(f"{m['cores']} cores, Python {m['python']}, {turns} turns per case, fake Ollama answering instantly")
+    print(f"{'case':<14}{'model calls':>12}{'p50 ms':>10}{'p95 ms':>10}")
+    for name, r in asyncio.run(measure(turns)).items():
+        print(f"{name:<14}{r['model_calls']:>12.1f}{r['p50_ms']:>10.2f}{r['p95_ms']:>10.2f}")
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--turns", type=int, default=200)
-    asyncio.run(main(ap.parse_args().turns))
+    main()

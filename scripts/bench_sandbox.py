@@ -7,23 +7,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import platform
-import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _common import machine, pct
 
-from tools import InProcessRunner  # noqa: E402
-from tools.calculator import Calculator, CalculatorArgs  # noqa: E402
-from tools.sandbox import SandboxRunner  # noqa: E402
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+from tools import InProcessRunner
+from tools.calculator import Calculator, CalculatorArgs
+from tools.sandbox import SandboxRunner
 
 
 async def timed(runner, calls: int) -> list[float]:
@@ -37,7 +27,7 @@ async def timed(runner, calls: int) -> list[float]:
     return out
 
 
-async def main(calls: int) -> None:
+async def measure(calls: int) -> dict[str, float | bool | None]:
     sandbox = SandboxRunner()
     t0 = time.perf_counter()
     await sandbox.warm([Calculator()])
@@ -45,15 +35,24 @@ async def main(calls: int) -> None:
     inproc = await timed(InProcessRunner(), calls)
     boxed = await timed(sandbox, calls)
     await sandbox.aclose()
-    print(f"{os.cpu_count()} cores, Python {platform.python_version()}, {calls} calls each, seccomp={sandbox.seccomp.get('calculator')}")
+    return {"in_process_p50_ms": pct(inproc, 50), "in_process_p95_ms": pct(inproc, 95),
+            "sandboxed_p50_ms": pct(boxed, 50), "sandboxed_p95_ms": pct(boxed, 95),
+            "overhead_p50_ms": pct(boxed, 50) - pct(inproc, 50), "cold_start_ms": cold,
+            "seccomp": sandbox.seccomp.get("calculator")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--calls", type=int, default=500)
+    calls = ap.parse_args().calls
+    r = asyncio.run(measure(calls))
+    m = machine()
+    print(f"{m['cores']} cores, Python {m['python']}, {calls} calls each, seccomp={r['seccomp']}")
     print(f"{'runner':<22}{'p50 ms':>10}{'p95 ms':>10}")
-    print(f"{'in-process':<22}{pct(inproc, 50):>10.3f}{pct(inproc, 95):>10.3f}")
-    print(f"{'sandboxed (warm)':<22}{pct(boxed, 50):>10.3f}{pct(boxed, 95):>10.3f}")
-    print(f"overhead p50: {pct(boxed, 50) - pct(inproc, 50):.3f} ms (target < 15 ms); "
-          f"cold worker start: {cold:.0f} ms (mean of warm calls {statistics.mean(boxed):.3f} ms)")
+    print(f"{'in-process':<22}{r['in_process_p50_ms']:>10.3f}{r['in_process_p95_ms']:>10.3f}")
+    print(f"{'sandboxed (warm)':<22}{r['sandboxed_p50_ms']:>10.3f}{r['sandboxed_p95_ms']:>10.3f}")
+    print(f"overhead p50: {r['overhead_p50_ms']:.3f} ms (target < 15 ms); cold worker start: {r['cold_start_ms']:.0f} ms")
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--calls", type=int, default=500)
-    asyncio.run(main(ap.parse_args().calls))
+    main()

@@ -1,0 +1,226 @@
+"""What the pipeline costs, in one command: model calls per question, latency against the limit, pipeline
+and sandbox overhead, cold start, and batch throughput, each with the machine it ran on.
+
+    python scripts/bench.py [--quick] [--json FILE]
+
+Everything runs against the fake Ollama (tests/fake_ollama.py) and the fake Open-Meteo, scripted as an
+oracle that answers every stage correctly for the questions in scripts/bench_questions.jsonl.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from _common import ROOT, machine, pct
+from fake_ollama import FakeOllama, Reply, kind_of
+from fake_open_meteo import FakeOpenMeteo
+
+import bench_batch
+import bench_pipeline
+import bench_sandbox
+from assistant.app import build_assistant
+from assistant.config import Settings
+from assistant.paths import Paths
+from tools.gazetteer import build_index
+
+QUESTIONS = [json.loads(line) for line in (ROOT / "scripts" / "bench_questions.jsonl").read_text().splitlines() if line]
+TARGETS = {"mean_calls_tiers_on": 1.5, "arithmetic_calls": 0, "overhead_p50_ms": 3, "sandbox_p50_ms": 15,
+           "version_ms": 150, "daemon_first_byte_ms": 200}
+
+
+class Oracle:
+    """Answers each stage as a correct model would, looked up from the question set."""
+
+    def __init__(self, latency: float = 0.0, token_rate: float | None = None, answer_tokens: int = 40) -> None:
+        self.by_question = {q["question"]: q for q in QUESTIONS}
+        self.latency, self.token_rate, self.answer_tokens = latency, token_rate, answer_tokens
+
+    def _entry(self, request: dict[str, Any]) -> dict[str, Any]:
+        for m in reversed(request["messages"]):
+            content = m.get("content") or ""
+            if m["role"] != "user":
+                continue
+            if content.startswith("User request: "):
+                content = content[len("User request: "):]
+            for line in (content, content.split("\n")[0]):
+                if line in self.by_question:
+                    return self.by_question[line]
+        raise LookupError("the oracle does not know this question")
+
+    def __call__(self, request: dict[str, Any]) -> Reply:
+        entry, kind = self._entry(request), kind_of(request)
+        if kind == "router":
+            return Reply(content=json.dumps({"route": entry["route"]}), delay=self.latency)
+        if kind == "executor":
+            return Reply(tool_calls=[{"name": entry["route"], "arguments": a} for a in entry["args"]], delay=self.latency)
+        if kind == "validator":
+            return Reply(content='{"verdict": "PASS", "reason": "the arguments fit the request"}', delay=self.latency)
+        words = " ".join(["word"] * self.answer_tokens)
+        if self.token_rate:
+            return Reply(content=words, chunk_size=5, chunk_delay=1 / self.token_rate, delay=self.latency)  # 5 chars: 1 token
+        return Reply(content=words)
+
+
+async def run_set(settings_overrides: dict[str, Any], oracle: Oracle) -> list[dict[str, Any]]:
+    """Every question of the set through a fresh app; per question: category, model calls, seconds, ok."""
+    rows = []
+    with FakeOllama(oracle) as fake, FakeOpenMeteo() as meteo, tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        settings = Settings(ollama_host=fake.url, backend="ollama", weather_forecast_url=meteo.url,
+                            weather_geocoding_url=meteo.url, gazetteer_index=GAZETTEER, **settings_overrides)
+        app = build_assistant(settings, Paths(root / "c", root / "d", root / "k", root / "l"))
+        await app.runner.warm(list(app.registry))
+        sessions: dict[int, str] = {}
+        for q in QUESTIONS:
+            session = None
+            if q["session"] is not None:
+                session = sessions.setdefault(q["session"], app.store.create_session())
+            t0 = time.perf_counter()
+            result = await app.ask(q["question"], session_id=session)
+            rows.append({"category": q["category"], "calls": result.model_calls, "seconds": time.perf_counter() - t0,
+                         "ok": result.ok, "route": result.route})
+        await app.aclose()
+    return rows
+
+
+def by_category(rows: list[dict[str, Any]], key: str, fn=statistics.mean) -> dict[str, float]:
+    groups: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        groups[r["category"]].append(r[key])
+    return {c: fn(v) for c, v in groups.items()}
+
+
+def cold_start(quick: bool) -> dict[str, float]:
+    """Whole processes: `assistant --version`, and `assistant ask` to the first byte, with and without the daemon."""
+    runs = 5 if quick else 10
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+
+    def version() -> float:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "assistant", "--version"], env=env, capture_output=True, check=True)
+        return (time.perf_counter() - t0) * 1000
+
+    def first_byte(args: list[str], env_: dict[str, str]) -> float:
+        t0 = time.perf_counter()
+        p = subprocess.Popen([sys.executable, "-m", "assistant", "ask", *args], env=env_, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL)
+        assert p.stdout is not None
+        p.stdout.read(1)
+        ms = (time.perf_counter() - t0) * 1000
+        p.wait()
+        return ms
+
+    out = {"version_ms": statistics.median(version() for _ in range(runs))}
+    with FakeOllama(Oracle()) as fake, tempfile.TemporaryDirectory() as tmp:
+        e = {**env, "ASSISTANT_HOME": tmp, "OLLAMA_HOST": fake.url, "ASSISTANT_BACKEND": "ollama",
+             "ASSISTANT_GAZETTEER_INDEX": GAZETTEER}
+        out["ask_first_byte_ms"] = statistics.median(first_byte(["--no-daemon", "Why is the moon round?"], e) for _ in range(runs))
+        out["ask_arithmetic_first_byte_ms"] = statistics.median(first_byte(["--no-daemon", "123 * 456"], e) for _ in range(runs))
+        daemon = subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=e,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            from assistant.client import connect
+
+            deadline = time.monotonic() + 30
+            while connect(Path(tmp) / "data" / "run") is None:
+                if time.monotonic() > deadline:
+                    raise SystemExit("the daemon did not start")
+                time.sleep(0.05)
+            first_byte(["Why is the moon round?"], e)  # warm
+            out["daemon_first_byte_ms"] = statistics.median(first_byte(["Why is the moon round?"], e) for _ in range(runs))
+        finally:
+            daemon.terminate()
+            daemon.wait(15)
+    return out
+
+
+def main() -> None:
+    global GAZETTEER
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions (about a minute)")
+    ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON, for comparison across commits")
+    a = ap.parse_args()
+    m = machine()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as gz:
+        GAZETTEER = str(Path(gz) / "places.sqlite")
+        build_index(Path(GAZETTEER))
+        on = asyncio.run(run_set({}, Oracle()))
+        off = asyncio.run(run_set({"deterministic": False}, Oracle()))
+        latency, rate = 0.2, 50.0
+        answer_call = latency + 40 / rate
+        timed = asyncio.run(run_set({}, Oracle(latency=latency, token_rate=rate)))
+        overhead = asyncio.run(bench_pipeline.measure(50 if a.quick else 200))
+        sandbox = asyncio.run(bench_sandbox.measure(100 if a.quick else 500))
+        cold = cold_start(a.quick)
+        batch = bench_batch.measure(questions=24 if a.quick else 40, memory_questions=2000 if a.quick else 10000)
+
+    calls_on, calls_off = by_category(on, "calls"), by_category(off, "calls")
+    mean_on, mean_off = statistics.mean(r["calls"] for r in on), statistics.mean(r["calls"] for r in off)
+    ratios = [dict(r, ratio=r["seconds"] / answer_call) for r in timed]
+    figures: dict[str, Any] = {
+        "machine": m, "questions": len(QUESTIONS),
+        "model_calls": {"tiers_on": {"mean": mean_on, **calls_on}, "tiers_off": {"mean": mean_off, **calls_off},
+                        "saving": mean_off / mean_on if mean_on else float("inf"),
+                        "correct_tiers_on": sum(r["ok"] for r in on), "correct_tiers_off": sum(r["ok"] for r in off)},
+        "latency_vs_one_answer_call": {"per_call_latency_s": latency, "tokens_per_s": rate, "answer_tokens": 40,
+                                       **{c: {"median": pct([r["ratio"] for r in ratios if r["category"] == c], 50),
+                                              "p95": pct([r["ratio"] for r in ratios if r["category"] == c], 95)}
+                                          for c in calls_on}},
+        "pipeline_overhead": overhead, "sandbox": sandbox, "cold_start": cold, "batch": batch,
+    }
+
+    def mark(ok: bool) -> str:
+        return "✓" if ok else "✗"
+
+    print(f"assistant benchmarks · {m['cores']} cores · Python {m['python']} · {m['platform']} · {len(QUESTIONS)} questions")
+    print("\n1. Model calls per question (fake Ollama answering correctly)")
+    print(f"   {'category':<14}{'n':>4}{'tiers on':>10}{'tiers off':>11}")
+    counts = defaultdict(int)
+    for q in QUESTIONS:
+        counts[q["category"]] += 1
+    for c in calls_on:
+        print(f"   {c:<14}{counts[c]:>4}{calls_on[c]:>10.2f}{calls_off[c]:>11.2f}")
+    print(f"   {'mean':<14}{len(QUESTIONS):>4}{mean_on:>10.2f}{mean_off:>11.2f}   saving {mean_off / mean_on:.1f}x   "
+          f"{mark(mean_on <= TARGETS['mean_calls_tiers_on'])} ≤ 1.5 · arithmetic {mark(calls_on['arithmetic'] == 0)} 0"
+          f" · correct {figures['model_calls']['correct_tiers_on']}/{len(QUESTIONS)}")
+    print(f"\n2. Wall time / one answer-writing call ({latency * 1000:.0f} ms per call + 40 tokens at {rate:.0f} tok/s = {answer_call:.1f} s)")
+    for c in calls_on:
+        lat = figures["latency_vs_one_answer_call"][c]
+        print(f"   {c:<14} median {lat['median']:5.2f}   p95 {lat['p95']:5.2f}")
+    print("\n3. Pipeline overhead per turn, instant model, store writes included")
+    for c, r in overhead.items():
+        print(f"   {c:<14} {r['model_calls']:.0f} calls   p50 {r['p50_ms']:6.2f} ms   p95 {r['p95_ms']:6.2f} ms")
+    print(f"   {mark(overhead['arithmetic']['p50_ms'] < TARGETS['overhead_p50_ms'])} arithmetic p50 < 3 ms")
+    print(f"\n4. Sandboxed calculator, warm: p50 {sandbox['sandboxed_p50_ms']:.3f} ms vs in-process {sandbox['in_process_p50_ms']:.3f} ms"
+          f" (overhead {sandbox['overhead_p50_ms']:.3f} ms {mark(sandbox['overhead_p50_ms'] < 15)} < 15 ms); cold worker {sandbox['cold_start_ms']:.0f} ms")
+    print("\n5. Cold start, whole processes (median)")
+    print(f"   assistant --version                       {cold['version_ms']:6.0f} ms  {mark(cold['version_ms'] < 150)} < 150 ms")
+    print(f"   assistant ask, no daemon, arithmetic      {cold['ask_arithmetic_first_byte_ms']:6.0f} ms to the first byte")
+    print(f"   assistant ask, no daemon, chat            {cold['ask_first_byte_ms']:6.0f} ms to the first byte")
+    print(f"   assistant ask, through the daemon, chat   {cold['daemon_first_byte_ms']:6.0f} ms to the first byte"
+          f"  {mark(cold['daemon_first_byte_ms'] < 200)} < 200 ms")
+    print(f"\n6. Batch: {batch['c1_per_s']:.2f} questions/s at -j 1, {batch['c8_per_s']:.2f} at -j 8 "
+          f"({batch['speed_up']:.1f}x {mark(batch['speed_up'] >= 6)} ≥ 6x; {batch['latency_s'] * 1000:.0f} ms per call); "
+          + ", ".join(f"peak {v:.0f} MB for {k.rsplit('_', 1)[1]} questions" for k, v in batch.items() if k.startswith("peak_rss")))
+    print(f"\n(took {time.perf_counter() - started:.0f} s)")
+    if a.json:
+        Path(a.json).write_text(json.dumps(figures, ensure_ascii=False, indent=2))
+        print(f"figures written to {a.json}")
+
+
+GAZETTEER = ""
+
+if __name__ == "__main__":
+    main()

@@ -31,7 +31,10 @@ def run_batch(fake: FakeOllama, questions: list[str], concurrency: int, home: Pa
     env.update(ASSISTANT_BACKEND="ollama", ASSISTANT_HOME=str(src.with_suffix(".state")), OLLAMA_HOST=fake.url)  # a fresh store: no resume
     code = ("import resource, runpy, sys; sys.argv = ['assistant'] + sys.argv[1:]\n"
             "try:\n    runpy.run_module('assistant', run_name='__main__')\n"
-            "finally:\n    print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
+            "finally:\n"
+            # VmHWM is this program's own peak; ru_maxrss would carry the forking parent's size across exec.
+            "    hwm = [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
+            "    print('MAXRSS', hwm[0] if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
     p = subprocess.run([sys.executable, "-c", code, "batch", str(src), "-j", str(concurrency)], env=env,
                        capture_output=True, text=True)
     summary = re.search(r"failed in ([\d.]+)s", p.stderr)

@@ -80,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     chat.add_argument("--session", metavar="ID", help="resume this session (an id prefix)")
     chat.add_argument("--model", help="use this Ollama model for every role")
     chat.add_argument("--debug", action="store_true", help="show tracebacks")
+    chat.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
 
     daemon = sub.add_parser(
         "daemon", help="the background daemon: warm models, a local API, the global hotkey",
@@ -296,10 +297,18 @@ def _chat(args: argparse.Namespace) -> int:
 
 async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
     from assistant.app import build_assistant
+    from assistant.client import connect
     from assistant.errors import ConfigError
+    from assistant.remote import RemoteAssistant
     from assistant.repl import Repl
+    from assistant.store import Store
 
-    app = build_assistant(settings, paths, notify=_notice)
+    client = None if args.no_daemon else connect(paths.run_dir)
+    if client is not None:  # the daemon answers with warm models; the store is shared
+        paths.ensure()
+        app: Any = RemoteAssistant(client, settings, Store(paths.database))
+    else:
+        app = build_assistant(settings, paths, notify=_notice)
     try:
         ref = args.session or ("last" if args.resume_last else None)
         session = app.store.find_session(ref) if ref else app.store.create_session()
@@ -307,9 +316,11 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
             if args.session:
                 raise ConfigError(f"no session matches '{args.session}'.", "See: assistant sessions list")
             session = app.store.create_session()
-        warming = asyncio.create_task(app.runner.warm(list(app.registry)))  # tool workers start while you type
+        warming = asyncio.create_task(app.runner.warm(list(app.registry)) if client is None
+                                      else asyncio.sleep(0))  # tool workers start while you type
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
-                    progress_enabled=sys.stderr.isatty() and not os.environ.get("NO_COLOR"))
+                    progress_enabled=sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
+                    via="the daemon" if client is not None else None)
         code = await repl.run()
         await warming
         return code

@@ -70,7 +70,7 @@ async def check_ollama(settings: Settings, embedded_ok: bool) -> list[Check]:
         caps = set((data or {}).get("capabilities") or [])
         if "executor" in roles and "tools" not in caps:
             checks.append(Check(name=f"model {model}", level="warn",
-                                detail=f"installed; no 'tools' capability, so the executor uses JSON-schema output",
+                                detail="installed; no 'tools' capability, so the executor uses JSON-schema output",
                                 fix="fine as it is; a model with tools (qwen2.5, llama3.1) calls tools natively"))
         else:
             checks.append(Check(name=f"model {model}", level="ok",

@@ -8,7 +8,7 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from assistant import trace_view
 from assistant.config import ROLES, Settings
@@ -29,8 +29,10 @@ Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Ente
 
 
 class Repl:
-    def __init__(self, app: Assistant, session_id: str, history_file: Path, progress_enabled: bool) -> None:
+    def __init__(self, app: Assistant, session_id: str, history_file: Path, progress_enabled: bool,
+                 via: str | None = None) -> None:
         self.app = app
+        self.via = via
         self.session_id = session_id
         self.history_file = history_file
         self.progress_enabled = progress_enabled
@@ -81,7 +83,8 @@ class Repl:
         s = self.app.settings
         turns = len(self.app.store.session_turns(self.session_id))
         resumed = f" (resumed, {turns} turns)" if turns else ""
-        print(f"assistant chat · session {self.session_id}{resumed} · model {s.model_for('responder')} · "
+        via = f" · via {self.via}" if self.via else ""
+        print(f"assistant chat · session {self.session_id}{resumed} · model {s.model_for('responder')}{via} · "
               "/help for commands, Ctrl-D to leave")
         pending = self.app.store.pending(self.session_id)
         if pending is not None:
@@ -104,7 +107,8 @@ class Repl:
 
     async def turn(self, question: str) -> None:
         progress = Progress(enabled=self.progress_enabled)
-        task = asyncio.ensure_future(self.app.ask(question, session_id=self.session_id, emit=progress.on_event))
+        task: asyncio.Future[Any] = asyncio.ensure_future(
+            self.app.ask(question, session_id=self.session_id, emit=progress.on_event))
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:

@@ -35,6 +35,7 @@ class AskBody(BaseModel):
     session_id: str | None = Field(None, max_length=64)
     model: str | None = Field(None, max_length=200)
     max_retries: int | None = Field(None, ge=0, le=10)
+    models: dict[str, str] | None = None  # per role: {"executor": "qwen2.5:7b", ...}
 
 
 @dataclass
@@ -112,11 +113,15 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             return _error(400, f"invalid request: {where}: {first['msg']}")
         if body.session_id and not assistant.store.session_exists(body.session_id):
             return _error(404, f"no session {body.session_id}")
+        if body.models and not set(body.models) <= set(ROLES):
+            return _error(400, f"invalid request: models: roles are {', '.join(ROLES)}")
         settings = assistant.settings
-        if body.model or body.max_retries is not None:
+        if body.model or body.models or body.max_retries is not None:
             changes: dict[str, Any] = {}
             if body.model:
                 changes.update({"model": body.model, **{f"{r}_model": body.model for r in ROLES}})
+            for role, name in (body.models or {}).items():
+                changes[f"{role}_model"] = name
             if body.max_retries is not None:
                 changes["max_retries"] = body.max_retries
             settings = settings.model_copy(update=changes)

@@ -69,7 +69,7 @@ async def test_malformed_model_output_is_feedback_not_a_crash(tiny):
     failed = [e for e in turn["events"] if e["type"] == "validation" and e["verdict"] == "FAIL"]
     if failed and result.attempts > 1:  # each FAIL reason went back to the executor
         executor_messages = [c["request"] for c in turn["model_calls"] if c["role"] == "executor"][1:]
-        assert all(f["reason"][:30] in m for f, m in zip(failed, executor_messages))
+        assert all(f["reason"][:30] in m for f, m in zip(failed, executor_messages, strict=False))
 
 
 def test_ask_falls_back_to_the_embedded_model_and_says_so(home, gazetteer_index):

@@ -125,3 +125,26 @@ def test_slash_commands(chat, fake):
     term.wait_for("last active")
     term.type("/exit")
     term.wait_for("[exited]")
+
+
+def test_chat_goes_through_a_running_daemon(home, fake, gazetteer_index):
+    from test_daemon import Daemon
+
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "answered by the daemon")
+    daemon = Daemon(home, cli_env(home, fake, ASSISTANT_GAZETTEER_INDEX=gazetteer_index)).start()
+    try:
+        env = cli_env(home, OLLAMA_HOST="127.0.0.1:9", TERM="xterm-256color", PATH=os.environ.get("PATH", ""),
+                      HOME=str(home), ASSISTANT_GAZETTEER_INDEX=gazetteer_index)
+        term = Terminal([sys.executable, "-m", "assistant", "chat"], env)
+        try:
+            term.wait_for("via the daemon")
+            term.type("/retries 2")
+            term.wait_for("max_retries = 2")
+            term.type("hello")
+            term.wait_for("answered by the daemon")
+            term.type("/trace")
+            term.wait_for("answer: answered by the daemon")
+        finally:
+            term.close()
+    finally:
+        daemon.stop()

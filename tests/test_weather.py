@@ -92,6 +92,13 @@ async def test_network_down_without_a_cache(tmp_path, gazetteer_index, runner):
     assert "没有网络" in result.error and "没有缓存" in result.error
 
 
+async def test_an_unknown_place_while_offline_is_a_fixable_error(tmp_path, gazetteer_index, runner):
+    dead = f"http://127.0.0.1:{closed_port()}"
+    result = await runner.run(weather(tmp_path, gazetteer_index, dead), WeatherArgs(place="The moon is round"))
+    assert not result.ok and result.fixable
+    assert "Unknown place 'The moon is round'" in result.error and "no network" in result.error
+
+
 async def test_network_down_with_a_cache_returns_it_with_its_age(tmp_path, gazetteer_index, meteo, runner):
     await runner.run(weather(tmp_path, gazetteer_index, meteo.url, cache_minutes=0), WeatherArgs(place="Paris"))
     dead = f"http://127.0.0.1:{closed_port()}"

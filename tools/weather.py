@@ -138,7 +138,10 @@ class Weather(Tool):
             try:
                 place = self.gazetteer.resolve(args.place) or await self._geocode(http, args.place, language)
             except _Offline:
-                return ToolResult(ok=False, error=self._offline_message(args.place, language), fixable=False)
+                # Not a known place, and no network to look further: another name may still resolve offline.
+                return ToolResult.failure(
+                    f"Unknown place '{args.place}': the offline gazetteer does not know it and the online geocoder "
+                    "cannot be reached (no network). Use the city name exactly as the user wrote it.")
             if place is None:
                 return ToolResult.failure(
                     f"Unknown place '{args.place}': neither the gazetteer nor the geocoder knows it. "

@@ -10,6 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from fake_ollama import FakeOllama, Script  # noqa: E402
+from fake_open_meteo import FakeOpenMeteo  # noqa: E402
 
 from assistant.app import build_assistant  # noqa: E402
 from assistant.config import Settings  # noqa: E402
@@ -67,6 +68,23 @@ async def make_app(fake: FakeOllama, tmp_path: Path, gazetteer_index: str):
     yield make
     for app in apps:
         await app.aclose()
+
+
+@pytest.fixture
+def meteo() -> Iterator[FakeOpenMeteo]:
+    """A fake Open-Meteo (forecast and geocoding) on loopback."""
+    server = FakeOpenMeteo().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def weather_app(make_app, meteo: FakeOpenMeteo):
+    """``make_app`` with the weather tool pointed at the fake Open-Meteo."""
+    def make(**overrides: Any) -> Assistant:
+        return make_app(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, **overrides)
+
+    return make
 
 
 def cli_env(home: Path, fake: FakeOllama | None = None, **extra: str) -> dict[str, str]:

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import pytest
 from fake_ollama import Script
-from fake_open_meteo import FakeOpenMeteo
 
 
 @pytest.fixture
-def meteo():
-    server = FakeOpenMeteo().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def app(make_app, meteo):
-    return make_app(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url)
+def app(weather_app):
+    return weather_app()
 
 
 async def test_weather_follow_up_asks_the_same_about_another_place(fake, app):
@@ -46,23 +38,23 @@ async def test_calculation_follow_up_continues_from_the_last_result(fake, app):
     assert fake.requests == []
 
 
-async def test_a_question_back_is_completed_by_the_next_turn(fake, app, make_app, meteo):
+async def test_a_question_back_is_completed_by_the_next_turn(fake, app, weather_app):
     fake.handler = Script(responder="兰州现在不热。")
     session = app.store.create_session()
     asked = await app.ask("天气怎么样?", session_id=session)
     assert asked.route == "clarify" and "哪个城市" in asked.answer and asked.model_calls == 0
     # the pending request survives a restart: a new app on the same store
     await app.aclose()
-    again = make_app(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url)
+    again = weather_app()
     done = await again.ask("兰州", session_id=session)
     assert done.ok and done.route == "weather" and [t.args["place"] for t in done.tool_calls] == ["兰州"]
     assert done.model_calls == 1 and "天气怎么样" in fake.requests[-1]["messages"][-1]["content"]
     assert again.store.pending(session) is None
 
 
-async def test_home_city_answers_a_question_without_a_place(fake, make_app, meteo):
+async def test_home_city_answers_a_question_without_a_place(fake, weather_app):
     fake.handler = Script(responder="ok")
-    app = make_app(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, home_city="兰州")
+    app = weather_app(home_city="兰州")
     result = await app.ask("天气怎么样?")
     assert result.route == "weather" and [t.args["place"] for t in result.tool_calls] == ["兰州"]
 

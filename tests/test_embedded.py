@@ -8,7 +8,6 @@ import sys
 
 import pytest
 from conftest import cli_env
-from fake_open_meteo import FakeOpenMeteo
 from test_pipeline import closed_port
 
 from assistant.models import embedded
@@ -21,15 +20,8 @@ pytestmark = [
 
 
 @pytest.fixture
-def meteo():
-    server = FakeOpenMeteo().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def tiny(make_app, meteo):
-    return make_app(backend="embedded", weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, max_retries=1)
+def tiny(weather_app):
+    return weather_app(backend="embedded", max_retries=1)
 
 
 async def test_arithmetic_is_exact(tiny):

@@ -8,19 +8,11 @@ import sys
 import pytest
 from conftest import cli_env
 from fake_ollama import Reply, Script, tool_call
-from fake_open_meteo import FakeOpenMeteo
 from tmux import Terminal
 
 from assistant.store import Store
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Terminal.available(), reason="tmux is not installed")]
-
-
-@pytest.fixture
-def meteo():
-    server = FakeOpenMeteo().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import pytest
 from fake_ollama import Script, kind_of, tool_call
-from fake_open_meteo import FakeOpenMeteo
 from test_pipeline import closed_port
 
 from tools.sandbox import SandboxRunner
 from tools.weather import Weather, WeatherArgs, WeatherConfig, is_weather_question
-
-
-@pytest.fixture
-def meteo():
-    server = FakeOpenMeteo().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
@@ -121,13 +113,6 @@ def test_weather_words(question, expected):
 
 
 # Through the pipeline
-
-
-@pytest.fixture
-def weather_app(make_app, meteo):
-    def make(**overrides):
-        return make_app(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, **overrides)
-    return make
 
 
 async def test_a_known_place_costs_exactly_one_model_call(fake, meteo, weather_app):

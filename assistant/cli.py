@@ -113,27 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _parser().print_help()
         return 2
     debug = getattr(args, "debug", False)
+    commands = {"ask": _ask, "config": _config, "tools": _tools, "batch": _batch, "chat": _chat,
+                "sessions": _sessions, "trace": _trace, "doctor": _doctor, "daemon": _daemon, "popup": _popup}
     try:
-        if args.command == "ask":
-            return _ask(args)
-        if args.command == "config":
-            return _config(args)
-        if args.command == "tools":
-            return _tools()
-        if args.command == "batch":
-            return _batch(args)
-        if args.command == "chat":
-            return _chat(args)
-        if args.command == "sessions":
-            return _sessions(args)
-        if args.command == "trace":
-            return _trace(args)
-        if args.command == "doctor":
-            return _doctor(args)
-        if args.command == "daemon":
-            return _daemon(args)
-        if args.command == "popup":
-            return _popup()
+        return commands[args.command](args)
     except AssistantError as e:
         if debug:
             traceback.print_exc()
@@ -154,7 +137,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"assistant: internal error: {type(e).__name__}: {e} (run with --debug for details)", file=sys.stderr)
         return 1
-    return 2
 
 
 def _settings(overrides: dict[str, Any] | None = None):
@@ -177,7 +159,7 @@ def _config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tools() -> int:
+def _tools(args: argparse.Namespace) -> int:
     from assistant.app import weather_config
     from tools import default_registry
 
@@ -224,7 +206,7 @@ def _daemon(args: argparse.Namespace) -> int:
     return 0
 
 
-def _popup() -> int:
+def _popup(args: argparse.Namespace) -> int:
     from assistant.client import DaemonError, connect
     from assistant.errors import AssistantError
     from assistant.paths import resolve_paths
@@ -403,12 +385,14 @@ def _ask(args: argparse.Namespace) -> int:
     paths, settings = _settings(_overrides(args))
     result = asyncio.run(_run_ask(paths, settings, question, args.json))
     if args.json:
-        print(json.dumps({
-            "ok": result.ok, "answer": result.answer, "route": result.route, "attempts": result.attempts,
-            "model_calls": result.model_calls, "tool_calls": [t.model_dump() for t in result.tool_calls],
-            "turn_id": result.turn_id, "error": result.error,
-        }, ensure_ascii=False))
+        _print_ask_json(result.model_dump(), [t.model_dump() for t in result.tool_calls])
     return 0 if result.ok else 1
+
+
+def _print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> None:
+    """The one shape of `ask --json`, whether the turn ran here or in the daemon."""
+    keys = ("ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error")
+    print(json.dumps({k: tool_calls if k == "tool_calls" else turn[k] for k in keys}, ensure_ascii=False))
 
 
 def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
@@ -435,9 +419,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     if not done:
         raise AssistantError("the daemon ended the answer early.", "See the daemon log; or use --no-daemon.")
     if args.json:
-        print(json.dumps({"ok": done["ok"], "answer": done["answer"], "route": done["route"], "attempts": done["attempts"],
-                          "model_calls": done["model_calls"], "tool_calls": tools, "turn_id": done["turn_id"],
-                          "error": done["error"]}, ensure_ascii=False))
+        _print_ask_json(done, tools)
     return 0 if done["ok"] else 1
 
 

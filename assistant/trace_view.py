@@ -89,13 +89,9 @@ def render(turn: dict[str, Any]) -> str:
     summary = f"{len(turn['model_calls'])} model calls, {len(turn['tool_calls'])} tool calls, {turn['attempts']} attempts"
     body.append((0, summary))
     for i, (depth, text) in enumerate(body):
-        last = all(d < depth for d, _ in body[i + 1:i + 2]) if depth else i == len(body) - 1
-        if depth == 0:
-            lines.append(("└─ " if last else "├─ ") + text)
-        else:
-            nxt_top = next((d for d, _ in body[i + 1:] if d <= depth), 0)
-            prefix = "│  " * depth
-            lines.append(prefix + ("└─ " if nxt_top < depth or i == len(body) - 1 else "├─ ") + text)
+        # The last of its siblings when nothing at its depth follows before the tree climbs out (or ends).
+        following = next((d for d, _ in body[i + 1:] if d <= depth), -1)
+        lines.append("│  " * depth + ("└─ " if following < depth else "├─ ") + text)
     if turn["answer"] is not None:
         lines.append(f"answer: {turn['answer']}")
     return "\n".join(lines)

@@ -45,6 +45,7 @@ class BatchRecord(BaseModel):
     latency_ms: float
     turn_id: str | None
     error: str | None
+    replaced: str | None = None  # why the model's answer failed its check and the tool's rendering was shown
 
     def line(self, extra: dict[str, Any]) -> str:
         return json.dumps({**extra, **self.model_dump()}, ensure_ascii=False)
@@ -210,7 +211,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             record = BatchRecord(id=item.id, question=item.question, ok=result.ok, answer=result.answer,
                                  route=result.route, attempts=result.attempts, model_calls=result.model_calls,
                                  latency_ms=round((time.perf_counter() - t0) * 1000, 1), turn_id=result.turn_id,
-                                 error=result.error)
+                                 error=result.error, replaced=result.replaced)
             line = record.line(item.extra)
             store.batch_record(job_id, item.index, record.ok, line)  # durable before it is shown
             stats.add(record)

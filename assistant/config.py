@@ -36,6 +36,12 @@ class Settings(BaseModel):
     max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation")
     deterministic: bool = Field(True, description="certain rules route, check and render before any model is asked "
                                 "(off: every stage asks the model, as a naive four-agent pipeline does; for measurements)")
+    router_max_tokens: int = Field(48, ge=8, le=8192, description="generation cap of a routing call (its reply is a short JSON)")
+    executor_max_tokens: int = Field(256, ge=16, le=8192, description="generation cap of a tool-call writing call")
+    validator_max_tokens: int = Field(128, ge=16, le=8192, description="generation cap of a judging call")
+    responder_max_tokens: int = Field(400, ge=32, le=32768, description="generation cap of an answer (a few hundred tokens)")
+    rendered_answers: bool = Field(False, description="answer questions the rules settled with the tool's own sentence "
+                                   "(no answer-writing model call) instead of a model-written, checked answer")
     history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see")
     transport_retries: int = Field(3, ge=0, le=10, description="retries of a failed connection or server error (not counted as attempts)")
     transport_backoff: float = Field(0.5, ge=0, description="first backoff in seconds between transport retries, doubled each time, capped at 8 s")
@@ -55,6 +61,9 @@ class Settings(BaseModel):
 
     def model_for(self, role: Role) -> str:
         return getattr(self, f"{role}_model") or self.model
+
+    def max_tokens_for(self, role: Role) -> int:
+        return getattr(self, f"{role}_max_tokens")
 
 
 def _env_overrides(env: dict[str, str]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any, Awaitable, Callable
 
 from assistant.config import Settings
 from assistant.events import Event
-from assistant.models.base import ChatMessage, Role
+from assistant.models.base import ChatMessage, ChatRequest, Role
 from assistant.trace import RecordingModel, Trace
 from tools import PreviousTurn, Registry, ToolRunner
 
@@ -38,6 +38,11 @@ class TurnContext:
 
     def model_name(self, role: Role) -> str:
         return self.settings.model_for(role)
+
+    def request(self, role: Role, messages: list[ChatMessage], **more: Any) -> ChatRequest:
+        """A model call for ``role`` with its model, decoding options and generation cap."""
+        return ChatRequest(role=role, model=self.model_name(role), messages=messages, options=self.options(role),
+                           max_tokens=self.settings.max_tokens_for(role), **more)
 
     def options(self, role: Role) -> dict[str, Any]:
         # Deterministic decoding for the stages whose output is a decision, not prose.

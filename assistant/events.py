@@ -30,7 +30,7 @@ class StageStarted(BaseModel):
 class RouteDecided(BaseModel):
     type: Literal["route_decided"] = "route_decided"
     route: str
-    by: Literal["rule", "model", "default"]
+    by: Literal["rule", "model", "default", "check"]
     reason: str
 
 
@@ -67,6 +67,22 @@ class AnswerDelta(BaseModel):
     text: str
 
 
+class AnswerChecked(BaseModel):
+    """The answer check (third gate) judged a written answer."""
+
+    type: Literal["answer_check"] = "answer_check"
+    attempt: int
+    verdict: Literal["PASS", "FAIL"]
+    reason: str
+
+
+class AnswerReset(BaseModel):
+    """Discard what was shown of the answer so far: it failed its check, or was cut; another text follows."""
+
+    type: Literal["answer_reset"] = "answer_reset"
+    reason: str
+
+
 class TurnDone(BaseModel):
     type: Literal["turn_done"] = "turn_done"
     turn_id: str
@@ -76,12 +92,13 @@ class TurnDone(BaseModel):
     attempts: int
     model_calls: int
     error: str | None = None
+    replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
 
 
 Event = Annotated[
     Union[
         TurnStarted, StageStarted, RouteDecided, ToolCallProposed, ToolResultEvent,
-        ValidationDone, RetryStopped, AnswerDelta, TurnDone,
+        ValidationDone, RetryStopped, AnswerDelta, AnswerChecked, AnswerReset, TurnDone,
     ],
     Field(discriminator="type"),
 ]

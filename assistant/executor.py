@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 import prompts
 from assistant.context import TurnContext
-from assistant.models.base import ChatMessage, ChatRequest, ToolCall
+from assistant.models.base import ChatMessage, ToolCall
 from assistant.models.parsing import json_values, recover_tool_calls
 from tools import Tool, ToolResult
 
@@ -59,12 +59,11 @@ async def propose(ctx: TurnContext, tool: Tool, feedback: list[ChatMessage]) -> 
     else:
         system = prompts.render("executor_schema", tool_name=tool.name, tool_description=tool.description,
                                 schema=json.dumps(tool.args_schema(), ensure_ascii=False))
-    request = ChatRequest(
-        role="executor", model=model, options=ctx.options("executor"),
+    request = ctx.request(
+        "executor",
+        [ChatMessage(role="system", content=system), *ctx.history, ChatMessage(role="user", content=ctx.question), *feedback],
         tools=[tool.ollama_tool()] if native else None,
         format=None if native else tool.args_schema(),  # never both: a schema suppresses tool calls
-        messages=[ChatMessage(role="system", content=system), *ctx.history,
-                  ChatMessage(role="user", content=ctx.question), *feedback],
     )
     reply = await ctx.model.chat(request)
 

@@ -1,23 +1,31 @@
-"""The few sentences the pipeline writes itself, in the user's language."""
+"""The few sentences the pipeline writes itself, wholly in the user's language. Reasons meant for a model
+(a pydantic message, an exception text, a validator's critique) stay in the trace; the user gets a plain
+sentence."""
 
 from __future__ import annotations
 
-import re
+from tools import LocalText, language_of
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+NO_CALL = LocalText(zh="模型没有给出可用的调用。", en="the model did not produce a usable call.")
+BAD_ARGUMENTS = LocalText(zh="模型给出的参数无效。", en="the model's arguments were not valid.")
+TOOL_FAILED = LocalText(zh="工具出错了。", en="the tool reported an error.")
+CHECK_FAILED = LocalText(zh="结果没有通过检查。", en="the result did not pass the checks.")
 
 
 def is_chinese(text: str) -> bool:
-    return bool(_CJK.search(text))
+    return language_of(text) == "zh"
 
 
-def could_not_answer(question: str, tool: str, attempts: int, reason: str, why: str) -> str:
-    """An honest answer when the tool loop gave up; ``why`` is ``exhausted``, ``repeated`` or ``unfixable``."""
-    zh = is_chinese(question)
+def could_not_answer(question: str, tool: LocalText, attempts: int, problem: LocalText | None, why: str) -> str:
+    """An honest answer when the tool loop gave up; ``why`` is ``exhausted``, ``repeated`` or ``unfixable``.
+    ``tool`` is the tool's name for people; ``problem`` the last failure as a plain sentence."""
+    lang = language_of(question)
+    problem_text = problem.get(lang) if problem else CHECK_FAILED.get(lang)
     if why == "unfixable":
-        return f"抱歉,{reason}" if zh else f"Sorry: {reason}"
-    if zh:
-        what = "模型重复了一个已经失败的调用" if why == "repeated" else f"{tool} 尝试了 {attempts} 次仍未通过检查"
-        return f"抱歉,我没能得到可靠的结果:{what}。最后的问题是:{reason}"
-    what = "the model repeated a call that had already failed" if why == "repeated" else f"{tool} was tried {attempts} times without passing the checks"
-    return f"Sorry, I could not get a reliable result: {what}. The last problem was: {reason}"
+        return f"抱歉,{problem_text}" if lang == "zh" else f"Sorry: {problem_text}"
+    if lang == "zh":
+        what = "模型重复了一个已经失败的调用" if why == "repeated" else f"{tool.zh}尝试了 {attempts} 次仍未通过检查"
+        return f"抱歉,我没能得到可靠的结果:{what}。最后的问题是:{problem_text}"
+    what = ("the model repeated a call that had already failed" if why == "repeated"
+            else f"the {tool.en} was tried {attempts} times without passing the checks")
+    return f"Sorry, I could not get a reliable result: {what}. The last problem: {problem_text}"

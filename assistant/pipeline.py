@@ -10,18 +10,19 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from assistant import executor, responder, router, validator
+from assistant import answer_check, executor, responder, router, validator
 from assistant.config import Settings
 from assistant.context import Emit, TurnContext
 from assistant.errors import AssistantError
 from assistant.events import (
-    RetryStopped, RouteDecided, StageStarted, ToolCallProposed, ToolResultEvent, TurnDone, TurnStarted, ValidationDone,
+    AnswerChecked, AnswerReset, RetryStopped, RouteDecided, StageStarted, ToolCallProposed, ToolResultEvent, TurnDone,
+    TurnStarted, ValidationDone,
 )
-from assistant.language import could_not_answer
+from assistant.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, new_id
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso
-from tools import PreviousTurn, Registry, Tool, ToolResult, ToolRunner, Verdict
+from tools import LocalText, PreviousTurn, Registry, Tool, ToolResult, ToolRunner, Verdict
 
 
 class ToolCallSummary(BaseModel):
@@ -38,11 +39,12 @@ class TurnResult(BaseModel):
     ok: bool
     answer: str
     route: str | None = None
-    route_by: Literal["rule", "model", "default"] | None = None
+    route_by: Literal["rule", "model", "default", "check"] | None = None
     attempts: int = 0
     model_calls: int = 0
     tool_calls: list[ToolCallSummary] = []
     error: str | None = None
+    replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
 
 
 class Outcome(BaseModel):
@@ -53,8 +55,14 @@ class Outcome(BaseModel):
     ok: bool
     attempts: int
     executed: list[tuple[BaseModel, ToolResult]] = []
-    reason: str = ""
+    reason: str = ""  # the last failure, as the model was told (kept in the trace and the turn's error)
+    message: LocalText | None = None  # the last failure as a plain sentence for the user
     why: Literal["passed", "exhausted", "repeated", "unfixable"] = "passed"
+
+
+class Answer(BaseModel):
+    text: str
+    replaced: str | None = None
 
 
 class Assistant:
@@ -88,12 +96,12 @@ class Assistant:
         await ctx.emit(TurnStarted(turn_id=turn_id, session_id=session_id, question=question))
         decision: router.RouteDecision | None = None
         outcome: Outcome | None = None
-        answer: str | None = None
+        answer: Answer | None = None
         ok, error = False, None
         try:
-            # 1. Router
+            # 1. Router, and the route gate
             await ctx.emit(StageStarted(stage="router"))
-            decision = await router.route(ctx)
+            decision = router.gate(ctx, await router.route(ctx))
             await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason))
             ctx.question = decision.question or question
             if ctx.pending is not None:
@@ -101,34 +109,25 @@ class Assistant:
             tool = self.registry.get(decision.route)
             if decision.reply is not None:
                 # A rule wrote the whole answer: a refusal, or a question back for a missing detail.
-                answer = await responder.say(ctx, decision.reply)
+                answer = Answer(text=await responder.say(ctx, decision.reply))
                 if decision.pending_tool:
                     self.store.set_pending(session_id, PreviousTurn(question=question, route=decision.pending_tool))
                 ok = True
             elif tool is None:
                 # 4. Responder, no tool: conversation or a question back
                 await ctx.emit(StageStarted(stage="responder"))
-                if decision.route == router.CLARIFY:
-                    answer = await responder.ask_back(ctx, self.registry.names())
-                else:
-                    answer = await responder.answer_chat(ctx)
+                answer = await self._answer_chat(ctx, clarify=decision.route == router.CLARIFY)
                 ok = True
             else:
                 # 2–3. Executor → Tool → Validator, FAIL reasons fed back
                 outcome = await self._solve(ctx, tool, decision.args)
                 if not outcome.ok:
-                    answer = await responder.say(ctx, could_not_answer(
-                        ctx.question, tool.name, outcome.attempts, outcome.reason, outcome.why))
+                    answer = Answer(text=await responder.say(ctx, could_not_answer(
+                        ctx.question, tool.label, outcome.attempts, outcome.message, outcome.why)))
                 else:
-                    # 4. Responder: a certain question gets its rendered result; the rest a grounded answer
-                    rendered = None
-                    if decision.by == "rule" and len(outcome.executed) == 1 and ctx.settings.deterministic:
-                        rendered = tool.render(ctx.question, *outcome.executed[0])
+                    # 4. Responder, then the answer check
                     await ctx.emit(StageStarted(stage="responder"))
-                    if rendered is not None:
-                        answer = await responder.say(ctx, rendered)
-                    else:
-                        answer = await responder.answer_from_tools(ctx, tool.name, outcome.executed)
+                    answer = await self._answer_tool(ctx, tool, outcome.executed, certain=decision.by == "rule")
                     ok = True
         except AssistantError as e:
             error = e.one_line()
@@ -138,21 +137,22 @@ class Assistant:
             raise
         finally:
             result = TurnResult(
-                turn_id=turn_id, session_id=session_id, ok=ok, answer=answer or "",
+                turn_id=turn_id, session_id=session_id, ok=ok, answer=answer.text if answer else "",
+                replaced=answer.replaced if answer else None,
                 route=decision.route if decision else None, route_by=decision.by if decision else None,
                 attempts=outcome.attempts if outcome else 0, model_calls=len(trace.model_calls),
                 tool_calls=[ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error)
                             for t in trace.tool_calls],
                 error=error or (None if ok else outcome.reason if outcome else None),
             )
-            done = TurnDone(turn_id=turn_id, ok=ok, answer=result.answer, route=result.route,
-                            attempts=result.attempts, model_calls=result.model_calls, error=result.error)
+            done = TurnDone(turn_id=turn_id, ok=ok, answer=result.answer, route=result.route, attempts=result.attempts,
+                            model_calls=result.model_calls, error=result.error, replaced=result.replaced)
             if error is None:
                 await ctx.emit(done)
             else:
                 ctx.events.append(done)
             self.store.save_turn(
-                {"id": turn_id, "session_id": session_id, "question": question, "answer": answer,
+                {"id": turn_id, "session_id": session_id, "question": question, "answer": answer.text if answer else None,
                  "ok": int(ok), "route": result.route, "route_by": result.route_by,
                  "route_reason": decision.reason if decision else None, "attempts": result.attempts,
                  "model_calls": result.model_calls, "error": result.error, "started_at": started,
@@ -161,11 +161,62 @@ class Assistant:
             )
         return result
 
+    async def _answer_tool(self, ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel, ToolResult]],
+                           certain: bool) -> Answer:
+        """The third gate. The answer must carry the key facts of every result, in the user's language, as plain
+        text; one retry with the reason, then the tool's own rendering is shown instead. A small model may
+        write badly; it may never show a wrong figure."""
+        rendered = tool.render_all(ctx.question, executed)
+        if certain and ctx.settings.deterministic and (tool.renders_directly or ctx.settings.rendered_answers):
+            return Answer(text=await responder.say(ctx, rendered))
+        facts = [f for args, result in executed for f in tool.key_facts(args, result)]
+        rejected = None
+        for attempt in (1, 2):
+            written = await responder.answer_from_tools(ctx, tool.name, executed, rejected)
+            verdict = answer_check.check_answer(ctx.question, written.text, facts, [written.system])
+            if written.cut and verdict.passed:
+                verdict = Verdict(verdict="FAIL", reason=written.cut)
+            await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
+            if verdict.passed:
+                return Answer(text=written.text)
+            rejected = verdict.reason
+            await ctx.emit(AnswerReset(reason=rejected))
+        return Answer(text=await responder.say(ctx, rendered), replaced=rejected)
+
+    async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> Answer:
+        """Conversation has no tool evidence to hold it to, but the answer is still checked for JSON, markup,
+        echoed instructions, runaway repetition and the language: one retry, then the better text is shown."""
+        rejected = None
+        written = None
+        for attempt in (1, 2):
+            if clarify:
+                written = await responder.ask_back(ctx, self.registry.names(), rejected)
+            else:
+                written = await responder.answer_chat(ctx, rejected)
+            verdict = answer_check.check_answer(ctx.question, written.text, [], [written.system], limit=None,
+                                                language=not answer_check.about_language(ctx.question))
+            await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
+            if verdict.passed and not written.cut:
+                return Answer(text=written.text)
+            if verdict.passed:  # cut while repeating itself: keep what came before the loop
+                text = answer_check.before_repetition(written.text)
+                await ctx.emit(AnswerReset(reason=written.cut or ""))
+                return Answer(text=await responder.say(ctx, text))
+            rejected = verdict.reason
+            if attempt == 1:
+                await ctx.emit(AnswerReset(reason=rejected))
+        assert written is not None
+        text = answer_check.before_repetition(written.text) if written.cut else written.text
+        if text != written.text:
+            await ctx.emit(AnswerReset(reason=written.cut or ""))
+            await responder.say(ctx, text)
+        return Answer(text=text)
+
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None) -> Outcome:
         total = ctx.settings.max_retries + 1
         feedback: list[ChatMessage] = []
-        failed: dict[str, str] = {}  # proposal key -> why it failed
-        reason = ""
+        failed: dict[str, tuple[str, LocalText | None]] = {}  # proposal key -> why it failed
+        reason, message = "", None
         for attempt in range(1, total + 1):
             if attempt == 1 and preset:
                 proposal = executor.from_rule(tool, preset)
@@ -175,35 +226,44 @@ class Assistant:
             key = proposal.key()
             if proposal.calls and key in failed:
                 # The same call again cannot pass; stop instead of burning the rest of the budget.
-                await ctx.emit(RetryStopped(attempt=attempt, reason=f"repeated the call that failed: {failed[key]}"))
-                return Outcome(ok=False, attempts=attempt, reason=failed[key], why="repeated")
+                before, message = failed[key]
+                await ctx.emit(RetryStopped(attempt=attempt, reason=f"repeated the call that failed: {before}"))
+                return Outcome(ok=False, attempts=attempt, reason=before, message=message, why="repeated")
             for c in proposal.calls:
                 await ctx.emit(ToolCallProposed(attempt=attempt, name=c.name, args=c.raw,
                                                 recovered_from_text=proposal.recovered_from_text))
             invalid = [c.invalid for c in proposal.calls if c.invalid]
+            vetoes = [v for c in proposal.calls if c.args and ctx.settings.deterministic
+                      for v in [tool.vet(ctx.question, c.args)] if v is not None and not v.passed]
             executed: list[tuple[BaseModel, ToolResult]] = []
             if proposal.problem or invalid:
-                verdict = Verdict(verdict="FAIL", reason=proposal.problem or "; ".join(i for i in invalid if i), by="check")
+                verdict = Verdict(verdict="FAIL", reason=proposal.problem or "; ".join(i for i in invalid if i), by="check",
+                                  message=NO_CALL if proposal.problem else BAD_ARGUMENTS)
+            elif vetoes:  # arguments the checks reject before the tool runs (a place the user excluded)
+                verdict = Verdict(verdict="FAIL", reason="; ".join(v.reason for v in vetoes), by="check",
+                                  message=vetoes[0].message)
             else:
                 detail = ", ".join(_short(c.raw) for c in proposal.calls)
                 await ctx.emit(StageStarted(stage="tool", attempt=attempt, of=total, detail=f"{tool.name}({detail})"))
                 runnable = [c.args for c in proposal.calls if c.args]
                 results = await asyncio.gather(*(self._run_tool(ctx, tool, a, attempt) for a in runnable))
                 executed = list(zip(runnable, results, strict=True))
-                unfixable = [r.error or "" for r in results if not r.ok and not r.fixable]
+                unfixable = [r for r in results if not r.ok and not r.fixable]
                 if unfixable:
                     # No other arguments can help (the network is down): do not spend retries on it.
-                    await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", reason=unfixable[0], by="check"))
-                    return Outcome(ok=False, attempts=attempt, reason=unfixable[0], why="unfixable")
+                    first = unfixable[0]
+                    await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", reason=first.error or "", by="check"))
+                    return Outcome(ok=False, attempts=attempt, reason=first.error or "", message=first.message or TOOL_FAILED,
+                                   why="unfixable")
                 await ctx.emit(StageStarted(stage="validator", attempt=attempt, of=total))
                 verdict = await validator.validate(ctx, tool, executed, trusted=attempt == 1 and bool(preset))
             await ctx.emit(ValidationDone(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason, by=verdict.by))
             if verdict.passed:
                 return Outcome(ok=True, attempts=attempt, executed=executed)
-            reason = verdict.reason
-            failed[key] = reason
+            reason, message = verdict.reason, verdict.message
+            failed[key] = (reason, message)
             feedback += executor.feedback_messages(tool, proposal, [r for _, r in executed], reason)
-        return Outcome(ok=False, attempts=total, reason=reason, why="exhausted")
+        return Outcome(ok=False, attempts=total, reason=reason, message=message, why="exhausted")
 
     async def _run_tool(self, ctx: TurnContext, tool: Tool, args: BaseModel, attempt: int) -> ToolResult:
         started, t0 = now_iso(), time.perf_counter()

@@ -52,6 +52,8 @@ class Popup:
         self.entry.delete(0, "end")
         self.text.delete("1.0", "end")
         self.text.insert("end", f"› {question}\n\n")
+        self.text.mark_set("answer", "end-1c")
+        self.text.mark_gravity("answer", "left")
         threading.Thread(target=self._worker, args=(question,), daemon=True).start()
 
     def _worker(self, question: str) -> None:
@@ -77,6 +79,9 @@ class Popup:
             elif kind == "answer_delta":
                 self.text.insert("end", e["text"])
                 self.text.see("end")
+            elif kind == "answer_reset":  # the answer failed its check: another text replaces it
+                self.text.delete("answer", "end")
+                self.status.config(text="checking the answer…")
             elif kind == "turn_done":
                 self.status.config(text="done · Enter asks · Esc closes")
                 print(f"answer: {e['answer']}", flush=True)  # the popup's log, for a look afterwards

@@ -1,21 +1,40 @@
 """Terminal presentation of a turn's events: one status line on stderr while a stage runs, replaced
 by the answer streaming to stdout. Works on event objects and on the plain dicts the daemon streams,
-and imports nothing heavy, so the daemon's thin client can use it."""
+and imports nothing heavy, so the daemon's thin client can use it.
+
+When an answer fails its check, the pipeline sends ``answer_reset`` and another text follows: on a
+terminal the streamed text is erased and redrawn; on a pipe nothing is streamed and only the final
+answer is printed, so a script never reads a rejected answer."""
 
 from __future__ import annotations
 
+import shutil
 import sys
+import unicodedata
 from typing import Any
 
 _LABELS = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
 
 
+def _rows(text: str, columns: int) -> int:
+    """How many terminal rows ``text`` took, written from the start of a row (wide characters count 2)."""
+    rows = 0
+    for line in text.split("\n"):
+        width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+        rows += max(1, -(-width // columns))
+    return rows
+
+
 class Progress:
-    def __init__(self, enabled: bool, stream_answer: bool = True) -> None:
+    def __init__(self, enabled: bool, stream_answer: bool = True, live: bool | None = None) -> None:
+        """``enabled``: show the status line; ``stream_answer``: print the answer at all; ``live``: stream it as it
+        comes (default: when stdout is a terminal), else print only the final answer."""
         self.enabled = enabled
         self.stream_answer = stream_answer
+        self.live = sys.stdout.isatty() if live is None else live
         self._status = False
         self._answered = False
+        self._shown = ""  # what is on the screen of the current answer
 
     def _clear(self) -> None:
         if self._status:
@@ -29,6 +48,15 @@ class Progress:
             sys.stderr.flush()
             self._status = True
 
+    def _erase(self) -> None:
+        """Take the streamed answer off the screen (cursor back to where it started)."""
+        if not self._shown:
+            return
+        rows = _rows(self._shown, shutil.get_terminal_size().columns)
+        sys.stdout.write("\r" + ("\033[1A" * (rows - 1)) + "\033[J")
+        sys.stdout.flush()
+        self._shown = ""
+
     def on_event(self, event: Any) -> None:
         e = event if isinstance(event, dict) else event.model_dump()
         kind = e.get("type")
@@ -38,13 +66,22 @@ class Progress:
                 self._show(f"{label} try {e['attempt']}/{e['of']}…" if e.get("attempt", 0) > 1 else f"{label}…")
             else:
                 self._show(_LABELS.get(e["stage"], "working…"))
-        elif kind == "answer_delta" and self.stream_answer:
+        elif kind == "answer_delta" and self.stream_answer and self.live:
             self._clear()
             self._answered = True
             sys.stdout.write(e["text"])
             sys.stdout.flush()
+            self._shown += e["text"]
+        elif kind == "answer_reset" and self.stream_answer and self.live:
+            self._erase()
+            self._answered = False
+            self._show("checking the answer…")
         elif kind == "turn_done":
             self._clear()
+            if self.stream_answer and not self.live and e.get("answer"):
+                sys.stdout.write(e["answer"])
+                sys.stdout.flush()
+                self._answered = True
 
     def finish(self) -> None:
         self._clear()

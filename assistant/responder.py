@@ -1,4 +1,5 @@
-"""Responder: the streamed answer, in the user's language, grounded in the tool results."""
+"""Responder: the streamed answer, in the user's language, grounded in the tool results. A stream that
+starts repeating itself is cut there; the answer check (``answer_check``) judges what it wrote."""
 
 from __future__ import annotations
 
@@ -7,41 +8,60 @@ import json
 from pydantic import BaseModel
 
 import prompts
+from assistant.answer_check import runaway
 from assistant.context import TurnContext
 from assistant.events import AnswerDelta
-from assistant.models.base import ChatMessage, ChatRequest
+from assistant.models.base import ChatMessage, StopGeneration
 from tools import ToolResult
 
 
-async def _stream(ctx: TurnContext, messages: list[ChatMessage]) -> str:
+class Written(BaseModel):
+    text: str
+    cut: str | None = None  # why the stream was stopped early
+    system: str = ""  # the instructions it was given, to spot them echoed back
+
+
+async def _stream(ctx: TurnContext, messages: list[ChatMessage]) -> Written:
+    shown: list[str] = []
+    why: list[str] = []
+
     async def on_delta(text: str) -> None:
+        shown.append(text)
         await ctx.emit(AnswerDelta(text=text))
+        problem = runaway("".join(shown))
+        if problem:
+            why.append(problem)
+            raise StopGeneration(problem)
 
-    reply = await ctx.model.chat(
-        ChatRequest(role="responder", model=ctx.model_name("responder"), messages=messages, stream=True,
-                    options=ctx.options("responder")),
-        on_delta=on_delta,
-    )
-    return reply.content.strip()
+    reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta)
+    return Written(text=reply.content.strip(), cut=why[0] if why else None, system=messages[0].content)
 
 
-async def answer_chat(ctx: TurnContext) -> str:
+def _feedback(reason: str | None) -> list[ChatMessage]:
+    return [ChatMessage(role="user", content=prompts.render("responder_feedback", reason=reason))] if reason else []
+
+
+async def answer_chat(ctx: TurnContext, rejected: str | None = None) -> Written:
+    """``rejected``: why the previous answer of this turn was not shown."""
     return await _stream(ctx, [
         ChatMessage(role="system", content=prompts.render("responder_chat")),
         *ctx.history,
         ChatMessage(role="user", content=ctx.question),
+        *_feedback(rejected),
     ])
 
 
-async def ask_back(ctx: TurnContext, routes: list[str]) -> str:
+async def ask_back(ctx: TurnContext, routes: list[str], rejected: str | None = None) -> Written:
     return await _stream(ctx, [
         ChatMessage(role="system", content=prompts.render("clarify", routes=", ".join(routes))),
         *ctx.history,
         ChatMessage(role="user", content=ctx.question),
+        *_feedback(rejected),
     ])
 
 
-async def answer_from_tools(ctx: TurnContext, tool_name: str, executed: list[tuple[BaseModel, ToolResult]]) -> str:
+async def answer_from_tools(ctx: TurnContext, tool_name: str, executed: list[tuple[BaseModel, ToolResult]],
+                            rejected: str | None = None) -> Written:
     results = json.dumps(
         [{"tool": tool_name, "arguments": a.model_dump(), "result": r.data} for a, r in executed],
         ensure_ascii=False, indent=1,
@@ -50,6 +70,7 @@ async def answer_from_tools(ctx: TurnContext, tool_name: str, executed: list[tup
         ChatMessage(role="system", content=prompts.render("responder_tool")),
         *ctx.history,
         ChatMessage(role="user", content=prompts.render("responder_tool_task", question=ctx.question, results=results)),
+        *_feedback(rejected),
     ])
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 import prompts
 from assistant.context import TurnContext
-from assistant.models.base import ChatMessage, ChatRequest
+from assistant.models.base import ChatMessage
 from assistant.language import is_chinese
 from assistant.models.parsing import parse_structured
 
@@ -21,7 +21,7 @@ class RouteDecision(BaseModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     route: str
-    by: Literal["rule", "model", "default"]
+    by: Literal["rule", "model", "default", "check"]
     reason: str
     args: list[BaseModel] | None = None  # set when a rule already extracted the tool's arguments
     reply: str | None = None  # a complete answer written by a rule (a refusal, a question back)
@@ -95,10 +95,29 @@ async def route(ctx: TurnContext) -> RouteDecision:
         *ctx.history,
         ChatMessage(role="user", content=ctx.question),  # the request goes last, where small models attend
     ]
-    reply = await ctx.model.chat(ChatRequest(
-        role="router", model=ctx.model_name("router"), messages=messages, format=schema, options=ctx.options("router"),
-    ))
+    reply = await ctx.model.chat(ctx.request("router", messages, format=schema))
     choice = parse_structured(reply.content, RouteChoice)
     if choice is None or choice.route not in names:
         return RouteDecision(route=CHAT, by="default", reason=f"the router's reply was not a valid route: {reply.content[:80]!r}")
     return RouteDecision(route=choice.route, by="model", reason=f"{reply.model or ctx.model_name('router')} chose {choice.route}")
+
+
+def gate(ctx: TurnContext, decision: RouteDecision) -> RouteDecision:
+    """The first gate: a tool route a model chose stands only when the message carries something the tool can
+    use. Otherwise the turn is chat, or a question back when the message clearly asks for that tool's
+    information. No executor call, no failure message."""
+    tool = ctx.registry.get(decision.route)
+    if decision.by != "model" or tool is None or not ctx.settings.deterministic:
+        return decision
+    grounding = tool.grounding(ctx.question)
+    if grounding == "grounded":
+        return decision
+    chose = f"{decision.reason}, but "
+    if grounding == "ask":
+        ask = tool.missing(ctx.question)
+        if ask:
+            return RouteDecision(route=CLARIFY, by="check", reply=ask, pending_tool=tool.name,
+                                 reason=chose + f"the request lacks a detail {tool.name} needs: asked back")
+        return RouteDecision(route=CLARIFY, by="check", reason=chose + f"the request lacks a detail {tool.name} needs")
+    return RouteDecision(route=CHAT, by="check",
+                         reason=chose + f"the request carries nothing {tool.name} could use: answered as chat")

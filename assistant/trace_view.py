@@ -82,6 +82,13 @@ def render(turn: dict[str, Any]) -> str:
             body.append((1, f"validation {e['verdict']} (by {e['by']}): {_short(e['reason'], 200)}{tail}"))
         elif t == "retry_stopped":
             body.append((1, f"stopped early: {e['reason']}"))
+        elif t == "answer_check":
+            if calls and calls[0]["role"] == "responder":
+                body.append((0, _model_line(calls.pop(0))))
+            tail = "" if e["verdict"] == "PASS" else " → not shown"
+            body.append((1, f"answer check {e['verdict']} (try {e['attempt']}): {_short(e['reason'], 200)}{tail}"))
+        elif t == "turn_done" and e.get("replaced"):
+            body.append((0, "answer replaced by the tool's own rendering"))
     for line in take("responder"):
         body.append((0, line))
     for c in calls:  # anything left (a failed call before an error)

@@ -10,9 +10,10 @@ from pydantic import BaseModel
 
 import prompts
 from assistant.context import TurnContext
-from assistant.models.base import ChatMessage, ChatRequest
+from assistant.models.base import ChatMessage
 from assistant.models.parsing import parse_structured
-from tools import Tool, ToolResult, Verdict
+from assistant.language import CHECK_FAILED
+from tools import LocalText, Tool, ToolResult, Verdict, language_of
 
 VERDICT_SCHEMA = {
     "type": "object",
@@ -30,15 +31,15 @@ async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel,
                    trusted: bool = False) -> Verdict:
     """``trusted``: the arguments came from a certain rule, not a model; what the checks leave open is accepted."""
     undecided: list[tuple[BaseModel, ToolResult]] = []
-    failures: list[str] = []
+    failures: list[Verdict] = []
     for args, result in executed:
         v = tool.check(ctx.question, args, result) if ctx.settings.deterministic else None
         if v is None:
             undecided.append((args, result))
         elif not v.passed:
-            failures.append(v.reason)
+            failures.append(v)
     if failures:
-        return Verdict(verdict="FAIL", reason="; ".join(failures), by="check")
+        return Verdict(verdict="FAIL", reason="; ".join(f.reason for f in failures), by="check", message=failures[0].message)
     if not undecided:
         return Verdict(verdict="PASS", reason="the tool's checks passed", by="check")
     if trusted:
@@ -48,16 +49,17 @@ async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel,
         f"- {tool.name}({json.dumps(a.model_dump(), ensure_ascii=False)}) -> {json.dumps(r.data, ensure_ascii=False)}"
         for a, r in undecided
     )
-    reply = await ctx.model.chat(ChatRequest(
-        role="validator", model=ctx.model_name("validator"), format=VERDICT_SCHEMA, options=ctx.options("validator"),
-        messages=[
-            ChatMessage(role="system", content=prompts.render("validator")),
-            ChatMessage(role="user", content=prompts.render("validator_task", question=ctx.question, calls=calls)),
-        ],
-    ))
+    reply = await ctx.model.chat(ctx.request("validator", [
+        ChatMessage(role="system", content=prompts.render("validator")),
+        ChatMessage(role="user", content=prompts.render("validator_task", question=ctx.question, calls=calls)),
+    ], format=VERDICT_SCHEMA))
     verdict = parse_structured(reply.content, ModelVerdict)
     if verdict is None:
         # The tool succeeded and no check objected; an unreadable judgement is no reason to reject it.
         return Verdict(verdict="PASS", reason="the validator's reply was unreadable; the tool result was accepted", by="default")
     reason = verdict.reason or ("the model found no problem" if verdict.verdict == "PASS" else "the model rejected the call without a reason")
-    return Verdict(verdict=verdict.verdict, reason=reason, by="model")
+    # The critique is shown to the user only in the user's own language.
+    said = verdict.reason.strip()[:200]
+    message = LocalText(zh=said if said and language_of(said) == "zh" else CHECK_FAILED.zh,
+                        en=said if said and language_of(said) == "en" else CHECK_FAILED.en)
+    return Verdict(verdict=verdict.verdict, reason=reason, by="model", message=message)

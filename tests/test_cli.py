@@ -138,3 +138,57 @@ def test_no_color_turns_progress_off(home, fake):
         leftover = b""
     os.close(master)
     assert p.returncode == 0 and p.stdout == "Hi.\n" and leftover == b""
+
+
+def _weather_env(home, fake, meteo, gazetteer_index, **extra: str) -> dict[str, str]:
+    return cli_env(home, fake, ASSISTANT_WEATHER_FORECAST_URL=meteo.url, ASSISTANT_WEATHER_GEOCODING_URL=meteo.url,
+                   ASSISTANT_GAZETTEER_INDEX=gazetteer_index, **extra)
+
+
+def test_a_replaced_answer_on_a_pipe_prints_only_the_final_answer(home, fake, meteo, gazetteer_index):
+    meteo.set_weather(31.22, 121.46, 2.0, code=61)
+    fake.handler = Script(responder=["Pour-terfaaire, les temps de l'air.", '{"tool": "weather"}'])
+    p = run(["ask", "上海现在冷不冷?"], _weather_env(home, fake, meteo, gazetteer_index))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "上海现在 2°C,小雨,体感 0°C,湿度 60%,风速 10 km/h。\n"  # no trace of the rejected texts
+
+
+def test_json_says_the_answer_was_replaced_and_why(home, fake, meteo, gazetteer_index):
+    fake.handler = Script(responder=["Paris is lovely.", "Paris is lovely."])
+    p = run(["ask", "--json", "What's the weather in Paris?"], _weather_env(home, fake, meteo, gazetteer_index))
+    out = json.loads(p.stdout)
+    assert out["ok"] and out["answer"].startswith("Paris: ") and "does not state the temperature" in out["replaced"]
+    fake.handler = Script(responder="In Paris it is 3.8°C now, overcast.")
+    out = json.loads(run(["ask", "--json", "What's the weather in Paris?"], _weather_env(home, fake, meteo, gazetteer_index)).stdout)
+    assert out["answer"] == "In Paris it is 3.8°C now, overcast." and out["replaced"] is None
+
+
+def test_a_replaced_answer_on_a_terminal_is_erased_and_redrawn(home, fake, meteo, gazetteer_index):
+    import os
+    import pty
+
+    meteo.set_weather(31.22, 121.46, 2.0, code=61)
+    fake.handler = Script(responder=["上海很冷。", "上海很冷。"])
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "上海现在冷不冷?"],
+                           env=_weather_env(home, fake, meteo, gazetteer_index, NO_COLOR="1"), stdout=slave,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+        os.close(slave)
+        screen = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            screen += chunk
+    finally:
+        os.close(master)
+    text = screen.decode()
+    assert p.returncode == 0, p.stderr
+    rejected, erase = "上海很冷。", "\r\x1b[J"
+    assert text.count(rejected) == 2 and text.count(erase) == 2  # each rejected text was shown, then erased
+    assert text.rstrip().endswith("上海现在 2°C,小雨,体感 0°C,湿度 60%,风速 10 km/h。")
+    assert text.rindex(erase) < text.index("上海现在 2°C")

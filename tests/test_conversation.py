@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fake_ollama import Script
+from oracle import grounded
 
 
 @pytest.fixture
@@ -12,7 +13,7 @@ def app(weather_app):
 
 
 async def test_weather_follow_up_asks_the_same_about_another_place(fake, app):
-    fake.handler = Script().always("responder", "ok")
+    fake.handler = Script().always("responder", grounded)
     session = app.store.create_session()
     await app.ask("上海现在冷不冷?", session_id=session)
     result = await app.ask("那北京呢?", session_id=session)
@@ -39,7 +40,7 @@ async def test_calculation_follow_up_continues_from_the_last_result(fake, app):
 
 
 async def test_a_question_back_is_completed_by_the_next_turn(fake, app, weather_app):
-    fake.handler = Script(responder="兰州现在不热。")
+    fake.handler = Script(responder=grounded)
     session = app.store.create_session()
     asked = await app.ask("天气怎么样?", session_id=session)
     assert asked.route == "clarify" and "哪个城市" in asked.answer and asked.model_calls == 0
@@ -53,7 +54,7 @@ async def test_a_question_back_is_completed_by_the_next_turn(fake, app, weather_
 
 
 async def test_home_city_answers_a_question_without_a_place(fake, weather_app):
-    fake.handler = Script(responder="ok")
+    fake.handler = Script(responder=grounded)
     app = weather_app(home_city="兰州")
     result = await app.ask("天气怎么样?")
     assert result.route == "weather" and [t.args["place"] for t in result.tool_calls] == ["兰州"]

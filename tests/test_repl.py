@@ -43,6 +43,7 @@ def last_turn(home) -> dict:
 
 def test_weather_then_a_follow_up(chat, fake, meteo, home):
     meteo.set_weather(31.22, 121.46, 2.0, code=61)
+    meteo.set_weather(39.91, 116.40, 3.0, code=3)
     fake.handler = Script(responder=["上海现在 2°C,小雨。", "北京现在 3°C,阴。"])
     term = chat()
     term.type("上海现在冷不冷?")
@@ -55,8 +56,9 @@ def test_weather_then_a_follow_up(chat, fake, meteo, home):
     assert turn["route_by"] == "rule" and len(turn["model_calls"]) == 1
 
 
-def test_a_question_back_is_completed_after_restarting_the_repl(chat, fake, home):
-    fake.handler = Script(responder="兰州现在 5°C。")
+def test_a_question_back_is_completed_after_restarting_the_repl(chat, fake, meteo, home):
+    meteo.set_weather(36.06, 103.79, 5.0, code=3)
+    fake.handler = Script(responder="兰州现在 5°C,阴。")
     term = chat()
     term.type("天气怎么样?")
     term.wait_for("请问您想查询哪个城市的天气?")
@@ -65,7 +67,7 @@ def test_a_question_back_is_completed_after_restarting_the_repl(chat, fake, home
     term = chat("--continue")
     term.wait_for("(waiting for your answer about: 天气怎么样?)")
     term.type("兰州")
-    term.wait_for("兰州现在 5°C。")
+    term.wait_for("兰州现在 5°C,阴。")
     turn = last_turn(home)
     assert turn["route"] == "weather" and '"兰州"' in turn["tool_calls"][0]["args"]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fake_ollama import Script, kind_of, tool_call
+from oracle import grounded
 from test_pipeline import closed_port
 
 from tools.sandbox import SandboxRunner
@@ -126,7 +127,7 @@ async def test_a_known_place_costs_exactly_one_model_call(fake, meteo, weather_a
 
 
 async def test_two_places_two_concurrent_calls_one_answer(fake, meteo, weather_app):
-    fake.handler = Script(responder="北京更冷。")
+    fake.handler = Script(responder=grounded)
     meteo.delay = 0.3
     result = await weather_app().ask("北京和上海哪个冷?")
     assert result.ok and result.model_calls == 1
@@ -140,7 +141,7 @@ async def test_the_flawed_model_naming_another_city_is_corrected(fake, meteo, we
     fake.handler = Script(
         router={"route": "weather"},
         executor=[tool_call("weather", place="北京"), tool_call("weather", place="上海")],
-        responder="上海要穿羽绒服。",
+        responder=grounded,
     )
     result = await weather_app().ask("上海现在要穿羽绒服吗?")
     assert result.ok and result.attempts == 2
@@ -154,7 +155,7 @@ async def test_an_unknown_place_becomes_feedback(fake, meteo, weather_app):
         router={"route": "weather"},
         executor=[tool_call("weather", place="勗安"), tool_call("weather", place="兰州")],
         validator={"verdict": "PASS", "reason": "兰州 is the capital of Gansu"},  # no place named: the model judges
-        responder="兰州不热。",
+        responder=grounded,
     )
     result = await weather_app().ask("甘肃省会要穿羽绒服吗?")
     assert result.ok and result.attempts == 2

@@ -1,10 +1,14 @@
 """Tool framework (base types, registry, runner) and the tools themselves."""
 
-from tools.base import Permissions, PreviousTurn, Tool, ToolResult, Verdict
+from tools.base import Grounding, KeyFact, Language, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.registry import InProcessRunner, Registry, ToolRunner, default_registry
 
 __all__ = [
+    "Grounding",
     "InProcessRunner",
+    "KeyFact",
+    "Language",
+    "LocalText",
     "Permissions",
     "PreviousTurn",
     "Registry",
@@ -13,4 +17,5 @@ __all__ = [
     "ToolRunner",
     "Verdict",
     "default_registry",
+    "language_of",
 ]

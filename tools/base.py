@@ -3,9 +3,39 @@ deterministic hooks that let the pipeline skip model calls when the answer is ce
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
+
+Language = Literal["zh", "en"]
+Grounding = Literal["grounded", "ask", "ungrounded"]
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def language_of(text: str) -> Language:
+    """The language to answer ``text`` in: Chinese when it has any Chinese character, else English."""
+    return "zh" if _CJK.search(text) else "en"
+
+
+class LocalText(BaseModel):
+    """A sentence for the user, in each language the assistant speaks."""
+
+    zh: str
+    en: str
+
+    def get(self, language: Language) -> str:
+        return self.zh if language == "zh" else self.en
+
+
+class KeyFact(BaseModel):
+    """Something every answer built on a tool result must carry: a number (compared numerically, so
+    28.2743 ≈ 28.27 ≈ 28.3) or one of a few words (a place, a condition)."""
+
+    label: str = Field(description="what the fact is, as the reason for a rejected answer names it")
+    number: float | None = None
+    tolerance: float = Field(0.0, description="absolute slack for the number (0.5: rounding to whole degrees)")
+    words: list[str] = Field(default_factory=list, description="any one of these, case-insensitive")
 
 
 class ToolResult(BaseModel):
@@ -16,14 +46,15 @@ class ToolResult(BaseModel):
     error: str | None = None
     refusals: list[str] = Field(default_factory=list, description="what the sandbox refused during the call")
     fixable: bool = Field(default=True, description="False when no change of arguments can help (e.g. the network is down)")
+    message: LocalText | None = Field(default=None, description="the error as one plain sentence for the user")
 
     @classmethod
     def success(cls, **data: Any) -> ToolResult:
         return cls(ok=True, data=data)
 
     @classmethod
-    def failure(cls, error: str) -> ToolResult:
-        return cls(ok=False, error=error)
+    def failure(cls, error: str, message: LocalText | None = None) -> ToolResult:
+        return cls(ok=False, error=error, message=message)
 
 
 class Verdict(BaseModel):
@@ -32,6 +63,7 @@ class Verdict(BaseModel):
     verdict: Literal["PASS", "FAIL"]
     reason: str = ""
     by: Literal["check", "model", "default"] = "check"
+    message: LocalText | None = None  # the reason as a plain sentence for the user, when it must be shown
 
     @property
     def passed(self) -> bool:
@@ -61,11 +93,16 @@ class Tool:
 
     name: ClassVar[str]
     description: ClassVar[str]
+    title: ClassVar[LocalText | None] = None  # the tool's name for people ("the weather service", "天气服务")
     Args: ClassVar[type[BaseModel]]
     Config: ClassVar[type[BaseModel] | None] = None
 
     def __init__(self, config: BaseModel | None = None) -> None:
         self.config = config
+
+    @property
+    def label(self) -> LocalText:
+        return self.title or LocalText(zh=self.name, en=self.name)
 
     @property
     def permissions(self) -> Permissions:
@@ -104,6 +141,17 @@ class Tool:
         """Arguments for a pending ``question`` from the user's ``reply`` to :meth:`missing`'s question."""
         return None
 
+    def grounding(self, question: str) -> Grounding:
+        """The route gate, for a route a model chose: does the message carry anything this tool could use?
+        ``grounded``: run it; ``ask``: the message asks for this tool's information but lacks a detail
+        (ask back); ``ungrounded``: nothing to use, so the turn is chat. Rules are checked elsewhere."""
+        return "grounded"
+
+    def vet(self, question: str, args: BaseModel) -> Verdict | None:
+        """Arguments a model proposed, judged before the tool runs: a FAIL here never reaches the tool
+        (a place the user excluded). ``None`` when there is nothing to object to."""
+        return None
+
     def check(self, question: str, args: BaseModel, result: ToolResult) -> Verdict | None:
         """Deterministic validation; ``None`` when this layer cannot decide and the model should judge."""
         if not result.ok:
@@ -111,8 +159,27 @@ class Tool:
         return None
 
     def render(self, question: str, args: BaseModel, result: ToolResult) -> str | None:
-        """A complete answer without a model, for questions the deterministic router settled."""
+        """A complete answer for one successful call, without a model, in the question's language."""
         return None
+
+    def render_all(self, question: str, executed: list[tuple[BaseModel, ToolResult]]) -> str:
+        """The answer for every call of a turn, without a model: what is shown when the model's answer fails
+        its check. Tools may override it to compare (the colder of two places)."""
+        parts = []
+        for args, result in executed:
+            text = self.render(question, args, result)
+            if text is None:  # a tool without its own rendering: its data, plainly
+                data = result.data or {}
+                text = f"{self.name}: " + ", ".join(f"{k} {v}" for k, v in data.items() if not isinstance(v, (dict, list)))
+            parts.append(text)
+        return "\n".join(parts)
+
+    def key_facts(self, args: BaseModel, result: ToolResult) -> list[KeyFact]:
+        """What an answer built on this result must carry (checked without a model)."""
+        return []
+
+    #: whether a turn the rules settled shows :meth:`render_all` directly (no answer-writing model call)
+    renders_directly: ClassVar[bool] = False
 
     def args_schema(self) -> dict[str, Any]:
         return self.Args.model_json_schema()

@@ -13,7 +13,7 @@ from typing import Any, Callable
 import simpleeval
 from pydantic import BaseModel, Field
 
-from tools.base import PreviousTurn, Tool, ToolResult, Verdict
+from tools.base import Grounding, KeyFact, LocalText, PreviousTurn, Tool, ToolResult, Verdict
 
 MAX_INPUT = 300  # characters of expression
 MAX_NODES = 200  # AST nodes
@@ -310,6 +310,12 @@ def continued_expression(question: str, previous_value: str) -> str | None:
     return None
 
 
+_HAS_NUMBER = re.compile(
+    r"[0-9０-９½¼¾⅓π]|[零一二两三四五六七八九十百千万亿半]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty"
+    r"|ninety|hundred|thousand|million|billion|half|dozen|pi|twice|double|triple)\b", re.IGNORECASE)
+
+
 def _compact(s: str) -> str:
     return re.sub(r"\s+", "", normalize(s)).lower()
 
@@ -321,12 +327,15 @@ class Calculator(Tool):
         "(write the formula with numbers: the area of a circle of radius 3 is 'pi * 3^2')."
     )
     Args = CalculatorArgs
+    title = LocalText(zh="计算器", en="calculator")
+    renders_directly = True  # "123 * 456 = 56088" is the whole answer
 
     async def run(self, args: CalculatorArgs) -> ToolResult:  # type: ignore[override]
         try:
             value = evaluate(args.expression)
         except CalcError as e:
-            return ToolResult.failure(f"Cannot evaluate '{args.expression}': {e}. {HOW_TO_FIX}")
+            return ToolResult.failure(f"Cannot evaluate '{args.expression}': {e}. {HOW_TO_FIX}",
+                                      LocalText(zh=f"无法计算“{args.expression}”。", en=f"'{args.expression}' cannot be calculated."))
         return ToolResult.success(expression=args.expression, value=format_number(value))
 
     def route(self, question: str) -> list[BaseModel] | None:
@@ -340,9 +349,13 @@ class Calculator(Tool):
         expr = continued_expression(question, str(value)) if value is not None else None
         return [CalculatorArgs(expression=expr)] if expr else None
 
+    def grounding(self, question: str) -> Grounding:
+        """A calculation needs numbers: digits, or number words (三, twelve, half, dozen)."""
+        return "grounded" if _HAS_NUMBER.search(question) else "ungrounded"
+
     def check(self, question: str, args: CalculatorArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
         if not result.ok:
-            return Verdict(verdict="FAIL", reason=result.error or "the calculator failed")
+            return Verdict(verdict="FAIL", reason=result.error or "the calculator failed", message=result.message)
         asked = certain_expression(question)
         if asked is not None:
             if _compact(asked) == _compact(args.expression) or format_number(evaluate(asked)) == (result.data or {}).get("value"):
@@ -351,6 +364,18 @@ class Calculator(Tool):
         if _compact(args.expression) in _compact(question):
             return Verdict(verdict="PASS", reason="the expression appears in the question")
         return None  # a word problem: only a model can judge whether the formula fits
+
+    def key_facts(self, args: CalculatorArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+        value = str((result.data or {}).get("value", ""))
+        if not value:
+            return []
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if number is None or len(value.lstrip("-").split(".")[0]) > 15:  # beyond float precision: the digits as written
+            return [KeyFact(label=f"the result {value}", words=[value])]
+        return [KeyFact(label=f"the result {value}", number=number, words=[value])]
 
     def render(self, question: str, args: CalculatorArgs, result: ToolResult) -> str | None:  # type: ignore[override]
         if not result.ok or not result.data:

@@ -15,33 +15,28 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field
 
-from tools.base import Permissions, PreviousTurn, Tool, ToolResult, Verdict
+from tools.base import Grounding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.gazetteer import Gazetteer, Place, gazetteer
-from tools.wmo import describe
+from tools.weather_text import (
+    ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase, split_excluded, weather_related,
+    weather_sense,
+)
+from tools.wmo import condition_words, describe
 
 ATTRIBUTION = "Weather data by Open-Meteo.com (CC BY 4.0)"
 CURRENT = "temperature_2m,apparent_temperature,relative_humidity_2m,wind_speed_10m,weather_code"
 
-ZH_WEATHER_WORDS = ("天气", "气温", "温度", "多少度", "几度", "冷", "热", "凉", "暖和", "下雨", "下雪", "雨", "雪",
-                    "晴", "阴天", "刮风", "风大", "湿度", "预报", "带伞", "雾霾")
-EN_WEATHER_WORDS = ("weather", "forecast", "temperature", "temperatures", "rain", "raining", "rainy", "snow",
-                    "snowing", "snowy", "cold", "hot", "warm", "chilly", "freezing", "sunny", "windy", "humid",
-                    "humidity", "degrees", "umbrella", "cloudy", "storm", "stormy")
-_EN_WEATHER = re.compile(r"\b(?:" + "|".join(EN_WEATHER_WORDS) + r")\b", re.IGNORECASE)
-# "weather" used as a verb or in an idiom is not a question about the weather.
-_NOT_WEATHER = re.compile(r"\bweather(?:ed|ing)?\s+(?:the|a|this|that|it|out)\b|\bunder the weather\b|mean\b|\bmeaning\b|\bdefin",
-                          re.IGNORECASE)
 # Capitalised words that are never place names here (sentence starts, question words, weather words).
 _NOT_PLACES = {w.casefold() for w in (
     "what", "what's", "whats", "how", "how's", "is", "it", "will", "does", "do", "the", "a", "in", "at", "and", "or",
     "tell", "me", "today", "tomorrow", "now", "please", "which", "who", "where", "when", "should", "i", "can",
     "compare", "weather", "forecast", "hot", "cold", "warm", "rain", "snow", "sunny", "windy", "temperature",
-)} | {*ZH_WEATHER_WORDS, "今天", "明天", "现在", "哪个", "怎么样"}
+    "any", "anywhere", "random", "except", "but", "not",
+)} | {*ZH_STRONG, *ZH_WEAK, "今天", "明天", "现在", "哪个", "怎么样"}
 
 
 _FOLLOW_UP = re.compile(r"(呢|怎么样|如何|那边|那里)[?？]?$|^(那|还有|换成)|^(?i:and|what about|how about)\b"
                         r"|^[^\s]{1,12}[?？]?$|^(?:[A-Z][\w'’.-]*,?\s*){1,4}\?$")
-_ASKS_WEATHER = re.compile(r"[?？吗呢]|怎么样|如何|多少|几度|\b(?i:what|how|is it|will it|tell me|forecast)\b")
 _A_QUESTION = re.compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
 _MENTIONS_ELSEWHERE = re.compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]")
 
@@ -64,14 +59,19 @@ class WeatherArgs(BaseModel):
     language: Literal["zh", "en"] | None = Field(None, description="language of the user's question")
 
 
-def _is_zh(text: str) -> bool:
-    return bool(re.search(r"[\u3400-\u9fff]", text))
-
-
 def is_weather_question(question: str) -> bool:
-    if any(w in question for w in ZH_WEATHER_WORDS):
-        return True
-    return bool(_EN_WEATHER.search(question)) and not _NOT_WEATHER.search(question)
+    """A weather word in the weather sense (see :mod:`tools.weather_text`)."""
+    return weather_sense(question)
+
+
+def _number(text: Any) -> float | None:
+    m = re.match(r"\s*(-?\d+(?:\.\d+)?)", str(text))
+    return float(m.group(1)) if m else None
+
+
+def _shown(text: Any) -> str:
+    """``2.0°C`` as ``2°C``: the figure as a person writes it."""
+    return re.sub(r"^(-?\d+)\.0(?=\D|$)", r"\1", str(text))
 
 
 class _Offline(Exception):
@@ -105,6 +105,7 @@ class Weather(Tool):
                    "Use once per place; copy each place name exactly as the user wrote it.")
     Args = WeatherArgs
     Config = WeatherConfig
+    title = LocalText(zh="天气查询", en="weather lookup")
 
     def __init__(self, config: WeatherConfig) -> None:  # type: ignore[override]
         super().__init__(config)
@@ -132,7 +133,7 @@ class Weather(Tool):
     async def run(self, args: WeatherArgs) -> ToolResult:  # type: ignore[override]
         import aiohttp
 
-        language = args.language or ("zh" if _is_zh(args.place) else "en")
+        language = args.language or language_of(args.place)
         timeout = aiohttp.ClientTimeout(total=self.cfg.request_timeout)
         async with aiohttp.ClientSession(timeout=timeout) as http:
             try:
@@ -141,12 +142,14 @@ class Weather(Tool):
                 # Not a known place, and no network to look further: another name may still resolve offline.
                 return ToolResult.failure(
                     f"Unknown place '{args.place}': the offline gazetteer does not know it and the online geocoder "
-                    "cannot be reached (no network). Use the city name exactly as the user wrote it.")
+                    "cannot be reached (no network). Use the city name exactly as the user wrote it.",
+                    LocalText(zh=f"离线地名库里没有“{args.place}”,而且没有网络,无法在线查找。",
+                              en=f"'{args.place}' is not in the offline place list, and there is no network to look it up."))
             if place is None:
                 return ToolResult.failure(
                     f"Unknown place '{args.place}': neither the gazetteer nor the geocoder knows it. "
-                    "Use the place name exactly as the user wrote it."
-                )
+                    "Use the place name exactly as the user wrote it.",
+                    LocalText(zh=f"找不到名为“{args.place}”的地方。", en=f"I could not find a place called '{args.place}'."))
             units = f"{self.cfg.temperature_unit}/{self.cfg.wind_speed_unit}"
             key = f"report:{place.latitude:.3f},{place.longitude:.3f}:{units}"
             cached = self.cache.get(key)
@@ -157,9 +160,13 @@ class Weather(Tool):
             except _Offline:
                 if cached:
                     return self._result(args.place, place, cached[0], language, age=cached[1], offline=True)
-                return ToolResult(ok=False, error=self._offline_message(args.place, language), fixable=False)
+                return ToolResult(ok=False, error=self._offline_message(args.place, language), fixable=False,
+                                  message=LocalText(zh=self._offline_message(args.place, "zh"),
+                                                    en=self._offline_message(args.place, "en")))
             except _ApiError as e:
-                return ToolResult(ok=False, error=f"Open-Meteo rejected the request for {place.label}: {e}", fixable=False)
+                return ToolResult(ok=False, error=f"Open-Meteo rejected the request for {place.label}: {e}", fixable=False,
+                                  message=LocalText(zh="天气服务拒绝了这次查询,请稍后再试。",
+                                                    en="the weather service refused the request; try again later."))
             self.cache.put(key, report)
             return self._result(args.place, place, report, language, age=0)
 
@@ -242,10 +249,14 @@ class Weather(Tool):
     # deterministic hooks
 
     def places_in(self, question: str) -> list[tuple[str, Place]]:
-        return self.gazetteer.find(question, _NOT_PLACES)
+        """The places ``question`` names and does not exclude, as written."""
+        return self.named_and_excluded(question)[0]
+
+    def named_and_excluded(self, question: str) -> tuple[list[tuple[str, Place]], list[tuple[str, Place]]]:
+        return split_excluded(question, self.gazetteer.find(question, _NOT_PLACES))  # type: ignore[return-value]
 
     def _args(self, question: str, places: list[tuple[str, Place]]) -> list[BaseModel]:
-        language: Literal["zh", "en"] = "zh" if _is_zh(question) else "en"
+        language = language_of(question)
         seen: set[int] = set()
         args: list[BaseModel] = []
         for written, place in places:
@@ -255,13 +266,15 @@ class Weather(Tool):
         return args
 
     def route(self, question: str) -> list[BaseModel] | None:
-        if not is_weather_question(question):
+        if not weather_sense(question):
             return None
-        places = self.places_in(question)
-        if places:
-            return self._args(question, places)
-        if self.cfg.home_city and not _MENTIONS_ELSEWHERE.search(question):
-            return [WeatherArgs(place=self.cfg.home_city, language="zh" if _is_zh(question) else "en")]
+        named, excluded = self.named_and_excluded(question)
+        if named:
+            return self._args(question, named)
+        if excluded or asks_any_place(question):
+            return None  # "any city but …": the model picks, the check holds it to the exclusions
+        if self.cfg.home_city and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
+            return [WeatherArgs(place=self.cfg.home_city, language=language_of(question))]
         return None
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
@@ -274,11 +287,12 @@ class Weather(Tool):
         return self._args(question, places)
 
     def missing(self, question: str) -> str | None:
-        if not is_weather_question(question) or self.cfg.home_city or self.places_in(question):
+        if self.cfg.home_city or not asks_weather(question):
             return None
-        if not _ASKS_WEATHER.search(question):
-            return None  # "I love rainy days" mentions rain but asks nothing
-        if _is_zh(question):
+        named, excluded = self.named_and_excluded(question)
+        if named or excluded or asks_any_place(question) or names_something(question):
+            return None
+        if language_of(question) == "zh":
             return "请问您想查询哪个城市的天气?"
         return "Which place would you like the weather for?"
 
@@ -287,21 +301,92 @@ class Weather(Tool):
         if places:
             return self._args(question, places)
         text = reply.strip().strip("?？。.!！,，")
-        short = len(text) <= 10 if _is_zh(text) else len(text.split()) <= 4
+        short = len(text) <= 10 if language_of(text) == "zh" else len(text.split()) <= 4
         if text and short and not _A_QUESTION.search(text) and not is_weather_question(text):
-            return [WeatherArgs(place=text, language="zh" if _is_zh(question) else "en")]  # the tool will resolve it
+            return [WeatherArgs(place=text, language=language_of(question))]  # the tool will resolve it
         return None
+
+    def grounding(self, question: str) -> Grounding:
+        """A model's weather route stands only on a weather question that names a place (or lets the model pick
+        one, or has a home city); a weather question without a place is asked back; anything else is chat."""
+        if not weather_related(question):
+            return "ungrounded"
+        named, excluded = self.named_and_excluded(question)
+        if named or self.cfg.home_city or asks_any_place(question) or names_something(question):
+            return "grounded"
+        return "ask" if asks_weather(question) else "ungrounded"
+
+    def _excluded(self, question: str, geonameid: int | None) -> Verdict | None:
+        _, excluded = self.named_and_excluded(question)
+        ruled_out = [w for w, p in excluded if p.geonameid == geonameid]
+        if not ruled_out:
+            return None
+        others = ", ".join(w for w, _ in excluded)
+        return Verdict(verdict="FAIL", reason=f"the user excluded {ruled_out[0]}; choose a place that is not one of: {others}",
+                       message=LocalText(zh=f"模型选了您排除的地方({ruled_out[0]})。",
+                                         en=f"the model chose a place you ruled out ({ruled_out[0]})."))
+
+    def vet(self, question: str, args: WeatherArgs) -> Verdict | None:  # type: ignore[override]
+        place = self.gazetteer.resolve(args.place)
+        return self._excluded(question, place.geonameid) if place else None
 
     def check(self, question: str, args: WeatherArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
         if not result.ok:
-            return Verdict(verdict="FAIL", reason=result.error or "the weather tool failed")
+            return Verdict(verdict="FAIL", reason=result.error or "the weather tool failed", message=result.message)
+        got = (result.data or {}).get("geonameid")
+        ruled_out = self._excluded(question, got)
+        if ruled_out:
+            return ruled_out
         named = self.places_in(question)
         if not named:
             return None  # the question names no place we know: let the model judge
-        got = (result.data or {}).get("geonameid")
         if any(p.geonameid == got for _, p in named):
             return Verdict(verdict="PASS", reason="the place is the one the user named")
         wanted = " / ".join(w for w, _ in named)
         return Verdict(verdict="FAIL", reason=(
             f"the user asked about {wanted}, not {args.place}; call weather with place='{named[0][0]}' "
-            "exactly as the user wrote it"))
+            "exactly as the user wrote it"),
+            message=LocalText(zh=f"模型查询的地点不是您说的{wanted}。", en=f"the model looked up another place than {wanted}."))
+
+    # the answer
+
+    def key_facts(self, args: WeatherArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+        data = result.data or {}
+        place = args.place.split(",")[0].strip()
+        facts = [KeyFact(label=f"the place ({place})", words=[place, str(data.get("resolved", "")).split(",")[0]])]
+        temperature = _number(data.get("temperature"))
+        if temperature is not None:
+            facts.append(KeyFact(label=f"the temperature in {place} ({_shown(data['temperature'])})",
+                                 number=temperature, tolerance=0.5))
+        conditions = data.get("conditions")
+        if conditions:
+            facts.append(KeyFact(label=f"the conditions in {place} ({conditions})",
+                                 words=[conditions, *condition_words(conditions)]))
+        return facts
+
+    def render(self, question: str, args: WeatherArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+        if not result.ok or not result.data:
+            return None
+        d = result.data
+        if language_of(question) == "zh":
+            text = (f"{args.place}现在 {_shown(d['temperature'])},{d['conditions']},体感 {_shown(d['feels_like'])},"
+                    f"湿度 {d['humidity']},风速 {_shown(d['wind_speed'])}。")
+        else:
+            text = (f"{args.place}: {_shown(d['temperature'])} now, {d['conditions']}, feels like {_shown(d['feels_like'])}, "
+                    f"humidity {d['humidity']}, wind {_shown(d['wind_speed'])}.")
+        return f"{text} {d['note']}" if d.get("note") else text
+
+    def render_all(self, question: str, executed: list[tuple[BaseModel, ToolResult]]) -> str:
+        text = super().render_all(question, executed)
+        temps = [(_number((r.data or {}).get("temperature")), a.place) for a, r in executed if r.ok]  # type: ignore[attr-defined]
+        temps = [(t, p) for t, p in temps if t is not None]
+        if len(temps) < 2:
+            return text
+        (low, coldest), (high, warmest) = min(temps), max(temps)
+        zh = language_of(question) == "zh"
+        if low == high:
+            return text + ("\n几个地方温度一样。" if zh else "\nThey are equally warm.")
+        if len(temps) == 2:
+            return text + (f"\n{coldest}比{warmest}冷。" if zh else f"\n{coldest} is colder than {warmest}.")
+        return text + (f"\n最冷的是{coldest},最暖和的是{warmest}。" if zh
+                       else f"\nThe coldest is {coldest}, the warmest {warmest}.")

@@ -37,3 +37,26 @@ CODES: dict[int, tuple[str, str]] = {
 def describe(code: int | None, language: str) -> str:
     en, zh = CODES.get(int(code) if code is not None else -1, (f"weather code {code}", f"天气代码 {code}"))
     return zh if language == "zh" else en
+
+
+# The words that state a condition, for checking an answer: "cloudy" states overcast, "雨" states 小雨.
+_ROOTS = (
+    ((0, 1), ("clear", "sunny", "fair"), ("晴",)),
+    ((2,), ("partly cloudy", "cloud"), ("多云", "云")),
+    ((3,), ("overcast", "cloud"), ("阴",)),
+    ((45, 48), ("fog",), ("雾",)),
+    ((51, 53, 55, 56, 57), ("drizzle",), ("毛毛雨", "雨")),
+    ((61, 63, 65, 66, 67, 80, 81, 82), ("rain", "shower"), ("雨",)),
+    ((71, 73, 75, 77, 85, 86), ("snow",), ("雪",)),
+    ((95, 96, 99), ("thunder",), ("雷",)),
+)
+
+
+def condition_words(description: str) -> list[str]:
+    """Other words that state the condition ``description`` (as :func:`describe` wrote it, in either language)."""
+    for code, (en, zh) in CODES.items():
+        if description in (en, zh):
+            for codes, en_words, zh_words in _ROOTS:
+                if code in codes:
+                    return list(en_words if description == en else zh_words)
+    return []

@@ -10,6 +10,11 @@ Role = Literal["router", "executor", "validator", "responder"]
 DeltaSink = Callable[[str], Awaitable[None] | None]
 
 
+class StopGeneration(Exception):
+    """Raised by a :data:`DeltaSink` to end a stream early (a model repeating itself); the backend stops
+    generating and returns what it has, with ``done_reason="cut"``."""
+
+
 class ToolCall(BaseModel):
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
@@ -39,6 +44,7 @@ class ChatRequest(BaseModel):
     format: dict[str, Any] | None = None
     tools: list[dict[str, Any]] | None = None
     options: dict[str, Any] = Field(default_factory=dict)
+    max_tokens: int | None = None  # the role's generation cap
     stream: bool = False
 
 

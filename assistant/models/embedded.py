@@ -10,12 +10,13 @@ import asyncio
 import importlib.util
 import json
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from assistant.errors import ConfigError, ModelError, ModelMissing
-from assistant.models.base import ChatMessage, ChatReply, ChatRequest, DeltaSink, Metrics
+from assistant.models.base import ChatMessage, ChatReply, ChatRequest, DeltaSink, Metrics, StopGeneration
 
 MAX_TOKENS = {"router": 32, "executor": 160, "validator": 160, "responder": 512}
 
@@ -94,7 +95,7 @@ class EmbeddedBackend:
             messages = _messages(request.messages)
             kwargs: dict[str, Any] = {
                 "messages": messages,
-                "max_tokens": MAX_TOKENS.get(request.role, 256),
+                "max_tokens": request.max_tokens or MAX_TOKENS.get(request.role, 256),
                 "temperature": request.options.get("temperature", 0.7),
                 "repeat_penalty": 1.2,  # tiny models loop on a phrase otherwise
                 "stream": True,
@@ -102,6 +103,7 @@ class EmbeddedBackend:
             if request.format is not None:
                 kwargs["response_format"] = {"type": "json_object", "schema": request.format}
             queue: asyncio.Queue[str | None] = asyncio.Queue()
+            stop = threading.Event()
 
             def work() -> tuple[str, int, float, float]:
                 t0 = time.perf_counter()
@@ -109,6 +111,8 @@ class EmbeddedBackend:
                 parts: list[str] = []
                 try:
                     for chunk in llm.create_chat_completion(**kwargs):
+                        if stop.is_set():
+                            break
                         piece = chunk["choices"][0]["delta"].get("content") or ""
                         if piece:
                             first = first or time.perf_counter()
@@ -122,17 +126,20 @@ class EmbeddedBackend:
 
             future = loop.run_in_executor(None, work)
             while (piece := await queue.get()) is not None:
-                if on_delta is not None:
-                    r = on_delta(piece)
-                    if asyncio.iscoroutine(r):
-                        await r
+                if on_delta is not None and not stop.is_set():
+                    try:
+                        r = on_delta(piece)
+                        if asyncio.iscoroutine(r):
+                            await r
+                    except StopGeneration:
+                        stop.set()  # the worker stops at its next token; the queue drains to its end marker
             try:
                 content, pieces, prompt_s, eval_s = await future
             except (ValueError, RuntimeError) as e:  # e.g. the prompt does not fit the context
                 raise ModelError(f"the embedded model failed: {e}.", "Shorten the conversation (/new) or raise num_ctx.") from None
             prompt_tokens = len(llm.tokenize("\n".join(m["content"] for m in messages).encode(), special=True))
             return ChatReply(
-                content=content, done_reason="stop", model=self.model_label,
+                content=content, done_reason="cut" if stop.is_set() else "stop", model=self.model_label,
                 metrics=Metrics(prompt_eval_count=prompt_tokens, eval_count=pieces,
                                 prompt_eval_duration=int(prompt_s * 1e9), eval_duration=int(eval_s * 1e9),
                                 total_duration=int((prompt_s + eval_s) * 1e9)),

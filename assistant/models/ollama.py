@@ -15,7 +15,7 @@ import httpx
 import ollama
 
 from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
-from assistant.models.base import ChatReply, ChatRequest, DeltaSink, Metrics, ToolCall
+from assistant.models.base import ChatReply, ChatRequest, DeltaSink, Metrics, StopGeneration, ToolCall
 
 T = TypeVar("T")
 RETRYABLE_STATUS = {500, 502, 503, 504}
@@ -60,10 +60,13 @@ class OllamaBackend:
         return self._capabilities[model]
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
+        options = dict(request.options)
+        if request.max_tokens:
+            options["num_predict"] = request.max_tokens
         kwargs: dict[str, Any] = {
             "model": request.model,
             "messages": [m.to_ollama() for m in request.messages],
-            "options": request.options or None,
+            "options": options or None,
             "keep_alive": self.keep_alive,
         }
         if request.format is not None:
@@ -80,16 +83,24 @@ class OllamaBackend:
             parts: list[str] = []
             calls: list[ToolCall] = []
             last = None
-            async for chunk in await self.client.chat(**kwargs, stream=True):
-                piece = chunk.message.content or ""
-                if piece:
-                    parts.append(piece)
-                    emitted = True
-                    r = on_delta(piece)
-                    if inspect.isawaitable(r):
-                        await r
-                calls.extend(_calls(chunk.message.tool_calls))
-                last = chunk
+            stream = await self.client.chat(**kwargs, stream=True)
+            try:
+                async for chunk in stream:
+                    piece = chunk.message.content or ""
+                    if piece:
+                        parts.append(piece)
+                        emitted = True
+                        r = on_delta(piece)
+                        if inspect.isawaitable(r):
+                            await r
+                    calls.extend(_calls(chunk.message.tool_calls))
+                    last = chunk
+            except StopGeneration:
+                reply = _reply("".join(parts), calls, None)
+                reply.done_reason = "cut"
+                return reply
+            finally:
+                await stream.aclose()  # closes the HTTP response: Ollama stops generating
             return _reply("".join(parts), calls, last)
 
         reply, retries = await self._retrying(request.model, once, can_retry=lambda: not emitted)

@@ -1,0 +1,152 @@
+"""The third gate: is an answer fit to be shown? Deterministic, no model: it must carry every key fact of
+the tool results (numbers compared numerically), be in the user's language, and be free of JSON, tool
+markup, prompt echoes and runaway repetition. The reasons are written for the responder's retry."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from assistant.language import is_chinese
+from tools import KeyFact, Verdict
+
+MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more is a model that will not stop
+MIN_REPEAT_UNIT, MAX_REPEAT_UNIT, REPEATS = 4, 200, 3
+
+_NUMBER = re.compile(
+    r"(零下|负|minus\s+|negative\s+)?\s*([-−–]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)", re.IGNORECASE)
+_MARKUP = re.compile(
+    r'\{\s*"|"\s*\}|\[\s*\{|\}\s*\]|"\s*:\s*[\[{"\d]|```|</?\s*(?:tool|think|function|result|json)|<\|[^|>]{1,30}\|>'
+    r"|\b(?:tool_calls?|arguments)\b\s*[:=]",
+    re.IGNORECASE)
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
+_ENGLISH_WORDS = frozenset(
+    "the a an is it in and of to with at are be for on now currently today tonight degrees its it's there this "
+    "that was will feels about around rain snow sunny cloudy clear result answer equals".split())
+_SENTENCE = re.compile(r"(?<=[.!?。!?\n])")
+
+
+def numbers_in(text: str) -> list[tuple[float, int]]:
+    """Every number written in ``text`` as (value, decimals shown); ``零下 3``, ``minus 3``, ``−3`` are negative."""
+    text = unicodedata.normalize("NFKC", text)
+    out = []
+    for m in _NUMBER.finditer(text):
+        digits = m.group(3).replace(",", "")
+        value = float(digits)
+        if m.group(1) or m.group(2):
+            value = -value
+        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        out.append((value, decimals))
+    return out
+
+
+def number_matches(fact: KeyFact, written: float, decimals: int) -> bool:
+    """``written`` (shown with ``decimals`` places) states ``fact.number``: exactly, within the fact's tolerance,
+    or rounded to the places shown while staying within 1% (so 28.3 and 28 state 28.2743, but 0 does not state 0.4)."""
+    v = fact.number
+    if v is None:
+        return False
+    if abs(written - v) <= fact.tolerance + 1e-9:
+        return True
+    rounded = round(v, decimals)
+    return abs(rounded - written) < 10 ** -(decimals + 3) and abs(written - v) <= 0.01 * abs(v)
+
+
+def carries(answer: str, fact: KeyFact) -> bool:
+    if fact.number is not None and any(number_matches(fact, n, d) for n, d in numbers_in(answer)):
+        return True
+    folded = unicodedata.normalize("NFKC", answer).casefold()
+    return any(w and unicodedata.normalize("NFKC", w).casefold() in folded for w in fact.words)
+
+
+def runaway(text: str) -> str | None:
+    """Why ``text`` is a model that will not stop (the same piece over and over), or ``None``.
+    Cheap enough to run on every streamed piece."""
+    tail = text[-(MAX_REPEAT_UNIT * REPEATS):]
+    n = len(tail)
+    for unit in range(MIN_REPEAT_UNIT, n // REPEATS + 1):
+        piece = tail[n - unit:]
+        if piece.strip() and all(tail[n - unit * (k + 1): n - unit * k] == piece for k in range(1, REPEATS)):
+            return f"it repeats itself ({piece.strip()[:40]!r} over and over)"
+    counts: dict[str, int] = {}
+    for sentence in _SENTENCE.split(text):
+        s = sentence.strip()
+        if len(s) >= 12:
+            counts[s] = counts.get(s, 0) + 1
+            if counts[s] >= REPEATS:
+                return f"it repeats the sentence {s[:40]!r}"
+    return None
+
+
+def before_repetition(text: str) -> str:
+    """``text`` cut where a runaway repetition starts (one copy of the repeated piece is kept)."""
+    cut = text
+    while runaway(cut) and len(cut) > MIN_REPEAT_UNIT:
+        cut = cut[:-1]
+    return cut.rstrip()
+
+
+def language_problem(question: str, answer: str) -> str | None:
+    cjk = len(_CJK.findall(answer))
+    latin_words = _LATIN_WORD.findall(answer)
+    latin = sum(len(w) for w in latin_words)
+    if is_chinese(question):
+        if cjk < 2 or cjk < 0.3 * (cjk + latin):
+            return "it is not in Chinese, the language of the question; answer in Chinese"
+        return None
+    if cjk > 0.1 * (cjk + latin) + 2:
+        return "it is not in English, the language of the question; answer in English"
+    if len(latin_words) >= 6 and not any(w.casefold() in _ENGLISH_WORDS for w in latin_words):
+        return "it is not in English, the language of the question; answer in English"
+    return None
+
+
+def echo_problem(answer: str, prompts: list[str]) -> str | None:
+    """Whole sentences of our own instructions repeated back."""
+    for prompt in prompts:
+        for sentence in _SENTENCE.split(prompt):
+            s = sentence.strip()
+            if len(s) >= 24 and s in answer:
+                return "it repeats the instructions instead of answering"
+    if re.search(r"(?i)\btool results?\s*:|\buser request\s*:", answer):
+        return "it repeats the instructions instead of answering"
+    return None
+
+
+_ABOUT_LANGUAGE = re.compile(
+    r"翻译|英文|英语|中文|汉语|日语|法语|怎么说|怎么读|\b(?:translate|translation|english|chinese|mandarin|japanese|french"
+    r"|german|spanish|in \w+ language)\b", re.IGNORECASE)
+
+
+def about_language(question: str) -> bool:
+    """A question about words or languages, whose right answer may well be in another language."""
+    return bool(_ABOUT_LANGUAGE.search(question))
+
+
+def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list[str] = (),  # type: ignore[assignment]
+                 limit: int | None = MAX_TOOL_ANSWER, language: bool = True) -> Verdict:
+    """PASS when ``answer`` may be shown for ``question``; FAIL with a reason the responder can act on.
+    ``language``: also require the question's language."""
+    if not answer.strip():
+        return Verdict(verdict="FAIL", reason="the answer is empty")
+    problems = []
+    why = runaway(answer)
+    if why:
+        problems.append(why)
+    elif limit and len(answer) > limit:
+        problems.append(f"it is far too long ({len(answer)} characters); two or three sentences are enough")
+    if _MARKUP.search(answer):
+        problems.append("it contains JSON or tool markup; write plain sentences")
+    echo = echo_problem(answer, prompts)
+    if echo:
+        problems.append(echo)
+    lang = language_problem(question, answer) if language else None
+    if lang:
+        problems.append(lang)
+    missing = [f.label for f in facts if not carries(answer, f)]
+    if missing:
+        problems.append("it does not state " + ", ".join(missing))
+    if problems:
+        return Verdict(verdict="FAIL", reason="; ".join(problems))
+    return Verdict(verdict="PASS", reason="the answer carries every key fact" if facts else "the answer is clean")

@@ -1,0 +1,213 @@
+"""The gates behind every model output: the route (a tool route needs something to use), the answer (it must
+carry the tool results' key facts, in the user's language, as plain text), and failure messages wholly in
+the user's language. Through the real ollama client against the fake server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_ollama import Reply, Script, tool_call
+from oracle import grounded
+
+from assistant.language import is_chinese
+
+from assistant.answer_check import check_answer, numbers_in, runaway
+from assistant.events import AnswerReset
+from tools import KeyFact
+
+SHANGHAI = (31.22, 121.46)
+
+
+def chat_reply(request: dict) -> Reply:
+    """A plain chat answer in the language of the request."""
+    return Reply(content="这是聊天的回答。" if is_chinese(request["messages"][-1]["content"]) else "A chat answer.")
+RENDERED_SHANGHAI = "上海现在 2°C,小雨,体感 -2.9°C,湿度 54%,风速 13 km/h。"
+
+
+# The answer check on its own
+
+
+@pytest.mark.parametrize("written", ["about 28.27", "about 28.3", "28.2743338823", "≈28", "28.27 square units"])
+def test_a_number_is_stated_at_any_sensible_rounding(written):
+    fact = KeyFact(label="the result", number=28.2743338823)
+    assert check_answer("What is the area?", f"The area is {written}.", [fact]).passed
+
+
+@pytest.mark.parametrize("written", ["28.5", "29", "2.83", "282.7", "0"])
+def test_a_wrong_number_is_not_the_fact(written):
+    fact = KeyFact(label="the result", number=28.2743338823)
+    verdict = check_answer("What is the area?", f"The area is {written}.", [fact])
+    assert not verdict.passed and "does not state the result" in verdict.reason
+
+
+def test_negative_and_grouped_numbers_are_read_as_written():
+    assert numbers_in("零下3度,minus 4, −5 and 56,088 or 1,2") == [(-3, 0), (-4, 0), (-5, 0), (56088, 0), (1, 0), (2, 0)]
+    assert check_answer("上海冷吗?", "上海零下3度,小雨。", [KeyFact(label="t", number=-2.9, tolerance=0.5)]).passed
+
+
+@pytest.mark.parametrize("answer, why", [
+    ('{"tool": "weather", "result": {"temperature": "2°C"}}', "JSON"),
+    ("上海 2°C ```json", "JSON or tool markup"),
+    ("Shanghai is 2°C with slight rain.", "not in Chinese"),
+    ("上海 2°C,小雨。" * 5, "repeats"),
+    ("You are a helpful local assistant. Answer the user's request using the tool results below; they are correct "
+     "and current. 上海 2°C 小雨", "instructions"),
+])
+def test_answers_that_may_not_be_shown(answer, why):
+    verdict = check_answer("上海冷不冷?", answer, [KeyFact(label="t", number=2.0, tolerance=0.5)],
+                           ["You are a helpful local assistant. Answer the user's request using the tool results below; "
+                            "they are correct and current."])
+    assert not verdict.passed and why in verdict.reason
+
+
+def test_runaway_spots_a_loop_but_not_ordinary_text():
+    assert runaway("The weather is nice. " * 3)
+    assert runaway("abcabcabcabcabc" + "xyz" * 2) is None
+    assert runaway("上海现在 2°C,小雨,体感 -2.9°C,湿度 54%,风速 13 km/h。") is None
+
+
+# The answer gate through the pipeline
+
+
+@pytest.fixture
+def shanghai(meteo):
+    meteo.set_weather(*SHANGHAI, 2.0, code=61, apparent_temperature=-2.9, relative_humidity_2m=54, wind_speed_10m=13.0)
+    return meteo
+
+
+@pytest.mark.parametrize("bad, why", [
+    ("Pour-terfaaire, les temps de l'air en 2019 est dangereres.", "does not state"),  # ignores the result
+    ('[ { "tool": "weather", "arguments": {"place": "上海"} } ]', "JSON"),
+    ("Shanghai is 2°C now with slight rain.", "not in Chinese"),
+])
+async def test_a_bad_answer_is_retried_once_then_replaced_by_the_rendering(fake, shanghai, weather_app, bad, why):
+    fake.handler = Script(responder=[bad, bad])
+    events = []
+    app = weather_app()
+    result = await app.ask("上海现在冷不冷?", emit=events.append)
+    assert result.ok and result.answer == RENDERED_SHANGHAI
+    assert result.replaced and why in result.replaced
+    assert fake.kinds() == ["responder", "responder"] and result.model_calls == 2
+    assert why in fake.requests[1]["messages"][-1]["content"]  # the retry was told why
+    assert sum(isinstance(e, AnswerReset) for e in events) == 2
+    checks = [e for e in app.store.turn(result.turn_id)["events"] if e["type"] == "answer_check"]
+    assert [c["verdict"] for c in checks] == ["FAIL", "FAIL"]
+    turn_done = app.store.turn(result.turn_id)["events"][-1]
+    assert turn_done["type"] == "turn_done" and turn_done["replaced"] == result.replaced
+
+
+async def test_the_retry_is_shown_when_it_is_right(fake, shanghai, weather_app):
+    fake.handler = Script(responder=["上海很冷。", "上海现在 2°C,小雨,挺冷的。"])
+    result = await weather_app().ask("上海现在冷不冷?")
+    assert result.answer == "上海现在 2°C,小雨,挺冷的。" and result.replaced is None and result.model_calls == 2
+
+
+async def test_a_right_answer_costs_one_call(fake, shanghai, weather_app):
+    fake.handler = Script(responder="上海现在 2°C,下着小雨,挺冷的。")
+    result = await weather_app().ask("上海现在冷不冷?")
+    assert result.answer == "上海现在 2°C,下着小雨,挺冷的。" and result.model_calls == 1 and result.replaced is None
+
+
+async def test_a_stream_that_repeats_itself_is_cut_and_replaced(fake, shanghai, weather_app):
+    fake.handler = Script(responder=[Reply(content="天气很好。" * 400, chunk_size=5)] * 2)
+    app = weather_app()
+    result = await app.ask("上海现在冷不冷?")
+    assert result.answer == RENDERED_SHANGHAI and "repeats" in result.replaced
+    replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"]]
+    assert [r["done_reason"] for r in replies] == ["cut", "cut"]
+    assert all(len(r["content"]) < 100 for r in replies)  # stopped after a few repeats, not 2,000 characters
+
+
+async def test_every_role_has_a_generation_cap(fake, make_app):
+    fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
+                          validator={"verdict": "PASS", "reason": "ok"}, responder=grounded)
+    await make_app(responder_max_tokens=300).ask("What is the area of a circle of radius 3?")
+    caps = [r["options"]["num_predict"] for r in fake.requests]
+    assert caps == [48, 256, 128, 300]
+
+
+async def test_two_places_render_with_a_comparison(fake, meteo, weather_app):
+    meteo.set_weather(39.91, 116.40, -1.0, code=0)
+    meteo.set_weather(*SHANGHAI, 6.0, code=3)
+    fake.handler = Script(responder=["北京更冷。", "北京更冷。"])
+    result = await weather_app().ask("北京和上海哪个冷?")
+    assert result.replaced and "-1°C" in result.answer and "6°C" in result.answer and result.answer.endswith("北京比上海冷。")
+
+
+async def test_rendered_answers_setting_needs_no_model_call(fake, shanghai, weather_app):
+    result = await weather_app(rendered_answers=True).ask("上海现在冷不冷?")
+    assert result.answer == RENDERED_SHANGHAI and result.model_calls == 0 and fake.requests == []
+
+
+async def test_a_chat_answer_in_json_gets_one_retry(fake, make_app):
+    fake.handler = Script(router={"route": "chat"}, responder=['{"answer": "hi"}', "Hello! How can I help?"])
+    result = await make_app().ask("hello there")
+    assert result.answer == "Hello! How can I help?" and result.model_calls == 3
+
+
+# The route gate
+
+
+@pytest.mark.parametrize("question, tool", [
+    ("Why is the moon round?", "weather"),
+    ("What does 'weather the storm' mean?", "weather"),
+    ("Who is the mayor of London?", "weather"),
+    ("今天好热啊,推荐个饮料", "weather"),
+    ("Why is the moon round?", "calculator"),
+])
+async def test_a_model_route_with_nothing_to_use_becomes_chat(fake, meteo, weather_app, question, tool):
+    fake.handler = Script(router={"route": tool}, responder=chat_reply)
+    app = weather_app()
+    result = await app.ask(question)
+    assert result.ok and result.route == "chat" and result.route_by == "check" and result.answer in ("A chat answer.", "这是聊天的回答。")
+    assert fake.kinds() == ["router", "responder"] and result.tool_calls == []
+    reason = app.store.turn(result.turn_id)["route_reason"]
+    assert f"chose {tool}" in reason and "answered as chat" in reason
+
+
+@pytest.mark.parametrize("question", ["明天会下雨吗?", "天气怎么样?", "Will it rain?"])
+async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(fake, weather_app, question):
+    result = await weather_app().ask(question)
+    assert result.route == "clarify" and result.model_calls == 0
+    assert result.answer in ("请问您想查询哪个城市的天气?", "Which place would you like the weather for?")
+
+
+@pytest.mark.parametrize("trap", [
+    "天气预报这个词的英文是什么?", "I feel cold today, any tips?", "今天好热啊,推荐个饮料", "讲个冷笑话", "热狗怎么做",
+    "Who sang November Rain?",
+])
+async def test_weather_words_in_other_senses_are_not_asked_back(fake, weather_app, trap):
+    fake.handler = Script(router={"route": "chat"}, responder=chat_reply)
+    result = await weather_app().ask(trap)
+    assert result.route == "chat" and result.route_by == "model" and result.answer in ("A chat answer.", "这是聊天的回答。")
+
+
+async def test_excluded_places_never_reach_the_tool(fake, meteo, weather_app):
+    fake.handler = Script(
+        router={"route": "weather"},
+        executor=[tool_call("weather", place="北京"), tool_call("weather", place="上海"), tool_call("weather", place="杭州")],
+        validator={"verdict": "PASS", "reason": "杭州 is a Chinese city"}, responder=grounded,
+    )
+    result = await weather_app().ask("随便告诉我一个中国城市的天气,不要是北京,上海,兰州")
+    assert result.ok and result.attempts == 3
+    assert [t.args["place"] for t in result.tool_calls] == ["杭州"]  # the tool ran only for the allowed place
+    assert meteo.forecast_requests and len(meteo.forecast_requests) == 1
+    feedback = fake.requests[2]["messages"][-1]["content"]
+    assert "excluded 北京" in feedback
+
+
+async def test_excluded_places_are_not_taken_by_the_rule(fake, meteo, weather_app):
+    fake.handler = Script(router={"route": "weather"}, executor=tool_call("weather", place="Paris"),
+                          validator={"verdict": "PASS", "reason": "ok"}, responder=grounded)
+    result = await weather_app().ask("What's the weather anywhere but London?")
+    assert result.route_by == "model" and [t.args["place"] for t in result.tool_calls] == ["Paris"]
+
+
+async def test_a_failure_message_is_wholly_in_the_users_language(fake, weather_app):
+    fake.handler = Script(router={"route": "weather"})
+    fake.handler.always("executor", tool_call("weather", place="", language="fr"))
+    result = await weather_app(max_retries=1).ask("Xyzzyville的天气怎么样?")
+    assert not result.ok and result.answer.startswith("抱歉")
+    assert "String should" not in result.answer and "language" not in result.answer and "place" not in result.answer
+    assert "String should" in result.error  # the whole reason stays in the trace and the turn's error

@@ -1,0 +1,165 @@
+"""Reading weather questions without a model: is a weather word used in the weather sense, does the message
+ask for the weather, which places it excludes, and whether it names a place the gazetteer may not know.
+
+Words like 冷, 热, rain and cold are weather words only in a weather frame: ``上海冷不冷?`` asks about the
+weather; ``讲个冷笑话``, ``热狗怎么做``, ``I feel cold today, any tips?``, ``天气预报这个词的英文是什么?`` and
+``Who sang November Rain?`` do not."""
+
+from __future__ import annotations
+
+import re
+
+ZH_STRONG = ("天气", "气温", "温度", "预报", "湿度", "雾霾", "降雨", "降温", "升温", "气象")
+ZH_WEAK = ("多少度", "几度", "冷", "热", "凉", "暖和", "下雨", "下雪", "雨", "雪", "晴", "阴天", "刮风", "风大", "带伞")
+EN_STRONG = ("weather", "forecast", "temperature", "temperatures", "humidity", "humid")
+EN_WEAK = ("rain", "raining", "rainy", "snow", "snowing", "snowy", "cold", "colder", "hot", "hotter", "warm", "warmer",
+           "chilly", "freezing", "sunny", "windy", "degrees", "umbrella", "cloudy", "storm", "stormy", "foggy", "fog",
+           "hail", "drizzle", "thunderstorm", "frost", "icy")
+# What to wear and whether to take an umbrella depend on the weather, but only a model can tell whether they
+# ask about it ("上海要穿羽绒服吗?" does, "面试穿什么" does not): they keep a model's weather route, no rule's.
+ZH_IMPLIED = ("羽绒服", "外套", "大衣", "秋裤", "毛衣", "短袖", "雨伞", "穿什么", "穿多少", "要穿")
+_EN_IMPLIED = re.compile(r"\b(?:coat|jacket|sweater|umbrella|scarf|gloves|sunscreen|what to wear)\b", re.IGNORECASE)
+_EN_STRONG = re.compile(r"\b(?:" + "|".join(EN_STRONG) + r")\b", re.IGNORECASE)
+_EN_WEAK = re.compile(r"\b(?:" + "|".join(EN_WEAK) + r")\b", re.IGNORECASE)
+
+# Compounds where a weather character means something else (a cold joke, a hot dog, Sprite, body temperature).
+_ZH_COMPOUNDS = re.compile(
+    "冷笑话|冷静|冷门|冷漠|冷冻|冷藏|冷饮|冷水|冷战|冷淡|冷面|冷落|冷清|冷却|热狗|热门|热线|热情|热爱|热点|热量|热水|热饮|热搜|热闹"
+    "|热身|热血|热度|热心|热菜|热带鱼|发热|加热|退热|雪碧|雪糕|白雪公主|体温|水温|油温|角度|度数|温度计|凉皮|凉菜|凉拌|凉茶|凉鞋"
+    "|雨刷|雨衣|晴雯|风雨无阻|热茶|热汤")
+_EN_IDIOMS = re.compile(
+    r"\bweather(?:ed|ing)?\s+(?:the|a|this|that|it|out)\b|\bunder the weather\b|\bhot\s*dogs?\b|\bhot\s+(?:take|sauce|tub|spot"
+    r"|pot|line|key|fix|topic|seat|wheels)\b|\bhotline\b|\bcold\s+(?:case|feet|turkey|call|calls|war|brew|shoulder|open)\b"
+    r"|\bmake it rain\b|\brain\s*check\b|\braining (?:cats|men)\b|\bbrainstorm\w*\b|\bsnow\s*(?:white|flake|board\w*|ball\w*)\b"
+    r"|\bstorm(?:ed|ing)? (?:off|out|in)\b|\bsnowden\b|\bwarm(?:ed|ing)? up\b|\bwarm welcome\b|\bglobal warming\b",
+    re.IGNORECASE)
+# Questions about words, songs and stories that contain weather words.
+_META = re.compile(
+    r"这个词|这个字|这个成语|英文|英语|翻译|怎么说|什么意思|的意思|怎么写|拼音|造句|歌词|这首歌|哪首歌|唱的|电影|小说|诗"
+    r"|\b(?:mean|means|meaning|translate|translation|definition|define|synonyms?|antonyms?|spell|spelling|word|words"
+    r"|phrase|idiom|song|songs|sang|sing|sings|singer|lyrics|movie|film|album|band|novel|book|poem|metaphor)\b",
+    re.IGNORECASE)
+# Someone saying how they feel is not asking about the weather.
+_PERSONAL = re.compile(
+    r"我(?:好|很|真|有点|有些|觉得|感觉|太|快)?(?:好|很|太)?(?:冷|热)|好(?:冷|热)啊"
+    r"|\bI(?:'m| am| feel| felt| was| get| got)\b[^.?!]{0,20}\b(?:cold|hot|warm|freezing|chilly)\b"
+    r"|\bfeel(?:ing|s)?\s+(?:so\s+|very\s+|really\s+|a bit\s+)?(?:cold|hot|warm|chilly)\b",
+    re.IGNORECASE)
+_ZH_ASKS = re.compile(r"[吗么嘛呢?？]|不冷|不热|多少度|几度|怎么样|如何|会不会|要不要|有没有|下不下|冷不|热不|咋样|查")
+_EN_ASKS = re.compile(
+    r"\?|\b(?:is it|will it|does it|gonna|going to|how(?:'s| is)? (?:it|the)|how (?:cold|hot|warm)|what(?:'s| is) the"
+    r"|tell me|check|show me|forecast)\b", re.IGNORECASE)
+
+# Places the user rules out: "不要是北京,上海", "除了上海", "anywhere but London", "except Paris".
+_EXCLUDE = re.compile(
+    r"(?:不要是|不要|不能是|别是|不是|除了|除去|不包括|排除|except(?:\s+for)?|excluding|but\s+not|other\s+than|anywhere\s+but"
+    r"|not\s+in|apart\s+from|besides|not)\s*", re.IGNORECASE)
+_LIST_GAP = re.compile(r"^[\s,，、/]*(?:(?:和|与|及|或|或者|还有|也不要|and|or|nor)\b|和|与|及|或)?[\s,，、/]*$", re.IGNORECASE)
+# "Any city" requests: the place is the model's choice, checked against the exclusions.
+_ANY_PLACE = re.compile(
+    r"随便|任意|任何一个|某个|哪个城市都|(?:一个|个)(?:\w{0,4})?(?:城市|地方)|\bany\s+(?:city|place|town)\b|\ba random (?:city|place)\b"
+    r"|\bsome (?:city|place)\b|\banywhere\b", re.IGNORECASE)
+# A place-like phrase the gazetteer may not know: "in Xyz", "Xyz的天气".
+_TIME_WORDS = r"(?:今天|明天|后天|昨天|现在|今晚|今早|这两天|最近|周末|本周|下周|早上|晚上|下午|上午|目前|当前|这里|外面|那边)"
+_ZH_PLACE_PHRASE = re.compile(r"([\u3400-\u9fff]{2,8}?)(?:的)?(?:" + _TIME_WORDS + r")*(?:天气|气温|温度|冷不冷|热不热|下雨|下雪)")
+_EN_PLACE_PHRASE = re.compile(
+    r"\b(?:in|at|for|of)\s+((?!(?:the|a|an|this|that|it|my|your|our|today|tomorrow|tonight|now|general|weather|summer"
+    r"|winter|spring|autumn|fall|morning|evening|afternoon|night|celsius|fahrenheit|degrees)\b)[A-Za-z][\w'’.-]+)", re.IGNORECASE)
+
+
+def _strip_senses(question: str) -> str:
+    return _EN_IDIOMS.sub(" ", _ZH_COMPOUNDS.sub(" ", question))
+
+
+def has_strong_word(question: str) -> bool:
+    q = _strip_senses(question)
+    return any(w in q for w in ZH_STRONG) or bool(_EN_STRONG.search(q))
+
+
+def has_weak_word(question: str) -> bool:
+    q = _strip_senses(question)
+    return any(w in q for w in ZH_WEAK) or bool(_EN_WEAK.search(q))
+
+
+def weather_sense(question: str) -> bool:
+    """A weather word used in the weather sense: not inside a compound or idiom, not in a question about a word
+    or a song, and not only a person saying how they feel."""
+    if _META.search(question):
+        return False
+    if has_strong_word(question):
+        return True
+    return has_weak_word(question) and not _PERSONAL.search(question)
+
+
+def weather_related(question: str) -> bool:
+    """``weather_sense``, or what to wear and whether to take an umbrella (for a model's route only)."""
+    if weather_sense(question):
+        return True
+    return not _META.search(question) and (any(w in question for w in ZH_IMPLIED) or bool(_EN_IMPLIED.search(question)))
+
+
+def asks_weather(question: str) -> bool:
+    """The message asks for weather information (so a missing place is worth asking back for)."""
+    if not weather_sense(question):
+        return False
+    if has_strong_word(question):
+        return True
+    return bool(_ZH_ASKS.search(question) or _EN_ASKS.search(question))
+
+
+def asks_any_place(question: str) -> bool:
+    return bool(_ANY_PLACE.search(question))
+
+
+_ZH_FILLER = re.compile(
+    "|".join(sorted(ZH_STRONG + ZH_WEAK + ZH_IMPLIED, key=len, reverse=True)) + "|" + _TIME_WORDS[3:-1]
+    + "|怎么样|如何|多少|什么|会不会|要不要|是不是|有没有|告诉|查询|看看|一下|需要|可以|知道|中文|英文|城市|地方|哪里|哪儿|出门")
+_ZH_FILLER_CHARS = set("的了吗呢么吧啊呀嘛哦我你他她它们这那里边是不有在很好太真还也都就要会能想去穿带查看请帮问个几多少咋样下上冷热度天")
+
+
+def names_something(question: str) -> bool:
+    """Words left once the weather, time, question and function words are gone: a place the gazetteer may not
+    know (``甘肃省会``, ``Hallstatt``), worth giving to the executor rather than asking back."""
+    if place_phrase(question):
+        return True
+    if re.search(r"[\u3400-\u9fff]", question) and re.search(r"[A-Za-z]{3,}", _strip_senses(question)):
+        return True  # a Latin name in a Chinese question: "Xyzzyville的天气"
+    for run in re.findall(r"[\u3400-\u9fff]+", _ZH_FILLER.sub(" ", question)):
+        if len([c for c in run if c not in _ZH_FILLER_CHARS]) >= 2:
+            return True
+    return False
+
+
+def place_phrase(question: str) -> str | None:
+    """A phrase that looks like a place the gazetteer does not know, or ``None``."""
+    for m in _ZH_PLACE_PHRASE.finditer(question):
+        text = re.sub(_TIME_WORDS, "", m.group(1)).strip("的")
+        if len(text) >= 2 and not re.search(r"[吗呢么我你他她它这那哪什怎]", text):
+            return text
+    m = _EN_PLACE_PHRASE.search(_strip_senses(question))
+    return m.group(1) if m else None
+
+
+def split_excluded(question: str, found: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], list[tuple[str, object]]]:
+    """``found`` (places in order of appearance, as written) split into (named, excluded): a place right after
+    an excluding word, or in a list that follows one, is excluded."""
+    positions, cursor = [], 0
+    for written, place in found:
+        at = question.find(written, cursor)
+        at = at if at >= 0 else cursor
+        positions.append((at, at + len(written), written, place))
+        cursor = at + len(written)
+    excluded: set[int] = set()
+    for m in _EXCLUDE.finditer(question):
+        chain_end = m.end()
+        for i, (start, end, _, _) in enumerate(positions):
+            if start < m.end():
+                continue
+            if _LIST_GAP.match(question[chain_end:start]):
+                excluded.add(i)
+                chain_end = end
+            else:
+                break
+    named = [(w, p) for i, (_, _, w, p) in enumerate(positions) if i not in excluded]
+    out = [(w, p) for i, (_, _, w, p) in enumerate(positions) if i in excluded]
+    return named, out

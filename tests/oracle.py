@@ -46,3 +46,49 @@ def grounded(request: dict[str, Any]) -> Reply:
     """A scripted responder reply built from the request's own tool results."""
     question, results = results_of(request)
     return Reply(content=written_answer(question, results))
+
+
+def _zh(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+class Oracle:
+    """Every stage answered as a correct model would, for a known set of questions: the expected route, the
+    expected arguments, PASS, and an answer built from the tool results (or a plain chat answer, or a question
+    back) in the question's language. ``cases``: dicts with ``question``, ``route`` and ``args``."""
+
+    def __init__(self, cases: list[dict[str, Any]]) -> None:
+        self.by_question = {c["question"]: c for c in cases}
+
+    def case(self, request: dict[str, Any]) -> dict[str, Any]:
+        for m in reversed(request["messages"]):
+            if m["role"] != "user":
+                continue
+            content = m.get("content") or ""
+            first = content.split("\n")[0]
+            for candidate in (content, content.split("\n\nTool results:")[0].strip(), first, first.removeprefix("User request: ")):
+                if candidate in self.by_question:
+                    return self.by_question[candidate]
+        raise LookupError("the oracle does not know this question")
+
+    def __call__(self, request: dict[str, Any]) -> Reply:
+        from fake_ollama import kind_of
+
+        case, kind = self.case(request), kind_of(request)
+        if kind == "router":
+            return Reply(content=json.dumps({"route": case["route"]}))
+        if kind == "executor":
+            calls = [{"name": case["route"], "arguments": a} for a in case["args"] or []]
+            if request.get("tools"):
+                return Reply(tool_calls=calls)
+            return Reply(content=json.dumps(calls[0]["arguments"] if calls else {}, ensure_ascii=False))
+        if kind == "validator":
+            return Reply(content='{"verdict": "PASS", "reason": "the arguments fit the request"}')
+        try:
+            return grounded(request)
+        except LookupError:
+            pass
+        zh = _zh(case["question"])
+        if case["route"] == "clarify":
+            return Reply(content="请问您说的是哪个城市?" if zh else "Which city do you mean?")
+        return Reply(content="这是一个简短的回答。" if zh else "Here is a short answer to that.")

@@ -313,7 +313,9 @@ def continued_expression(question: str, previous_value: str) -> str | None:
 _HAS_NUMBER = re.compile(
     r"[0-9０-９½¼¾⅓π]|[零一二两三四五六七八九十百千万亿半]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty"
-    r"|ninety|hundred|thousand|million|billion|half|dozen|pi|twice|double|triple)\b", re.IGNORECASE)
+    r"|ninety|hundred|thousand|million|billion|half|dozen|pi|twice|double|triple)\b"
+    r"|\bhow many (?:seconds|minutes|hours|days|weeks|months|years|millimeters|centimeters|meters|inches|feet|grams"
+    r"|ounces|pounds)\b.*\b(?:in|per) (?:a|an|one)\b", re.IGNORECASE)
 
 
 def _compact(s: str) -> str:

@@ -102,9 +102,11 @@ def asks_weather(question: str) -> bool:
     """The message asks for weather information (so a missing place is worth asking back for)."""
     if not weather_sense(question):
         return False
-    if has_strong_word(question):
+    if _ZH_ASKS.search(question) or _EN_ASKS.search(question):
         return True
-    return bool(_ZH_ASKS.search(question) or _EN_ASKS.search(question))
+    # A bare request ("天气", "weather today") asks too; a statement ("The weather was nice yesterday") does not.
+    words = re.findall(r"[A-Za-z']+", question)
+    return len(re.findall(r"[\u3400-\u9fff]", question)) + 2 * len(words) <= 8
 
 
 def asks_any_place(question: str) -> bool:

@@ -1,0 +1,244 @@
+"""How right the answers are, on a public set of everyday questions (scripts/eval_questions.jsonl: Chinese and
+English arithmetic, word problems, weather, several places, follow-ups, chat, questions back, and traps).
+
+    python scripts/eval.py [--backend oracle|embedded|ollama] [--model M] [--only CATEGORY] [--limit N] [--json FILE]
+
+oracle: the fake Ollama scripted to answer every stage correctly (tests/oracle.py); embedded: the in-process
+llama.cpp model (SmolLM2-135M unless embedded_model says otherwise); ollama: a real Ollama server (OLLAMA_HOST,
+--model). Weather always comes from the fake Open-Meteo, with a fixed report per place, so every expected
+figure is known.
+
+Per category it prints: correct; shown but ungrounded (an answer shown as a success on a tool route without
+the figures of the tool results it got: must be 0); failure messages and questions back on questions that
+needed no tool (must be 0); replaced answers; mean model calls; median and p95 seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+import unicodedata
+import zlib
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from _common import ROOT, machine, pct
+from fake_ollama import FakeOllama
+from fake_open_meteo import FakeOpenMeteo
+from oracle import Oracle
+
+from assistant.app import build_assistant
+from assistant.config import Settings
+from assistant.errors import AssistantError
+from assistant.paths import Paths
+from tools.gazetteer import Gazetteer, build_index
+from tools.wmo import describe
+
+CASES = [json.loads(line) for line in (ROOT / "scripts" / "eval_questions.jsonl").read_text(encoding="utf-8").splitlines() if line]
+TOOLS = {"calculator", "weather"}
+CODES = [0, 1, 2, 3, 45, 61, 63, 71, 80, 95]
+FAILURE = re.compile(r"^(?:抱歉|Sorry)")
+_NUM = re.compile(r"(零下|负|minus\s+)?([-−]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+
+
+def report_for(name: str) -> tuple[float, int]:
+    """The fixed weather of a place in this evaluation: (°C, WMO code), varied by its name."""
+    h = zlib.crc32(name.encode())
+    return round(-10 + (h % 400) / 10, 1), CODES[h % len(CODES)]
+
+
+def stated(answer: str, value: float, tolerance: float = 0.0) -> bool:
+    """``answer`` writes ``value``: exactly, within ``tolerance``, or rounded (within 1%) to the places it shows.
+    Written independently of the assistant's own answer check, so that the check is tested, not trusted."""
+    for m in _NUM.finditer(unicodedata.normalize("NFKC", answer)):
+        digits = m.group(3).replace(",", "")
+        n = float(digits) * (-1 if (m.group(1) or m.group(2)) else 1)
+        places = len(digits.split(".")[1]) if "." in digits else 0
+        if abs(n - value) <= tolerance + 1e-9:
+            return True
+        if abs(round(value, places) - n) < 10 ** -(places + 3) and abs(n - value) <= 0.01 * abs(value):
+            return True
+    return False
+
+
+def grounded(answer: str, tool_calls: list[Any]) -> bool:
+    """Every successful tool result's figure is in the answer (the temperature of each place; the value)."""
+    for t in tool_calls:
+        if not t.ok or not t.result:
+            continue
+        if "value" in t.result:
+            try:
+                if not stated(answer, float(t.result["value"])) and t.result["value"] not in answer:
+                    return False
+            except ValueError:
+                if t.result["value"] not in answer:
+                    return False
+        elif "temperature" in t.result:
+            m = re.match(r"-?\d+(?:\.\d+)?", t.result["temperature"])
+            if m and not stated(answer, float(m.group()), 0.5):
+                return False
+    return True
+
+
+class Scorer:
+    def __init__(self, gazetteer: Gazetteer) -> None:
+        self.gazetteer = gazetteer
+
+    def place_id(self, name: str, country: str) -> int | None:
+        found = self.gazetteer.candidates(name, country) or self.gazetteer.candidates(name)
+        return found[0].geonameid if found else None
+
+    def correct(self, case: dict[str, Any], result: Any) -> bool:
+        expected = case["route"]
+        if expected == "chat":
+            return result.ok and result.route == "chat" and bool(result.answer.strip())
+        if expected == "clarify":
+            return result.route == "clarify" and bool(result.answer.strip())
+        if not result.ok or result.route != expected:
+            return False
+        expect = case["expect"]
+        if "value" in expect:
+            value = expect["value"]
+            return any(t.ok and t.result and t.result.get("value") for t in result.tool_calls) and (
+                stated(result.answer, float(value)) or value in result.answer)
+        got = {t.result.get("geonameid") for t in result.tool_calls if t.ok and t.result}
+        excluded = {self.place_id(n, "") for n in expect.get("not_places", [])}
+        if got & excluded:
+            return False
+        for name, country in expect.get("places", []):
+            if expect.get("not_places"):  # any allowed place will do; its own figures must be stated
+                return bool(got) and grounded(result.answer, result.tool_calls)
+            if self.place_id(name, country) not in got:
+                return False
+            temperature, code = report_for(name)
+            lang = case["lang"]
+            if not stated(result.answer, temperature, 0.5) or describe(code, lang).split()[0].casefold() not in result.answer.casefold():
+                return False
+        return True
+
+
+async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gazetteer: str) -> list[dict[str, Any]]:
+    rows = []
+    with FakeOpenMeteo() as meteo, tempfile.TemporaryDirectory() as tmp:
+        gz = Gazetteer(Path(gazetteer))
+        for case in cases:
+            for name, country in case["expect"].get("places", []):
+                found = gz.candidates(name, country) or gz.candidates(name)
+                if found:
+                    temperature, code = report_for(name)
+                    meteo.set_weather(found[0].latitude, found[0].longitude, temperature, code=code)
+        fake = FakeOllama(Oracle(CASES), models={"oracle": ["completion", "tools"]}).start() if backend == "oracle" else None
+        overrides: dict[str, Any] = {"backend": "embedded" if backend == "embedded" else "ollama"}
+        if fake is not None:
+            overrides.update(ollama_host=fake.url, model="oracle")
+        elif os.environ.get("OLLAMA_HOST"):
+            overrides["ollama_host"] = os.environ["OLLAMA_HOST"]
+        if model:
+            overrides["model"] = model
+        settings = Settings(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, gazetteer_index=gazetteer,
+                            **overrides)
+        root = Path(tmp)
+        app = build_assistant(settings, Paths(root / "c", root / "d", root / "k", root / "l"))
+        scorer = Scorer(gz)
+        sessions: dict[int, str] = {}
+        try:
+            await app.runner.warm(list(app.registry))
+            for i, case in enumerate(cases, 1):
+                session = sessions.setdefault(case["session"], app.store.create_session()) if case["session"] else None
+                t0 = time.perf_counter()
+                try:
+                    result = await app.ask(case["question"], session_id=session)
+                except AssistantError as e:
+                    raise SystemExit(f"eval: {e.one_line()}") from None
+                seconds = time.perf_counter() - t0
+                tool_route = result.route in TOOLS
+                rows.append({
+                    "id": case["id"], "category": case["category"], "lang": case["lang"], "question": case["question"],
+                    "route": result.route, "expected_route": case["route"], "answer": result.answer,
+                    "correct": scorer.correct(case, result),
+                    "ungrounded": tool_route and result.ok and not grounded(result.answer, result.tool_calls),
+                    "failure_no_tool": case["route"] == "chat" and (not result.ok or tool_route or bool(FAILURE.match(result.answer))),
+                    "asked_back_no_tool": case["route"] == "chat" and result.route == "clarify",
+                    "replaced": result.replaced is not None, "model_calls": result.model_calls, "seconds": seconds,
+                })
+                if sys.stderr.isatty():
+                    print(f"\r{i}/{len(cases)}", end="", file=sys.stderr, flush=True)
+        finally:
+            await app.aclose()
+            if fake is not None:
+                fake.stop()
+    if sys.stderr.isatty():
+        print("\r", end="", file=sys.stderr)
+    return rows
+
+
+def table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        groups[r["category"]].append(r)
+    out = []
+    for name, group in [*groups.items(), ("all", rows)]:
+        seconds = [r["seconds"] for r in group]
+        out.append({
+            "category": name, "n": len(group), "correct": sum(r["correct"] for r in group),
+            "ungrounded": sum(r["ungrounded"] for r in group), "failure_no_tool": sum(r["failure_no_tool"] for r in group),
+            "asked_back_no_tool": sum(r["asked_back_no_tool"] for r in group), "replaced": sum(r["replaced"] for r in group),
+            "model_calls": statistics.mean(r["model_calls"] for r in group),
+            "median_s": statistics.median(seconds), "p95_s": pct(seconds, 95),
+        })
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--backend", choices=["oracle", "embedded", "ollama"], default="oracle")
+    ap.add_argument("--model", help="the model for every role (ollama backend; embedded: a GGUF path is set by embedded_model)")
+    ap.add_argument("--only", metavar="CATEGORY", help="run one category (and the turns its follow-ups need)")
+    ap.add_argument("--limit", type=int, metavar="N", help="run the first N questions")
+    ap.add_argument("--json", metavar="FILE", help="also write every row and the table as JSON")
+    ap.add_argument("--show", action="store_true", help="print every wrong answer")
+    a = ap.parse_args()
+    cases = CASES
+    if a.only:
+        sessions = {c["session"] for c in cases if c["category"] == a.only and c["session"]}
+        cases = [c for c in cases if c["category"] == a.only or (c["session"] and c["session"] in sessions)]
+    if a.limit:
+        cases = cases[: a.limit]
+    m = machine()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as gz:
+        index = Path(gz) / "places.sqlite"
+        build_index(index)
+        rows = asyncio.run(run(a.backend, a.model, cases, str(index)))
+    summary = table(rows)
+    label = a.backend + (f" ({a.model})" if a.model else "")
+    print(f"eval · backend {label} · {len(rows)} questions · {m['cores']} cores · Python {m['python']} · {m['platform']}")
+    print(f"{'category':<16}{'n':>4}{'correct':>10}{'ungrounded':>12}{'failed':>8}{'asked':>7}{'replaced':>10}"
+          f"{'calls':>7}{'median s':>10}{'p95 s':>8}")
+    for s in summary:
+        print(f"{s['category']:<16}{s['n']:>4}{s['correct']:>5} {100 * s['correct'] / s['n']:>3.0f}%{s['ungrounded']:>12}"
+              f"{s['failure_no_tool']:>8}{s['asked_back_no_tool']:>7}{s['replaced']:>10}{s['model_calls']:>7.2f}"
+              f"{s['median_s']:>10.2f}{s['p95_s']:>8.2f}")
+    print("ungrounded: shown as a success on a tool route without its results' figures (target 0) · failed / asked: a "
+          "failure message / a question back on a question that needed no tool (target 0)")
+    print(f"(took {time.perf_counter() - started:.0f} s)")
+    if a.show:
+        for r in rows:
+            if not r["correct"]:
+                print(f"✗ [{r['category']}] {r['question']} → {r['route']} (expected {r['expected_route']}): {r['answer'][:160]!r}")
+    if a.json:
+        Path(a.json).write_text(json.dumps({"machine": m, "backend": label, "table": summary, "rows": rows},
+                                           ensure_ascii=False, indent=1))
+        print(f"written to {a.json}")
+
+
+if __name__ == "__main__":
+    main()

@@ -80,11 +80,24 @@ def runaway(text: str) -> str | None:
 
 
 def before_repetition(text: str) -> str:
-    """``text`` cut where a runaway repetition starts (one copy of the repeated piece is kept)."""
-    cut = text
-    while runaway(cut) and len(cut) > MIN_REPEAT_UNIT:
-        cut = cut[:-1]
-    return cut.rstrip()
+    """``text`` with a runaway repetition taken out: one copy of the repeated piece is kept, and a partial copy
+    after it is dropped."""
+    t = text.rstrip()
+    unit = next((p for p in range(MIN_REPEAT_UNIT, min(MAX_REPEAT_UNIT, len(t) // 2) + 1) if t[-p:] == t[-2 * p:-p]), 0)
+    if unit:
+        while len(t) >= 2 * unit and t[-unit:] == t[-2 * unit:-unit]:
+            t = t[:-unit]
+        end = max(t.rfind(c) for c in ".!?。!?\n")
+        if end >= len(t) - unit:
+            t = t[:end + 1]
+        return t.rstrip()
+    kept, seen = [], set()
+    for sentence in _SENTENCE.split(t):  # the same sentence again and again, with others between
+        if sentence.strip() in seen:
+            break
+        seen.add(sentence.strip())
+        kept.append(sentence)
+    return "".join(kept).rstrip()
 
 
 def language_problem(question: str, answer: str) -> str | None:

@@ -185,32 +185,22 @@ class Assistant:
 
     async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> Answer:
         """Conversation has no tool evidence to hold it to, but the answer is still checked for JSON, markup,
-        echoed instructions, runaway repetition and the language: one retry, then the better text is shown."""
+        echoed instructions, runaway repetition and the language: one retry, then the second text is shown."""
         rejected = None
-        written = None
         for attempt in (1, 2):
-            if clarify:
-                written = await responder.ask_back(ctx, self.registry.names(), rejected)
-            else:
-                written = await responder.answer_chat(ctx, rejected)
+            written = await (responder.ask_back(ctx, self.registry.names(), rejected) if clarify
+                             else responder.answer_chat(ctx, rejected))
             verdict = answer_check.check_answer(ctx.question, written.text, [], [written.system], limit=None,
                                                 language=not answer_check.about_language(ctx.question))
             await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
-            if verdict.passed and not written.cut:
-                return Answer(text=written.text)
-            if verdict.passed:  # cut while repeating itself: keep what came before the loop
-                text = answer_check.before_repetition(written.text)
-                await ctx.emit(AnswerReset(reason=written.cut or ""))
-                return Answer(text=await responder.say(ctx, text))
+            if verdict.passed or attempt == 2:
+                break
             rejected = verdict.reason
-            if attempt == 1:
-                await ctx.emit(AnswerReset(reason=rejected))
-        assert written is not None
-        text = answer_check.before_repetition(written.text) if written.cut else written.text
-        if text != written.text:
-            await ctx.emit(AnswerReset(reason=written.cut or ""))
-            await responder.say(ctx, text)
-        return Answer(text=text)
+            await ctx.emit(AnswerReset(reason=rejected))
+        if written.cut:  # stopped while repeating itself: keep what came before the loop
+            await ctx.emit(AnswerReset(reason=written.cut))
+            return Answer(text=await responder.say(ctx, answer_check.before_repetition(written.text)))
+        return Answer(text=written.text)
 
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None) -> Outcome:
         total = ctx.settings.max_retries + 1

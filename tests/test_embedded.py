@@ -29,39 +29,53 @@ async def test_arithmetic_is_exact(tiny):
     assert result.answer.endswith("= 149397712") and result.model_calls == 0
 
 
-async def test_a_known_place_is_routed_and_answered(tiny, meteo):
-    meteo.set_weather(31.22, 121.46, 2.0, code=61)
-    result = await tiny.ask("上海现在冷不冷?")
+@pytest.mark.parametrize("question, lat, lon, figure, condition", [
+    ("上海现在冷不冷?", 31.22, 121.46, "2", "小雨"),
+    ("What's the weather in Paris?", 48.85, 2.35, "12", "clear"),
+])
+async def test_a_known_place_is_answered_with_the_reports_figures(tiny, meteo, question, lat, lon, figure, condition):
+    meteo.set_weather(lat, lon, float(figure), code=61 if condition == "小雨" else 0)
+    result = await tiny.ask(question)
     assert result.ok and result.route == "weather" and result.route_by == "rule"
-    assert result.model_calls == 1 and result.answer.strip()
+    assert f"{figure}°C" in result.answer and condition in result.answer  # the model's words or the tool's own
     turn = tiny.store.turn(result.turn_id)
+    assert [c["role"] for c in turn["model_calls"]] in (["responder"], ["responder", "responder"])
     call = turn["model_calls"][0]
     assert call["backend"] == "embedded" and call["model"].startswith("SmolLM2")
     assert call["prompt_tokens"] > 0 and call["output_tokens"] > 0 and call["eval_ns"] > 0
+    checks = [e for e in turn["events"] if e["type"] == "answer_check"]
+    assert checks and (checks[-1]["verdict"] == "PASS") == (result.replaced is None)
 
 
-async def test_a_chat_question_gets_text_within_a_bounded_number_of_calls(tiny):
-    result = await tiny.ask("Say hello to me in one short sentence.")
-    assert result.answer.strip()
-    assert result.model_calls <= 1 + 2 * 3 + 1  # router, (executor, validator) per attempt, responder
+@pytest.mark.parametrize("question", ["Why is the moon round?", "Who is the mayor of London?"])
+async def test_a_chat_question_the_model_routes_to_a_tool_ends_as_chat(tiny, meteo, question):
+    result = await tiny.ask(question)
+    turn = tiny.store.turn(result.turn_id)
+    assert "chose weather" in turn["route_reason"]  # the 135M model picked a tool ...
+    assert result.ok and result.route == "chat" and result.route_by == "check"  # ... and the gate made it chat
+    assert [c["role"] for c in turn["model_calls"]] in (["router", "responder"], ["router", "responder", "responder"])
+    assert result.tool_calls == [] and meteo.forecast_requests == []
+    assert result.answer.strip() and not result.answer.startswith("Sorry")
 
 
 async def test_constrained_router_output_is_always_a_valid_route(tiny):
     for question in ("hello there", "What is the capital of France?"):
         result = await tiny.ask(question)
         assert result.route in {"chat", "calculator", "weather", "clarify"}
-        assert result.route_by in {"model", "rule"}  # never 'default': the grammar kept the reply valid
+        assert result.route_by in {"model", "check"}  # never 'default': the grammar kept the reply valid
 
 
-async def test_malformed_model_output_is_feedback_not_a_crash(tiny):
-    # A word problem on a 135M model: whatever it writes, the turn ends in an answer or an honest failure.
+async def test_a_word_problem_ends_in_a_checked_answer_or_an_honest_failure(tiny):
     result = await tiny.ask("A box holds 12 eggs. How many eggs are in 7 boxes? Use the calculator.")
     assert result.answer.strip()
     turn = tiny.store.turn(result.turn_id)
-    failed = [e for e in turn["events"] if e["type"] == "validation" and e["verdict"] == "FAIL"]
-    if failed and result.attempts > 1:  # each FAIL reason went back to the executor
-        executor_messages = [c["request"] for c in turn["model_calls"] if c["role"] == "executor"][1:]
-        assert all(f["reason"][:30] in m for f, m in zip(failed, executor_messages, strict=False))
+    roles = [c["role"] for c in turn["model_calls"]]
+    assert roles.count("router") == 1 and roles.count("responder") <= 2
+    assert roles.count("executor") <= 2 and roles.count("validator") <= 2  # max_retries=1: two attempts at most
+    if result.ok and result.route == "calculator":
+        assert result.tool_calls and result.tool_calls[-1].result["value"] in result.answer
+    else:
+        assert result.answer.startswith("Sorry") or result.route == "chat"
 
 
 def test_ask_falls_back_to_the_embedded_model_and_says_so(home, gazetteer_index):
@@ -69,6 +83,6 @@ def test_ask_falls_back_to_the_embedded_model_and_says_so(home, gazetteer_index)
                   ASSISTANT_GAZETTEER_INDEX=gazetteer_index)
     p = subprocess.run([sys.executable, "-m", "assistant", "ask", "Say hi."], env=env, capture_output=True,
                        text=True, timeout=300)
-    assert p.returncode in (0, 1), p.stderr
+    assert p.returncode == 0, p.stderr
     assert p.stderr.count("answering with the embedded model SmolLM2") == 1
     assert p.stdout.strip()

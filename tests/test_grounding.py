@@ -13,7 +13,7 @@ from oracle import grounded
 from assistant.language import is_chinese
 
 from assistant.answer_check import check_answer, numbers_in, runaway
-from assistant.events import AnswerReset
+from assistant.events import AnswerDelta, AnswerReset
 from tools import KeyFact
 
 SHANGHAI = (31.22, 121.46)
@@ -211,3 +211,18 @@ async def test_a_failure_message_is_wholly_in_the_users_language(fake, weather_a
     assert not result.ok and result.answer.startswith("抱歉")
     assert "String should" not in result.answer and "language" not in result.answer and "place" not in result.answer
     assert "String should" in result.error  # the whole reason stays in the trace and the turn's error
+
+
+async def test_a_chat_answer_that_loops_is_cut_and_shown_without_the_loop(fake, make_app):
+    looping = Reply(content="The moon is round. " + "Gravity pulls everything inward. " * 200, chunk_size=7)
+    fake.handler = Script(router={"route": "chat"}, responder=[looping, looping])
+    events = []
+    app = make_app()
+    result = await app.ask("Why is the moon round?", emit=events.append)
+    assert result.ok and result.answer == "The moon is round. Gravity pulls everything inward."
+    replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"] if c["role"] == "responder"]
+    assert [r["done_reason"] for r in replies] == ["cut", "cut"] and all(len(r["content"]) < 200 for r in replies)
+    assert sum(isinstance(e, AnswerReset) for e in events) == 2  # after the first try, and before the trimmed text
+    last_reset = max(i for i, e in enumerate(events) if isinstance(e, AnswerReset))
+    shown = "".join(e.text for e in events[last_reset:] if isinstance(e, AnswerDelta))
+    assert shown == result.answer

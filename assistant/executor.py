@@ -79,7 +79,8 @@ async def propose(ctx: TurnContext, tool: Tool, feedback: list[ChatMessage]) -> 
     if not raw_calls:
         offered = [c.name for c in reply.tool_calls]
         problem = (
-            f"no call to {tool.name} was made" + (f" (it called {', '.join(offered)}, which is not available)" if offered else "")
+            (reply.problem if reply.done_reason == "unreadable" and reply.problem else f"no call to {tool.name} was made")
+            + (f" (it called {', '.join(offered)}, which is not available)" if offered else "")
             + f"; call {tool.name} with arguments {sorted(arg_names)}"
         )
         return Proposal(native=native, problem=problem)

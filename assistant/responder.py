@@ -34,7 +34,8 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage]) -> Written:
             raise StopGeneration(problem)
 
     reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta)
-    return Written(text=reply.content.strip(), cut=why[0] if why else None, system=messages[0].content)
+    cut = why[0] if why else reply.problem if reply.done_reason == "cut" else None
+    return Written(text=reply.content.strip(), cut=cut, system=messages[0].content)
 
 
 def _feedback(reason: str | None) -> list[ChatMessage]:

@@ -55,8 +55,9 @@ async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel,
     ], format=VERDICT_SCHEMA))
     verdict = parse_structured(reply.content, ModelVerdict)
     if verdict is None:
-        # The tool succeeded and no check objected; an unreadable judgement is no reason to reject it.
-        return Verdict(verdict="PASS", reason="the validator's reply was unreadable; the tool result was accepted", by="default")
+        # Nothing certain stood behind these arguments and the judge said nothing readable: not shown as checked.
+        return Verdict(verdict="FAIL", reason="the check could not confirm that these arguments fit the request; "
+                       "write them again from the user's words", by="default", message=CHECK_FAILED)
     reason = verdict.reason or ("the model found no problem" if verdict.verdict == "PASS" else "the model rejected the call without a reason")
     # The critique is shown to the user only in the user's own language.
     said = verdict.reason.strip()[:200]

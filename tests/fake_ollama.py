@@ -36,6 +36,7 @@ class Reply:
     delay: float = 0.0
     chunk_delay: float = 0.0
     chunk_size: int = 4
+    forever: bool = False  # stream ``content`` again and again until the client goes away (or 120 s pass)
 
 
 Scripted = Reply | str | dict[str, Any] | Callable[[dict[str, Any]], "Reply"]
@@ -181,8 +182,12 @@ class FakeOllama(LoopbackServer):
                 return web.json_response({"error": reply.error}, status=reply.status)
             if body.get("stream", True):
                 return await self._stream(request, body, reply, t0)
-            return web.json_response(self._final(body, reply, t0, message={
-                "role": "assistant", "content": reply.content, **self._tool_calls(reply)}))
+            content, done_reason = reply.content, "stop"
+            limit = (body.get("options") or {}).get("num_predict")
+            if limit and limit > 0 and len(content) > 4 * limit:  # about four characters a token
+                content, done_reason = content[:4 * limit], "length"
+            final = self._final(body, reply, t0, message={"role": "assistant", "content": content, **self._tool_calls(reply)})
+            return web.json_response({**final, "done_reason": done_reason})
         finally:
             self.in_flight -= 1
 
@@ -191,6 +196,12 @@ class FakeOllama(LoopbackServer):
         await resp.prepare(request)
         text = reply.content
         pieces = [text[i:i + reply.chunk_size] for i in range(0, len(text), reply.chunk_size)]
+        limit = (body.get("options") or {}).get("num_predict")
+        if reply.forever:
+            return await self._forever(resp, body, pieces, reply)
+        done_reason = "stop"
+        if limit and limit > 0 and len(pieces) > limit:  # Ollama stops at num_predict tokens (a piece is a token here)
+            pieces, done_reason = pieces[:limit], "length"
         for piece in pieces:
             if reply.chunk_delay:
                 await asyncio.sleep(reply.chunk_delay)
@@ -203,9 +214,24 @@ class FakeOllama(LoopbackServer):
         if reply.tool_calls:
             await resp.write(self._line({"model": body["model"], "created_at": _now(), "message": {
                 "role": "assistant", "content": "", **self._tool_calls(reply)}, "done": False}))
-        await resp.write(self._line(self._final(body, reply, t0, message={"role": "assistant", "content": ""},
-                                                eval_count=max(1, len(pieces)))))
+        final = self._final(body, reply, t0, message={"role": "assistant", "content": ""}, eval_count=max(1, len(pieces)))
+        await resp.write(self._line({**final, "done_reason": done_reason}))
         await resp.write_eof()
+        return resp
+
+    async def _forever(self, resp: web.StreamResponse, body: dict[str, Any], pieces: list[str], reply: Reply) -> web.StreamResponse:
+        """A model that never stops (a server ignoring num_predict): chunks until the client disconnects, each
+        numbered, so the text never repeats itself."""
+        end, n = time.monotonic() + 120, 0
+        try:
+            while time.monotonic() < end:
+                for piece in pieces or [" "]:
+                    n += 1
+                    await asyncio.sleep(reply.chunk_delay or 0.01)
+                    await resp.write(self._line({"model": body["model"], "created_at": _now(),
+                                                 "message": {"role": "assistant", "content": f"{piece}{n} "}, "done": False}))
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
         return resp
 
     # helpers

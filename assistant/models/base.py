@@ -62,7 +62,8 @@ class Metrics(BaseModel):
 class ChatReply(BaseModel):
     content: str = ""
     tool_calls: list[ToolCall] = Field(default_factory=list)
-    done_reason: str | None = None
+    done_reason: str | None = None  # "stop", "length" (the cap), "cut" (stopped early), "unreadable"
+    problem: str | None = None  # why the reply was cut or could not be read
     metrics: Metrics = Field(default_factory=Metrics)
     transport_retries: int = 0
     model: str | None = None  # the model that actually answered, when the backend chose it (embedded)

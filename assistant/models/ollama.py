@@ -13,9 +13,11 @@ from typing import Any, Awaitable, Callable, TypeVar
 
 import httpx
 import ollama
+import pydantic
 
 from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
 from assistant.models.base import ChatReply, ChatRequest, DeltaSink, Metrics, StopGeneration, ToolCall
+from assistant.models.parsing import arguments_object
 
 T = TypeVar("T")
 RETRYABLE_STATUS = {500, 502, 503, 504}
@@ -78,29 +80,46 @@ class OllamaBackend:
         async def once() -> ChatReply:
             nonlocal emitted
             if on_delta is None:
-                resp = await self.client.chat(**kwargs, stream=False)
+                try:
+                    async with asyncio.timeout(self.timeout):  # the whole call, not each read
+                        resp = await self.client.chat(**kwargs, stream=False)
+                except TimeoutError:
+                    raise self._timeout(request.model) from None
+                except pydantic.ValidationError as e:  # a reply the client cannot read (arguments not an object)
+                    return ChatReply(done_reason="unreadable", problem=_unreadable(e))
                 return _reply(resp.message.content or "", _calls(resp.message.tool_calls), resp)
             parts: list[str] = []
             calls: list[ToolCall] = []
             last = None
-            stream = await self.client.chat(**kwargs, stream=True)
+            cut: str | None = None
             try:
-                async for chunk in stream:
-                    piece = chunk.message.content or ""
-                    if piece:
-                        parts.append(piece)
-                        emitted = True
-                        r = on_delta(piece)
-                        if inspect.isawaitable(r):
-                            await r
-                    calls.extend(_calls(chunk.message.tool_calls))
-                    last = chunk
-            except StopGeneration:
-                reply = _reply("".join(parts), calls, None)
-                reply.done_reason = "cut"
-                return reply
-            finally:
-                await stream.aclose()  # closes the HTTP response: Ollama stops generating
+                async with asyncio.timeout(self.timeout):
+                    stream = await self.client.chat(**kwargs, stream=True)
+                    try:
+                        async for chunk in stream:
+                            piece = chunk.message.content or ""
+                            if piece:
+                                parts.append(piece)
+                                emitted = True
+                                r = on_delta(piece)
+                                if inspect.isawaitable(r):
+                                    await r
+                            calls.extend(_calls(chunk.message.tool_calls))
+                            last = chunk
+                    finally:
+                        await stream.aclose()  # closes the HTTP response: Ollama stops generating
+            except StopGeneration as e:
+                cut = str(e) or "stopped"
+            except TimeoutError:
+                if not parts:
+                    raise self._timeout(request.model) from None
+                cut = f"the stream did not end within request_timeout ({self.timeout:g} s)"
+            except pydantic.ValidationError as e:
+                if not parts:
+                    return ChatReply(done_reason="unreadable", problem=_unreadable(e))
+                cut = _unreadable(e)
+            if cut is not None:
+                return ChatReply(content="".join(parts), tool_calls=calls, done_reason="cut", problem=cut)
             return _reply("".join(parts), calls, last)
 
         reply, retries = await self._retrying(request.model, once, can_retry=lambda: not emitted)
@@ -123,17 +142,22 @@ class OllamaBackend:
             await asyncio.sleep(min(MAX_BACKOFF, self.backoff * 2**attempt))
             attempt += 1
 
+    def _timeout(self, model: str) -> ModelTimeout:
+        return ModelTimeout(
+            f"'{model}' did not answer within {self.timeout:g} s.",
+            "Raise request_timeout (ASSISTANT_REQUEST_TIMEOUT), or use a smaller model.",
+        )
+
     def _classify(self, e: Exception, model: str) -> tuple[AssistantError | None, bool]:
-        if isinstance(e, httpx.TimeoutException):
-            return ModelTimeout(
-                f"'{model}' did not answer within {self.timeout:g} s.",
-                "Raise request_timeout (ASSISTANT_REQUEST_TIMEOUT), or use a smaller model.",
-            ), True
-        if isinstance(e, (ConnectionError, httpx.ConnectError)):
+        if isinstance(e, ModelTimeout):
+            return e, False  # a model that did not answer in time would not answer the second time either
+        if isinstance(e, (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout)):
             return OllamaUnreachable(
                 f"Cannot reach Ollama at {self.host}.",
                 "Start it with `ollama serve` (https://ollama.com/download), or set OLLAMA_HOST to where it runs.",
             ), True
+        if isinstance(e, httpx.TimeoutException):
+            return self._timeout(model), False
         if isinstance(e, (httpx.TransportError, json.JSONDecodeError)):
             return ModelError(
                 f"The connection to Ollama broke in the middle of a reply ({type(e).__name__}).",
@@ -160,14 +184,16 @@ class OllamaBackend:
 def _calls(raw: Any) -> list[ToolCall]:
     out = []
     for c in raw or []:
-        args = c.function.arguments
-        if isinstance(args, str):  # some servers send a JSON string; the protocol says an object
-            try:
-                args = json.loads(args)
-            except json.JSONDecodeError:
-                args = {}
-        out.append(ToolCall(name=c.function.name, arguments=dict(args or {})))
+        args = arguments_object(dict(c.function.arguments) if c.function.arguments is not None else None)
+        if args is not None:
+            out.append(ToolCall(name=c.function.name, arguments=args))
     return out
+
+
+def _unreadable(e: pydantic.ValidationError) -> str:
+    first = e.errors()[0] if e.errors() else {}
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return f"the reply could not be read ({where}: {first.get('msg', 'invalid')})"
 
 
 def _reply(content: str, calls: list[ToolCall], final: Any) -> ChatReply:

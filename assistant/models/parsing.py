@@ -1,5 +1,6 @@
-"""Reading what small models write: JSON replies (possibly fenced or wrapped in prose) and tool
-calls written as text in ``content`` instead of ``tool_calls``."""
+"""Reading what small models write: JSON replies (possibly fenced or wrapped in prose) and tool calls written
+as text in ``content`` instead of ``tool_calls``. Defensive: a reply may be anything (random bytes, ``[`` × 5,000,
+megabytes of JSON), and reading it is bounded in depth, size and work; what cannot be read is simply not a value."""
 
 from __future__ import annotations
 
@@ -11,17 +12,63 @@ from pydantic import BaseModel, ValidationError
 from assistant.models.base import ToolCall
 
 M = TypeVar("M", bound=BaseModel)
+MAX_DEPTH = 20  # nesting of any JSON value we read from a model
+MAX_TEXT = 256 * 1024  # characters of a reply that are searched for JSON
+MAX_CANDIDATES = 64  # opening brackets tried per reply
 _decoder = json.JSONDecoder()
 
 
+def _shallow(text: str, start: int) -> bool:
+    """The JSON value starting at ``start`` never nests deeper than :data:`MAX_DEPTH` (scanned without parsing;
+    strings are skipped, so brackets inside them do not count)."""
+    depth, i, n, in_string = 0, start, len(text), False
+    while i < n:
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif c in "]}":
+            depth -= 1
+            if depth == 0:
+                return True
+        i += 1
+    return True  # unterminated: raw_decode will fail on it quickly
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` for untrusted text: ``ValueError`` when it is too large, too deep or not JSON."""
+    if len(text) > MAX_TEXT:
+        raise ValueError("the JSON text is too large")
+    stripped = text.lstrip()
+    if stripped[:1] in ("[", "{") and not _shallow(stripped, 0):
+        raise ValueError(f"the JSON nests deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("the JSON nests too deeply") from None
+
+
 def json_values(text: str) -> Iterator[Any]:
-    """Every JSON object or array embedded in ``text``, outermost first, left to right."""
-    i = 0
-    while i < len(text):
+    """Every shallow JSON object or array embedded in ``text``, outermost first, left to right."""
+    text = text[:MAX_TEXT]
+    i, tried = 0, 0
+    while i < len(text) and tried < MAX_CANDIDATES:
         if text[i] in "{[":
+            tried += 1
+            if not _shallow(text, i):
+                i += 1
+                continue
             try:
                 value, end = _decoder.raw_decode(text, i)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 i += 1
                 continue
             yield value
@@ -40,19 +87,25 @@ def parse_structured(text: str, model: type[M]) -> M | None:
     return None
 
 
+def arguments_object(args: Any) -> dict[str, Any] | None:
+    """Tool-call arguments as an object: an object, or a JSON string holding one (as OpenAI-compatible servers
+    send them); anything else (a list, null, a number, a deep or broken string) is ``None``."""
+    if isinstance(args, str):
+        try:
+            args = loads(args)
+        except ValueError:
+            return None
+    return args if isinstance(args, dict) else None
+
+
 def _as_call(value: Any, tool_names: list[str]) -> ToolCall | None:
     if not isinstance(value, dict):
         return None
     if isinstance(value.get("function"), dict):
         value = value["function"]
     name = value.get("name") or value.get("tool")
-    args = value.get("arguments", value.get("parameters", value.get("args")))
-    if isinstance(args, str):
-        try:
-            args = json.loads(args)
-        except json.JSONDecodeError:
-            return None
-    if name in tool_names and isinstance(args, dict):
+    args = arguments_object(value.get("arguments", value.get("parameters", value.get("args"))))
+    if isinstance(name, str) and name in tool_names and args is not None:
         return ToolCall(name=name, arguments=args)
     return None
 

@@ -7,35 +7,68 @@ malformed requests are 400; and no request can make it answer 500."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
+import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Literal
 
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant import __version__
 from assistant.config import ROLES
 from assistant.errors import AssistantError
 from assistant.events import Event, EventAdapter
+from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline import Assistant
 
 MAX_BODY = 64 * 1024
+BODY_SECONDS = 5.0  # a body must arrive within this; a slow sender does not hold a connection
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 log = logging.getLogger("assistant.daemon")
+# Ollama's model names: [namespace/]name[:tag], each part starting with a letter or digit (so no '..', '/', newline).
+MODEL_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(?:/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){0,2}(?::[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class AskBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """``POST /v1/ask``. Strict: a boolean is not a number, a number is not a string."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     question: str = Field(min_length=1, max_length=8000)
-    session_id: str | None = Field(None, max_length=64)
-    model: str | None = Field(None, max_length=200)
+    session_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    model: str | None = Field(None, pattern=MODEL_NAME, max_length=200)
     max_retries: int | None = Field(None, ge=0, le=10)
-    models: dict[str, str] | None = None  # per role: {"executor": "qwen2.5:7b", ...}
+    models: dict[Literal["router", "executor", "validator", "responder"], str] | None = None  # {"executor": "qwen2.5:7b"}
+
+    @field_validator("question")
+    @classmethod
+    def _printable(cls, v: str) -> str:
+        if _CONTROL.search(v):
+            raise ValueError("the question contains a control character (NUL or similar)")
+        return v
+
+    @field_validator("models")
+    @classmethod
+    def _model_names(cls, v: dict[str, str] | None) -> dict[str, str] | None:
+        for role, name in (v or {}).items():
+            if not isinstance(name, str) or not re.match(MODEL_NAME, name):
+                raise ValueError(f"'{role}' is not a model name")
+        return v
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in seen:
+            raise ValueError(f"the key '{k}' appears twice")
+        seen[k] = v
+    return seen
 
 
 @dataclass
@@ -72,6 +105,8 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             return await handler(request)
         except web.HTTPRequestEntityTooLarge:
             return _error(413, f"the request body is larger than {MAX_BODY} bytes")
+        except web.HTTPRequestTimeout as e:
+            return _error(408, e.reason)
         except web.HTTPException as e:
             if e.status >= 500:
                 return _error(503, e.reason)
@@ -81,11 +116,28 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             return _error(503, "the daemon hit an internal error; see its log")
 
     async def body_of(request: web.Request) -> Any:
-        raw = await request.read()
+        """The JSON body, refused before parsing when it is announced too large (413), arrives too slowly (408),
+        nests too deep or repeats a key (400)."""
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
         try:
-            return json.loads(raw or b"null")
-        except ValueError:
-            raise web.HTTPBadRequest(reason="the body is not valid JSON") from None
+            async with asyncio.timeout(BODY_SECONDS):
+                raw = await request.read()
+        except TimeoutError:
+            raise web.HTTPRequestTimeout(reason=f"the body did not arrive within {BODY_SECONDS:g} s") from None
+        try:
+            text = raw.decode("utf-8") if raw else "null"
+        except UnicodeDecodeError:
+            raise web.HTTPBadRequest(reason="the body is not UTF-8") from None
+        if too_deep(text):
+            raise web.HTTPBadRequest(reason=f"the body nests deeper than {MAX_DEPTH} levels")
+        try:
+            return json.loads(text, object_pairs_hook=_no_duplicates)
+        except ValueError as e:
+            reason = str(e) if "appears twice" in str(e) else "the body is not valid JSON"
+            raise web.HTTPBadRequest(reason=reason) from None
+        except RecursionError:
+            raise web.HTTPBadRequest(reason="the body nests too deeply") from None
 
     async def health(request: web.Request) -> web.Response:
         return web.json_response({
@@ -113,8 +165,6 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             return _error(400, f"invalid request: {where}: {first['msg']}")
         if body.session_id and not assistant.store.session_exists(body.session_id):
             return _error(404, f"no session {body.session_id}")
-        if body.models and not set(body.models) <= set(ROLES):
-            return _error(400, f"invalid request: models: roles are {', '.join(ROLES)}")
         settings = assistant.settings
         if body.model or body.models or body.max_retries is not None:
             changes: dict[str, Any] = {}
@@ -146,6 +196,10 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         except AssistantError as e:
             await send(json.dumps({"type": "error", "message": e.message, "hint": e.hint, "exit_code": e.exit_code},
                                   ensure_ascii=False).encode())
+        except Exception as e:  # a bug: the stream still ends with an event the client shows
+            log.exception("turn failed")
+            await send(json.dumps({"type": "error", "message": f"the daemon hit an internal error ({type(e).__name__}).",
+                                   "hint": "See daemon.log in the log directory.", "exit_code": 1}).encode())
         if not gone:
             try:
                 await response.write_eof()

@@ -107,6 +107,42 @@ def test_the_api_refuses_what_it_must(daemon):
     assert status == 200 and lines[-1]["type"] == "turn_done" and lines[-1]["answer"] == "2^10 = 1024"
 
 
+def _send_raw(client: Client, head: bytes, body: bytes) -> bytes:
+    """Headers and a (possibly short) body on a bare socket; what the daemon answers."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(30)
+    sock.connect(client.endpoint["path"])
+    try:
+        sock.sendall(head + body)
+        return sock.recv(65536)
+    finally:
+        sock.close()
+
+
+def test_the_api_refuses_hostile_bodies(daemon):
+    c = daemon.client
+    auth = {"Authorization": f"Bearer {c.token}", "Host": "localhost"}
+    deep_models = '{"question": "hi", "models": ' + '{"a": ' * 5000 + "1" + "}" * 5001
+    for body, fragment in [
+        (b"[" * 32000, b"nests deeper"),
+        (deep_models.encode(), b"nests deeper"),
+        (b'{"question": "hi", "question": "again"}', b"'question' appears twice"),
+        (json.dumps({"question": "hi", "max_retries": True}).encode(), b"max_retries"),
+        (json.dumps({"question": "hi", "model": "qwen/../../etc"}).encode(), b"model"),
+        (json.dumps({"question": "hi", "model": "qwen2.5:3b\nX"}).encode(), b"model"),
+        (json.dumps({"question": "hi", "models": {"executor": "a/../b"}}).encode(), b"not a model name"),
+        (json.dumps({"question": "a\u0000b"}).encode(), b"control character"),
+    ]:
+        status, text = raw(c, "POST", "/v1/ask", body, auth)
+        assert status == 400 and fragment in text, (body[:60], status, text)
+    head = (f"POST /v1/ask HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {c.token}\r\n"
+            "Content-Type: application/json\r\nContent-Length: {n}\r\n\r\n")
+    announced = _send_raw(c, head.replace("{n}", str(10 * 2**30)).encode(), b"x" * 1024)
+    assert announced.startswith(b"HTTP/1.1 413")  # refused on the announced length, before reading
+    slow = _send_raw(c, head.replace("{n}", "1024").encode(), b'{"question": ')
+    assert slow.startswith(b"HTTP/1.1 408") and b"did not arrive" in slow
+
+
 async def test_fifty_concurrent_asks(daemon, fake):
     fake.handler = Script().always("router", {"route": "chat"}).always("responder", "fine")
     c = daemon.client

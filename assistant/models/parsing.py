@@ -43,6 +43,28 @@ def _shallow(text: str, start: int) -> bool:
     return True  # unterminated: raw_decode will fail on it quickly
 
 
+def too_deep(text: str) -> bool:
+    """Some JSON value in ``text`` nests deeper than :data:`MAX_DEPTH` (strings skipped)."""
+    depth, in_string, escaped = 0, False, False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
+
+
 def loads(text: str) -> Any:
     """``json.loads`` for untrusted text: ``ValueError`` when it is too large, too deep or not JSON."""
     if len(text) > MAX_TEXT:

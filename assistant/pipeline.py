@@ -174,13 +174,16 @@ class Assistant:
         for attempt in (1, 2):
             written = await responder.answer_from_tools(ctx, tool.name, executed, rejected)
             verdict = answer_check.check_answer(ctx.question, written.text, facts, [written.system])
-            if written.cut and verdict.passed:
-                verdict = Verdict(verdict="FAIL", reason=written.cut)
+            if written.cut:
+                why = [written.cut] + ([] if verdict.passed or verdict.reason.startswith("it repeats") else [verdict.reason])
+                verdict = Verdict(verdict="FAIL", reason="; ".join(why))
             await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
             if verdict.passed:
                 return Answer(text=written.text)
             rejected = verdict.reason
             await ctx.emit(AnswerReset(reason=rejected))
+            if written.timed_out:
+                break
         return Answer(text=await responder.say(ctx, rendered), replaced=rejected)
 
     async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> Answer:
@@ -193,7 +196,7 @@ class Assistant:
             verdict = answer_check.check_answer(ctx.question, written.text, [], [written.system], limit=None,
                                                 language=not answer_check.about_language(ctx.question))
             await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
-            if verdict.passed or attempt == 2:
+            if verdict.passed or attempt == 2 or written.timed_out:
                 break
             rejected = verdict.reason
             await ctx.emit(AnswerReset(reason=rejected))

@@ -18,6 +18,7 @@ from tools import ToolResult
 class Written(BaseModel):
     text: str
     cut: str | None = None  # why the stream was stopped early
+    timed_out: bool = False  # stopped by request_timeout: asking again would only wait as long again
     system: str = ""  # the instructions it was given, to spot them echoed back
 
 
@@ -34,8 +35,9 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage]) -> Written:
             raise StopGeneration(problem)
 
     reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta)
-    cut = why[0] if why else reply.problem if reply.done_reason == "cut" else None
-    return Written(text=reply.content.strip(), cut=cut, system=messages[0].content)
+    timed_out = not why and reply.done_reason == "cut"
+    cut = why[0] if why else reply.problem if timed_out else None
+    return Written(text=reply.content.strip(), cut=cut, timed_out=timed_out, system=messages[0].content)
 
 
 def _feedback(reason: str | None) -> list[ChatMessage]:

@@ -181,7 +181,10 @@ class FakeOllama(LoopbackServer):
             if reply.error is not None:
                 return web.json_response({"error": reply.error}, status=reply.status)
             if body.get("stream", True):
-                return await self._stream(request, body, reply, t0)
+                try:
+                    return await self._stream(request, body, reply, t0)
+                except (ConnectionError, RuntimeError):  # the client stopped reading (a cut stream), as with Ollama
+                    return web.Response(status=499)
             content, done_reason = reply.content, "stop"
             limit = (body.get("options") or {}).get("num_predict")
             if limit and limit > 0 and len(content) > 4 * limit:  # about four characters a token
@@ -230,7 +233,7 @@ class FakeOllama(LoopbackServer):
                     await asyncio.sleep(reply.chunk_delay or 0.01)
                     await resp.write(self._line({"model": body["model"], "created_at": _now(),
                                                  "message": {"role": "assistant", "content": f"{piece}{n} "}, "done": False}))
-        except (ConnectionResetError, asyncio.CancelledError):
+        except (ConnectionError, RuntimeError, asyncio.CancelledError):  # the client went away: the point of the exercise
             pass
         return resp
 

@@ -40,6 +40,7 @@ class Settings(BaseModel):
     executor_max_tokens: int = Field(256, ge=16, le=8192, description="generation cap of a tool-call writing call")
     validator_max_tokens: int = Field(128, ge=16, le=8192, description="generation cap of a judging call")
     responder_max_tokens: int = Field(400, ge=32, le=32768, description="generation cap of an answer (a few hundred tokens)")
+    seed: int | None = Field(None, description="sampling seed, for answers that repeat exactly (none: random)")
     rendered_answers: bool = Field(False, description="answer questions the rules settled with the tool's own sentence "
                                    "(no answer-writing model call) instead of a model-written, checked answer")
     history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see")

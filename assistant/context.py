@@ -8,7 +8,7 @@ from typing import Any, Awaitable, Callable
 
 from assistant.config import Settings
 from assistant.events import Event
-from assistant.models.base import ChatMessage, ChatRequest, Role
+from assistant.models.base import CallSettings, ChatMessage, ChatRequest, Role
 from assistant.trace import RecordingModel, Trace
 from tools import PreviousTurn, Registry, ToolRunner
 
@@ -40,13 +40,11 @@ class TurnContext:
         return self.settings.model_for(role)
 
     def request(self, role: Role, messages: list[ChatMessage], **more: Any) -> ChatRequest:
-        """A model call for ``role`` with its model, decoding options and generation cap."""
-        return ChatRequest(role=role, model=self.model_name(role), messages=messages, options=self.options(role),
-                           max_tokens=self.settings.max_tokens_for(role), **more)
+        """A model call for ``role`` with its model, decoding settings and generation cap."""
+        return ChatRequest(role=role, model=self.model_name(role), messages=messages, settings=self.call_settings(role), **more)
 
-    def options(self, role: Role) -> dict[str, Any]:
-        # Deterministic decoding for the stages whose output is a decision, not prose.
-        opts: dict[str, Any] = {"num_ctx": self.settings.num_ctx}
-        if role != "responder":
-            opts["temperature"] = 0
-        return opts
+    def call_settings(self, role: Role) -> CallSettings:
+        # Deterministic decoding, and no thinking, for the stages whose output is a decision, not prose.
+        decision = role != "responder"
+        return CallSettings(temperature=0 if decision else None, max_tokens=self.settings.max_tokens_for(role),
+                            context=self.settings.num_ctx, seed=self.settings.seed, think=False if decision else None)

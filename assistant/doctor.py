@@ -41,9 +41,9 @@ async def _get_json(url: str, timeout: float, method: str = "GET", body: Any = N
 
 
 def _ollama_url(host: str) -> str:
-    from ollama._client import _parse_host
+    from assistant.models.ollama import base_url
 
-    return _parse_host(host)
+    return base_url(host)
 
 
 async def check_ollama(settings: Settings, embedded_ok: bool) -> list[Check]:

@@ -21,6 +21,7 @@ class Call(BaseModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
+    id: str  # the backend's call id, or one made up (a tool message must name the call it answers)
     name: str
     raw: dict[str, Any]
     args: BaseModel | None = None
@@ -38,21 +39,21 @@ class Proposal(BaseModel):
         return json.dumps(sorted(json.dumps([c.name, c.raw], sort_keys=True, ensure_ascii=False) for c in self.calls))
 
 
-def _validated(tool: Tool, raw: dict[str, Any]) -> Call:
+def _validated(tool: Tool, raw: dict[str, Any], call_id: str) -> Call:
     try:
-        return Call(name=tool.name, raw=raw, args=tool.Args.model_validate(raw))
+        return Call(id=call_id, name=tool.name, raw=raw, args=tool.Args.model_validate(raw))
     except ValidationError as e:
         problems = "; ".join(f"{'.'.join(map(str, err['loc'])) or 'arguments'}: {err['msg']}" for err in e.errors())
-        return Call(name=tool.name, raw=raw, invalid=f"the arguments do not fit the {tool.name} schema ({problems})")
+        return Call(id=call_id, name=tool.name, raw=raw, invalid=f"the arguments do not fit the {tool.name} schema ({problems})")
 
 
 def from_rule(tool: Tool, args: list[BaseModel]) -> Proposal:
-    return Proposal(calls=[Call(name=tool.name, raw=a.model_dump(), args=a) for a in args])
+    return Proposal(calls=[Call(id=f"rule_{i}", name=tool.name, raw=a.model_dump(), args=a) for i, a in enumerate(args)])
 
 
 async def propose(ctx: TurnContext, tool: Tool, feedback: list[ChatMessage]) -> Proposal:
     model = ctx.model_name("executor")
-    native = "tools" in await ctx.model.capabilities(model)
+    native = (await ctx.model.capabilities(model)).tools
     arg_names = set(tool.Args.model_fields)
     if native:
         system = prompts.render("executor", tool_name=tool.name, tool_description=tool.description)
@@ -68,15 +69,16 @@ async def propose(ctx: TurnContext, tool: Tool, feedback: list[ChatMessage]) -> 
     reply = await ctx.model.chat(request)
 
     recovered = False
-    raw_calls: list[dict[str, Any]] = [c.arguments for c in reply.tool_calls if c.name == tool.name]
-    if not raw_calls and native:
+    found: list[ToolCall] = [c for c in reply.tool_calls if c.name == tool.name]
+    if not found and native:
         # Small models often write the call as JSON text; recovering it is cheaper than a retry.
-        raw_calls = [c.arguments for c in recover_tool_calls(reply.content, [tool.name], arg_names)]
-        recovered = bool(raw_calls)
-    if not native and not raw_calls:
+        found = recover_tool_calls(reply.content, [tool.name], arg_names)
+        recovered = bool(found)
+    if not native and not found:
         values = [v for v in json_values(reply.content) if isinstance(v, dict)]
-        raw_calls = [v.get("arguments", v) if v.get("name") == tool.name else v for v in values[:1]]
-    if not raw_calls:
+        found = [ToolCall(name=tool.name, arguments=v["arguments"] if v.get("name") == tool.name and isinstance(
+            v.get("arguments"), dict) else v) for v in values[:1]]
+    if not found:
         offered = [c.name for c in reply.tool_calls]
         problem = (
             (reply.problem if reply.done_reason == "unreadable" and reply.problem else f"no call to {tool.name} was made")
@@ -84,7 +86,8 @@ async def propose(ctx: TurnContext, tool: Tool, feedback: list[ChatMessage]) -> 
             + f"; call {tool.name} with arguments {sorted(arg_names)}"
         )
         return Proposal(native=native, problem=problem)
-    return Proposal(calls=[_validated(tool, r) for r in raw_calls], recovered_from_text=recovered, native=native)
+    calls = [_validated(tool, c.arguments, c.id or f"call_{i}") for i, c in enumerate(found)]
+    return Proposal(calls=calls, recovered_from_text=recovered, native=native)
 
 
 def feedback_messages(tool: Tool, proposal: Proposal, results: list[ToolResult], reason: str) -> list[ChatMessage]:
@@ -92,9 +95,14 @@ def feedback_messages(tool: Tool, proposal: Proposal, results: list[ToolResult],
     call_text = ", ".join(f"{c.name}({json.dumps(c.raw, ensure_ascii=False)})" for c in proposal.calls) or "(no call)"
     messages: list[ChatMessage] = []
     if proposal.native and proposal.calls:
-        messages.append(ChatMessage(role="assistant", tool_calls=[ToolCall(name=c.name, arguments=c.raw) for c in proposal.calls]))
-        for r in results:
-            messages.append(ChatMessage(role="tool", tool_name=tool.name, content=r.model_dump_json(exclude_none=True)))
+        messages.append(ChatMessage(role="assistant", tool_calls=[ToolCall(id=c.id, name=c.name, arguments=c.raw)
+                                                                  for c in proposal.calls]))
+        ran = iter(results)  # the results of the calls that ran, in order (none when the checks stopped them)
+        for c in proposal.calls:
+            r = next(ran, None) if c.args is not None else None
+            content = (r.model_dump_json(exclude_none=True) if r is not None
+                       else json.dumps({"ok": False, "error": c.invalid or f"not run: {reason}"}, ensure_ascii=False))
+            messages.append(ChatMessage(role="tool", tool_name=tool.name, tool_call_id=c.id, content=content))
     else:
         messages.append(ChatMessage(role="assistant", content=json.dumps([c.raw for c in proposal.calls], ensure_ascii=False)))
     messages.append(ChatMessage(role="user", content=prompts.render("executor_feedback", call=call_text, reason=reason, tool_name=tool.name)))

@@ -203,16 +203,16 @@ class Store:
                 db.execute("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?, ?, 'assistant', ?, ?)",
                            (turn["session_id"], turn["id"], turn["answer"], turn["finished_at"]))
             for seq, c in enumerate(model_calls):
-                m = c.reply.metrics if c.reply else None
+                u = c.reply.usage if c.reply else None
                 db.execute(
                     "INSERT INTO model_calls (turn_id, seq, role, model, backend, request, reply, error, prompt_tokens, "
                     "output_tokens, prompt_eval_ns, eval_ns, load_ns, total_ns, transport_retries, context_full, wall_ms, "
                     "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (turn["id"], seq, c.role, c.model, c.backend, c.request.model_dump_json(),
                      c.reply.model_dump_json() if c.reply else None, c.error,
-                     m.prompt_eval_count if m else None, m.eval_count if m else None,
-                     m.prompt_eval_duration if m else None, m.eval_duration if m else None,
-                     m.load_duration if m else None, m.total_duration if m else None,
+                     u.input_tokens if u else None, u.output_tokens if u else None,
+                     u.prompt_ns if u else None, u.generation_ns if u else None,
+                     u.load_ns if u else None, u.total_ns if u else None,
                      c.reply.transport_retries if c.reply else 0, int(c.context_full), c.wall_ms, c.started_at),
                 )
             for seq, t in enumerate(tool_calls):

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from assistant.models.base import ChatReply, ChatRequest, DeltaSink, ModelBackend
+from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
 
 
 def now_iso() -> str:
@@ -28,9 +28,9 @@ class ModelCallRecord(BaseModel):
 
 
 def _context_full(request: ChatRequest, reply: ChatReply) -> bool:
-    num_ctx = request.options.get("num_ctx")
-    used = reply.metrics.prompt_eval_count
-    return bool(num_ctx and used and used >= 0.95 * num_ctx)
+    context = request.settings.context
+    used = reply.usage.input_tokens
+    return bool(context and used and used >= 0.95 * context)
 
 
 class ToolCallRecord(BaseModel):
@@ -77,7 +77,7 @@ class RecordingModel:
         ))
         return reply
 
-    async def capabilities(self, model: str) -> frozenset[str]:
+    async def capabilities(self, model: str) -> Capabilities:
         return await self.inner.capabilities(model)
 
     async def aclose(self) -> None:

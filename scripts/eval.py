@@ -171,6 +171,8 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
                 })
                 if sys.stderr.isatty():
                     print(f"\r{i}/{len(cases)}", end="", file=sys.stderr, flush=True)
+                elif i % 25 == 0:
+                    print(f"{i}/{len(cases)} questions", file=sys.stderr, flush=True)
         finally:
             await app.aclose()
             if fake is not None:

@@ -167,6 +167,8 @@ class FakeOllama(LoopbackServer):
         self._audit(body)
         if body.get("tools") and "tools" not in self.models[model]:
             return web.json_response({"error": f"registry.ollama.ai/library/{model} does not support tools"}, status=400)
+        if body.get("think") and "thinking" not in self.models[model]:
+            return web.json_response({"error": f'"{model}" does not support thinking'}, status=400)
         try:
             reply = self.handler(body)
         except LookupError as e:

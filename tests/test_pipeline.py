@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import socket
 
 import pytest
-from fake_ollama import Reply, Script, tool_call
+from fake_ollama import Reply, Script, kind_of, tool_call
 
 from assistant.errors import ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
 from assistant.events import AnswerDelta, RetryStopped, ToolCallProposed
@@ -246,7 +247,7 @@ async def test_every_model_and_tool_call_is_stored(fake, make_app):
     turn = app.store.turn(result.turn_id)
     assert [c["role"] for c in turn["model_calls"]] == ["router", "executor", "validator", "executor", "validator", "responder"]
     assert all(c["prompt_tokens"] and c["output_tokens"] and c["wall_ms"] > 0 for c in turn["model_calls"])
-    assert '"num_ctx":8192' in turn["model_calls"][0]["request"]
+    assert '"context":8192' in turn["model_calls"][0]["request"]
     assert [(t["attempt"], t["ok"]) for t in turn["tool_calls"]] == [(1, 1), (2, 1)]
     assert turn["answer"] == "About 28.27." and turn["route_by"] == "model" and turn["attempts"] == 2
     types = [e["type"] for e in turn["events"]]
@@ -273,3 +274,31 @@ async def test_a_prompt_that_fills_the_context_is_flagged(fake, make_app):
     assert [c["context_full"] for c in calls] == [1, 1]
     short = await app.ask("hello")
     assert [c["context_full"] for c in app.store.turn(short.turn_id)["model_calls"]] == [0, 0]
+
+
+async def test_thinking_is_off_for_decisions_on_a_thinking_model_and_never_sent_to_others(fake, make_app):
+    fake.models = {"qwen3:4b": ["completion", "tools", "thinking"], "qwen2.5:3b": ["completion", "tools"]}
+    fake.handler = Script(router=ROUTE_CALC, executor=tool_call("calculator", expression="pi*3^2"), validator=PASS,
+                          responder="About 28.27.")
+    await make_app(model="qwen3:4b").ask("What is the area of a circle of radius 3?")
+    assert [(kind_of(r), r.get("think")) for r in fake.requests] == [
+        ("router", False), ("executor", False), ("validator", False), ("responder", None)]
+    fake.requests.clear()
+    fake.handler = Script(router=ROUTE_CHAT, responder="Hi.")
+    await make_app().ask("hello")
+    assert all("think" not in r for r in fake.requests)  # Ollama answers 400 to think on a model without it
+
+
+async def test_a_retry_answers_each_tool_call_by_its_id(fake, make_app):
+    fake.handler = Script(
+        router=ROUTE_CALC,
+        executor=[tool_call("calculator", expression="area(3)"), tool_call("calculator", expression="pi*3^2")],
+        validator=PASS, responder="About 28.27.",
+    )
+    app = make_app()
+    result = await app.ask("What is the area of a circle of radius 3?")
+    executor_requests = [json.loads(c["request"]) for c in app.store.turn(result.turn_id)["model_calls"] if c["role"] == "executor"]
+    retry = executor_requests[1]["messages"]
+    asked = [c["id"] for m in retry if m["role"] == "assistant" and m["tool_calls"] for c in m["tool_calls"]]
+    answered = [m["tool_call_id"] for m in retry if m["role"] == "tool"]
+    assert asked == answered == ["call_0"]

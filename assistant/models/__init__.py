@@ -1,5 +1,7 @@
 """Model backends behind one small interface, and wrappers that add behaviour to any backend."""
 
-from assistant.models.base import ChatMessage, ChatReply, ChatRequest, Metrics, ModelBackend, ToolCall
+from assistant.models.base import (
+    CallSettings, Capabilities, ChatMessage, ChatReply, ChatRequest, ModelBackend, ToolCall, Usage,
+)
 
-__all__ = ["ChatMessage", "ChatReply", "ChatRequest", "Metrics", "ModelBackend", "ToolCall"]
+__all__ = ["CallSettings", "Capabilities", "ChatMessage", "ChatReply", "ChatRequest", "ModelBackend", "ToolCall", "Usage"]

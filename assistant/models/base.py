@@ -1,4 +1,6 @@
-"""The interface every model backend implements, and the messages that cross it."""
+"""The interface every model backend implements, and the backend-neutral types that cross it: messages with
+tool-call ids, typed per-call settings, a capability profile per model, and usage metrics. Each backend maps
+these to and from its own wire format in its own module."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ class StopGeneration(Exception):
 
 
 class ToolCall(BaseModel):
+    id: str | None = None  # OpenAI-compatible servers require it on the tool message that answers the call
     name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
 
@@ -24,15 +27,18 @@ class ChatMessage(BaseModel):
     role: Literal["system", "user", "assistant", "tool"]
     content: str = ""
     tool_calls: list[ToolCall] | None = None
-    tool_name: str | None = None
+    tool_name: str | None = None  # on a tool message: the tool that produced it
+    tool_call_id: str | None = None  # on a tool message: the call it answers
 
-    def to_ollama(self) -> dict[str, Any]:
-        m: dict[str, Any] = {"role": self.role, "content": self.content}
-        if self.tool_calls:
-            m["tool_calls"] = [{"function": {"name": c.name, "arguments": c.arguments}} for c in self.tool_calls]
-        if self.tool_name:
-            m["tool_name"] = self.tool_name
-        return m
+
+class CallSettings(BaseModel):
+    """How one call decodes; each backend maps these to its own options."""
+
+    temperature: float | None = None  # None: the model's default
+    max_tokens: int | None = None  # the role's generation cap
+    context: int | None = None  # the context window to ask for (Ollama's default is small and truncates silently)
+    seed: int | None = None
+    think: bool | None = None  # thinking models: False for decisions, None to leave the model's default
 
 
 class ChatRequest(BaseModel):
@@ -42,21 +48,28 @@ class ChatRequest(BaseModel):
     model: str
     messages: list[ChatMessage]
     format: dict[str, Any] | None = None
-    tools: list[dict[str, Any]] | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
-    max_tokens: int | None = None  # the role's generation cap
+    tools: list[dict[str, Any]] | None = None  # JSON-schema function descriptions: {"type": "function", "function": …}
+    settings: CallSettings = Field(default_factory=CallSettings)
     stream: bool = False
 
 
-class Metrics(BaseModel):
-    """Ollama's own counters (durations in nanoseconds), from the final chunk of a reply."""
+class Capabilities(BaseModel):
+    """What a model can do, as its server reports it."""
 
-    total_duration: int | None = None
-    load_duration: int | None = None
-    prompt_eval_count: int | None = None
-    prompt_eval_duration: int | None = None
-    eval_count: int | None = None
-    eval_duration: int | None = None
+    tools: bool = False  # native tool calls
+    structured_output: bool = True  # output constrained to a JSON schema
+    thinking: bool = False
+
+
+class Usage(BaseModel):
+    """What a call cost, in neutral units (tokens; durations in nanoseconds), where the backend reports it."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    load_ns: int | None = None
+    prompt_ns: int | None = None
+    generation_ns: int | None = None
+    total_ns: int | None = None
 
 
 class ChatReply(BaseModel):
@@ -64,7 +77,7 @@ class ChatReply(BaseModel):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     done_reason: str | None = None  # "stop", "length" (the cap), "cut" (stopped early), "unreadable"
     problem: str | None = None  # why the reply was cut or could not be read
-    metrics: Metrics = Field(default_factory=Metrics)
+    usage: Usage = Field(default_factory=Usage)
     transport_retries: int = 0
     model: str | None = None  # the model that actually answered, when the backend chose it (embedded)
 
@@ -79,8 +92,8 @@ class ModelBackend(Protocol):
         """Run one call; with ``on_delta``, stream the text to it as it is generated."""
         ...
 
-    async def capabilities(self, model: str) -> frozenset[str]:
-        """What the model can do (``completion``, ``tools``, …)."""
+    async def capabilities(self, model: str) -> Capabilities:
+        """What the model can do."""
         ...
 
     async def aclose(self) -> None: ...

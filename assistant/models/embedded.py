@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import ConfigError, ModelError, ModelMissing
-from assistant.models.base import ChatMessage, ChatReply, ChatRequest, DeltaSink, Metrics, StopGeneration
+from assistant.models.base import Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, Usage
 
 MAX_TOKENS = {"router": 32, "executor": 160, "validator": 160, "responder": 512}
 
@@ -80,8 +80,8 @@ class EmbeddedBackend:
                 raise ModelError(f"could not load {self.model_path}: {e}.", "Check that it is a GGUF model file.") from None
         return self._llm
 
-    async def capabilities(self, model: str) -> frozenset[str]:
-        return frozenset({"completion"})
+    async def capabilities(self, model: str) -> Capabilities:
+        return Capabilities(tools=False, structured_output=True, thinking=False)
 
     async def aclose(self) -> None:
         if self._llm is not None:
@@ -95,9 +95,10 @@ class EmbeddedBackend:
             messages = _messages(request.messages)
             kwargs: dict[str, Any] = {
                 "messages": messages,
-                "max_tokens": request.max_tokens or MAX_TOKENS.get(request.role, 256),
-                "temperature": request.options.get("temperature", 0.7),
+                "max_tokens": request.settings.max_tokens or MAX_TOKENS.get(request.role, 256),
+                "temperature": 0.7 if request.settings.temperature is None else request.settings.temperature,
                 "repeat_penalty": 1.2,  # tiny models loop on a phrase otherwise
+                **({"seed": request.settings.seed} if request.settings.seed is not None else {}),
                 "stream": True,
             }
             if request.format is not None:
@@ -140,7 +141,6 @@ class EmbeddedBackend:
             prompt_tokens = len(llm.tokenize("\n".join(m["content"] for m in messages).encode(), special=True))
             return ChatReply(
                 content=content, done_reason="cut" if stop.is_set() else "stop", model=self.model_label,
-                metrics=Metrics(prompt_eval_count=prompt_tokens, eval_count=pieces,
-                                prompt_eval_duration=int(prompt_s * 1e9), eval_duration=int(eval_s * 1e9),
-                                total_duration=int((prompt_s + eval_s) * 1e9)),
+                usage=Usage(input_tokens=prompt_tokens, output_tokens=pieces, prompt_ns=int(prompt_s * 1e9),
+                            generation_ns=int(eval_s * 1e9), total_ns=int((prompt_s + eval_s) * 1e9)),
             )

@@ -16,12 +16,46 @@ import ollama
 import pydantic
 
 from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
-from assistant.models.base import ChatReply, ChatRequest, DeltaSink, Metrics, StopGeneration, ToolCall
+from urllib.parse import urlsplit
+
+from assistant.models.base import (
+    Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
+)
 from assistant.models.parsing import arguments_object
 
 T = TypeVar("T")
 RETRYABLE_STATUS = {500, 502, 503, 504}
 MAX_BACKOFF = 8.0
+DEFAULT_PORT = 11434
+
+
+def base_url(host: str | None) -> str:
+    """The server's base URL from ``OLLAMA_HOST``-style text, as the ollama client reads it: ``1.2.3.4``,
+    ``:56789``, ``example.com:56789/path``, ``https://[::1]`` (scheme http and port 11434 unless given)."""
+    host = (host or "").strip()
+    scheme, _, rest = host.rpartition("://") if "://" in host else ("http", "", host)
+    parts = urlsplit(f"{scheme}://{rest or '127.0.0.1'}")
+    hostname = parts.hostname or "127.0.0.1"
+    if ":" in hostname:
+        hostname = f"[{hostname}]"
+    port = parts.port or ({"http": 80, "https": 443}[scheme] if "://" in host else DEFAULT_PORT)
+    return f"{scheme}://{hostname}:{port}{parts.path.rstrip('/')}"
+
+
+def _options(s: CallSettings) -> dict[str, Any] | None:
+    options = {"temperature": s.temperature, "num_predict": s.max_tokens, "num_ctx": s.context, "seed": s.seed}
+    return {k: v for k, v in options.items() if v is not None} or None
+
+
+def _wire(m: ChatMessage) -> dict[str, Any]:
+    """A message as Ollama's /api/chat takes it: tool-call arguments as objects, tool results by tool name
+    (Ollama does not echo call ids back)."""
+    out: dict[str, Any] = {"role": m.role, "content": m.content}
+    if m.tool_calls:
+        out["tool_calls"] = [{"function": {"name": c.name, "arguments": c.arguments}} for c in m.tool_calls]
+    if m.tool_name:
+        out["tool_name"] = m.tool_name
+    return out
 
 
 class OllamaBackend:
@@ -42,7 +76,7 @@ class OllamaBackend:
         self.backoff = backoff
         # The client has no timeout by default: a stuck server would hang the turn forever.
         self.client = ollama.AsyncClient(host=host, timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)))
-        self._capabilities: dict[str, frozenset[str]] = {}
+        self._capabilities: dict[str, Capabilities] = {}
 
     async def warm(self, models: list[str]) -> None:
         """Load the models now (an empty chat loads a model and keeps it for keep_alive)."""
@@ -55,22 +89,22 @@ class OllamaBackend:
     async def aclose(self) -> None:
         await self.client.close()
 
-    async def capabilities(self, model: str) -> frozenset[str]:
+    async def capabilities(self, model: str) -> Capabilities:
         if model not in self._capabilities:
             shown, _ = await self._retrying(model, lambda: self.client.show(model))
-            self._capabilities[model] = frozenset(shown.capabilities or ["completion"])
+            names = set(shown.capabilities or ["completion"])
+            self._capabilities[model] = Capabilities(tools="tools" in names, thinking="thinking" in names)
         return self._capabilities[model]
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
-        options = dict(request.options)
-        if request.max_tokens:
-            options["num_predict"] = request.max_tokens
         kwargs: dict[str, Any] = {
             "model": request.model,
-            "messages": [m.to_ollama() for m in request.messages],
-            "options": options or None,
+            "messages": [_wire(m) for m in request.messages],
+            "options": _options(request.settings),
             "keep_alive": self.keep_alive,
         }
+        if request.settings.think is not None and (await self.capabilities(request.model)).thinking:
+            kwargs["think"] = request.settings.think
         if request.format is not None:
             kwargs["format"] = request.format
         if request.tools:
@@ -197,9 +231,10 @@ def _unreadable(e: pydantic.ValidationError) -> str:
 
 
 def _reply(content: str, calls: list[ToolCall], final: Any) -> ChatReply:
-    metrics = Metrics()
+    usage = Usage()
     done_reason = None
     if final is not None:
-        metrics = Metrics(**{k: getattr(final, k, None) for k in Metrics.model_fields})
+        usage = Usage(input_tokens=final.prompt_eval_count, output_tokens=final.eval_count, load_ns=final.load_duration,
+                      prompt_ns=final.prompt_eval_duration, generation_ns=final.eval_duration, total_ns=final.total_duration)
         done_reason = getattr(final, "done_reason", None)
-    return ChatReply(content=content, tool_calls=calls, done_reason=done_reason, metrics=metrics)
+    return ChatReply(content=content, tool_calls=calls, done_reason=done_reason, usage=usage)

@@ -10,17 +10,16 @@ from typing import Callable
 from assistant.config import Settings
 from assistant.errors import ConfigError, OllamaUnreachable
 from assistant.models import embedded
-from assistant.models.base import ChatReply, ChatRequest, DeltaSink, ModelBackend
-from assistant.models.ollama import OllamaBackend
+from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
+from assistant.models.ollama import OllamaBackend, base_url
 
 
 async def ollama_reachable(host: str, timeout: float = 1.5) -> bool:
     import aiohttp
-    from ollama._client import _parse_host
 
     try:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http:
-            async with http.get(_parse_host(host) + "/api/version") as resp:
+            async with http.get(base_url(host) + "/api/version") as resp:
                 return resp.status < 500
     except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
         return False
@@ -76,7 +75,7 @@ class SelectedBackend:
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
         return await (await self.pick()).chat(request, on_delta)
 
-    async def capabilities(self, model: str) -> frozenset[str]:
+    async def capabilities(self, model: str) -> Capabilities:
         return await (await self.pick()).capabilities(model)
 
     async def aclose(self) -> None:

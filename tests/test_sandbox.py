@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import platform
+import signal
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from sandbox_tools import Arg, Crasher, Garbler, Hog, Printer, Sleeper, Socketeer, Spawner, Writer
@@ -134,3 +137,34 @@ async def test_refusals_are_recorded_in_the_turns_trace(fake, tmp_path):
     finally:
         server.close()
         await app.aclose()
+
+
+FOREIGN_ABI = r'''
+import ctypes, mmap, os, sys
+sys.path.insert(0, sys.argv[2])
+code = bytes.fromhex(sys.argv[1])  # mov eax, NR; int 0x80 | syscall; ret
+page = mmap.mmap(-1, mmap.PAGESIZE, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+page.write(code)
+call = ctypes.CFUNCTYPE(ctypes.c_long)(ctypes.addressof(ctypes.c_char.from_buffer(page)))
+if sys.argv[3] == "filtered":
+    from tools import seccomp
+    assert seccomp.install(deny_network=True)
+print("returned", call(), flush=True)
+'''
+
+
+@pytest.mark.skipif(not (sys.platform.startswith("linux") and platform.machine() == "x86_64"), reason="x86-64 Linux ABIs")
+@pytest.mark.parametrize("abi, code", [
+    ("i386 int 0x80, getpid", "b814000000cd80c3"),  # mov eax, 20; int 0x80; ret
+    ("x32 syscall, getpid", "b827000040" "0f05" "c3"),  # mov eax, 0x40000027; syscall; ret
+])
+def test_a_syscall_through_another_abi_kills_the_filtered_process(abi, code):
+    root = str(Path(__file__).resolve().parents[1])
+    plain = subprocess.run([sys.executable, "-c", FOREIGN_ABI, code, root, "plain"], capture_output=True, text=True, timeout=30)
+    filtered = subprocess.run([sys.executable, "-c", FOREIGN_ABI, code, root, "filtered"], capture_output=True, text=True,
+                              timeout=30)
+    # Unfiltered, the kernel answers (a pid, or -ENOSYS where the ABI is off) or faults; filtered, seccomp kills
+    # the process before the kernel looks at the call.
+    assert plain.returncode == 0 or plain.returncode == -signal.SIGSEGV, plain.stderr
+    assert filtered.returncode == -signal.SIGSYS, (filtered.returncode, filtered.stdout, filtered.stderr)
+    assert "returned" not in filtered.stdout

@@ -2,7 +2,9 @@
 
 It makes ``execve`` fail for every tool, and, for tools that declare no network, makes creating an
 IPv4/IPv6 socket fail with EPERM. It is the wall behind the audit-hook tripwire: it also stops code
-that never goes through Python (C extensions, ctypes). Elsewhere :func:`install` returns ``False``."""
+that never goes through Python (C extensions, ctypes). A syscall made through another ABI (i386's
+``int 0x80`` or x32 on x86-64), whose numbers the filter does not know, kills the process. Elsewhere
+:func:`install` returns ``False``."""
 
 from __future__ import annotations
 
@@ -17,9 +19,12 @@ PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 SECCOMP_RET_ALLOW = 0x7FFF0000
 SECCOMP_RET_ERRNO = 0x00050000
+SECCOMP_RET_KILL_PROCESS = 0x80000000
 BPF_LD_W_ABS = 0x20
 BPF_JEQ_K = 0x15
+BPF_JGE_K = 0x35
 BPF_RET_K = 0x06
+X32_SYSCALL_BIT = 0x40000000
 OFFSET_NR, OFFSET_ARCH, OFFSET_ARG0 = 0, 4, 16
 
 # audit arch, and the syscall numbers we filter
@@ -38,11 +43,12 @@ class _Prog(ctypes.Structure):
 
 
 def program(arch: int, nr: dict[str, int], deny_network: bool) -> list[tuple[int, int, int, int]]:
-    """The filter as (code, jt, jf, k) tuples; jumps are relative, resolved from the labels ALLOW/DENY."""
+    """The filter as (code, jt, jf, k) tuples; jumps are relative, resolved from the labels ALLOW/DENY/KILL."""
     body: list[tuple[int, str | int, str | int, int]] = [
         (BPF_LD_W_ABS, 0, 0, OFFSET_ARCH),
-        (BPF_JEQ_K, 0, "ALLOW", arch),
+        (BPF_JEQ_K, 0, "KILL", arch),  # another ABI: its syscall numbers mean other calls
         (BPF_LD_W_ABS, 0, 0, OFFSET_NR),
+        (BPF_JGE_K, "KILL", 0, X32_SYSCALL_BIT),  # x32 shares x86-64's arch value, with this bit set
         (BPF_JEQ_K, "DENY", 0, nr["execve"]),
         (BPF_JEQ_K, "DENY", 0, nr["execveat"]),
     ]
@@ -53,8 +59,9 @@ def program(arch: int, nr: dict[str, int], deny_network: bool) -> list[tuple[int
             (BPF_JEQ_K, "DENY", 0, socket.AF_INET),
             (BPF_JEQ_K, "DENY", 0, socket.AF_INET6),
         ]
-    labels = {"ALLOW": len(body), "DENY": len(body) + 1}
-    body += [(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), (BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)]
+    labels = {"ALLOW": len(body), "DENY": len(body) + 1, "KILL": len(body) + 2}
+    body += [(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), (BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM),
+             (BPF_RET_K, 0, 0, SECCOMP_RET_KILL_PROCESS)]
 
     def jump(i: int, target: str | int) -> int:
         return labels[target] - (i + 1) if isinstance(target, str) else target

@@ -396,7 +396,7 @@ def _print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> N
 
 
 def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
-    from assistant.errors import ModelError
+    from assistant.errors import from_failure
     from assistant.progress import Progress
 
     progress = Progress(enabled=not args.json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
@@ -405,10 +405,8 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     tools: list[dict[str, Any]] = []
     try:
         for event in client.ask(question, model=args.model, max_retries=args.max_retries):
-            if event["type"] == "error":
-                error = AssistantError(event["message"], event.get("hint", ""))
-                error.exit_code = event.get("exit_code", ModelError.exit_code)
-                raise error
+            if event["type"] == "turn_failed":
+                raise from_failure(event)
             if event["type"] == "tool_result":
                 tools.append({k: event.get(k) for k in ("name", "args", "ok", "result", "error")})
             if event["type"] == "turn_done":

@@ -21,13 +21,17 @@ class TurnContext:
     model: RecordingModel
     registry: Registry
     runner: ToolRunner
-    question: str
+    question: str  # the request the stages answer: the user's words, or a pending request they complete
     history: list[ChatMessage]
     trace: Trace
     emit_to: Emit | None = None
     previous: PreviousTurn | None = None  # the session's last turn, for follow-ups
     pending: PreviousTurn | None = None  # a request waiting for the answer to a question asked back
     events: list[Event] = field(default_factory=list)
+    said: str = ""  # the user's own words this turn, kept beside ``question``
+
+    def __post_init__(self) -> None:
+        self.said = self.said or self.question
 
     async def emit(self, event: Event) -> None:
         self.events.append(event)

@@ -37,6 +37,19 @@ class ModelError(AssistantError):
     exit_code = 6
 
 
+class InternalError(AssistantError):
+    """A bug: the message names it in one line; ``--debug`` (or the daemon's log) has the traceback."""
+
+    exit_code = 1
+
+
+def from_failure(event: dict) -> AssistantError:
+    """The error a ``turn_failed`` event (streamed by the daemon) stands for, with its exit code."""
+    error = AssistantError(str(event.get("message", "the turn failed")), str(event.get("hint", "")))
+    error.exit_code = int(event.get("exit_code", 1))
+    return error
+
+
 EXIT_CODES_HELP = """exit codes:
   0  answered
   1  no correct answer after the allowed retries (the reason is printed)

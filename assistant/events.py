@@ -95,10 +95,21 @@ class TurnDone(BaseModel):
     replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
 
 
+class TurnFailed(BaseModel):
+    """The turn ended without an answer: the model server failed, or a bug. The same shape everywhere the turn
+    is streamed; :func:`assistant.errors.from_failure` turns it back into the error."""
+
+    type: Literal["turn_failed"] = "turn_failed"
+    turn_id: str | None = None
+    message: str
+    hint: str = ""
+    exit_code: int = 1
+
+
 Event = Annotated[
     Union[
         TurnStarted, StageStarted, RouteDecided, ToolCallProposed, ToolResultEvent,
-        ValidationDone, RetryStopped, AnswerDelta, AnswerChecked, AnswerReset, TurnDone,
+        ValidationDone, RetryStopped, AnswerDelta, AnswerChecked, AnswerReset, TurnDone, TurnFailed,
     ],
     Field(discriminator="type"),
 ]

@@ -13,10 +13,10 @@ from pydantic import BaseModel, ConfigDict
 from assistant import answer_check, executor, responder, router, validator
 from assistant.config import Settings
 from assistant.context import Emit, TurnContext
-from assistant.errors import AssistantError
+from assistant.errors import AssistantError, InternalError
 from assistant.events import (
     AnswerChecked, AnswerReset, RetryStopped, RouteDecided, StageStarted, ToolCallProposed, ToolResultEvent, TurnDone,
-    TurnStarted, ValidationDone,
+    TurnFailed, TurnStarted, ValidationDone,
 )
 from assistant.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer
 from assistant.models.base import ChatMessage, ModelBackend
@@ -131,10 +131,15 @@ class Assistant:
                     ok = True
         except AssistantError as e:
             error = e.one_line()
+            await ctx.emit(TurnFailed(turn_id=turn_id, message=e.message, hint=e.hint, exit_code=e.exit_code))
             raise
         except asyncio.CancelledError:
             error = "cancelled"
             raise
+        except Exception as e:  # a bug: recorded with its message, reported as a failed turn
+            error = f"internal error: {type(e).__name__}: {e}"
+            await ctx.emit(TurnFailed(turn_id=turn_id, message=error, hint="Run with --debug for the traceback."))
+            raise InternalError(error, "Run with --debug for the traceback.") from e
         finally:
             result = TurnResult(
                 turn_id=turn_id, session_id=session_id, ok=ok, answer=answer.text if answer else "",

@@ -61,7 +61,7 @@ class Popup:
             for event in self.client.ask(question, self.session_id):
                 self.events.put(event)
         except (DaemonUnavailable, DaemonError) as e:
-            self.events.put({"type": "error", "message": str(e), "hint": "is the daemon still running?"})
+            self.events.put({"type": "turn_failed", "message": str(e), "hint": "is the daemon still running?"})
         self.events.put({"type": "_end"})
 
     def pump(self) -> None:
@@ -85,7 +85,7 @@ class Popup:
             elif kind == "turn_done":
                 self.status.config(text="done · Enter asks · Esc closes")
                 print(f"answer: {e['answer']}", flush=True)  # the popup's log, for a look afterwards
-            elif kind == "error":
+            elif kind == "turn_failed":
                 self.text.insert("end", f"error: {e['message']} {e.get('hint', '')}")
                 self.status.config(text="error")
             elif kind == "_end":

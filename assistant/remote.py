@@ -11,7 +11,7 @@ import aiohttp
 from assistant.client import Client
 from assistant.config import ROLES, Settings
 from assistant.context import Emit
-from assistant.errors import AssistantError, ModelError
+from assistant.errors import AssistantError, from_failure
 from assistant.events import EventAdapter
 from assistant.store import Store
 
@@ -46,10 +46,8 @@ class RemoteAssistant:
                     if not line.strip():
                         continue
                     event = json.loads(line)
-                    if event.get("type") == "error":
-                        error = AssistantError(event["message"], event.get("hint", ""))
-                        error.exit_code = event.get("exit_code", ModelError.exit_code)
-                        raise error
+                    if event.get("type") == "turn_failed":
+                        raise from_failure(event)
                     if emit is not None:
                         r = emit(EventAdapter.validate_python(event))
                         if r is not None:

@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from assistant import __version__
 from assistant.config import ROLES
-from assistant.errors import AssistantError
-from assistant.events import Event, EventAdapter
+from assistant.errors import AssistantError, InternalError
+from assistant.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline import Assistant
 
@@ -193,13 +193,13 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
 
         try:
             await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings)
-        except AssistantError as e:
-            await send(json.dumps({"type": "error", "message": e.message, "hint": e.hint, "exit_code": e.exit_code},
-                                  ensure_ascii=False).encode())
-        except Exception as e:  # a bug: the stream still ends with an event the client shows
-            log.exception("turn failed")
-            await send(json.dumps({"type": "error", "message": f"the daemon hit an internal error ({type(e).__name__}).",
-                                   "hint": "See daemon.log in the log directory.", "exit_code": 1}).encode())
+        except AssistantError as e:  # the pipeline already streamed its turn_failed event
+            if isinstance(e, InternalError):
+                log.error("turn failed: %s", e.message, exc_info=e.__cause__)
+        except Exception as e:  # a failure outside the turn: the stream still ends with an event the client shows
+            log.exception("ask failed")
+            await emit(TurnFailed(message=f"the daemon hit an internal error ({type(e).__name__}).",
+                                  hint="See daemon.log in the log directory."))
         if not gone:
             try:
                 await response.write_eof()

@@ -155,7 +155,7 @@ async def fuzz_api(client: Any, token: str, cases: int, seed: int) -> dict[int, 
         statuses[resp.status] = statuses.get(resp.status, 0) + 1
         assert resp.status in (200, 400, 404, 413), (resp.status, text[:200])
         if resp.status == 200:
-            assert json.loads(text.splitlines()[-1])["type"] in ("turn_done", "error")
+            assert json.loads(text.splitlines()[-1])["type"] in ("turn_done", "turn_failed")
         else:
             assert json.loads(text)["error"]
     return statuses

@@ -302,3 +302,25 @@ async def test_a_retry_answers_each_tool_call_by_its_id(fake, make_app):
     asked = [c["id"] for m in retry if m["role"] == "assistant" and m["tool_calls"] for c in m["tool_calls"]]
     answered = [m["tool_call_id"] for m in retry if m["role"] == "tool"]
     assert asked == answered == ["call_0"]
+
+
+async def test_a_bug_inside_a_turn_is_recorded_and_reported_as_a_failed_turn(fake, make_app, monkeypatch):
+    from assistant import responder
+    from assistant.errors import InternalError
+    from assistant.events import TurnFailed
+
+    async def broken(ctx, rejected=None):
+        raise KeyError("answer")
+
+    monkeypatch.setattr(responder, "answer_chat", broken)
+    fake.handler = Script(router=ROUTE_CHAT)
+    app = make_app()
+    events = []
+    with pytest.raises(InternalError) as info:
+        await app.ask("hello", emit=events.append)
+    assert "internal error: KeyError: 'answer'" in info.value.one_line()
+    failed = [e for e in events if isinstance(e, TurnFailed)]
+    assert len(failed) == 1 and failed[0].message == "internal error: KeyError: 'answer'"
+    turn = app.store.turn(app.store.last_turn_id())
+    assert turn["ok"] == 0 and turn["error"] == "internal error: KeyError: 'answer'"
+    assert [e["type"] for e in turn["events"]][-2:] == ["turn_failed", "turn_done"]

@@ -9,20 +9,32 @@ from assistant.models.select import SelectedBackend
 from assistant.paths import Paths
 from assistant.pipeline import Assistant
 from assistant.store import Store
-from tools import default_registry
+from tools import Registry, Tool
+from tools.calculator import Calculator
 from tools.gazetteer import INDEX_VERSION
 from tools.sandbox import SandboxRunner
-from tools.weather import WeatherConfig
+from tools.weather import Weather, WeatherConfig
+
+# The built-in tools, each with how it is built from the settings: the one place a tool is wired in.
+TOOLS: list[Callable[[Settings, Paths], Tool]] = [
+    lambda settings, paths: Calculator(),
+    lambda settings, paths: Weather(weather_config(settings, paths)),
+]
 
 
 def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None) -> Assistant:
     """``notify`` hears, once, which backend answers when the choice was a fallback."""
     paths.ensure()
     backend = SelectedBackend(settings, notify)
-    registry = default_registry(weather_config(settings, paths))
+    registry = build_registry(settings, paths)
     runner = SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                            cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log")
     return Assistant(settings, backend, registry, runner, Store(paths.database))
+
+
+def build_registry(settings: Settings, paths: Paths) -> Registry:
+    """Every tool, configured from ``settings``."""
+    return Registry([make(settings, paths) for make in TOOLS])
 
 
 def weather_config(settings: Settings, paths: Paths) -> WeatherConfig:

@@ -160,11 +160,10 @@ def _config(args: argparse.Namespace) -> int:
 
 
 def _tools(args: argparse.Namespace) -> int:
-    from assistant.app import weather_config
-    from tools import default_registry
+    from assistant.app import build_registry
 
     paths, settings = _settings()
-    for tool in default_registry(weather_config(settings, paths)):
+    for tool in build_registry(settings, paths):
         print(f"{tool.name}: {tool.description}")
         print(f"  permissions: {tool.permissions.model_dump_json()}")
         print(f"  arguments: {json.dumps(tool.args_schema(), ensure_ascii=False)}")

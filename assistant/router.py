@@ -64,10 +64,11 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
             if args:
                 return RouteDecision(route=tool.name, by="rule", args=args, question=f"{ctx.pending.question} {q}",
                                      reason=f"the answer to the {tool.name} question asked back")
-    for tool in ctx.registry:
-        args = tool.route(q)
-        if args:
-            return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain", args=args)
+    # Rules do not depend on the registry's order: a rule decides only when it is the only one that claims the request.
+    claims = [(tool, args) for tool in ctx.registry if (args := tool.route(q))]
+    if len(claims) == 1:
+        tool, args = claims[0]
+        return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain", args=args)
     if ctx.previous is not None and ctx.previous.route:
         tool = ctx.registry.get(ctx.previous.route)
         if tool is not None:
@@ -75,11 +76,13 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
             if args:
                 return RouteDecision(route=tool.name, by="rule", args=args,
                                      reason=f"a follow-up of the previous {tool.name} turn")
-    for tool in ctx.registry:
-        ask = tool.missing(q)
-        if ask:
-            return RouteDecision(route=CLARIFY, by="rule", reply=ask, pending_tool=tool.name,
-                                 reason=f"{tool.name} needs a detail the request lacks")
+    if claims:
+        return None  # several tools are certain: the model chooses among them
+    asks = [(tool, ask) for tool in ctx.registry if (ask := tool.missing(q))]
+    if len(asks) == 1:
+        tool, ask = asks[0]
+        return RouteDecision(route=CLARIFY, by="rule", reply=ask, pending_tool=tool.name,
+                             reason=f"{tool.name} needs a detail the request lacks")
     return None
 
 

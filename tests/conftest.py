@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -16,6 +17,15 @@ from assistant.app import build_assistant  # noqa: E402
 from assistant.config import Settings  # noqa: E402
 from assistant.paths import Paths  # noqa: E402
 from assistant.pipeline import Assistant  # noqa: E402
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (a server that is down)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
 
 
 @pytest.fixture(scope="session")

@@ -8,9 +8,8 @@ import subprocess
 import sys
 import time
 
-from conftest import cli_env
+from conftest import cli_env, closed_port
 from fake_ollama import Reply, Script, tool_call
-from test_pipeline import closed_port
 
 
 def chat_script(delay: float = 0.0, slow: str | None = None) -> Script:

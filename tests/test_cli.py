@@ -7,9 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import cli_env
+from conftest import cli_env, closed_port
 from fake_ollama import Script, tool_call
-from test_pipeline import closed_port
 
 
 def run(args: list[str], env: dict[str, str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:

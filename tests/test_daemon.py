@@ -16,9 +16,8 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from conftest import cli_env
+from conftest import cli_env, closed_port
 from fake_ollama import Script
-from test_pipeline import closed_port
 
 from assistant.client import Client, _UnixConnection, connect
 

@@ -7,9 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from conftest import cli_env
+from conftest import cli_env, closed_port
 from fake_ollama import Script
-from test_pipeline import closed_port
 
 from assistant.errors import OllamaUnreachable
 from assistant.models import embedded

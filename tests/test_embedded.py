@@ -7,8 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import cli_env
-from test_pipeline import closed_port
+from conftest import cli_env, closed_port
 
 from assistant.models import embedded
 

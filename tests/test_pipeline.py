@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import socket
 
 import pytest
+from conftest import closed_port
 from fake_ollama import Reply, Script, kind_of, tool_call
 
 from assistant.errors import ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
@@ -14,14 +14,6 @@ from assistant.events import AnswerDelta, RetryStopped, ToolCallProposed
 ROUTE_CALC = {"route": "calculator"}
 ROUTE_CHAT = {"route": "chat"}
 PASS = {"verdict": "PASS", "reason": "the formula is the area of a circle"}
-
-
-def closed_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 @pytest.mark.parametrize("question, value", [
@@ -53,9 +45,10 @@ async def test_word_problem_uses_one_call_per_stage(fake, make_app):
 
 async def test_router_sees_only_existing_routes_and_the_request_last(fake, make_app):
     fake.handler = Script(router=ROUTE_CHAT, responder="Gravity pulls it into a sphere.")
-    await make_app().ask("Why is the moon round?")
+    app = make_app()
+    await app.ask("Why is the moon round?")
     router_request = fake.requests[0]
-    assert router_request["format"]["properties"]["route"]["enum"] == ["chat", "calculator", "weather", "clarify"]
+    assert router_request["format"]["properties"]["route"]["enum"] == ["chat", *app.registry.names(), "clarify"]
     assert router_request["messages"][-1] == {"role": "user", "content": "Why is the moon round?"}
     assert router_request["options"]["temperature"] == 0
 

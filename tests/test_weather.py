@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from conftest import closed_port
 from fake_ollama import Script, kind_of, tool_call
 from oracle import grounded
-from test_pipeline import closed_port
 
 from tools.sandbox import SandboxRunner
 from tools.weather import Weather, WeatherArgs, WeatherConfig, is_weather_question

@@ -1,7 +1,7 @@
 """Tool framework (base types, registry, runner) and the tools themselves."""
 
 from tools.base import Grounding, KeyFact, Language, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict, language_of
-from tools.registry import InProcessRunner, Registry, ToolRunner, default_registry
+from tools.registry import InProcessRunner, Registry, ToolRunner
 
 __all__ = [
     "Grounding",
@@ -16,6 +16,5 @@ __all__ = [
     "ToolResult",
     "ToolRunner",
     "Verdict",
-    "default_registry",
     "language_of",
 ]

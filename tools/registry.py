@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel
 
 from tools.base import Tool, ToolResult
-
-if TYPE_CHECKING:
-    from tools.weather import WeatherConfig
 
 
 class ToolRunner(Protocol):
@@ -66,15 +63,3 @@ class Registry:
 
     def names(self) -> list[str]:
         return list(self._tools)
-
-
-def default_registry(weather: "WeatherConfig | None" = None) -> Registry:
-    """The built-in tools; the weather tool needs its config (URLs, cache and gazetteer locations)."""
-    from tools.calculator import Calculator
-
-    tools: list[Tool] = [Calculator()]
-    if weather is not None:
-        from tools.weather import Weather
-
-        tools.append(Weather(weather))
-    return Registry(tools)

@@ -83,21 +83,20 @@ def before_repetition(text: str) -> str:
     """``text`` with a runaway repetition taken out: one copy of the repeated piece is kept, and a partial copy
     after it is dropped."""
     t = text.rstrip()
-    unit = next((p for p in range(MIN_REPEAT_UNIT, min(MAX_REPEAT_UNIT, len(t) // 2) + 1) if t[-p:] == t[-2 * p:-p]), 0)
-    if unit:
-        while len(t) >= 2 * unit and t[-unit:] == t[-2 * unit:-unit]:
-            t = t[:-unit]
-        end = max(t.rfind(c) for c in ".!?。!?\n")
-        if end >= len(t) - unit:
-            t = t[:end + 1]
-        return t.rstrip()
     kept, seen = [], set()
-    for sentence in _SENTENCE.split(t):  # the same sentence again and again, with others between
-        if sentence.strip() in seen:
-            break
-        seen.add(sentence.strip())
+    sentences = _SENTENCE.split(t)
+    for i, sentence in enumerate(sentences):  # a sentence again (and again): keep the text before its second time
+        s = sentence.strip()
+        last_fragment = i == len(sentences) - 1 and s and any(prior.startswith(s) for prior in seen)
+        if s in seen or last_fragment:
+            return "".join(kept).rstrip()
+        seen.add(s)
         kept.append(sentence)
-    return "".join(kept).rstrip()
+    # A loop without sentence ends ("上海上海上海…"): drop the trailing copies of the repeated piece.
+    unit = next((p for p in range(MIN_REPEAT_UNIT, min(MAX_REPEAT_UNIT, len(t) // 2) + 1) if t[-p:] == t[-2 * p:-p]), 0)
+    while unit and len(t) >= 2 * unit and t[-unit:] == t[-2 * unit:-unit]:
+        t = t[:-unit]
+    return t.rstrip()
 
 
 def language_problem(question: str, answer: str) -> str | None:

@@ -13,10 +13,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fake_ollama import FakeOllama, Script  # noqa: E402
 from fake_open_meteo import FakeOpenMeteo  # noqa: E402
 
-from assistant.app import build_assistant  # noqa: E402
+from assistant.app import build_assistant, build_registry  # noqa: E402
 from assistant.config import Settings  # noqa: E402
+from assistant.models.function import FunctionBackend, RoleScript  # noqa: E402
 from assistant.paths import Paths  # noqa: E402
 from assistant.pipeline import Assistant  # noqa: E402
+from assistant.store import Store  # noqa: E402
+from tools import InProcessRunner  # noqa: E402
 
 
 def closed_port() -> int:
@@ -95,6 +98,36 @@ def weather_app(make_app, meteo: FakeOpenMeteo):
         return make_app(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, **overrides)
 
     return make
+
+
+@pytest.fixture
+def model() -> FunctionBackend:
+    """An in-process model scripted per role (``model.fn = RoleScript(router=..., responder=...)``)."""
+    return FunctionBackend(RoleScript())
+
+
+@pytest.fixture
+async def scripted_app(model: FunctionBackend, meteo: FakeOpenMeteo, tmp_path: Path, gazetteer_index: str):
+    """The pipeline with the in-process ``model`` and tools run in-process: its logic, with no model server."""
+    apps: list[Assistant] = []
+
+    def make(**overrides: Any) -> Assistant:
+        settings = Settings(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url,
+                            gazetteer_index=gazetteer_index, **overrides)
+        paths = paths_under(tmp_path / "state")
+        paths.ensure()
+        app = Assistant(settings, model, build_registry(settings, paths), InProcessRunner(), Store(paths.database))
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        await app.aclose()
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    """A scripted tool call for the in-process model."""
+    return {"tool_calls": [{"name": name, "arguments": arguments}]}
 
 
 def cli_env(home: Path, fake: FakeOllama | None = None, **extra: str) -> dict[str, str]:

@@ -92,3 +92,12 @@ class Oracle:
         if case["route"] == "clarify":
             return Reply(content="请问您说的是哪个城市?" if zh else "Which city do you mean?")
         return Reply(content="这是一个简短的回答。" if zh else "Here is a short answer to that.")
+
+
+def answered(request: Any) -> str:
+    """The in-process model's answer from the tool results in its (neutral) request, as a good model writes it."""
+    for m in reversed(request.messages):
+        if m.role == "user" and "Tool results:" in m.content:
+            question, _, results = m.content.partition("\n\nTool results:\n")
+            return written_answer(question.strip(), json.loads(results))
+    raise LookupError("not a responder request with tool results")

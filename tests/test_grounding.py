@@ -1,14 +1,16 @@
 """The gates behind every model output: the route (a tool route needs something to use), the answer (it must
 carry the tool results' key facts, in the user's language, as plain text), and failure messages wholly in
-the user's language. Through the real ollama client against the fake server."""
+the user's language. Pipeline logic, with the in-process model (no server)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from fake_ollama import Reply, Script, tool_call
-from oracle import grounded
+from conftest import call
+from oracle import answered
+
+from assistant.models.function import RoleScript
 
 from assistant.language import is_chinese
 
@@ -19,9 +21,9 @@ from tools import KeyFact
 SHANGHAI = (31.22, 121.46)
 
 
-def chat_reply(request: dict) -> Reply:
+def chat_reply(request) -> str:
     """A plain chat answer in the language of the request."""
-    return Reply(content="这是聊天的回答。" if is_chinese(request["messages"][-1]["content"]) else "A chat answer.")
+    return "这是聊天的回答。" if is_chinese(request.messages[-1].content) else "A chat answer."
 RENDERED_SHANGHAI = "上海现在 2°C,小雨,体感 -2.9°C,湿度 54%,风速 13 km/h。"
 
 
@@ -81,15 +83,15 @@ def shanghai(meteo):
     ('[ { "tool": "weather", "arguments": {"place": "上海"} } ]', "JSON"),
     ("Shanghai is 2°C now with slight rain.", "not in Chinese"),
 ])
-async def test_a_bad_answer_is_retried_once_then_replaced_by_the_rendering(fake, shanghai, weather_app, bad, why):
-    fake.handler = Script(responder=[bad, bad])
+async def test_a_bad_answer_is_retried_once_then_replaced_by_the_rendering(model, shanghai, scripted_app, bad, why):
+    model.fn = RoleScript(responder=[bad, bad])
     events = []
-    app = weather_app()
+    app = scripted_app()
     result = await app.ask("上海现在冷不冷?", emit=events.append)
     assert result.ok and result.answer == RENDERED_SHANGHAI
     assert result.replaced and why in result.replaced
-    assert fake.kinds() == ["responder", "responder"] and result.model_calls == 2
-    assert why in fake.requests[1]["messages"][-1]["content"]  # the retry was told why
+    assert model.roles() == ["responder", "responder"] and result.model_calls == 2
+    assert why in model.requests[1].messages[-1].content  # the retry was told why
     assert sum(isinstance(e, AnswerReset) for e in events) == 2
     checks = [e for e in app.store.turn(result.turn_id)["events"] if e["type"] == "answer_check"]
     assert [c["verdict"] for c in checks] == ["FAIL", "FAIL"]
@@ -97,21 +99,21 @@ async def test_a_bad_answer_is_retried_once_then_replaced_by_the_rendering(fake,
     assert turn_done["type"] == "turn_done" and turn_done["replaced"] == result.replaced
 
 
-async def test_the_retry_is_shown_when_it_is_right(fake, shanghai, weather_app):
-    fake.handler = Script(responder=["上海很冷。", "上海现在 2°C,小雨,挺冷的。"])
-    result = await weather_app().ask("上海现在冷不冷?")
+async def test_the_retry_is_shown_when_it_is_right(model, shanghai, scripted_app):
+    model.fn = RoleScript(responder=["上海很冷。", "上海现在 2°C,小雨,挺冷的。"])
+    result = await scripted_app().ask("上海现在冷不冷?")
     assert result.answer == "上海现在 2°C,小雨,挺冷的。" and result.replaced is None and result.model_calls == 2
 
 
-async def test_a_right_answer_costs_one_call(fake, shanghai, weather_app):
-    fake.handler = Script(responder="上海现在 2°C,下着小雨,挺冷的。")
-    result = await weather_app().ask("上海现在冷不冷?")
+async def test_a_right_answer_costs_one_call(model, shanghai, scripted_app):
+    model.fn = RoleScript(responder="上海现在 2°C,下着小雨,挺冷的。")
+    result = await scripted_app().ask("上海现在冷不冷?")
     assert result.answer == "上海现在 2°C,下着小雨,挺冷的。" and result.model_calls == 1 and result.replaced is None
 
 
-async def test_a_stream_that_repeats_itself_is_cut_and_replaced(fake, shanghai, weather_app):
-    fake.handler = Script(responder=[Reply(content="天气很好。" * 400, chunk_size=5)] * 2)
-    app = weather_app()
+async def test_a_stream_that_repeats_itself_is_cut_and_replaced(model, shanghai, scripted_app):
+    model.fn = RoleScript(responder=["天气很好。" * 400] * 2)
+    app = scripted_app()
     result = await app.ask("上海现在冷不冷?")
     assert result.answer == RENDERED_SHANGHAI and "repeats" in result.replaced
     replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"]]
@@ -119,30 +121,30 @@ async def test_a_stream_that_repeats_itself_is_cut_and_replaced(fake, shanghai, 
     assert all(len(r["content"]) < 100 for r in replies)  # stopped after a few repeats, not 2,000 characters
 
 
-async def test_every_role_has_a_generation_cap(fake, make_app):
-    fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
-                          validator={"verdict": "PASS", "reason": "ok"}, responder=grounded)
-    await make_app(responder_max_tokens=300).ask("What is the area of a circle of radius 3?")
-    caps = [r["options"]["num_predict"] for r in fake.requests]
+async def test_every_role_has_a_generation_cap(model, scripted_app):
+    model.fn = RoleScript(router={"route": "calculator"}, executor=call("calculator", expression="pi*3^2"),
+                          validator={"verdict": "PASS", "reason": "ok"}, responder=answered)
+    await scripted_app(responder_max_tokens=300).ask("What is the area of a circle of radius 3?")
+    caps = [r.settings.max_tokens for r in model.requests]
     assert caps == [48, 256, 128, 300]
 
 
-async def test_two_places_render_with_a_comparison(fake, meteo, weather_app):
+async def test_two_places_render_with_a_comparison(model, meteo, scripted_app):
     meteo.set_weather(39.91, 116.40, -1.0, code=0)
     meteo.set_weather(*SHANGHAI, 6.0, code=3)
-    fake.handler = Script(responder=["北京更冷。", "北京更冷。"])
-    result = await weather_app().ask("北京和上海哪个冷?")
+    model.fn = RoleScript(responder=["北京更冷。", "北京更冷。"])
+    result = await scripted_app().ask("北京和上海哪个冷?")
     assert result.replaced and "-1°C" in result.answer and "6°C" in result.answer and result.answer.endswith("北京比上海冷。")
 
 
-async def test_rendered_answers_setting_needs_no_model_call(fake, shanghai, weather_app):
-    result = await weather_app(rendered_answers=True).ask("上海现在冷不冷?")
-    assert result.answer == RENDERED_SHANGHAI and result.model_calls == 0 and fake.requests == []
+async def test_rendered_answers_setting_needs_no_model_call(model, shanghai, scripted_app):
+    result = await scripted_app(rendered_answers=True).ask("上海现在冷不冷?")
+    assert result.answer == RENDERED_SHANGHAI and result.model_calls == 0 and model.requests == []
 
 
-async def test_a_chat_answer_in_json_gets_one_retry(fake, make_app):
-    fake.handler = Script(router={"route": "chat"}, responder=['{"answer": "hi"}', "Hello! How can I help?"])
-    result = await make_app().ask("hello there")
+async def test_a_chat_answer_in_json_gets_one_retry(model, scripted_app):
+    model.fn = RoleScript(router={"route": "chat"}, responder=['{"answer": "hi"}', "Hello! How can I help?"])
+    result = await scripted_app().ask("hello there")
     assert result.answer == "Hello! How can I help?" and result.model_calls == 3
 
 
@@ -156,19 +158,19 @@ async def test_a_chat_answer_in_json_gets_one_retry(fake, make_app):
     ("今天好热啊,推荐个饮料", "weather"),
     ("Why is the moon round?", "calculator"),
 ])
-async def test_a_model_route_with_nothing_to_use_becomes_chat(fake, meteo, weather_app, question, tool):
-    fake.handler = Script(router={"route": tool}, responder=chat_reply)
-    app = weather_app()
+async def test_a_model_route_with_nothing_to_use_becomes_chat(model, meteo, scripted_app, question, tool):
+    model.fn = RoleScript(router={"route": tool}, responder=chat_reply)
+    app = scripted_app()
     result = await app.ask(question)
     assert result.ok and result.route == "chat" and result.route_by == "check" and result.answer in ("A chat answer.", "这是聊天的回答。")
-    assert fake.kinds() == ["router", "responder"] and result.tool_calls == []
+    assert model.roles() == ["router", "responder"] and result.tool_calls == []
     reason = app.store.turn(result.turn_id)["route_reason"]
     assert f"chose {tool}" in reason and "answered as chat" in reason
 
 
 @pytest.mark.parametrize("question", ["明天会下雨吗?", "天气怎么样?", "Will it rain?"])
-async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(fake, weather_app, question):
-    result = await weather_app().ask(question)
+async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(model, scripted_app, question):
+    result = await scripted_app().ask(question)
     assert result.route == "clarify" and result.model_calls == 0
     assert result.answer in ("请问您想查询哪个城市的天气?", "Which place would you like the weather for?")
 
@@ -177,47 +179,47 @@ async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(
     "天气预报这个词的英文是什么?", "I feel cold today, any tips?", "今天好热啊,推荐个饮料", "讲个冷笑话", "热狗怎么做",
     "Who sang November Rain?",
 ])
-async def test_weather_words_in_other_senses_are_not_asked_back(fake, weather_app, trap):
-    fake.handler = Script(router={"route": "chat"}, responder=chat_reply)
-    result = await weather_app().ask(trap)
+async def test_weather_words_in_other_senses_are_not_asked_back(model, scripted_app, trap):
+    model.fn = RoleScript(router={"route": "chat"}, responder=chat_reply)
+    result = await scripted_app().ask(trap)
     assert result.route == "chat" and result.route_by == "model" and result.answer in ("A chat answer.", "这是聊天的回答。")
 
 
-async def test_excluded_places_never_reach_the_tool(fake, meteo, weather_app):
-    fake.handler = Script(
+async def test_excluded_places_never_reach_the_tool(model, meteo, scripted_app):
+    model.fn = RoleScript(
         router={"route": "weather"},
-        executor=[tool_call("weather", place="北京"), tool_call("weather", place="上海"), tool_call("weather", place="杭州")],
-        validator={"verdict": "PASS", "reason": "杭州 is a Chinese city"}, responder=grounded,
+        executor=[call("weather", place="北京"), call("weather", place="上海"), call("weather", place="杭州")],
+        validator={"verdict": "PASS", "reason": "杭州 is a Chinese city"}, responder=answered,
     )
-    result = await weather_app().ask("随便告诉我一个中国城市的天气,不要是北京,上海,兰州")
+    result = await scripted_app().ask("随便告诉我一个中国城市的天气,不要是北京,上海,兰州")
     assert result.ok and result.attempts == 3
     assert [t.args["place"] for t in result.tool_calls] == ["杭州"]  # the tool ran only for the allowed place
     assert meteo.forecast_requests and len(meteo.forecast_requests) == 1
-    feedback = fake.requests[2]["messages"][-1]["content"]
+    feedback = model.requests[2].messages[-1].content
     assert "excluded 北京" in feedback
 
 
-async def test_excluded_places_are_not_taken_by_the_rule(fake, meteo, weather_app):
-    fake.handler = Script(router={"route": "weather"}, executor=tool_call("weather", place="Paris"),
-                          validator={"verdict": "PASS", "reason": "ok"}, responder=grounded)
-    result = await weather_app().ask("What's the weather anywhere but London?")
+async def test_excluded_places_are_not_taken_by_the_rule(model, meteo, scripted_app):
+    model.fn = RoleScript(router={"route": "weather"}, executor=call("weather", place="Paris"),
+                          validator={"verdict": "PASS", "reason": "ok"}, responder=answered)
+    result = await scripted_app().ask("What's the weather anywhere but London?")
     assert result.route_by == "model" and [t.args["place"] for t in result.tool_calls] == ["Paris"]
 
 
-async def test_a_failure_message_is_wholly_in_the_users_language(fake, weather_app):
-    fake.handler = Script(router={"route": "weather"})
-    fake.handler.always("executor", tool_call("weather", place="", language="fr"))
-    result = await weather_app(max_retries=1).ask("Xyzzyville的天气怎么样?")
+async def test_a_failure_message_is_wholly_in_the_users_language(model, scripted_app):
+    model.fn = RoleScript(router={"route": "weather"})
+    model.fn.always("executor", call("weather", place="", language="fr"))
+    result = await scripted_app(max_retries=1).ask("Xyzzyville的天气怎么样?")
     assert not result.ok and result.answer.startswith("抱歉")
     assert "String should" not in result.answer and "language" not in result.answer and "place" not in result.answer
     assert "String should" in result.error  # the whole reason stays in the trace and the turn's error
 
 
-async def test_a_chat_answer_that_loops_is_cut_and_shown_without_the_loop(fake, make_app):
-    looping = Reply(content="The moon is round. " + "Gravity pulls everything inward. " * 200, chunk_size=7)
-    fake.handler = Script(router={"route": "chat"}, responder=[looping, looping])
+async def test_a_chat_answer_that_loops_is_cut_and_shown_without_the_loop(model, scripted_app):
+    looping = "The moon is round. " + "Gravity pulls everything inward. " * 200
+    model.fn = RoleScript(router={"route": "chat"}, responder=[looping, looping])
     events = []
-    app = make_app()
+    app = scripted_app()
     result = await app.ask("Why is the moon round?", emit=events.append)
     assert result.ok and result.answer == "The moon is round. Gravity pulls everything inward."
     replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"] if c["role"] == "responder"]

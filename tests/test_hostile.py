@@ -69,7 +69,7 @@ async def test_a_stream_that_never_ends_is_cut_at_the_deadline_and_the_turn_goes
 
 
 async def test_a_model_that_says_nothing_until_the_deadline_is_a_timeout_not_retried(fake, make_app):
-    fake.handler = Script(router=Reply(content='{"route": "chat"}', delay=3))
+    fake.handler = Script(router=Reply(content='{"route": "chat"}', delay=1.2))
     app = make_app(request_timeout=0.5, transport_retries=3)
     with pytest.raises(ModelTimeout) as info:
         await app.ask("hello")

@@ -224,7 +224,7 @@ async def test_model_missing(fake, make_app):
 
 
 async def test_timeout(fake, make_app):
-    fake.handler = Script(router=Reply(content='{"route": "chat"}', delay=3))
+    fake.handler = Script(router=Reply(content='{"route": "chat"}', delay=1.2))
     with pytest.raises(ModelTimeout):
         await make_app(request_timeout=0.3, transport_retries=0).ask("hello")
 

@@ -1,0 +1,96 @@
+"""An in-process backend whose replies come from a function (as PydanticAI's ``FunctionModel``): pipeline logic
+runs with no server at all. Tests script it per role; the wire-level fake Ollama stays for the backend's own
+contract (streaming, errors, retries)."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable
+
+from assistant.models.base import (
+    Capabilities, ChatReply, ChatRequest, DeltaSink, Role, StopGeneration, ToolCall, Usage,
+)
+
+Scripted = str | dict | ChatReply | Callable[[ChatRequest], "str | dict | ChatReply"]
+
+
+def as_reply(item: Scripted, request: ChatRequest) -> ChatReply:
+    """A scripted item as a reply: text, a dict (a JSON reply, or ``{"tool_calls": [...]}``), or a ChatReply."""
+    import json
+
+    if callable(item) and not isinstance(item, ChatReply):
+        item = item(request)
+    if isinstance(item, ChatReply):
+        return item.model_copy(deep=True)
+    if isinstance(item, dict):
+        if "tool_calls" in item:
+            return ChatReply(tool_calls=[ToolCall.model_validate(c) for c in item["tool_calls"]])
+        return ChatReply(content=json.dumps(item, ensure_ascii=False))
+    return ChatReply(content=str(item))
+
+
+class FunctionBackend:
+    """Replies from ``fn(request)``; streams them in pieces of ``chunk`` characters, honouring the generation cap
+    (a piece is a token here) and :class:`StopGeneration`. Every request is kept in ``requests``."""
+
+    name = "function"
+
+    def __init__(self, fn: Callable[[ChatRequest], Scripted], capabilities: Capabilities | None = None,
+                 chunk: int = 4) -> None:
+        self.fn = fn
+        self.caps = capabilities or Capabilities(tools=True)
+        self.chunk = chunk
+        self.requests: list[ChatRequest] = []
+
+    def roles(self) -> list[Role]:
+        return [r.role for r in self.requests]
+
+    async def capabilities(self, model: str) -> Capabilities:
+        return self.caps
+
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
+        self.requests.append(request)
+        reply = as_reply(self.fn(request), request)
+        pieces = [reply.content[i:i + self.chunk] for i in range(0, len(reply.content), self.chunk)]
+        cap = request.settings.max_tokens
+        if cap and len(pieces) > cap:
+            pieces, reply.done_reason = pieces[:cap], "length"
+        reply.content = "".join(pieces)
+        reply.done_reason = reply.done_reason or "stop"
+        reply.usage = Usage(input_tokens=sum(len(m.content) for m in request.messages) // 4 or 1,
+                            output_tokens=max(1, len(pieces)))
+        if on_delta is not None:
+            shown: list[str] = []
+            try:
+                for piece in pieces:
+                    shown.append(piece)
+                    r = on_delta(piece)
+                    if inspect.isawaitable(r):
+                        await r
+            except StopGeneration as e:
+                reply.content, reply.done_reason, reply.problem = "".join(shown), "cut", str(e) or "stopped"
+        return reply
+
+    async def aclose(self) -> None:
+        pass
+
+
+class RoleScript:
+    """Replies per role, consumed in order; ``always`` answers a role once its queue is empty. Running out is
+    an ``AssertionError`` naming the role (a test that asked for more model calls than it scripted)."""
+
+    def __init__(self, **queues: list[Scripted] | Scripted) -> None:
+        self.queues: dict[str, list[Scripted]] = {k: list(v) if isinstance(v, list) else [v] for k, v in queues.items()}
+        self.repeat: dict[str, Scripted] = {}
+
+    def always(self, role: str, item: Scripted) -> "RoleScript":
+        self.repeat[role] = item
+        return self
+
+    def __call__(self, request: ChatRequest) -> Any:
+        queue = self.queues.get(request.role)
+        if queue:
+            return queue.pop(0)
+        if request.role in self.repeat:
+            return self.repeat[request.role]
+        raise AssertionError(f"no scripted reply left for the {request.role}")

@@ -276,10 +276,6 @@ class Store:
     def delete_session(self, session_id: str) -> bool:
         return self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
-    def last_turn_id(self) -> str | None:
-        row = self.db.execute("SELECT id FROM turns ORDER BY started_at DESC, rowid DESC LIMIT 1").fetchone()
-        return row[0] if row else None
-
     # batch jobs: one per distinct input; each answered question is committed before it is written out
 
     def open_batch(self, job_id: str, input_name: str, total: int) -> None:

@@ -126,14 +126,14 @@ async def fuzz_stage(app: Any, fake: Any, stage: str, cases: int, seed: int) -> 
     counts = {"tried": 0, "answered": 0, "one_line_error": 0, "stored": 0}
     for i in range(cases):
         fuzzer.kind = KINDS[i % len(KINDS)]
-        before = app.store.last_turn_id()
+        before = app.store.find_turn("last")
         counts["tried"] += 1
         try:
             result = await app.ask(QUESTIONS[stage])
         except AssistantError as e:
             assert "\n" not in e.one_line()
             counts["one_line_error"] += 1
-            turn_id = app.store.last_turn_id()
+            turn_id = app.store.find_turn("last")
         else:
             assert result.answer.strip() and "internal error" not in result.answer
             counts["answered"] += 1

@@ -75,7 +75,7 @@ async def test_a_model_that_says_nothing_until_the_deadline_is_a_timeout_not_ret
         await app.ask("hello")
     assert "did not answer within 0.5 s" in info.value.one_line()
     assert len(fake.requests) == 1  # not retried: a hung model would only hang again
-    turn = app.store.turn(app.store.last_turn_id())
+    turn = app.store.turn(app.store.find_turn("last"))
     assert "did not answer" in turn["error"]
 
 

@@ -212,7 +212,7 @@ async def test_ollama_down(make_app):
     with pytest.raises(OllamaUnreachable) as info:
         await app.ask("Why is the moon round?")
     assert "ollama serve" in info.value.one_line()
-    turn = app.store.turn(app.store.last_turn_id())
+    turn = app.store.turn(app.store.find_turn("last"))
     assert turn["error"] and "Cannot reach Ollama" in turn["error"] and turn["model_calls"][0]["error"]
 
 
@@ -314,6 +314,6 @@ async def test_a_bug_inside_a_turn_is_recorded_and_reported_as_a_failed_turn(fak
     assert "internal error: KeyError: 'answer'" in info.value.one_line()
     failed = [e for e in events if isinstance(e, TurnFailed)]
     assert len(failed) == 1 and failed[0].message == "internal error: KeyError: 'answer'"
-    turn = app.store.turn(app.store.last_turn_id())
+    turn = app.store.turn(app.store.find_turn("last"))
     assert turn["ok"] == 0 and turn["error"] == "internal error: KeyError: 'answer'"
     assert [e["type"] for e in turn["events"]][-2:] == ["turn_failed", "turn_done"]

@@ -36,7 +36,7 @@ def chat(home, fake, meteo, gazetteer_index):
 def last_turn(home) -> dict:
     store = Store(home / "data" / "assistant.db")
     try:
-        return store.turn(store.last_turn_id())
+        return store.turn(store.find_turn("last"))
     finally:
         store.close()
 

@@ -156,7 +156,7 @@ def main() -> None:
     sys.addaudithook(guard.hook)
     filtered = seccomp.install(deny_network=not perms["network"])
     guard.armed = True
-    _send({"ready": True, "seccomp": filtered, "pid": os.getpid()})
+    _send({"ready": True, "seccomp": filtered})
 
     for line in stdin:
         request = json.loads(line)

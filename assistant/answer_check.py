@@ -8,7 +8,7 @@ import re
 import unicodedata
 
 from assistant.language import is_chinese
-from tools import KeyFact, Verdict
+from tools import CJK, KeyFact, Verdict
 
 MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more is a model that will not stop
 MIN_REPEAT_UNIT, MAX_REPEAT_UNIT, REPEATS = 4, 200, 3
@@ -19,7 +19,6 @@ _MARKUP = re.compile(
     r'\{\s*"|"\s*\}|\[\s*\{|\}\s*\]|"\s*:\s*[\[{"\d]|```|</?\s*(?:tool|think|function|result|json)|<\|[^|>]{1,30}\|>'
     r"|\b(?:tool_calls?|arguments)\b\s*[:=]",
     re.IGNORECASE)
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
 _ENGLISH_WORDS = frozenset(
     "the a an is it in and of to with at are be for on now currently today tonight degrees its it's there this "
@@ -100,7 +99,7 @@ def before_repetition(text: str) -> str:
 
 
 def language_problem(question: str, answer: str) -> str | None:
-    cjk = len(_CJK.findall(answer))
+    cjk = len(CJK.findall(answer))
     latin_words = _LATIN_WORD.findall(answer)
     latin = sum(len(w) for w in latin_words)
     if is_chinese(question):

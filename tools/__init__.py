@@ -1,9 +1,10 @@
 """Tool framework (base types, registry, runner) and the tools themselves."""
 
-from tools.base import Grounding, KeyFact, Language, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict, language_of
+from tools.base import CJK, Grounding, KeyFact, Language, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.registry import InProcessRunner, Registry, ToolRunner
 
 __all__ = [
+    "CJK",
     "Grounding",
     "InProcessRunner",
     "KeyFact",

@@ -10,12 +10,12 @@ from pydantic import BaseModel, Field
 
 Language = Literal["zh", "en"]
 Grounding = Literal["grounded", "ask", "ungrounded"]
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: the one test of "is this Chinese"
 
 
 def language_of(text: str) -> Language:
     """The language to answer ``text`` in: Chinese when it has any Chinese character, else English."""
-    return "zh" if _CJK.search(text) else "en"
+    return "zh" if CJK.search(text) else "en"
 
 
 class LocalText(BaseModel):

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from tools.base import CJK
+
 INDEX_VERSION = 2
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
 
@@ -32,7 +34,6 @@ ZH_COUNTRIES = {
 EN_COUNTRY_ALIASES = {"usa": "US", "u.s.": "US", "u.s.a.": "US", "america": "US", "uk": "GB", "england": "GB",
                       "britain": "GB", "great britain": "GB", "scotland": "GB", "wales": "GB", "korea": "KR",
                       "south korea": "KR", "russia": "RU", "china": "CN", "prc": "CN"}
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN_OR_CJK = re.compile(r"^[\sA-Za-z\u00c0-\u024f\u1e00-\u1eff'’.\-\u3400-\u9fff]+$")
 
 
@@ -85,7 +86,7 @@ def build_index(path: Path) -> None:
                      c["population"], c.get("timezone", ""), c.get("admin1code", "")))
         for n in {c["name"], *c.get("alternatenames", [])}:
             if _keep(n):
-                names.append((key(n), c["geonameid"], int(bool(_CJK.search(n)))))
+                names.append((key(n), c["geonameid"], int(bool(CJK.search(n)))))
     db.executemany("INSERT INTO places VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
     states = json.loads((data / "us_states.json").read_text(encoding="utf-8"))
     db.executemany("INSERT OR REPLACE INTO regions VALUES (?, 'US', ?)",

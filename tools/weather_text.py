@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from tools.base import CJK
+
 ZH_STRONG = ("天气", "气温", "温度", "预报", "湿度", "雾霾", "降雨", "降温", "升温", "气象")
 ZH_WEAK = ("多少度", "几度", "冷", "热", "凉", "暖和", "下雨", "下雪", "雨", "雪", "晴", "阴天", "刮风", "风大", "带伞")
 EN_STRONG = ("weather", "forecast", "temperature", "temperatures", "humidity", "humid")
@@ -106,7 +108,7 @@ def asks_weather(question: str) -> bool:
         return True
     # A bare request ("天气", "weather today") asks too; a statement ("The weather was nice yesterday") does not.
     words = re.findall(r"[A-Za-z']+", question)
-    return len(re.findall(r"[\u3400-\u9fff]", question)) + 2 * len(words) <= 8
+    return len(CJK.findall(question)) + 2 * len(words) <= 8
 
 
 def asks_any_place(question: str) -> bool:
@@ -124,7 +126,7 @@ def names_something(question: str) -> bool:
     know (``甘肃省会``, ``Hallstatt``), worth giving to the executor rather than asking back."""
     if place_phrase(question):
         return True
-    if re.search(r"[\u3400-\u9fff]", question) and re.search(r"[A-Za-z]{3,}", _strip_senses(question)):
+    if CJK.search(question) and re.search(r"[A-Za-z]{3,}", _strip_senses(question)):
         return True  # a Latin name in a Chinese question: "Xyzzyville的天气"
     for run in re.findall(r"[\u3400-\u9fff]+", _ZH_FILLER.sub(" ", question)):
         if len([c for c in run if c not in _ZH_FILLER_CHARS]) >= 2:

@@ -1,3 +1,3 @@
-from assistant.cli import main
+from assistant.frontends.cli import main
 
 raise SystemExit(main())

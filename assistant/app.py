@@ -7,7 +7,7 @@ from typing import Callable
 from assistant.config import Settings
 from assistant.models.select import SelectedBackend
 from assistant.paths import Paths
-from assistant.pipeline import Assistant
+from assistant.pipeline.turn import Assistant
 from assistant.store import Store
 from tools import Registry, Tool
 from tools.calculator import Calculator

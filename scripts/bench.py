@@ -136,7 +136,7 @@ def cold_start(quick: bool) -> dict[str, float]:
         daemon = subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=e,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            from assistant.client import connect
+            from assistant.frontends.client import connect
 
             deadline = time.monotonic() + 30
             while connect(Path(tmp) / "data" / "run") is None:

@@ -93,7 +93,7 @@ async def never_ending(root: Path, gazetteer: str) -> list[tuple[str, float, str
 async def api(root: Path, gazetteer: str, cases: int, seed: int) -> tuple[dict[int, int], list[tuple[str, int, int]]]:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from assistant.server import DaemonState, build_api
+    from assistant.frontends.server import DaemonState, build_api
 
     with FakeOllama(Script().always("router", {"route": "chat"}).always("responder", "ok")) as fake, FakeOpenMeteo() as meteo:
         app = app_for(root / "api", fake, meteo, gazetteer)

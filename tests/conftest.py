@@ -17,7 +17,7 @@ from assistant.app import build_assistant, build_registry  # noqa: E402
 from assistant.config import Settings  # noqa: E402
 from assistant.models.function import FunctionBackend, RoleScript  # noqa: E402
 from assistant.paths import Paths  # noqa: E402
-from assistant.pipeline import Assistant  # noqa: E402
+from assistant.pipeline.turn import Assistant  # noqa: E402
 from assistant.store import Store  # noqa: E402
 from tools import InProcessRunner  # noqa: E402
 

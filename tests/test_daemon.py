@@ -19,7 +19,7 @@ import pytest
 from conftest import cli_env, closed_port
 from fake_ollama import Script
 
-from assistant.client import Client, _UnixConnection, connect
+from assistant.frontends.client import Client, _UnixConnection, connect
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[1]

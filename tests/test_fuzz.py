@@ -23,7 +23,7 @@ async def test_every_stage_survives_hostile_replies(fake, meteo, weather_app, st
 async def test_the_api_holds_against_hostile_bodies(fake, make_app):
     from aiohttp.test_utils import TestClient, TestServer
 
-    from assistant.server import DaemonState, build_api
+    from assistant.frontends.server import DaemonState, build_api
 
     fake.handler = Script().always("router", {"route": "chat"}).always("responder", "ok")
     app = make_app()

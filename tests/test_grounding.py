@@ -12,10 +12,10 @@ from oracle import answered
 
 from assistant.models.function import RoleScript
 
-from assistant.language import is_chinese
+from assistant.pipeline.language import is_chinese
 
-from assistant.answer_check import check_answer, numbers_in, runaway
-from assistant.events import AnswerDelta, AnswerReset
+from assistant.pipeline.answer_check import check_answer, numbers_in, runaway
+from assistant.pipeline.events import AnswerDelta, AnswerReset
 from tools import KeyFact
 
 SHANGHAI = (31.22, 121.46)

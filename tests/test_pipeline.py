@@ -9,7 +9,7 @@ from conftest import closed_port
 from fake_ollama import Reply, Script, kind_of, tool_call
 
 from assistant.errors import ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
-from assistant.events import AnswerDelta, RetryStopped, ToolCallProposed
+from assistant.pipeline.events import AnswerDelta, RetryStopped, ToolCallProposed
 
 ROUTE_CALC = {"route": "calculator"}
 ROUTE_CHAT = {"route": "chat"}
@@ -298,9 +298,9 @@ async def test_a_retry_answers_each_tool_call_by_its_id(fake, make_app):
 
 
 async def test_a_bug_inside_a_turn_is_recorded_and_reported_as_a_failed_turn(fake, make_app, monkeypatch):
-    from assistant import responder
+    from assistant.pipeline import responder
     from assistant.errors import InternalError
-    from assistant.events import TurnFailed
+    from assistant.pipeline.events import TurnFailed
 
     async def broken(ctx, rejected=None):
         raise KeyError("answer")

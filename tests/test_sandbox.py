@@ -118,7 +118,7 @@ async def test_refusals_are_recorded_in_the_turns_trace(fake, tmp_path):
 
     from assistant.config import Settings
     from assistant.models.ollama import OllamaBackend
-    from assistant.pipeline import Assistant
+    from assistant.pipeline.turn import Assistant
     from assistant.store import Store
     from tools import Registry
 

@@ -9,9 +9,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 import prompts
-from assistant.context import TurnContext
+from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage
-from assistant.language import is_chinese
+from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
 
 CHAT, CLARIFY = "chat", "clarify"

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 import prompts
-from assistant.context import TurnContext
+from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage, ToolCall
 from assistant.models.parsing import json_values, recover_tool_calls
 from tools import Tool, ToolResult

@@ -8,9 +8,9 @@ import json
 from pydantic import BaseModel
 
 import prompts
-from assistant.answer_check import runaway
-from assistant.context import TurnContext
-from assistant.events import AnswerDelta
+from assistant.pipeline.answer_check import runaway
+from assistant.pipeline.context import TurnContext
+from assistant.pipeline.events import AnswerDelta
 from assistant.models.base import ChatMessage, StopGeneration
 from tools import ToolResult
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.language import is_chinese
+from assistant.pipeline.language import is_chinese
 from tools import CJK, KeyFact, Verdict
 
 MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more is a model that will not stop

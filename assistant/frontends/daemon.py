@@ -19,11 +19,11 @@ from pathlib import Path
 
 from aiohttp import web
 
-from assistant.client import ENDPOINT_FILE, TOKEN_FILE, connect
+from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, connect
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.paths import HOME_ENV, Paths
-from assistant.server import DaemonState, build_api
+from assistant.frontends.server import DaemonState, build_api
 
 PID_FILE = "daemon.pid"
 log = logging.getLogger("assistant.daemon")
@@ -109,7 +109,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         if state.popup_session is None or not app.store.session_exists(state.popup_session):
             state.popup_session = app.store.create_session(title="popup")
         with open(paths.log_dir / "popup.log", "ab") as out:
-            popup["proc"] = subprocess.Popen([sys.executable, "-m", "assistant.popup", "--session", state.popup_session],
+            popup["proc"] = subprocess.Popen([sys.executable, "-m", "assistant.frontends.popup", "--session", state.popup_session],
                                              stdout=out, stderr=out, stdin=subprocess.DEVNULL)
         log.info("popup opened (session %s)", state.popup_session)
         return "opened"
@@ -214,12 +214,12 @@ def install(paths: Paths) -> str:
     """Write a systemd user unit (Linux) or a launchd agent (macOS) and say how to enable it."""
     env_line = f"Environment={HOME_ENV}={os.environ[HOME_ENV]}\n" if os.environ.get(HOME_ENV) else ""
     if sys.platform == "darwin":
-        target = Path.home() / "Library" / "LaunchAgents" / "dev.assistant.daemon.plist"
+        target = Path.home() / "Library" / "LaunchAgents" / "dev.assistant.frontends.daemon.plist"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f"""<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
 <plist version="1.0"><dict>
-  <key>Label</key><string>dev.assistant.daemon</string>
+  <key>Label</key><string>dev.assistant.frontends.daemon</string>
   <key>ProgramArguments</key><array><string>{sys.executable}</string><string>-m</string><string>assistant</string><string>daemon</string><string>run</string></array>
   <key>RunAtLoad</key><true/><key>KeepAlive</key><true/>
   <key>StandardErrorPath</key><string>{paths.log_dir / 'daemon.log'}</string>

@@ -20,7 +20,7 @@ from typing import IO, Any, Iterator
 from pydantic import BaseModel
 
 from assistant.errors import AssistantError, ConfigError, ModelMissing, OllamaUnreachable
-from assistant.pipeline import Assistant
+from assistant.pipeline.turn import Assistant
 from assistant.store import Store
 
 CHUNK = 1 << 20

@@ -1,7 +1,7 @@
 """The popup: one input line, the answer streaming below it, the stage while it works. Enter asks,
 Esc closes; the session is kept, so a follow-up works. It talks to the daemon through the thin client.
 
-    python -m assistant.popup [--session ID]
+    python -m assistant.frontends.popup [--session ID]
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import threading
 import tkinter as tk
 from typing import Any
 
-from assistant.client import Client, DaemonError, DaemonUnavailable
+from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
 from assistant.paths import resolve_paths
 
 STAGES = {"router": "routing…", "validator": "checking…", "responder": "answering…"}

@@ -10,15 +10,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from assistant import answer_check, executor, responder, router, validator
+from assistant.pipeline import answer_check, executor, responder, router, validator
 from assistant.config import Settings
-from assistant.context import Emit, TurnContext
+from assistant.pipeline.context import Emit, TurnContext
 from assistant.errors import AssistantError, InternalError
-from assistant.events import (
+from assistant.pipeline.events import (
     AnswerChecked, AnswerReset, RetryStopped, RouteDecided, StageStarted, ToolCallProposed, ToolResultEvent, TurnDone,
     TurnFailed, TurnStarted, ValidationDone,
 )
-from assistant.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer
+from assistant.pipeline.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, new_id
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso

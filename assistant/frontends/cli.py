@@ -179,7 +179,7 @@ def _store():
 
 
 def _daemon(args: argparse.Namespace) -> int:
-    from assistant import daemon
+    from assistant.frontends import daemon
 
     paths, settings = _settings()
     if args.action == "run":
@@ -193,7 +193,7 @@ def _daemon(args: argparse.Namespace) -> int:
     elif args.action == "install":
         print(daemon.install(paths))
     else:
-        from assistant.client import connect
+        from assistant.frontends.client import connect
 
         client = connect(paths.run_dir)
         if client is None:
@@ -206,7 +206,7 @@ def _daemon(args: argparse.Namespace) -> int:
 
 
 def _popup(args: argparse.Namespace) -> int:
-    from assistant.client import DaemonError, connect
+    from assistant.frontends.client import DaemonError, connect
     from assistant.errors import AssistantError
     from assistant.paths import resolve_paths
 
@@ -221,7 +221,7 @@ def _popup(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from assistant.doctor import report, run_checks
+    from assistant.frontends.doctor import report, run_checks
 
     paths, settings = _settings()
     text, code = report(asyncio.run(run_checks(settings, paths)), args.json)
@@ -230,7 +230,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _trace(args: argparse.Namespace) -> int:
-    from assistant import trace_view
+    from assistant.frontends import trace_view
     from assistant.errors import ConfigError
 
     store = _store()
@@ -244,7 +244,7 @@ def _trace(args: argparse.Namespace) -> int:
 
 def _sessions(args: argparse.Namespace) -> int:
     from assistant.errors import ConfigError
-    from assistant.repl import sessions_table
+    from assistant.frontends.repl import sessions_table
 
     store = _store()
     if args.action == "list":
@@ -282,10 +282,10 @@ def _chat(args: argparse.Namespace) -> int:
 
 async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
     from assistant.app import build_assistant
-    from assistant.client import connect
+    from assistant.frontends.client import connect
     from assistant.errors import ConfigError
-    from assistant.remote import RemoteAssistant
-    from assistant.repl import Repl
+    from assistant.frontends.remote import RemoteAssistant
+    from assistant.frontends.repl import Repl
     from assistant.store import Store
 
     client = None if args.no_daemon else connect(paths.run_dir)
@@ -330,7 +330,7 @@ def _batch(args: argparse.Namespace) -> int:
 
     paths, settings = _settings(_overrides(args))
     if args.status:
-        from assistant.batch import jobs_table
+        from assistant.frontends.batch import jobs_table
         from assistant.store import Store
 
         paths.ensure()
@@ -347,7 +347,7 @@ def _batch(args: argparse.Namespace) -> int:
 
 async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
     from assistant.app import build_assistant
-    from assistant.batch import run_batch
+    from assistant.frontends.batch import run_batch
 
     app = build_assistant(settings, paths, notify=_notice)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
@@ -375,7 +375,7 @@ def _read_question(parts: list[str]) -> str:
 def _ask(args: argparse.Namespace) -> int:
     question = _read_question(args.question)
     if not args.no_daemon:
-        from assistant.client import connect
+        from assistant.frontends.client import connect
         from assistant.paths import resolve_paths
 
         client = connect(resolve_paths().run_dir)
@@ -396,7 +396,7 @@ def _print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> N
 
 def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     from assistant.errors import from_failure
-    from assistant.progress import Progress
+    from assistant.frontends.progress import Progress
 
     progress = Progress(enabled=not args.json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
                         stream_answer=not args.json)
@@ -422,7 +422,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
 
 async def _run_ask(paths, settings, question: str, as_json: bool):
     from assistant.app import build_assistant
-    from assistant.progress import Progress
+    from assistant.frontends.progress import Progress
 
     progress = Progress(enabled=not as_json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
                         stream_answer=not as_json)

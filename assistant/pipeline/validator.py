@@ -9,10 +9,10 @@ from typing import Literal
 from pydantic import BaseModel
 
 import prompts
-from assistant.context import TurnContext
+from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage
 from assistant.models.parsing import parse_structured
-from assistant.language import CHECK_FAILED
+from assistant.pipeline.language import CHECK_FAILED
 from tools import LocalText, Tool, ToolResult, Verdict, language_of
 
 VERDICT_SCHEMA = {

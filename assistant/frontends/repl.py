@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from assistant import trace_view
+from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
-from assistant.pipeline import Assistant
-from assistant.progress import Progress
+from assistant.pipeline.turn import Assistant
+from assistant.frontends.progress import Progress
 
 HELP = """commands:
   /help                 this list

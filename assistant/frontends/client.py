@@ -79,7 +79,7 @@ class Client:
         return json.loads(self._send("POST", path, body, timeout=timeout).read())
 
     def ask(self, question: str, session_id: str | None = None, **overrides: Any) -> Iterator[dict[str, Any]]:
-        """The turn's events as they happen (dicts shaped like :mod:`assistant.events`)."""
+        """The turn's events as they happen (dicts shaped like :mod:`assistant.pipeline.events`)."""
         body = {"question": question, "session_id": session_id,
                 **{k: v for k, v in overrides.items() if v is not None}}
         resp = self._send("POST", "/v1/ask", body)

@@ -8,11 +8,11 @@ from typing import Any
 
 import aiohttp
 
-from assistant.client import Client
+from assistant.frontends.client import Client
 from assistant.config import ROLES, Settings
-from assistant.context import Emit
+from assistant.pipeline.context import Emit
 from assistant.errors import AssistantError, from_failure
-from assistant.events import EventAdapter
+from assistant.pipeline.events import EventAdapter
 from assistant.store import Store
 
 

@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from assistant import __version__
 from assistant.config import ROLES
 from assistant.errors import AssistantError, InternalError
-from assistant.events import Event, EventAdapter, TurnFailed
+from assistant.pipeline.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
-from assistant.pipeline import Assistant
+from assistant.pipeline.turn import Assistant
 
 MAX_BODY = 64 * 1024
 BODY_SECONDS = 5.0  # a body must arrive within this; a slow sender does not hold a connection

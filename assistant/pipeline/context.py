@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from assistant.config import Settings
-from assistant.events import Event
+from assistant.pipeline.events import Event
 from assistant.models.base import CallSettings, ChatMessage, ChatRequest, Role
 from assistant.trace import RecordingModel, Trace
 from tools import PreviousTurn, Registry, ToolRunner

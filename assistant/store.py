@@ -1,5 +1,5 @@
-"""The on-disk store: one SQLite database (WAL) with sessions, turns, messages, the trace of every
-model and tool call, and the events of each turn. The schema evolves through an ordered list of
+"""The on-disk store: one SQLite database (WAL) with sessions, turns (the conversation's one source of truth:
+each turn's question and answer), the trace of every model and tool call, and the events of each turn. The schema evolves through an ordered list of
 small migrations, each applied once and recorded."""
 
 from __future__ import annotations
@@ -91,11 +91,17 @@ def _m004_pending(db: sqlite3.Connection) -> None:
                "route TEXT NOT NULL, question TEXT NOT NULL, created_at TEXT NOT NULL)")
 
 
+def _m005_no_messages(db: sqlite3.Connection) -> None:
+    # The history is read from the turns; a second copy of every question and answer was written and never read.
+    db.execute("DROP TABLE IF EXISTS messages")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
     ("003_batches", _m003_batches),
     ("004_pending", _m004_pending),
+    ("005_no_messages", _m005_no_messages),
 ]
 
 
@@ -197,11 +203,6 @@ class Store:
                 turn,
             )
             db.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (turn["question"][:80], turn["session_id"]))
-            db.execute("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?, ?, 'user', ?, ?)",
-                       (turn["session_id"], turn["id"], turn["question"], turn["started_at"]))
-            if turn["answer"] is not None:
-                db.execute("INSERT INTO messages (session_id, turn_id, role, content, created_at) VALUES (?, ?, 'assistant', ?, ?)",
-                           (turn["session_id"], turn["id"], turn["answer"], turn["finished_at"]))
             for seq, c in enumerate(model_calls):
                 u = c.reply.usage if c.reply else None
                 db.execute(

@@ -10,8 +10,34 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable
 
+from pydantic import BaseModel
+
 from assistant.trace import now_iso
 from tools.base import PreviousTurn
+
+
+class TurnSummary(BaseModel):
+    """One turn of a session, as listings and exports show it."""
+
+    id: str
+    question: str
+    answer: str | None
+    ok: bool
+    route: str | None
+    route_by: str | None
+    attempts: int
+    model_calls: int
+    error: str | None
+    started_at: str
+    finished_at: str | None
+
+
+class SessionSummary(BaseModel):
+    id: str
+    created_at: str
+    title: str | None
+    turns: int
+    last_active: str | None
 
 
 def _script(db: sqlite3.Connection, sql: str) -> None:
@@ -255,8 +281,8 @@ class Store:
         rows = self.db.execute("SELECT id FROM turns WHERE id LIKE ? LIMIT 2", (ref + "%",)).fetchall()
         return rows[0][0] if len(rows) == 1 else None
 
-    def sessions(self) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.db.execute(
+    def sessions(self) -> list[SessionSummary]:
+        return [SessionSummary.model_validate(dict(r)) for r in self.db.execute(
             "SELECT s.id, s.created_at, s.title, COUNT(t.id) AS turns, MAX(t.started_at) AS last_active "
             "FROM sessions s LEFT JOIN turns t ON t.session_id = s.id GROUP BY s.id "
             "ORDER BY COALESCE(MAX(t.started_at), s.created_at) DESC")]
@@ -265,12 +291,12 @@ class Store:
         """A session id from ``last`` or a unique id prefix."""
         if ref == "last":
             recent = self.sessions()
-            return recent[0]["id"] if recent else None
+            return recent[0].id if recent else None
         rows = self.db.execute("SELECT id FROM sessions WHERE id LIKE ? LIMIT 2", (ref + "%",)).fetchall()
         return rows[0][0] if len(rows) == 1 else None
 
-    def session_turns(self, session_id: str) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.db.execute(
+    def session_turns(self, session_id: str) -> list[TurnSummary]:
+        return [TurnSummary.model_validate(dict(r)) for r in self.db.execute(
             "SELECT id, question, answer, ok, route, route_by, attempts, model_calls, error, started_at, finished_at "
             "FROM turns WHERE session_id = ? ORDER BY started_at, rowid", (session_id,))]
 

@@ -191,3 +191,12 @@ def test_a_replaced_answer_on_a_terminal_is_erased_and_redrawn(home, fake, meteo
     assert text.count(rejected) == 2 and text.count(erase) == 2  # each rejected text was shown, then erased
     assert text.rstrip().endswith("上海现在 2°C,小雨,体感 0°C,湿度 60%,风速 10 km/h。")
     assert text.rindex(erase) < text.index("上海现在 2°C")
+
+
+def test_sessions_export_keeps_booleans_and_lists_sessions(home):
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+    assert run(["ask", "2^10"], env).returncode == 0
+    lines = [json.loads(x) for x in run(["sessions", "export", "last", "--format", "jsonl"], env).stdout.splitlines()]
+    assert len(lines) == 1 and lines[0]["ok"] is True and lines[0]["answer"] == "2^10 = 1024"
+    listing = run(["sessions", "list"], env).stdout
+    assert lines[0]["session_id"] in listing and "2^10" in listing

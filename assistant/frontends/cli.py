@@ -262,16 +262,16 @@ def _sessions(args: argparse.Namespace) -> int:
     turns = store.session_turns(sid)
     if args.action == "export" and args.format == "jsonl":
         for t in turns:
-            print(json.dumps({"session_id": sid, **t}, ensure_ascii=False))
+            print(json.dumps({"session_id": sid, **t.model_dump()}, ensure_ascii=False))
         return 0
     print(f"# Session {sid}\n")
     for t in turns:
-        print(f"**You** ({t['started_at'][:19].replace('T', ' ')}):\n\n{t['question']}\n")
-        if t["answer"] is not None:
-            route = f", {t['route']}" if t["route"] else ""
-            print(f"**Assistant**{route}:\n\n{t['answer']}\n")
-        elif t["error"]:
-            print(f"*(no answer: {t['error']})*\n")
+        print(f"**You** ({t.started_at[:19].replace('T', ' ')}):\n\n{t.question}\n")
+        if t.answer is not None:
+            route = f", {t.route}" if t.route else ""
+            print(f"**Assistant**{route}:\n\n{t.answer}\n")
+        elif t.error:
+            print(f"*(no answer: {t.error})*\n")
     return 0
 
 

@@ -15,6 +15,7 @@ from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.pipeline.turn import Assistant
 from assistant.frontends.progress import Progress
+from assistant.store import SessionSummary
 
 HELP = """commands:
   /help                 this list
@@ -179,12 +180,12 @@ def set_model(settings: Settings, args: list[str]) -> str:
     return "usage: /model [ROLE] [NAME]  (ROLE: " + ", ".join(ROLES) + ")"
 
 
-def sessions_table(rows: list[dict], current: str | None = None) -> str:
+def sessions_table(rows: list[SessionSummary], current: str | None = None) -> str:
     if not rows:
         return "no sessions"
     out = [f"  {'id':<14}{'turns':>6}  {'last active':<21}title"]
     for r in rows:
-        mark = "*" if r["id"] == current else " "
-        when = (r["last_active"] or r["created_at"])[:19].replace("T", " ")
-        out.append(f"{mark} {r['id']:<14}{r['turns']:>6}  {when:<21}{(r['title'] or '')[:50]}")
+        mark = "*" if r.id == current else " "
+        when = (r.last_active or r.created_at)[:19].replace("T", " ")
+        out.append(f"{mark} {r.id:<14}{r.turns:>6}  {when:<21}{(r.title or '')[:50]}")
     return "\n".join(out)

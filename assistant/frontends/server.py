@@ -148,7 +148,7 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         })
 
     async def sessions(request: web.Request) -> web.Response:
-        return web.json_response({"sessions": assistant.store.sessions()})
+        return web.json_response({"sessions": [s.model_dump() for s in assistant.store.sessions()]})
 
     async def popup(request: web.Request) -> web.Response:
         if state.open_popup is None:

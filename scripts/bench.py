@@ -86,7 +86,7 @@ async def run_set(settings_overrides: dict[str, Any], oracle: Oracle) -> list[di
         settings = Settings(ollama_host=fake.url, backend="ollama", weather_forecast_url=meteo.url,
                             weather_geocoding_url=meteo.url, gazetteer_index=GAZETTEER, **settings_overrides)
         app = build_assistant(settings, Paths(root / "c", root / "d", root / "k", root / "l"))
-        await app.runner.warm(list(app.registry))
+        await app.warm()
         sessions: dict[int, str] = {}
         for q in QUESTIONS:
             session = None

@@ -150,7 +150,7 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
         scorer = Scorer(gz)
         sessions: dict[int, str] = {}
         try:
-            await app.runner.warm(list(app.registry))
+            await app.warm()
             for i, case in enumerate(cases, 1):
                 session = sessions.setdefault(case["session"], app.store.create_session()) if case["session"] else None
                 t0 = time.perf_counter()

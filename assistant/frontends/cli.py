@@ -281,6 +281,7 @@ def _chat(args: argparse.Namespace) -> int:
 
 
 async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
+    from assistant.answering import Answering
     from assistant.app import build_assistant
     from assistant.frontends.client import connect
     from assistant.errors import ConfigError
@@ -291,7 +292,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
     client = None if args.no_daemon else connect(paths.run_dir)
     if client is not None:  # the daemon answers with warm models; the store is shared
         paths.ensure()
-        app: Any = RemoteAssistant(client, settings, Store(paths.database))
+        app: Answering = RemoteAssistant(client, settings, Store(paths.database))
     else:
         app = build_assistant(settings, paths, notify=_notice)
     try:
@@ -301,8 +302,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
             if args.session:
                 raise ConfigError(f"no session matches '{args.session}'.", "See: assistant sessions list")
             session = app.store.create_session()
-        warming = asyncio.create_task(app.runner.warm(list(app.registry)) if client is None
-                                      else asyncio.sleep(0))  # tool workers start while you type
+        warming = asyncio.create_task(app.warm())  # tool workers start while you type
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
                     progress_enabled=sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
                     via="the daemon" if client is not None else None)

@@ -125,7 +125,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
 
     async def warm() -> None:
         try:
-            await app.runner.warm(list(app.registry))
+            await app.warm()
             backend = await app.backend.pick()  # type: ignore[attr-defined]
             if hasattr(backend, "warm"):
                 await backend.warm(sorted({settings.model_for(r) for r in ROLES}))

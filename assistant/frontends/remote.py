@@ -21,7 +21,6 @@ class RemoteAssistant:
         self.client = client
         self.settings = settings
         self.store = store
-        self.registry: list[Any] = []  # the daemon keeps the tools warm
 
     def _overrides(self) -> dict[str, Any]:
         return {"max_retries": self.settings.max_retries,
@@ -54,6 +53,9 @@ class RemoteAssistant:
                             await r
         except aiohttp.ClientError as e:
             raise AssistantError(f"lost the daemon ({e}).", "Check `assistant daemon status`, or use --no-daemon.") from None
+
+    async def warm(self) -> None:
+        pass  # the daemon keeps its tools warm
 
     async def aclose(self) -> None:
         self.store.close()

@@ -13,7 +13,7 @@ from typing import Any, Awaitable, Callable
 from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
-from assistant.pipeline.turn import Assistant
+from assistant.answering import Answering
 from assistant.frontends.progress import Progress
 from assistant.store import SessionSummary
 
@@ -30,7 +30,7 @@ Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Ente
 
 
 class Repl:
-    def __init__(self, app: Assistant, session_id: str, history_file: Path, progress_enabled: bool,
+    def __init__(self, app: Answering, session_id: str, history_file: Path, progress_enabled: bool,
                  via: str | None = None) -> None:
         self.app = app
         self.via = via

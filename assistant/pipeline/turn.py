@@ -75,6 +75,10 @@ class Assistant:
         self.runner = runner
         self.store = store
 
+    async def warm(self) -> None:
+        """Start the tools' sandbox workers now, so the first question does not wait for them."""
+        await self.runner.warm(list(self.registry))
+
     async def aclose(self) -> None:
         await self.runner.aclose()
         await self.backend.aclose()

@@ -1,0 +1,25 @@
+"""The assistant as a front end sees it: the in-process pipeline (:class:`assistant.pipeline.turn.Assistant`) and
+the daemon's (:class:`assistant.frontends.remote.RemoteAssistant`) both answer through this, so the chat REPL
+and the CLI do not care which one they hold. Light: nothing of the model stack is imported."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from assistant.config import Settings
+from assistant.store import Store
+
+
+class Answering(Protocol):
+    settings: Settings
+    store: Store
+
+    async def ask(self, question: str, session_id: str | None = None, emit: Any = None) -> Any:
+        """Answer one question, streaming its events to ``emit``; raises ``AssistantError`` when the turn fails."""
+        ...
+
+    async def warm(self) -> None:
+        """Get ready to answer fast (tool workers started); nothing to do where someone else keeps them warm."""
+        ...
+
+    async def aclose(self) -> None: ...

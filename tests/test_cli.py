@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,20 @@ from fake_ollama import Script, tool_call
 def run(args: list[str], env: dict[str, str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "assistant", *args], env=env, input=stdin, capture_output=True,
                           text=True, timeout=60, cwd=cwd)
+
+
+def read_all(fd: int) -> bytes:
+    """Everything a pseudo-terminal's other end wrote, until it closed."""
+    screen = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        screen += chunk
+    return screen
 
 
 def test_arithmetic_is_answered_without_any_server(home):
@@ -103,15 +118,7 @@ def test_stage_progress_on_a_terminal(home, fake):
         p = subprocess.run([sys.executable, "-m", "assistant", "ask", "What is the area of a circle of radius 3?"],
                            env=cli_env(home, fake), stdout=subprocess.PIPE, stderr=slave, text=True, timeout=60)
         os.close(slave)
-        screen = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            screen += chunk
+        screen = read_all(master)
     finally:
         os.close(master)
     text = screen.decode()
@@ -174,15 +181,7 @@ def test_a_replaced_answer_on_a_terminal_is_erased_and_redrawn(home, fake, meteo
                            env=_weather_env(home, fake, meteo, gazetteer_index, NO_COLOR="1"), stdout=slave,
                            stderr=subprocess.PIPE, text=True, timeout=60)
         os.close(slave)
-        screen = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            screen += chunk
+        screen = read_all(master)
     finally:
         os.close(master)
     text = screen.decode()

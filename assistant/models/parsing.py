@@ -18,35 +18,12 @@ MAX_CANDIDATES = 64  # opening brackets tried per reply
 _decoder = json.JSONDecoder()
 
 
-def _shallow(text: str, start: int) -> bool:
-    """The JSON value starting at ``start`` never nests deeper than :data:`MAX_DEPTH` (scanned without parsing;
-    strings are skipped, so brackets inside them do not count)."""
-    depth, i, n, in_string = 0, start, len(text), False
-    while i < n:
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return False
-        elif c in "]}":
-            depth -= 1
-            if depth == 0:
-                return True
-        i += 1
-    return True  # unterminated: raw_decode will fail on it quickly
-
-
-def too_deep(text: str) -> bool:
-    """Some JSON value in ``text`` nests deeper than :data:`MAX_DEPTH` (strings skipped)."""
+def _too_deep(text: str, start: int = 0, one_value: bool = False) -> bool:
+    """Brackets nest deeper than :data:`MAX_DEPTH` from ``start`` on (scanned without parsing; strings are
+    skipped, so brackets inside them do not count). ``one_value``: stop where the value opened at ``start`` ends."""
     depth, in_string, escaped = 0, False, False
-    for c in text:
+    for i in range(start, len(text)):
+        c = text[i]
         if in_string:
             if escaped:
                 escaped = False
@@ -62,7 +39,14 @@ def too_deep(text: str) -> bool:
                 return True
         elif c in "]}":
             depth -= 1
+            if one_value and depth == 0:
+                return False
     return False
+
+
+def too_deep(text: str) -> bool:
+    """Some JSON value in ``text`` nests deeper than :data:`MAX_DEPTH`."""
+    return _too_deep(text)
 
 
 def loads(text: str) -> Any:
@@ -70,7 +54,7 @@ def loads(text: str) -> Any:
     if len(text) > MAX_TEXT:
         raise ValueError("the JSON text is too large")
     stripped = text.lstrip()
-    if stripped[:1] in ("[", "{") and not _shallow(stripped, 0):
+    if stripped[:1] in ("[", "{") and _too_deep(stripped, 0, one_value=True):
         raise ValueError(f"the JSON nests deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(text)
@@ -85,7 +69,7 @@ def json_values(text: str) -> Iterator[Any]:
     while i < len(text) and tried < MAX_CANDIDATES:
         if text[i] in "{[":
             tried += 1
-            if not _shallow(text, i):
+            if _too_deep(text, i, one_value=True):
                 i += 1
                 continue
             try:

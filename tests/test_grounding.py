@@ -228,3 +228,13 @@ async def test_a_chat_answer_that_loops_is_cut_and_shown_without_the_loop(model,
     last_reset = max(i for i, e in enumerate(events) if isinstance(e, AnswerReset))
     shown = "".join(e.text for e in events[last_reset:] if isinstance(e, AnswerDelta))
     assert shown == result.answer
+
+
+async def test_an_answer_that_turns_into_json_is_stopped_at_once(model, shanghai, scripted_app):
+    json_answer = '上海 [ { "tool": "weather", "arguments": {"place": "上海"} } ] ' + "更多的文字" * 300
+    model.fn = RoleScript(responder=[json_answer, json_answer])
+    app = scripted_app()
+    result = await app.ask("上海现在冷不冷?")
+    assert result.answer == RENDERED_SHANGHAI and "JSON" in result.replaced
+    replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"]]
+    assert [r["done_reason"] for r in replies] == ["cut", "cut"] and all(len(r["content"]) < 40 for r in replies)

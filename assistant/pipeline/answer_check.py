@@ -78,6 +78,11 @@ def runaway(text: str) -> str | None:
     return None
 
 
+def markup(text: str) -> str | None:
+    """Why ``text`` is JSON or tool markup rather than an answer, or ``None``."""
+    return "it contains JSON or tool markup; write plain sentences" if _MARKUP.search(text) else None
+
+
 def before_repetition(text: str) -> str:
     """``text`` with a runaway repetition taken out: one copy of the repeated piece is kept, and a partial copy
     after it is dropped."""
@@ -147,8 +152,8 @@ def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list
         problems.append(why)
     elif limit and len(answer) > limit:
         problems.append(f"it is far too long ({len(answer)} characters); two or three sentences are enough")
-    if _MARKUP.search(answer):
-        problems.append("it contains JSON or tool markup; write plain sentences")
+    if markup(answer):
+        problems.append(markup(answer))  # type: ignore[arg-type]
     echo = echo_problem(answer, prompts)
     if echo:
         problems.append(echo)

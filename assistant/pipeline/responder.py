@@ -4,11 +4,13 @@ starts repeating itself is cut there; the answer check (``answer_check``) judges
 from __future__ import annotations
 
 import json
+from typing import Callable
 
 from pydantic import BaseModel
 
 import prompts
-from assistant.pipeline.answer_check import runaway
+
+from assistant.pipeline.answer_check import markup, runaway
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerDelta
 from assistant.models.base import ChatMessage, StopGeneration
@@ -22,17 +24,22 @@ class Written(BaseModel):
     system: str = ""  # the instructions it was given, to spot them echoed back
 
 
-async def _stream(ctx: TurnContext, messages: list[ChatMessage]) -> Written:
+async def _stream(ctx: TurnContext, messages: list[ChatMessage],
+                  stop_if: tuple[Callable[[str], str | None], ...] = (runaway,)) -> Written:
+    """Stream an answer; stop it as soon as one of ``stop_if`` finds it cannot be shown (it loops; for an answer
+    from tool results, it has turned into JSON), rather than wait for the rest."""
     shown: list[str] = []
     why: list[str] = []
 
     async def on_delta(text: str) -> None:
         shown.append(text)
         await ctx.emit(AnswerDelta(text=text))
-        problem = runaway("".join(shown))
-        if problem:
-            why.append(problem)
-            raise StopGeneration(problem)
+        so_far = "".join(shown)
+        for check in stop_if:
+            problem = check(so_far)
+            if problem:
+                why.append(problem)
+                raise StopGeneration(problem)
 
     reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta)
     timed_out = not why and reply.done_reason == "cut"
@@ -74,7 +81,7 @@ async def answer_from_tools(ctx: TurnContext, tool_name: str, executed: list[tup
         *ctx.history,
         ChatMessage(role="user", content=prompts.render("responder_tool_task", question=ctx.question, results=results)),
         *_feedback(rejected),
-    ])
+    ], stop_if=(runaway, markup))
 
 
 async def say(ctx: TurnContext, text: str) -> str:

@@ -183,9 +183,10 @@ class Assistant:
         for attempt in (1, 2):
             written = await responder.answer_from_tools(ctx, tool.name, executed, rejected)
             verdict = answer_check.check_answer(ctx.question, written.text, facts, [written.system])
-            if written.cut:
-                why = [written.cut] + ([] if verdict.passed or verdict.reason.startswith("it repeats") else [verdict.reason])
-                verdict = Verdict(verdict="FAIL", reason="; ".join(why))
+            if written.cut:  # stopped early: never shown as it is, whatever else the check found
+                found = "" if verdict.passed else verdict.reason
+                cut_reason = written.cut if written.cut.split(" (")[0] not in found else ""
+                verdict = Verdict(verdict="FAIL", reason="; ".join(r for r in (cut_reason, found) if r))
             await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
             if verdict.passed:
                 return Answer(text=written.text)

@@ -134,3 +134,27 @@ def test_check_leaves_word_problems_to_the_model():
     calc = Calculator()
     args = CalculatorArgs(expression="pi*3^2")
     assert calc.check("计算一个半径为3的圆的面积", args, asyncio.run(calc.run(args))) is None
+
+
+@pytest.mark.parametrize("question, expression", [
+    ("A box holds 12 eggs. How many eggs are in 7 boxes?", ".12 * 7"),  # SmolLM2-135M's formula
+    ("３个苹果每个12元,一共多少钱?", "3 * 1.2"),
+    ("47 people pay 3 each, how much in total?", "4.7 * 3"),
+])
+def test_check_rejects_a_formula_that_moves_the_point_of_a_number_the_user_wrote(question, expression):
+    calc = Calculator()
+    args = CalculatorArgs(expression=expression)
+    verdict = calc.check(question, args, asyncio.run(calc.run(args)))
+    assert verdict is not None and not verdict.passed and "use the numbers as written" in verdict.reason
+
+
+@pytest.mark.parametrize("question, expression", [
+    ("A box holds 12 eggs. How many eggs are in 7 boxes?", "12 * 7"),
+    ("What is 12% of 80 dollars?", "0.12 * 80"),
+    ("打八折后100元的东西多少钱", "100 * 0.8"),
+    ("Five dozen eggs, how many?", "5 * 12"),
+])
+def test_check_leaves_a_formula_with_the_users_numbers_to_the_model(question, expression):
+    calc = Calculator()
+    args = CalculatorArgs(expression=expression)
+    assert calc.check(question, args, asyncio.run(calc.run(args))) is None

@@ -30,7 +30,7 @@ async def test_arithmetic_is_exact(tiny):
 
 @pytest.mark.parametrize("question, lat, lon, figure, condition", [
     ("上海现在冷不冷?", 31.22, 121.46, "2", "小雨"),
-    ("What's the weather in Paris?", 48.85, 2.35, "12", "clear"),
+    ("What's the weather in Paris?", 48.8534, 2.3488, "12", "clear"),
 ])
 async def test_a_known_place_is_answered_with_the_reports_figures(tiny, meteo, question, lat, lon, figure, condition):
     meteo.set_weather(lat, lon, float(figure), code=61 if condition == "小雨" else 0)
@@ -64,17 +64,17 @@ async def test_constrained_router_output_is_always_a_valid_route(tiny):
         assert result.route_by in {"model", "check"}  # never 'default': the grammar kept the reply valid
 
 
-async def test_a_word_problem_ends_in_a_checked_answer_or_an_honest_failure(tiny):
+async def test_a_word_problem_never_shows_a_misread_formula(tiny):
     result = await tiny.ask("A box holds 12 eggs. How many eggs are in 7 boxes? Use the calculator.")
-    assert result.answer.strip()
     turn = tiny.store.turn(result.turn_id)
     roles = [c["role"] for c in turn["model_calls"]]
     assert roles.count("router") == 1 and roles.count("responder") <= 2
     assert roles.count("executor") <= 2 and roles.count("validator") <= 2  # max_retries=1: two attempts at most
+    # SmolLM2-135M writes '.12 * 7' and its own validator passes it; the deterministic check refuses it
+    assert any(e["type"] == "validation" and "not .12" in (e.get("reason") or "") for e in turn["events"])
+    assert "0.84" not in result.answer
     if result.ok and result.route == "calculator":
-        assert result.tool_calls and result.tool_calls[-1].result["value"] in result.answer
-    else:
-        assert result.answer.startswith("Sorry") or result.route == "chat"
+        assert result.tool_calls[-1].result["value"] == "84" and "84" in result.answer
 
 
 def test_ask_falls_back_to_the_embedded_model_and_says_so(home, gazetteer_index):

@@ -322,6 +322,31 @@ def _compact(s: str) -> str:
     return re.sub(r"\s+", "", normalize(s)).lower()
 
 
+_LITERAL = re.compile(r"(?<![A-Za-z0-9_.])(\d*\.\d+|\d+(?:\.\d+)?)(?![A-Za-z0-9_.])", re.ASCII)
+_PERCENT = re.compile(r"%|percent|per cent|百分|折", re.IGNORECASE)
+
+
+def _digits(literal: str) -> str:
+    return literal.replace(".", "").lstrip("0") or "0"
+
+
+def misread_number(question: str, expression: str) -> str | None:
+    """A number in the formula that is one the user wrote with its point moved (``.12`` for 12, ``4.7`` for 47),
+    and that the user did not write as such; ``None`` when there is none. Percentages (12% → 0.12) are not misreadings."""
+    asked = {m.group(1) for m in _LITERAL.finditer(unicodedata.normalize("NFKC", question).replace(",", ""))}
+    values = {float(a) for a in asked}
+    by_digits = {_digits(a): a for a in asked}
+    percent = bool(_PERCENT.search(question))
+    for m in _LITERAL.finditer(normalize(expression)):
+        literal = m.group(1)
+        value = float(literal)
+        written = by_digits.get(_digits(literal))
+        if written is None or value in values or (percent and math.isclose(value * 100, float(written))):
+            continue
+        return literal
+    return None
+
+
 class Calculator(Tool):
     name = "calculator"
     description = (
@@ -365,6 +390,10 @@ class Calculator(Tool):
             return Verdict(verdict="FAIL", reason=f"the user asked for '{asked}'; evaluate exactly that expression")
         if _compact(args.expression) in _compact(question):
             return Verdict(verdict="PASS", reason="the expression appears in the question")
+        if (literal := misread_number(question, args.expression)) is not None:
+            written = next(m.group(1) for m in _LITERAL.finditer(unicodedata.normalize("NFKC", question).replace(",", ""))
+                           if _digits(m.group(1)) == _digits(literal))
+            return Verdict(verdict="FAIL", reason=f"the question says {written}, not {literal}; use the numbers as written")
         return None  # a word problem: only a model can judge whether the formula fits
 
     def key_facts(self, args: CalculatorArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]

@@ -148,12 +148,34 @@ async def test_a_chat_answer_in_json_gets_one_retry(model, scripted_app):
     assert result.answer == "Hello! How can I help?" and result.model_calls == 3
 
 
+async def test_a_chat_answer_that_echoes_the_feedback_is_never_shown(model, scripted_app):
+    echo = ("Your previous answer could not be shown: it is not in Chinese, the language of the question; "
+            "answer plain sentences.")
+    model.fn = RoleScript(router={"route": "chat"}, responder=["The sky scatters blue light.", echo])
+    events = []
+    result = await scripted_app().ask("为什么天空是蓝色的?", emit=events.append)
+    # the second try repeats our feedback: the first (in the wrong language, but an answer) is shown instead
+    assert result.answer == "The sky scatters blue light." and model.roles() == ["router", "responder", "responder"]
+    assert "".join(e.text for e in events if isinstance(e, AnswerDelta)).endswith("The sky scatters blue light.")
+
+
+async def test_two_unshowable_chat_answers_end_in_an_honest_sentence(model, scripted_app):
+    model.fn = RoleScript(router={"route": "chat"}, responder=['{"answer": "hi"}', '[{"tool": "chat"}]'])
+    result = await scripted_app().ask("你好")
+    assert result.route == "chat" and result.answer.startswith("抱歉,模型没能写出可以显示的回答")
+    assert "JSON" in (result.replaced or "") and "{" not in result.answer
+
+
 # The route gate
 
 
 @pytest.mark.parametrize("question, tool", [
     ("Why is the moon round?", "weather"),
     ("What does 'weather the storm' mean?", "weather"),
+    ("Who wrote 'A Storm of Swords'?", "weather"),
+    ("Is hot water better for washing dishes?", "weather"),
+    ("How do I boil an egg?", "clarify"),  # SmolLM2-135M asks back on most chat questions
+    ("什么是光合作用?", "clarify"),
     ("Who is the mayor of London?", "weather"),
     ("今天好热啊,推荐个饮料", "weather"),
     ("Why is the moon round?", "calculator"),

@@ -33,6 +33,7 @@ _EN_IDIOMS = re.compile(
     r"\bweather(?:ed|ing)?\s+(?:the|a|this|that|it|out)\b|\bunder the weather\b|\bhot\s*dogs?\b|\bhot\s+(?:take|sauce|tub|spot"
     r"|pot|line|key|fix|topic|seat|wheels)\b|\bhotline\b|\bcold\s+(?:case|feet|turkey|call|calls|war|brew|shoulder|open)\b"
     r"|\bmake it rain\b|\brain\s*check\b|\braining (?:cats|men)\b|\bbrainstorm\w*\b|\bsnow\s*(?:white|flake|board\w*|ball\w*)\b"
+    r"|\b(?:hot|cold|warm)\s+(?:water|shower|bath|drinks?|chocolate|coffee|tea|milk|food|meals?|dishes|brew)\b"
     r"|\bstorm(?:ed|ing)? (?:off|out|in)\b|\bsnowden\b|\bwarm(?:ed|ing)? up\b|\bwarm welcome\b|\bglobal warming\b",
     re.IGNORECASE)
 # Questions about words, songs and stories that contain weather words.
@@ -69,8 +70,13 @@ _EN_PLACE_PHRASE = re.compile(
     r"|winter|spring|autumn|fall|morning|evening|afternoon|night|celsius|fahrenheit|degrees)\b)[A-Za-z][\w'’.-]+)", re.IGNORECASE)
 
 
+# Quoted words are mentioned, not used: "Who wrote 'A Storm of Swords'?", 《雪国》的作者是谁?
+_QUOTED = re.compile(r"(?<![A-Za-z])'(?=\S)[^'\n]{2,80}(?<=\S)'(?![A-Za-z])|\"[^\"\n]{2,80}\"|“[^”\n]{1,80}”|‘[^’\n]{1,80}’"
+                     r"|「[^」\n]{1,80}」|『[^』\n]{1,80}』|《[^》\n]{1,80}》")
+
+
 def _strip_senses(question: str) -> str:
-    return _EN_IDIOMS.sub(" ", _ZH_COMPOUNDS.sub(" ", question))
+    return _EN_IDIOMS.sub(" ", _ZH_COMPOUNDS.sub(" ", _QUOTED.sub(" ", question)))
 
 
 def has_strong_word(question: str) -> bool:

@@ -118,13 +118,17 @@ def language_problem(question: str, answer: str) -> str | None:
     return None
 
 
+_CLAUSE = re.compile(r"[:;,，：；]\s*")
+
+
 def echo_problem(answer: str, prompts: list[str]) -> str | None:
-    """Whole sentences of our own instructions repeated back."""
+    """Whole sentences or long clauses of our own instructions (and feedback) repeated back."""
     for prompt in prompts:
         for sentence in _SENTENCE.split(prompt):
-            s = sentence.strip()
-            if len(s) >= 24 and s in answer:
-                return "it repeats the instructions instead of answering"
+            for part in (sentence, *_CLAUSE.split(sentence)):
+                s = part.strip()
+                if len(s) >= 24 and s in answer:
+                    return "it repeats the instructions instead of answering"
     if re.search(r"(?i)\btool results?\s*:|\buser request\s*:", answer):
         return "it repeats the instructions instead of answering"
     return None
@@ -138,6 +142,13 @@ _ABOUT_LANGUAGE = re.compile(
 def about_language(question: str) -> bool:
     """A question about words or languages, whose right answer may well be in another language."""
     return bool(_ABOUT_LANGUAGE.search(question))
+
+
+def unshowable(answer: str, prompts: list[str]) -> str | None:
+    """What makes a text unfit to show at all, whatever the question: empty, JSON or markup, our own instructions."""
+    if not answer.strip():
+        return "the answer is empty"
+    return markup(answer) or echo_problem(answer, prompts)
 
 
 def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list[str] = (),  # type: ignore[assignment]

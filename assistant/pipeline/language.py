@@ -29,3 +29,10 @@ def could_not_answer(question: str, tool: LocalText, attempts: int, problem: Loc
     what = ("the model repeated a call that had already failed" if why == "repeated"
             else f"the {tool.en} was tried {attempts} times without passing the checks")
     return f"Sorry, I could not get a reliable result: {what}. The last problem: {problem_text}"
+
+
+def could_not_write(question: str) -> str:
+    """An honest answer when the model wrote nothing that could be shown (JSON, our own instructions) twice."""
+    if language_of(question) == "zh":
+        return "抱歉,模型没能写出可以显示的回答。换个说法再问一次,或换一个更大的模型试试。"
+    return "Sorry, the model did not write an answer that could be shown. Try asking another way, or a larger model."

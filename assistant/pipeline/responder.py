@@ -21,7 +21,7 @@ class Written(BaseModel):
     text: str
     cut: str | None = None  # why the stream was stopped early
     timed_out: bool = False  # stopped by request_timeout: asking again would only wait as long again
-    system: str = ""  # the instructions it was given, to spot them echoed back
+    prompts: list[str] = []  # the instructions (and feedback) it was given, to spot them echoed back
 
 
 async def _stream(ctx: TurnContext, messages: list[ChatMessage],
@@ -44,7 +44,11 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage],
     reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta)
     timed_out = not why and reply.done_reason == "cut"
     cut = why[0] if why else reply.problem if timed_out else None
-    return Written(text=reply.content.strip(), cut=cut, timed_out=timed_out, system=messages[0].content)
+    ours = [messages[0].content] + [m.content for m in messages[1:] if m.role == "user" and m.content.startswith(_FEEDBACK)]
+    return Written(text=reply.content.strip(), cut=cut, timed_out=timed_out, prompts=ours)
+
+
+_FEEDBACK = prompts.render("responder_feedback", reason="").split(":")[0]
 
 
 def _feedback(reason: str | None) -> list[ChatMessage]:

@@ -109,8 +109,20 @@ def gate(ctx: TurnContext, decision: RouteDecision) -> RouteDecision:
     """The first gate: a tool route a model chose stands only when the message carries something the tool can
     use. Otherwise the turn is chat, or a question back when the message clearly asks for that tool's
     information. No executor call, no failure message."""
+    if decision.by != "model" or not ctx.settings.deterministic:
+        return decision
+    if decision.route == CLARIFY:
+        # A question back stands only when some tool needs a detail this message lacks.
+        asks = [(t, t.missing(ctx.question)) for t in ctx.registry if t.grounding(ctx.question) == "ask"]
+        if not asks:
+            return RouteDecision(route=CHAT, by="check",
+                                 reason=f"{decision.reason}, but no tool lacks a detail in this message: answered as chat")
+        if len(asks) == 1 and asks[0][1]:
+            return RouteDecision(route=CLARIFY, by="check", reply=asks[0][1], pending_tool=asks[0][0].name,
+                                 reason=f"{decision.reason}: {asks[0][0].name} needs a detail the request lacks")
+        return decision
     tool = ctx.registry.get(decision.route)
-    if decision.by != "model" or tool is None or not ctx.settings.deterministic:
+    if tool is None:
         return decision
     grounding = tool.grounding(ctx.question)
     if grounding == "grounded":

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from assistant.pipeline import answer_check, executor, responder, router, validator
+from assistant.pipeline.responder import Written
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.errors import AssistantError, InternalError
@@ -18,7 +19,7 @@ from assistant.pipeline.events import (
     AnswerChecked, AnswerReset, RetryStopped, RouteDecided, StageStarted, ToolCallProposed, ToolResultEvent, TurnDone,
     TurnFailed, TurnStarted, ValidationDone,
 )
-from assistant.pipeline.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer
+from assistant.pipeline.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, new_id
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso
@@ -182,7 +183,7 @@ class Assistant:
         rejected = None
         for attempt in (1, 2):
             written = await responder.answer_from_tools(ctx, tool.name, executed, rejected)
-            verdict = answer_check.check_answer(ctx.question, written.text, facts, [written.system])
+            verdict = answer_check.check_answer(ctx.question, written.text, facts, written.prompts)
             if written.cut:  # stopped early: never shown as it is, whatever else the check found
                 found = "" if verdict.passed else verdict.reason
                 cut_reason = written.cut if written.cut.split(" (")[0] not in found else ""
@@ -198,21 +199,34 @@ class Assistant:
 
     async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> Answer:
         """Conversation has no tool evidence to hold it to, but the answer is still checked for JSON, markup,
-        echoed instructions, runaway repetition and the language: one retry, then the second text is shown."""
+        echoed instructions, runaway repetition and the language: one retry. Then the better of the two is shown
+        if it is showable at all (a flawed language is; JSON or our own instructions are not), else an honest
+        one-line failure."""
         rejected = None
+        tries: list[tuple[Written, Verdict]] = []
         for attempt in (1, 2):
             written = await (responder.ask_back(ctx, self.registry.names(), rejected) if clarify
                              else responder.answer_chat(ctx, rejected))
-            verdict = answer_check.check_answer(ctx.question, written.text, [], [written.system], limit=None,
+            verdict = answer_check.check_answer(ctx.question, written.text, [], written.prompts, limit=None,
                                                 language=not answer_check.about_language(ctx.question))
             await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
-            if verdict.passed or attempt == 2 or written.timed_out:
+            tries.append((written, verdict))
+            if verdict.passed or written.timed_out or attempt == 2:
                 break
             rejected = verdict.reason
             await ctx.emit(AnswerReset(reason=rejected))
-        if written.cut:  # stopped while repeating itself: keep what came before the loop
-            await ctx.emit(AnswerReset(reason=written.cut))
-            return Answer(text=await responder.say(ctx, answer_check.before_repetition(written.text)))
+        passed = [w for w, v in tries if v.passed]
+        showable = passed or [w for w, _ in reversed(tries)
+                              if not answer_check.unshowable(answer_check.before_repetition(w.text) if w.cut else w.text,
+                                                             w.prompts)]
+        if not showable:
+            return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=tries[-1][1].reason)
+        written = showable[0]
+        if written is not tries[-1][0] or written.cut:
+            # an earlier attempt, or what came before the loop: the text on screen is replaced
+            text = answer_check.before_repetition(written.text) if written.cut else written.text
+            await ctx.emit(AnswerReset(reason=written.cut or tries[-1][1].reason))
+            return Answer(text=await responder.say(ctx, text))
         return Answer(text=written.text)
 
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None) -> Outcome:

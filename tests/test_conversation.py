@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fake_ollama import Script
 from oracle import grounded
@@ -21,6 +23,32 @@ async def test_weather_follow_up_asks_the_same_about_another_place(fake, app):
     assert [t.args["place"] for t in result.tool_calls] == ["北京"]
     english = await app.ask("and in Paris?", session_id=session)
     assert [t.args["place"] for t in english.tool_calls] == ["Paris"]
+
+
+@pytest.mark.parametrize("follow_up, place", [
+    ("那北京呢?", "北京"), ("上海呢?", "上海"), ("兰州怎么样?", "兰州"), ("还有大连呢?", "大连"), ("北京的天气呢", "北京"),
+    ("广州", "广州"), ("What about Paris?", "Paris"), ("and Seoul?", "Seoul"), ("Tokyo?", "Tokyo"),
+])
+async def test_a_bare_continuation_is_a_follow_up_without_a_router_call(fake, app, follow_up, place):
+    fake.handler = Script().always("responder", grounded)
+    session = app.store.create_session()
+    await app.ask("上海现在冷不冷?", session_id=session)
+    result = await app.ask(follow_up, session_id=session)
+    assert result.route == "weather" and result.route_by == "rule" and [t.args["place"] for t in result.tool_calls] == [place]
+
+
+@pytest.mark.parametrize("request_", [
+    "明天去徐州的航班", "距离春节还有多久", "推荐一个北京的餐厅", "北京有什么好吃的", "I love Paris", "Book a hotel in Paris",
+])
+async def test_a_request_of_its_own_after_a_weather_turn_is_not_a_follow_up(fake, app, request_):
+    fake.handler = Script().always("responder", grounded)
+    session = app.store.create_session()
+    await app.ask("上海现在冷不冷?", session_id=session)
+    fake.handler = Script(router={"route": "chat"}, responder="好的。" if request_[0] > "~" else "Sure.")
+    result = await app.ask(request_, session_id=session)
+    assert result.route == "chat" and result.route_by == "model" and result.tool_calls == []
+    router_call = [r for r in fake.requests if r.get("format")][-1]
+    assert "上海现在冷不冷?" in json.dumps(router_call["messages"], ensure_ascii=False)  # the model sees the turn before
 
 
 async def test_a_follow_up_needs_a_previous_weather_turn(fake, app):

@@ -43,6 +43,17 @@ async def test_places_resolve_offline_through_the_gazetteer(tmp_path, gazetteer_
     assert result.refusals == []
 
 
+@pytest.mark.parametrize("question, places", [
+    ("明天福州天气怎么样", ["福州"]),  # not 天福 across 明天|福州
+    ("后天天津冷吗", ["天津"]),
+    ("距离春节还有多久", []),  # 多久 is a Japanese town's alternate name, never a place in a sentence
+    ("今天上海多少度", ["上海"]),
+])
+def test_a_place_is_read_as_a_word_not_across_time_words(tmp_path, gazetteer_index, question, places):
+    tool = weather(tmp_path, gazetteer_index, "http://127.0.0.1:9")
+    assert [written for written, _ in tool.places_in(question)] == places
+
+
 async def test_conditions_in_the_users_language_and_units(tmp_path, gazetteer_index, meteo, runner):
     meteo.set_weather(31.22, 121.46, 2.0, code=61)
     tool = weather(tmp_path, gazetteer_index, meteo.url)

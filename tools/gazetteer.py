@@ -176,7 +176,8 @@ class Gazetteer:
         words in ``exclude`` (weather words, question words) are never place names."""
         found: list[tuple[int, str, Place]] = []
         taken: set[int] = set()
-        for m in re.finditer(r"[\u3400-\u9fff]+", text):
+        masked = _ZH_COMMON.sub(lambda m: " " * len(m.group()), text)  # 明天福州 is 福州 tomorrow, not 天福
+        for m in re.finditer(r"[\u3400-\u9fff]+", masked):
             run, i = m.group(), 0
             while i < len(run):
                 for n in range(min(6, len(run) - i), 1, -1):
@@ -220,6 +221,10 @@ class Gazetteer:
             if not matched:
                 i += 1
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
+
+
+# Common words that hold a place's name (天福 in 明天福州, Taku's 多久 in 还有多久): never part of a place.
+_ZH_COMMON = re.compile(r"今天|明天|后天|昨天|前天|大后天|今晚|明晚|今早|明早|现在|多久|多少|什么|怎么|时候|还有|一下")
 
 
 _shared: dict[Path, Gazetteer] = {}

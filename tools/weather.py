@@ -35,8 +35,12 @@ _NOT_PLACES = {w.casefold() for w in (
 )} | {*ZH_STRONG, *ZH_WEAK, "今天", "明天", "现在", "哪个", "怎么样"}
 
 
-_FOLLOW_UP = re.compile(r"(呢|怎么样|如何|那边|那里)[?？]?$|^(那|还有|换成)|^(?i:and|what about|how about)\b"
-                        r"|^[^\s]{1,12}[?？]?$|^(?:[A-Z][\w'’.-]*,?\s*){1,4}\?$")
+# What a message may hold besides places and still only continue the previous weather turn ("那北京呢?",
+# "and in Paris?", "What about Cairo?"): with its own verb or topic ("明天去徐州的航班") it is a new request.
+_CONTINUATION = re.compile(
+    r"what's|how's|那么|那|呢|还有|换成|换|再查|再看|的|天气|情况|怎么样|如何|咋样|那边|那里|现在|今天|目前|也"
+    r"|\b(?:and|what|about|how|in|at|for|the|there|then|now|today|weather|please)\b"
+    r"|[\s?？!！.。,，、~～]", re.IGNORECASE)
 _A_QUESTION = re.compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
 _MENTIONS_ELSEWHERE = re.compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]")
 
@@ -282,8 +286,13 @@ class Weather(Tool):
         if previous.route != self.name or len(question) > 40:
             return None
         places = self.places_in(question)
-        if not places or not _FOLLOW_UP.search(question.strip()):
+        if not places:
             return None
+        rest = question
+        for written, _ in places:
+            rest = rest.replace(written, " ")
+        if _CONTINUATION.sub("", rest):
+            return None  # it says more than "and there?": the model reads it, with the previous turn before it
         return self._args(question, places)
 
     def missing(self, question: str) -> str | None:

@@ -113,6 +113,23 @@ def test_certain_arithmetic_is_recognised(question, expression):
     assert certain_expression(question) == expression
 
 
+@pytest.mark.parametrize("question, value", [
+    ("3x4", "12"), ("3 x 4", "12"), ("12 x (3+1)", "48"), ("3·4", "12"), ("1,000 + 2", "1002"),
+    ("10,000,000 / 4", "2500000"), ("½ + ¼", "0.75"), ("1½ * 2", "3"), ("5!", "120"), ("What is 5!?", "120"),
+    ("3!+1", "7"), ("sin(30°)", "0.5"), ("cos(60 degrees)", "0.5"), ("10 mod 3", "1"), ("3 mal 4", "12"),
+    ("3 times 4", "12"), ("7 divided by 2", "3.5"), ("3 plus 4 minus 1", "6"), ("3乘以4是多少", "12"),
+    ("100除以4", "25"), ("8减去3", "5"), ("2的平方", "4"),
+])
+def test_the_notation_people_type_is_certain_and_exact(question, value):
+    expression = certain_expression(question)
+    assert expression is not None and format_number(evaluate(expression)) == value
+
+
+@pytest.mark.parametrize("question", ["0x10", "2,5", "1,2,3", "5!=3", "5°C", "hello!", "Route 66", "x4"])
+def test_notation_that_could_mean_something_else_is_left_to_the_model(question):
+    assert certain_expression(question) is None
+
+
 @pytest.mark.parametrize("question", [
     "555-1234", "800-555-1234", "1-800-555-1234", "2026-11-22", "11/22/2026", "2020-2021",
     "Python 3.11", "in 1999", "1999", "3.11", "version 1.2.3", "计算一个半径为3的圆的面积",

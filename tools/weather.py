@@ -31,7 +31,11 @@ _NOT_PLACES = {w.casefold() for w in (
     "what", "what's", "whats", "how", "how's", "is", "it", "will", "does", "do", "the", "a", "in", "at", "and", "or",
     "tell", "me", "today", "tomorrow", "now", "please", "which", "who", "where", "when", "should", "i", "can",
     "compare", "weather", "forecast", "hot", "cold", "warm", "rain", "snow", "sunny", "windy", "temperature",
-    "any", "anywhere", "random", "except", "but", "not",
+    "any", "anywhere", "random", "except", "but", "not", "sunset", "sunrise", "dawn", "dusk", "noon", "midnight",
+    "morning", "afternoon", "evening", "night", "tonight", "weekend", "monday", "tuesday", "wednesday", "thursday",
+    "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august",
+    "september", "october", "november", "december", "here", "there", "nearby", "area", "city", "town", "state",
+    "country", "forecast", "freezing", "chilly", "humid", "foggy", "cloudy", "stormy",
 )} | {*ZH_STRONG, *ZH_WEAK, "今天", "明天", "现在", "哪个", "怎么样"}
 
 
@@ -257,7 +261,10 @@ class Weather(Tool):
         return self.named_and_excluded(question)[0]
 
     def named_and_excluded(self, question: str) -> tuple[list[tuple[str, Place]], list[tuple[str, Place]]]:
-        return split_excluded(question, self.gazetteer.find(question, _NOT_PLACES))  # type: ignore[return-value]
+        found = self.gazetteer.find(question, _NOT_PLACES)
+        if asks_any_place(question):  # "随便一个中国城市", "any city in France": the country is the scope, not the place
+            found = [(w, p) for w, p in found if self.gazetteer.country(w) is None]
+        return split_excluded(question, found)  # type: ignore[return-value]
 
     def _args(self, question: str, places: list[tuple[str, Place]]) -> list[BaseModel]:
         language = language_of(question)

@@ -140,10 +140,13 @@ def names_something(question: str) -> bool:
     return False
 
 
+_ZH_ASKING = re.compile(r"查询|查一下|查查|查|看一下|看看|帮我|帮忙|告诉我|说说|一下|请问|请|想知道|知道")
+
+
 def place_phrase(question: str) -> str | None:
     """A phrase that looks like a place the gazetteer does not know, or ``None``."""
     for m in _ZH_PLACE_PHRASE.finditer(question):
-        text = re.sub(_TIME_WORDS, "", m.group(1)).strip("的")
+        text = _ZH_ASKING.sub("", re.sub(_TIME_WORDS, "", m.group(1))).strip("的")
         if len(text) >= 2 and not re.search(r"[吗呢么我你他她它这那哪什怎]", text):
             return text
     m = _EN_PLACE_PHRASE.search(_strip_senses(question))

@@ -1,0 +1,141 @@
+"""How the certain rules hold up on real utterances, not only on our own question set.
+
+    python scripts/eval_utterances.py --data DIR [--show N]
+
+DIR holds public NLU data, fetched as the README explains (nothing here downloads):
+  DIR/nlu-benchmark/2017-06-custom-intent-engines/*/train_*_full.json   SNIPS (sonos/nlu-benchmark, CC0)
+  DIR/smp2017/*.json   SMP2017-ECDT task 1 ({"id": {"query": ..., "label": ...}}), if you have it
+Without DIR it runs on the small CC0 sample in tests/data/snips_sample.jsonl.
+
+The rule tier (assistant.pipeline.router.by_rule) is called directly: no model. It prints
+- false tool routes and false questions back on utterances that are neither weather nor maths,
+- follow-up hijacks: those utterances, sent after a weather turn, taken as weather follow-ups,
+- weather recall (weather utterances routed to the weather tool by rule) and, where the utterance has a city,
+  country or state slot, place precision (the place the rule took is the slot's place).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from _common import ROOT
+
+from assistant.app import build_registry
+from assistant.config import Settings
+from assistant.paths import Paths
+from assistant.pipeline import router
+from assistant.pipeline.context import TurnContext
+from assistant.trace import Trace
+from tools import PreviousTurn, Registry
+from tools.gazetteer import gazetteer
+
+SAMPLE = ROOT / "tests" / "data" / "snips_sample.jsonl"
+PLACE_SLOTS = {"city", "country", "state"}
+
+
+def snips(root: Path) -> Iterator[dict]:
+    for path in sorted(root.glob("2017-06-custom-intent-engines/*/train_*_full.json")):
+        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+        for intent, items in data.items():
+            for item in items:
+                text = "".join(d["text"] for d in item["data"])
+                slots = {d["entity"]: d["text"] for d in item["data"] if "entity" in d}
+                yield {"text": text.strip(), "weather": intent == "GetWeather", "slots": slots, "source": "snips", "lang": "en"}
+
+
+def smp(root: Path) -> Iterator[dict]:
+    for path in sorted(root.glob("*.json")):
+        for item in json.loads(path.read_text(encoding="utf-8")).values():
+            label = item.get("label", "")
+            if label in ("calc",):
+                continue  # maths: the calculator's own business
+            yield {"text": item["query"].strip(), "weather": label == "weather", "slots": {}, "source": "smp2017", "lang": "zh"}
+
+
+def load(data: Path | None) -> list[dict]:
+    if data is None:
+        return [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines() if line]
+    rows = list(snips(data / "nlu-benchmark")) + list(smp(data / "smp2017"))
+    if not rows:
+        sys.exit(f"no data under {data}: see the README (Places and follow-ups) for what to fetch where")
+    return rows
+
+
+def context(settings: Settings, registry: Registry, text: str, previous: PreviousTurn | None = None) -> TurnContext:
+    return TurnContext(settings, None, registry, None, text, [], Trace(), previous=previous)  # type: ignore[arg-type]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, help="the directory with the datasets (default: the committed sample)")
+    ap.add_argument("--show", type=int, default=0, metavar="N", help="print up to N examples of each kind of miss")
+    args = ap.parse_args()
+    rows = load(args.data)
+
+    tmp = Path(tempfile.mkdtemp(prefix="utterances-"))
+    paths = Paths(tmp / "config", tmp / "data", tmp / "cache", tmp / "log")
+    paths.ensure()
+    settings = Settings()
+    registry = build_registry(settings, paths)
+    weather = registry.get("weather")
+    places = gazetteer(Path(weather.cfg.gazetteer_index))  # type: ignore[union-attr]
+    after_weather = PreviousTurn(question="上海天气怎么样?", route="weather", calls=[({"place": "上海"}, None)])
+
+    misses: dict[str, list[str]] = {k: [] for k in ("false route", "false ask", "hijack", "not routed", "wrong place")}
+    counts = {"other": 0, "false route": 0, "false ask": 0, "hijack": 0,
+              "weather": 0, "routed": 0, "with place": 0, "place right": 0, "asked": 0}
+    for row in rows:
+        text = row["text"]
+        decision = router.by_rule(context(settings, registry, text))
+        if not row["weather"]:
+            counts["other"] += 1
+            if decision and decision.route in registry.names():
+                counts["false route"] += 1
+                misses["false route"].append(f"{text} → {decision.route}")
+            elif decision and decision.route == router.CLARIFY:
+                counts["false ask"] += 1
+                misses["false ask"].append(text)
+            follow = router.by_rule(context(settings, registry, text, previous=after_weather))
+            if follow and follow.route == "weather" and "follow-up" in follow.reason:
+                counts["hijack"] += 1
+                misses["hijack"].append(f"{text} → {[a.model_dump().get('place') for a in follow.args or []]}")
+            continue
+        counts["weather"] += 1
+        routed = decision is not None and decision.route == "weather"
+        counts["routed"] += routed
+        counts["asked"] += decision is not None and decision.route == router.CLARIFY
+        if not routed:
+            misses["not routed"].append(text)
+        slot = next((row["slots"][s] for s in ("city", "country", "state") if s in row["slots"]), None)
+        if routed and slot:
+            counts["with place"] += 1
+            want = places.resolve(slot)
+            got = [places.resolve(a.place) for a in decision.args or []]  # type: ignore[attr-defined]
+            if want is not None and any(g is not None and g.geonameid == want.geonameid for g in got):
+                counts["place right"] += 1
+            else:
+                misses["wrong place"].append(f"{text} → {[a.place for a in decision.args or []]} (slot {slot!r})")  # type: ignore[attr-defined]
+
+    def rate(n: int, d: int) -> str:
+        return f"{n}/{d} = {100 * n / d:.2f}%" if d else "—"
+
+    sources = sorted({r["source"] for r in rows})
+    print(f"utterances · {len(rows)} from {', '.join(sources)} · the rule tier only (no model)")
+    print(f"{'false tool routes (not weather, not maths)':46} {rate(counts['false route'], counts['other'])}")
+    print(f"{'false questions back':46} {rate(counts['false ask'], counts['other'])}")
+    print(f"{'follow-up hijacks after a weather turn':46} {rate(counts['hijack'], counts['other'])}")
+    print(f"{'weather routed by rule':46} {rate(counts['routed'], counts['weather'])}")
+    print(f"{'weather asked back (which place?)':46} {rate(counts['asked'], counts['weather'])}")
+    print(f"{'right place, of those routed with a place slot':46} {rate(counts['place right'], counts['with place'])}")
+    for kind, items in misses.items():
+        for item in items[:args.show]:
+            print(f"  [{kind}] {item}")
+
+
+if __name__ == "__main__":
+    main()

@@ -11,7 +11,8 @@ The rule tier (assistant.pipeline.router.by_rule) is called directly: no model. 
 - false tool routes and false questions back on utterances that are neither weather nor maths,
 - follow-up hijacks: those utterances, sent after a weather turn, taken as weather follow-ups,
 - weather recall (weather utterances routed to the weather tool by rule) and, where the utterance has a city,
-  country or state slot, place precision (the place the rule took is the slot's place).
+  country or state slot, place precision: the place the rule took is the slot's place (resolved offline), or,
+  for a place the offline list does not know, the rule passes the slot's name on to the online geocoder.
 """
 
 from __future__ import annotations
@@ -115,8 +116,10 @@ def main() -> None:
         if routed and slot:
             counts["with place"] += 1
             want = places.resolve(slot)
-            got = [places.resolve(a.place) for a in decision.args or []]  # type: ignore[attr-defined]
-            if want is not None and any(g is not None and g.geonameid == want.geonameid for g in got):
+            written = [a.place for a in decision.args or []]  # type: ignore[attr-defined]
+            got = [places.resolve(w) for w in written]
+            same_name = any(w.split(",")[0].strip().casefold() == slot.strip(" .").casefold() for w in written)
+            if same_name or (want is not None and any(g is not None and g.geonameid == want.geonameid for g in got)):
                 counts["place right"] += 1
             else:
                 misses["wrong place"].append(f"{text} → {[a.place for a in decision.args or []]} (slot {slot!r})")  # type: ignore[attr-defined]

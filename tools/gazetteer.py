@@ -238,11 +238,12 @@ class Gazetteer:
                 else:
                     i += 1
         for run in _name_runs(text, exclude):
-            self._find_in_run(text, run, found)
+            self._find_in_run(text, run, found, exclude)
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
 
 
-    def _find_in_run(self, text: str, run: list[re.Match[str]], found: list[tuple[int, str, Place]]) -> None:
+    def _find_in_run(self, text: str, run: list[re.Match[str]], found: list[tuple[int, str, Place]],
+                     exclude: set[str]) -> None:
         """A place in a run of name-like words must be the whole run ("Moss Hill" is not Moss), or the whole run
         but a country or state after it ("Paris France"), or the run without a first word that only opens the
         sentence ("Show Paris"). Anything else is a name we do not know: the model or the geocoder reads it."""
@@ -271,8 +272,8 @@ class Gazetteer:
                 if n < len(run):
                     continue
                 region = self.region(written)
-                if region is not None and _after_a_name(text, start):
-                    return  # "Cosby, Kansas": the state only says which Cosby
+                if (region is not None or self.qualifier(written)) and _after_a_name(text, start, exclude):
+                    return  # "Cosby, Kansas", "Molino, Washington": the state only says which Cosby or Molino
                 hits = [region] if region else self.candidates(written, min_population=ROUTING_MIN_POPULATION)
             if hits:
                 found.append((start, written, hits[0]))
@@ -291,15 +292,18 @@ def _capitals() -> dict[str, str]:
 
 
 # Common words that hold a place's name (天福 in 明天福州, Taku's 多久 in 还有多久): never part of a place.
-_ZH_COMMON = re.compile(r"今天|明天|后天|昨天|前天|大后天|今晚|明晚|今早|明早|现在|多久|多少|什么|怎么|时候|还有|一下")
+_ZH_COMMON = re.compile(r"今天|明天|后天|昨天|前天|大后天|今晚|明晚|今早|明早|现在|多久|多少|什么|怎么|时候|还有|一下|冰糖雪梨")
 
 
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’.\-]*")
+_PARTICLES = {"de", "del", "da", "do", "dos", "das", "di", "du", "la", "le", "les", "von", "van", "der", "den", "y"}
 _PREPOSITION = re.compile(r"(?i)\b(?:in|at|for|near|to|of)\s+$")
 
 
-def _after_a_name(text: str, start: int) -> bool:
-    return bool(re.search(r"[A-Za-z\u00c0-\u024f]\s*,\s*$", text[:start]))
+def _after_a_name(text: str, start: int, exclude: set[str]) -> bool:
+    """Right after "Cosby, " or "Wells in ": a country or state there only says which Cosby or Wells."""
+    m = re.search(r"([A-Za-z\u00c0-\u024f][\w'’.-]*)(?:\s*,\s*|\s+in\s+)$", text[:start])
+    return bool(m) and m.group(1)[0].isupper() and m.group(1).casefold() not in exclude
 
 
 def _first_word(text: str) -> int:
@@ -324,11 +328,18 @@ def _name_runs(text: str, exclude: set[str]) -> list[list[re.Match[str]]]:
                 lower_run = lower_ok
             current.append(w)
             continue
+        if adjacent and not lower_run and word in _PARTICLES:
+            current.append(w)  # San de Fuca, Rio de Janeiro: kept only if a name follows
+            continue
+        while current and current[-1].group() in _PARTICLES:
+            current.pop()
         if current:
             runs.append(current)
         current, lower_run = [], False
         if name_like or (not word[0].isupper() and word.casefold() not in exclude and _PREPOSITION.search(text[:w.start()])):
             current, lower_run = [w], not name_like
+    while current and current[-1].group() in _PARTICLES:
+        current.pop()
     if current:
         runs.append(current)
     return runs

@@ -19,7 +19,7 @@ from tools.base import Grounding, KeyFact, LocalText, Permissions, PreviousTurn,
 from tools.gazetteer import Gazetteer, Place, gazetteer
 from tools.weather_text import (
     ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase, split_excluded, weather_related,
-    weather_sense,
+    unknown_place, weather_sense,
 )
 from tools.wmo import condition_words, describe
 
@@ -35,7 +35,9 @@ _NOT_PLACES = {w.casefold() for w in (
     "morning", "afternoon", "evening", "night", "tonight", "weekend", "monday", "tuesday", "wednesday", "thursday",
     "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august",
     "september", "october", "november", "december", "here", "there", "nearby", "area", "city", "town", "state",
-    "country", "forecast", "freezing", "chilly", "humid", "foggy", "cloudy", "stormy",
+    "country", "forecast", "freezing", "chilly", "humid", "foggy", "cloudy", "stormy", "celsius", "fahrenheit",
+    "kelvin", "english", "chinese", "french", "german", "spanish", "japanese", "christmas", "easter", "summer",
+    "winter", "spring", "autumn", "fall", "mr", "mrs", "ms", "dr", "my", "our", "your", "his", "her", "their",
 )} | {*ZH_STRONG, *ZH_WEAK, "今天", "明天", "现在", "哪个", "怎么样"}
 
 
@@ -198,12 +200,22 @@ class Weather(Tool):
         hit = self.cache.get(key)
         if hit is not None:
             return Place.model_validate(hit[0]) if hit[0] else None
+        search, country, region = name, None, None
+        if "," in name:  # "Wells, Indiana": the search takes a name only; the qualifier picks among the results
+            head, _, tail = name.rpartition(",")
+            qualifier = self.gazetteer.qualifier(tail.strip())
+            if qualifier:
+                search, country, region = head.strip(), qualifier[0], tail.strip().casefold()
         try:
             body = await self._get(http, self.cfg.geocoding_url.rstrip("/") + "/v1/search",
-                                   {"name": name, "count": 5, "language": language, "format": "json"})
+                                   {"name": search, "count": 10, "language": language, "format": "json"})
         except _ApiError:
             return None
         results = [r for r in body.get("results", []) if "latitude" in r and "longitude" in r]
+        if country:
+            results = [r for r in results if r.get("country_code") == country]
+            in_region = [r for r in results if str(r.get("admin1", "")).casefold() == region]
+            results = in_region or results
         place = None
         if results:
             best = max(results, key=lambda r: r.get("population") or 0)
@@ -284,6 +296,15 @@ class Weather(Tool):
             return self._args(question, named)
         if excluded or asks_any_place(question):
             return None  # "any city but …": the model picks, the check holds it to the exclusions
+        unknown = unknown_place(question, _NOT_PLACES)
+        if unknown and "," not in unknown:  # "Hebbronville Venezuela": a country or state closing the name qualifies it
+            words = unknown.split()
+            for k in (3, 2, 1):
+                if len(words) > k and self.gazetteer.qualifier(" ".join(words[-k:])):
+                    unknown = f"{' '.join(words[:-k])}, {' '.join(words[-k:])}"
+                    break
+        if unknown:
+            return [WeatherArgs(place=unknown, language=language_of(question))]  # looked up online by the tool
         if self.cfg.home_city and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
             return [WeatherArgs(place=self.cfg.home_city, language=language_of(question))]
         return None

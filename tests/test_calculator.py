@@ -101,6 +101,7 @@ def test_errors_tell_the_model_how_to_fix_the_expression():
 
 @pytest.mark.parametrize("question, expression", [
     ("123 * 456 是多少?", "123 * 456"),
+    ("帮我算 (12+8)*5", "(12+8)*5"),
     ("(3457*43216)", "(3457*43216)"),
     ("π*3^2", "π*3^2"),
     ("What is 2+2?", "2+2"),

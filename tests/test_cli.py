@@ -164,9 +164,9 @@ def test_json_says_the_answer_was_replaced_and_why(home, fake, meteo, gazetteer_
     p = run(["ask", "--json", "What's the weather in Paris?"], _weather_env(home, fake, meteo, gazetteer_index))
     out = json.loads(p.stdout)
     assert out["ok"] and out["answer"].startswith("Paris: ") and "does not state the temperature" in out["replaced"]
-    fake.handler = Script(responder="In Paris it is 3.8°C now, overcast.")
+    fake.handler = Script(responder="In Paris it is 3.7°C now, overcast.")
     out = json.loads(run(["ask", "--json", "What's the weather in Paris?"], _weather_env(home, fake, meteo, gazetteer_index)).stdout)
-    assert out["answer"] == "In Paris it is 3.8°C now, overcast." and out["replaced"] is None
+    assert out["answer"] == "In Paris it is 3.7°C now, overcast." and out["replaced"] is None
 
 
 def test_a_replaced_answer_on_a_terminal_is_erased_and_redrawn(home, fake, meteo, gazetteer_index):

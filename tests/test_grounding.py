@@ -82,6 +82,9 @@ def shanghai(meteo):
     ("Pour-terfaaire, les temps de l'air en 2019 est dangereres.", "does not state"),  # ignores the result
     ('[ { "tool": "weather", "arguments": {"place": "上海"} } ]', "JSON"),
     ("Shanghai is 2°C now with slight rain.", "not in Chinese"),
+    ("上海现在 2°C,小雨,比平时的 23°C 冷多了。", "figures the results do not have: 23"),  # SmolLM2 on Dublin
+    ("上海现在 2°F,小雨。", "°F"),
+    ("上海现在 2°C,小雨,风速 25 km/h。", "figures the results do not have: 25"),
 ])
 async def test_a_bad_answer_is_retried_once_then_replaced_by_the_rendering(model, shanghai, scripted_app, bad, why):
     model.fn = RoleScript(responder=[bad, bad])

@@ -45,6 +45,8 @@ async def test_places_resolve_offline_through_the_gazetteer(tmp_path, gazetteer_
 
 @pytest.mark.parametrize("question, places", [
     ("明天福州天气怎么样", ["福州"]),  # not 天福 across 明天|福州
+    ("昆明天气如何?", ["昆明"]),  # a name may end inside a common word (昆明|明天)
+    ("明天昆明天气", ["昆明"]),
     ("后天天津冷吗", ["天津"]),
     ("距离春节还有多久", []),  # 多久 is a Japanese town's alternate name, never a place in a sentence
     ("今天上海多少度", ["上海"]),

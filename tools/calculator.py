@@ -286,7 +286,7 @@ class CalculatorArgs(BaseModel):
 # Words around an arithmetic expression that do not change it ("123*456 是多少?").
 _FILLER = re.compile(
     r"(?i)\b(?:what\s+is|what's|whats|how\s+much\s+is|calculate|compute|evaluate|please|tell\s+me)\b"
-    r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
+    r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
     r"|[?？！。:：]|(?<![\d)])!"
 )
 # Things that look like arithmetic but are not: phone numbers, dates, year ranges.

@@ -221,13 +221,16 @@ class Gazetteer:
         up to three of them, with an optional ``, Country`` after. Only places of some size count, and
         words in ``exclude`` (weather words, question words) are never place names."""
         found: list[tuple[int, str, Place]] = []
-        masked = _ZH_COMMON.sub(lambda m: " " * len(m.group()), text)  # 明天福州 is 福州 tomorrow, not 天福
-        for m in re.finditer(r"[\u3400-\u9fff]+", masked):
+        for m in re.finditer(r"[\u3400-\u9fff]+", text):
             run, i = m.group(), 0
+            # Common words hold names (天福 in 明天福州, 雪梨 in 冰糖雪梨, Taku's 多久): a name never starts inside
+            # one, nor is one. 昆明天气 stays 昆明: a name may end inside one.
+            inside = {k for w in _ZH_COMMON.finditer(run) for k in range(w.start() + 1, w.end())}
+            common = {w.group() for w in _ZH_COMMON.finditer(run)}
             while i < len(run):
                 for n in range(min(6, len(run) - i), 1, -1):
                     piece = run[i:i + n]
-                    if piece in exclude:
+                    if piece in exclude or i in inside or piece in common:
                         continue
                     region = self.region(piece) if self.country(piece) else None
                     hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)

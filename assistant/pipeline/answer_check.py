@@ -151,10 +151,42 @@ def unshowable(answer: str, prompts: list[str]) -> str | None:
     return markup(answer) or echo_problem(answer, prompts)
 
 
+_UNIT_AFTER = re.compile(r"\s*(?:°|℃|℉|%|度|km|mph|m/s|mm|cm|kg|公里|厘米|毫米)")
+_FAHRENHEIT = re.compile(r"°\s*F\b|℉|fahrenheit|华氏", re.IGNORECASE)
+_CELSIUS = re.compile(r"°\s*C\b|℃|celsius|摄氏", re.IGNORECASE)
+
+
+def invented_figures(answer: str, evidence: str) -> str | None:
+    """Figures the answer gives that the evidence (the question and the tool results) does not hold: a temperature
+    the report never had, a wind speed made up, a year out of nowhere, °F for a report in °C. ``None`` if none.
+    Small whole numbers without a unit (list markers, "two places") are let be."""
+    supported = [v for v, _ in numbers_in(evidence)]
+    answer = unicodedata.normalize("NFKC", answer)
+    bad = []
+    for m in _NUMBER.finditer(answer):
+        digits = m.group(3).replace(",", "")
+        value = float(digits) * (-1 if m.group(1) or m.group(2) else 1)
+        decimals = len(digits.split(".")[1]) if "." in digits else 0
+        has_unit = bool(_UNIT_AFTER.match(answer, m.end()))
+        if not has_unit and decimals == 0 and 0 <= value <= 10:
+            continue
+        step = 0.5 * 10 ** -decimals + 1e-9
+        if not any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in supported):
+            bad.append(m.group(0).strip())
+    if bad:
+        return "it gives figures the results do not have: " + ", ".join(dict.fromkeys(bad))
+    if _FAHRENHEIT.search(answer) and not _FAHRENHEIT.search(evidence):
+        return "it writes °F; the results are in °C"
+    if _CELSIUS.search(answer) and not _CELSIUS.search(evidence) and _FAHRENHEIT.search(evidence):
+        return "it writes °C; the results are in °F"
+    return None
+
+
 def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list[str] = (),  # type: ignore[assignment]
-                 limit: int | None = MAX_TOOL_ANSWER, language: bool = True) -> Verdict:
+                 limit: int | None = MAX_TOOL_ANSWER, language: bool = True, evidence: str | None = None) -> Verdict:
     """PASS when ``answer`` may be shown for ``question``; FAIL with a reason the responder can act on.
-    ``language``: also require the question's language."""
+    ``language``: also require the question's language. ``evidence``: the question and the tool results, when
+    every figure of the answer must come from them."""
     if not answer.strip():
         return Verdict(verdict="FAIL", reason="the answer is empty")
     problems = []
@@ -174,6 +206,9 @@ def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list
     missing = [f.label for f in facts if not carries(answer, f)]
     if missing:
         problems.append("it does not state " + ", ".join(missing))
+    invented = invented_figures(answer, evidence) if evidence is not None else None
+    if invented:
+        problems.append(invented)
     if problems:
         return Verdict(verdict="FAIL", reason="; ".join(problems))
     return Verdict(verdict="PASS", reason="the answer carries every key fact" if facts else "the answer is clean")

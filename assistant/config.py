@@ -52,6 +52,8 @@ class Settings(BaseModel):
     temperature_unit: Literal["celsius", "fahrenheit"] = Field("celsius", description="celsius or fahrenheit")
     wind_speed_unit: Literal["kmh", "mph"] = Field("kmh", description="kmh or mph")
     home_city: str | None = Field(None, description="the place meant when a weather question names none")
+    clock: str | None = Field(None, description="pretend it is this moment (ISO 8601, e.g. 2026-11-22T11:00Z) when resolving "
+                              "'today' and 'tomorrow': for reproducible runs (unset: the real time)")
     gazetteer_index: str | None = Field(None, description="where the place index is built (default: in the cache dir)")
     hotkey: str = Field("ctrl+alt+space", description="global hotkey that opens the popup (empty: none)")
     daemon_transport: Literal["auto", "unix", "tcp"] = Field("auto", description="unix socket where available, else loopback TCP")

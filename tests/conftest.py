@@ -95,6 +95,7 @@ def meteo() -> Iterator[FakeOpenMeteo]:
 def weather_app(make_app, meteo: FakeOpenMeteo):
     """``make_app`` with the weather tool pointed at the fake Open-Meteo."""
     def make(**overrides: Any) -> Assistant:
+        overrides.setdefault("clock", meteo.now.isoformat())
         return make_app(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, **overrides)
 
     return make
@@ -112,6 +113,7 @@ async def scripted_app(model: FunctionBackend, meteo: FakeOpenMeteo, tmp_path: P
     apps: list[Assistant] = []
 
     def make(**overrides: Any) -> Assistant:
+        overrides.setdefault("clock", meteo.now.isoformat())
         settings = Settings(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url,
                             gazetteer_index=gazetteer_index, **overrides)
         paths = paths_under(tmp_path / "state")

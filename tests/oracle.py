@@ -31,7 +31,16 @@ def written_answer(question: str, results: list[dict[str, Any]]) -> str:
     parts = []
     for r in results:
         data, args = r["result"] or {}, r["arguments"]
-        if r["tool"] == "weather":
+        if r["tool"] == "weather" and "days" in data:
+            place, hours = args["place"], data.get("hours")
+            if hours:
+                parts.append(f"{place}{hours['from']}到{hours['to']}气温{hours['temperature_low']}到{hours['temperature_high']},"
+                             f"{hours['conditions']}。" if zh else f"In {place} from {hours['from']} to {hours['to']}: "
+                             f"{hours['temperature_low']} to {hours['temperature_high']}, {hours['conditions']}.")
+            for day in [] if hours else data["days"]:
+                parts.append(f"{place}{day['day']}{day['conditions']},最低{day['low']},最高{day['high']}。" if zh
+                             else f"In {place} {day['day']}: {day['conditions']}, low {day['low']}, high {day['high']}.")
+        elif r["tool"] == "weather":
             place = args["place"]
             parts.append(f"{place}现在{data['temperature']},{data['conditions']}。" if zh
                          else f"In {place} it is {data['temperature']} now, {data['conditions']}.")

@@ -36,6 +36,7 @@ class KeyFact(BaseModel):
     number: float | None = None
     tolerance: float = Field(0.0, description="absolute slack for the number (0.5: rounding to whole degrees)")
     words: list[str] = Field(default_factory=list, description="any one of these, case-insensitive")
+    unit: str | None = Field(None, description="the number's unit ('°C', 'km/h'), for a later step that computes with it")
 
 
 class ToolResult(BaseModel):
@@ -76,6 +77,7 @@ class PreviousTurn(BaseModel):
     question: str
     route: str | None
     calls: list[tuple[dict[str, Any], dict[str, Any] | None]] = Field(default_factory=list)  # (args, data) that passed
+    facts: list[KeyFact] = Field(default_factory=list, description="the key facts of those results (an earlier step's)")
 
 
 class Permissions(BaseModel):
@@ -132,6 +134,12 @@ class Tool:
         """Deterministic follow-up routing: arguments when ``question`` certainly continues ``previous``
         ("那北京呢?" after a weather turn, "times 2" after a calculation)."""
         return None
+
+    def depends(self, question: str, route: str) -> bool:
+        """Whether ``question`` certainly continues a result of the ``route`` tool that does not exist yet
+        (``换算成华氏度`` after a weather step, ``and multiply that by 2`` after a calculation). The plan runs it
+        after that step; :meth:`follow_up` then builds the arguments from the result."""
+        return False
 
     def missing(self, question: str) -> str | None:
         """A question to ask back when ``question`` needs this tool but lacks a required argument."""

@@ -1,6 +1,7 @@
-"""Current weather from Open-Meteo (no key; CC BY 4.0), for places resolved by the offline gazetteer
-first and Open-Meteo's geocoder second. Reports are cached on disk; without a network the cached
-report is returned with its age."""
+"""Weather now, or for a day or a span of days (a forecast), from Open-Meteo (no key; CC BY 4.0), for places
+resolved by the offline gazetteer first and Open-Meteo's geocoder second. Days are resolved by
+:mod:`tools.when` in the place's own timezone. Reports and forecast days are cached on disk; without a
+network the cached ones are returned with their age."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import re
 import sqlite3
 import time
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -21,10 +23,14 @@ from tools.weather_text import (
     ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase, split_excluded, weather_related,
     unknown_place, weather_sense,
 )
+from tools.when import Period, day_name, find_when, out_of_range, resolve
 from tools.wmo import condition_words, describe
 
 ATTRIBUTION = "Weather data by Open-Meteo.com (CC BY 4.0)"
 CURRENT = "temperature_2m,apparent_temperature,relative_humidity_2m,wind_speed_10m,weather_code"
+DAILY = ("temperature_2m_max,temperature_2m_min,precipitation_probability_max,precipitation_sum,weather_code,"
+         "wind_speed_10m_max")
+HOURLY = "temperature_2m,precipitation_probability,weather_code,wind_speed_10m"
 
 # Capitalised words that are never place names here (sentence starts, question words, weather words).
 _NOT_PLACES = {w.casefold() for w in (
@@ -45,7 +51,7 @@ _NOT_PLACES = {w.casefold() for w in (
 # "and in Paris?", "What about Cairo?"): with its own verb or topic ("明天去徐州的航班") it is a new request.
 _CONTINUATION = re.compile(
     r"what's|how's|那么|那|呢|还有|换成|换|再查|再看|的|天气|情况|怎么样|如何|咋样|那边|那里|现在|今天|目前|也"
-    r"|\b(?:and|what|about|how|in|at|for|the|there|then|now|today|weather|please)\b"
+    r"|\b(?:and|what|about|how|in|at|on|for|the|there|then|now|today|weather|please)\b"
     r"|[\s?？!！.。,，、~～]", re.IGNORECASE)
 _A_QUESTION = re.compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
 _MENTIONS_ELSEWHERE = re.compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]")
@@ -61,11 +67,15 @@ class WeatherConfig(BaseModel):
     wind_speed_unit: Literal["kmh", "mph"] = "kmh"
     request_timeout: float = 8.0
     home_city: str | None = None  # the place meant when a weather question names none
+    clock: str | None = None  # "now" as ISO 8601 (tests, reproducible runs); None: the real time
 
 
 class WeatherArgs(BaseModel):
     place: str = Field(..., min_length=1, max_length=100,
                        description="the place exactly as the user wrote it, e.g. '上海', 'Paris' or 'Paris, France'")
+    when: str | None = Field(None, max_length=40, description=(
+        "the day or time asked about, exactly as the user wrote it, e.g. '明天', '周五下午', 'this weekend', "
+        "'next 3 days'; leave it out for the weather now"))
     language: Literal["zh", "en"] | None = Field(None, description="language of the user's question")
 
 
@@ -79,9 +89,33 @@ def _number(text: Any) -> float | None:
     return float(m.group(1)) if m else None
 
 
+def _unit(text: Any) -> str:
+    """``2.0°C`` → ``°C``."""
+    return re.sub(r"^\s*-?\d+(?:\.\d+)?\s*", "", str(text))
+
+
 def _shown(text: Any) -> str:
     """``2.0°C`` as ``2°C``: the figure as a person writes it."""
     return re.sub(r"^(-?\d+)\.0(?=\D|$)", r"\1", str(text))
+
+
+_NOW = {"now", "right now", "currently", "current", "at the moment", "现在", "目前", "当前", "此刻", "这会儿"}
+
+
+def _local(now: datetime, zone: str) -> datetime | None:
+    """``now`` in the IANA ``zone``; ``None`` when the zone is unknown here."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not zone:
+        return None
+    try:
+        return now.astimezone(ZoneInfo(zone))
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _is_today(period: Period, local: datetime) -> bool:
+    return period.start == period.end == local.date()
 
 
 class _Offline(Exception):
@@ -111,8 +145,9 @@ class _Cache:
 
 class Weather(Tool):
     name = "weather"
-    description = ("Current weather (temperature, feels-like, humidity, wind, conditions) for a named place. "
-                   "Use once per place; copy each place name exactly as the user wrote it.")
+    description = ("Weather for a named place: now (temperature, feels-like, humidity, wind, conditions), or the forecast "
+                   "for a day, part of a day or span of days up to 16 days ahead (set 'when'). Use once per place; "
+                   "copy each place name and the day exactly as the user wrote them.")
     Args = WeatherArgs
     Config = WeatherConfig
     title = LocalText(zh="天气查询", en="weather lookup")
@@ -160,8 +195,9 @@ class Weather(Tool):
                     f"Unknown place '{args.place}': neither the gazetteer nor the geocoder knows it. "
                     "Use the place name exactly as the user wrote it.",
                     LocalText(zh=f"找不到名为“{args.place}”的地方。", en=f"I could not find a place called '{args.place}'."))
-            units = f"{self.cfg.temperature_unit}/{self.cfg.wind_speed_unit}"
-            key = f"report:{place.latitude:.3f},{place.longitude:.3f}:{units}"
+            if args.when and args.when.strip().casefold() not in _NOW:
+                return await self._forecast_result(http, args, place, language)
+            key = self._report_key(place)
             cached = self.cache.get(key)
             if cached and cached[1] < self.cfg.cache_minutes * 60:
                 return self._result(args.place, place, cached[0], language, age=cached[1])
@@ -170,15 +206,174 @@ class Weather(Tool):
             except _Offline:
                 if cached:
                     return self._result(args.place, place, cached[0], language, age=cached[1], offline=True)
-                return ToolResult(ok=False, error=self._offline_message(args.place, language), fixable=False,
-                                  message=LocalText(zh=self._offline_message(args.place, "zh"),
-                                                    en=self._offline_message(args.place, "en")))
+                return self._offline(args.place, language)
             except _ApiError as e:
-                return ToolResult(ok=False, error=f"Open-Meteo rejected the request for {place.label}: {e}", fixable=False,
-                                  message=LocalText(zh="天气服务拒绝了这次查询,请稍后再试。",
-                                                    en="the weather service refused the request; try again later."))
+                return self._refused(place, e)
             self.cache.put(key, report)
             return self._result(args.place, place, report, language, age=0)
+
+    def _units(self) -> str:
+        return f"{self.cfg.temperature_unit}/{self.cfg.wind_speed_unit}"
+
+    def _report_key(self, place: Place) -> str:
+        return f"report:{place.latitude:.3f},{place.longitude:.3f}:{self._units()}"
+
+    def _day_key(self, place: Place, day: date) -> str:
+        return f"day:{place.latitude:.3f},{place.longitude:.3f}:{self._units()}:{day.isoformat()}"
+
+    def _offline(self, place: str, language: str) -> ToolResult:
+        return ToolResult(ok=False, error=self._offline_message(place, language), fixable=False,
+                          message=LocalText(zh=self._offline_message(place, "zh"), en=self._offline_message(place, "en")))
+
+    @staticmethod
+    def _refused(place: Place, e: Exception) -> ToolResult:
+        return ToolResult(ok=False, error=f"Open-Meteo rejected the request for {place.label}: {e}", fixable=False,
+                          message=LocalText(zh="天气服务拒绝了这次查询,请稍后再试。",
+                                            en="the weather service refused the request; try again later."))
+
+    def now(self) -> datetime:
+        """The current time (UTC), or the configured clock."""
+        if self.cfg.clock:
+            t = datetime.fromisoformat(self.cfg.clock.replace("Z", "+00:00"))
+            return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+        return datetime.now(timezone.utc)
+
+    # forecasts
+
+    async def _forecast_result(self, http: Any, args: WeatherArgs, place: Place, language: str) -> ToolResult:
+        when = args.when or ""
+        local = _local(self.now(), place.timezone)
+        prefetched: dict[str, Any] | None = None
+        if local is None:  # a place without a known timezone: the API's reply says what its local time is
+            try:
+                prefetched = await self._fetch_days(http, place, None, None)
+            except _Offline:
+                return self._offline(args.place, language)
+            except _ApiError as e:
+                return self._refused(place, e)
+            local = self.now() + timedelta(seconds=prefetched["utc_offset_seconds"])
+        local = local.replace(tzinfo=None)
+        period = resolve(when, local)
+        if period is None:
+            return ToolResult.failure(
+                f"Cannot read when='{when}' as a day or time. Copy the day exactly as the user wrote it "
+                "(e.g. '明天', '周五', 'this weekend', 'next 3 days'), or leave 'when' out for the weather now.",
+                LocalText(zh=f"无法理解时间“{when}”。", en=f"I could not read '{when}' as a day."))
+        far = out_of_range(period, local.date())
+        if far:
+            zh = ("我只能查询今天起 16 天内的天气预报," if far == "ahead" else "我只能查询最近 7 天以内的天气,") + f"“{when}”超出了范围。"
+            en = ("I can only forecast up to 16 days ahead" if far == "ahead" else "I only have the weather of the last 7 days") \
+                + f"; '{when}' is beyond that."
+            return ToolResult(ok=False, error=en, fixable=False, message=LocalText(zh=zh, en=en))
+        wanted = period.dates()
+        stored = [self.cache.get(self._day_key(place, d)) for d in wanted]
+        current = self.cache.get(self._report_key(place)) if _is_today(period, local) else None
+        have = all(stored) and (current is not None or not _is_today(period, local))
+        ages = [hit[1] for hit in stored if hit] + ([current[1]] if current else [])
+        if have and max(ages) < self.cfg.cache_minutes * 60:
+            return self._days_result(args, place, period, local, [h[0] for h in stored if h], current, language, max(ages))
+        try:
+            fetched = prefetched if prefetched and not _is_today(period, local) else \
+                await self._fetch_days(http, place, period, local)
+        except _Offline:
+            if have:
+                return self._days_result(args, place, period, local, [h[0] for h in stored if h], current, language,
+                                         max(ages), offline=True)
+            return self._offline(args.place, language)
+        except _ApiError as e:
+            return self._refused(place, e)
+        for day in fetched["days"]:
+            self.cache.put(self._day_key(place, date.fromisoformat(day["date"])), day)
+        if fetched.get("current"):
+            self.cache.put(self._report_key(place), fetched["current"])
+        days = [d for d in fetched["days"] if d["date"] in {w.isoformat() for w in wanted}]
+        if len(days) != len(wanted):
+            return self._refused(place, _ApiError(f"the reply lacks days of {wanted[0]}..{wanted[-1]}"))
+        now_report = (fetched["current"], 0.0) if fetched.get("current") else None
+        return self._days_result(args, place, period, local, days, now_report, language, 0.0)
+
+    async def _fetch_days(self, http: Any, place: Place, period: Period | None, local: datetime | None) -> dict[str, Any]:
+        """Daily and hourly forecast for ``period`` (all 16 days when ``None``), split into days for the cache;
+        with the current conditions when the period is today."""
+        params: dict[str, Any] = {"latitude": place.latitude, "longitude": place.longitude, "daily": DAILY,
+                                  "hourly": HOURLY, "timezone": place.timezone or "auto"}
+        if period is None:
+            params["forecast_days"] = 16
+        else:
+            params["start_date"], params["end_date"] = period.start.isoformat(), period.end.isoformat()
+            if local is not None and _is_today(period, local):
+                params["current"] = CURRENT
+        if self.cfg.temperature_unit != "celsius":
+            params["temperature_unit"] = self.cfg.temperature_unit
+        if self.cfg.wind_speed_unit != "kmh":
+            params["wind_speed_unit"] = self.cfg.wind_speed_unit
+        body = await self._get(http, self.cfg.forecast_url.rstrip("/") + "/v1/forecast", params)
+        try:
+            daily, hourly = body["daily"], body["hourly"]
+            units = {**body.get("hourly_units", {}), **{f"day_{k}": v for k, v in body.get("daily_units", {}).items()}}
+            days = []
+            for i, day in enumerate(daily["time"]):
+                hours = [j for j, t in enumerate(hourly["time"]) if t.startswith(day)]
+                days.append({
+                    "date": day, "timezone": body.get("timezone", ""), "units": units,
+                    "daily": {k: v[i] for k, v in daily.items() if k != "time"},
+                    "hourly": {k: [v[j] for j in hours] for k, v in hourly.items()},
+                })
+        except (KeyError, IndexError, TypeError, AttributeError) as e:
+            raise _ApiError(f"the reply has no daily forecast ({e})") from None
+        current = None
+        if "current" in body:
+            current = {"current": body["current"], "units": body.get("current_units", {}), "timezone": body.get("timezone", "")}
+        return {"days": days, "current": current, "utc_offset_seconds": body.get("utc_offset_seconds", 0)}
+
+    def _days_result(self, args: WeatherArgs, place: Place, period: Period, local: datetime, days: list[dict[str, Any]],
+                     current: tuple[dict[str, Any], float] | None, language: str, age: float,
+                     offline: bool = False) -> ToolResult:
+        today = local.date()
+        data: dict[str, Any] = {
+            "place": args.place, "resolved": place.label, "geonameid": place.geonameid, "when": args.when,
+            "local_time": local.strftime("%Y-%m-%dT%H:%M"), "timezone": days[0].get("timezone", "") if days else "",
+            "dates": [d["date"] for d in days], "days": [],
+        }
+        for d in days:
+            u, v = d.get("units", {}), d.get("daily", {})
+            day = date.fromisoformat(d["date"])
+            data["days"].append({
+                "date": d["date"], "day": day_name(day, today, language),
+                "high": f"{v.get('temperature_2m_max')}{u.get('day_temperature_2m_max', '°C')}",
+                "low": f"{v.get('temperature_2m_min')}{u.get('day_temperature_2m_min', '°C')}",
+                "conditions": describe(v.get("weather_code"), language),
+                "precipitation_chance": f"{v.get('precipitation_probability_max')}%",
+                "precipitation": f"{v.get('precipitation_sum')} {u.get('day_precipitation_sum', 'mm')}",
+                "wind_max": f"{v.get('wind_speed_10m_max')} {u.get('day_wind_speed_10m_max', 'km/h')}",
+            })
+        if period.hours and days:
+            h0, h1 = period.hours
+            hourly, u = days[0].get("hourly", {}), days[0].get("units", {})
+            picked = [i for i, t in enumerate(hourly.get("time", [])) if h0 <= int(t[11:13]) < h1]
+            temps = [hourly["temperature_2m"][i] for i in picked if hourly["temperature_2m"][i] is not None]
+            chances = [hourly["precipitation_probability"][i] for i in picked if hourly["precipitation_probability"][i] is not None]
+            codes = [hourly["weather_code"][i] for i in picked if hourly["weather_code"][i] is not None]
+            if temps:
+                unit = u.get("temperature_2m", "°C")
+                data["hours"] = {
+                    "from": f"{h0:02d}:00", "to": f"{h1 % 24:02d}:00" if h1 < 24 else "24:00",
+                    "temperature_low": f"{min(temps)}{unit}", "temperature_high": f"{max(temps)}{unit}",
+                    "precipitation_chance": f"{max(chances)}%" if chances else None,
+                    "conditions": describe(max(codes), language) if codes else None,
+                }
+        if current and not period.hours:
+            cur, units = current[0]["current"], current[0].get("units", {})
+            data["now"] = {"temperature": f"{cur.get('temperature_2m')}{units.get('temperature_2m', '°C')}",
+                           "conditions": describe(cur.get("weather_code"), language)}
+        data["source"] = ATTRIBUTION
+        if age >= 60:
+            data["report_age_minutes"] = round(age / 60)
+        if offline:
+            minutes = round(age / 60)
+            data["note"] = (f"没有网络:这是 {minutes} 分钟前缓存的预报。" if language == "zh"
+                            else f"No network: this is the forecast cached {minutes} minutes ago.")
+        return ToolResult.success(**data)
 
     async def _get(self, http: Any, url: str, params: dict[str, Any]) -> Any:
         import aiohttp
@@ -278,14 +473,15 @@ class Weather(Tool):
             found = [(w, p) for w, p in found if self.gazetteer.country(w) is None]
         return split_excluded(question, found)  # type: ignore[return-value]
 
-    def _args(self, question: str, places: list[tuple[str, Place]]) -> list[BaseModel]:
+    def _args(self, question: str, places: list[tuple[str, Place]], when: str | None = None) -> list[BaseModel]:
         language = language_of(question)
+        when = when or find_when(question)
         seen: set[int] = set()
         args: list[BaseModel] = []
         for written, place in places:
             if place.geonameid not in seen:
                 seen.add(place.geonameid)
-                args.append(WeatherArgs(place=written, language=language))
+                args.append(WeatherArgs(place=written, when=when, language=language))
         return args
 
     def route(self, question: str) -> list[BaseModel] | None:
@@ -304,24 +500,43 @@ class Weather(Tool):
                     unknown = f"{' '.join(words[:-k])}, {' '.join(words[-k:])}"
                     break
         if unknown:
-            return [WeatherArgs(place=unknown, language=language_of(question))]  # looked up online by the tool
+            # looked up online by the tool
+            return [WeatherArgs(place=unknown, when=find_when(question), language=language_of(question))]
         if self.cfg.home_city and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
-            return [WeatherArgs(place=self.cfg.home_city, language=language_of(question))]
+            return [WeatherArgs(place=self.cfg.home_city, when=find_when(question), language=language_of(question))]
         return None
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
-        """"那北京呢?" / "and in Paris?" after a weather turn: the same question about another place."""
+        """After a weather turn: the same question about another place ("那北京呢?", "and in Paris?"), another day
+        ("那明天呢?", "and on Sunday?"), or both; or a weather question naming no place ("明天会下雨吗?"), which
+        is about the previous places."""
         if previous.route != self.name or len(question) > 40:
             return None
         places = self.places_in(question)
-        if not places:
+        when = find_when(question)
+        before = [a for a, _ in previous.calls if a.get("place")]
+        if not places and not when:
             return None
         rest = question
         for written, _ in places:
             rest = rest.replace(written, " ")
-        if _CONTINUATION.sub("", rest):
-            return None  # it says more than "and there?": the model reads it, with the previous turn before it
-        return self._args(question, places)
+        if when:
+            rest = rest.replace(when, " ")
+        continues = not _CONTINUATION.sub("", rest)
+        if not continues and not (when and not places and weather_sense(question) and not place_phrase(question)
+                                  and not unknown_place(question, _NOT_PLACES)):
+            return None  # it says more than "and there?" / "and tomorrow?": the model reads it, with the previous turn
+        if places:
+            kept = None if when else next((a.get("when") for a in before if a.get("when")), None)
+            return self._args(question, places, when=kept)
+        if not before:
+            return None
+        language = language_of(question)
+        seen: list[str] = []
+        for a in before:
+            if a["place"] not in seen:
+                seen.append(a["place"])
+        return [WeatherArgs(place=p, when=when, language=language) for p in seen]
 
     def missing(self, question: str) -> str | None:
         if self.cfg.home_city or not asks_weather(question):
@@ -374,6 +589,9 @@ class Weather(Tool):
         ruled_out = self._excluded(question, got)
         if ruled_out:
             return ruled_out
+        wrong_day = self._wrong_day(question, args, result.data or {})
+        if wrong_day:
+            return wrong_day
         named = self.places_in(question)
         if not named:
             return None  # the question names no place we know: let the model judge
@@ -387,31 +605,117 @@ class Weather(Tool):
 
     # the answer
 
+    def _wrong_day(self, question: str, args: WeatherArgs, data: dict[str, Any]) -> Verdict | None:
+        """The day fetched is the day asked: the question's own time phrase, resolved at the place's local time
+        the tool reported, must give the dates (and hours) of the result."""
+        phrase = find_when(question)
+        if phrase is None:
+            if args.when and data.get("dates") and weather_sense(question) and self.places_in(question):
+                return Verdict(verdict="FAIL", reason=(
+                    f"the user asked about the weather now, not '{args.when}'; call weather without 'when'"),
+                    message=LocalText(zh="模型查询的不是您问的时间。", en="the model looked up another day than the one you asked about."))
+            return None
+        local = data.get("local_time")
+        if not local:  # the weather now: right for "今天" (today's report), wrong for any other day
+            today = resolve(phrase, datetime.now())
+            if today is not None and today.days == 1 and today.hours is None and today.start == datetime.now().date():
+                return None
+            got = "the weather now"
+        else:
+            expected = resolve(phrase, datetime.fromisoformat(local))
+            if expected is None:
+                return None
+            hours = data.get("hours")
+            got_period = (data.get("dates", [None])[0], data.get("dates", [None])[-1],
+                          (int(hours["from"][:2]), int(hours["to"][:2]) or 24) if hours else None)
+            if got_period == (expected.start.isoformat(), expected.end.isoformat(), expected.hours):
+                return None
+            got = f"{got_period[0]}..{got_period[1]}"
+        return Verdict(verdict="FAIL", reason=(
+            f"the user asked about '{phrase}', but the result is for {got}; call weather with when='{phrase}' "
+            "exactly as the user wrote it"),
+            message=LocalText(zh=f"模型查询的不是您问的时间({phrase})。", en=f"the model looked up another day than '{phrase}'."))
+
     def key_facts(self, args: WeatherArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
         data = result.data or {}
         place = args.place.split(",")[0].strip()
         facts = [KeyFact(label=f"the place ({place})", words=[place, str(data.get("resolved", "")).split(",")[0]])]
+        if "days" in data:
+            return facts + self._forecast_facts(place, data)
         temperature = _number(data.get("temperature"))
         if temperature is not None:
             facts.append(KeyFact(label=f"the temperature in {place} ({_shown(data['temperature'])})",
-                                 number=temperature, tolerance=0.5))
+                                 number=temperature, tolerance=0.5, unit=_unit(data["temperature"])))
         conditions = data.get("conditions")
         if conditions:
             facts.append(KeyFact(label=f"the conditions in {place} ({conditions})",
                                  words=[conditions, *condition_words(conditions)]))
         return facts
 
+    @staticmethod
+    def _forecast_facts(place: str, data: dict[str, Any]) -> list[KeyFact]:
+        """A forecast answer carries the temperatures of the period asked (a day's low and high, the range of a part
+        of a day, the extremes of a span) and, for one day, its conditions."""
+        facts: list[KeyFact] = []
+        hours, days = data.get("hours"), data["days"]
+        if hours:
+            pairs = [("lowest", hours["temperature_low"]), ("highest", hours["temperature_high"])]
+            conditions = hours.get("conditions")
+        else:
+            lows = [(n, d["low"]) for d in days if (n := _number(d["low"])) is not None]
+            highs = [(n, d["high"]) for d in days if (n := _number(d["high"])) is not None]
+            pairs = ([("low", min(lows)[1])] if lows else []) + ([("high", max(highs)[1])] if highs else [])
+            conditions = days[0]["conditions"] if len(days) == 1 else None
+        for label, text in pairs:
+            n = _number(text)
+            if n is not None:
+                facts.append(KeyFact(label=f"the {label} temperature in {place} ({_shown(text)})", number=n, tolerance=0.5,
+                                     unit=_unit(text)))
+        if conditions:
+            facts.append(KeyFact(label=f"the conditions in {place} ({conditions})", words=[conditions, *condition_words(conditions)]))
+        return facts
+
     def render(self, question: str, args: WeatherArgs, result: ToolResult) -> str | None:  # type: ignore[override]
         if not result.ok or not result.data:
             return None
         d = result.data
-        if language_of(question) == "zh":
+        zh = language_of(question) == "zh"
+        if "days" in d:
+            text = self._render_days(args.place, d, zh)
+        elif zh:
             text = (f"{args.place}现在 {_shown(d['temperature'])},{d['conditions']},体感 {_shown(d['feels_like'])},"
                     f"湿度 {d['humidity']},风速 {_shown(d['wind_speed'])}。")
         else:
             text = (f"{args.place}: {_shown(d['temperature'])} now, {d['conditions']}, feels like {_shown(d['feels_like'])}, "
                     f"humidity {d['humidity']}, wind {_shown(d['wind_speed'])}.")
         return f"{text} {d['note']}" if d.get("note") else text
+
+    @staticmethod
+    def _render_days(place: str, d: dict[str, Any], zh: bool) -> str:
+        hours = d.get("hours")
+        if hours:
+            day = d["days"][0]["day"]
+            chance = hours.get("precipitation_chance")
+            if zh:
+                return (f"{place}{day} {hours['from']}至{hours['to']}:{hours['conditions']},气温 {_shown(hours['temperature_low'])}"
+                        f"至 {_shown(hours['temperature_high'])}" + (f",降水概率最高 {chance}" if chance else "") + "。")
+            return (f"{place}, {day} {hours['from']} to {hours['to']}: {hours['conditions']}, {_shown(hours['temperature_low'])} "
+                    f"to {_shown(hours['temperature_high'])}" + (f", chance of precipitation up to {chance}" if chance else "") + ".")
+        lines = []
+        for day in d["days"]:
+            if zh:
+                lines.append(f"{day['day']}:{day['conditions']},最低 {_shown(day['low'])},最高 {_shown(day['high'])},"
+                             f"降水概率 {day['precipitation_chance']},最大风速 {_shown(day['wind_max'])}。")
+            else:
+                lines.append(f"{day['day']}: {day['conditions']}, low {_shown(day['low'])}, high {_shown(day['high'])}, "
+                             f"{day['precipitation_chance']} chance of precipitation, wind up to {_shown(day['wind_max'])}.")
+        now = d.get("now")
+        if now:
+            lines.insert(0, f"现在 {_shown(now['temperature'])},{now['conditions']}。" if zh
+                         else f"Now {_shown(now['temperature'])}, {now['conditions']}.")
+        if len(d["days"]) == 1:
+            return f"{place}" + ("" if zh else ", ") + " ".join(lines)
+        return f"{place}:\n" + "\n".join(lines)
 
     def render_all(self, question: str, executed: list[tuple[BaseModel, ToolResult]]) -> str:
         text = super().render_all(question, executed)

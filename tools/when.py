@@ -1,0 +1,268 @@
+"""When a question asks about, without a model: ``明天``, ``后天下午``, ``周五``, ``下周一``, ``this weekend``,
+``the next 3 days``, ``tonight``, ``at 5 pm``, ``11月28日``, ``Nov 28``.
+
+:func:`find_when` finds the phrase as the user wrote it; :func:`resolve` turns a phrase into a :class:`Period`
+relative to a local date and time, the place's own, never the machine's. Both are pure functions of their
+input, so the router, the tool and its check agree on the day."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+MAX_DAYS_AHEAD = 15  # Open-Meteo forecasts 16 days: today and 15 more
+MAX_DAYS_BACK = 7
+
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_EN_NUMBERS = {
+    "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "twenty": 20, "thirty": 30,
+    "couple of": 2, "few": 3, "several": 3,
+}
+_ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 6}
+_EN_WEEKDAYS = {d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
+_EN_WEEKDAYS |= {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
+_EN_MONTHS = {m: i + 1 for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
+                                              "september", "october", "november", "december"))}
+_EN_MONTHS |= {m[:3]: i for m, i in list(_EN_MONTHS.items())} | {"sept": 9}
+
+# Parts of a day, as local hours [start, end).
+PARTS = {"morning": (6, 12), "noon": (11, 14), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
+_ZH_PARTS = {"早上": "morning", "早晨": "morning", "上午": "morning", "清晨": "morning", "中午": "noon", "下午": "afternoon",
+             "傍晚": "evening", "晚上": "evening", "夜里": "night", "夜间": "night", "晚间": "evening", "今晚": "evening",
+             "今夜": "night", "明早": "morning", "明晚": "evening"}
+
+_ZH_NUM = r"[0-9０-９]{1,2}|十[一二三四五六七八九]?|[一二两三四五六七八九]十?[一二三四五六七八九]?|几"
+_EN_NUM = r"\d{1,2}|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
+
+# One alternation, each alternative named for what it is; the scanner joins neighbouring pieces into one phrase
+# ("明天" + "下午", "Friday" + "at 5 pm").
+_PIECES = re.compile(
+    r"(?P<zh_span>(?:未来|接下来|最近|近|这|今后|之后|往后|后面)(?P<zh_span_n>" + _ZH_NUM + r")(?:天|日)"
+    r"|(?:未来|接下来|今后)(?P<zh_span_week>一周|一个星期|一星期|七天|两周|半个月))"
+    r"|(?P<zh_after>(?P<zh_after_n>" + _ZH_NUM + r")(?:天|日)(?:以后|之后|后))"
+    r"|(?P<zh_weekend>(?P<zh_weekend_next>下(?:个)?)?(?:这个|这|本)?(?:周末|礼拜天和礼拜六))"
+    r"|(?P<zh_weekday>(?P<zh_wd_week>下(?:个)?|这个|这|本|上(?:个)?)?(?:周|星期|礼拜)(?P<zh_wd>[一二三四五六日天]))"
+    r"|(?P<zh_week>(?P<zh_week_which>下|这|本)(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天末]))"
+    r"|(?P<zh_date>(?:(?P<zh_year>\d{4})年)?(?P<zh_month>\d{1,2}|十[一二]?|[一二三四五六七八九])月(?P<zh_day>\d{1,2}|" + _ZH_NUM + r")[日号])"
+    r"|(?P<zh_day_only>(?<![\d月])(?P<zh_day_n>\d{1,2})[号日](?![子本]))"
+    r"|(?P<zh_rel>大后天|后天|明天|明日|明儿|今天|今日|今儿|昨天|昨日|前天|今晚|今夜|今早|明早|明晚)"
+    r"|(?P<zh_part>早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|夜间|晚间)"
+    r"|(?P<zh_hour>(?P<zh_hour_n>[0-9]{1,2}|十[一二]?|[一二两三四五六七八九])(?:点|時|时)(?:钟)?(?P<zh_half>半)?)"
+    r"|(?P<iso>(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2}))"
+    r"|(?P<en>\b(?:"
+    r"(?P<en_span>(?:the\s+)?(?:next|coming|following)\s+(?P<en_span_n>" + _EN_NUM + r")\s+days?"
+    r"|(?:the\s+)?(?:next|coming)\s+(?P<en_span_week>week|fortnight|two\s+weeks))"
+    r"|(?P<en_after>in\s+(?P<en_after_n>" + _EN_NUM + r")\s+days?(?:'?\s*time)?)"
+    r"|(?P<en_weekend>(?P<en_weekend_next>next\s+)?(?:this\s+|the\s+|over\s+the\s+)?weekend)"
+    r"|(?P<en_weekday>(?:(?P<en_wd_week>next|this|coming|last)\s+)?(?P<en_wd>monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday)s?)"
+    r"|(?P<en_week>(?:this|the)\s+week)"
+    r"|(?P<en_date>(?P<en_month>january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?\s+(?P<en_day>\d{1,2})(?:st|nd|rd|th)?"
+    r"|(?P<en_day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<en_month2>january|february|march|april|june|july|august"
+    r"|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b)"
+    r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|tmrw|tmr)"
+    r"|(?P<en_part>(?:this\s+|in\s+the\s+)?(?P<en_part_name>morning|afternoon|evening|night))"
+    r"|(?P<en_hour>(?:at\s+|around\s+|by\s+)?(?P<en_hour_n>\d{1,2})(?::(?P<en_min>\d\d))?\s*(?P<en_ampm>a\.?m\.?|p\.?m\.?)"
+    r"|(?:at\s+|around\s+|by\s+)(?P<en_hour24>\d{1,2}):(?P<en_min24>\d\d)|noon|midnight)"
+    r")\b)",
+    re.IGNORECASE)
+# What may stand between two pieces of one phrase: "明天的下午", "Friday at 5 pm", "tomorrow in the evening".
+_GLUE = re.compile(r"^(?:\s|的|,|，|on|at|in|the|around|about)*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Period:
+    """Local dates ``start``..``end`` (inclusive) and, for a part of a day, local hours [``hours[0]``, ``hours[1]``)."""
+
+    start: date
+    end: date
+    hours: tuple[int, int] | None = None
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+    def dates(self) -> list[date]:
+        return [self.start + timedelta(days=i) for i in range(self.days)]
+
+
+def _zh_number(text: str) -> int | None:
+    text = text.translate(str.maketrans("０１２３４５６７８９", "0123456789"))
+    if text.isdigit():
+        return int(text)
+    if text == "几":
+        return 3
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0)
+    return _ZH_DIGITS.get(text)
+
+
+def _en_number(text: str) -> int | None:
+    text = re.sub(r"\s+", " ", text.casefold())
+    return int(text) if text.isdigit() else _EN_NUMBERS.get(text)
+
+
+def _pieces(text: str) -> list[re.Match[str]]:
+    return [m for m in _PIECES.finditer(text) if m.group(0).strip()]
+
+
+def find_when(text: str) -> str | None:
+    """The time phrase of ``text`` as written (``明天下午``, ``this weekend``), or ``None`` when it names no time
+    other than now. Neighbouring pieces form one phrase; the first phrase counts."""
+    pieces = _pieces(text)
+    if not pieces:
+        return None
+    start, end = pieces[0].start(), pieces[0].end()
+    for m in pieces[1:]:
+        if not _GLUE.match(text[end:m.start()]):
+            break
+        end = m.end()
+    return text[start:end].strip()
+
+
+def resolve(phrase: str, now: datetime) -> Period | None:
+    """The period ``phrase`` means when it is ``now`` (local time of the place). ``None``: not a time phrase."""
+    today = now.date()
+    days: Period | None = None
+    hours: tuple[int, int] | None = None
+    explicit_hour = False
+    pieces = _pieces(phrase)
+    if not pieces:
+        return None
+    for m in pieces:
+        g = m.groupdict()
+        if g["zh_span"] or g["en_span"]:
+            n = (_zh_number(g["zh_span_n"]) if g["zh_span_n"] else _en_number(g["en_span_n"]) if g["en_span_n"] else None)
+            week = g["zh_span_week"] or g["en_span_week"] or ""
+            if n is None:
+                n = 14 if week in ("两周", "半个月", "fortnight") or "two" in week else 7
+            days = Period(today, today + timedelta(days=max(n, 1) - 1))
+        elif g["zh_after"] or g["en_after"]:
+            n = _zh_number(g["zh_after_n"]) if g["zh_after_n"] else _en_number(g["en_after_n"] or "")
+            if n is None:
+                return None
+            d = today + timedelta(days=n)
+            days = Period(d, d)
+        elif g["zh_weekend"] or g["en_weekend"]:
+            nxt = bool(g["zh_weekend_next"] or g["en_weekend_next"])
+            saturday = today + timedelta(days=(5 - today.weekday()) % 7 if today.weekday() != 6 else -1)
+            if nxt:
+                saturday = today + timedelta(days=7 - today.weekday() + 5)
+            days = Period(max(saturday, today), saturday + timedelta(days=1))
+        elif g["zh_weekday"] or g["en_weekday"]:
+            wd = _ZH_WEEKDAYS[g["zh_wd"]] if g["zh_wd"] else _EN_WEEKDAYS[g["en_wd"].casefold()]
+            which = (g["zh_wd_week"] or g["en_wd_week"] or "").casefold()
+            monday = today - timedelta(days=today.weekday())
+            if which.startswith("下") or which == "next":
+                d = monday + timedelta(days=7 + wd)
+            elif which.startswith("上") or which == "last":
+                d = monday + timedelta(days=wd - 7)
+            elif which in ("这", "这个", "本", "this"):
+                d = monday + timedelta(days=wd)
+            else:  # "周五", "on Friday": the next one, today included
+                d = today + timedelta(days=(wd - today.weekday()) % 7)
+            days = Period(d, d)
+        elif g["zh_week"] or g["en_week"]:
+            which = g["zh_week_which"] or ""
+            monday = today - timedelta(days=today.weekday())
+            if which == "下":
+                days = Period(monday + timedelta(days=7), monday + timedelta(days=13))
+            else:
+                days = Period(today, monday + timedelta(days=6))
+        elif g["zh_date"] or g["en_date"] or g["iso"] or g["zh_day_only"]:
+            if g["iso"]:
+                y, mo, dd = int(g["iso_y"]), int(g["iso_m"]), int(g["iso_d"])
+            elif g["zh_date"]:
+                y = int(g["zh_year"]) if g["zh_year"] else None
+                mo, dd = _zh_number(g["zh_month"]) or 0, _zh_number(g["zh_day"]) or 0
+            elif g["en_date"]:
+                y = None
+                mo = _EN_MONTHS[(g["en_month"] or g["en_month2"]).casefold()]
+                dd = int(g["en_day"] or g["en_day2"])
+            else:
+                y, mo, dd = None, today.month, int(g["zh_day_n"])
+            try:
+                d = date(y or today.year, mo, dd)
+                if y is None and d < today - timedelta(days=MAX_DAYS_BACK):
+                    # "28号" after the 28th: next month; "1月3日" in November: next year
+                    d = (date(today.year + 1, mo, dd) if g["zh_date"] or g["en_date"] else _next_month(today, dd))
+            except ValueError:
+                return None
+            days = Period(d, d)
+        elif g["zh_rel"] or g["en_rel"]:
+            word = re.sub(r"\s+", " ", (g["zh_rel"] or g["en_rel"]).casefold())
+            offset = {"大后天": 3, "后天": 2, "明天": 1, "明日": 1, "明儿": 1, "明早": 1, "明晚": 1, "今天": 0, "今日": 0,
+                      "今儿": 0, "今晚": 0, "今夜": 0, "今早": 0, "昨天": -1, "昨日": -1, "前天": -2,
+                      "the day after tomorrow": 2, "tomorrow": 1, "tmrw": 1, "tmr": 1, "today": 0, "tonight": 0,
+                      "yesterday": -1}[word]
+            d = today + timedelta(days=offset)
+            days = Period(d, d)
+            if word in _ZH_PARTS:
+                hours = PARTS[_ZH_PARTS[word]]
+            elif word == "tonight":
+                hours = PARTS["evening"]
+        elif g["zh_part"] or g["en_part"]:
+            name = _ZH_PARTS[g["zh_part"]] if g["zh_part"] else g["en_part_name"].casefold()
+            hours = PARTS[name]
+        elif g["zh_hour"] or g["en_hour"]:
+            explicit_hour = True
+            if g["zh_hour"]:
+                h = _zh_number(g["zh_hour_n"]) or 0
+                if hours and hours[0] >= 12 and h < 12:  # 下午5点, 晚上8点
+                    h += 12
+            else:
+                word = g["en_hour"].casefold()
+                if word == "noon":
+                    h = 12
+                elif word == "midnight":
+                    h = 0
+                elif g["en_hour24"]:
+                    h = int(g["en_hour24"])
+                else:
+                    h = int(g["en_hour_n"]) % 12 + (12 if g["en_ampm"].casefold().startswith("p") else 0)
+            if not 0 <= h <= 23:
+                return None
+            hours = (h, h + 1)
+    if days is None:
+        if hours is None:
+            return None
+        # "下午" / "at 5 pm" without a day: today, or tomorrow when that hour has passed
+        d = today + timedelta(days=1) if explicit_hour and hours[0] < now.hour else today
+        days = Period(d, d)
+    if hours is not None and days.days == 1:
+        return Period(days.start, days.end, hours)
+    return days
+
+
+def _next_month(today: date, day: int) -> date:
+    year, month = (today.year + 1, 1) if today.month == 12 else (today.year, today.month + 1)
+    return date(year, month, day)
+
+
+def out_of_range(period: Period, today: date) -> str | None:
+    """Why ``period`` cannot be forecast from ``today`` (``"ahead"``/``"past"``), or ``None``."""
+    if period.end > today + timedelta(days=MAX_DAYS_AHEAD):
+        return "ahead"
+    if period.start < today - timedelta(days=MAX_DAYS_BACK):
+        return "past"
+    return None
+
+
+ZH_WEEKDAY_NAMES = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
+EN_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def day_name(d: date, today: date, language: str) -> str:
+    """``明天(11月23日 周一)`` / ``tomorrow (Mon 23 Nov)``: the day as a person says it, with its date."""
+    offset = (d - today).days
+    if language == "zh":
+        word = {-1: "昨天", 0: "今天", 1: "明天", 2: "后天"}.get(offset, "")
+        label = f"{d.month}月{d.day}日 {ZH_WEEKDAY_NAMES[d.weekday()]}"
+        return f"{word}({label})" if word else label
+    word = {-1: "yesterday", 0: "today", 1: "tomorrow"}.get(offset, "")
+    label = f"{EN_WEEKDAY_NAMES[d.weekday()][:3]} {d.day} {d.strftime('%b')}"
+    return f"{word} ({label})" if word else label

@@ -122,12 +122,18 @@ def _m005_no_messages(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE IF EXISTS messages")
 
 
+def _m006_steps(db: sqlite3.Connection) -> None:
+    # A question with several requests runs as a plan: each tool call belongs to a step (NULL: a one-step turn).
+    db.execute("ALTER TABLE tool_calls ADD COLUMN step INTEGER")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
     ("003_batches", _m003_batches),
     ("004_pending", _m004_pending),
     ("005_no_messages", _m005_no_messages),
+    ("006_steps", _m006_steps),
 ]
 
 
@@ -245,10 +251,10 @@ class Store:
             for seq, t in enumerate(tool_calls):
                 db.execute(
                     "INSERT INTO tool_calls (turn_id, seq, attempt, name, args, ok, result, error, duration_ms, started_at, "
-                    "refusals) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "refusals, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (turn["id"], seq, t.attempt, t.name, json.dumps(t.args, ensure_ascii=False), int(t.ok),
                      json.dumps(t.result, ensure_ascii=False) if t.result is not None else None, t.error,
-                     t.duration_ms, t.started_at, json.dumps(t.refusals, ensure_ascii=False)),
+                     t.duration_ms, t.started_at, json.dumps(t.refusals, ensure_ascii=False), t.step),
                 )
             db.executemany(
                 "INSERT INTO events (turn_id, seq, type, data) VALUES (?, ?, ?, ?)",

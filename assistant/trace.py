@@ -43,6 +43,7 @@ class ToolCallRecord(BaseModel):
     duration_ms: float
     started_at: str
     refusals: list[str] = Field(default_factory=list)  # what the sandbox refused during the call
+    step: int | None = None  # the plan step it belongs to (None: a one-step turn)
 
 
 class Trace(BaseModel):

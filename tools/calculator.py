@@ -348,6 +348,35 @@ def continued_expression(question: str, previous_value: str) -> str | None:
     return None
 
 
+_CONVERT_F = re.compile(r"(?:换算|转换|转|换|折合|变)成?华氏|(?:in|to|into)\s+(?:degrees\s+)?fahrenheit|in\s+°F", re.IGNORECASE)
+_CONVERT_C = re.compile(r"(?:换算|转换|转|换|折合|变)成?摄氏|(?:in|to|into)\s+(?:degrees\s+)?celsius|in\s+°C", re.IGNORECASE)
+_DIFFERENCE = re.compile(r"温差|相差|差多少|差几度|(?:the\s+)?difference\b|how\s+much\s+(?:warmer|colder|hotter)",
+                         re.IGNORECASE)
+_THAT = re.compile(r"^(?:把|将)?(?:温度|气温|它|这个|那个)?|(?i:\b(?:the\s+temperature|it|that)\b)")
+
+
+def derived_expression(question: str, figures: list[KeyFact]) -> str | None:
+    """Arithmetic on an earlier result's figures that ``question`` certainly asks for, or ``None``."""
+    temps = [f for f in figures if f.unit in ("°C", "°F")]
+    if _DIFFERENCE.search(question) and len(temps) >= 2:
+        high, low = max(temps, key=lambda f: f.number or 0), min(temps, key=lambda f: f.number or 0)
+        return f"{format_number(high.number or 0)} - {_signed(low.number or 0)}"
+    if len(temps) == 1:
+        t = temps[0]
+        if _CONVERT_F.search(question) and t.unit == "°C":
+            return f"{_signed(t.number or 0)} * 9 / 5 + 32"
+        if _CONVERT_C.search(question) and t.unit == "°F":
+            return f"({format_number(t.number or 0)} - 32) * 5 / 9"
+    if len(figures) == 1 and figures[0].number is not None:
+        return continued_expression(_THAT.sub("", question).strip(), format_number(figures[0].number))
+    return None
+
+
+def _signed(x: float) -> str:
+    text = format_number(x)
+    return f"({text})" if text.startswith("-") else text
+
+
 _HAS_NUMBER = re.compile(
     r"[0-9０-９½¼¾⅓π]|[零一二两三四五六七八九十百千万亿半]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty"
@@ -409,11 +438,22 @@ class Calculator(Tool):
         return [CalculatorArgs(expression=expr)] if expr else None
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
-        if previous.route != self.name or not previous.calls or not previous.calls[-1][1]:
-            return None
-        value = previous.calls[-1][1].get("value")  # type: ignore[union-attr]
-        expr = continued_expression(question, str(value)) if value is not None else None
+        """``times 2`` after a calculation; after another tool's result (an earlier step of the same question),
+        arithmetic on its figures: ``换算成华氏度`` (°C → °F), ``两地温差是多少`` (the difference of two)."""
+        if previous.route == self.name:
+            if not previous.calls or not previous.calls[-1][1]:
+                return None
+            value = previous.calls[-1][1].get("value")  # type: ignore[union-attr]
+            expr = continued_expression(question, str(value)) if value is not None else None
+            return [CalculatorArgs(expression=expr)] if expr else None
+        expr = derived_expression(question, [f for f in previous.facts if f.number is not None])
         return [CalculatorArgs(expression=expr)] if expr else None
+
+    def depends(self, question: str, route: str) -> bool:
+        if route == self.name:
+            return continued_expression(question, "1") is not None
+        return bool(_CONVERT_F.search(question) or _CONVERT_C.search(question) or _DIFFERENCE.search(question)
+                    or continued_expression(_THAT.sub("", question), "1") is not None)
 
     def grounding(self, question: str) -> Grounding:
         """A calculation needs numbers: digits, or number words (三, twelve, half, dozen)."""

@@ -390,7 +390,7 @@ def _ask(args: argparse.Namespace) -> int:
 
 def _print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> None:
     """The one shape of `ask --json`, whether the turn ran here or in the daemon."""
-    keys = ("ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error", "replaced")
+    keys = ("ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error", "replaced", "steps")
     print(json.dumps({k: tool_calls if k == "tool_calls" else turn.get(k) for k in keys}, ensure_ascii=False))
 
 

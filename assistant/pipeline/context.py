@@ -29,11 +29,14 @@ class TurnContext:
     pending: PreviousTurn | None = None  # a request waiting for the answer to a question asked back
     events: list[Event] = field(default_factory=list)
     said: str = ""  # the user's own words this turn, kept beside ``question``
+    step: int | None = None  # the plan step these stages work on (stamped on the events they emit)
 
     def __post_init__(self) -> None:
         self.said = self.said or self.question
 
     async def emit(self, event: Event) -> None:
+        if self.step is not None and "step" in type(event).model_fields and getattr(event, "step") is None:
+            event = event.model_copy(update={"step": self.step})
         self.events.append(event)
         if self.emit_to is not None:
             r = self.emit_to(event)

@@ -21,6 +21,7 @@ class TurnStarted(BaseModel):
 
 class StageStarted(BaseModel):
     type: Literal["stage_started"] = "stage_started"
+    step: int | None = None  # the plan step (None: a one-step turn)
     stage: Stage
     attempt: int = 0
     of: int = 0
@@ -32,10 +33,19 @@ class RouteDecided(BaseModel):
     route: str
     by: Literal["rule", "model", "default", "check"]
     reason: str
+    steps: list["PlannedStep"] = []  # a question with several requests: its plan
+
+
+class PlannedStep(BaseModel):
+    index: int
+    route: str
+    request: str
+    after: int | None = None  # the step whose result it needs
 
 
 class ToolCallProposed(BaseModel):
     type: Literal["tool_call_proposed"] = "tool_call_proposed"
+    step: int | None = None  # the plan step (None: a one-step turn)
     attempt: int
     name: str
     args: dict[str, Any]
@@ -50,6 +60,7 @@ class ToolResultEvent(ToolCallRecord):
 
 class ValidationDone(BaseModel):
     type: Literal["validation"] = "validation"
+    step: int | None = None  # the plan step (None: a one-step turn)
     attempt: int
     verdict: Literal["PASS", "FAIL"]
     reason: str
@@ -58,6 +69,7 @@ class ValidationDone(BaseModel):
 
 class RetryStopped(BaseModel):
     type: Literal["retry_stopped"] = "retry_stopped"
+    step: int | None = None  # the plan step (None: a one-step turn)
     attempt: int
     reason: str
 
@@ -83,6 +95,16 @@ class AnswerReset(BaseModel):
     reason: str
 
 
+class StepDone(BaseModel):
+    """One step of a plan finished (passed its checks, or failed)."""
+
+    type: Literal["step_done"] = "step_done"
+    step: int
+    route: str
+    ok: bool
+    error: str | None = None
+
+
 class TurnDone(BaseModel):
     type: Literal["turn_done"] = "turn_done"
     turn_id: str
@@ -93,6 +115,7 @@ class TurnDone(BaseModel):
     model_calls: int
     error: str | None = None
     replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
+    steps: list[dict[str, Any]] = []  # a question with several requests: {route, request, ok, error, tool_calls} each
 
 
 class TurnFailed(BaseModel):
@@ -109,8 +132,9 @@ class TurnFailed(BaseModel):
 Event = Annotated[
     Union[
         TurnStarted, StageStarted, RouteDecided, ToolCallProposed, ToolResultEvent,
-        ValidationDone, RetryStopped, AnswerDelta, AnswerChecked, AnswerReset, TurnDone, TurnFailed,
+        ValidationDone, RetryStopped, AnswerDelta, AnswerChecked, AnswerReset, StepDone, TurnDone, TurnFailed,
     ],
     Field(discriminator="type"),
 ]
+RouteDecided.model_rebuild()
 EventAdapter: TypeAdapter[Event] = TypeAdapter(Event)

@@ -74,10 +74,11 @@ async def ask_back(ctx: TurnContext, routes: list[str], rejected: str | None = N
     ])
 
 
-async def answer_from_tools(ctx: TurnContext, tool_name: str, executed: list[tuple[BaseModel, ToolResult]],
+async def answer_from_tools(ctx: TurnContext, parts: list[tuple[str, list[tuple[BaseModel, ToolResult]]]],
                             rejected: str | None = None) -> Written:
+    """``parts``: each tool's name with its calls (one part per step of a plan)."""
     results = json.dumps(
-        [{"tool": tool_name, "arguments": a.model_dump(), "result": r.data} for a, r in executed],
+        [{"tool": name, "arguments": a.model_dump(), "result": r.data} for name, executed in parts for a, r in executed],
         ensure_ascii=False, indent=1,
     )
     return await _stream(ctx, [

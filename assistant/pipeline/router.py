@@ -27,6 +27,7 @@ class RouteDecision(BaseModel):
     reply: str | None = None  # a complete answer written by a rule (a refusal, a question back)
     pending_tool: str | None = None  # the tool whose missing argument the reply asks for
     question: str | None = None  # the request as completed by an answer to a question back
+    also: list["FurtherRequest"] = []  # further requests of the same message the model router listed
 
 
 _REVEAL = re.compile(
@@ -34,8 +35,22 @@ _REVEAL = re.compile(
     r"|initial\s+prompt|系统提示|提示词|系统指令|内部指令|你的指令|忽略(?:之前|以上|前面)的?(?:所有)?指令)"
 )
 
+class FurtherRequest(BaseModel):
+    route: str
+    request: str = ""
+
+
 class RouteChoice(BaseModel):
     route: str
+    also: list[FurtherRequest] = []
+
+
+RouteDecision.model_rebuild()
+
+
+def guarded(question: str) -> bool:
+    """A request for our own instructions: declined by a rule, never split or routed."""
+    return bool(_REVEAL.search(question))
 
 
 def route_names(ctx: TurnContext) -> list[str]:
@@ -92,7 +107,10 @@ async def route(ctx: TurnContext) -> RouteDecision:
         return decision
 
     names = route_names(ctx)
-    schema = {"type": "object", "properties": {"route": {"type": "string", "enum": names}}, "required": ["route"]}
+    enum = {"type": "string", "enum": names}
+    schema = {"type": "object", "properties": {"route": enum, "also": {"type": "array", "items": {
+        "type": "object", "properties": {"route": enum, "request": {"type": "string"}}, "required": ["route", "request"]}}},
+        "required": ["route"]}
     messages = [
         ChatMessage(role="system", content=prompts.render("router", routes=_routes_text(ctx))),
         *ctx.history,
@@ -102,7 +120,10 @@ async def route(ctx: TurnContext) -> RouteDecision:
     choice = parse_structured(reply.content, RouteChoice)
     if choice is None or choice.route not in names:
         return RouteDecision(route=CHAT, by="default", reason=f"the router's reply was not a valid route: {reply.content[:80]!r}")
-    return RouteDecision(route=choice.route, by="model", reason=f"{reply.model or ctx.model_name('router')} chose {choice.route}")
+    also = [a for a in choice.also if a.route in names and a.route not in (CHAT, CLARIFY)][:4]
+    listed = "".join(f", then {a.route}" for a in also)
+    return RouteDecision(route=choice.route, by="model", also=also,
+                         reason=f"{reply.model or ctx.model_name('router')} chose {choice.route}{listed}")
 
 
 def gate(ctx: TurnContext, decision: RouteDecision) -> RouteDecision:

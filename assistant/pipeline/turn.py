@@ -5,20 +5,21 @@ are written to the store even when the turn fails."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from assistant.pipeline import answer_check, executor, responder, router, validator
+from assistant.pipeline import answer_check, executor, plan, responder, router, validator
 from assistant.pipeline.responder import Written
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.errors import AssistantError, InternalError
 from assistant.pipeline.events import (
-    AnswerChecked, AnswerReset, RetryStopped, RouteDecided, StageStarted, ToolCallProposed, ToolResultEvent, TurnDone,
-    TurnFailed, TurnStarted, ValidationDone,
+    AnswerChecked, AnswerReset, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, ToolCallProposed,
+    ToolResultEvent, TurnDone, TurnFailed, TurnStarted, ValidationDone,
 )
 from assistant.pipeline.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write
 from assistant.models.base import ChatMessage, ModelBackend
@@ -35,6 +36,16 @@ class ToolCallSummary(BaseModel):
     error: str | None = None
 
 
+class StepSummary(BaseModel):
+    """One request of a question that held several."""
+
+    route: str
+    request: str
+    ok: bool
+    error: str | None = None
+    tool_calls: list[ToolCallSummary] = []
+
+
 class TurnResult(BaseModel):
     turn_id: str
     session_id: str
@@ -47,6 +58,20 @@ class TurnResult(BaseModel):
     tool_calls: list[ToolCallSummary] = []
     error: str | None = None
     replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
+    steps: list[StepSummary] = []  # a question with several requests: each one (empty for a one-step turn)
+
+
+class Budget:
+    """One budget of retries for a whole turn, shared by the steps of a plan."""
+
+    def __init__(self, retries: int) -> None:
+        self.retries = retries
+
+    def take(self) -> bool:
+        if self.retries <= 0:
+            return False
+        self.retries -= 1
+        return True
 
 
 class Outcome(BaseModel):
@@ -101,19 +126,38 @@ class Assistant:
         turn_id, started = new_id(), now_iso()
         await ctx.emit(TurnStarted(turn_id=turn_id, session_id=session_id, question=question))
         decision: router.RouteDecision | None = None
+        summaries: list[StepSummary] = []
         outcome: Outcome | None = None
         answer: Answer | None = None
         ok, error = False, None
         try:
-            # 1. Router, and the route gate
+            # 1. Router (a plan when the question holds several requests), and the route gate
             await ctx.emit(StageStarted(stage="router"))
-            decision = router.gate(ctx, await router.route(ctx))
-            await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason))
+            steps = plan.by_rule(ctx) if settings.deterministic and ctx.pending is None and not router.guarded(question) \
+                else None
+            if steps:
+                decision = router.RouteDecision(route="+".join(s.route for s in steps), by="rule",
+                                                reason=f"{len(steps)} requests, each settled by a rule")
+            else:
+                decision = router.gate(ctx, await router.route(ctx))
+                steps = plan.from_model(ctx, decision)
+            await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
+                PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps or []]))
             ctx.question = decision.question or question
             if ctx.pending is not None:
                 self.store.set_pending(session_id, None)  # asked back once; this turn answers or replaces it
             tool = self.registry.get(decision.route)
-            if decision.reply is not None:
+            if steps:
+                # 2–4 for each request: independent steps concurrently, dependent ones after; one answer for all
+                outcomes = await self._run_plan(ctx, steps)
+                await ctx.emit(StageStarted(stage="responder"))
+                answer, ok = await self._answer_plan(ctx, steps, outcomes, certain=decision.by == "rule")
+                summaries = [StepSummary(route=s.route, request=s.request, ok=outcomes[s.index].ok,
+                                         error=None if outcomes[s.index].ok else outcomes[s.index].reason) for s in steps]
+                outcome = Outcome(ok=ok, attempts=sum(o.attempts for o in outcomes.values()),
+                                  reason="; ".join(f"step {s.index}: {outcomes[s.index].reason}" for s in steps
+                                                   if not outcomes[s.index].ok))
+            elif decision.reply is not None:
                 # A rule wrote the whole answer: a refusal, or a question back for a missing detail.
                 answer = Answer(text=await responder.say(ctx, decision.reply))
                 if decision.pending_tool:
@@ -155,9 +199,13 @@ class Assistant:
                 tool_calls=[ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error)
                             for t in trace.tool_calls],
                 error=error or (None if ok else outcome.reason if outcome else None),
+                steps=[st.model_copy(update={"tool_calls": [
+                    ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error)
+                    for t in trace.tool_calls if t.step == i]}) for i, st in enumerate(summaries, 1)],
             )
             done = TurnDone(turn_id=turn_id, ok=ok, answer=result.answer, route=result.route, attempts=result.attempts,
-                            model_calls=result.model_calls, error=result.error, replaced=result.replaced)
+                            model_calls=result.model_calls, error=result.error, replaced=result.replaced,
+                            steps=[st.model_dump() for st in result.steps])
             if error is None:
                 await ctx.emit(done)
             else:
@@ -174,17 +222,24 @@ class Assistant:
 
     async def _answer_tool(self, ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel, ToolResult]],
                            certain: bool) -> Answer:
-        """The third gate. The answer must carry the key facts of every result, in the user's language, as plain
-        text; one retry with the reason, then the tool's own rendering is shown instead. A small model may
-        write badly; it may never show a wrong figure."""
-        rendered = tool.render_all(ctx.question, executed)
-        if certain and ctx.settings.deterministic and (tool.renders_directly or ctx.settings.rendered_answers):
+        return await self._answer_tools(ctx, [(tool, executed)], certain)
+
+    async def _answer_tools(self, ctx: TurnContext, parts: list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]],
+                            certain: bool) -> Answer:
+        """The third gate. The answer must carry the key facts of every result (of every step), in the user's
+        language, as plain text; one retry with the reason, then the tools' own rendering is shown instead. A small
+        model may write badly; it may never show a wrong figure."""
+        rendered = "\n".join(tool.render_all(ctx.question, executed) for tool, executed in parts)
+        direct = all(tool.renders_directly for tool, _ in parts)
+        if certain and ctx.settings.deterministic and (direct or ctx.settings.rendered_answers):
             return Answer(text=await responder.say(ctx, rendered))
-        facts = [f for args, result in executed for f in tool.key_facts(args, result)]
-        evidence = json.dumps([ctx.question, [[a.model_dump(), r.data] for a, r in executed], rendered], ensure_ascii=False)
+        facts = [f for tool, executed in parts for args, result in executed for f in tool.key_facts(args, result)]
+        evidence = json.dumps([ctx.question, [[a.model_dump(), r.data] for _, executed in parts for a, r in executed],
+                               rendered], ensure_ascii=False)
+        named = [(tool.name, executed) for tool, executed in parts]
         rejected = None
         for attempt in (1, 2):
-            written = await responder.answer_from_tools(ctx, tool.name, executed, rejected)
+            written = await responder.answer_from_tools(ctx, named, rejected)
             verdict = answer_check.check_answer(ctx.question, written.text, facts, written.prompts, evidence=evidence)
             if written.cut:  # stopped early: never shown as it is, whatever else the check found
                 found = "" if verdict.passed else verdict.reason
@@ -198,6 +253,61 @@ class Assistant:
             if written.timed_out:
                 break
         return Answer(text=await responder.say(ctx, rendered), replaced=rejected)
+
+    # plans
+
+    async def _run_plan(self, ctx: TurnContext, steps: list[plan.Step]) -> dict[int, Outcome]:
+        """Every step of a plan: those that need nothing run concurrently, each dependent one after the step it
+        needs, with that result for its rules (and its executor). One budget of retries for all."""
+        budget = Budget(ctx.settings.max_retries)
+        outcomes: dict[int, Outcome] = {}
+
+        async def run(step: plan.Step) -> None:
+            sctx = dataclasses.replace(ctx, question=step.request, step=step.index)
+            tool = self.registry.get(step.route)
+            assert tool is not None
+            args = step.args
+            if step.after is not None:
+                before = outcomes[step.after]
+                earlier = next(s for s in steps if s.index == step.after)
+                if not before.ok:
+                    outcomes[step.index] = Outcome(
+                        ok=False, attempts=0, why="unfixable", reason=f"it needs step {step.after}, which failed",
+                        message=LocalText(zh="它需要的上一步没有成功。", en="the step it builds on did not succeed."))
+                    await ctx.emit(StepDone(step=step.index, route=step.route, ok=False, error=outcomes[step.index].reason))
+                    return
+                earlier_tool = self.registry.get(earlier.route)
+                facts = [f for a, r in before.executed for f in earlier_tool.key_facts(a, r)] if earlier_tool else []
+                previous = plan.previous_for(earlier, before.executed, facts)
+                args = tool.follow_up(step.request, previous) if ctx.settings.deterministic else None
+                # the executor sees the earlier result as what came before in the conversation
+                sctx.history = [*ctx.history, ChatMessage(role="user", content=earlier.request), ChatMessage(
+                    role="assistant", content=tool_results_text(earlier.route, before.executed))]
+            outcome = await self._solve(sctx, tool, args, budget)
+            outcomes[step.index] = outcome
+            await ctx.emit(StepDone(step=step.index, route=step.route, ok=outcome.ok, error=None if outcome.ok else outcome.reason))
+
+        independent = [s for s in steps if s.after is None]
+        await asyncio.gather(*(run(s) for s in independent))
+        for s in steps:
+            if s.after is not None:
+                await run(s)
+        return outcomes
+
+    async def _answer_plan(self, ctx: TurnContext, steps: list[plan.Step], outcomes: dict[int, Outcome],
+                           certain: bool) -> tuple[Answer, bool]:
+        """One answer for every step that passed; a step that failed is said plainly after it."""
+        failed = [s for s in steps if not outcomes[s.index].ok]
+        honest = "\n".join(could_not_answer(
+            s.request, (self.registry.get(s.route) or self.registry.get(steps[0].route)).label,  # type: ignore[union-attr]
+            outcomes[s.index].attempts, outcomes[s.index].message, outcomes[s.index].why) for s in failed)
+        parts = [(self.registry.get(s.route), outcomes[s.index].executed) for s in steps if outcomes[s.index].ok]
+        if not parts:
+            return Answer(text=await responder.say(ctx, honest)), False
+        answer = await self._answer_tools(ctx, parts, certain)  # type: ignore[arg-type]
+        if honest:
+            answer = Answer(text=answer.text + "\n" + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)
+        return answer, not failed
 
     async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> Answer:
         """Conversation has no tool evidence to hold it to, but the answer is still checked for JSON, markup,
@@ -231,12 +341,16 @@ class Assistant:
             return Answer(text=await responder.say(ctx, text_of(written)))
         return Answer(text=written.text)
 
-    async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None) -> Outcome:
+    async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None,
+                     budget: Budget | None = None) -> Outcome:
+        """``budget``: the turn's shared retries (a plan's steps draw on one budget)."""
         total = ctx.settings.max_retries + 1
         feedback: list[ChatMessage] = []
         failed: dict[str, tuple[str, LocalText | None]] = {}  # proposal key -> why it failed
         reason, message = "", None
         for attempt in range(1, total + 1):
+            if attempt > 1 and budget is not None and not budget.take():
+                return Outcome(ok=False, attempts=attempt - 1, reason=reason, message=message, why="exhausted")
             if attempt == 1 and preset:
                 proposal = executor.from_rule(tool, preset)
             else:
@@ -290,10 +404,16 @@ class Assistant:
         ms = (time.perf_counter() - t0) * 1000
         record = ToolCallRecord(attempt=attempt, name=tool.name, args=args.model_dump(), ok=result.ok,
                                 result=result.data, error=result.error, duration_ms=ms, started_at=started,
-                                refusals=result.refusals)
+                                refusals=result.refusals, step=ctx.step)
         ctx.trace.tool_calls.append(record)
         await ctx.emit(ToolResultEvent(**record.model_dump()))
         return result
+
+
+def tool_results_text(route: str, executed: list[tuple[BaseModel, ToolResult]]) -> str:
+    """An earlier step's results as the executor of a later one reads them."""
+    return json.dumps([{"tool": route, "arguments": a.model_dump(), "result": r.data} for a, r in executed],
+                      ensure_ascii=False)
 
 
 def _short(raw: dict) -> str:

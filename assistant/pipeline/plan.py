@@ -1,0 +1,128 @@
+"""Plans: one question, several requests. ``北京天气怎么样?顺便算一下 23*47`` is a weather step and a calculator
+step that run concurrently; ``上海现在多少度?换算成华氏度`` is a weather step and a calculator step that runs
+after it, on its result.
+
+The certain tier splits the question into clauses and keeps the split only when every clause is claimed
+without a model: by a tool's rule, as a follow-up of an earlier clause, or as a step that depends on an earlier
+one (``Tool.depends``). Anything less certain is not a plan here: the question goes the one-step way it always
+went (so a single-intent question pays nothing), and the model router may still list further requests."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from assistant.pipeline.context import TurnContext
+from assistant.pipeline.router import RouteDecision
+from tools import KeyFact, PreviousTurn, ToolResult
+
+# Where one request ends and the next begins: after a sentence's end, or before a word that adds a request.
+_BOUNDARY = re.compile(
+    r"(?<=[?？!！。;；])\s*"
+    r"|[,，、\s]*(?=顺便|另外|此外|同时|并且|然后|再帮我|再给我|还要|还有(?!多|几|什么|没有|哪))"
+    r"|[,;\s]+(?=(?:and\s+)?(?:also|then)\b)"
+    r"|\s+(?=and\s+(?:what|how|calculate|compute|convert|multiply|divide|tell|is)\b)",
+    re.IGNORECASE)
+# Words that join requests, not part of either.
+_JOINER = re.compile(r"^(?:顺便|另外|此外|同时|并且|还有|还要|再帮我|再给我|and|also|then|[,，、;；\s])+", re.IGNORECASE)
+# A clause that asks for nothing: thanks, greetings, "please".
+_FILLER = re.compile(r"^(?:谢谢|多谢|thanks?(?:\s+you)?|please|请|好的|ok|okay|hi|hello|你好)?[\s!！.。,，~]*$", re.IGNORECASE)
+
+
+@dataclass
+class Step:
+    """One request of a plan: the words that ask it, the tool that answers it, and what it needs."""
+
+    index: int
+    request: str
+    route: str
+    args: list[BaseModel] | None = None  # from a rule; None: the executor writes them
+    after: int | None = None  # the step whose result this one needs
+    by: str = "rule"
+    reason: str = ""
+    joined: list[int] = field(default_factory=list)
+
+
+def clauses(question: str) -> list[str]:
+    """The question cut where a new request begins, joiners dropped, empty pieces and filler left out."""
+    pieces = [p for p in _BOUNDARY.split(question) if p]
+    out = []
+    for piece in pieces:
+        text = _JOINER.sub("", piece).strip()
+        if text and not _FILLER.match(text):
+            out.append(text)
+    return out
+
+
+def by_rule(ctx: TurnContext) -> list[Step] | None:
+    """A plan of two or more steps when every clause of the question is claimed without a model; else ``None``."""
+    parts = clauses(ctx.question)
+    if len(parts) < 2:
+        return None
+    steps: list[Step] = []
+    for text in parts:
+        step = _claim(ctx, text, steps)
+        if step is None:
+            return None
+        steps.append(step)
+    if all(s.after is None for s in steps) and len({s.route for s in steps}) == 1:
+        return None  # one tool, independent calls: the one-step path already makes them together
+    return steps
+
+
+def _claim(ctx: TurnContext, text: str, earlier: list[Step]) -> Step | None:
+    index = len(earlier) + 1
+    claims = [(tool, args) for tool in ctx.registry if (args := tool.route(text))]
+    if len(claims) == 1:
+        tool, args = claims[0]
+        return Step(index, text, tool.name, args, reason=f"the {tool.name} rule is certain")
+    if claims:
+        return None
+    for before in reversed(earlier):
+        tool = ctx.registry.get(before.route)
+        if tool is None or before.args is None:
+            continue
+        # the same tool again with another detail ("上海呢?" after a weather clause): known before anything runs
+        args = tool.follow_up(text, PreviousTurn(question=before.request, route=before.route,
+                                                 calls=[(a.model_dump(), None) for a in before.args]))
+        if args:
+            return Step(index, text, tool.name, args, reason=f"continues step {before.index} ({before.route})")
+    for before in reversed(earlier):
+        dependent = [t for t in ctx.registry if t.depends(text, before.route)]
+        if len(dependent) == 1:
+            return Step(index, text, dependent[0].name, None, after=before.index,
+                        reason=f"works on the result of step {before.index} ({before.route})")
+    return None
+
+
+def previous_for(step: Step, executed: list[tuple[BaseModel, ToolResult]], facts: list[KeyFact]) -> PreviousTurn:
+    """An earlier step's result in the shape follow-ups read."""
+    return PreviousTurn(question=step.request, route=step.route,
+                        calls=[(a.model_dump(), r.data) for a, r in executed], facts=facts)
+
+
+def from_model(ctx: TurnContext, decision: RouteDecision) -> list[Step] | None:
+    """The model router's further requests (``also``), as steps after the one it routed; ``None`` for one request.
+    Each further step is held to the same gate as a routed question: a tool step with nothing to use is dropped
+    (the answer still sees the whole question)."""
+    if not decision.also or decision.reply is not None:
+        return None
+    steps: list[Step] = []
+    first = ctx.registry.get(decision.route)
+    if first is not None:
+        steps.append(Step(1, ctx.question, first.name, decision.args, by=decision.by, reason=decision.reason))
+    for extra in decision.also:
+        tool = ctx.registry.get(extra.route)
+        if tool is None or tool.name == (first.name if first else None) or not extra.request.strip():
+            continue
+        if ctx.settings.deterministic and tool.grounding(extra.request) != "grounded":
+            continue
+        args = tool.route(extra.request) if ctx.settings.deterministic else None
+        after = None
+        if args is None and ctx.settings.deterministic and steps and tool.depends(extra.request, steps[0].route):
+            after = steps[0].index
+        steps.append(Step(len(steps) + 1, extra.request, tool.name, args, after=after, by="model",
+                          reason=f"the router listed it as a further request ({tool.name})"))
+    return steps if len(steps) >= 2 else None

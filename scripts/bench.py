@@ -37,7 +37,8 @@ from tools.gazetteer import build_index
 
 QUESTIONS = [json.loads(line) for line in (ROOT / "scripts" / "bench_questions.jsonl").read_text().splitlines() if line]
 TARGETS = {"mean_calls_tiers_on": 1.5, "arithmetic_calls": 0, "overhead_p50_ms": 3, "sandbox_p50_ms": 15,
-           "version_ms": 150, "daemon_first_byte_ms": 200}
+           "version_ms": 150, "daemon_first_byte_ms": 200, "forecast_calls": 1, "forecast_router_calls": 0,
+           "plan_wall_ratio": 1.2}
 
 
 class Oracle:
@@ -84,7 +85,8 @@ async def run_set(settings_overrides: dict[str, Any], oracle: Oracle) -> list[di
     with FakeOllama(oracle) as fake, FakeOpenMeteo() as meteo, tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         settings = Settings(ollama_host=fake.url, backend="ollama", weather_forecast_url=meteo.url,
-                            weather_geocoding_url=meteo.url, gazetteer_index=GAZETTEER, **settings_overrides)
+                            weather_geocoding_url=meteo.url, gazetteer_index=GAZETTEER, clock=meteo.now.isoformat(),
+                            **settings_overrides)
         app = build_assistant(settings, Paths(root / "c", root / "d", root / "k", root / "l"))
         await app.warm()
         sessions: dict[int, str] = {}
@@ -92,10 +94,11 @@ async def run_set(settings_overrides: dict[str, Any], oracle: Oracle) -> list[di
             session = None
             if q["session"] is not None:
                 session = sessions.setdefault(q["session"], app.store.create_session())
-            t0 = time.perf_counter()
+            t0, seen = time.perf_counter(), len(fake.requests)
             result = await app.ask(q["question"], session_id=session)
+            routers = sum(kind_of(r) == "router" for r in fake.requests[seen:])
             rows.append({"category": q["category"], "calls": result.model_calls, "seconds": time.perf_counter() - t0,
-                         "ok": result.ok, "route": result.route})
+                         "ok": result.ok, "route": result.route, "router_calls": routers})
         await app.aclose()
     return rows
 
@@ -105,6 +108,34 @@ def by_category(rows: list[dict[str, Any]], key: str, fn=statistics.mean) -> dic
     for r in rows:
         groups[r["category"]].append(r[key])
     return {c: fn(v) for c, v in groups.items()}
+
+
+async def plan_concurrency(repeats: int, model_latency: float = 0.2, api_latency: float = 0.3) -> dict[str, float]:
+    """Two independent tool steps in one question against the slower step alone, with a fixed latency per model
+    call and per weather request (no cache): the steps must overlap, not add up."""
+    both_q, alone_q = "北京天气怎么样?顺便算一下 23*47", "北京天气怎么样?"
+
+    def answer(request: dict[str, Any]) -> Reply:
+        return Reply(content=written_answer(*results_of(request)), delay=model_latency)
+
+    with FakeOllama(answer) as fake, FakeOpenMeteo() as meteo, tempfile.TemporaryDirectory() as tmp:
+        meteo.delay = api_latency
+        root = Path(tmp)
+        settings = Settings(ollama_host=fake.url, backend="ollama", weather_forecast_url=meteo.url,
+                            weather_geocoding_url=meteo.url, gazetteer_index=GAZETTEER, weather_cache_minutes=0)
+        app = build_assistant(settings, Paths(root / "c", root / "d", root / "k", root / "l"))
+        await app.warm()
+        times: dict[str, list[float]] = {"both": [], "alone": []}
+        for _ in range(repeats):
+            for key, q in (("alone", alone_q), ("both", both_q)):
+                t0 = time.perf_counter()
+                result = await app.ask(q)
+                assert result.ok, result.error
+                times[key].append(time.perf_counter() - t0)
+        await app.aclose()
+    both, alone = statistics.median(times["both"]), statistics.median(times["alone"])
+    return {"both_s": both, "alone_s": alone, "ratio": both / alone, "model_latency_s": model_latency,
+            "api_latency_s": api_latency}
 
 
 def cold_start(quick: bool) -> dict[str, float]:
@@ -167,6 +198,7 @@ def main() -> None:
         latency, rate = 0.2, 50.0
         answer_call = latency + 40 / rate
         timed = asyncio.run(run_set({}, Oracle(latency=latency, token_rate=rate)))
+        planned = asyncio.run(plan_concurrency(5 if a.quick else 15))
         overhead = asyncio.run(bench_pipeline.measure(50 if a.quick else 200))
         sandbox = asyncio.run(bench_sandbox.measure(100 if a.quick else 500))
         cold = cold_start(a.quick)
@@ -185,6 +217,9 @@ def main() -> None:
                                               "p95": pct([r["ratio"] for r in ratios if r["category"] == c], 95)}
                                           for c in calls_on}},
         "pipeline_overhead": overhead, "sandbox": sandbox, "cold_start": cold, "batch": batch,
+        "forecast": {"router_calls": max(r["router_calls"] for r in on if r["category"] == "forecast"),
+                     "max_model_calls": max(r["calls"] for r in on if r["category"] == "forecast")},
+        "plan_concurrency": planned,
     }
 
     def mark(ok: bool) -> str:
@@ -201,6 +236,9 @@ def main() -> None:
     print(f"   {'mean':<14}{len(QUESTIONS):>4}{mean_on:>10.2f}{mean_off:>11.2f}   saving {mean_off / mean_on:.1f}x   "
           f"{mark(mean_on <= TARGETS['mean_calls_tiers_on'])} ≤ 1.5 · arithmetic {mark(calls_on['arithmetic'] == 0)} 0"
           f" · correct {figures['model_calls']['correct_tiers_on']}/{len(QUESTIONS)}")
+    fc = figures["forecast"]
+    print(f"   forecasts (known place, known day): router calls {fc['router_calls']} "
+          f"{mark(fc['router_calls'] == 0)} 0 · model calls at most {fc['max_model_calls']} {mark(fc['max_model_calls'] <= 1)} ≤ 1")
     print(f"\n2. Wall time / one answer-writing call ({latency * 1000:.0f} ms per call + 40 tokens at {rate:.0f} tok/s = {answer_call:.1f} s)")
     for c in calls_on:
         lat = figures["latency_vs_one_answer_call"][c]
@@ -220,6 +258,9 @@ def main() -> None:
     print(f"\n6. Batch: {batch['c1_per_s']:.2f} questions/s at -j 1, {batch['c8_per_s']:.2f} at -j 8 "
           f"({batch['speed_up']:.1f}x {mark(batch['speed_up'] >= 6)} ≥ 6x; {batch['latency_s'] * 1000:.0f} ms per call); "
           + ", ".join(f"peak {v:.0f} MB for {k.rsplit('_', 1)[1]} questions" for k, v in batch.items() if k.startswith("peak_rss")))
+    print(f"\n7. Two independent tool steps in one question ({planned['model_latency_s'] * 1000:.0f} ms per model call, "
+          f"{planned['api_latency_s'] * 1000:.0f} ms per weather request): {planned['both_s']:.2f} s vs "
+          f"{planned['alone_s']:.2f} s for the slower step alone = {planned['ratio']:.2f}x {mark(planned['ratio'] <= 1.2)} ≤ 1.2x")
     print(f"\n(took {time.perf_counter() - started:.0f} s)")
     if a.json:
         Path(a.json).write_text(json.dumps(figures, ensure_ascii=False, indent=2))

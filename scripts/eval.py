@@ -1,5 +1,6 @@
 """How right the answers are, on a public set of everyday questions (scripts/eval_questions.jsonl: Chinese and
-English arithmetic, word problems, weather, several places, follow-ups, chat, questions back, and traps).
+English arithmetic, word problems, weather, forecasts for a day or a span, several places, several requests in one
+question, follow-ups, chat, questions back, and traps).
 
     python scripts/eval.py [--backend oracle|embedded|ollama] [--model M] [--only CATEGORY] [--limit N] [--json FILE]
 
@@ -81,34 +82,52 @@ def grounded(answer: str, tool_calls: list[Any]) -> bool:
             except ValueError:
                 if t.result["value"] not in answer:
                     return False
-        elif "temperature" in t.result:
-            m = re.match(r"-?\d+(?:\.\d+)?", t.result["temperature"])
+        elif "temperature" in t.result or t.result.get("now"):
+            m = re.match(r"-?\d+(?:\.\d+)?", t.result.get("temperature") or t.result["now"]["temperature"])
             if m and not stated(answer, float(m.group()), 0.5):
+                return False
+        elif t.result.get("days") and not t.result.get("hours"):
+            lows = [float(re.match(r"-?\d+(?:\.\d+)?", d["low"]).group()) for d in t.result["days"]]  # type: ignore[union-attr]
+            highs = [float(re.match(r"-?\d+(?:\.\d+)?", d["high"]).group()) for d in t.result["days"]]  # type: ignore[union-attr]
+            if not (stated(answer, min(lows), 0.5) and stated(answer, max(highs), 0.5)):
                 return False
     return True
 
 
 class Scorer:
-    def __init__(self, gazetteer: Gazetteer) -> None:
+    def __init__(self, gazetteer: Gazetteer, meteo: FakeOpenMeteo) -> None:
         self.gazetteer = gazetteer
+        self.meteo = meteo
+
+    def place(self, name: str, country: str) -> Any:
+        found = self.gazetteer.candidates(name, country) or self.gazetteer.candidates(name)
+        return found[0] if found else None
 
     def place_id(self, name: str, country: str) -> int | None:
-        found = self.gazetteer.candidates(name, country) or self.gazetteer.candidates(name)
-        return found[0].geonameid if found else None
+        found = self.place(name, country)
+        return found.geonameid if found else None
 
     def correct(self, case: dict[str, Any], result: Any) -> bool:
         expected = case["route"]
+        expect = case["expect"]
         if expected == "chat":
             return result.ok and result.route == "chat" and bool(result.answer.strip())
         if expected == "clarify":
             return result.route == "clarify" and bool(result.answer.strip())
+        if "refusal" in expect:  # beyond what can be forecast: said plainly, no figure
+            return result.route == expected and not result.ok and expect["refusal"] in result.answer
         if not result.ok or result.route != expected:
             return False
-        expect = case["expect"]
         if "value" in expect:
             value = expect["value"]
-            return any(t.ok and t.result and t.result.get("value") for t in result.tool_calls) and (
-                stated(result.answer, float(value)) or value in result.answer)
+            if not (any(t.ok and t.result and t.result.get("value") for t in result.tool_calls) and (
+                    stated(result.answer, float(value)) or value in result.answer)):
+                return False
+        if "derived" in expect:  # a calculation on the weather: independent of the assistant's own arithmetic
+            temps = [report_for(name)[0] for name, _ in expect["places"]]
+            value = temps[0] * 9 / 5 + 32 if expect["derived"] == "fahrenheit" else abs(temps[0] - temps[1])
+            if not stated(result.answer, round(value, 2), 0.05):
+                return False
         got = {t.result.get("geonameid") for t in result.tool_calls if t.ok and t.result}
         excluded = {self.place_id(n, "") for n in expect.get("not_places", [])}
         if got & excluded:
@@ -116,13 +135,33 @@ class Scorer:
         for name, country in expect.get("places", []):
             if expect.get("not_places"):  # any allowed place will do; its own figures must be stated
                 return bool(got) and grounded(result.answer, result.tool_calls)
-            if self.place_id(name, country) not in got:
+            place = self.place(name, country)
+            if place is None or place.geonameid not in got:
                 return False
+            if "dates" in expect:
+                if not self.forecast_right(case, result, place):
+                    return False
+                continue
             temperature, code = report_for(name)
             lang = case["lang"]
             if not stated(result.answer, temperature, 0.5) or describe(code, lang).split()[0].casefold() not in result.answer.casefold():
                 return False
         return True
+
+    def forecast_right(self, case: dict[str, Any], result: Any, place: Any) -> bool:
+        """The days fetched are the days asked, and the answer states their low and high (a part of a day: its hours)."""
+        from datetime import date
+
+        expect = case["expect"]
+        calls = [t.result for t in result.tool_calls if t.ok and t.result and t.result.get("geonameid") == place.geonameid]
+        if not calls or calls[-1].get("dates") != expect["dates"]:
+            return False
+        if "hours" in expect:
+            hours = calls[-1].get("hours") or {}
+            return [int(hours.get("from", "0")[:2]), int(hours.get("to", "0")[:2]) or 24] == expect["hours"]
+        days = [self.meteo.day_values(place.latitude, place.longitude, date.fromisoformat(d)) for d in expect["dates"]]
+        low, high = min(d["temperature_2m_min"] for d in days), max(d["temperature_2m_max"] for d in days)
+        return stated(result.answer, low, 0.5) and stated(result.answer, high, 0.5)
 
 
 async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gazetteer: str) -> list[dict[str, Any]]:
@@ -144,10 +183,10 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
         if model:
             overrides["model"] = model
         settings = Settings(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, gazetteer_index=gazetteer,
-                            **overrides)
+                            clock=meteo.now.isoformat(), **overrides)
         root = Path(tmp)
         app = build_assistant(settings, Paths(root / "c", root / "d", root / "k", root / "l"))
-        scorer = Scorer(gz)
+        scorer = Scorer(gz, meteo)
         sessions: dict[int, str] = {}
         try:
             await app.warm()
@@ -159,7 +198,7 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
                 except AssistantError as e:
                     raise SystemExit(f"eval: {e.one_line()}") from None
                 seconds = time.perf_counter() - t0
-                tool_route = result.route in TOOLS
+                tool_route = bool(result.route) and all(r in TOOLS for r in result.route.split("+"))
                 rows.append({
                     "id": case["id"], "category": case["category"], "lang": case["lang"], "question": case["question"],
                     "route": result.route, "expected_route": case["route"], "answer": result.answer,

@@ -33,6 +33,9 @@ def written_answer(question: str, results: list[dict[str, Any]]) -> str:
         data, args = r["result"] or {}, r["arguments"]
         if r["tool"] == "weather" and "days" in data:
             place, hours = args["place"], data.get("hours")
+            if data.get("now"):
+                parts.append(f"{place}现在{data['now']['temperature']},{data['now']['conditions']}。" if zh
+                             else f"In {place} it is {data['now']['temperature']} now, {data['now']['conditions']}.")
             if hours:
                 parts.append(f"{place}{hours['from']}到{hours['to']}气温{hours['temperature_low']}到{hours['temperature_high']},"
                              f"{hours['conditions']}。" if zh else f"In {place} from {hours['from']} to {hours['to']}: "

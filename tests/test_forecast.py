@@ -211,3 +211,9 @@ async def test_the_flawed_model_fetching_the_wrong_day_is_corrected(fake, meteo,
     feedback = fake.requests[2]["messages"][-1]["content"]
     assert "明天" in feedback and "when=" in feedback
     assert result.tool_calls[-1].result["dates"] == ["2026-11-23"]
+
+
+@pytest.mark.parametrize("question, phrase", [("昆明天气如何?", None), ("明天昆明天气如何?", "明天"), ("昆明明天冷吗", "明天")])
+def test_a_day_inside_a_place_name_is_not_a_day(tmp_path, gazetteer_index, question, phrase):
+    tool = weather(tmp_path, gazetteer_index, "http://127.0.0.1:9", SUNDAY_EVENING)
+    assert tool.when_in(question) == phrase

@@ -113,3 +113,17 @@ async def test_one_budget_of_retries_for_the_whole_turn(fake, meteo, weather_app
     assert not result.ok
     assert sum(len({t.args.get("place") or t.args.get("expression") for t in s.tool_calls}) for s in result.steps) <= 3
     assert result.attempts <= 3  # two first tries and one retry in all, not one retry each
+
+
+async def test_the_trace_shows_each_step_as_a_branch(fake, meteo, weather_app):
+    from assistant.frontends import trace_view
+
+    fake.handler = Script(responder=grounded)
+    app = weather_app()
+    result = await app.ask("上海现在多少度?换算成华氏度是多少")
+    stored = app.store.turn(result.turn_id)
+    assert [t["step"] for t in stored["tool_calls"]] == [1, 2]
+    tree = trace_view.render(stored)
+    assert "├─ step 1: weather «上海现在多少度?»" in tree
+    assert "├─ step 2: calculator «换算成华氏度是多少», on the result of step 1" in tree
+    assert "│  │  ├─ proposed calculator(" in tree and "│  └─ step 2 passed" in tree

@@ -463,6 +463,13 @@ class Weather(Tool):
 
     # deterministic hooks
 
+    def when_in(self, question: str) -> str | None:
+        """The time phrase of ``question``, read around the places it names (昆明天气 holds 明天 but asks about now)."""
+        blanked = question
+        for written, _ in sorted(self.gazetteer.find(question, _NOT_PLACES), key=lambda f: -len(f[0])):
+            blanked = blanked.replace(written, " " * len(written))
+        return find_when(blanked)
+
     def places_in(self, question: str) -> list[tuple[str, Place]]:
         """The places ``question`` names and does not exclude, as written."""
         return self.named_and_excluded(question)[0]
@@ -475,7 +482,7 @@ class Weather(Tool):
 
     def _args(self, question: str, places: list[tuple[str, Place]], when: str | None = None) -> list[BaseModel]:
         language = language_of(question)
-        when = when or find_when(question)
+        when = when or self.when_in(question)
         seen: set[int] = set()
         args: list[BaseModel] = []
         for written, place in places:
@@ -501,9 +508,9 @@ class Weather(Tool):
                     break
         if unknown:
             # looked up online by the tool
-            return [WeatherArgs(place=unknown, when=find_when(question), language=language_of(question))]
+            return [WeatherArgs(place=unknown, when=self.when_in(question), language=language_of(question))]
         if self.cfg.home_city and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
-            return [WeatherArgs(place=self.cfg.home_city, when=find_when(question), language=language_of(question))]
+            return [WeatherArgs(place=self.cfg.home_city, when=self.when_in(question), language=language_of(question))]
         return None
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
@@ -513,7 +520,7 @@ class Weather(Tool):
         if previous.route != self.name or len(question) > 40:
             return None
         places = self.places_in(question)
-        when = find_when(question)
+        when = self.when_in(question)
         before = [a for a, _ in previous.calls if a.get("place")]
         if not places and not when:
             return None
@@ -608,7 +615,7 @@ class Weather(Tool):
     def _wrong_day(self, question: str, args: WeatherArgs, data: dict[str, Any]) -> Verdict | None:
         """The day fetched is the day asked: the question's own time phrase, resolved at the place's local time
         the tool reported, must give the dates (and hours) of the result."""
-        phrase = find_when(question)
+        phrase = self.when_in(question)
         if phrase is None:
             if args.when and data.get("dates") and weather_sense(question) and self.places_in(question):
                 return Verdict(verdict="FAIL", reason=(
@@ -640,13 +647,14 @@ class Weather(Tool):
         data = result.data or {}
         place = args.place.split(",")[0].strip()
         facts = [KeyFact(label=f"the place ({place})", words=[place, str(data.get("resolved", "")).split(",")[0]])]
-        if "days" in data:
+        if "days" in data and "now" not in data:
             return facts + self._forecast_facts(place, data)
-        temperature = _number(data.get("temperature"))
+        temperature = _number(data.get("temperature") or data.get("now", {}).get("temperature"))
         if temperature is not None:
-            facts.append(KeyFact(label=f"the temperature in {place} ({_shown(data['temperature'])})",
-                                 number=temperature, tolerance=0.5, unit=_unit(data["temperature"])))
-        conditions = data.get("conditions")
+            shown = data.get("temperature") or data["now"]["temperature"]
+            facts.append(KeyFact(label=f"the temperature in {place} ({_shown(shown)})",
+                                 number=temperature, tolerance=0.5, unit=_unit(shown)))
+        conditions = data.get("conditions") or data.get("now", {}).get("conditions")
         if conditions:
             facts.append(KeyFact(label=f"the conditions in {place} ({conditions})",
                                  words=[conditions, *condition_words(conditions)]))
@@ -696,11 +704,14 @@ class Weather(Tool):
         if hours:
             day = d["days"][0]["day"]
             chance = hours.get("precipitation_chance")
+            low, high = _shown(hours["temperature_low"]), _shown(hours["temperature_high"])
             if zh:
-                return (f"{place}{day} {hours['from']}至{hours['to']}:{hours['conditions']},气温 {_shown(hours['temperature_low'])}"
-                        f"至 {_shown(hours['temperature_high'])}" + (f",降水概率最高 {chance}" if chance else "") + "。")
-            return (f"{place}, {day} {hours['from']} to {hours['to']}: {hours['conditions']}, {_shown(hours['temperature_low'])} "
-                    f"to {_shown(hours['temperature_high'])}" + (f", chance of precipitation up to {chance}" if chance else "") + ".")
+                span = low if low == high else f"{low}至 {high}"
+                return (f"{place}{day} {hours['from']}至{hours['to']}:{hours['conditions']},气温 {span}"
+                        + (f",降水概率{'' if low == high else '最高 '}{chance}" if chance else "") + "。")
+            span = low if low == high else f"{low} to {high}"
+            return (f"{place}, {day} {hours['from']} to {hours['to']}: {hours['conditions']}, {span}"
+                    + (f", {chance} chance of precipitation" if chance else "") + ".")
         lines = []
         for day in d["days"]:
             if zh:

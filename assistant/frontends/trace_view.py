@@ -35,6 +35,26 @@ def _model_line(c: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def _by_step(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events with each plan step's together (steps run concurrently and interleave), placed where the
+    step first appeared."""
+    out: list[dict[str, Any]] = []
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for e in events:
+        step = e["step"] if e["type"] == "step_done" else e.get("step")
+        if step is None:
+            out.append(e)
+        elif step in groups:
+            groups[step].append(e)
+        else:
+            groups[step] = [e]
+            out.append({"type": "_group", "step": step})
+    flat: list[dict[str, Any]] = []
+    for e in out:
+        flat.extend(groups[e["step"]] if e["type"] == "_group" else [e])
+    return flat
+
+
 def render(turn: dict[str, Any]) -> str:
     """The tree as text."""
     calls = list(turn["model_calls"])
@@ -51,12 +71,24 @@ def render(turn: dict[str, Any]) -> str:
              f"question: {turn['question']}"]
     body: list[tuple[int, str]] = []  # (depth, text)
     attempt = 0
-    for e in turn["events"]:
+    planned: dict[int, dict[str, Any]] = {}
+    current: int | None = None
+    for e in _by_step(turn["events"]):
         t = e["type"]
+        step = e.get("step") if t != "step_done" else e["step"]
+        if step != current:
+            current, attempt = step, 0
+            if step is not None:
+                p = planned.get(step, {})
+                after = f", on the result of step {p['after']}" if p.get("after") else ""
+                body.append((0, f"step {step}: {p.get('route', '?')} «{_short(p.get('request', ''), 60)}»{after}"))
+        indent = 1 if current is not None else 0
+        before = len(body)
         if t == "route_decided":
             for line in take("router"):
                 body.append((0, line))
             body.append((0, f"route: {e['route']} (by {e['by']}: {e['reason']})"))
+            planned = {p["index"]: p for p in e.get("steps") or []}
         elif t == "stage_started" and e["stage"] == "executor":
             attempt = e["attempt"]
             body.append((0, f"attempt {attempt}/{e['of']}"))
@@ -89,6 +121,9 @@ def render(turn: dict[str, Any]) -> str:
             body.append((1, f"answer check {e['verdict']} (try {e['attempt']}): {_short(e['reason'], 200)}{tail}"))
         elif t == "turn_done" and e.get("replaced"):
             body.append((0, "answer replaced by the tool's own rendering"))
+        elif t == "step_done":
+            body.append((0, f"step {e['step']} " + ("passed" if e["ok"] else f"failed: {_short(e.get('error') or '', 160)}")))
+        body[before:] = [(d + indent, text) for d, text in body[before:]]
     for line in take("responder"):
         body.append((0, line))
     for c in calls:  # anything left (a failed call before an error)

@@ -7,7 +7,7 @@ import pytest
 from fake_ollama import Script, tool_call
 from oracle import grounded
 
-from assistant.pipeline.events import StageStarted, StepDone, ToolResultEvent
+from assistant.pipeline.events import AnswerDelta, StageStarted, StepDone, ToolResultEvent
 from assistant.pipeline.plan import clauses
 
 
@@ -75,10 +75,12 @@ async def test_one_step_questions_do_not_pay_for_planning(fake, meteo, weather_a
 async def test_a_failed_step_is_said_beside_the_one_that_worked(fake, meteo, weather_app):
     meteo.error = "Latitude must be in range of -90 to 90°. Given: 91.0."
     fake.handler = Script(responder=grounded)
-    result = await weather_app().ask("北京天气怎么样?顺便算一下 23*47")
+    events: list = []
+    result = await weather_app().ask("北京天气怎么样?顺便算一下 23*47", emit=events.append)
     assert not result.ok
     assert [(s.route, s.ok) for s in result.steps] == [("weather", False), ("calculator", True)]
     assert "1081" in result.answer and "天气" in result.answer.splitlines()[-1]
+    assert "".join(e.text for e in events if isinstance(e, AnswerDelta)) == result.answer  # stored as it was shown
     assert result.model_calls == 0  # the calculation alone renders itself
 
 

@@ -6,6 +6,7 @@ network the cached ones are returned with their age."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 import sqlite3
@@ -114,6 +115,17 @@ def _local(now: datetime, zone: str) -> datetime | None:
         return None
 
 
+def _aged(data: dict[str, Any], age: float, offline: bool, language: str, zh: str, en: str) -> dict[str, Any]:
+    """``data`` with the age of a cached result, and, offline, a note saying it is cached (``zh``: what it is;
+    ``en``: the English phrase, ``{}`` standing for the minutes)."""
+    if age >= 60:
+        data["report_age_minutes"] = round(age / 60)
+    if offline:
+        minutes = round(age / 60)
+        data["note"] = f"没有网络:这是 {minutes} 分钟前缓存的{zh}。" if language == "zh" else f"No network: this is {en.format(minutes)}."
+    return data
+
+
 def _is_today(period: Period, local: datetime) -> bool:
     return period.start == period.end == local.date()
 
@@ -215,6 +227,15 @@ class Weather(Tool):
     def _units(self) -> str:
         return f"{self.cfg.temperature_unit}/{self.cfg.wind_speed_unit}"
 
+    def _unit_params(self) -> dict[str, str]:
+        """The units asked of Open-Meteo, where they differ from its defaults (°C, km/h)."""
+        params = {}
+        if self.cfg.temperature_unit != "celsius":
+            params["temperature_unit"] = self.cfg.temperature_unit
+        if self.cfg.wind_speed_unit != "kmh":
+            params["wind_speed_unit"] = self.cfg.wind_speed_unit
+        return params
+
     def _report_key(self, place: Place) -> str:
         return f"report:{place.latitude:.3f},{place.longitude:.3f}:{self._units()}"
 
@@ -303,10 +324,7 @@ class Weather(Tool):
             params["start_date"], params["end_date"] = period.start.isoformat(), period.end.isoformat()
             if local is not None and _is_today(period, local):
                 params["current"] = CURRENT
-        if self.cfg.temperature_unit != "celsius":
-            params["temperature_unit"] = self.cfg.temperature_unit
-        if self.cfg.wind_speed_unit != "kmh":
-            params["wind_speed_unit"] = self.cfg.wind_speed_unit
+        params.update(self._unit_params())
         body = await self._get(http, self.cfg.forecast_url.rstrip("/") + "/v1/forecast", params)
         try:
             daily, hourly = body["daily"], body["hourly"]
@@ -367,13 +385,7 @@ class Weather(Tool):
             data["now"] = {"temperature": f"{cur.get('temperature_2m')}{units.get('temperature_2m', '°C')}",
                            "conditions": describe(cur.get("weather_code"), language)}
         data["source"] = ATTRIBUTION
-        if age >= 60:
-            data["report_age_minutes"] = round(age / 60)
-        if offline:
-            minutes = round(age / 60)
-            data["note"] = (f"没有网络:这是 {minutes} 分钟前缓存的预报。" if language == "zh"
-                            else f"No network: this is the forecast cached {minutes} minutes ago.")
-        return ToolResult.success(**data)
+        return ToolResult.success(**_aged(data, age, offline, language, zh="预报", en="the forecast cached {} minutes ago"))
 
     async def _get(self, http: Any, url: str, params: dict[str, Any]) -> Any:
         import aiohttp
@@ -422,10 +434,7 @@ class Weather(Tool):
 
     async def _forecast(self, http: Any, place: Place) -> dict[str, Any]:
         params = {"latitude": place.latitude, "longitude": place.longitude, "current": CURRENT, "timezone": "auto"}
-        if self.cfg.temperature_unit != "celsius":
-            params["temperature_unit"] = self.cfg.temperature_unit
-        if self.cfg.wind_speed_unit != "kmh":
-            params["wind_speed_unit"] = self.cfg.wind_speed_unit
+        params.update(self._unit_params())
         body = await self._get(http, self.cfg.forecast_url.rstrip("/") + "/v1/forecast", params)
         if not isinstance(body, dict) or "current" not in body:
             raise _ApiError("the reply has no current conditions")
@@ -447,13 +456,7 @@ class Weather(Tool):
             "conditions": describe(cur.get("weather_code"), language),
             "source": ATTRIBUTION,
         }
-        if age >= 60:
-            data["report_age_minutes"] = round(age / 60)
-        if offline:
-            minutes = round(age / 60)
-            data["note"] = (f"没有网络:这是 {minutes} 分钟前缓存的天气。" if language == "zh"
-                            else f"No network: this is the cached report from {minutes} minutes ago.")
-        return ToolResult.success(**data)
+        return ToolResult.success(**_aged(data, age, offline, language, zh="天气", en="the cached report from {} minutes ago"))
 
     def _offline_message(self, place: str, language: str) -> str:
         host = urlsplit(self.cfg.forecast_url).hostname
@@ -466,16 +469,22 @@ class Weather(Tool):
     def when_in(self, question: str) -> str | None:
         """The time phrase of ``question``, read around the places it names (昆明天气 holds 明天 but asks about now)."""
         blanked = question
-        for written, _ in sorted(self.gazetteer.find(question, _NOT_PLACES), key=lambda f: -len(f[0])):
+        for written, _ in sorted(self._found(question), key=lambda f: -len(f[0])):
             blanked = blanked.replace(written, " " * len(written))
         return find_when(blanked)
+
+    @functools.lru_cache(maxsize=64)
+    def _found(self, question: str) -> tuple[tuple[str, Place], ...]:
+        """Every place ``question`` names, as written: read once per question, though the route, the follow-up,
+        the time phrase and the checks all ask."""
+        return tuple(self.gazetteer.find(question, _NOT_PLACES))
 
     def places_in(self, question: str) -> list[tuple[str, Place]]:
         """The places ``question`` names and does not exclude, as written."""
         return self.named_and_excluded(question)[0]
 
     def named_and_excluded(self, question: str) -> tuple[list[tuple[str, Place]], list[tuple[str, Place]]]:
-        found = self.gazetteer.find(question, _NOT_PLACES)
+        found = list(self._found(question))
         if asks_any_place(question):  # "随便一个中国城市", "any city in France": the country is the scope, not the place
             found = [(w, p) for w, p in found if self.gazetteer.country(w) is None]
         return split_excluded(question, found)  # type: ignore[return-value]
@@ -539,11 +548,7 @@ class Weather(Tool):
         if not before:
             return None
         language = language_of(question)
-        seen: list[str] = []
-        for a in before:
-            if a["place"] not in seen:
-                seen.append(a["place"])
-        return [WeatherArgs(place=p, when=when, language=language) for p in seen]
+        return [WeatherArgs(place=p, when=when, language=language) for p in dict.fromkeys(a["place"] for a in before)]
 
     def missing(self, question: str) -> str | None:
         if self.cfg.home_city or not asks_weather(question):
@@ -624,8 +629,9 @@ class Weather(Tool):
             return None
         local = data.get("local_time")
         if not local:  # the weather now: right for "今天" (today's report), wrong for any other day
-            today = resolve(phrase, datetime.now())
-            if today is not None and today.days == 1 and today.hours is None and today.start == datetime.now().date():
+            now = self.now()
+            today = resolve(phrase, now.replace(tzinfo=None))
+            if today is not None and today.days == 1 and today.hours is None and today.start == now.date():
                 return None
             got = "the weather now"
         else:

@@ -10,7 +10,7 @@ went (so a single-intent question pays nothing), and the model router may still 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pydantic import BaseModel
 
@@ -42,7 +42,6 @@ class Step:
     after: int | None = None  # the step whose result this one needs
     by: str = "rule"
     reason: str = ""
-    joined: list[int] = field(default_factory=list)
 
 
 def clauses(question: str) -> list[str]:

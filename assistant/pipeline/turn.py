@@ -299,14 +299,14 @@ class Assistant:
         """One answer for every step that passed; a step that failed is said plainly after it."""
         failed = [s for s in steps if not outcomes[s.index].ok]
         honest = "\n".join(could_not_answer(
-            s.request, (self.registry.get(s.route) or self.registry.get(steps[0].route)).label,  # type: ignore[union-attr]
+            s.request, self.registry.get(s.route).label,  # type: ignore[union-attr]  # a plan's steps are registered tools
             outcomes[s.index].attempts, outcomes[s.index].message, outcomes[s.index].why) for s in failed)
         parts = [(self.registry.get(s.route), outcomes[s.index].executed) for s in steps if outcomes[s.index].ok]
         if not parts:
             return Answer(text=await responder.say(ctx, honest)), False
         answer = await self._answer_tools(ctx, parts, certain)  # type: ignore[arg-type]
-        if honest:
-            answer = Answer(text=answer.text + "\n" + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)
+        if honest:  # streamed after the answer, and stored as streamed
+            answer = Answer(text=answer.text + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)
         return answer, not failed
 
     async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> Answer:

@@ -729,7 +729,7 @@ class Weather(Tool):
         now = d.get("now")
         if now:
             lines.insert(0, f"现在 {_shown(now['temperature'])},{now['conditions']}。" if zh
-                         else f"Now {_shown(now['temperature'])}, {now['conditions']}.")
+                         else f"now {_shown(now['temperature'])}, {now['conditions']};")
         if len(d["days"]) == 1:
             return f"{place}" + ("" if zh else ", ") + " ".join(lines)
         return f"{place}:\n" + "\n".join(lines)

@@ -9,7 +9,7 @@ from assistant.models.select import SelectedBackend
 from assistant.paths import Paths
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
-from tools import Registry, Tool
+from tools import Registry, Tool, ToolRunner
 from tools.calculator import Calculator
 from tools.gazetteer import INDEX_VERSION
 from tools.sandbox import SandboxRunner
@@ -22,13 +22,15 @@ TOOLS: list[Callable[[Settings, Paths], Tool]] = [
 ]
 
 
-def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None) -> Assistant:
-    """``notify`` hears, once, which backend answers when the choice was a fallback."""
+def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None,
+                    runner: ToolRunner | None = None) -> Assistant:
+    """``notify`` hears, once, which backend answers when the choice was a fallback. Tools run in the
+    sandbox unless another ``runner`` is given (tests of the pipeline's logic run them in-process)."""
     paths.ensure()
     backend = SelectedBackend(settings, notify)
     registry = build_registry(settings, paths)
-    runner = SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
-                           cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log")
+    runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
+                                     cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log")
     return Assistant(settings, backend, registry, runner, Store(paths.database))
 
 

@@ -66,15 +66,18 @@ def paths_under(root: Path) -> Paths:
 
 @pytest.fixture
 async def make_app(fake: FakeOllama, tmp_path: Path, gazetteer_index: str):
-    """Build the real app (Ollama backend, registry, store) pointed at the fake server."""
+    """Build the real app (Ollama backend, registry, store) pointed at the fake server. Tools run
+    in-process unless ``sandboxed=True``: the sandbox has its own tests, and a worker's cold start would
+    double the time of every test here."""
     apps: list[Assistant] = []
 
-    def make(**overrides: Any) -> Assistant:
+    def make(sandboxed: bool = False, **overrides: Any) -> Assistant:
         overrides.setdefault("ollama_host", fake.url)
         overrides.setdefault("gazetteer_index", gazetteer_index)
         overrides.setdefault("backend", "ollama")  # these tests are about the Ollama path; selection has its own
         settings = Settings(transport_backoff=0.01, **overrides)
-        app = build_assistant(settings, paths_under(tmp_path / "state"))
+        runner = None if sandboxed else InProcessRunner(settings.tool_timeout)
+        app = build_assistant(settings, paths_under(tmp_path / "state"), runner=runner)
         apps.append(app)
         return app
 
@@ -94,9 +97,9 @@ def meteo() -> Iterator[FakeOpenMeteo]:
 @pytest.fixture
 def weather_app(make_app, meteo: FakeOpenMeteo):
     """``make_app`` with the weather tool pointed at the fake Open-Meteo."""
-    def make(**overrides: Any) -> Assistant:
+    def make(sandboxed: bool = False, **overrides: Any) -> Assistant:
         overrides.setdefault("clock", meteo.now.isoformat())
-        return make_app(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, **overrides)
+        return make_app(sandboxed, weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, **overrides)
 
     return make
 

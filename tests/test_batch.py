@@ -8,8 +8,12 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from conftest import cli_env, closed_port
 from fake_ollama import Reply, Script, tool_call
+
+pytestmark = pytest.mark.slow  # whole processes
 
 
 def chat_script(delay: float = 0.0, slow: str | None = None) -> Script:

@@ -8,8 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import cli_env, closed_port
 from fake_ollama import Script, tool_call
+
+pytestmark = pytest.mark.slow  # whole processes
 
 
 def run(args: list[str], env: dict[str, str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -105,6 +105,7 @@ async def test_an_unknown_place_costs_no_router_or_executor_call(fake, meteo, we
     assert meteo.search_requests[0]["name"] == "Wells"
 
 
+@pytest.mark.slow
 def test_the_utterance_benchmark_runs_on_the_committed_sample():
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_utterances.py")], capture_output=True, text=True,
                          timeout=300, check=True).stdout

@@ -126,13 +126,13 @@ def test_weather_words(question, expected):
     assert is_weather_question(question) is expected
 
 
-# Through the pipeline
+# Through the pipeline (these two with the tool in the sandbox, as the application runs it)
 
 
 async def test_a_known_place_costs_exactly_one_model_call(fake, meteo, weather_app):
     meteo.set_weather(31.22, 121.46, 2.0, code=61)
     fake.handler = Script(responder="上海现在 2°C,小雨,挺冷的。")
-    result = await weather_app().ask("上海现在冷不冷?")
+    result = await weather_app(sandboxed=True).ask("上海现在冷不冷?")
     assert result.ok and result.route == "weather" and result.model_calls == 1
     assert fake.kinds() == ["responder"]
     assert "小雨" in fake.requests[0]["messages"][-1]["content"]  # grounded in the tool result
@@ -142,7 +142,7 @@ async def test_a_known_place_costs_exactly_one_model_call(fake, meteo, weather_a
 async def test_two_places_two_concurrent_calls_one_answer(fake, meteo, weather_app):
     fake.handler = Script(responder=grounded)
     meteo.delay = 0.3
-    result = await weather_app().ask("北京和上海哪个冷?")
+    result = await weather_app(sandboxed=True).ask("北京和上海哪个冷?")
     assert result.ok and result.model_calls == 1
     assert sorted(t.args["place"] for t in result.tool_calls) == ["上海", "北京"]
     assert meteo.max_in_flight == 2  # the two calls overlapped

@@ -52,6 +52,10 @@ class Client:
         return http.client.HTTPConnection("127.0.0.1", int(self.endpoint["port"]), timeout=t)
 
     def _send(self, method: str, path: str, body: Any = None, timeout: float | None = None) -> http.client.HTTPResponse:
+        return self._open(method, path, body, timeout)[1]
+
+    def _open(self, method: str, path: str, body: Any = None,
+              timeout: float | None = None) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         conn = self._connection(timeout)
         headers = {"Authorization": f"Bearer {self.token}", "Host": "localhost"}
         data = None
@@ -70,7 +74,7 @@ class Client:
             except ValueError:
                 message = text
             raise DaemonError(resp.status, message)
-        return resp
+        return conn, resp
 
     def get(self, path: str, timeout: float = 5.0) -> Any:
         return json.loads(self._send("GET", path, timeout=timeout).read())
@@ -78,14 +82,37 @@ class Client:
     def post(self, path: str, body: Any, timeout: float = 5.0) -> Any:
         return json.loads(self._send("POST", path, body, timeout=timeout).read())
 
-    def ask(self, question: str, session_id: str | None = None, **overrides: Any) -> Iterator[dict[str, Any]]:
+    def ask(self, question: str, session_id: str | None = None, **overrides: Any) -> "EventStream":
         """The turn's events as they happen (dicts shaped like :mod:`assistant.pipeline.events`)."""
         body = {"question": question, "session_id": session_id,
                 **{k: v for k, v in overrides.items() if v is not None}}
-        resp = self._send("POST", "/v1/ask", body)
-        for line in resp:
-            if line.strip():
-                yield json.loads(line)
+        return EventStream(*self._open("POST", "/v1/ask", body))
+
+
+class EventStream:
+    """One answer's events, read line by line; ``abort`` (from any thread) ends a read that is waiting."""
+
+    def __init__(self, conn: http.client.HTTPConnection, resp: http.client.HTTPResponse) -> None:
+        self.conn = conn
+        self.resp = resp
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        try:
+            for line in self.resp:
+                if line.strip():
+                    yield json.loads(line)
+        except (OSError, http.client.HTTPException, ValueError) as e:
+            raise DaemonUnavailable(f"lost the daemon ({e})") from None
+        finally:
+            self.resp.close()
+
+    def abort(self) -> None:
+        sock = self.conn.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 def connect(run_dir: Path) -> Client | None:

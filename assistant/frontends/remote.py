@@ -1,19 +1,20 @@
 """The REPL's view of a running daemon: the same ``ask`` as :class:`assistant.pipeline.Assistant`, answered
-by the daemon (warm models), with the store read directly (the same database file) for the commands."""
+by the daemon (warm models) through the one daemon client (:mod:`assistant.frontends.client`), with the store
+read directly (the same database file) for the commands."""
 
 from __future__ import annotations
 
-import json
+import asyncio
 from typing import Any
 
-import aiohttp
-
-from assistant.frontends.client import Client
 from assistant.config import ROLES, Settings
-from assistant.pipeline.context import Emit
 from assistant.errors import AssistantError, from_failure
+from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
+from assistant.pipeline.context import Emit
 from assistant.pipeline.events import EventAdapter
 from assistant.store import Store
+
+_END = object()
 
 
 class RemoteAssistant:
@@ -27,32 +28,26 @@ class RemoteAssistant:
                 "models": {r: self.settings.model_for(r) for r in ROLES}}
 
     async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None) -> None:
-        endpoint = self.client.endpoint
-        if endpoint["transport"] == "unix":
-            connector: aiohttp.BaseConnector = aiohttp.UnixConnector(path=endpoint["path"])
-            url = "http://localhost/v1/ask"
-        else:
-            connector = aiohttp.TCPConnector()
-            url = f"http://localhost:{endpoint['port']}/v1/ask"
-        body = {"question": question, "session_id": session_id, **self._overrides()}
-        headers = {"Authorization": f"Bearer {self.client.token}"}
+        """The client blocks, so each read runs in a thread; a cancelled turn aborts the read that waits."""
         try:
-            async with aiohttp.ClientSession(connector=connector) as http, http.post(url, json=body, headers=headers) as resp:
-                if resp.status >= 400:
-                    data = await resp.json(content_type=None)
-                    raise AssistantError(f"the daemon refused the question: {data.get('error', resp.status)}.")
-                async for line in resp.content:
-                    if not line.strip():
-                        continue
-                    event = json.loads(line)
-                    if event.get("type") == "turn_failed":
-                        raise from_failure(event)
-                    if emit is not None:
-                        r = emit(EventAdapter.validate_python(event))
-                        if r is not None:
-                            await r
-        except aiohttp.ClientError as e:
-            raise AssistantError(f"lost the daemon ({e}).", "Check `assistant daemon status`, or use --no-daemon.") from None
+            stream = await asyncio.to_thread(self.client.ask, question, session_id, **self._overrides())
+        except DaemonError as e:
+            raise AssistantError(f"the daemon refused the question: {e}.") from None
+        except DaemonUnavailable as e:
+            raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
+        events = iter(stream)
+        try:
+            while (event := await asyncio.to_thread(next, events, _END)) is not _END:
+                if event.get("type") == "turn_failed":
+                    raise from_failure(event)
+                if emit is not None:
+                    r = emit(EventAdapter.validate_python(event))
+                    if r is not None:
+                        await r
+        except DaemonUnavailable as e:
+            raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
+        finally:
+            stream.abort()
 
     async def warm(self) -> None:
         pass  # the daemon keeps its tools warm

@@ -1,0 +1,59 @@
+"""The chat REPL's view of a running daemon (RemoteAssistant) over the one daemon client, against the real
+API served in this process on a Unix socket."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+from fake_ollama import Script
+
+from assistant.errors import AssistantError
+from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, Client
+from assistant.frontends.remote import RemoteAssistant
+from assistant.frontends.server import DaemonState, build_api
+from assistant.pipeline.events import AnswerDelta, TurnDone
+from assistant.store import Store
+
+
+@pytest.fixture
+async def remote(make_app, tmp_path: Path):
+    app = make_app()
+    runner = web.AppRunner(build_api(app, "t0ken", DaemonState()))
+    await runner.setup()
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    sock = run_dir / "d.sock"
+    await web.UnixSite(runner, str(sock)).start()
+    (run_dir / ENDPOINT_FILE).write_text(json.dumps({"transport": "unix", "path": str(sock)}))
+    (run_dir / TOKEN_FILE).write_text("t0ken")
+    r = RemoteAssistant(Client(run_dir), app.settings, Store(app.store.path))
+    yield r
+    await r.aclose()
+    await runner.cleanup()
+
+
+async def test_the_daemon_answers_and_streams_its_events(fake, remote):
+    fake.handler = Script(router={"route": "chat"}, responder="Gravity pulls it round.")
+    events: list = []
+    await remote.ask("Why is the moon round?", emit=events.append)
+    assert "".join(e.text for e in events if isinstance(e, AnswerDelta)) == "Gravity pulls it round."
+    done = [e for e in events if isinstance(e, TurnDone)]
+    assert len(done) == 1 and done[0].ok
+    assert remote.store.turn(remote.store.find_turn("last"))["answer"] == "Gravity pulls it round."
+
+
+async def test_a_failed_turn_in_the_daemon_is_the_same_error_as_here(fake, remote):
+    fake.models.pop(remote.settings.model_for("router"))
+    with pytest.raises(AssistantError) as failure:
+        await remote.ask("Why is the moon round?")
+    assert failure.value.exit_code == 4 and "ollama pull" in (failure.value.hint or "")
+
+
+async def test_a_daemon_that_is_gone_is_one_clear_error(remote, tmp_path):
+    (tmp_path / "run" / ENDPOINT_FILE).write_text(json.dumps({"transport": "unix", "path": str(tmp_path / "nothing")}))
+    remote.client = Client(tmp_path / "run")
+    with pytest.raises(AssistantError, match="daemon"):
+        await remote.ask("hello")

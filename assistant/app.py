@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Callable
+
+from pydantic import BaseModel
 
 from assistant.config import Settings
 from assistant.models.select import SelectedBackend
@@ -14,6 +17,9 @@ from tools.calculator import Calculator
 from tools.gazetteer import INDEX_VERSION
 from tools.sandbox import SandboxRunner
 from tools.weather import Weather, WeatherConfig
+
+PLUGIN_GROUP = "assistant.tools"
+TOOL_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 # The built-in tools, each with how it is built from the settings: the one place a tool is wired in.
 TOOLS: list[Callable[[Settings, Paths], Tool]] = [
@@ -35,8 +41,51 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
 
 
 def build_registry(settings: Settings, paths: Paths) -> Registry:
-    """Every tool, configured from ``settings``."""
-    return Registry([make(settings, paths) for make in TOOLS])
+    """Every tool: the built-in ones configured from ``settings``, then the plugins' (a broken plugin is
+    skipped, with one line in ``registry.skipped`` that ``assistant doctor`` shows)."""
+    registry = Registry([make(settings, paths) for make in TOOLS])
+    plugins, registry.skipped = plugin_tools(registry.names())
+    for tool in plugins:
+        registry.add(tool)
+    return registry
+
+
+def plugin_tools(taken: list[str]) -> tuple[list[Tool], list[str]]:
+    """Tools that installed packages add through the ``assistant.tools`` entry point group: each names a
+    ``tools.Tool`` subclass (built with no arguments) or a function that returns a tool. Returns the tools
+    and, for each plugin skipped, one line saying which and why (it did not import, it is not a tool, its
+    argument schema does not build, its name is taken)."""
+    from importlib.metadata import entry_points
+
+    found: list[Tool] = []
+    skipped: list[str] = []
+    names = set(taken) | {"chat", "clarify"}
+    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        origin = f"plugin {ep.name!r} ({ep.value}" + (f", from {ep.dist.name}" if ep.dist else "") + ")"
+        try:
+            tool = _as_tool(ep.load())
+            if tool.name in names:
+                raise ValueError(f"the tool name {tool.name!r} is taken")
+        except Exception as e:  # a plugin's own bug must cost its tool, never the assistant
+            skipped.append(f"{origin}: skipped, {type(e).__name__}: {e}")
+            continue
+        names.add(tool.name)
+        found.append(tool)
+    return found, skipped
+
+
+def _as_tool(obj: object) -> Tool:
+    tool = obj() if callable(obj) else obj
+    if not isinstance(tool, Tool):
+        raise TypeError(f"it gives {type(tool).__name__!r}, not a tools.Tool")
+    if not isinstance(getattr(tool, "name", None), str) or not TOOL_NAME.fullmatch(tool.name):
+        raise ValueError("its name must be lower-case letters, digits and _ (at most 40)")
+    if not isinstance(getattr(tool, "description", None), str) or not tool.description.strip():
+        raise ValueError("it has no description")
+    if not (isinstance(getattr(tool, "Args", None), type) and issubclass(tool.Args, BaseModel)):
+        raise TypeError("its Args is not a pydantic model")
+    tool.args_schema()  # a schema that does not build would fail every call
+    return tool
 
 
 def weather_config(settings: Settings, paths: Paths) -> WeatherConfig:

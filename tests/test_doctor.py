@@ -15,6 +15,7 @@ from assistant.models import embedded
 
 
 def doctor(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    """``assistant doctor`` as a user runs it (a whole process: the tests calling it are in the slow tier)."""
     return subprocess.run([sys.executable, "-m", "assistant", "doctor", *args], env=env, capture_output=True,
                           text=True, timeout=60)
 
@@ -23,6 +24,7 @@ def env_for(home, fake=None, **more):
     return cli_env(home, fake, ASSISTANT_WEATHER_FORECAST_URL=f"http://127.0.0.1:{closed_port()}", **more)
 
 
+@pytest.mark.slow
 def test_all_good(home, fake):
     p = doctor(env_for(home, fake))
     assert p.returncode == 0, p.stdout
@@ -31,6 +33,7 @@ def test_all_good(home, fake):
     assert "✓ database" in p.stdout and "! weather service" in p.stdout and p.stdout.rstrip().endswith("ready to answer")
 
 
+@pytest.mark.slow
 def test_a_missing_model_stops_answers(home, fake):
     fake.models = {"qwen2.5:3b": ["completion", "tools"]}
     p = doctor(env_for(home, fake, ASSISTANT_RESPONDER_MODEL="llama3.1:8b"))
@@ -38,12 +41,14 @@ def test_a_missing_model_stops_answers(home, fake):
     assert "✗ model llama3.1:8b: not installed (used by responder)" in p.stdout and "→ ollama pull llama3.1:8b" in p.stdout
 
 
+@pytest.mark.slow
 def test_a_model_without_tools_is_a_warning(home, fake):
     fake.models = {"gemma2:2b": ["completion"]}
     p = doctor(env_for(home, fake, ASSISTANT_MODEL="gemma2:2b"))
     assert p.returncode == 0 and "! model gemma2:2b" in p.stdout and "JSON-schema" in p.stdout
 
 
+@pytest.mark.slow
 def test_ollama_down(home):
     p = doctor(env_for(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}"), "--json")
     assert p.returncode == 1
@@ -66,3 +71,15 @@ async def test_auto_without_ollama_or_embedded_says_how_to_get_either(make_app, 
         await app.ask("hello")
     assert "ollama serve" in info.value.one_line() and "assistant[embedded]" in info.value.one_line()
     assert (await app.ask("2^10")).answer == "2^10 = 1024"  # the rules still answer
+
+
+@pytest.mark.parametrize("embedded_answers", [True, False])
+async def test_in_auto_ollama_down_stops_answers_only_when_nothing_else_answers(monkeypatch, embedded_answers):
+    from assistant.config import Settings
+    from assistant.models.select import backend_checks
+
+    monkeypatch.setattr(embedded, "usable", lambda settings: embedded_answers)
+    checks = await backend_checks(Settings(backend="auto", ollama_host=f"127.0.0.1:{closed_port()}"))
+    ollama = next(c for c in checks if c.name == "ollama")
+    assert (ollama.level, ollama.blocking) == (("warn", False) if embedded_answers else ("fail", True))
+    assert [c.name for c in checks].count("embedded backend") == 1

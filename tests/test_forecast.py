@@ -10,6 +10,7 @@ from conftest import closed_port
 from fake_ollama import Script, tool_call
 from oracle import grounded
 
+from tools import InProcessRunner
 from tools.sandbox import SandboxRunner
 from tools.weather import Weather, WeatherArgs, WeatherConfig
 from tools.when import find_when, resolve
@@ -53,14 +54,19 @@ def test_a_question_without_a_day_asks_about_now(question):
     assert find_when(question) is None
 
 
-# The tool, in the sandbox
+# The tool (the first test in the sandbox, as the application runs it; the rest in-process, for speed)
 
 
 @pytest.fixture
-async def runner(tmp_path):
+async def sandbox(tmp_path):
     r = SandboxRunner(timeout=10, log=tmp_path / "tools.log")
     yield r
     await r.aclose()
+
+
+@pytest.fixture
+def runner():
+    return InProcessRunner(timeout=10)
 
 
 def weather(tmp_path, gazetteer_index, url: str, clock: datetime, **more) -> Weather:
@@ -68,7 +74,8 @@ def weather(tmp_path, gazetteer_index, url: str, clock: datetime, **more) -> Wea
                                  gazetteer_index=gazetteer_index, clock=clock.isoformat(), **more))
 
 
-async def test_a_day_is_fetched_with_its_local_dates(tmp_path, gazetteer_index, meteo, runner):
+async def test_a_day_is_fetched_with_its_local_dates(tmp_path, gazetteer_index, meteo, sandbox):
+    runner = sandbox
     meteo.set_day(39.91, 116.40, "2026-11-23", high=9.5, low=-1.0, code=71, rain_chance=70, rain=2.5)
     result = await runner.run(weather(tmp_path, gazetteer_index, meteo.url, meteo.now), WeatherArgs(place="北京", when="明天"))
     assert result.ok and result.data["dates"] == ["2026-11-23"]

@@ -47,6 +47,7 @@ class InProcessRunner:
 class Registry:
     def __init__(self, tools: list[Tool] | None = None) -> None:
         self._tools: dict[str, Tool] = {}
+        self.skipped: list[str] = []  # tools that could not join (a broken plugin), one line each saying why
         for t in tools or []:
             self.add(t)
 

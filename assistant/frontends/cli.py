@@ -163,10 +163,15 @@ def _tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
 
     paths, settings = _settings()
-    for tool in build_registry(settings, paths):
+    registry = build_registry(settings, paths)
+    for tool in registry:
         print(f"{tool.name}: {tool.description}")
+        if not type(tool).__module__.startswith("tools."):
+            print(f"  plugin: {type(tool).__module__}.{type(tool).__qualname__}")
         print(f"  permissions: {tool.permissions.model_dump_json()}")
         print(f"  arguments: {json.dumps(tool.args_schema(), ensure_ascii=False)}")
+    for line in registry.skipped:
+        print(line, file=sys.stderr)
     return 0
 
 

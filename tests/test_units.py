@@ -1,0 +1,84 @@
+"""The unit converter: exact values on pint, the names people write, certain routing, and its checks."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from fake_ollama import Script, tool_call
+
+from tools.units import Units, UnitsArgs, format_value, parse
+
+
+def convert(value: float, a: str, b: str):
+    return asyncio.run(Units().run(UnitsArgs(value=value, from_unit=a, to_unit=b)))
+
+
+@pytest.mark.parametrize("value, a, b, shown", [
+    (100, "华氏度", "摄氏度", "37.78"), (100, "°F", "°C", "37.78"), (-40, "celsius", "fahrenheit", "-40"),
+    (0, "℃", "K", "273.15"), (30, "度", "华氏度", "86"),
+    (1, "斤", "公斤", "0.5"), (1, "公斤", "斤", "2"), (1, "两", "克", "50"), (3, "亩", "平方米", "2000"),
+    (1, "公顷", "亩", "15"), (5, "英里", "公里", "8.05"), (1, "mile", "feet", "5280"), (1, "英寸", "厘米", "2.54"),
+    (10, "kg", "lbs", "22.05"), (1, "gallon", "升", "3.79"), (1, "GB", "MB", "1000"), (1, "GiB", "MiB", "1024"),
+    (100, "km/h", "mph", "62.14"), (2, "周", "天", "14"), (90, "分钟", "小时", "1.5"), (1, "公里", "英里", "0.62"),
+    (1, "mm", "inch", "0.03937"),
+])
+def test_exact_values(value, a, b, shown):
+    result = convert(value, a, b)
+    assert result.ok and result.data["shown"] == shown
+
+
+def test_units_of_different_kinds_do_not_convert():
+    result = convert(5, "kg", "km")
+    assert not result.ok and not result.fixable and "公斤" not in result.message.en
+
+
+def test_an_unknown_unit_is_feedback_naming_it():
+    result = convert(5, "furlongs per fortnight", "km/h")
+    assert not result.ok and result.fixable and "furlongs per fortnight" in result.error
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("100华氏度是多少摄氏度", (100, "华氏度", "摄氏度")), ("5英里是多少公里?", (5, "英里", "公里")),
+    ("五英里是多少公里", (5, "英里", "公里")), ("两斤是多少克", (2, "斤", "克")), ("1两是多少克", (1, "两", "克")),
+    ("把30摄氏度换算成华氏度", (30, "摄氏度", "华氏度")), ("3亩等于多少平方米", (3, "亩", "平方米")),
+    ("convert 5 miles to km", (5, "miles", "km")), ("What is 10 kg in lbs?", (10, "kg", "lbs")),
+    ("how many feet in a mile", (1, "mile", "feet")), ("How many grams are in 3 ounces?", (3, "ounces", "grams")),
+    ("1 GB is how many MB", (1, "GB", "MB")), ("1,000 m to km", (1000, "m", "km")),
+])
+def test_conversions_are_routed_with_the_users_units(question, expected):
+    assert parse(question) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "I'm 5 feet away", "5 miles", "5 kg to km", "3点半开会", "15%的人", "北京现在多少度?", "How far is 5 km from here?",
+    "1 MB", "I ran 5 miles to the store", "三亚天气",
+])
+def test_traps_are_not_conversions(question):
+    assert parse(question) is None
+
+
+def test_numbers_are_shown_as_people_read_them():
+    assert [format_value(x) for x in (37.7777, 8.04672, 2000.0, 0.000310686, 1e-9, 0)] == [
+        "37.78", "8.05", "2000", "0.0003107", "1e-09", "0"]
+
+
+async def test_a_conversion_costs_no_model_call(fake, make_app):
+    result = await make_app().ask("100华氏度是多少摄氏度?")
+    assert result.ok and result.route == "units" and result.model_calls == 0
+    assert result.answer == "100华氏度 = 37.78摄氏度"
+    english = await make_app().ask("Convert 5 miles to km")
+    assert english.answer == "5 miles = 8.05 km" and english.model_calls == 0
+
+
+async def test_the_model_converting_the_wrong_number_is_corrected(fake, make_app):
+    fake.handler = Script(router={"route": "units"},
+                          executor=[tool_call("units", value=50, from_unit="miles", to_unit="km"),
+                                    tool_call("units", value=5, from_unit="miles", to_unit="km")],
+                          validator={"verdict": "PASS", "reason": "miles to km"},
+                          responder="That is 8.05 km.")
+    result = await make_app().ask("My run today was 5 miles long, what is that in km?")  # no rule reads this
+    assert result.ok and result.route == "units" and result.attempts == 2
+    assert [c.args["value"] for c in result.tool_calls] == [50, 5]
+    assert "not 50" in fake.requests[2]["messages"][-1]["content"]  # the check's reason went back to the model
+    assert "8.05" in result.answer

@@ -1,0 +1,277 @@
+"""Unit conversion on ``pint`` (length, mass, temperature with its offsets, speed, area, volume, data sizes,
+time spans), with the names people write in Chinese and English (公里, 英里, 斤, 亩, 华氏度, miles, lbs, °F …),
+copied from the question. A question that names a number, a unit and a compatible unit to convert to is
+routed and answered without a model; pint is loaded only in the tool's worker, never to route."""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from tools.base import Grounding, KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
+from tools.numerals import to_digits
+
+# (pint unit, kind, names): a name is matched case-insensitively when it is a word of three or more letters
+# or Chinese, and exactly when it is a symbol (MB is not Mb, K is kelvin). Kinds keep conversions honest:
+# pint calls a byte dimensionless, so only units of one kind convert into each other.
+UNITS: list[tuple[str, str, tuple[str, ...]]] = [
+    # length
+    ("kilometer", "length", ("公里", "千米", "km", "kilometer", "kilometers", "kilometre", "kilometres")),
+    ("meter", "length", ("米", "m", "meter", "meters", "metre", "metres")),
+    ("centimeter", "length", ("厘米", "公分", "cm", "centimeter", "centimeters", "centimetre", "centimetres")),
+    ("millimeter", "length", ("毫米", "mm", "millimeter", "millimeters", "millimetre", "millimetres")),
+    ("mile", "length", ("英里", "mi", "mile", "miles")),
+    ("nautical_mile", "length", ("海里", "nmi", "nautical mile", "nautical miles")),
+    ("yard", "length", ("码", "yd", "yard", "yards")),
+    ("foot", "length", ("英尺", "ft", "foot", "feet")),
+    ("inch", "length", ("英寸", "寸", "inch", "inches")),  # 寸 alone is the English inch as people use it for screens
+    ("chi", "length", ("尺", "市尺")),
+    ("zhang", "length", ("丈",)),
+    ("li_cn", "length", ("里", "市里")),
+    # mass
+    ("metric_ton", "mass", ("吨", "公吨", "t", "tonne", "tonnes", "metric ton", "metric tons")),
+    ("kilogram", "mass", ("公斤", "千克", "kg", "kilogram", "kilograms", "kilo", "kilos")),
+    ("gram", "mass", ("克", "g", "gram", "grams")),
+    ("milligram", "mass", ("毫克", "mg", "milligram", "milligrams")),
+    ("jin", "mass", ("斤", "市斤")),
+    ("liang", "mass", ("两", "市两")),
+    ("pound", "mass", ("磅", "lb", "lbs", "pound", "pounds")),
+    ("ounce", "mass", ("盎司", "oz", "ounce", "ounces")),
+    ("stone", "mass", ("英石", "stone", "stones")),
+    # temperature
+    ("degC", "temperature", ("摄氏度", "摄氏", "度", "℃", "°C", "°c", "celsius", "degrees celsius", "degree celsius", "C")),
+    ("degF", "temperature", ("华氏度", "华氏", "℉", "°F", "°f", "fahrenheit", "degrees fahrenheit", "degree fahrenheit", "F")),
+    ("kelvin", "temperature", ("开尔文", "开氏度", "kelvin", "K")),
+    # speed
+    ("kilometer / hour", "speed", ("公里每小时", "公里/小时", "千米每小时", "千米/小时", "km/h", "kph", "kmh",
+                                   "kilometers per hour", "kilometres per hour")),
+    ("mile / hour", "speed", ("英里每小时", "英里/小时", "mph", "miles per hour")),
+    ("meter / second", "speed", ("米每秒", "米/秒", "m/s", "meters per second", "metres per second")),
+    ("knot", "speed", ("节", "knot", "knots", "kn")),
+    # area
+    ("kilometer ** 2", "area", ("平方公里", "平方千米", "km²", "km2", "square kilometer", "square kilometers",
+                                "square kilometre", "square kilometres", "sq km")),
+    ("meter ** 2", "area", ("平方米", "平米", "m²", "m2", "square meter", "square meters", "square metre",
+                            "square metres", "sq m", "sqm")),
+    ("foot ** 2", "area", ("平方英尺", "ft²", "sq ft", "square foot", "square feet")),
+    ("hectare", "area", ("公顷", "ha", "hectare", "hectares")),
+    ("acre", "area", ("英亩", "acre", "acres")),
+    ("mu", "area", ("亩", "市亩")),
+    # volume
+    ("liter", "volume", ("升", "公升", "L", "l", "liter", "liters", "litre", "litres")),
+    ("milliliter", "volume", ("毫升", "ml", "mL", "milliliter", "milliliters", "millilitre", "millilitres")),
+    ("meter ** 3", "volume", ("立方米", "方", "m³", "m3", "cubic meter", "cubic meters", "cubic metre", "cubic metres")),
+    ("gallon", "volume", ("加仑", "gal", "gallon", "gallons")),
+    ("pint", "volume", ("品脱", "pint", "pints")),
+    ("fluid_ounce", "volume", ("液量盎司", "fl oz", "fluid ounce", "fluid ounces")),
+    ("cup", "volume", ("cup", "cups")),
+    # data sizes
+    ("bit", "data", ("比特", "位", "bit", "bits")),
+    ("byte", "data", ("字节", "B", "byte", "bytes")),
+    ("kilobyte", "data", ("KB", "kB", "千字节", "kilobyte", "kilobytes")),
+    ("megabyte", "data", ("MB", "兆字节", "megabyte", "megabytes")),
+    ("gigabyte", "data", ("GB", "吉字节", "gigabyte", "gigabytes")),
+    ("terabyte", "data", ("TB", "太字节", "terabyte", "terabytes")),
+    ("kibibyte", "data", ("KiB", "kibibyte", "kibibytes")),
+    ("mebibyte", "data", ("MiB", "mebibyte", "mebibytes")),
+    ("gibibyte", "data", ("GiB", "gibibyte", "gibibytes")),
+    ("tebibyte", "data", ("TiB", "tebibyte", "tebibytes")),
+    ("megabit", "data", ("Mb", "Mbit", "兆比特", "megabit", "megabits")),
+    ("gigabit", "data", ("Gb", "Gbit", "gigabit", "gigabits")),
+    # time spans (no months or years: their length depends on which)
+    ("millisecond", "time", ("毫秒", "ms", "millisecond", "milliseconds")),
+    ("second", "time", ("秒", "秒钟", "s", "sec", "secs", "second", "seconds")),
+    ("minute", "time", ("分钟", "min", "mins", "minute", "minutes")),
+    ("hour", "time", ("小时", "钟头", "h", "hr", "hrs", "hour", "hours")),
+    ("day", "time", ("天", "日", "day", "days")),
+    ("week", "time", ("周", "星期", "礼拜", "week", "weeks")),
+]
+# 度 alone is a Celsius degree, as Chinese speakers write it ("30度是多少华氏度").
+# Chinese market units, which pint does not know.
+DEFINITIONS = ("jin = 0.5 * kilogram", "liang = 50 * gram", "mu = 10000 / 15 * meter ** 2",
+               "chi = 1 / 3 * meter", "zhang = 10 / 3 * meter", "li_cn = 500 * meter")
+
+
+
+def _folds(name: str) -> bool:
+    """Whether case does not matter for ``name``: words and Chinese do; short symbols (MB, Mb, K, m) do."""
+    return not name.isascii() or (len(name) >= 3 and name.replace(" ", "").isalpha())
+
+
+_BY_NAME: dict[str, tuple[str, str]] = {}
+_EXACT: dict[str, tuple[str, str]] = {}
+for _unit, _kind, _names in UNITS:
+    for _name in _names:
+        if _folds(_name):
+            _BY_NAME[_name.casefold()] = (_unit, _kind)
+        else:
+            _EXACT[_name] = (_unit, _kind)
+
+
+def lookup(name: str) -> tuple[str, str] | None:
+    """(pint unit, kind) for a unit name as a person writes it, or ``None``."""
+    name = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", name).strip().rstrip(".")).replace("º", "°")
+    return _EXACT.get(name) or _BY_NAME.get(name.casefold())
+
+
+def _names_pattern() -> str:
+    names = sorted({n for _, _, ns in UNITS for n in ns}, key=len, reverse=True)
+    parts = []
+    for n in names:
+        body = re.escape(n).replace(r"\ ", r"\s+")
+        if n.isascii():
+            parts.append(("(?i:" + body + ")" if _folds(n) else body) + r"(?![A-Za-z0-9])")
+        else:
+            parts.append(body)
+    return "|".join(parts)
+
+
+_U = _names_pattern()
+_NUM = r"(?P<value>[-+]?\d+(?:\.\d+)?|[-+]?\.\d+)"
+_FROM = rf"(?P<from>{_U})"
+_TO = rf"(?P<to>{_U})"
+_FORMS = [re.compile(p) for p in (
+    rf"{_NUM}\s*{_FROM}\s*(?:的话)?\s*(?:是|等于|合|折合|相当于|约|大约|约等于|有|换算成|换算为|转换成|转换为|转成|换成)?\s*"
+    rf"(?:多少|几)\s*(?:个)?\s*{_TO}",
+    rf"(?:把|将)?\s*{_NUM}\s*{_FROM}\s*(?:换算|转换|折合|转|换|化)(?:成|为)\s*{_TO}\s*(?:是多少|等于多少|多少)?",
+    rf"(?i:convert\s+)?{_NUM}\s*{_FROM}\s+(?i:to|in|into|in\s+terms\s+of|as|=|equals?|is\s+how\s+many|are\s+how\s+many)\s+{_TO}",
+    rf"(?i:how\s+many)\s+{_TO}\s+(?i:are\s+there\s+in|are\s+in|is\s+in|in|is|are|make|equals?)\s+"
+    rf"(?:(?i:a|an|one)\s+|{_NUM}\s*){_FROM}",
+)]
+_NUMERAL_UNIT = re.compile(rf"[零〇一二两三四五六七八九十百千万点]\s*(?:{_U})")
+_LEAD = re.compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|how\s+much\s+is|tell\s+me))\s*")
+_TRAIL = re.compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,，]*$")
+
+
+def _plain(question: str) -> str:
+    text = unicodedata.normalize("NFKC", question).replace("º", "°")
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
+    if _NUMERAL_UNIT.search(text):  # cn2an only where a Chinese numeral counts a unit (五英里)
+        text = to_digits(text)
+    while (shorter := _LEAD.sub("", text.strip())) != text.strip():
+        text = shorter
+    return _TRAIL.sub("", text.strip())
+
+
+def parse(question: str) -> tuple[float, str, str] | None:
+    """(value, from-unit name, to-unit name) when ``question`` is certainly a conversion between two
+    known units of one kind, as the user wrote them; else ``None``."""
+    text = _plain(question)
+    for form in _FORMS:
+        m = form.fullmatch(text)
+        if not m:
+            continue
+        a, b = lookup(m.group("from")), lookup(m.group("to"))
+        if a is None or b is None or a[1] != b[1] or a[0] == b[0]:
+            return None
+        value = m.group("value") if m.groupdict().get("value") else "1"
+        return float(value), m.group("from").strip(), m.group("to").strip()
+    return None
+
+
+def format_value(x: float) -> str:
+    """Two decimals for ordinary sizes (37.78), four significant digits for small ones (0.0003107), no
+    trailing zeros; whole numbers as they are."""
+    if x == 0:
+        return "0"
+    text = f"{x:.2f}" if abs(x) >= 0.1 else f"{x:.4g}"
+    if "e" in text:
+        return text
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> Any:
+    import pint
+
+    ureg = pint.UnitRegistry()
+    for line in DEFINITIONS:
+        ureg.define(line)
+    return ureg
+
+
+def convert(value: float, from_unit: str, to_unit: str) -> float:
+    ureg = registry()
+    return float(ureg.Quantity(value, ureg.parse_units(from_unit)).to(ureg.parse_units(to_unit)).magnitude)
+
+
+class UnitsArgs(BaseModel):
+    value: float = Field(..., description="the number to convert, e.g. 5")
+    from_unit: str = Field(..., max_length=40, description="the unit of that number, copied from the question, e.g. '英里' or 'miles'")
+    to_unit: str = Field(..., max_length=40, description="the unit to convert to, copied from the question, e.g. '公里' or 'km'")
+
+
+def _known() -> str:
+    return ", ".join(ns[0] + "/" + next((n for n in ns if n.isascii()), ns[0]) for _, _, ns in UNITS[:12])
+
+
+class Units(Tool):
+    name = "units"
+    description = ("Convert a quantity between units: length, mass, temperature, speed, area, volume, data sizes "
+                   "and time spans (公里, 英里, 斤, 亩, 华氏度, miles, lbs, °F, GB …). Copy the units as the user wrote them.")
+    Args = UnitsArgs
+    title = LocalText(zh="单位换算", en="unit converter")
+    renders_directly = True  # "5 英里 = 8.05 公里" is the whole answer
+
+    async def run(self, args: UnitsArgs) -> ToolResult:  # type: ignore[override]
+        a, b = lookup(args.from_unit), lookup(args.to_unit)
+        for name, found in ((args.from_unit, a), (args.to_unit, b)):
+            if found is None:
+                return ToolResult.failure(f"unknown unit '{name}'; known units include {_known()} …",
+                                          LocalText(zh=f"不认识单位“{name}”。", en=f"'{name}' is not a unit I know."))
+        assert a is not None and b is not None
+        if a[1] != b[1]:
+            return ToolResult(ok=False, fixable=False, error=f"{args.from_unit} ({a[1]}) cannot be converted to {args.to_unit} ({b[1]})",
+                              message=LocalText(zh=f"{args.from_unit}和{args.to_unit}不是同一类单位,无法换算。",
+                                                en=f"{args.from_unit} cannot be converted to {args.to_unit}: they measure different things."))
+        result = convert(args.value, a[0], b[0])
+        return ToolResult.success(value=args.value, from_unit=args.from_unit, to_unit=args.to_unit,
+                                  result=float(f"{result:.12g}"), shown=format_value(result), kind=a[1])
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        found = parse(question)
+        if found is None:
+            return None
+        value, a, b = found
+        return [UnitsArgs(value=value, from_unit=a, to_unit=b)]
+
+    def grounding(self, question: str) -> Grounding:
+        """A conversion needs a number and a unit the question names."""
+        text = _plain(question)
+        has_unit = re.search(rf"(?:\d|\b(?i:a|an|one)\s+)\s*(?:{_U})", text) is not None
+        return "grounded" if has_unit else "ungrounded"
+
+    def check(self, question: str, args: UnitsArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
+        if not result.ok:
+            return Verdict(verdict="FAIL", reason=result.error or "the conversion failed", message=result.message)
+        asked = parse(question)
+        if asked is not None:
+            value, a, b = asked
+            if (value, lookup(a), lookup(b)) == (args.value, lookup(args.from_unit), lookup(args.to_unit)):
+                return Verdict(verdict="PASS", reason="the conversion is the one the user asked for")
+            return Verdict(verdict="FAIL", reason=f"the user asked to convert {format_value(value)} {a} to {b}")
+        written = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", _plain(question).replace(",", ""))}
+        if written and args.value not in written:
+            shown = ", ".join(format_value(n) for n in sorted(written))
+            return Verdict(verdict="FAIL", reason=f"the question's numbers are {shown}, not {format_value(args.value)}; "
+                                                  "convert the number the user wrote")
+        return None  # phrased otherwise: the model judges whether these are the units meant
+
+    def key_facts(self, args: UnitsArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+        data = result.data or {}
+        if "result" not in data:
+            return []
+        x = float(data["result"])
+        return [KeyFact(label=f"the result {data['shown']} {args.to_unit}", number=x,
+                        tolerance=max(abs(x) * 0.005, 0.005), words=[data["shown"]])]
+
+    def render(self, question: str, args: UnitsArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+        if not result.ok or not result.data:
+            return None
+        sep = "" if language_of(question) == "zh" and not args.from_unit.isascii() else " "
+        sep_to = "" if language_of(question) == "zh" and not args.to_unit.isascii() else " "
+        return f"{format_value(args.value)}{sep}{args.from_unit} = {result.data['shown']}{sep_to}{args.to_unit}"

@@ -14,6 +14,7 @@ from assistant.pipeline.turn import Assistant
 from assistant.store import Store
 from tools import Registry, Tool, ToolRunner
 from tools.calculator import Calculator
+from tools.clock import Clock, ClockConfig
 from tools.gazetteer import INDEX_VERSION
 from tools.sandbox import SandboxRunner
 from tools.units import Units
@@ -27,6 +28,8 @@ TOOLS: list[Callable[[Settings, Paths], Tool]] = [
     lambda settings, paths: Calculator(),
     lambda settings, paths: Weather(weather_config(settings, paths)),
     lambda settings, paths: Units(),
+    lambda settings, paths: Clock(ClockConfig(gazetteer_index=gazetteer_index(settings, paths), home_city=settings.home_city,
+                                              clock=settings.clock)),
 ]
 
 
@@ -94,7 +97,11 @@ def weather_config(settings: Settings, paths: Paths) -> WeatherConfig:
     return WeatherConfig(
         forecast_url=settings.weather_forecast_url, geocoding_url=settings.weather_geocoding_url,
         cache_dir=str(paths.cache_dir / "weather"),
-        gazetteer_index=settings.gazetteer_index or str(paths.cache_dir / "gazetteer" / f"places-v{INDEX_VERSION}.sqlite"),
+        gazetteer_index=gazetteer_index(settings, paths),
         cache_minutes=settings.weather_cache_minutes, temperature_unit=settings.temperature_unit,
         wind_speed_unit=settings.wind_speed_unit, home_city=settings.home_city, clock=settings.clock,
     )
+
+
+def gazetteer_index(settings: Settings, paths: Paths) -> str:
+    return settings.gazetteer_index or str(paths.cache_dir / "gazetteer" / f"places-v{INDEX_VERSION}.sqlite")

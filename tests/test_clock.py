@@ -1,0 +1,114 @@
+"""Time and dates with an injected clock: places on both sides of the date line, time differences, weekdays,
+days until holidays (the lunar ones for the next three years), days between dates, and the traps."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from tools.clock import Clock, ClockArgs, ClockConfig, read_date
+
+
+@pytest.fixture
+def clock(gazetteer_index):
+    def make(now: str = "2026-11-22T10:00:00+00:00", home: str | None = "北京") -> Clock:
+        return Clock(ClockConfig(gazetteer_index=gazetteer_index, clock=now, home_city=home))
+    return make
+
+
+async def answer(tool: Clock, question: str) -> str:
+    args = tool.parse(question)
+    assert args is not None, question
+    result = await tool.run(args)
+    assert result.ok, result.error
+    check = tool.check(question, args, result)
+    assert check is not None and check.passed
+    return tool.render(question, args, result) or ""
+
+
+@pytest.mark.parametrize("now, question, expected", [
+    ("2026-11-22T10:00:00+00:00", "东京现在几点", "东京现在是2026年11月22日(星期日) 19:00(UTC+9)。"),
+    ("2026-11-22T10:00:00+00:00", "What time is it in Honolulu?", "In Honolulu it is 00:00 on Sunday 22 November 2026 (UTC-10)."),
+    # across the date line: Auckland is already on Monday while Honolulu is still on Sunday
+    ("2026-11-22T20:30:00+00:00", "奥克兰现在几点了?", "奥克兰现在是2026年11月23日(星期一) 09:30(UTC+13)。"),
+    ("2026-11-22T20:30:00+00:00", "What's the time in Honolulu", "In Honolulu it is 10:30 on Sunday 22 November 2026 (UTC-10)."),
+    ("2026-11-22T10:00:00+00:00", "印度现在几点", "印度现在是2026年11月22日(星期日) 15:30(UTC+5:30)。"),
+    ("2026-11-22T10:00:00+00:00", "现在几点了?", "现在是2026年11月22日(星期日) 18:00(UTC+8)。"),  # here: the home city
+])
+async def test_the_time_now_in_a_place(clock, now, question, expected):
+    assert await answer(clock(now), question) == expected
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("北京和纽约的时差", "北京比纽约快13小时(UTC+8 与 UTC-5)。"),
+    ("time difference between London and Tokyo", "Tokyo is 9 hours ahead of London (UTC+0 and UTC+9)."),
+    ("德里和伦敦差几个小时?", "德里比伦敦快5小时30分钟(UTC+5:30 与 UTC+0)。"),
+    ("上海和北京的时差", "上海和北京没有时差。"),
+])
+async def test_time_differences(clock, question, expected):
+    assert await answer(clock(), question) == expected
+
+
+async def test_summer_time_changes_the_difference(clock):
+    july = clock("2026-07-01T12:00:00+00:00")
+    assert await answer(july, "time difference between London and Tokyo") == \
+        "Tokyo is 8 hours ahead of London (UTC+1 and UTC+9)."
+
+
+@pytest.mark.parametrize("year, spring, mid_autumn", [
+    (2027, date(2027, 2, 6), date(2027, 9, 15)),
+    (2028, date(2028, 1, 26), date(2028, 10, 3)),
+    (2029, date(2029, 2, 13), date(2029, 9, 22)),
+])
+def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
+    today = date(2026, 11, 22)
+    assert read_date(f"{year}年春节", today) == (spring, "春节")
+    assert read_date(f"Mid-Autumn Festival {year}", today) == (mid_autumn, "Mid-Autumn Festival")
+    assert read_date(f"{year}年除夕", today) == (spring - timedelta(days=1), "除夕")
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("离元旦还有几天?", "距离元旦(2027年1月1日(星期五))还有40天。"),
+    ("距离春节还有多少天", "距离春节(2027年2月6日(星期六))还有76天。"),
+    ("how many days until Christmas", "Christmas (Friday 25 December) is in 33 days."),
+    ("2027年春节是几号?", "春节是2027年2月6日(星期六)。"),
+    ("when is Chinese New Year 2028", "Chinese New Year is Wednesday 26 January 2028."),
+    ("2027年1月1日是星期几", "2027年1月1日是星期五。"),
+    ("what day of the week is 2027-01-01", "1 January 2027 is a Friday."),
+    ("下周五是几号", "下周五是2026年11月27日(星期五)。"),
+    ("what is the date next Friday", "Next Friday is Friday 27 November 2026."),
+    ("今天几号", "今天是2026年11月22日(星期日)。"),
+    ("从2026年1月1日到2026年3月1日有多少天", "从2026年1月1日(星期四)到2026年3月1日(星期日)共59天。"),
+    ("how many days between 2024-01-01 and 2024-03-01", "There are 60 days from Monday 1 January 2024 to Friday 1 March 2024."),
+])
+async def test_dates(clock, question, expected):
+    assert await answer(clock(), question) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "3点半开会", "明天几点出发?", "离我生日还有几天", "What time does the store open?", "Time flies", "几点起床比较好",
+    "I had a great time in Paris", "what day is it going to rain", "春节快乐", "time and again",
+])
+def test_traps_are_not_time_questions(clock, question):
+    assert clock().route(question) is None
+
+
+async def test_the_model_asking_about_another_place_is_corrected(clock):
+    tool = clock()
+    wrong = ClockArgs(ask="now", place="Beijing")
+    result = await tool.run(wrong)
+    check = tool.check("东京现在几点", wrong, result)
+    assert check is not None and not check.passed and "东京" in check.reason
+
+
+async def test_an_unknown_place_is_feedback(clock):
+    result = await clock().run(ClockArgs(ask="now", place="Xyzzyville"))
+    assert not result.ok and result.fixable and "Xyzzyville" in result.error
+
+
+async def test_a_clock_question_costs_no_model_call(fake, make_app):
+    app = make_app(clock="2026-11-22T10:00:00+00:00", home_city="北京")
+    result = await app.ask("东京现在几点?")
+    assert result.ok and result.route == "clock" and result.model_calls == 0
+    assert result.answer == "东京现在是2026年11月22日(星期日) 19:00(UTC+9)。"

@@ -47,6 +47,18 @@ def written_answer(question: str, results: list[dict[str, Any]]) -> str:
             place = args["place"]
             parts.append(f"{place}现在{data['temperature']},{data['conditions']}。" if zh
                          else f"In {place} it is {data['temperature']} now, {data['conditions']}.")
+        elif r["tool"] == "units":
+            value = f"{args['value']:g}"
+            parts.append(f"{value}{args['from_unit']}等于{data['shown']}{args['to_unit']}。" if zh
+                         else f"{value} {args['from_unit']} is {data['shown']} {args['to_unit']}.")
+        elif r["tool"] == "clock":
+            zh_days, en_days = "一二三四五六日", ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+            said = [data["time"]] if "time" in data else []
+            said += [f"{abs(data['hours']):g}{'小时' if zh else ' hours'}"] if "hours" in data else []
+            said += [f"{data['days']}{'天' if zh else ' days'}"] if "days" in data else []
+            if "weekday" in data and args.get("ask") in ("weekday", "date"):
+                said.append(f"星期{zh_days[data['weekday']]}" if zh else en_days[data["weekday"]])
+            parts.append(("答案:" if zh else "The answer: ") + ("，".join(said) if zh else ", ".join(said)) + ("。" if zh else "."))
         elif "value" in data:
             parts.append(f"结果是 {data['value']}。" if zh else f"The result is {data['value']}.")
         else:

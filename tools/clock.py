@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from tools.base import Grounding, KeyFact, LocalText, Permissions, Tool, ToolResult, Verdict, language_of
 from tools.gazetteer import Gazetteer, gazetteer
 from tools.numerals import to_digits
-from tools.when import resolve
+from tools.when import current_time, resolve
 
 Ask = Literal["now", "difference", "weekday", "days_until", "days_between", "date"]
 
@@ -233,10 +233,8 @@ class Clock(Tool):
         return gazetteer(Path(self.cfg.gazetteer_index))
 
     def now(self) -> datetime:
-        if self.cfg.clock:
-            t = datetime.fromisoformat(self.cfg.clock.replace("Z", "+00:00"))
-            return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
-        return datetime.now(timezone.utc)
+        """The current time (UTC), or the configured clock."""
+        return current_time(self.cfg.clock)
 
     def _zone(self, place: str) -> tuple[tzinfo, str] | None:
         """The timezone of ``place`` ('' or 'here': the home city's, else the machine's) and its name for people."""
@@ -376,7 +374,8 @@ class Clock(Tool):
         name = holiday_label(data["holiday"], "zh" if zh else "en") if data.get("holiday") else None
         if args.ask == "days_until":
             days = data["days"]
-            what_zh, what_en = (f"{name}({zh_date(d, today)})", f"{name} ({en_date(d, today)})") if name else \
+            plain = zh_date(d, today).replace("(", ",").rstrip(")")  # 2027年1月1日,星期五: no brackets in brackets
+            what_zh, what_en = (f"{name}({plain})", f"{name} ({en_date(d, today)})") if name else \
                 (zh_date(d, today), en_date(d, today))
             if days == 0:
                 return f"今天就是{what_zh}。" if zh else f"{what_en[0].upper() + what_en[1:]} is today."

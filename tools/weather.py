@@ -11,7 +11,7 @@ import json
 import re
 import sqlite3
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -24,7 +24,7 @@ from tools.weather_text import (
     ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase, split_excluded, weather_related,
     unknown_place, weather_sense,
 )
-from tools.when import Period, day_name, find_when, out_of_range, resolve
+from tools.when import Period, current_time, day_name, find_when, out_of_range, resolve
 from tools.wmo import condition_words, describe
 
 ATTRIBUTION = "Weather data by Open-Meteo.com (CC BY 4.0)"
@@ -254,10 +254,7 @@ class Weather(Tool):
 
     def now(self) -> datetime:
         """The current time (UTC), or the configured clock."""
-        if self.cfg.clock:
-            t = datetime.fromisoformat(self.cfg.clock.replace("Z", "+00:00"))
-            return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
-        return datetime.now(timezone.utc)
+        return current_time(self.cfg.clock)
 
     # forecasts
 

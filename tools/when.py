@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 MAX_DAYS_AHEAD = 15  # Open-Meteo forecasts 16 days: today and 15 more
 MAX_DAYS_BACK = 7
@@ -71,6 +71,14 @@ _PIECES = re.compile(
     re.IGNORECASE)
 # What may stand between two pieces of one phrase: "明天的下午", "Friday at 5 pm", "tomorrow in the evening".
 _GLUE = re.compile(r"^(?:\s|的|,|，|on|at|in|the|around|about)*$", re.IGNORECASE)
+
+
+def current_time(clock: str | None) -> datetime:
+    """The current time (aware, UTC), or the configured clock (ISO 8601; tests and reproducible runs)."""
+    if clock:
+        t = datetime.fromisoformat(clock.replace("Z", "+00:00"))
+        return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+    return datetime.now(timezone.utc)
 
 
 @dataclass(frozen=True)

@@ -267,6 +267,8 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
             popup_log.read_text() if popup_log.exists() else d.log())
         window = found.stdout.split()[0]
         xdo("windowactivate", "--sync", window)
+        xdo("windowfocus", "--sync", window)
+        time.sleep(0.5)  # keys typed before the entry has the focus are lost (seen once: "the moon round?")
         xdo("type", "--delay", "15", "Why is the moon round?")
         xdo("key", "Return")
         log = home / "log" / "popup.log"

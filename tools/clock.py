@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from tools.base import Grounding, KeyFact, LocalText, Permissions, Tool, ToolResult, Verdict, language_of
 from tools.gazetteer import Gazetteer, gazetteer
 from tools.numerals import to_digits
-from tools.when import current_time, resolve
+from tools.when import current_time, find_when, resolve
 
 Ask = Literal["now", "difference", "weekday", "days_until", "days_between", "date"]
 
@@ -122,8 +122,6 @@ def read_date(text: str, today: date) -> tuple[date, str | None] | None:
 
 def _only_a_day(text: str) -> bool:
     """``resolve`` reads a phrase inside any text; here the text must be nothing but the day phrase."""
-    from tools.when import find_when
-
     phrase = find_when(text)
     return phrase is not None and re.sub(r"[\s的]", "", phrase.casefold()) == re.sub(r"[\s的]", "", text.casefold())
 
@@ -377,11 +375,12 @@ class Clock(Tool):
             plain = zh_date(d, today).replace("(", ",").rstrip(")")  # 2027年1月1日,星期五: no brackets in brackets
             what_zh, what_en = (f"{name}({plain})", f"{name} ({en_date(d, today)})") if name else \
                 (zh_date(d, today), en_date(d, today))
+            what_en = _capitalised(what_en)
             if days == 0:
-                return f"今天就是{what_zh}。" if zh else f"{what_en[0].upper() + what_en[1:]} is today."
+                return f"今天就是{what_zh}。" if zh else f"{what_en} is today."
             if days < 0:
-                return f"{what_zh}已经过去{-days}天了。" if zh else f"{what_en[0].upper() + what_en[1:]} was {-days} days ago."
-            return f"距离{what_zh}还有{days}天。" if zh else f"{what_en[0].upper() + what_en[1:]} is in {days} day{'s' if days != 1 else ''}."
+                return f"{what_zh}已经过去{-days}天了。" if zh else f"{what_en} was {-days} days ago."
+            return f"距离{what_zh}还有{days}天。" if zh else f"{what_en} is in {days} day{'s' if days != 1 else ''}."
         if args.ask == "weekday":
             wd = d.weekday()
             if zh:
@@ -395,10 +394,16 @@ class Clock(Tool):
             return f"There are {data['days']} days from {en_date(d)} to {en_date(e)}."
         if zh:
             return f"{name or args.date}是{zh_date(d)}。"
-        subject = name or args.date
-        return f"{subject[0].upper() + subject[1:]} is {en_date(d)}."
+        return f"{_capitalised(name or args.date)} is {en_date(d)}."
+
+
+def _capitalised(text: str) -> str:
+    """The start of an English sentence: 'next Friday' → 'Next Friday' (the rest as written)."""
+    return text[:1].upper() + text[1:]
 
 
 def _same(a: str, b: str) -> bool:
-    return re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", a)).casefold() == \
-        re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", b)).casefold()
+    def key(text: str) -> str:
+        return re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", text)).casefold()
+
+    return key(a) == key(b)

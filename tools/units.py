@@ -272,6 +272,9 @@ class Units(Tool):
     def render(self, question: str, args: UnitsArgs, result: ToolResult) -> str | None:  # type: ignore[override]
         if not result.ok or not result.data:
             return None
-        sep = "" if language_of(question) == "zh" and not args.from_unit.isascii() else " "
-        sep_to = "" if language_of(question) == "zh" and not args.to_unit.isascii() else " "
-        return f"{format_value(args.value)}{sep}{args.from_unit} = {result.data['shown']}{sep_to}{args.to_unit}"
+        zh = language_of(question) == "zh"
+
+        def amount(number: str, unit: str) -> str:  # 5英里 in Chinese, 5 miles (and 5 km) otherwise
+            return f"{number}{'' if zh and not unit.isascii() else ' '}{unit}"
+
+        return f"{amount(format_value(args.value), args.from_unit)} = {amount(result.data['shown'], args.to_unit)}"

@@ -82,3 +82,15 @@ async def test_the_model_converting_the_wrong_number_is_corrected(fake, make_app
     assert [c.args["value"] for c in result.tool_calls] == [50, 5]
     assert "not 50" in fake.requests[2]["messages"][-1]["content"]  # the check's reason went back to the model
     assert "8.05" in result.answer
+
+
+@pytest.mark.parametrize("wrong, reason", [
+    (UnitsArgs(value=5, from_unit="km", to_unit="mile"), "convert from miles"),  # SmolLM2 did this: '5km = 1.039mile'
+    (UnitsArgs(value=5, from_unit="miles", to_unit="feet"), "asks for km"),
+])
+def test_a_call_with_the_units_swapped_or_changed_fails_its_check(wrong, reason):
+    question = "My run today was 5 miles long, what is that in km?"  # no rule reads this: the model calls
+    verdict = Units().check(question, wrong, convert(wrong.value, wrong.from_unit, wrong.to_unit))
+    assert verdict is not None and not verdict.passed and reason in verdict.reason
+    right = UnitsArgs(value=5, from_unit="miles", to_unit="km")
+    assert Units().check(question, right, convert(5, "miles", "km")) is None  # the model judges the rest

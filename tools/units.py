@@ -124,7 +124,7 @@ def _names_pattern() -> str:
     for n in names:
         body = re.escape(n).replace(r"\ ", r"\s+")
         if n.isascii():
-            parts.append(("(?i:" + body + ")" if _folds(n) else body) + r"(?![A-Za-z0-9])")
+            parts.append(r"(?<![A-Za-z])" + ("(?i:" + body + ")" if _folds(n) else body) + r"(?![A-Za-z0-9])")
         else:
             parts.append(body)
     return "|".join(parts)
@@ -142,6 +142,8 @@ _FORMS = [re.compile(p) for p in (
     rf"(?i:how\s+many)\s+{_TO}\s+(?i:are\s+there\s+in|are\s+in|is\s+in|in|is|are|make|equals?)\s+"
     rf"(?:(?i:a|an|one)\s+|{_NUM}\s*){_FROM}",
 )]
+_AMOUNT = re.compile(rf"{_NUM}\s*(?P<u>{_U})")
+_UNIT = re.compile(_U)
 _NUMERAL_UNIT = re.compile(rf"[零〇一二两三四五六七八九十百千万点]\s*(?:{_U})")
 _LEAD = re.compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|how\s+much\s+is|tell\s+me))\s*")
 _TRAIL = re.compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,，]*$")
@@ -254,11 +256,23 @@ class Units(Tool):
             if (value, lookup(a), lookup(b)) == (args.value, lookup(args.from_unit), lookup(args.to_unit)):
                 return Verdict(verdict="PASS", reason="the conversion is the one the user asked for")
             return Verdict(verdict="FAIL", reason=f"the user asked to convert {format_value(value)} {a} to {b}")
-        written = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", _plain(question).replace(",", ""))}
+        text = _plain(question)
+        written = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", text.replace(",", ""))}
         if written and args.value not in written:
             shown = ", ".join(format_value(n) for n in sorted(written))
             return Verdict(verdict="FAIL", reason=f"the question's numbers are {shown}, not {format_value(args.value)}; "
                                                   "convert the number the user wrote")
+        # The unit written with that number is the one to convert from; the other unit named is the one to convert to.
+        amounts = [(float(m.group("value")), m.group("u")) for m in _AMOUNT.finditer(text)]
+        units_of_value = [u for v, u in amounts if v == args.value]
+        source, target = lookup(args.from_unit), lookup(args.to_unit)
+        if units_of_value and (source is None or source[0] not in {lookup(u)[0] for u in units_of_value}):  # type: ignore[index]
+            return Verdict(verdict="FAIL", reason=f"the question says {format_value(args.value)} {units_of_value[0]}: "
+                                                  f"convert from {units_of_value[0]}")
+        others = {u.strip(): lookup(u) for u in _UNIT.findall(text)} if units_of_value else {}
+        targets = {name: found for name, found in others.items() if found and source and found[0] != source[0]}
+        if targets and (target is None or target[0] not in {found[0] for found in targets.values()}):
+            return Verdict(verdict="FAIL", reason=f"the question asks for {' or '.join(targets)}: convert to that")
         return None  # phrased otherwise: the model judges whether these are the units meant
 
     def key_facts(self, args: UnitsArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]

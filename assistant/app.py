@@ -16,6 +16,7 @@ from tools import Registry, Tool, ToolRunner
 from tools.calculator import Calculator
 from tools.clock import Clock, ClockConfig
 from tools.gazetteer import INDEX_VERSION
+from tools.mcp_servers import mcp_tools
 from tools.sandbox import SandboxRunner
 from tools.units import Units
 from tools.weather import Weather, WeatherConfig
@@ -45,13 +46,21 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     return Assistant(settings, backend, registry, runner, Store(paths.database))
 
 
-def build_registry(settings: Settings, paths: Paths) -> Registry:
-    """Every tool: the built-in ones configured from ``settings``, then the plugins' (a broken plugin is
-    skipped, with one line in ``registry.skipped`` that ``assistant doctor`` shows)."""
+def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) -> Registry:
+    """Every tool: the built-in ones configured from ``settings``, then the plugins', then the MCP servers'
+    (a broken plugin or server is skipped, with one line in ``registry.skipped`` that ``assistant doctor``
+    shows). ``refresh_mcp``: list the MCP servers' tools now rather than from the cache."""
     registry = Registry([make(settings, paths) for make in TOOLS])
     plugins, registry.skipped = plugin_tools(registry.names())
     for tool in plugins:
         registry.add(tool)
+    external, skipped = mcp_tools(
+        settings.mcp_servers, {"timeout": settings.tool_timeout, "memory_mb": settings.tool_memory_mb,
+                               "cpu_seconds": settings.tool_cpu_seconds},
+        paths.cache_dir / "mcp", paths.log_dir, registry.names(), refresh=refresh_mcp)
+    for tool in external:
+        registry.add(tool)
+    registry.skipped += skipped
     return registry
 
 
@@ -71,6 +80,7 @@ def plugin_tools(taken: list[str]) -> tuple[list[Tool], list[str]]:
             tool = _as_tool(ep.load())
             if tool.name in names:
                 raise ValueError(f"the tool name {tool.name!r} is taken")
+            tool.source = f"plugin {ep.dist.name}" if ep.dist else f"plugin {ep.value}"  # type: ignore[misc]
         except Exception as e:  # a plugin's own bug must cost its tool, never the assistant
             skipped.append(f"{origin}: skipped, {type(e).__name__}: {e}")
             continue

@@ -10,10 +10,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from assistant.errors import ConfigError
 from assistant.paths import Paths
+from tools.mcp_servers import McpServerConfig
 
 Role = Literal["router", "executor", "validator", "responder"]
 ROLES: tuple[Role, ...] = ("router", "executor", "validator", "responder")
 ENV_PREFIX = "ASSISTANT_"
+TABLES = ("mcp_servers",)  # settings that are TOML tables: config.toml only, no environment variable
 
 
 class Settings(BaseModel):
@@ -61,6 +63,9 @@ class Settings(BaseModel):
     tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take before its worker is killed")
     tool_memory_mb: int = Field(1024, ge=128, description="address-space limit of a tool worker, in MB")
     tool_cpu_seconds: int = Field(60, ge=1, description="CPU seconds a tool worker may use before it is replaced")
+    mcp_servers: dict[str, McpServerConfig] = Field(
+        default_factory=dict, description="MCP servers whose tools join the registry: one [mcp_servers.NAME] table each "
+        "(command, args, env, network, timeout, memory_mb, cpu_seconds, tools)")
 
     def model_for(self, role: Role) -> str:
         return getattr(self, f"{role}_model") or self.model
@@ -74,6 +79,8 @@ def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
     if env.get("OLLAMA_HOST"):
         out["ollama_host"] = env["OLLAMA_HOST"]
     for name in Settings.model_fields:
+        if name in TABLES:
+            continue
         key = ENV_PREFIX + name.upper()
         if key in env and env[key] != "":
             out[name] = env[key]
@@ -107,16 +114,36 @@ def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: di
 
 
 def render_settings(settings: Settings) -> str:
-    """The effective settings as a ``config.toml`` a user could save."""
+    """The effective settings as a ``config.toml`` a user could save (and load again)."""
     lines = []
     for name, field in Settings.model_fields.items():
         value = getattr(settings, name)
+        if name in TABLES:
+            continue
         if value is None:
             lines.append(f"# {name} = ...  # {field.description}")
             continue
-        if isinstance(value, str):
-            shown = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        else:
-            shown = str(value)
-        lines.append(f"{name} = {shown}  # {field.description}")
+        lines.append(f"{name} = {toml_value(value)}  # {field.description}")
+    for name, config in settings.mcp_servers.items():
+        lines += ["", f"[mcp_servers.{toml_key(name)}]"]
+        lines += [f"{k} = {toml_value(v)}" for k, v in config.model_dump(exclude_defaults=True).items()]
     return "\n".join(lines)
+
+
+def toml_key(key: str) -> str:
+    return key if key and all(c.isalnum() or c in "_-" for c in key) and key.isascii() else toml_value(key)
+
+
+def toml_value(value: Any) -> str:
+    """A TOML literal: strings with TOML's escapes (those of JSON), true/false, arrays and inline tables."""
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
+    return str(value)

@@ -1,10 +1,12 @@
-"""Tools from installed packages (the ``assistant.tools`` entry point group): a real distribution on the path,
-found by importlib.metadata as pip-installed ones are, run in the sandbox like the built-in tools; broken
+"""Tools from installed packages (the ``assistant.tools`` entry point group): a tiny package in
+``tests/plugin_package``, installed by pip and found by importlib.metadata, run in the sandbox like the built-in tools; broken
 plugins skipped with one line each."""
 
 from __future__ import annotations
 
-import textwrap
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,68 +19,28 @@ from assistant.frontends.doctor import run_checks
 
 BUILTIN = [make(Settings(), paths_under(Path("unused"))).name for make in TOOLS]
 
-PLUGIN = '''
-from pydantic import BaseModel
-from tools import Tool, ToolResult
+PACKAGE = Path(__file__).with_name("plugin_package")
 
 
-class EchoArgs(BaseModel):
-    text: str
-
-
-class Echo(Tool):
-    name = "echo"
-    description = "Repeat the user's words back."
-    Args = EchoArgs
-    renders_directly = True
-
-    def route(self, question):
-        return [EchoArgs(text=question[5:])] if question.startswith("echo ") else None
-
-    async def run(self, args):
-        import os
-        return ToolResult.success(text=args.text, pid=os.getpid())
-
-    def render(self, question, args, result):
-        return result.data["text"]
-
-
-class Shouting(Echo):
-    name = "Shout!"
-
-
-class NoSchema(Echo):
-    name = "noschema"
-    Args = dict
-
-
-class Calculator(Echo):
-    name = "calculator"
-
-
-NOT_A_TOOL = 42
-'''
-
-ENTRY_POINTS = """
-[assistant.tools]
-echo = echo_plugin:Echo
-missing = no_such_module:Tool
-notatool = echo_plugin:NOT_A_TOOL
-shout = echo_plugin:Shouting
-noschema = echo_plugin:NoSchema
-clash = echo_plugin:Calculator
-"""
+@pytest.fixture(scope="session")
+def installed_plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``tests/plugin_package`` installed by pip, as a user installs a plugin, into a directory of its own (the
+    test environment stays as it was; a test puts that directory on the path)."""
+    pytest.importorskip("setuptools", reason="building the plugin package needs setuptools")
+    root = tmp_path_factory.mktemp("plugin")
+    source, site = root / "src", root / "site"
+    shutil.copytree(PACKAGE, source)  # the build writes into its source: not into the checkout
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                           "--no-build-isolation", "--target", str(site), str(source)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return site
 
 
 @pytest.fixture
-def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    site = tmp_path / "site"
-    (site / "echo_plugin-1.0.dist-info").mkdir(parents=True)
-    (site / "echo_plugin.py").write_text(textwrap.dedent(PLUGIN))
-    (site / "echo_plugin-1.0.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: echo-plugin\nVersion: 1.0\n")
-    (site / "echo_plugin-1.0.dist-info" / "entry_points.txt").write_text(ENTRY_POINTS)
-    monkeypatch.syspath_prepend(str(site))
-    return site
+def plugin(installed_plugin: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.syspath_prepend(str(installed_plugin))
+    return installed_plugin
 
 
 async def test_a_plugin_tool_joins_the_registry_and_runs_in_the_sandbox(plugin, make_app):
@@ -88,6 +50,7 @@ async def test_a_plugin_tool_joins_the_registry_and_runs_in_the_sandbox(plugin, 
     assert result.ok and result.route == "echo" and result.model_calls == 0
     assert result.answer == "hello from a plugin"
     assert result.tool_calls[0].result["pid"] != __import__("os").getpid()  # it ran in a worker process
+    assert app.registry.get("echo").source == "plugin echo-plugin"  # as `assistant tools` lists it
 
 
 def test_each_broken_plugin_is_skipped_with_one_line_saying_why(plugin, make_app):

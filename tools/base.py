@@ -98,6 +98,11 @@ class Tool:
     title: ClassVar[LocalText | None] = None  # the tool's name for people ("the weather service", "天气服务")
     Args: ClassVar[type[BaseModel]]
     Config: ClassVar[type[BaseModel] | None] = None
+    #: where the tool comes from, as ``assistant tools`` lists it: built-in, a plugin's package, an MCP server
+    source: ClassVar[str] = "built-in"
+    #: the tool runs in a process of its own (an MCP server, under the sandbox's limits): runners call
+    #: :meth:`run` directly instead of rebuilding the tool in a sandbox worker
+    external: ClassVar[bool] = False
 
     def __init__(self, config: BaseModel | None = None) -> None:
         self.config = config
@@ -125,6 +130,12 @@ class Tool:
 
     async def run(self, args: BaseModel) -> ToolResult:
         raise NotImplementedError
+
+    async def start(self) -> None:
+        """Make the first call fast (an external tool starts its process); in-worker tools need nothing."""
+
+    async def aclose(self) -> None:
+        """Release what the tool holds open (an external tool's process)."""
 
     def route(self, question: str) -> list[BaseModel] | None:
         """Deterministic routing: the argument sets for ``question`` when it is *certain* this tool applies."""

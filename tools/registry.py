@@ -21,6 +21,18 @@ class ToolRunner(Protocol):
     async def aclose(self) -> None: ...
 
 
+async def run_direct(tool: Tool, args: BaseModel, timeout: float | None) -> ToolResult:
+    """``tool.run`` in this process with a wall-clock timeout (``None``: the tool keeps its own deadlines,
+    as an external tool does); any exception becomes a tool error."""
+    start = time.monotonic()
+    try:
+        return await asyncio.wait_for(tool.run(args), timeout)
+    except asyncio.TimeoutError:
+        return ToolResult.failure(f"{tool.name} took longer than {timeout:g} s and was stopped")
+    except Exception as e:  # a tool bug must cost one tool error, never the turn
+        return ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e} (after {time.monotonic() - start:.2f} s)")
+
+
 class InProcessRunner:
     """Runs a tool in this process with a wall-clock timeout; any exception becomes a tool error.
     For tests and measurements only: the application runs tools through :class:`tools.sandbox.SandboxRunner`."""
@@ -29,13 +41,7 @@ class InProcessRunner:
         self.timeout = timeout
 
     async def run(self, tool: Tool, args: BaseModel) -> ToolResult:
-        start = time.monotonic()
-        try:
-            return await asyncio.wait_for(tool.run(args), self.timeout)
-        except asyncio.TimeoutError:
-            return ToolResult.failure(f"{tool.name} took longer than {self.timeout:g} s and was stopped")
-        except Exception as e:  # a tool bug must cost one tool error, never the turn
-            return ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e} (after {time.monotonic() - start:.2f} s)")
+        return await run_direct(tool, args, None if tool.external else self.timeout)
 
     async def warm(self, tools: list[Tool]) -> None:
         pass
@@ -64,3 +70,7 @@ class Registry:
 
     def names(self) -> list[str]:
         return list(self._tools)
+
+    async def aclose(self) -> None:
+        """Stop what tools hold open (MCP servers)."""
+        await asyncio.gather(*(t.aclose() for t in self._tools.values()), return_exceptions=True)

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from tools.base import Tool, ToolResult
+from tools.registry import run_direct
 
 STARTUP_TIMEOUT = 30.0
 LINE_LIMIT = 16 * 1024 * 1024
@@ -151,13 +152,19 @@ class SandboxRunner:
             pool.cond.notify()
 
     async def warm(self, tools: list[Tool]) -> None:
-        """Start one worker per tool now, so the first call does not pay for the start."""
+        """Start one worker per tool now (an external tool: its own process), so the first call does not pay
+        for the start."""
+        external = [t for t in tools if t.external]
+        tools = [t for t in tools if not t.external]
+        await asyncio.gather(*(t.start() for t in external), return_exceptions=True)
         workers = await asyncio.gather(*(self._acquire(t) for t in tools), return_exceptions=True)
         for tool, w in zip(tools, workers, strict=True):
             if isinstance(w, Worker):
                 await self._release(tool, w, True)
 
     async def run(self, tool: Tool, args: BaseModel) -> ToolResult:
+        if tool.external:  # it runs in its own confined process, under its own deadlines
+            return await run_direct(tool, args, None)
         try:
             worker = await self._acquire(tool)
         except WorkerFailure as e:

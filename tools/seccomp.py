@@ -1,6 +1,6 @@
 """A small seccomp-BPF filter, installed with ctypes (no extra dependency), for sandbox workers on Linux.
 
-It makes ``execve`` fail for every tool, and, for tools that declare no network, makes creating an
+It makes ``execve`` fail for every tool (not for the MCP launcher, which must start its server), and, for tools that declare no network, makes creating an
 IPv4/IPv6 socket fail with EPERM. It is the wall behind the audit-hook tripwire: it also stops code
 that never goes through Python (C extensions, ctypes). A syscall made through another ABI (i386's
 ``int 0x80`` or x32 on x86-64), whose numbers the filter does not know, kills the process. Elsewhere
@@ -42,16 +42,16 @@ class _Prog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Insn))]
 
 
-def program(arch: int, nr: dict[str, int], deny_network: bool) -> list[tuple[int, int, int, int]]:
+def program(arch: int, nr: dict[str, int], deny_network: bool, deny_exec: bool = True) -> list[tuple[int, int, int, int]]:
     """The filter as (code, jt, jf, k) tuples; jumps are relative, resolved from the labels ALLOW/DENY/KILL."""
     body: list[tuple[int, str | int, str | int, int]] = [
         (BPF_LD_W_ABS, 0, 0, OFFSET_ARCH),
         (BPF_JEQ_K, 0, "KILL", arch),  # another ABI: its syscall numbers mean other calls
         (BPF_LD_W_ABS, 0, 0, OFFSET_NR),
         (BPF_JGE_K, "KILL", 0, X32_SYSCALL_BIT),  # x32 shares x86-64's arch value, with this bit set
-        (BPF_JEQ_K, "DENY", 0, nr["execve"]),
-        (BPF_JEQ_K, "DENY", 0, nr["execveat"]),
     ]
+    if deny_exec:
+        body += [(BPF_JEQ_K, "DENY", 0, nr["execve"]), (BPF_JEQ_K, "DENY", 0, nr["execveat"])]
     if deny_network:
         body += [
             (BPF_JEQ_K, 0, "ALLOW", nr["socket"]),
@@ -69,12 +69,14 @@ def program(arch: int, nr: dict[str, int], deny_network: bool) -> list[tuple[int
     return [(code, jump(i, jt), jump(i, jf), k) for i, (code, jt, jf, k) in enumerate(body)]
 
 
-def install(deny_network: bool) -> bool:
-    """Install the filter on this process (irreversible). ``True`` when it is in force."""
+def install(deny_network: bool, deny_exec: bool = True) -> bool:
+    """Install the filter on this process (irreversible; inherited by its children and kept across ``exec``).
+    ``True`` when it is in force. ``deny_exec=False``: for a launcher that must still ``exec`` the program
+    it confines (an MCP server)."""
     if not sys.platform.startswith("linux") or platform.machine() not in ARCHES:
         return False
     arch, nr = ARCHES[platform.machine()]
-    insns = program(arch, nr, deny_network)
+    insns = program(arch, nr, deny_network, deny_exec)
     array = (_Insn * len(insns))(*[_Insn(*i) for i in insns])
     prog = _Prog(len(insns), array)
     try:

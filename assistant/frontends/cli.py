@@ -71,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     batch.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check")
     batch.add_argument("--debug", action="store_true", help="show tracebacks")
 
-    sub.add_parser("tools", help="list the tools with their argument schema and permissions")
+    sub.add_parser("tools", help="list the tools with their source (built-in, plugin, MCP server), argument schema and permissions")
 
     chat = sub.add_parser("chat", help="interactive chat with sessions, follow-ups and traces",
                           description="An interactive chat. Answers stream; follow-ups use the session's context; "
@@ -166,8 +166,7 @@ def _tools(args: argparse.Namespace) -> int:
     registry = build_registry(settings, paths)
     for tool in registry:
         print(f"{tool.name}: {tool.description}")
-        if not type(tool).__module__.startswith("tools."):
-            print(f"  plugin: {type(tool).__module__}.{type(tool).__qualname__}")
+        print(f"  source: {tool.source}")
         print(f"  permissions: {tool.permissions.model_dump_json()}")
         print(f"  arguments: {json.dumps(tool.args_schema(), ensure_ascii=False)}")
     for line in registry.skipped:

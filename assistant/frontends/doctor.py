@@ -61,12 +61,17 @@ def check_tools(settings: Settings, paths: Paths) -> list[Check]:
     """The tools there are, and one line for each plugin that had to be skipped."""
     from assistant.app import build_registry
 
-    registry = build_registry(settings, paths)
+    registry = build_registry(settings, paths, refresh_mcp=True)  # MCP servers are started and listed afresh
     checks = [Check(name="tools", level="ok", detail=", ".join(registry.names()))]
-    for line in registry.skipped:  # "plugin 'x' (module:object, from package): skipped, why"
+    for line in registry.skipped:  # "plugin 'x' (module:object, from package): skipped, why" / "mcp server 'x' ..."
         name, _, why = line.partition(": ")
-        checks.append(Check(name=name, level="warn", detail=why,
-                            fix="update or uninstall the package that provides it; the other tools work"))
+        if name.startswith("mcp server"):
+            server = name.split("'")[1]
+            fix = ("pip install 'assistant[mcp]'" if "not installed" in why else
+                   f"check [mcp_servers.{server}] in {paths.config_file} and {paths.log_dir / f'mcp-{server}.log'}")
+        else:
+            fix = "update or uninstall the package that provides it; the other tools work"
+        checks.append(Check(name=name, level="warn", detail=why, fix=fix))
     return checks
 
 

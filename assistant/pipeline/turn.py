@@ -108,6 +108,7 @@ class Assistant:
 
     async def aclose(self) -> None:
         await self.runner.aclose()
+        await self.registry.aclose()
         await self.backend.aclose()
         self.store.close()
 

@@ -1,0 +1,225 @@
+"""MCP servers: a real one from PyPI (``mcp-server-time``) listed in a config and called end to end, and a
+server on the official SDK whose tools crash, hang, fail and reach for the network (``tests/mcp_faulty.py``).
+Each costs a tool error, never the turn; the server answers again afterwards."""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import paths_under
+from fake_ollama import Script, tool_call
+
+from assistant.app import build_registry
+from assistant.config import Settings, load_settings, render_settings
+from tools.mcp_servers import McpServerConfig, args_model, tool_name
+from tools.sandbox import SandboxRunner
+
+pytest.importorskip("mcp", reason="the MCP SDK is an optional extra: pip install '.[mcp]'")
+pytest.importorskip("mcp_server_time", reason="mcp-server-time (from PyPI) comes with the test extra")
+
+FAULTY = str(Path(__file__).with_name("mcp_faulty.py"))
+TIME = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "Asia/Shanghai"]}
+PASS = {"verdict": "PASS", "reason": "it is the asked conversion"}
+
+
+def faulty(**extra: Any) -> dict[str, Any]:
+    return {"command": sys.executable, "args": [FAULTY], "timeout": 2, **extra}
+
+
+def tool_result(request: dict[str, Any]) -> dict[str, Any]:
+    """The tool result the responder was given."""
+    content = request["messages"][-1]["content"]
+    return json.loads(content[content.index("Tool results:") + len("Tool results:"):])[-1]["result"]
+
+
+@pytest.mark.slow  # starts MCP server processes
+def test_the_servers_tools_join_the_registry_with_their_schemas_and_are_cached(tmp_path):
+    paths = paths_under(tmp_path)
+    settings = Settings(mcp_servers={"time": TIME})
+    registry = build_registry(settings, paths)
+    assert registry.skipped == []
+    tool = registry.get("time_convert_time")
+    assert tool is not None and registry.get("time_get_current_time") is not None
+    assert tool.source == "MCP server time" and tool.external
+    schema = tool.args_schema()
+    assert schema["required"] == ["source_timezone", "time", "target_timezone"]
+    assert "24-hour" in schema["properties"]["time"]["description"]
+    assert tool.permissions.network == []  # not granted
+    # The next run reads the list from the cache: no server is started to build the registry.
+    again = build_registry(settings, paths)
+    assert again.get("time_convert_time").server.starts == 0  # type: ignore[union-attr]
+    assert json.loads((paths.cache_dir / "mcp" / "time.json").read_text())["tools"][0]["name"] == "get_current_time"
+
+
+def test_a_config_file_with_servers_loads_and_config_show_writes_it_back(tmp_path, monkeypatch):
+    paths = paths_under(tmp_path)
+    paths.config_file.parent.mkdir(parents=True)
+    paths.config_file.write_text('[mcp_servers.time]\ncommand = "uvx"\nargs = ["mcp-server-time"]\nnetwork = true\n')
+    settings = load_settings(paths, env={})
+    assert settings.mcp_servers["time"].args == ["mcp-server-time"] and settings.mcp_servers["time"].network
+    shown = render_settings(settings)
+    paths.config_file.write_text(shown)  # `assistant config show > config.toml` must load again
+    assert load_settings(paths, env={}) == settings
+    assert "deterministic = true" in shown
+
+
+@pytest.mark.slow  # starts MCP server processes
+async def test_a_question_routed_to_an_mcp_tool_is_answered_end_to_end(fake, make_app):
+    def answer(request: dict[str, Any]) -> str:
+        target = tool_result(request)["target"]["datetime"]  # what the real server computed
+        return f"09:30 in Tokyo is {target[11:16]} in Paris."
+
+    fake.handler = Script(router={"route": "time_convert_time"},
+                          executor=tool_call("time_convert_time", source_timezone="Asia/Tokyo", time="09:30",
+                                             target_timezone="Europe/Paris"),
+                          validator=PASS, responder=answer)
+    app = make_app(sandboxed=True, mcp_servers={"time": TIME})
+    result = await app.ask("Tokyo standup is at 09:30. Ask the time server what that is for the Paris office.")
+    assert result.ok, result.answer
+    assert fake.kinds() == ["router", "executor", "validator", "responder"]
+    router = fake.requests[0]
+    assert "time_convert_time" in router["format"]["properties"]["route"]["enum"]
+    call = result.tool_calls[0]
+    assert call.ok and call.result["source"]["datetime"].endswith("T09:30:00+09:00")
+    paris = datetime.fromisoformat(call.result["target"]["datetime"])
+    assert paris.strftime("%H:%M") in ("01:30", "02:30")  # CET in winter, CEST in summer
+    assert paris.strftime("%H:%M") in result.answer
+    executor = fake.requests[1]
+    assert executor["tools"][0]["function"]["parameters"]["required"] == ["source_timezone", "time", "target_timezone"]
+
+
+@pytest.mark.slow  # starts MCP server processes
+async def test_a_server_that_crashes_mid_call_costs_a_tool_error_and_is_restarted(fake, make_app):
+    fake.handler = Script(router=[{"route": "faulty_crash"}, {"route": "faulty_echo"}],
+                          executor=[tool_call("faulty_crash", text="x"), tool_call("faulty_echo", text="hello", times=2)],
+                          validator=PASS, responder="It says hello hello.")
+    app = make_app(mcp_servers={"faulty": faulty()})
+    crashed = await app.ask("crash the faulty server")
+    assert not crashed.ok and "faulty" in crashed.answer  # an honest sentence, not an exception
+    assert crashed.tool_calls[0].ok is False and "stopped during the call" in crashed.tool_calls[0].error
+    assert fake.kinds() == ["router", "executor"]  # no retries spent on a server that crashed
+    server = app.registry.get("faulty_echo").server  # type: ignore[union-attr]
+    starts = server.starts
+    echoed = await app.ask("echo hello twice with the faulty server")
+    assert echoed.ok and echoed.tool_calls[0].result == {"result": "hello hello"}
+    assert server.starts == starts + 1  # started again for this call
+
+
+@pytest.mark.slow  # starts MCP server processes
+async def test_a_server_that_hangs_is_stopped_at_its_timeout(fake, make_app):
+    fake.handler = Script(router=[{"route": "faulty_hang"}, {"route": "faulty_pid"}],
+                          executor=[tool_call("faulty_hang", text="x"), tool_call("faulty_pid")],
+                          validator=PASS, responder=lambda r: f"Its process id is {tool_result(r)['result']}.")
+    app = make_app(mcp_servers={"faulty": faulty(timeout=1)})
+    hung = await app.ask("make the faulty server hang")
+    assert not hung.ok and "did not answer hang within 1 s" in hung.tool_calls[0].error
+    after = await app.ask("what is the faulty server's pid?")
+    assert after.ok and str(after.tool_calls[0].result["result"]) in after.answer
+
+
+@pytest.mark.slow  # starts MCP server processes
+async def test_an_error_result_goes_back_to_the_executor_as_feedback(fake, make_app):
+    fake.handler = Script(router={"route": "faulty_fail"}, executor=[tool_call("faulty_fail", text="x"),
+                                                                     tool_call("faulty_fail", text="y")],
+                          validator=PASS, responder="It failed.")
+    app = make_app(mcp_servers={"faulty": faulty()}, max_retries=1)
+    result = await app.ask("make the faulty server fail")
+    assert not result.ok and result.attempts == 2
+    feedback = fake.requests[2]["messages"][-1]["content"]
+    assert "Error executing tool fail" in feedback
+
+
+@pytest.mark.slow  # starts MCP server processes
+async def test_arguments_that_break_the_tools_schema_never_reach_the_server(fake, make_app):
+    fake.handler = Script(router={"route": "faulty_echo"},
+                          executor=[tool_call("faulty_echo", text=5), tool_call("faulty_echo", text="hi")],
+                          validator=PASS, responder="It says hi.")
+    app = make_app(mcp_servers={"faulty": faulty()})
+    result = await app.ask("echo hi with the faulty server")
+    assert result.ok and result.attempts == 2
+    assert [c.args for c in result.tool_calls] == [{"text": "hi", "times": 1}]  # only the valid call ran
+    assert "text" in fake.requests[2]["messages"][-1]["content"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the network filter is seccomp, on Linux")
+@pytest.mark.slow  # starts MCP server processes
+async def test_a_server_has_no_network_unless_granted(tmp_path):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    host, port = listener.getsockname()
+    results = {}
+    for granted in (False, True):
+        settings = Settings(mcp_servers={"faulty": faulty(network=granted)})
+        registry = build_registry(settings, paths_under(tmp_path / str(granted)))
+        tool = registry.get("faulty_connect")
+        runner = SandboxRunner()
+        results[granted] = await runner.run(tool, tool.Args.model_validate({"host": host, "port": port}))
+        await registry.aclose()
+    listener.close()
+    assert not results[False].ok and "Error executing tool connect" in results[False].error
+    assert results[True].ok and results[True].data == {"result": "connected"}
+    log = (tmp_path / "False" / "log" / "mcp-faulty.log").read_text()
+    assert "Operation not permitted" in log  # the seccomp filter, not a connection that failed
+
+
+@pytest.mark.slow  # starts MCP server processes
+def test_a_server_that_does_not_start_is_skipped_with_what_it_said(tmp_path):
+    settings = Settings(mcp_servers={"broken": {"command": "no-such-mcp-server-here"}, "time": TIME})
+    registry = build_registry(settings, paths_under(tmp_path))
+    assert registry.get("time_get_current_time") is not None  # the other server's tools are there
+    [line] = registry.skipped
+    assert line.startswith("mcp server 'broken'") and "no-such-mcp-server-here: No such file or directory" in line
+    # Kept for a while, so that the next questions do not wait for it again; `doctor` lists it afresh.
+    again = build_registry(settings, paths_under(tmp_path))
+    assert again.skipped == [line]
+
+
+def test_argument_models_follow_the_json_schema():
+    schema = {"type": "object", "required": ["from", "count"], "additionalProperties": False, "properties": {
+        "from": {"type": "string"}, "count": {"type": "integer"}, "unit": {"enum": ["km", "mi"]},
+        "tags": {"type": "array", "items": {"type": "string"}}, "ratio": {"type": ["number", "null"]}}}
+    Args = args_model("demo", schema)
+    ok = Args.model_validate({"from": "a", "count": 2, "unit": "km", "tags": ["x"]})
+    assert ok.model_dump(exclude_unset=True) == {"from": "a", "count": 2, "unit": "km", "tags": ["x"]}
+    for bad in ({"count": 2}, {"from": "a", "count": "many"}, {"from": "a", "count": 1, "unit": "ft"},
+                {"from": "a", "count": 1, "other": 1}):
+        with pytest.raises(ValueError):
+            Args.model_validate(bad)
+    assert tool_name("My Server", "get-Thing") == "my_server_get_thing"
+    assert tool_name("1st", "x") == "mcp_1st_x"
+
+
+def test_server_settings_refuse_unknown_keys():
+    with pytest.raises(ValueError):
+        McpServerConfig.model_validate({"command": "x", "argv": []})
+
+
+@pytest.mark.slow  # starts MCP server processes
+def test_assistant_tools_lists_every_tools_source(home, capsys):
+    from assistant.frontends.cli import main
+
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "config.toml").write_text(
+        f"[mcp_servers.time]\ncommand = {json.dumps(sys.executable)}\nargs = {json.dumps(TIME['args'])}\n")
+    assert main(["tools"]) == 0
+    out = capsys.readouterr().out
+    assert "calculator: Evaluate" in out and "  source: built-in" in out
+    assert "time_get_current_time: Get current time" in out and "  source: MCP server time" in out
+
+
+def test_without_the_sdk_a_server_is_skipped_with_the_install_hint(tmp_path, monkeypatch):
+    import tools.mcp_servers as mcp_servers
+
+    monkeypatch.setattr(mcp_servers, "sdk_missing", lambda: True)
+    registry = build_registry(Settings(mcp_servers={"time": TIME}), paths_under(tmp_path))
+    assert registry.get("time_get_current_time") is None
+    assert registry.skipped == ["mcp server 'time': skipped, the MCP SDK is not installed (pip install 'assistant[mcp]')"]
+
+

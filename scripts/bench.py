@@ -200,7 +200,7 @@ def main() -> None:
         timed = asyncio.run(run_set({}, Oracle(latency=latency, token_rate=rate)))
         planned = asyncio.run(plan_concurrency(5 if a.quick else 15))
         overhead = asyncio.run(bench_pipeline.measure(50 if a.quick else 200))
-        sandbox = asyncio.run(bench_sandbox.measure(100 if a.quick else 500))
+        sandbox = asyncio.run(bench_sandbox.measure(100 if a.quick else 500, GAZETTEER))
         cold = cold_start(a.quick)
         batch = bench_batch.measure(questions=24 if a.quick else 40, memory_questions=2000 if a.quick else 10000)
 
@@ -247,8 +247,8 @@ def main() -> None:
     for c, r in overhead.items():
         print(f"   {c:<14} {r['model_calls']:.0f} calls   p50 {r['p50_ms']:6.2f} ms   p95 {r['p95_ms']:6.2f} ms")
     print(f"   {mark(overhead['arithmetic']['p50_ms'] < TARGETS['overhead_p50_ms'])} arithmetic p50 < 3 ms")
-    print(f"\n4. Sandboxed calculator, warm: p50 {sandbox['sandboxed_p50_ms']:.3f} ms vs in-process {sandbox['in_process_p50_ms']:.3f} ms"
-          f" (overhead {sandbox['overhead_p50_ms']:.3f} ms {mark(sandbox['overhead_p50_ms'] < 15)} < 15 ms); cold worker {sandbox['cold_start_ms']:.0f} ms")
+    print("\n4. Tools in the sandbox, warm, per call")
+    print("\n".join(bench_sandbox.report(sandbox, indent="   ")))
     print("\n5. Cold start, whole processes (median)")
     print(f"   assistant --version                       {cold['version_ms']:6.0f} ms  {mark(cold['version_ms'] < 150)} < 150 ms")
     print(f"   assistant ask, no daemon, arithmetic      {cold['ask_arithmetic_first_byte_ms']:6.0f} ms to the first byte")

@@ -1,4 +1,6 @@
-"""Sandbox overhead: a warm calculator call in a worker process vs the same call in-process.
+"""Sandbox overhead: a warm call of each in-house tool in a worker process vs the same call in-process
+(calculator, a percentage, a Chinese-numeral expression, units, the clock), and an MCP tool's call through its
+server (``mcp-server-time``, started through the sandbox launcher) vs the same function called directly.
 
     python scripts/bench_sandbox.py [--calls N]
 """
@@ -7,38 +9,118 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
+import tempfile
 import time
+from pathlib import Path
+from typing import Any
 
 from _common import machine, pct
 
-from tools import InProcessRunner
+from tools import InProcessRunner, Tool
 from tools.calculator import Calculator, CalculatorArgs
+from tools.clock import Clock, ClockArgs, ClockConfig
 from tools.sandbox import SandboxRunner
+from tools.units import Units, UnitsArgs
+
+TARGET_MS = 15.0
 
 
-async def timed(runner, calls: int) -> list[float]:
-    tool, args = Calculator(), CalculatorArgs(expression="π * 12^2 * 2 / 3")
+def cases(gazetteer: str) -> list[tuple[str, Tool, Any]]:
+    clock = Clock(ClockConfig(gazetteer_index=gazetteer, home_city=None, clock="2026-11-22T11:00:00Z"))
+    return [
+        ("calculator", Calculator(), CalculatorArgs(expression="π * 12^2 * 2 / 3")),
+        ("calculator %", Calculator(), CalculatorArgs(expression="200的15%")),
+        ("calculator 中文数字", Calculator(), CalculatorArgs(expression="一百二十三乘以四百五十六")),
+        ("units", Units(), UnitsArgs(value=100, from_unit="华氏度", to_unit="摄氏度")),
+        ("clock (now, Tokyo)", clock, ClockArgs(ask="now", place="东京")),
+        ("clock (days until)", clock, ClockArgs(ask="days_until", date="春节")),
+    ]
+
+
+async def timed(runner: Any, tool: Tool, args: Any, calls: int) -> list[float]:
     out = []
     for _ in range(calls):
         t0 = time.perf_counter()
         result = await runner.run(tool, args)
         out.append((time.perf_counter() - t0) * 1000)
-        assert result.ok
+        assert result.ok, result.error
     return out
 
 
-async def measure(calls: int) -> dict[str, float | bool | None]:
-    sandbox = SandboxRunner()
+async def measure_mcp(calls: int, log_dir: Path) -> dict[str, float] | None:
+    """``time_get_current_time`` through the MCP server vs ``TimeServer.get_current_time`` in this process."""
+    try:
+        from mcp_server_time.server import TimeServer
+    except ImportError:
+        return None
+    from tools.mcp_servers import McpServerConfig, mcp_tools
+
+    config = McpServerConfig(command=sys.executable, args=["-m", "mcp_server_time"])
+    tools, skipped = mcp_tools({"time": config}, {"timeout": 10.0, "memory_mb": 1024, "cpu_seconds": 60},
+                               log_dir / "cache", log_dir, [], refresh=True)
+    tool = next((t for t in tools if t.name == "time_get_current_time"), None)
+    if tool is None:
+        raise RuntimeError(f"mcp-server-time did not start: {skipped}")
+    runner = SandboxRunner()
+    args = tool.Args.model_validate({"timezone": "Asia/Tokyo"})
     t0 = time.perf_counter()
-    await sandbox.warm([Calculator()])
+    await tool.start()
     cold = (time.perf_counter() - t0) * 1000
-    inproc = await timed(InProcessRunner(), calls)
-    boxed = await timed(sandbox, calls)
-    await sandbox.aclose()
-    return {"in_process_p50_ms": pct(inproc, 50), "in_process_p95_ms": pct(inproc, 95),
-            "sandboxed_p50_ms": pct(boxed, 50), "sandboxed_p95_ms": pct(boxed, 95),
-            "overhead_p50_ms": pct(boxed, 50) - pct(inproc, 50), "cold_start_ms": cold,
-            "seccomp": sandbox.seccomp.get("calculator")}
+    through = await timed(runner, tool, args, calls)
+    await tool.aclose()
+    server = TimeServer()
+    direct = []
+    for _ in range(calls):
+        t0 = time.perf_counter()
+        server.get_current_time("Asia/Tokyo")
+        direct.append((time.perf_counter() - t0) * 1000)
+    return {"mcp_p50_ms": pct(through, 50), "mcp_p95_ms": pct(through, 95), "direct_p50_ms": pct(direct, 50),
+            "overhead_p50_ms": pct(through, 50) - pct(direct, 50), "cold_start_ms": cold}
+
+
+async def measure(calls: int, gazetteer: str | None = None) -> dict[str, Any]:
+    """Per tool: in-process and warm sandboxed p50/p95 and the overhead; the calculator's figures also at the top
+    level (as before); the MCP comparison under ``mcp`` (``None`` without the SDK and mcp-server-time)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if gazetteer is None:
+            from tools.gazetteer import build_index
+
+            gazetteer = str(Path(tmp) / "places.sqlite")
+            build_index(Path(gazetteer))
+        sandbox = SandboxRunner()
+        t0 = time.perf_counter()
+        await sandbox.warm([Calculator()])
+        cold = (time.perf_counter() - t0) * 1000
+        tools: dict[str, dict[str, float]] = {}
+        for name, tool, args in cases(gazetteer):
+            inproc = await timed(InProcessRunner(), tool, args, calls)
+            await timed(sandbox, tool, args, 3)  # the worker starts and loads what the tool needs
+            boxed = await timed(sandbox, tool, args, calls)
+            tools[name] = {"in_process_p50_ms": pct(inproc, 50), "in_process_p95_ms": pct(inproc, 95),
+                           "sandboxed_p50_ms": pct(boxed, 50), "sandboxed_p95_ms": pct(boxed, 95),
+                           "overhead_p50_ms": pct(boxed, 50) - pct(inproc, 50)}
+        await sandbox.aclose()
+        mcp = await measure_mcp(calls, Path(tmp))
+    return {**tools["calculator"], "cold_start_ms": cold, "seccomp": sandbox.seccomp.get("calculator"),
+            "tools": tools, "mcp": mcp}
+
+
+def report(r: dict[str, Any], indent: str = "") -> list[str]:
+    lines = [f"{indent}{'tool':<22}{'in-process p50':>16}{'sandboxed p50':>15}{'p95':>9}{'overhead':>10}"]
+    for name, t in r["tools"].items():
+        mark = "✓" if t["overhead_p50_ms"] < TARGET_MS else "✗"
+        lines.append(f"{indent}{name:<22}{t['in_process_p50_ms']:>13.3f} ms{t['sandboxed_p50_ms']:>12.3f} ms"
+                     f"{t['sandboxed_p95_ms']:>9.3f}{t['overhead_p50_ms']:>7.3f} ms {mark}")
+    lines.append(f"{indent}overhead target < {TARGET_MS:g} ms per call (p50); cold worker start {r['cold_start_ms']:.0f} ms")
+    mcp = r["mcp"]
+    if mcp is None:
+        lines.append(f"{indent}MCP: not measured (pip install '.[mcp]' mcp-server-time)")
+    else:
+        lines.append(f"{indent}MCP tool (mcp-server-time get_current_time), warm: p50 {mcp['mcp_p50_ms']:.3f} ms "
+                     f"(p95 {mcp['mcp_p95_ms']:.3f}) vs the same function called directly {mcp['direct_p50_ms']:.3f} ms: "
+                     f"overhead {mcp['overhead_p50_ms']:.3f} ms; server start {mcp['cold_start_ms']:.0f} ms")
+    return lines
 
 
 def main() -> None:
@@ -48,10 +130,7 @@ def main() -> None:
     r = asyncio.run(measure(calls))
     m = machine()
     print(f"{m['cores']} cores, Python {m['python']}, {calls} calls each, seccomp={r['seccomp']}")
-    print(f"{'runner':<22}{'p50 ms':>10}{'p95 ms':>10}")
-    print(f"{'in-process':<22}{r['in_process_p50_ms']:>10.3f}{r['in_process_p95_ms']:>10.3f}")
-    print(f"{'sandboxed (warm)':<22}{r['sandboxed_p50_ms']:>10.3f}{r['sandboxed_p95_ms']:>10.3f}")
-    print(f"overhead p50: {r['overhead_p50_ms']:.3f} ms (target < 15 ms); cold worker start: {r['cold_start_ms']:.0f} ms")
+    print("\n".join(report(r)))
 
 
 if __name__ == "__main__":

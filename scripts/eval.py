@@ -87,12 +87,39 @@ def grounded(answer: str, tool_calls: list[Any]) -> bool:
             m = re.match(r"-?\d+(?:\.\d+)?", t.result.get("temperature") or t.result["now"]["temperature"])
             if m and not stated(answer, float(m.group()), 0.5):
                 return False
-        elif t.result.get("days") and not t.result.get("hours"):
+        elif isinstance(t.result.get("days"), list) and not t.result.get("hours"):
             lows = [float(re.match(r"-?\d+(?:\.\d+)?", d["low"]).group()) for d in t.result["days"]]  # type: ignore[union-attr]
             highs = [float(re.match(r"-?\d+(?:\.\d+)?", d["high"]).group()) for d in t.result["days"]]  # type: ignore[union-attr]
             if not (stated(answer, min(lows), 0.5) and stated(answer, max(highs), 0.5)):
                 return False
     return True
+
+
+WEEKDAYS = {"zh": [("星期" + d, "周" + d, "礼拜" + d) for d in "一二三四五六"] + [("星期日", "星期天", "周日")],
+            "en": [(d,) for d in ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")]}
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def clock_right(expect: dict[str, Any], result: Any, lang: str) -> bool:
+    """The clock's result is the expected time, difference, count of days, weekday or date, and the answer says it
+    (a time as HH:MM, a weekday by name, a date as month and day)."""
+    data = next((t.result for t in result.tool_calls if t.ok and t.result), None)
+    if data is None:
+        return False
+    answer = unicodedata.normalize("NFKC", result.answer)
+    if "time" in expect:
+        return data.get("time") == expect["time"] and expect["time"] in answer
+    if "hours" in expect:
+        return abs(float(data.get("hours", 1e9))) == abs(expect["hours"]) and stated(answer, abs(expect["hours"]))
+    if "days" in expect:
+        return data.get("days") == expect["days"] and stated(answer, expect["days"])
+    if "weekday" in expect:
+        return data.get("weekday") == expect["weekday"] and any(w in answer for w in WEEKDAYS[lang][expect["weekday"]])
+    year, month, day = (int(p) for p in expect["date"].split("-"))
+    said = (f"{month}月{day}日" in answer or f"{month}月{day}号" in answer) if lang == "zh" else (
+        (MONTHS[month - 1] in answer and re.search(rf"\b{day}\b", answer) is not None) or expect["date"] in answer)
+    return data.get("date") == expect["date"] and said
 
 
 class Scorer:
@@ -124,6 +151,8 @@ class Scorer:
             if not (any(t.ok and t.result and t.result.get("value") for t in result.tool_calls) and (
                     stated(result.answer, float(value)) or value in result.answer)):
                 return False
+        if expected == "clock":
+            return clock_right(expect, result, case["lang"])
         if "derived" in expect:  # a calculation on the weather: independent of the assistant's own arithmetic
             temps = [report_for(name)[0] for name, _ in expect["places"]]
             value = temps[0] * 9 / 5 + 32 if expect["derived"] == "fahrenheit" else abs(temps[0] - temps[1])

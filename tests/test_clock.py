@@ -71,6 +71,7 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
 @pytest.mark.parametrize("question, expected", [
     ("离元旦还有几天?", "距离元旦(2027年1月1日,星期五)还有40天。"),
     ("距离春节还有多少天", "距离春节(2027年2月6日,星期六)还有76天。"),
+    ("国庆节还有多少天?", "距离国庆节(2027年10月1日,星期五)还有313天。"),
     ("how many days until Christmas", "Christmas (Friday 25 December) is in 33 days."),
     ("2027年春节是几号?", "春节是2027年2月6日(星期六)。"),
     ("when is Chinese New Year 2028", "Chinese New Year is Wednesday 26 January 2028."),
@@ -89,6 +90,7 @@ async def test_dates(clock, question, expected):
 @pytest.mark.parametrize("question", [
     "3点半开会", "明天几点出发?", "离我生日还有几天", "What time does the store open?", "Time flies", "几点起床比较好",
     "I had a great time in Paris", "what day is it going to rain", "春节快乐", "time and again",
+    "假期还有几天", "我还有几天时间准备?",
 ])
 def test_traps_are_not_time_questions(clock, question):
     assert clock().route(question) is None

@@ -202,7 +202,7 @@ async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(
 
 @pytest.mark.parametrize("trap", [
     "天气预报这个词的英文是什么?", "I feel cold today, any tips?", "今天好热啊,推荐个饮料", "讲个冷笑话", "热狗怎么做",
-    "Who sang November Rain?",
+    "Who sang November Rain?", "Is 100 degrees Fahrenheit too hot for a run?", "38度算发烧吗?",
 ])
 async def test_weather_words_in_other_senses_are_not_asked_back(model, scripted_app, trap):
     model.fn = RoleScript(router={"route": "chat"}, responder=chat_reply)

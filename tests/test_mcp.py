@@ -223,3 +223,24 @@ def test_without_the_sdk_a_server_is_skipped_with_the_install_hint(tmp_path, mon
     assert registry.skipped == ["mcp server 'time': skipped, the MCP SDK is not installed (pip install 'assistant[mcp]')"]
 
 
+
+
+@pytest.mark.slow  # starts MCP server processes
+async def test_a_server_that_died_while_idle_is_restarted_without_costing_the_call(tmp_path, monkeypatch):
+    import os
+    import signal
+
+    import tools.mcp_servers as mcp_servers
+
+    registry = build_registry(Settings(mcp_servers={"faulty": faulty()}), paths_under(tmp_path))
+    runner = SandboxRunner()
+    pid_tool, echo = registry.get("faulty_pid"), registry.get("faulty_echo")
+    first = await runner.run(pid_tool, pid_tool.Args.model_validate({}))
+    assert first.ok
+    os.kill(first.data["result"], signal.SIGKILL)  # the server process itself (the launcher exec'd it)
+    monkeypatch.setattr(mcp_servers, "IDLE_PING_AFTER", 0.0)  # as if it had been idle for a while
+    starts = echo.server.starts
+    result = await runner.run(echo, echo.Args.model_validate({"text": "still here"}))
+    assert result.ok and result.data == {"result": "still here"}
+    assert echo.server.starts == starts + 1
+    await registry.aclose()

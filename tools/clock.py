@@ -184,6 +184,7 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("weekday", re.compile(_LEAD + r"(?i:what\s+day\s+of\s+the\s+week\s+(?:is|was|will\s+be)\s+(?P<date>.+?)(?:\s+on)?)$")),
     ("days_until", re.compile(_LEAD + r"(?:离|距离|距)\s*(?P<date>.+?)\s*(?:还有|还剩|有)\s*(?:多少|几)\s*天(?:了)?$")),
     ("days_until", re.compile(_LEAD + r"(?:还有|还剩)\s*(?:多少|几)\s*天\s*(?:到|就到|就是|过)\s*(?P<date>.+?)$")),
+    ("days_until", re.compile(_LEAD + r"(?P<date>[^\s,，]+?)\s*(?:还有|还剩)\s*(?:多少|几)\s*天(?:了)?$")),  # 国庆节还有几天
     ("days_until", re.compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?days\s+(?:are\s+(?:there|left)\s+)?(?:until|till|til|to|before)\s+"
                                       r"(?P<date>.+?)|days\s+(?:until|till|to)\s+(?P<date2>.+?))$")),
     ("days_between", re.compile(_LEAD + r"(?:从)?\s*(?P<date>[^到至]+?)\s*(?:到|至)\s*(?P<other_date>.+?)\s*(?:有|共|一共|相差|差)?\s*"

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from tools.base import LocalText, Permissions, Tool, ToolResult
 
 STARTUP_TIMEOUT = 30.0
-IDLE_PING_AFTER = 5.0  # a server idle this long is pinged before a call: it may have died in between
+IDLE_PING_AFTER = 5.0  # a server idle this long is checked before a call: it may have died in between
 FAILURE_KEPT = 300.0  # seconds a server that did not start is not tried again while building the registry
 MAX_TEXT = 16_000  # characters of a result's text kept for the model
 CONNECTION_CLOSED = -32000  # the SDK's error code when the server's pipe closed
@@ -151,13 +151,15 @@ class McpServer:
             if self._client is not None and self._task is not None and self._task.done():
                 self._client = None
             if self._client is not None and time.monotonic() - self._last_used > IDLE_PING_AFTER:
+                # Alive? (tools/list, not ping: ping is gone from the protocol as of 2026-07-28)
                 try:
-                    await asyncio.wait_for(self._client.send_ping(), 2.0)
+                    await asyncio.wait_for(self._client.list_tools(), 2.0)
                 except Exception:  # noqa: BLE001 - died or hung while idle: start afresh, the call has not been sent
-                    await self._drop()
+                    await self._drop(wait=False)
             if self._client is None:
                 await self._connect()
                 await self._refresh_cache()
+                self._last_used = time.monotonic()
             return self._client
 
     async def _drop(self, wait: bool = True) -> None:

@@ -22,7 +22,7 @@ from tools.base import Grounding, KeyFact, LocalText, Permissions, PreviousTurn,
 from tools.gazetteer import Gazetteer, Place, gazetteer
 from tools.weather_text import (
     ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase, split_excluded, weather_related,
-    unknown_place, weather_sense,
+    states_temperature, unknown_place, weather_sense,
 )
 from tools.when import Period, current_time, day_name, find_when, out_of_range, resolve
 from tools.wmo import condition_words, describe
@@ -548,7 +548,7 @@ class Weather(Tool):
         return [WeatherArgs(place=p, when=when, language=language) for p in dict.fromkeys(a["place"] for a in before)]
 
     def missing(self, question: str) -> str | None:
-        if self.cfg.home_city or not asks_weather(question):
+        if self.cfg.home_city or not asks_weather(question) or states_temperature(question):
             return None
         named, excluded = self.named_and_excluded(question)
         if named or excluded or asks_any_place(question) or names_something(question):

@@ -136,6 +136,15 @@ def asks_weather(question: str) -> bool:
     return len(CJK.findall(question)) + 2 * len(words) <= 8
 
 
+_STATED_TEMPERATURE = re.compile(r"\d+(?:\.\d+)?\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)
+
+
+def states_temperature(question: str) -> bool:
+    """The message gives a temperature itself (``Is 100 degrees Fahrenheit too hot for a run?``): it may be about
+    that figure rather than a report, so a missing place is not certainly worth asking back for."""
+    return bool(_STATED_TEMPERATURE.search(question))
+
+
 def asks_any_place(question: str) -> bool:
     return bool(_ANY_PLACE.search(question))
 

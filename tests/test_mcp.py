@@ -133,6 +133,8 @@ async def test_an_error_result_goes_back_to_the_executor_as_feedback(fake, make_
     assert not result.ok and result.attempts == 2
     feedback = fake.requests[2]["messages"][-1]["content"]
     assert "Error executing tool fail" in feedback
+    assert "the faulty server's fail was tried 2 times" in result.answer  # the server's words reach the user
+    assert result.answer.endswith("fail said: Error executing tool fail")
 
 
 @pytest.mark.slow  # starts MCP server processes

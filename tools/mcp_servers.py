@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from tools.base import LocalText, Permissions, Tool, ToolResult
+from tools.base import LocalText, Permissions, Tool, ToolResult, Verdict
 
 STARTUP_TIMEOUT = 30.0
 IDLE_PING_AFTER = 5.0  # a server idle this long is checked before a call: it may have died in between
@@ -286,7 +286,9 @@ def convert_result(tool: str, result: Any) -> ToolResult:
     if len(text) > MAX_TEXT:
         text = text[:MAX_TEXT] + f"… [cut at {MAX_TEXT} characters]"
     if result.is_error:
-        return ToolResult.failure(f"{tool}: {text or 'the server reported an error'}")
+        said = text or "the server reported an error"
+        short = said if len(said) <= 200 else said[:199] + "…"
+        return ToolResult.failure(f"{tool}: {said}", LocalText(zh=f"{tool} 报错:{short}", en=f"{tool} said: {short}"))
     structured = getattr(result, "structured_content", None)
     if isinstance(structured, dict) and structured:
         return ToolResult.success(**structured)
@@ -370,6 +372,7 @@ class McpTool(Tool):
         self.schema = {k: v for k, v in schema.items() if k not in ("title", "$schema")} or {"type": "object", "properties": {}}
         self.Args = args_model(self.name, self.schema)  # type: ignore[misc]
         self.source = f"MCP server {server.name}"  # type: ignore[misc]
+        self.title = LocalText(zh=f"{server.name} 服务的 {self.remote_name}", en=f"{server.name} server's {self.remote_name}")  # type: ignore[misc]
 
     @property
     def permissions(self) -> Permissions:
@@ -377,6 +380,11 @@ class McpTool(Tool):
 
     def args_schema(self) -> dict[str, Any]:
         return dict(self.schema)
+
+    def check(self, question: str, args: BaseModel, result: ToolResult) -> Verdict | None:
+        if not result.ok:  # the server's own words reach the user if the retries run out
+            return Verdict(verdict="FAIL", reason=result.error or f"{self.name} failed", message=result.message)
+        return None
 
     async def start(self) -> None:
         await self.server._session()

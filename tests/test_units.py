@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from fake_ollama import Script, tool_call
 
-from tools.units import Units, UnitsArgs, format_value, parse
+from tools.units import Units, UnitsArgs, format_value, parse, wrong_conversions
 
 
 def convert(value: float, a: str, b: str):
@@ -94,3 +94,17 @@ def test_a_call_with_the_units_swapped_or_changed_fails_its_check(wrong, reason)
     assert verdict is not None and not verdict.passed and reason in verdict.reason
     right = UnitsArgs(value=5, from_unit="miles", to_unit="km")
     assert Units().check(question, right, convert(5, "miles", "km")) is None  # the model judges the rest
+
+
+@pytest.mark.parametrize("text, wrong", [
+    ("5km = 1.039mile", ["5 km is 3.11 mile, not 1.039"]),
+    ("1斤是600克", ["1 斤 is 500 克, not 600"]),
+    ("100 °F is 30 °C", ["100 °F is 37.78 °C, not 30"]),
+    ("5 miles is about 8.05 km.", []),
+    ("5 miles is 8 km", []),  # rounded to the whole kilometre
+    ("100华氏度约等于38摄氏度", []),
+    ("I ran 5 km and then 3 miles", []),  # two quantities, no claim
+    ("It is 20 kg = 20 km", []),  # not one kind: not judged
+])
+def test_conversions_stated_in_a_text_are_checked(text, wrong):
+    assert wrong_conversions(text) == wrong

@@ -201,6 +201,29 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
     return float(ureg.Quantity(value, ureg.parse_units(from_unit)).to(ureg.parse_units(to_unit)).magnitude)
 
 
+_CLAIM = re.compile(
+    rf"{_NUM}\s*(?P<a>{_U})\s*(?:=|≈|约等于|等于|相当于|约为|约合|折合|合|约|大约|是|(?i:is|are|equals?|makes?)"
+    rf"(?:\s+(?i:about|approximately|roughly|around))?)\s*(?P<v2>[-+]?\d+(?:\.\d+)?)\s*(?P<b>{_U})")
+
+
+def wrong_conversions(text: str) -> list[str]:
+    """Conversions a text states that are false (``5km = 1.039mile``), each as ``5 km is 3.107 mile, not 1.039``;
+    a stated figure may be rounded to the places it shows, or be off by 1%. Only claims between two known units
+    of one kind are judged, so prose that merely has two quantities is let be."""
+    wrong = []
+    for m in _CLAIM.finditer(unicodedata.normalize("NFKC", text).replace("º", "°")):
+        a, b = lookup(m.group("a")), lookup(m.group("b"))
+        if a is None or b is None or a[1] != b[1] or a[0] == b[0]:
+            continue
+        stated = float(m.group("v2"))
+        places = len(m.group("v2").split(".")[1]) if "." in m.group("v2") else 0
+        true = convert(float(m.group("value")), a[0], b[0])
+        if abs(stated - true) > max(0.01 * abs(true), 0.5 * 10 ** -places + 1e-9):
+            wrong.append(f"{m.group('value')} {m.group('a').strip()} is {format_value(true)} {m.group('b').strip()}, "
+                         f"not {m.group('v2')}")
+    return wrong
+
+
 class UnitsArgs(BaseModel):
     value: float = Field(..., description="the number to convert, e.g. 5")
     from_unit: str = Field(..., max_length=40, description="the unit of that number, copied from the question, e.g. '英里' or 'miles'")

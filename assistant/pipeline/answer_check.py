@@ -9,6 +9,7 @@ import unicodedata
 
 from assistant.pipeline.language import is_chinese
 from tools import CJK, KeyFact, Verdict
+from tools.units import wrong_conversions
 
 MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more is a model that will not stop
 MIN_REPEAT_UNIT, MAX_REPEAT_UNIT, REPEATS = 4, 200, 3
@@ -146,10 +147,18 @@ def about_language(question: str) -> bool:
 
 
 def unshowable(answer: str, prompts: list[str]) -> str | None:
-    """What makes a text unfit to show at all, whatever the question: empty, JSON or markup, our own instructions."""
+    """What makes a text unfit to show at all, whatever the question: empty, JSON or markup, our own instructions,
+    a unit conversion that is false."""
     if not answer.strip():
         return "the answer is empty"
-    return markup(answer) or echo_problem(answer, prompts)
+    return markup(answer) or echo_problem(answer, prompts) or false_conversion(answer)
+
+
+def false_conversion(answer: str) -> str | None:
+    """A conversion between known units that the answer states wrongly (``5km = 1.039mile``), checked with the
+    units tool's tables: a chat answer has no tool result to hold it to, but this figure can be computed."""
+    wrong = wrong_conversions(answer)
+    return "it states a wrong conversion: " + "; ".join(wrong) if wrong else None
 
 
 _UNIT_AFTER = re.compile(r"\s*(?:°|℃|℉|%|度|km|mph|m/s|mm|cm|kg|公里|厘米|毫米)")
@@ -207,6 +216,9 @@ def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list
     invented = invented_figures(answer, evidence) if evidence is not None else None
     if invented:
         problems.append(invented)
+    conversion = false_conversion(answer)
+    if conversion:
+        problems.append(conversion)
     if problems:
         return Verdict(verdict="FAIL", reason="; ".join(problems))
     return Verdict(verdict="PASS", reason="the answer carries every key fact" if facts else "the answer is clean")

@@ -172,9 +172,10 @@ class Tool:
         return None
 
     def check(self, question: str, args: BaseModel, result: ToolResult) -> Verdict | None:
-        """Deterministic validation; ``None`` when this layer cannot decide and the model should judge."""
+        """Deterministic validation; ``None`` when this layer cannot decide and the model should judge. A failed
+        call fails here, with the tool's sentence for the user; tools that check more call this first."""
         if not result.ok:
-            return Verdict(verdict="FAIL", reason=result.error or f"{self.name} failed")
+            return Verdict(verdict="FAIL", reason=result.error or f"{self.name} failed", message=result.message)
         return None
 
     def render(self, question: str, args: BaseModel, result: ToolResult) -> str | None:

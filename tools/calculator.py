@@ -511,7 +511,7 @@ class Calculator(Tool):
 
     def check(self, question: str, args: CalculatorArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
         if not result.ok:
-            return Verdict(verdict="FAIL", reason=result.error or "the calculator failed", message=result.message)
+            return super().check(question, args, result)
         asked = certain_expression(question)
         if asked is not None:
             if _compact(asked) == _compact(args.expression) or format_number(evaluate(asked)) == (result.data or {}).get("value"):

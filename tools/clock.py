@@ -326,7 +326,7 @@ class Clock(Tool):
 
     def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
         if not result.ok:
-            return Verdict(verdict="FAIL", reason=result.error or "the clock failed", message=result.message)
+            return super().check(question, args, result)
         asked = self.parse(question) if _TIME_WORDS.search(question) else None
         if asked is None:
             return None

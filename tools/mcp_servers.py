@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from tools.base import LocalText, Permissions, Tool, ToolResult, Verdict
+from tools.base import LocalText, Permissions, Tool, ToolResult
 
 STARTUP_TIMEOUT = 30.0
 IDLE_PING_AFTER = 5.0  # a server idle this long is checked before a call: it may have died in between
@@ -380,11 +380,6 @@ class McpTool(Tool):
 
     def args_schema(self) -> dict[str, Any]:
         return dict(self.schema)
-
-    def check(self, question: str, args: BaseModel, result: ToolResult) -> Verdict | None:
-        if not result.ok:  # the server's own words reach the user if the retries run out
-            return Verdict(verdict="FAIL", reason=result.error or f"{self.name} failed", message=result.message)
-        return None
 
     async def start(self) -> None:
         await self.server._session()

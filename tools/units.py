@@ -272,7 +272,7 @@ class Units(Tool):
 
     def check(self, question: str, args: UnitsArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
         if not result.ok:
-            return Verdict(verdict="FAIL", reason=result.error or "the conversion failed", message=result.message)
+            return super().check(question, args, result)
         asked = parse(question)
         if asked is not None:
             value, a, b = asked

@@ -593,7 +593,7 @@ class Weather(Tool):
 
     def check(self, question: str, args: WeatherArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
         if not result.ok:
-            return Verdict(verdict="FAIL", reason=result.error or "the weather tool failed", message=result.message)
+            return super().check(question, args, result)
         got = (result.data or {}).get("geonameid")
         ruled_out = self._excluded(question, got)
         if ruled_out:

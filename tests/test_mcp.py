@@ -246,3 +246,16 @@ async def test_a_server_that_died_while_idle_is_restarted_without_costing_the_ca
     assert result.ok and result.data == {"result": "still here"}
     assert echo.server.starts == starts + 1
     await registry.aclose()
+
+
+@pytest.mark.slow  # starts a process
+def test_a_server_that_never_answers_its_start_is_skipped_quietly(tmp_path, monkeypatch, caplog):
+    import gc
+
+    import tools.mcp_servers as mcp_servers
+
+    monkeypatch.setattr(mcp_servers, "STARTUP_TIMEOUT", 1.0)
+    registry = build_registry(Settings(mcp_servers={"mute": {"command": "sleep", "args": ["30"]}}), paths_under(tmp_path))
+    assert registry.skipped == ["mcp server 'mute' (sleep): skipped, it did not start: it did not answer within 1 s of starting"]
+    gc.collect()
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]  # no stray asyncio report on stderr

@@ -122,6 +122,7 @@ class McpServer:
         try:
             client = await asyncio.wait_for(asyncio.shield(ready), STARTUP_TIMEOUT)
         except asyncio.TimeoutError:
+            ready.cancel()  # nobody waits for it any more: the cancelled start must not be reported as an error
             task.cancel()
             raise ServerFailure(f"it did not answer within {STARTUP_TIMEOUT:g} s of starting{self._said(logged)}") from None
         except ServerFailure as e:

@@ -4,7 +4,8 @@
 
 DIR holds public NLU data, fetched as the README explains (nothing here downloads):
   DIR/nlu-benchmark/2017-06-custom-intent-engines/*/train_*_full.json   SNIPS (sonos/nlu-benchmark, CC0)
-  DIR/smp2017/*.json   SMP2017-ECDT task 1 ({"id": {"query": ..., "label": ...}}), if you have it
+  DIR/smp2017/*.json or *.csv   SMP2017-ECDT task 1 ({"id": {"query", "label"}}, or tab-separated Sentence, Tag)
+  DIR/cn_cities.csv   China's prefecture-level cities with their seats' coordinates (adcode,name,lat,lng)
 Without DIR it runs on the small CC0 sample in tests/data/snips_sample.jsonl.
 
 The rule tier (assistant.pipeline.router.by_rule) is called directly: no model. It prints
@@ -12,13 +13,19 @@ The rule tier (assistant.pipeline.router.by_rule) is called directly: no model. 
 - follow-up hijacks: those utterances, sent after a weather turn, taken as weather follow-ups,
 - weather recall (weather utterances routed to the weather tool by rule) and, where the utterance has a city,
   country or state slot, place precision: the place the rule took is the slot's place (resolved offline), or,
-  for a place the offline list does not know, the rule passes the slot's name on to the online geocoder.
+  for a place the offline list does not know, the rule passes the slot's name on to the online geocoder;
+- the gazetteer alone: China's prefecture-level cities by short name (佛山, 延边) and full name (佛山市), right when
+  the place found is within 60 km of the seat; the 100 most populous cities of the world by each of their Chinese
+  names; the CLDR cities by Chinese name.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import math
+import re
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -51,12 +58,17 @@ def snips(root: Path) -> Iterator[dict]:
 
 
 def smp(root: Path) -> Iterator[dict]:
+    """SMP2017-ECDT task 1: its JSON ({"id": {"query", "label"}}) or a tab-separated Sentence/Tag file."""
+    pairs: list[tuple[str, str]] = []
     for path in sorted(root.glob("*.json")):
-        for item in json.loads(path.read_text(encoding="utf-8")).values():
-            label = item.get("label", "")
-            if label in ("calc",):
-                continue  # maths: the calculator's own business
-            yield {"text": item["query"].strip(), "weather": label == "weather", "slots": {}, "source": "smp2017", "lang": "zh"}
+        pairs += [(item["query"], item.get("label", "")) for item in json.loads(path.read_text(encoding="utf-8")).values()]
+    for path in sorted(root.glob("*.csv")) + sorted(root.glob("*.tsv")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        pairs += [tuple(line.split("\t", 1)) for line in lines[1:] if "\t" in line]  # type: ignore[misc]
+    for query, label in pairs:
+        if label in ("calc", "datetime"):
+            continue  # maths and dates: the calculator's and the clock's own business
+        yield {"text": query.strip(), "weather": label == "weather", "slots": {}, "source": "smp2017", "lang": "zh"}
 
 
 def load(data: Path | None) -> list[dict]:
@@ -140,11 +152,44 @@ def main() -> None:
         for item in items[:args.show]:
             print(f"  [{kind}] {item}")
     gazetteer_figures(places, args.show)
+    if args.data and (args.data / "cn_cities.csv").exists():
+        prefecture_figures(places, args.data / "cn_cities.csv", args.show)
+
+
+# The peoples in the names of China's autonomous prefectures: 延边朝鲜族自治州 is 延边 to the people who live there.
+_PEOPLES = "朝鲜|土家|苗|藏|羌|彝|布依|侗|哈尼|壮|傣|白|景颇|傈僳|回|蒙古|柯尔克孜|哈萨克|黎"
+_SUFFIX = re.compile(rf"(?:(?:{_PEOPLES})族?)*自治州$|地区$|盟$|市$")
+
+
+def _km(a: float, b: float, c: float, d: float) -> float:
+    p = math.pi / 180
+    h = math.sin((c - a) * p / 2) ** 2 + math.cos(a * p) * math.cos(c * p) * math.sin((d - b) * p / 2) ** 2
+    return 12742 * math.asin(math.sqrt(h))
+
+
+def prefecture_figures(places: Any, path: Path, show: int) -> None:
+    """Each prefecture-level city (adcode xxxx00, Taiwan, Hong Kong and Macau aside) by short and by full name."""
+    rows = [r for r in csv.DictReader(path.open(encoding="utf-8"))
+            if r["adcode"].endswith("00") and not r["adcode"].startswith(("71", "81", "82"))]
+    right = {"short": 0, "full": 0}
+    wrong: list[str] = []
+    for r in rows:
+        lat, lng = float(r["lat"]), float(r["lng"])
+        for kind, name in (("short", _SUFFIX.sub("", r["name"])), ("full", r["name"])):
+            p = places.resolve(name)
+            if p is not None and _km(lat, lng, p.latitude, p.longitude) < 60:
+                right[kind] += 1
+            else:
+                wrong.append(f"{name} → {p.label if p else None}")
+    n = len(rows)
+    print(f"{'Chinese prefecture-level cities by short name':46} {right['short']}/{n} = {100 * right['short'] / n:.2f}%")
+    print(f"{'… by full name (with 市, 地区, 自治州)':46} {right['full']}/{n} = {100 * right['full'] / n:.2f}%")
+    for item in wrong[:show]:
+        print(f"  [wrong prefecture] {item}")
 
 
 def gazetteer_figures(places: Any, show: int) -> None:
     """Chinese names of world cities: the 100 most populous (their GeoNames Chinese names) and the CLDR cities."""
-    import re
     from importlib import resources
 
     han = re.compile(r"[\u3400-\u9fff]+")

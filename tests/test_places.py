@@ -42,6 +42,23 @@ def tool(tmp_path, gazetteer_index) -> Weather:
     ("weather in new york tomorrow", "new york", "New York City, US"),
     ("weather in Rio de Janeiro", "Rio de Janeiro", "Rio de Janeiro, BR"),
     ("Paris, France weather", "Paris, France", "Paris, FR"),
+    # Chinese names of world cities that CLDR lacks (JioNLP's list), and capitals it names otherwise
+    ("米兰明天下雨吗", "米兰", "Milan, IT"),
+    ("开普敦冷吗", "开普敦", "Cape Town, ZA"),
+    ("渥太华天气", "渥太华", "Ottawa, CA"),
+    ("基辅天气", "基辅", "Kyiv, UA"),
+    ("河内天气怎么样", "河内", "Hanoi, VN"),  # not Kōchi, Japan
+    ("仰光天气", "仰光", "Yangon, MM"),  # not Nay Pyi Taw, the capital GeoNames gives
+    ("金斯敦天气", "金斯敦", "Kingston, JM"),  # Jamaica's, not Saint Vincent's Kingstown
+    # China's prefectures, provinces and county-level cities, from their seats
+    ("佛山天气", "佛山", "Foshan, CN"),  # not Guangzhou, 20 km away
+    ("延边天气怎么样", "延边", "Yanji, CN"),  # an autonomous prefecture by its short name: its seat
+    ("大同冷不冷", "大同", "Datong, CN"),  # was Xiaochang, 1,272 km away
+    ("松原天气", "松原", "Songyuan, CN"),  # not Matsubara, Japan
+    ("广东天气怎么样", "广东", "Guangzhou, CN"),  # a province is its capital
+    ("海南今天热吗", "海南", "Haikou, CN"),  # the province, not 海南藏族自治州
+    ("义乌天气", "义乌", "Yiwu, CN"),
+    ("澳门天气", "澳门", "Macau, MO"),
 ])
 def test_a_place_is_the_one_a_person_means(tool, question, written, label):
     assert [(w, p.label) for w, p in tool.places_in(question)] == [(written, label)]

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from tools.base import CJK
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
 
 # Common country names in Chinese (GeoNames' country file has English names only).
@@ -75,17 +75,33 @@ def _zh_names() -> dict:
     return json.loads((resources.files("tools") / "zh_names.json").read_text(encoding="utf-8"))
 
 
-def _cldr_names(cities: dict) -> list[tuple[str, int, int]]:
-    """The Chinese names CLDR gives the cities that name a time zone (罗马, 维也纳, 利马): each on the biggest
-    place of that English name in that zone (scripts/make_zh_names.py)."""
+def _curated_names(cities: dict) -> list[tuple[str, int, int, int]]:
+    """The Chinese names from tools/zh_names.json (scripts/make_zh_names.py), each on its GeoNames place, as
+    (key, geonameid, cjk, curated) rows: CLDR's time-zone cities (罗马, 维也纳, 利马) on the biggest place of that
+    English name in that zone; JioNLP's capitals and major cities (米兰, 开普敦, 河内) on the biggest of that
+    name in that country; China's provinces, prefectures and county-level cities (佛山, 延边, 义乌, 广东) on
+    the place of that name nearest their seat."""
     by_zone: dict[str, list[dict]] = {}
+    by_country: dict[str, list[dict]] = {}
     for c in cities.values():
         by_zone.setdefault(c.get("timezone", ""), []).append(c)
+        by_country.setdefault(c["countrycode"], []).append(c)
+
+    def named(places: list[dict], en: str) -> list[dict]:
+        return [c for c in places if c["name"] == en or en in c.get("alternatenames", [])]
+
+    zh = _zh_names()
     names = []
-    for zone, (zh, en) in _zh_names()["cities"].items():
-        fits = [c for c in by_zone.get(zone, []) if c["name"] == en or en in c.get("alternatenames", [])]
-        if fits:
-            names.append((key(zh), max(fits, key=lambda c: c["population"])["geonameid"], 1))
+    for zone, (name, en) in zh["cities"].items():
+        if fits := named(by_zone.get(zone, []), en):
+            names.append((key(name), max(fits, key=lambda c: c["population"])["geonameid"], 1, 1))
+    for name, (en, iso) in zh.get("world", {}).items():
+        if fits := named(by_country.get(iso, []), en):
+            names.append((key(name), max(fits, key=lambda c: c["population"])["geonameid"], 1, 1))
+    for name, (en, lat, lng) in zh.get("china", {}).items():
+        if fits := named(by_country.get("CN", []), en):
+            nearest = min(fits, key=lambda c: (c["name"] != en, (c["latitude"] - lat) ** 2 + (c["longitude"] - lng) ** 2))
+            names.append((key(name), nearest["geonameid"], 1, 1))
     return names
 
 
@@ -101,24 +117,23 @@ def build_index(path: Path) -> None:
         CREATE TABLE places (geonameid INTEGER PRIMARY KEY, name TEXT, country TEXT, latitude REAL,
                              longitude REAL, population INTEGER, timezone TEXT, admin1 TEXT);
         CREATE TABLE names (key TEXT NOT NULL, geonameid INTEGER NOT NULL, cjk INTEGER NOT NULL,
-                            PRIMARY KEY (key, geonameid)) WITHOUT ROWID;
+                            curated INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (key, geonameid)) WITHOUT ROWID;
         CREATE TABLE countries (key TEXT PRIMARY KEY, iso TEXT NOT NULL) WITHOUT ROWID;
         CREATE TABLE regions (key TEXT PRIMARY KEY, country TEXT NOT NULL, admin1 TEXT NOT NULL) WITHOUT ROWID;
         CREATE TABLE meta (version INTEGER);
     """)
-    rows, names = [], []
+    rows, names = [], _curated_names(cities)
     for c in cities.values():
         rows.append((c["geonameid"], c["name"], c["countrycode"], c["latitude"], c["longitude"],
                      c["population"], c.get("timezone", ""), c.get("admin1code", "")))
         for n in {c["name"], *c.get("alternatenames", [])}:
             if _keep(n):
-                names.append((key(n), c["geonameid"], int(bool(CJK.search(n)))))
-    names += _cldr_names(cities)
+                names.append((key(n), c["geonameid"], int(bool(CJK.search(n))), 0))
     db.executemany("INSERT INTO places VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
     states = json.loads((data / "us_states.json").read_text(encoding="utf-8"))
     db.executemany("INSERT OR REPLACE INTO regions VALUES (?, 'US', ?)",
                    [(key(n), st["code"]) for st in states.values() for n in (st["name"], st["code"])])
-    db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?)", names)
+    db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?)", names)  # a curated name first
     country_keys = {}
     for c in countries.values():
         for n in (c["name"], c["iso"], c["iso3"]):
@@ -172,7 +187,7 @@ class Gazetteer:
         if admin1:
             sql += " AND p.admin1 = ?"
             params.append(admin1)
-        sql += " ORDER BY p.population DESC"
+        sql += " ORDER BY n.curated DESC, p.population DESC"  # a name's curated place, then the biggest
         places = [_place(r) for r in self._conn().execute(sql, params)]
         # A city that bears the name as its own (Porto, Dili, Islamabad) before a bigger one that once had it as
         # an alternate name (Bordeaux, Delhi, Chattogram).

@@ -59,6 +59,11 @@ def tool(tmp_path, gazetteer_index) -> Weather:
     ("海南今天热吗", "海南", "Haikou, CN"),  # the province, not 海南藏族自治州
     ("义乌天气", "义乌", "Yiwu, CN"),
     ("澳门天气", "澳门", "Macau, MO"),
+    # country names joined by "and", "of", "the", read whole (was Bosnia, Trinidad, São Tomé alone)
+    ("Is it forecast to be warm in Bosnia and Herzegovina?", "Bosnia and Herzegovina", "Sarajevo, BA"),
+    ("I need a weather forecast for São Tomé and Príncipe on December 8th", "São Tomé and Príncipe", "São Tomé, ST"),
+    ("What will the weather be like at 3 AM in Trinidad and Tobago", "Trinidad and Tobago", "Port of Spain, TT"),
+    ("What is the weather in the Netherlands", "the Netherlands", "Amsterdam, NL"),
 ])
 def test_a_place_is_the_one_a_person_means(tool, question, written, label):
     assert [(w, p.label) for w, p in tool.places_in(question)] == [(written, label)]
@@ -71,6 +76,9 @@ def test_a_place_is_the_one_a_person_means(tool, question, written, label):
     "What is the predicted weather for Wells in Indiana?",
     "PA weather",  # two capitals are not a place (was Chongqing)
     "冰糖雪梨怎么做",  # a drink, not Sydney
+    "Put this shelter from the storm on r&b party classics",  # a sentence's first word, Put, is not Pout in Senegal
+    "Is it supposed to hail in NY",  # "to hail" is not Ha'il, Saudi Arabia
+    "Weather for Oct. 16 in MO",  # a month is not a place
 ])
 def test_a_word_inside_a_longer_name_or_a_qualifier_is_not_the_place(tool, question):
     assert tool.places_in(question) == []
@@ -82,6 +90,9 @@ def test_a_word_inside_a_longer_name_or_a_qualifier_is_not_the_place(tool, quest
     ("Tell me the weather forecast for Molino, Washington", "Molino, Washington"),
     ("What is the weather like in Hebbronville Venezuela", "Hebbronville, Venezuela"),
     ("How is the weather going to be in Pearblossom.", "Pearblossom"),
+    ("What is the weather forecast for Siler City Russia", "Siler City, Russia"),  # City belongs to the name
+    ("What will the weather be in Waverly City Brazil on Purple Heart Day?", "Waverly City, Brazil"),
+    ("What's the forecast for Alley. Canada?", "Alley, Canada"),
 ])
 def test_a_name_the_offline_list_lacks_is_routed_by_rule_as_written(tool, question, place):
     assert [a.place for a in tool.route(question)] == [place]
@@ -92,6 +103,15 @@ def test_a_name_the_offline_list_lacks_is_routed_by_rule_as_written(tool, questi
 ])
 def test_words_after_in_that_are_no_place_are_not_routed(tool, question):
     assert tool.route(question) is None
+
+
+@pytest.mark.parametrize("question", [
+    "小雨像什么", "雨点怎么样", "谁在雪里跑", "哪有雪", "凉面。", "怎么这么热受不了了",  # SMP2017 chat, once asked "which city?"
+    "Show me It Might as Well Rain Until September",  # a title inside a request
+    "Where is it snowing right now?",  # the place is the answer, not a detail to ask for
+])
+def test_questions_that_only_mention_weather_are_neither_routed_nor_asked_back(tool, question):
+    assert tool.route(question) is None and tool.missing(question) is None
 
 
 @pytest.mark.parametrize("question, weather", [

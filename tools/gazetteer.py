@@ -34,7 +34,8 @@ ZH_COUNTRIES = {
 }
 EN_COUNTRY_ALIASES = {"usa": "US", "u.s.": "US", "u.s.a.": "US", "america": "US", "uk": "GB", "england": "GB",
                       "britain": "GB", "great britain": "GB", "scotland": "GB", "wales": "GB", "korea": "KR",
-                      "south korea": "KR", "russia": "RU", "china": "CN", "prc": "CN"}
+                      "south korea": "KR", "russia": "RU", "china": "CN", "prc": "CN",
+                      "federated states of micronesia": "FM", "micronesia": "FM", "netherlands": "NL"}
 _LATIN_OR_CJK = re.compile(r"^[\sA-Za-z\u00c0-\u024f\u1e00-\u1eff'’.\-\u3400-\u9fff]+$")
 
 
@@ -60,6 +61,12 @@ def _place(row: tuple) -> Place:
 
 def key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def _fold(text: str) -> str:
+    """``text`` case-folded and without accents, one character for one (São Tomé → sao tome), so that positions
+    in it are positions in ``text``."""
+    return "".join((unicodedata.normalize("NFKD", ch)[:1] or ch).casefold()[:1] or ch for ch in text)
 
 
 def _keep(name: str) -> bool:
@@ -154,6 +161,7 @@ class Gazetteer:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
+        self._joined: re.Pattern[str] | None = None
         self._lock = threading.Lock()
 
     def _conn(self) -> sqlite3.Connection:
@@ -165,7 +173,8 @@ class Gazetteer:
             return self._db
 
     def country(self, text: str) -> str | None:
-        row = self._conn().execute("SELECT iso FROM countries WHERE key = ?", (key(text),)).fetchone()
+        rows = self._conn().execute("SELECT iso FROM countries WHERE key IN (?, ?)", (key(text), _fold(key(text))))
+        row = rows.fetchone()
         return row[0] if row else None
 
     def qualifier(self, text: str) -> tuple[str, str | None] | None:
@@ -262,9 +271,33 @@ class Gazetteer:
                         break
                 else:
                     i += 1
+        text = self._find_joined_names(text, found, exclude)
         for run in _name_runs(text, exclude):
             self._find_in_run(text, run, found, exclude)
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
+
+    def _find_joined_names(self, text: str, found: list[tuple[int, str, Place]], exclude: set[str]) -> str:
+        """Countries whose names join words with "and", "of" or "the" ("Bosnia and Herzegovina", "Saint Vincent and
+        the Grenadines", "Isle of Man"), read whole before the runs of capitalised words would split them; returns
+        ``text`` with them blanked out."""
+        folded = _fold(text)
+        for m in self._joined_names().finditer(folded):
+            start, written = m.start(), text[m.start():m.end()]
+            text = text[:start] + " " * len(written) + text[m.end():]
+            if _after_a_name(text, start, exclude):
+                continue  # "Haigler Bosnia and Herzegovina": it only says which Haigler
+            region = self.region(written)
+            if region is not None:
+                found.append((start, written, region))
+        return text
+
+    def _joined_names(self) -> re.Pattern[str]:
+        if self._joined is None:
+            rows = self._conn().execute(
+                "SELECT key FROM countries WHERE key LIKE '% and %' OR key LIKE '% of %' OR key LIKE 'the %'").fetchall()
+            names = sorted({_fold(r[0]) for r in rows}, key=len, reverse=True)
+            self._joined = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b")
+        return self._joined
 
 
     def _find_in_run(self, text: str, run: list[re.Match[str]], found: list[tuple[int, str, Place]],
@@ -278,6 +311,7 @@ class Gazetteer:
             if run[0].start() == _first_word(text):
                 tries.append((1, len(run)))
         for i, n in tries:
+            region: Place | None = None
             group = run[i:n]
             start, end = group[0].start(), group[-1].end()
             written = text[start:end]
@@ -300,6 +334,8 @@ class Gazetteer:
                 if (region is not None or self.qualifier(written)) and _after_a_name(text, start, exclude):
                     return  # "Cosby, Kansas", "Molino, Washington": the state only says which Cosby or Molino
                 hits = [region] if region else self.candidates(written, min_population=ROUTING_MIN_POPULATION)
+            if hits and n - i == 1 and start == _first_word(text) and key(hits[0].name) != key(text[start:end]) and not region:
+                continue  # a sentence's first word ("Put this…") is a place only by its own name ("Paris weather")
             if hits:
                 found.append((start, written, hits[0]))
                 return
@@ -317,7 +353,9 @@ _ZH_COMMON = re.compile(r"今天|明天|后天|昨天|前天|大后天|今晚|�
 
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’.\-]*")
 _PARTICLES = {"de", "del", "da", "do", "dos", "das", "di", "du", "la", "le", "les", "von", "van", "der", "den", "y"}
-_PREPOSITION = re.compile(r"(?i)\b(?:in|at|for|near|to|of)\s+$")
+_PREPOSITION = re.compile(r"(?i)\b(?:in|at|for|near|of)\s+$")  # not "to": "supposed to hail", "going to rain"
+# Capitalised words that end a name rather than start a sentence's next part ("Arizona City", "Siler City").
+_NAME_ENDS = {"City", "Town"}
 
 
 def _after_a_name(text: str, start: int, exclude: set[str]) -> bool:
@@ -344,6 +382,9 @@ def _name_runs(text: str, exclude: set[str]) -> list[list[re.Match[str]]]:
         lower = not word[0].isupper() and word.casefold() not in exclude
         after_preposition = lower and bool(_PREPOSITION.search(text[:w.start()]))
         lower_ok = lower and ((adjacent and lower_run) or (not current and after_preposition))
+        if adjacent and word in _NAME_ENDS and not lower_run:
+            current.append(w)
+            continue
         if (name_like or lower_ok) and (adjacent or not current):
             if not current:
                 lower_run = lower_ok

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from tools.base import Grounding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.gazetteer import Gazetteer, Place, gazetteer
 from tools.weather_text import (
-    ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase, split_excluded, weather_related,
+    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase, split_excluded, weather_related,
     states_temperature, unknown_place, weather_sense,
 )
 from tools.when import Period, current_time, day_name, find_when, out_of_range, resolve
@@ -45,6 +45,8 @@ _NOT_PLACES = {w.casefold() for w in (
     "country", "forecast", "freezing", "chilly", "humid", "foggy", "cloudy", "stormy", "celsius", "fahrenheit",
     "kelvin", "english", "chinese", "french", "german", "spanish", "japanese", "christmas", "easter", "summer",
     "winter", "spring", "autumn", "fall", "mr", "mrs", "ms", "dr", "my", "our", "your", "his", "her", "their",
+    "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "on", "am", "pm",
+    *EN_STRONG, *EN_WEAK,
 )} | {*ZH_STRONG, *ZH_WEAK, "今天", "明天", "现在", "哪个", "怎么样"}
 
 
@@ -510,7 +512,7 @@ class Weather(Tool):
             words = unknown.split()
             for k in (3, 2, 1):
                 if len(words) > k and self.gazetteer.qualifier(" ".join(words[-k:])):
-                    unknown = f"{' '.join(words[:-k])}, {' '.join(words[-k:])}"
+                    unknown = f"{' '.join(words[:-k]).rstrip('.')}, {' '.join(words[-k:])}"
                     break
         if unknown:
             # looked up online by the tool

@@ -32,7 +32,7 @@ _EN_WEAK = re.compile(r"\b(?:" + "|".join(EN_WEAK) + r")\b", re.IGNORECASE)
 _ZH_COMPOUNDS = re.compile(
     "冷笑话|冷静|冷门|冷漠|冷冻|冷藏|冷饮|冷水|冷战|冷淡|冷面|冷落|冷清|冷却|热狗|热门|热线|热情|热爱|热点|热量|热水|热饮|热搜|热闹"
     "|热身|热血|热度|热心|热菜|热带鱼|发热|加热|退热|雪碧|雪糕|白雪公主|体温|水温|油温|角度|度数|温度计|凉皮|凉菜|凉拌|凉茶|凉鞋"
-    "|雨刷|雨衣|晴雯|风雨无阻|热茶|热汤|雪梨|冰雹糖")
+    "|雨刷|雨衣|晴雯|风雨无阻|热茶|热汤|雪梨|冰雹糖|凉面|雨点")
 _EN_IDIOMS = re.compile(
     r"(?<!\bthe )(?<!'s )(?<!’s )\bweather(?:ed|ing)?\s+(?:the|a|this|that|it|out)(?:\s+storms?)?\b|\bunder the weather\b|\bhot\s*dogs?\b|\bhot\s+(?:take|sauce|tub|spot"
     r"|pot|line|key|fix|topic|seat|wheels)\b|\bhotline\b|\bcold\s+(?:case|feet|turkey|call|calls|war|brew|shoulder|open)\b"
@@ -42,14 +42,14 @@ _EN_IDIOMS = re.compile(
     re.IGNORECASE)
 # Questions about words, songs and stories that contain weather words.
 _META = re.compile(
-    r"这个词|这个字|这个成语|英文|英语|翻译|怎么说|什么意思|的意思|怎么写|拼音|造句|歌词|这首歌|哪首歌|唱的|电影|小说|诗"
+    r"这个词|这个字|这个成语|英文|英语|翻译|怎么说|什么意思|的意思|怎么写|拼音|造句|歌词|这首歌|哪首歌|唱的|电影|小说|诗|像什么"
     r"|\b(?:mean|means|meaning|translate|translation|definition|define|synonyms?|antonyms?|spell|spelling|word|words"
     r"|phrase|idiom|song|songs|sang|sing|sings|singer|lyrics|movie|film|album|band|novel|book|poem|metaphor"
     r"|playlist|playlists|painting|picture|photo|rating|dvd|soundtrack|trailer|saga|artist|track)\b",
     re.IGNORECASE)
 # Someone saying how they feel is not asking about the weather.
 _PERSONAL = re.compile(
-    r"我(?:好|很|真|有点|有些|觉得|感觉|太|快)?(?:好|很|太)?(?:冷|热)|好(?:冷|热)啊"
+    r"我(?:好|很|真|有点|有些|觉得|感觉|太|快)?(?:好|很|太)?(?:冷|热)|好(?:冷|热)啊|受不了|怎么这么(?:冷|热)"
     r"|\bI(?:'m| am| feel| felt| was| get| got)\b[^.?!]{0,20}\b(?:cold|hot|warm|freezing|chilly)\b"
     r"|\bfeel(?:ing|s)?\s+(?:so\s+|very\s+|really\s+|a bit\s+)?(?:cold|hot|warm|chilly)\b",
     re.IGNORECASE)
@@ -80,12 +80,17 @@ _QUOTED = re.compile(r"(?<![A-Za-z])'(?=\S)[^'\n]{2,80}(?<=\S)'(?![A-Za-z])|\"[^
                      r"|「[^」\n]{1,80}」|『[^』\n]{1,80}』|《[^》\n]{1,80}》")
 
 
+# Short words people leave in lower case even when they capitalise the rest ("Will it Rain in Paris").
+_TITLE_SMALL = {"a", "an", "the", "and", "but", "or", "nor", "for", "on", "at", "to", "by", "of", "in", "as", "is", "s",
+                "it", "be"}
+
+
 def _title_words(question: str) -> str:
     """A weather word capitalised inside a sentence that is not in Title Case is part of a title or a name ("find
     Heat Wave", "Is Storm Warning playing", "Miracle in the Rain"), not the weather."""
-    long_words = re.findall(r"[A-Za-z][A-Za-z']{3,}", question)
-    if all(w[0].isupper() for w in long_words):
-        return question  # Title Case Or ALL CAPS: capitals say nothing here
+    words = re.findall(r"[A-Za-z][A-Za-z']*", question)
+    if all(w[0].isupper() or w.casefold() in _TITLE_SMALL for w in words):
+        return question  # Title Case Or ALL CAPS: capitals say nothing here ("Show me It Might…" is not)
     first = re.match(r"\W*[A-Za-z']+", question)
     head = first.end() if first else 0
 
@@ -125,9 +130,13 @@ def weather_related(question: str) -> bool:
     return not _META.search(question) and (any(w in question for w in ZH_IMPLIED) or bool(_EN_IMPLIED.search(question)))
 
 
+# Who or where: "谁在雪里跑", "哪有雪", "Where is it snowing?" ask for a someone or a somewhere, never for a place's weather.
+_ASKS_WHO_WHERE = re.compile(r"谁|哪里|哪儿|哪有|哪些地方|\b(?:who|where)\b", re.IGNORECASE)
+
+
 def asks_weather(question: str) -> bool:
     """The message asks for weather information (so a missing place is worth asking back for)."""
-    if not weather_sense(question):
+    if not weather_sense(question) or _ASKS_WHO_WHERE.search(question):
         return False
     if _ZH_ASKS.search(question) or _EN_ASKS.search(question):
         return True
@@ -183,7 +192,7 @@ def unknown_place(question: str, never: set[str]) -> str | None:
     that follows it ("Princeton Junction", "Wells, Indiana"); ``never`` holds words that are no place (months,
     units). For a name the offline gazetteer does not know: the tool looks it up online."""
     m = _EN_UNKNOWN_PLACE.search(_strip_senses(question))
-    if not m or m.group(1).split()[0].casefold() in never:
+    if not m or m.group(1).split()[0].rstrip(".").casefold() in never:
         return None
     name, qualifier = m.group(1).rstrip("."), m.group(2) and m.group(2).rstrip(".")
     if qualifier and qualifier.split()[0].casefold() not in never:

@@ -1,6 +1,6 @@
 """How the certain rules hold up on real utterances, not only on our own question set.
 
-    python scripts/eval_utterances.py --data DIR [--show N]
+    python scripts/eval_utterances.py --data DIR [--show N] [--pipeline N]
 
 DIR holds public NLU data, fetched as the README explains (nothing here downloads):
   DIR/nlu-benchmark/2017-06-custom-intent-engines/*/train_*_full.json   SNIPS (sonos/nlu-benchmark, CC0)
@@ -14,6 +14,9 @@ The rule tier (assistant.pipeline.router.by_rule) is called directly: no model. 
 - weather recall (weather utterances routed to the weather tool by rule) and, where the utterance has a city,
   country or state slot, place precision: the place the rule took is the slot's place (resolved offline), or,
   for a place the offline list does not know, the rule passes the slot's name on to the online geocoder;
+- with --pipeline N: N of the utterances (half weather, half not; a fixed sample) through the whole pipeline
+  against the fake Ollama and the fake Open-Meteo, with a model that never picks a tool itself (so every tool
+  route is the rules' and the gates'): the same figures, and how often the pipeline agrees with the rule tier;
 - the gazetteer alone: China's prefecture-level cities by short name (佛山, 延边) and full name (佛山市), right when
   the place found is within 60 km of the seat; the 100 most populous cities of the world by each of their Chinese
   names; the CLDR cities by Chinese name.
@@ -22,9 +25,11 @@ The rule tier (assistant.pipeline.router.by_rule) is called directly: no model. 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import csv
 import json
 import math
+import random
 import re
 import sys
 import tempfile
@@ -33,8 +38,11 @@ from typing import Any
 from pathlib import Path
 
 from _common import ROOT
+from fake_ollama import FakeOllama, Reply, Script
+from fake_open_meteo import FakeOpenMeteo
+from oracle import grounded
 
-from assistant.app import build_registry
+from assistant.app import build_assistant, build_registry
 from assistant.config import Settings
 from assistant.paths import Paths
 from assistant.pipeline import router
@@ -94,6 +102,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, help="the directory with the datasets (default: the committed sample)")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print up to N examples of each kind of miss")
+    ap.add_argument("--pipeline", type=int, default=0, metavar="N",
+                    help="also run N sampled utterances through the whole pipeline (fake Ollama and Open-Meteo)")
     args = ap.parse_args()
     rows = load(args.data)
 
@@ -161,8 +171,84 @@ def main() -> None:
         for item in items[:args.show]:
             print(f"  [{kind}] {item}")
     gazetteer_figures(places, args.show)
+    if args.pipeline:
+        asyncio.run(pipeline_figures(rows, args.pipeline, weather.cfg.gazetteer_index, args.show))  # type: ignore[union-attr]
     if args.data and (args.data / "cn_cities.csv").exists():
         prefecture_figures(places, args.data / "cn_cities.csv", args.show)
+
+
+def _sample(rows: list[dict], n: int) -> list[dict]:
+    rng = random.Random(17)
+    weather = [r for r in rows if r["weather"]]
+    other = [r for r in rows if not r["weather"]]
+    return rng.sample(other, min(len(other), n - n // 2)) + rng.sample(weather, min(len(weather), n // 2))
+
+
+def _chat_model(request: dict) -> Reply:
+    """A responder that answers from the tool results when there are some, else one plain sentence."""
+    try:
+        return grounded(request)
+    except LookupError:
+        question = next(m["content"] for m in reversed(request["messages"]) if m["role"] == "user")
+        return Reply(content="好的,我明白了。" if re.search(r"[\u3400-\u9fff]", question) else "All right, I see.")
+
+
+async def pipeline_figures(rows: list[dict], n: int, index: str, show: int) -> None:
+    """The sample through ``Assistant.ask``: a model that always routes to chat, so a tool call or a question back
+    can only come from the rule tier and the gates. A hijack: the utterance, asked right after a weather turn in
+    the same conversation, answered with the weather."""
+    sample = _sample(rows, n)
+    script = Script().always("router", {"route": "chat"}).always("responder", _chat_model)
+    script.always("validator", {"verdict": "PASS"}).always("executor", Reply(content=""))  # no arguments of its own
+    counts = {"other": 0, "false route": 0, "false ask": 0, "hijack": 0, "weather": 0, "routed": 0, "agree": 0}
+    misses: list[str] = []
+    with FakeOpenMeteo() as meteo, FakeOllama(script) as fake, tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(ollama_host=fake.url, weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url,
+                            gazetteer_index=index, clock=meteo.now.isoformat())
+        root = Path(tmp)
+        app = build_assistant(settings, Paths(root / "c", root / "d", root / "k", root / "l"))
+        try:
+            for i, row in enumerate(sample, 1):
+                rule = router.by_rule(context(settings, app.registry, row["text"]))
+                rule_route = rule.route if rule else "chat"
+                result = await app.ask(row["text"])
+                route = result.route or "chat"
+                counts["agree"] += (route == rule_route) or (rule_route == "chat" and route not in app.registry.names()
+                                                             and route != router.CLARIFY)
+                if row["weather"]:
+                    counts["weather"] += 1
+                    counts["routed"] += route == "weather"
+                    continue
+                counts["other"] += 1
+                if route in app.registry.names():
+                    counts["false route"] += 1
+                    misses.append(f"[false route] {row['text']} → {route}")
+                elif route == router.CLARIFY:
+                    counts["false ask"] += 1
+                    misses.append(f"[false ask] {row['text']}")
+                session = app.store.create_session()
+                await app.ask("上海天气怎么样?" if row["lang"] == "zh" else "What's the weather in Shanghai?", session_id=session)
+                follow = await app.ask(row["text"], session_id=session)
+                if follow.route == "weather":
+                    counts["hijack"] += 1
+                    misses.append(f"[hijack] {row['text']}")
+                if sys.stderr.isatty():
+                    print(f"\r{i}/{len(sample)}", end="", file=sys.stderr, flush=True)
+        finally:
+            await app.aclose()
+    if sys.stderr.isatty():
+        print("\r", end="", file=sys.stderr)
+
+    def rate(k: int, d: int) -> str:
+        return f"{k}/{d} = {100 * k / d:.2f}%" if d else "—"
+    print(f"pipeline · {len(sample)} sampled utterances · fake Ollama (routes chat), fake Open-Meteo")
+    print(f"{'false tool routes':46} {rate(counts['false route'], counts['other'])}")
+    print(f"{'false questions back':46} {rate(counts['false ask'], counts['other'])}")
+    print(f"{'follow-up hijacks after a weather turn':46} {rate(counts['hijack'], counts['other'])}")
+    print(f"{'weather answered with the weather tool':46} {rate(counts['routed'], counts['weather'])}")
+    print(f"{'route the same as the rule tier':46} {rate(counts['agree'], len(sample))}")
+    for item in misses[:show]:
+        print(f"  {item}")
 
 
 # The peoples in the names of China's autonomous prefectures: 延边朝鲜族自治州 is 延边 to the people who live there.

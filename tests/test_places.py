@@ -144,10 +144,15 @@ async def test_an_unknown_place_costs_no_router_or_executor_call(fake, meteo, we
 
 @pytest.mark.slow
 def test_the_utterance_benchmark_runs_on_the_committed_sample():
-    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_utterances.py")], capture_output=True, text=True,
-                         timeout=300, check=True).stdout
-    lines = {line[:46].strip(): line[46:].strip() for line in out.splitlines()[1:7]}
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_utterances.py"), "--pipeline", "20"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    rule, _, pipeline = out.partition("pipeline · 20 sampled utterances")
+    lines = {line[:46].strip(): line[46:].strip() for line in rule.splitlines()[1:7]}
     assert lines["false tool routes (not weather, not maths)"].startswith("0/")
     assert lines["follow-up hijacks after a weather turn"].startswith("0/")
     routed, total = map(int, lines["weather routed by rule"].split(" = ")[0].split("/"))
     assert routed / total >= 0.6
+    # the whole pipeline, with a model that routes to chat, makes the rule tier's decisions
+    piped = {line[:46].strip(): line[46:].strip() for line in pipeline.splitlines()[1:6]}
+    assert piped["false tool routes"] == "0/10 = 0.00%" and piped["follow-up hijacks after a weather turn"] == "0/10 = 0.00%"
+    assert piped["route the same as the rule tier"] == "20/20 = 100.00%"

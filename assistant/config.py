@@ -34,6 +34,8 @@ class Settings(BaseModel):
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (OLLAMA_HOST is honoured)")
     request_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
     num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)")
+    max_question_tokens: int | None = Field(None, ge=16, description="longest question, in estimated tokens (unset: "
+                                            "num_ctx less 2048 for the instructions, the history and the answer)")
     keep_alive: str = Field("10m", description="how long Ollama keeps a model loaded after a call")
     max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation")
     deterministic: bool = Field(True, description="certain rules route, check and render before any model is asked "
@@ -72,6 +74,10 @@ class Settings(BaseModel):
 
     def max_tokens_for(self, role: Role) -> int:
         return getattr(self, f"{role}_max_tokens")
+
+    def question_room(self) -> int:
+        """How many tokens a question may take (``max_question_tokens``, or what ``num_ctx`` leaves)."""
+        return self.max_question_tokens or max(256, self.num_ctx - 2048)
 
 
 def _env_overrides(env: dict[str, str]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 class AssistantError(Exception):
     exit_code = 1
+    permanent = False  # the same request would fail the same way: asking again does not help (a batch records it)
 
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
@@ -12,11 +13,26 @@ class AssistantError(Exception):
         self.hint = hint
 
     def one_line(self) -> str:
-        return f"{self.message} {self.hint}".strip()
+        gap = "" if self.message.endswith(("。", "!", "?", ")")) and not self.message.isascii() else " "
+        return f"{self.message}{gap}{self.hint}".strip()
 
 
 class ConfigError(AssistantError):
     exit_code = 2
+
+
+class QuestionTooLong(AssistantError):
+    """Longer than the model's context leaves room for: the same check in-process, through the daemon and in a batch."""
+
+    exit_code = 2
+    permanent = True
+
+
+class BadInput(AssistantError):
+    """Input that is not text (undecodable bytes)."""
+
+    exit_code = 2
+    permanent = True
 
 
 class OllamaUnreachable(AssistantError):

@@ -140,3 +140,25 @@ def test_bad_input_is_a_usage_error(home, tmp_path):
     assert p.returncode == 2 and "line 2" in p.stderr and "Traceback" not in p.stderr
     p = batch([str(tmp_path / "missing.txt")], cli_env(home))
     assert p.returncode == 2 and "cannot read" in p.stderr
+
+
+def test_lines_that_cannot_be_answered_are_recorded_failed_and_not_asked_again(home, fake, tmp_path):
+    script = chat_script()
+    script.always("router", lambda req: Reply(content='{"route": "chat"}') if "refused" not in req["messages"][-1]["content"]
+                  else Reply(status=400, error="invalid format: expected \"json\" or a JSON schema"))
+    fake.handler = script
+    src = tmp_path / "q.txt"
+    src.write_bytes(b"hello\n\xff\xfe broken bytes\n" + b"x" * 30000 + b"\nrefused by the server\nbye\n")
+    env = cli_env(home, fake, ASSISTANT_TRANSPORT_RETRIES="0")
+    p = batch([str(src), "--ordered"], env)
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    rows = records(p.stdout)
+    assert [r["ok"] for r in rows] == [True, False, False, False, True]  # every line has its record, in order
+    assert "line 2 is not UTF-8 text (byte 0xff" in rows[1]["error"]
+    assert "The question is too long" in rows[2]["error"] and rows[2]["model_calls"] == 0
+    assert "HTTP 400" in rows[3]["error"]
+    assert "rerun" not in p.stderr.lower()  # permanent: nothing is left for a rerun
+    asked = len(fake.requests)
+    again = batch([str(src), "--ordered"], env)
+    assert "5 of 5 already answered" in again.stderr and len(fake.requests) == asked  # none asked again
+    assert records(again.stdout) == rows

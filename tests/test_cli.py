@@ -35,6 +35,15 @@ def read_all(fd: int) -> bytes:
     return screen
 
 
+def test_undecodable_stdin_is_one_clear_line(home):
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "-"], env=env, input=b"\xff\xfe", capture_output=True,
+                       timeout=60)
+    assert p.returncode == 2
+    assert p.stderr.decode() == ("assistant: standard input is not UTF-8 text (byte 0xff at offset 0). "
+                                 "Convert it first, e.g. with iconv -f GBK -t UTF-8.\n")
+
+
 def test_arithmetic_is_answered_without_any_server(home):
     env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
     p = run(["ask", "123 * 456 是多少?"], env)

@@ -191,6 +191,18 @@ def test_ask_uses_the_running_daemon(daemon, home, fake):
     assert p.returncode == 3  # without the daemon, it tries Ollama itself
 
 
+def test_a_long_question_gets_the_same_answer_through_the_daemon_and_without(daemon, home, fake):
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+    question = "为什么" * 3000  # 9,000 characters: over the daemon's old 8,000-character limit, and over num_ctx's room
+    results = [subprocess.run([sys.executable, "-m", "assistant", "ask", *flags, "-"], env=env, input=question,
+                              capture_output=True, text=True, timeout=60) for flags in ([], ["--no-daemon"])]
+    assert [p.returncode for p in results] == [2, 2]
+    assert results[0].stderr == results[1].stderr == (
+        "assistant: 问题太长:约 9000 个词元,而模型的上下文(num_ctx 8192)只留给问题 6144 个。请缩短问题,或调大 num_ctx"
+        "(或 max_question_tokens)。\n")
+    assert fake.requests == []  # no model was asked
+
+
 def test_tcp_transport_on_loopback_with_a_token(home, daemon_env):
     d = Daemon(home, {**daemon_env, "ASSISTANT_DAEMON_TRANSPORT": "tcp"}).start()
     try:

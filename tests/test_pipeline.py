@@ -261,7 +261,7 @@ async def test_history_is_capped_and_the_request_stays_last(fake, make_app):
 
 async def test_a_prompt_that_fills_the_context_is_flagged(fake, make_app):
     fake.handler = Script().always("router", ROUTE_CHAT).always("responder", "ok")
-    app = make_app(num_ctx=512)
+    app = make_app(num_ctx=512, max_question_tokens=2000)  # a limit raised past what the context holds
     result = await app.ask("Summarise this: " + "lorem ipsum " * 300)
     calls = app.store.turn(result.turn_id)["model_calls"]
     assert [c["context_full"] for c in calls] == [1, 1]

@@ -19,7 +19,8 @@ from typing import IO, Any, Iterator
 
 from pydantic import BaseModel
 
-from assistant.errors import AssistantError, ConfigError, ModelMissing, OllamaUnreachable
+from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
+from assistant.limits import decode_text
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
 
@@ -32,6 +33,9 @@ class Item(BaseModel):
     id: Any
     question: str
     extra: dict[str, Any] = {}
+    error: AssistantError | None = None  # the line cannot be a question (not UTF-8): recorded as failed, never asked
+
+    model_config = {"arbitrary_types_allowed": True}
 
 
 class BatchRecord(BaseModel):
@@ -77,9 +81,14 @@ def read_items(path: Path) -> Iterator[Item]:
     """Questions one by one: JSONL objects ``{"id", "question", ...}`` or plain lines (blank lines and ``#`` skipped)."""
     index = 0
     jsonl: bool | None = True if path.suffix in (".jsonl", ".ndjson") else None
-    with path.open(encoding="utf-8-sig") as f:
-        for lineno, raw in enumerate(f, 1):
-            line = raw.strip()
+    with path.open("rb") as f:
+        for lineno, data in enumerate(f, 1):
+            try:
+                line = decode_text(data, f"line {lineno}").strip()
+            except BadInput as e:
+                yield Item(index=index, id=index + 1, question=data.decode("utf-8", "replace").strip(), error=e)
+                index += 1
+                continue
             if not line or (line.startswith("#") and not jsonl):
                 continue
             if jsonl is None:
@@ -198,20 +207,28 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
                 continue
             t0 = time.perf_counter()
             try:
+                if item.error is not None:
+                    raise item.error
                 result = await app.ask(item.question)
             except AssistantError as e:
-                # The server failed, not the question: leave it unanswered, so that a rerun answers it.
-                stats.unanswered += 1
-                stats.last_error = e.one_line()
-                streak = streak + 1 if isinstance(e, (OllamaUnreachable, ModelMissing)) else 0
-                if streak >= GIVE_UP_AFTER:
-                    fatal.append(e)
-                continue
-            streak = 0
-            record = BatchRecord(id=item.id, question=item.question, ok=result.ok, answer=result.answer,
-                                 route=result.route, attempts=result.attempts, model_calls=result.model_calls,
-                                 latency_ms=round((time.perf_counter() - t0) * 1000, 1), turn_id=result.turn_id,
-                                 error=result.error, replaced=result.replaced)
+                if e.permanent:  # the question, not the server: asking again would fail again, so it is recorded
+                    record = BatchRecord(id=item.id, question=item.question, ok=False, answer="", route=None,
+                                         attempts=0, model_calls=0, latency_ms=round((time.perf_counter() - t0) * 1000, 1),
+                                         turn_id=None, error=e.one_line())
+                else:
+                    # The server failed, not the question: leave it unanswered, so that a rerun answers it.
+                    stats.unanswered += 1
+                    stats.last_error = e.one_line()
+                    streak = streak + 1 if isinstance(e, (OllamaUnreachable, ModelMissing)) else 0
+                    if streak >= GIVE_UP_AFTER:
+                        fatal.append(e)
+                    continue
+            else:
+                streak = 0
+                record = BatchRecord(id=item.id, question=item.question, ok=result.ok, answer=result.answer,
+                                     route=result.route, attempts=result.attempts, model_calls=result.model_calls,
+                                     latency_ms=round((time.perf_counter() - t0) * 1000, 1), turn_id=result.turn_id,
+                                     error=result.error, replaced=result.replaced)
             line = record.line(item.extra)
             store.batch_record(job_id, item.index, record.ok, line)  # durable before it is shown
             stats.add(record)

@@ -368,8 +368,9 @@ async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
 
 def _read_question(parts: list[str]) -> str:
     from assistant.errors import ConfigError
+    from assistant.limits import decode_text
 
-    question = sys.stdin.read() if parts == ["-"] else " ".join(parts)
+    question = decode_text(sys.stdin.buffer.read(), "standard input") if parts == ["-"] else " ".join(parts)
     question = question.strip()
     if not question:
         raise ConfigError("the question is empty.", "Pass it as an argument, or pipe it in with '-'.")

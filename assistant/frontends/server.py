@@ -26,7 +26,7 @@ from assistant.pipeline.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.turn import Assistant
 
-MAX_BODY = 64 * 1024
+MAX_BODY = 1024 * 1024  # bodies; a question's own limit is the model's context (assistant.limits)
 BODY_SECONDS = 5.0  # a body must arrive within this; a slow sender does not hold a connection
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 log = logging.getLogger("assistant.daemon")
@@ -40,7 +40,7 @@ class AskBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    question: str = Field(min_length=1, max_length=8000)
+    question: str = Field(min_length=1, max_length=MAX_BODY)
     session_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
     model: str | None = Field(None, pattern=MODEL_NAME, max_length=200)
     max_retries: int | None = Field(None, ge=0, le=10)

@@ -213,8 +213,11 @@ class OllamaBackend:
                 return ModelError(
                     f"Ollama is overloaded ({text}).", "Wait and try again, or raise OLLAMA_MAX_QUEUE on the server."
                 ), True
-            return ModelError(f"Ollama returned an error for '{model}': {text} (HTTP {e.status_code}).",
-                              "Check the Ollama server log."), e.status_code in RETRYABLE_STATUS
+            error = ModelError(f"Ollama returned an error for '{model}': {text} (HTTP {e.status_code}).",
+                               "Check the Ollama server log.")
+            # A request the server refuses (400: a format or option it cannot follow) is refused again: never "rerun".
+            error.permanent = 400 <= e.status_code < 500 and e.status_code not in (408, 429)
+            return error, e.status_code in RETRYABLE_STATUS
         return None, False
 
 

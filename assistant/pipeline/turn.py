@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import inspect
 import json
 import time
 from typing import Literal
@@ -17,6 +18,7 @@ from assistant.pipeline.responder import Written
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.errors import AssistantError, InternalError
+from assistant.limits import check_question
 from assistant.pipeline.events import (
     AnswerChecked, AnswerReset, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, ToolCallProposed,
     ToolResultEvent, TurnDone, TurnFailed, TurnStarted, ValidationDone,
@@ -117,6 +119,13 @@ class Assistant:
         """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored).
         ``settings`` overrides this instance's for one turn (a daemon client's --model or --max-retries)."""
         settings = settings or self.settings
+        try:
+            check_question(question, settings)
+        except AssistantError as e:  # before anything is stored: the daemon's client reads it as any failed turn
+            if emit is not None and inspect.isawaitable(r := emit(TurnFailed(message=e.message, hint=e.hint,
+                                                                               exit_code=e.exit_code))):
+                await r
+            raise
         session_id = session_id or self.store.create_session(title=question[:80])
         history = [ChatMessage.model_validate({"role": r, "content": c})
                    for r, c in self.store.recent_messages(session_id, settings.history_turns)]

@@ -182,6 +182,24 @@ def cold_start(quick: bool) -> dict[str, float]:
     return out
 
 
+def hung_model(timeout: float = 5.0) -> dict[str, float]:
+    """A model that never answers, request_timeout = 5: how long `assistant ask` takes to say so, and how many
+    requests reached the server (a read timeout is not retried)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+    with FakeOllama(lambda request: Reply(content='{"route": "chat"}', delay=timeout + 2)) as fake, \
+            tempfile.TemporaryDirectory() as tmp:
+        e = {**env, "ASSISTANT_HOME": tmp, "OLLAMA_HOST": fake.url, "ASSISTANT_BACKEND": "ollama",
+             "ASSISTANT_GAZETTEER_INDEX": GAZETTEER, "ASSISTANT_REQUEST_TIMEOUT": f"{timeout:g}"}
+        runs = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--no-daemon", "Why is the moon round?"], env=e,
+                               capture_output=True, text=True)
+            runs.append(time.perf_counter() - t0)
+        return {"request_timeout_s": timeout, "seconds": statistics.median(runs), "exit_code": p.returncode,
+                "requests": len(fake.requests) / 3, "message": p.stderr.strip()}
+
+
 def main() -> None:
     global GAZETTEER
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -203,6 +221,7 @@ def main() -> None:
         sandbox = asyncio.run(bench_sandbox.measure(100 if a.quick else 500, GAZETTEER))
         cold = cold_start(a.quick)
         batch = bench_batch.measure(questions=24 if a.quick else 40, memory_questions=2000 if a.quick else 10000)
+        hung = hung_model()
 
     calls_on, calls_off = by_category(on, "calls"), by_category(off, "calls")
     mean_on, mean_off = statistics.mean(r["calls"] for r in on), statistics.mean(r["calls"] for r in off)
@@ -219,7 +238,7 @@ def main() -> None:
         "pipeline_overhead": overhead, "sandbox": sandbox, "cold_start": cold, "batch": batch,
         "forecast": {"router_calls": max(r["router_calls"] for r in on if r["category"] == "forecast"),
                      "max_model_calls": max(r["calls"] for r in on if r["category"] == "forecast")},
-        "plan_concurrency": planned,
+        "plan_concurrency": planned, "hung_model": hung,
     }
 
     def mark(ok: bool) -> str:
@@ -261,6 +280,11 @@ def main() -> None:
     print(f"\n7. Two independent tool steps in one question ({planned['model_latency_s'] * 1000:.0f} ms per model call, "
           f"{planned['api_latency_s'] * 1000:.0f} ms per weather request): {planned['both_s']:.2f} s vs "
           f"{planned['alone_s']:.2f} s for the slower step alone = {planned['ratio']:.2f}x {mark(planned['ratio'] <= 1.2)} ≤ 1.2x")
+    print(f"\n8. A model that never answers, request_timeout = {hung['request_timeout_s']:g} s")
+    print(f"   assistant ask gives up after {hung['seconds']:.2f} s (median of 3, process start included) with exit code "
+          f"{hung['exit_code']}, {hung['requests']:g} request sent  {mark(hung['seconds'] < hung['request_timeout_s'] + 1)} < "
+          f"{hung['request_timeout_s'] + 1:g} s")
+    print(f"   {hung['message']}")
     print(f"\n(took {time.perf_counter() - started:.0f} s)")
     if a.json:
         Path(a.json).write_text(json.dumps(figures, ensure_ascii=False, indent=2))

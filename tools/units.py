@@ -119,32 +119,48 @@ def lookup(name: str) -> tuple[str, str] | None:
 
 
 def _names_pattern() -> str:
+    """Every unit name: Latin ones as whole words (one pair of lookarounds for all, which keeps the many patterns
+    built on this one quick to compile), the others longest first (平方公里 before 公里)."""
     names = sorted({n for _, _, ns in UNITS for n in ns}, key=len, reverse=True)
-    parts = []
-    for n in names:
-        body = re.escape(n).replace(r"\ ", r"\s+")
-        if n.isascii():
-            parts.append(r"(?<![A-Za-z])" + ("(?i:" + body + ")" if _folds(n) else body) + r"(?![A-Za-z0-9])")
-        else:
-            parts.append(body)
-    return "|".join(parts)
+
+    def body(n: str) -> str:
+        return re.escape(n).replace(r"\ ", r"\s+")
+    folded = "|".join(body(n) for n in names if n.isascii() and _folds(n))
+    exact = "|".join(body(n) for n in names if n.isascii() and not _folds(n))
+    others = "|".join(body(n) for n in names if not n.isascii())
+    return rf"(?<![A-Za-z])(?:(?i:{folded})|{exact})(?![A-Za-z0-9])|{others}"
 
 
-_U = _names_pattern()
 _NUM = r"(?P<value>[-+]?\d+(?:\.\d+)?|[-+]?\.\d+)"
-_FROM = rf"(?P<from>{_U})"
-_TO = rf"(?P<to>{_U})"
-_FORMS = [re.compile(p) for p in (
-    rf"{_NUM}\s*{_FROM}\s*(?:的话)?\s*(?:是|等于|合|折合|相当于|约|大约|约等于|有|换算成|换算为|转换成|转换为|转成|换成)?\s*"
-    rf"(?:多少|几)\s*(?:个)?\s*{_TO}",
-    rf"(?:把|将)?\s*{_NUM}\s*{_FROM}\s*(?:换算|转换|折合|转|换|化)(?:成|为)\s*{_TO}\s*(?:是多少|等于多少|多少)?",
-    rf"(?i:convert\s+)?{_NUM}\s*{_FROM}\s+(?i:to|in|into|in\s+terms\s+of|as|=|equals?|is\s+how\s+many|are\s+how\s+many)\s+{_TO}",
-    rf"(?i:how\s+many)\s+{_TO}\s+(?i:are\s+there\s+in|are\s+in|is\s+in|in|is|are|make|equals?)\s+"
-    rf"(?:(?i:a|an|one)\s+|{_NUM}\s*){_FROM}",
-)]
-_AMOUNT = re.compile(rf"{_NUM}\s*(?P<u>{_U})")
-_UNIT = re.compile(_U)
-_NUMERAL_UNIT = re.compile(rf"[零〇一二两三四五六七八九十百千万点]\s*(?:{_U})")
+# Text that may hold an amount at all; the unit patterns, which take a while to compile, are built only then.
+_MAY_COUNT = re.compile(r"\d|[零〇一二两三四五六七八九十百千万]|\b(?i:a|an|one)\b")
+
+
+@functools.cache
+def _rx() -> Any:
+    """The patterns built on every unit name, compiled on first use (about 70 ms, spared to questions that have
+    no number)."""
+    import types
+
+    u = _names_pattern()
+    frm, to = rf"(?P<from>{u})", rf"(?P<to>{u})"
+    forms = [re.compile(p) for p in (
+        rf"{_NUM}\s*{frm}\s*(?:的话)?\s*(?:是|等于|合|折合|相当于|约|大约|约等于|有|换算成|换算为|转换成|转换为|转成|换成)?\s*"
+        rf"(?:多少|几)\s*(?:个)?\s*{to}",
+        rf"(?:把|将)?\s*{_NUM}\s*{frm}\s*(?:换算|转换|折合|转|换|化)(?:成|为)\s*{to}\s*(?:是多少|等于多少|多少)?",
+        rf"(?i:convert\s+)?{_NUM}\s*{frm}\s+(?i:to|in|into|in\s+terms\s+of|as|=|equals?|is\s+how\s+many|are\s+how\s+many)\s+{to}",
+        rf"(?i:how\s+many)\s+{to}\s+(?i:are\s+there\s+in|are\s+in|is\s+in|in|is|are|make|equals?)\s+"
+        rf"(?:(?i:a|an|one)\s+|{_NUM}\s*){frm}",
+    )]
+    claim = re.compile(
+        rf"{_NUM}\s*(?P<a>{u})\s*(?:=|≈|约等于|等于|相当于|约为|约合|折合|合|约|大约|是|(?i:is|are|equals?|makes?)"
+        rf"(?:\s+(?i:about|approximately|roughly|around))?)\s*(?P<v2>[-+]?\d+(?:\.\d+)?)\s*(?P<b>{u})")
+    return types.SimpleNamespace(
+        forms=forms, claim=claim, amount=re.compile(rf"{_NUM}\s*(?P<u>{u})"), unit=re.compile(u),
+        numeral_unit=re.compile(rf"[零〇一二两三四五六七八九十百千万点]\s*(?:{u})"),
+        has_unit=re.compile(rf"(?:\d|\b(?i:a|an|one)\s+)\s*(?:{u})"))
+
+
 _LEAD = re.compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|how\s+much\s+is|tell\s+me))\s*")
 _TRAIL = re.compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,，]*$")
 
@@ -152,7 +168,7 @@ _TRAIL = re.compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,�
 def _plain(question: str) -> str:
     text = unicodedata.normalize("NFKC", question).replace("º", "°")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
-    if _NUMERAL_UNIT.search(text):  # cn2an only where a Chinese numeral counts a unit (五英里)
+    if _MAY_COUNT.search(text) and _rx().numeral_unit.search(text):  # cn2an only where a Chinese numeral counts a unit
         text = to_digits(text)
     while (shorter := _LEAD.sub("", text.strip())) != text.strip():
         text = shorter
@@ -163,7 +179,9 @@ def parse(question: str) -> tuple[float, str, str] | None:
     """(value, from-unit name, to-unit name) when ``question`` is certainly a conversion between two
     known units of one kind, as the user wrote them; else ``None``."""
     text = _plain(question)
-    for form in _FORMS:
+    if not _MAY_COUNT.search(text):
+        return None
+    for form in _rx().forms:
         m = form.fullmatch(text)
         if not m:
             continue
@@ -201,17 +219,15 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
     return float(ureg.Quantity(value, ureg.parse_units(from_unit)).to(ureg.parse_units(to_unit)).magnitude)
 
 
-_CLAIM = re.compile(
-    rf"{_NUM}\s*(?P<a>{_U})\s*(?:=|≈|约等于|等于|相当于|约为|约合|折合|合|约|大约|是|(?i:is|are|equals?|makes?)"
-    rf"(?:\s+(?i:about|approximately|roughly|around))?)\s*(?P<v2>[-+]?\d+(?:\.\d+)?)\s*(?P<b>{_U})")
-
-
 def wrong_conversions(text: str) -> list[str]:
     """Conversions a text states that are false (``5km = 1.039mile``), each as ``5 km is 3.107 mile, not 1.039``;
     a stated figure may be rounded to the places it shows, or be off by 1%. Only claims between two known units
     of one kind are judged, so prose that merely has two quantities is let be."""
     wrong = []
-    for m in _CLAIM.finditer(unicodedata.normalize("NFKC", text).replace("º", "°")):
+    text = unicodedata.normalize("NFKC", text).replace("º", "°")
+    if not re.search(r"\d", text):
+        return []
+    for m in _rx().claim.finditer(text):
         a, b = lookup(m.group("a")), lookup(m.group("b"))
         if a is None or b is None or a[1] != b[1] or a[0] == b[0]:
             continue
@@ -267,7 +283,7 @@ class Units(Tool):
     def grounding(self, question: str) -> Grounding:
         """A conversion needs a number and a unit the question names."""
         text = _plain(question)
-        has_unit = re.search(rf"(?:\d|\b(?i:a|an|one)\s+)\s*(?:{_U})", text) is not None
+        has_unit = bool(_MAY_COUNT.search(text)) and _rx().has_unit.search(text) is not None
         return "grounded" if has_unit else "ungrounded"
 
     def check(self, question: str, args: UnitsArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
@@ -286,13 +302,13 @@ class Units(Tool):
             return Verdict(verdict="FAIL", reason=f"the question's numbers are {shown}, not {format_value(args.value)}; "
                                                   "convert the number the user wrote")
         # The unit written with that number is the one to convert from; the other unit named is the one to convert to.
-        amounts = [(float(m.group("value")), m.group("u")) for m in _AMOUNT.finditer(text)]
+        amounts = [(float(m.group("value")), m.group("u")) for m in _rx().amount.finditer(text)]
         units_of_value = [u for v, u in amounts if v == args.value]
         source, target = lookup(args.from_unit), lookup(args.to_unit)
         if units_of_value and (source is None or source[0] not in {lookup(u)[0] for u in units_of_value}):  # type: ignore[index]
             return Verdict(verdict="FAIL", reason=f"the question says {format_value(args.value)} {units_of_value[0]}: "
                                                   f"convert from {units_of_value[0]}")
-        others = {u.strip(): lookup(u) for u in _UNIT.findall(text)} if units_of_value else {}
+        others = {u.strip(): lookup(u) for u in _rx().unit.findall(text)} if units_of_value else {}
         targets = {name: found for name, found in others.items() if found and source and found[0] != source[0]}
         if targets and (target is None or target[0] not in {found[0] for found in targets.values()}):
             return Verdict(verdict="FAIL", reason=f"the question asks for {' or '.join(targets)}: convert to that")

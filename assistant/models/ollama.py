@@ -182,7 +182,8 @@ class OllamaBackend:
     def _timeout(self, model: str) -> ModelTimeout:
         return ModelTimeout(
             f"'{model}' did not answer within {self.timeout:g} s.",
-            "Raise request_timeout (ASSISTANT_REQUEST_TIMEOUT), or use a smaller model.",
+            "It may still be loading: raise request_timeout (ASSISTANT_REQUEST_TIMEOUT), keep it loaded longer with "
+            "keep_alive, or use a smaller model.",
         )
 
     def _classify(self, e: Exception, model: str) -> tuple[AssistantError | None, bool]:

@@ -5,6 +5,7 @@ small migrations, each applied once and recorded."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import uuid
 from pathlib import Path
@@ -127,6 +128,12 @@ def _m006_steps(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE tool_calls ADD COLUMN step INTEGER")
 
 
+def _m007_batch_keys(db: sqlite3.Connection) -> None:
+    # A job is keyed by its input and the settings that change answers (recorded), and owned by a process while it runs.
+    db.execute("ALTER TABLE batch_jobs ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'")
+    db.execute("ALTER TABLE batch_jobs ADD COLUMN pid INTEGER")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -134,7 +141,20 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("004_pending", _m004_pending),
     ("005_no_messages", _m005_no_messages),
     ("006_steps", _m006_steps),
+    ("007_batch_keys", _m007_batch_keys),
 ]
+
+
+def _alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def new_id() -> str:
@@ -311,13 +331,22 @@ class Store:
 
     # batch jobs: one per distinct input; each answered question is committed before it is written out
 
-    def open_batch(self, job_id: str, input_name: str, total: int) -> None:
+    def open_batch(self, job_id: str, input_name: str, total: int, settings: str = "{}", fresh: bool = False) -> None:
+        """Start or resume job ``job_id`` in this process; ``fresh`` forgets what earlier runs answered."""
         now = now_iso()
+        if fresh:
+            self.db.execute("DELETE FROM batch_items WHERE job_id = ?", (job_id,))
         self.db.execute(
-            "INSERT INTO batch_jobs (id, input, total, status, created_at, updated_at) VALUES (?, ?, ?, 'running', ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET status = 'running', updated_at = excluded.updated_at",
-            (job_id, input_name, total, now, now),
+            "INSERT INTO batch_jobs (id, input, total, status, created_at, updated_at, settings, pid) "
+            "VALUES (?, ?, ?, 'running', ?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET status = 'running', updated_at = excluded.updated_at, pid = excluded.pid",
+            (job_id, input_name, total, now, now, settings, os.getpid()),
         )
+
+    def close_batch(self, job_id: str, done: bool) -> None:
+        """The process leaves the job: ``done`` when every question has its record, else interrupted."""
+        self.db.execute("UPDATE batch_jobs SET status = ?, pid = NULL, updated_at = ? WHERE id = ?",
+                        ("done" if done else "interrupted", now_iso(), job_id))
 
     def batch_done(self, job_id: str) -> set[int]:
         return {r[0] for r in self.db.execute("SELECT idx FROM batch_items WHERE job_id = ?", (job_id,))}
@@ -341,10 +370,12 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
 
-    def finish_batch(self, job_id: str) -> None:
-        self.db.execute("UPDATE batch_jobs SET status = 'done', updated_at = ? WHERE id = ?", (now_iso(), job_id))
-
     def batch_jobs(self) -> list[dict[str, Any]]:
-        return [dict(r) for r in self.db.execute(
+        """Every job with its counts; ``running`` only while its process lives (a killed one is ``interrupted``)."""
+        rows = [dict(r) for r in self.db.execute(
             "SELECT j.*, COUNT(i.idx) AS done, COALESCE(SUM(1 - i.ok), 0) AS failed FROM batch_jobs j "
             "LEFT JOIN batch_items i ON i.job_id = j.id GROUP BY j.id ORDER BY j.updated_at DESC")]
+        for r in rows:
+            if r["status"] == "running" and not _alive(r["pid"]):
+                r["status"] = "interrupted"
+        return rows

@@ -112,6 +112,8 @@ def test_resume_after_kill_gives_every_question_exactly_once(home, fake, tmp_pat
     before = len(records(out.read_text()))
     assert 4 <= before < 12
     asked_before = len(fake.requests)
+    status = subprocess.run([sys.executable, "-m", "assistant", "batch", "--status"], env=env, capture_output=True, text=True)
+    assert "interrupted" in status.stdout and "running" not in status.stdout  # its process is gone
 
     p = batch([str(src), "-o", str(out), "-j", "2"], env)
     assert p.returncode == 0, p.stderr
@@ -122,6 +124,51 @@ def test_resume_after_kill_gives_every_question_exactly_once(home, fake, tmp_pat
     assert (len(fake.requests) - asked_before) // 2 <= 12 - before + 2
     status = subprocess.run([sys.executable, "-m", "assistant", "batch", "--status"], env=env, capture_output=True, text=True)
     assert "12/12" in status.stdout and "done" in status.stdout
+    assert f"12 of 12 answered ({before}" in p.stderr  # the summary covers the whole job, earlier runs included
+
+
+def test_another_model_is_another_job_and_fresh_starts_over(home, fake, tmp_path):
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
+    script = Script()
+    script.always("router", {"route": "chat"})
+    script.always("responder", lambda req: f"{req['model']} says hi")
+    fake.handler = script
+    src = tmp_path / "chat.txt"
+    src.write_text("hello\nhow are you?\n")
+    env = cli_env(home, fake)
+    a = batch([str(src), "--ordered"], env)
+    b = batch([str(src), "--ordered", "--model", "llama3.2:1b"], env)
+    assert a.returncode == b.returncode == 0, b.stderr
+    assert [r["answer"] for r in records(a.stdout)] == ["qwen2.5:3b says hi"] * 2
+    assert [r["answer"] for r in records(b.stdout)] == ["llama3.2:1b says hi"] * 2  # not the first model's answers
+    assert "already answered" not in b.stderr
+    status = subprocess.run([sys.executable, "-m", "assistant", "batch", "--status"], env=env, capture_output=True,
+                            text=True).stdout
+    jobs = status.splitlines()[1:]
+    assert len(jobs) == 2 and all(" done " in job for job in jobs)
+    assert "model llama3.2:1b" in status and "model qwen2.5:3b" in status
+    asked = len(fake.requests)
+    again = batch([str(src), "--ordered", "--model", "llama3.2:1b"], env)
+    assert "2 of 2 already answered" in again.stderr and len(fake.requests) == asked
+    fresh = batch([str(src), "--ordered", "--model", "llama3.2:1b", "--fresh"], env)
+    assert "already answered" not in fresh.stderr and len(fake.requests) == asked + 4  # asked again: 2 × router + responder
+    assert "2 of 2 answered: 2 ok, 0 failed" in fresh.stderr
+
+
+def test_ctrl_c_says_how_to_resume(home, fake, tmp_path):
+    fake.handler = chat_script(delay=0.3)
+    src = tmp_path / "q.txt"
+    src.write_text("".join(f"question {i}\n" for i in range(20)))
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "-o", str(out), "-j", "1"],
+                            env=cli_env(home, fake), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 2):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert "answered and saved. Run the same command again to resume (--fresh starts over)." in err
 
 
 def test_ollama_down_stops_the_batch_with_progress_saved(home, tmp_path):
@@ -162,3 +209,22 @@ def test_lines_that_cannot_be_answered_are_recorded_failed_and_not_asked_again(h
     again = batch([str(src), "--ordered"], env)
     assert "5 of 5 already answered" in again.stderr and len(fake.requests) == asked  # none asked again
     assert records(again.stdout) == rows
+
+
+@pytest.mark.skipif(not __import__("tmux").Terminal.available(), reason="tmux is not installed")
+def test_records_and_the_bar_share_a_terminal_without_garbling(home, fake, tmp_path):
+    from tmux import Terminal
+
+    fake.handler = chat_script(delay=0.1)
+    src = tmp_path / "q.txt"
+    src.write_text("".join(f"question {i}\n" for i in range(10)))
+    term = Terminal([sys.executable, "-m", "assistant", "batch", str(src), "-j", "2"], cli_env(home, fake), width=200)
+    try:
+        screen = term.wait_for("[exited]", timeout=60)
+    finally:
+        term.close()
+    lines = [line for line in screen.splitlines() if line.strip()]
+    records_shown = [line for line in lines if line.startswith("{")]
+    assert len(records_shown) == 10 and all(json.loads(line)["ok"] for line in records_shown)  # each record whole
+    assert not any("█" in line or "·" * 5 in line for line in lines)  # no bar left between or inside records
+    assert "10 of 10 answered" in lines[-2]

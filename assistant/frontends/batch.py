@@ -19,6 +19,7 @@ from typing import IO, Any, Iterator
 
 from pydantic import BaseModel
 
+from assistant.config import ROLES
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
 from assistant.limits import decode_text
 from assistant.pipeline.turn import Assistant
@@ -56,7 +57,7 @@ class BatchRecord(BaseModel):
 
 
 def spool_input(source: str, jobs_dir: Path) -> tuple[str, Path]:
-    """Hash the input (streaming) and, for stdin, keep a copy so that the job can resume. Returns (job id, path)."""
+    """Hash the input (streaming) and, for stdin, keep a copy so that the job can resume. Returns (digest, path)."""
     digest = hashlib.sha256()
     if source == "-":
         jobs_dir.mkdir(parents=True, exist_ok=True)
@@ -114,9 +115,11 @@ def count_items(path: Path) -> int:
 @dataclass
 class Stats:
     total: int
-    done: int = 0
+    done: int = 0  # answered by this run
     failed: int = 0
     unanswered: int = 0  # server errors: left for a rerun
+    before: int = 0  # answered by earlier runs of the job (their figures count in the summary)
+    failed_before: int = 0
     last_error: str = ""
     started: float = field(default_factory=time.monotonic)
     latencies: list[float] = field(default_factory=list)
@@ -126,9 +129,18 @@ class Stats:
     def add(self, record: BatchRecord) -> None:
         self.done += 1
         self.failed += not record.ok
-        self.latencies.append(record.latency_ms)
-        self.model_calls.append(record.model_calls)
-        self.routes[record.route or "none"] += 1
+        self._count(record.latency_ms, record.model_calls, record.route)
+
+    def earlier(self, records: list[dict[str, Any]]) -> None:
+        for r in records:
+            self.before += 1
+            self.failed_before += not r.get("ok")
+            self._count(r.get("latency_ms") or 0.0, r.get("model_calls") or 0, r.get("route"))
+
+    def _count(self, latency_ms: float, model_calls: int, route: str | None) -> None:
+        self.latencies.append(latency_ms)
+        self.model_calls.append(model_calls)
+        self.routes[route or "none"] += 1
 
     def progress_line(self, resumed: int) -> str:
         elapsed = max(time.monotonic() - self.started, 1e-6)
@@ -142,9 +154,10 @@ class Stats:
                 + (f"  failed {self.failed}" if self.failed else ""))
 
     def summary(self) -> str:
-        if not self.done and not self.unanswered:
-            return "nothing left to answer"
-        if not self.done:
+        """The whole job: this run's answers and those of earlier runs."""
+        if not self.done and not self.unanswered and not self.before:
+            return "nothing to answer"
+        if not self.done and not self.before:
             return f"no question answered: {self.unanswered} failed because of server errors ({self.last_error})"
         lat = sorted(self.latencies)
 
@@ -154,26 +167,63 @@ class Stats:
         routes = ", ".join(f"{r} {n}" for r, n in self.routes.most_common())
         unanswered = (f"; {self.unanswered} not answered because of server errors ({self.last_error}): "
                       "run the same command again to retry them") if self.unanswered else ""
-        return (f"{self.done - self.failed} ok, {self.failed} failed in {time.monotonic() - self.started:.1f}s; "
-                f"routes: {routes}; mean model calls {statistics.mean(self.model_calls):.2f}; "
-                f"latency p50 {pct(50):.0f} ms, p95 {pct(95):.0f} ms{unanswered}")
+        answered, failed = self.done + self.before, self.failed + self.failed_before
+        earlier = f" ({self.before} of them by earlier runs)" if self.before else ""
+        return (f"{answered} of {self.total} answered{earlier}: {answered - failed} ok, {failed} failed; this run "
+                f"{self.done} in {time.monotonic() - self.started:.1f}s; routes: {routes}; mean model calls "
+                f"{statistics.mean(self.model_calls):.2f}; latency p50 {pct(50):.0f} ms, p95 {pct(95):.0f} ms{unanswered}")
 
 
 class BatchStopped(AssistantError):
     """The model server is unusable; progress is saved and the same command resumes."""
 
 
+# Settings that change answers: a batch with another model, backend or tool set is another job.
+ANSWER_SETTINGS = ("backend", "embedded_model", "max_retries", "deterministic", "rendered_answers", "seed", "num_ctx",
+                   "router_max_tokens", "executor_max_tokens", "validator_max_tokens", "responder_max_tokens",
+                   "temperature_unit", "wind_speed_unit", "home_city", "clock", "max_question_tokens")
+
+
+def job_key(app: Assistant) -> dict[str, Any]:
+    """What determines a batch's answers besides its input: the model of each role, the answer-changing settings
+    that differ from their defaults, and the tools."""
+    settings = app.settings
+    defaults = type(settings)()
+    key: dict[str, Any] = {"models": {role: settings.model_for(role) for role in ROLES}}
+    key.update({name: getattr(settings, name) for name in ANSWER_SETTINGS
+                if getattr(settings, name) != getattr(defaults, name)})
+    key["tools"] = sorted(app.registry.names())
+    return key
+
+
+def describe_key(key: dict[str, Any]) -> str:
+    """A job's key in a few words: its model(s) and the settings that differ from the defaults."""
+    models = key.get("models", {})
+    names = sorted(set(models.values()))
+    words = [f"model {names[0]}" if len(names) == 1 else ", ".join(f"{r} {m}" for r, m in models.items())] if names else []
+    words += [f"{k} {v}" for k, v in key.items() if k not in ("models", "tools")]
+    return "; ".join(w for w in words if w)
+
+
+last_job: dict[str, Any] = {}  # the job this process works on, for the message when it is interrupted
+
+
 async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: int, ordered: bool,
-                    progress: bool, jobs_dir: Path, err: IO[str] = sys.stderr) -> Stats:
-    """Answer every question of ``source`` not answered by an earlier run of the same input."""
+                    progress: bool, jobs_dir: Path, err: IO[str] = sys.stderr, fresh: bool = False) -> Stats:
+    """Answer every question of ``source`` not answered by an earlier run of the same input and settings."""
     store = app.store
-    job_id, path = spool_input(source, jobs_dir)
+    digest, path = spool_input(source, jobs_dir)
+    key = job_key(app)
+    job_id = hashlib.sha256(f"{digest}\n{json.dumps(key, sort_keys=True)}".encode()).hexdigest()[:16]
     total = count_items(path)
-    store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total)
+    store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
+    last_job.update(id=job_id, total=total)
     done = store.batch_done(job_id)  # indices answered in earlier runs; their lines stay in the store
     if done:
-        print(f"resuming job {job_id}: {len(done)} of {total} already answered", file=err)
+        print(f"resuming job {job_id} ({describe_key(key)}): {len(done)} of {total} already answered "
+              "(--fresh starts over)", file=err)
     stats = Stats(total=total)
+    stats.earlier([json.loads(line) for line in store.batch_lines(job_id)])
     cursor = 0  # ordered output: the next index to write
     pending: dict[int, str] = {}
 
@@ -196,6 +246,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             output.write(line + "\n")
         output.flush()
 
+    shares_terminal = _is_tty(output) and _is_tty(err)
     queue: asyncio.Queue[Item | None] = asyncio.Queue(maxsize=concurrency * 2)
     fatal: list[AssistantError] = []
     streak = 0
@@ -232,6 +283,9 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             line = record.line(item.extra)
             store.batch_record(job_id, item.index, record.ok, line)  # durable before it is shown
             stats.add(record)
+            if progress and shares_terminal:
+                err.write("\r\033[K")  # the records and the bar share the screen: the bar is redrawn below them
+                err.flush()
             if ordered:
                 pending[item.index] = line
                 flush_ordered()
@@ -257,6 +311,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             err.write("\r\033[K")
             err.flush()
     if fatal:
+        store.close_batch(job_id, done=False)
         e = fatal[0]
         stopped = BatchStopped(f"batch stopped: {e.message}", f"{e.hint} Progress is saved: run the same command again to resume.")
         stopped.exit_code = e.exit_code
@@ -268,19 +323,26 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             elif index in done:
                 output.write(store.batch_line(job_id, index) + "\n")
         output.flush()
-    if not stats.unanswered:
-        store.finish_batch(job_id)
+    store.close_batch(job_id, done=not stats.unanswered)
     print(stats.summary(), file=err)
     return stats
+
+
+def _is_tty(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def jobs_table(store: Store) -> str:
     rows = store.batch_jobs()
     if not rows:
         return "no batch jobs"
-    width = shutil.get_terminal_size((100, 20)).columns
-    lines = [f"{'job':<17}{'done':>14}{'failed':>8}  {'status':<9}{'updated':<25}input"]
+    width = shutil.get_terminal_size((100, 20)).columns if sys.stdout.isatty() else None  # a pipe gets it all
+    lines = [f"{'job':<17}{'done':>14}{'failed':>8}  {'status':<12}{'updated':<21}settings · input"]
     for r in rows:
-        lines.append(f"{r['id']:<17}{r['done']:>7}/{r['total']:<6}{r['failed']:>8}  {r['status']:<9}"
-                     f"{r['updated_at'][:19]:<25}{r['input']}"[:width])
+        key = describe_key(json.loads(r.get("settings") or "{}")) or "(keyed by input only)"
+        lines.append(f"{r['id']:<17}{r['done']:>7}/{r['total']:<6}{r['failed']:>8}  {r['status']:<12}"
+                     f"{r['updated_at'][:19]:<21}{key} · {r['input']}"[:width])
     return "\n".join(lines)

@@ -50,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
                     "answer, route, attempts, model_calls, latency_ms, turn_id, error (JSONL input fields are "
                     "copied through). INPUT is a text file (one question per line; blank lines and # comments "
                     "skipped), a JSONL file ({\"id\": ..., \"question\": ...} per line), or '-' for stdin. "
-                    "A batch is resumable: it is a job keyed by its input's content, and running the same "
+                    "A batch is resumable: it is a job keyed by its input's content and the settings that change "
+                    "answers (the models, the backend, the tools), and running the same "
                     "command again after an interruption answers only what is missing; the output then holds "
                     "every question exactly once.",
         epilog="--concurrency sends N questions at once. Ollama answers up to OLLAMA_NUM_PARALLEL requests per "
@@ -66,7 +67,8 @@ def _parser() -> argparse.ArgumentParser:
     batch.add_argument("-o", "--output", help="write JSONL here instead of stdout")
     batch.add_argument("--concurrency", "-j", type=int, default=4, metavar="N", help="questions in flight at once (default 4)")
     batch.add_argument("--ordered", action="store_true", help="write records in input order (default: as they finish)")
-    batch.add_argument("--status", action="store_true", help="list batch jobs and their progress")
+    batch.add_argument("--status", action="store_true", help="list batch jobs, their progress and the settings that key them")
+    batch.add_argument("--fresh", action="store_true", help="forget what earlier runs of this job answered and start over")
     batch.add_argument("--model", help="use this Ollama model for every role")
     batch.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check")
     batch.add_argument("--debug", action="store_true", help="show tracebacks")
@@ -346,7 +348,20 @@ def _batch(args: argparse.Namespace) -> int:
         raise ConfigError("no input given.", "Usage: assistant batch INPUT [-o OUTPUT]; see assistant batch --help.")
     if args.concurrency < 1:
         raise ConfigError("--concurrency must be at least 1.")
-    return asyncio.run(_run_batch(paths, settings, args))
+    try:
+        return asyncio.run(_run_batch(paths, settings, args))
+    except KeyboardInterrupt:
+        from assistant.frontends.batch import last_job
+        from assistant.store import Store
+
+        if not last_job:
+            raise
+        store = Store(paths.database)
+        answered = len(store.batch_done(last_job["id"]))
+        store.close()
+        print(f"\nassistant: interrupted: {answered} of {last_job['total']} answered and saved. Run the same command "
+              "again to resume (--fresh starts over).", file=sys.stderr)
+        return 130
 
 
 async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
@@ -358,7 +373,7 @@ async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
     try:
         stats = await run_batch(app, args.input, out, args.concurrency, args.ordered,
                                 progress=sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
-                                jobs_dir=paths.data_dir / "batch")
+                                jobs_dir=paths.data_dir / "batch", fresh=args.fresh)
     finally:
         if out is not sys.stdout:
             out.close()

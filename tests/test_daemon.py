@@ -16,8 +16,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from conftest import cli_env, closed_port
-from fake_ollama import Script
+from conftest import cli_env
+from assistant.frontends.server import MAX_BODY
+from fake_ollama import FakeOllama, Script
 
 from assistant.frontends.client import Client, _UnixConnection, connect
 
@@ -91,7 +92,7 @@ def test_the_api_refuses_what_it_must(daemon):
     assert raw(c, "POST", "/v1/ask", good, {**auth, "Authorization": "Bearer wrong"})[0] == 401
     assert raw(c, "POST", "/v1/ask", good, {**auth, "Host": "evil.example:80"})[0] == 403  # DNS rebinding
     assert raw(c, "POST", "/v1/ask", good, {**auth, "Origin": "http://evil.example"})[0] == 403  # a web page
-    assert raw(c, "POST", "/v1/ask", b"x" * (200 * 1024), auth)[0] == 413
+    assert raw(c, "POST", "/v1/ask", b"x" * (MAX_BODY + 1), auth)[0] == 413
     assert raw(c, "POST", "/v1/ask", b"{not json", auth)[0] == 400
     for body in ([], {"question": ""}, {"question": 5}, {"question": "hi", "extra": 1}, {"question": "hi", "max_retries": 99}):
         status, text = raw(c, "POST", "/v1/ask", json.dumps(body).encode(), auth)
@@ -179,22 +180,60 @@ def test_killed_and_restarted_loses_nothing(home, daemon_env, fake):
         d.stop()
 
 
-def test_ask_uses_the_running_daemon(daemon, home, fake):
-    fake.handler = Script(router={"route": "chat"}, responder="from the daemon")
-    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")  # this process could not reach Ollama itself
-    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--json", "hello"], env=env, capture_output=True,
-                       text=True, timeout=60)
+def test_ask_uses_the_running_daemon(daemon, daemon_env, fake):
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "from the daemon")
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--json", "--debug", "hello"], env=daemon_env,
+                       capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["answer"] == "from the daemon"
-    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--no-daemon", "hello"], env=env,
+    assert p.stderr.count("answered by the daemon") == 1  # said once, with --debug
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--no-daemon", "hello"], env=daemon_env,
                        capture_output=True, text=True, timeout=60)
-    assert p.returncode == 3  # without the daemon, it tries Ollama itself
+    assert p.returncode == 0 and "answered by the daemon" not in p.stderr
 
 
-def test_a_long_question_gets_the_same_answer_through_the_daemon_and_without(daemon, home, fake):
-    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+def test_a_client_with_other_settings_is_answered_with_its_own(daemon, daemon_env, fake):
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "from the daemon's Ollama")
+    with FakeOllama(Script().always("router", {"route": "chat"}).always("responder", "from my Ollama")) as mine:
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "hello"], env={**daemon_env, "OLLAMA_HOST": mine.url},
+                           capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "from my Ollama"  # not silently the daemon's server
+    assert "the daemon runs with other settings (ollama_host); answering here instead" in p.stderr
+    # a setting a turn can take on (the model) is applied by the daemon to that turn
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--json", "--debug", "hello"],
+                       env={**daemon_env, "ASSISTANT_MODEL": "llama3.2:1b"}, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and "answered by the daemon" in p.stderr, p.stderr
+    assert fake.requests[-1]["model"] == "llama3.2:1b"
+
+
+def test_the_daemon_rereads_config_toml_when_it_changes(daemon, home, daemon_env, fake):
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "from the daemon's Ollama")
+    config = Path(subprocess.run([sys.executable, "-m", "assistant", "config", "path"], env=daemon_env,
+                                 capture_output=True, text=True, check=True).stdout.strip())
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('model = "llama3.2:1b"\n')
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--debug", "hello"], env=daemon_env,
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and "answered by the daemon" in p.stderr, p.stderr  # reloaded, not bypassed
+    assert fake.requests[-1]["model"] == "llama3.2:1b"
+    health = daemon.client.get("/v1/health")
+    assert health["pid"] == daemon.proc.pid and set(health["models"].values()) == {"llama3.2:1b"}  # same process
+    assert "settings reloaded (config.toml changed)" in daemon.log()
+    config.write_text('model = "qwen2.5:3b"\n')
+    daemon.proc.send_signal(signal.SIGHUP)  # without waiting for a question
+    deadline = time.monotonic() + 20
+    while set(daemon.client.get("/v1/health")["models"].values()) != {"qwen2.5:3b"}:
+        assert time.monotonic() < deadline, daemon.log()
+        time.sleep(0.1)
+    assert "settings reloaded (SIGHUP)" in daemon.log()
+
+
+def test_a_long_question_gets_the_same_answer_through_the_daemon_and_without(daemon, daemon_env, fake):
     question = "为什么" * 3000  # 9,000 characters: over the daemon's old 8,000-character limit, and over num_ctx's room
-    results = [subprocess.run([sys.executable, "-m", "assistant", "ask", *flags, "-"], env=env, input=question,
+    results = [subprocess.run([sys.executable, "-m", "assistant", "ask", *flags, "-"], env=daemon_env, input=question,
                               capture_output=True, text=True, timeout=60) for flags in ([], ["--no-daemon"])]
     assert [p.returncode for p in results] == [2, 2]
     assert results[0].stderr == results[1].stderr == (
@@ -226,11 +265,18 @@ def test_start_status_stop_and_install(home, daemon_env, tmp_path):
     p = run("status")
     assert p.returncode == 0 and "running: pid" in p.stdout and "hotkey: inactive" in p.stdout
     assert "already running" in run("start").stdout
+    pid = run("status").stdout.split("pid ")[1].split(",")[0]
+    p = run("restart")
+    assert p.returncode == 0 and f"daemon stopped (pid {pid})" in p.stdout and "daemon started" in p.stdout
+    assert f"pid {pid}," not in run("status").stdout  # a new process
     assert "daemon stopped" in run("stop").stdout
     assert run("status").returncode == 1
-    p = run("install", XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    p = run("install", XDG_CONFIG_HOME=str(tmp_path / "xdg"), ASSISTANT_MODEL="llama3.2:1b")
     unit = (tmp_path / "xdg" / "systemd" / "user" / "assistant.service").read_text()
     assert "ExecStart=" in unit and "daemon run" in unit and "systemctl --user enable --now assistant" in p.stdout
+    # the environment that decides how it answers goes with it
+    assert f'Environment="OLLAMA_HOST={daemon_env["OLLAMA_HOST"]}"' in unit
+    assert 'Environment="ASSISTANT_MODEL=llama3.2:1b"' in unit
 
 
 def _free_display() -> int:

@@ -4,7 +4,6 @@ case is an utterance that went wrong before."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path

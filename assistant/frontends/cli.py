@@ -86,11 +86,13 @@ def _parser() -> argparse.ArgumentParser:
 
     daemon = sub.add_parser(
         "daemon", help="the background daemon: warm models, a local API, the global hotkey",
-        description="start: run it in the background; stop; status: is it running, and is the hotkey active (and why "
-                    "not); run: stay in the foreground (for service managers); install: write a systemd user unit "
-                    "(Linux) or a launchd agent (macOS).",
+        description="start: run it in the background; stop; restart; status: is it running, and is the hotkey active "
+                    "(and why not); run: stay in the foreground (for service managers); install: write a systemd user "
+                    "unit (Linux) or a launchd agent (macOS) that carries OLLAMA_HOST and your ASSISTANT_* variables. "
+                    "The daemon rereads config.toml when it changes (or on SIGHUP); a question asked with other "
+                    "settings than the daemon's (another OLLAMA_HOST, say) is answered in the asking process.",
     )
-    daemon.add_argument("action", choices=["start", "stop", "status", "run", "install"])
+    daemon.add_argument("action", choices=["start", "stop", "restart", "status", "run", "install"])
     sub.add_parser("popup", help="open the popup through the running daemon (bind this to a desktop shortcut)")
 
     doctor = sub.add_parser("doctor", help="check Ollama, the models, the embedded backend, state, weather and hotkey",
@@ -196,6 +198,8 @@ def _daemon(args: argparse.Namespace) -> int:
         print(daemon.start(paths))
     elif args.action == "stop":
         print(daemon.stop(paths))
+    elif args.action == "restart":
+        print(daemon.restart(paths))
     elif args.action == "install":
         print(daemon.install(paths))
     else:
@@ -400,7 +404,14 @@ def _ask(args: argparse.Namespace) -> int:
 
         client = connect(resolve_paths().run_dir)
         if client is not None:  # the thin path: no model stack imported here
-            return _ask_remote(client, question, args)
+            from assistant.frontends.client import DaemonError
+
+            try:
+                return _ask_remote(client, question, args)
+            except DaemonError as e:
+                if e.status != 409:
+                    raise AssistantError(f"the daemon refused the question: {e}.", "Try --no-daemon.") from None
+                _notice(f"{e}; answering here instead (`assistant daemon restart` gives the daemon these settings).")
     paths, settings = _settings(_overrides(args))
     result = asyncio.run(_run_ask(paths, settings, question, args.json))
     if args.json:
@@ -422,8 +433,13 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
                         stream_answer=not args.json)
     done: dict[str, Any] = {}
     tools: list[dict[str, Any]] = []
+    from assistant.frontends.client import setting_env
+
+    events = client.ask(question, model=args.model, max_retries=args.max_retries, env=setting_env())
+    if args.debug:
+        _notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
     try:
-        for event in client.ask(question, model=args.model, max_retries=args.max_retries):
+        for event in events:
             if event["type"] == "turn_failed":
                 raise from_failure(event)
             if event["type"] == "tool_result":

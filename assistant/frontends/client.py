@@ -14,6 +14,16 @@ ENDPOINT_FILE = "daemon.json"
 TOKEN_FILE = "daemon.token"
 
 
+def setting_var(name: str) -> bool:
+    """An environment variable that sets a setting: what a client sends with its question, and what
+    ``daemon install`` records in the unit (``ASSISTANT_HOME`` says where state lives, not how to answer)."""
+    return name == "OLLAMA_HOST" or (name.startswith("ASSISTANT_") and name != "ASSISTANT_HOME")
+
+
+def setting_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if setting_var(k)}
+
+
 class DaemonUnavailable(Exception):
     pass
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, connect
-from assistant.config import ROLES, Settings
+from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, connect, setting_env, setting_var
+from assistant.config import ROLES, Settings, load_settings
 from assistant.errors import AssistantError
 from assistant.paths import HOME_ENV, Paths
 from assistant.frontends.server import DaemonState, build_api
@@ -74,7 +74,37 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     paths.run_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(paths.run_dir, 0o700)
     app = build_assistant(settings, paths, notify=lambda text: log.warning("%s", text))
-    state = DaemonState()
+    state = DaemonState(assistant=app)
+    own_env = dict(os.environ)
+    stamp = _config_stamp(paths)
+
+    def settings_for(env: dict[str, str]) -> Settings:
+        """A client's settings: config.toml as it is now, with the client's OLLAMA_HOST and ASSISTANT_* variables."""
+        return load_settings(paths, env={**{k: v for k, v in own_env.items() if not setting_var(k)}, **env})
+
+    async def reload(reason: str) -> None:
+        """Take config.toml as it is now: a new pipeline answers from here on; the old one closes after its turns."""
+        nonlocal stamp
+        stamp = _config_stamp(paths)
+        try:
+            fresh = load_settings(paths, env=own_env)
+        except AssistantError as e:
+            log.error("settings not reloaded (%s): %s", reason, e.one_line())
+            return
+        old = state.assistant
+        if old is None or fresh == old.settings:
+            return
+        state.assistant = build_assistant(fresh, paths, notify=lambda text: log.warning("%s", text))
+        log.info("settings reloaded (%s)", reason)
+        state.retired.append(old)
+        state.busy[id(old)] = state.busy.get(id(old), 0) + 1
+        await state.release(old)  # closes it now if no turn is using it
+
+    async def refresh() -> None:
+        if _config_stamp(paths) != stamp:
+            await reload("config.toml changed")
+
+    state.settings_for, state.refresh = settings_for, refresh
     token = secrets.token_urlsafe(32)
     _write_private(paths.run_dir / TOKEN_FILE, token)
     runner = web.AppRunner(build_api(app, token, state), access_log=None, handler_cancellation=False)
@@ -106,8 +136,9 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         proc = popup["proc"]
         if proc is not None and proc.poll() is None:
             return "already open"
-        if state.popup_session is None or not app.store.session_exists(state.popup_session):
-            state.popup_session = app.store.create_session(title="popup")
+        store = state.assistant.store  # type: ignore[union-attr]
+        if state.popup_session is None or not store.session_exists(state.popup_session):
+            state.popup_session = store.create_session(title="popup")
         with open(paths.log_dir / "popup.log", "ab") as out:
             popup["proc"] = subprocess.Popen([sys.executable, "-m", "assistant.frontends.popup", "--session", state.popup_session],
                                              stdout=out, stderr=out, stdin=subprocess.DEVNULL)
@@ -126,7 +157,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     async def warm() -> None:
         try:
             await app.warm()
-            backend = await app.backend.pick()  # type: ignore[attr-defined]
+            backend = await app.backend.pick()  # type: ignore[attr-defined]  (the pipeline the daemon started with)
             if hasattr(backend, "warm"):
                 await backend.warm(sorted({settings.model_for(r) for r in ROLES}))
             state.warm = f"warm ({backend.name})"
@@ -140,6 +171,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    loop.add_signal_handler(signal.SIGHUP, lambda: asyncio.ensure_future(reload("SIGHUP")))
     if ready is not None:
         ready.set()
     try:
@@ -150,11 +182,20 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         if listener is not None:
             listener.stop()  # type: ignore[attr-defined]
         await runner.cleanup()
-        await app.aclose()
+        for pipeline in {id(a): a for a in (app, state.assistant, *state.retired) if a is not None}.values():
+            await pipeline.aclose()
         for name in (ENDPOINT_FILE, TOKEN_FILE, PID_FILE):
             (paths.run_dir / name).unlink(missing_ok=True)
         if endpoint["transport"] == "unix":
             Path(endpoint["path"]).unlink(missing_ok=True)
+
+
+def _config_stamp(paths: Paths) -> tuple[int, int] | None:
+    try:
+        st = paths.config_file.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
 
 
 def setup_logging(paths: Paths) -> None:
@@ -210,9 +251,18 @@ def stop(paths: Paths) -> str:
     return f"daemon killed (pid {pid}) after it ignored SIGTERM for 10 s"
 
 
+def restart(paths: Paths) -> str:
+    stopped = stop(paths)
+    return f"{stopped}\n{start(paths)}"
+
+
 def install(paths: Paths) -> str:
     """Write a systemd user unit (Linux) or a launchd agent (macOS) and say how to enable it."""
-    env_line = f"Environment={HOME_ENV}={os.environ[HOME_ENV]}\n" if os.environ.get(HOME_ENV) else ""
+    # The environment that matters (where state lives, the server, ASSISTANT_* settings) goes into the unit, so the
+    # daemon answers as `assistant ask` in this shell would.
+    recorded = {**({HOME_ENV: os.environ[HOME_ENV]} if os.environ.get(HOME_ENV) else {}), **setting_env()}
+    env_line = "".join(f"Environment={_systemd_quote(f'{k}={v}')}\n" for k, v in sorted(recorded.items()))
+    plist_env = "".join(f"<key>{_xml(k)}</key><string>{_xml(v)}</string>" for k, v in sorted(recorded.items()))
     if sys.platform == "darwin":
         target = Path.home() / "Library" / "LaunchAgents" / "dev.assistant.frontends.daemon.plist"
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -221,6 +271,7 @@ def install(paths: Paths) -> str:
 <plist version="1.0"><dict>
   <key>Label</key><string>dev.assistant.frontends.daemon</string>
   <key>ProgramArguments</key><array><string>{sys.executable}</string><string>-m</string><string>assistant</string><string>daemon</string><string>run</string></array>
+  <key>EnvironmentVariables</key><dict>{plist_env}</dict>
   <key>RunAtLoad</key><true/><key>KeepAlive</key><true/>
   <key>StandardErrorPath</key><string>{paths.log_dir / 'daemon.log'}</string>
 </dict></plist>
@@ -242,3 +293,11 @@ WantedBy=default.target
 """)
     return (f"wrote {target}\nenable it with: systemctl --user daemon-reload && systemctl --user enable --now assistant\n"
             "(for the hotkey the unit needs your DISPLAY: systemctl --user import-environment DISPLAY)")
+
+
+def _systemd_quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -20,7 +20,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant import __version__
-from assistant.config import ROLES
+from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError, InternalError
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
@@ -45,6 +45,17 @@ class AskBody(BaseModel):
     model: str | None = Field(None, pattern=MODEL_NAME, max_length=200)
     max_retries: int | None = Field(None, ge=0, le=10)
     models: dict[Literal["router", "executor", "validator", "responder"], str] | None = None  # {"executor": "qwen2.5:7b"}
+    env: dict[str, str] | None = None  # the client's OLLAMA_HOST and ASSISTANT_* variables: its settings, not the daemon's
+
+    @field_validator("env")
+    @classmethod
+    def _env(cls, v: dict[str, str] | None) -> dict[str, str] | None:
+        if v is not None and len(v) > 100:
+            raise ValueError("too many environment variables")
+        for name, value in (v or {}).items():
+            if not re.fullmatch(r"OLLAMA_HOST|ASSISTANT_[A-Z0-9_]{1,64}", name) or len(value) > 4096 or _CONTROL.search(value):
+                raise ValueError(f"'{name[:70]}' is not a setting's environment variable")
+        return v
 
     @field_validator("question")
     @classmethod
@@ -71,6 +82,19 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+# Settings a turn reads (the daemon applies a client's to its turn); any other difference needs another backend or
+# other tools, so the client answers in its own process instead. The daemon's own settings never count.
+PER_TURN = {"model", *(f"{r}_model" for r in ROLES), *(f"{r}_max_tokens" for r in ROLES), "deterministic", "max_retries",
+            "seed", "rendered_answers", "num_ctx", "history_turns", "max_question_tokens"}
+DAEMON_ONLY = {"hotkey", "daemon_transport", "daemon_port"}
+
+
+def differing(wanted: Settings, running: Settings) -> list[str]:
+    """The settings in which a client's differ from the daemon's and that a turn cannot take on by itself."""
+    return [n for n in type(running).model_fields
+            if n not in PER_TURN | DAEMON_ONLY and getattr(wanted, n) != getattr(running, n)]
+
+
 @dataclass
 class DaemonState:
     started: float = field(default_factory=time.time)
@@ -79,6 +103,18 @@ class DaemonState:
     warm: str = "warming"
     popup_session: str | None = None
     open_popup: Callable[[], Awaitable[str]] | None = None
+    assistant: Assistant | None = None  # the one answering; replaced when the settings are reloaded
+    settings_for: Callable[[dict[str, str]], Settings] | None = None  # config.toml as it is now, with a client's env
+    refresh: Callable[[], Awaitable[None]] | None = None  # reload when config.toml changed
+    busy: dict[int, int] = field(default_factory=dict)  # turns in flight per assistant (a replaced one closes after)
+    retired: list[Assistant] = field(default_factory=list)
+
+    async def release(self, app: Assistant) -> None:
+        self.busy[id(app)] -= 1
+        for old in [a for a in self.retired if not self.busy.get(id(a))]:
+            self.retired.remove(old)
+            self.busy.pop(id(old), None)
+            await old.aclose()
 
 
 def _error(status: int, message: str) -> web.Response:
@@ -92,6 +128,7 @@ def _hostname(host: str) -> str:
 
 
 def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Application:
+    state.assistant = state.assistant or assistant
     @web.middleware
     async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         if _hostname(request.headers.get("Host", "")) not in LOCAL_HOSTS:
@@ -143,12 +180,12 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         return web.json_response({
             "ok": True, "version": __version__, "pid": __import__("os").getpid(),
             "uptime_s": round(time.time() - state.started, 1), "transport": state.transport,
-            "backend": assistant.backend.name, "models": {r: assistant.settings.model_for(r) for r in ROLES},
+            "backend": state.assistant.backend.name, "models": {r: state.assistant.settings.model_for(r) for r in ROLES},
             "warm": state.warm, "hotkey": state.hotkey,
         })
 
     async def sessions(request: web.Request) -> web.Response:
-        return web.json_response({"sessions": [s.model_dump() for s in assistant.store.sessions()]})
+        return web.json_response({"sessions": [s.model_dump() for s in state.assistant.store.sessions()]})
 
     async def popup(request: web.Request) -> web.Response:
         if state.open_popup is None:
@@ -163,9 +200,22 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             first = e.errors()[0]
             where = ".".join(map(str, first["loc"])) or "body"
             return _error(400, f"invalid request: {where}: {first['msg']}")
+        if state.refresh is not None:
+            await state.refresh()
+        assistant = state.assistant
         if body.session_id and not assistant.store.session_exists(body.session_id):
             return _error(404, f"no session {body.session_id}")
         settings = assistant.settings
+        if body.env is not None and state.settings_for is not None:
+            try:
+                wanted = state.settings_for(body.env)
+            except AssistantError as e:
+                return web.json_response({"error": e.one_line(), "differs": ["config"]}, status=409)
+            differs = differing(wanted, settings)
+            if differs:
+                return web.json_response({"error": f"the daemon runs with other settings ({', '.join(differs)})",
+                                          "differs": differs}, status=409)
+            settings = settings.model_copy(update={n: getattr(wanted, n) for n in PER_TURN})
         if body.model or body.models or body.max_retries is not None:
             changes: dict[str, Any] = {}
             if body.model:
@@ -191,6 +241,7 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         async def emit(event: Event) -> None:
             await send(EventAdapter.dump_json(event))
 
+        state.busy[id(assistant)] = state.busy.get(id(assistant), 0) + 1
         try:
             await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings)
         except AssistantError as e:  # the pipeline already streamed its turn_failed event
@@ -200,6 +251,8 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             log.exception("ask failed")
             await emit(TurnFailed(message=f"the daemon hit an internal error ({type(e).__name__}).",
                                   hint="See daemon.log in the log directory."))
+        finally:
+            await state.release(assistant)
         if not gone:
             try:
                 await response.write_eof()

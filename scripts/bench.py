@@ -20,7 +20,7 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from _common import ROOT, machine, pct
 from fake_ollama import FakeOllama, Reply, kind_of
@@ -200,6 +200,61 @@ def hung_model(timeout: float = 5.0) -> dict[str, float]:
                 "requests": len(fake.requests) / 3, "message": p.stderr.strip()}
 
 
+def popup_start(runs: int = 5) -> dict[str, Any] | None:
+    """Hotkey to window: from the daemon's popup request (what the hotkey calls) to the popup on screen, under
+    Xvfb (with openbox when installed). None where there is no virtual screen to measure on."""
+    import shutil
+
+    if not (shutil.which("Xvfb") and shutil.which("xdotool")):
+        return None
+    number = next(n for n in range(200, 260) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+    env["DISPLAY"] = f":{number}"
+    xvfb = subprocess.Popen(["Xvfb", env["DISPLAY"], "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    procs: list[subprocess.Popen] = [xvfb]
+    times: list[float] = []
+    with FakeOllama(Oracle()) as fake, tempfile.TemporaryDirectory() as tmp:
+        try:
+            while not Path(f"/tmp/.X11-unix/X{number}").exists():
+                time.sleep(0.05)
+            if shutil.which("openbox"):
+                procs.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            e = {**env, "ASSISTANT_HOME": tmp, "OLLAMA_HOST": fake.url, "ASSISTANT_BACKEND": "ollama",
+                 "ASSISTANT_GAZETTEER_INDEX": GAZETTEER, "ASSISTANT_HOTKEY": ""}
+            procs.append(subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=e,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            from assistant.frontends.client import connect
+
+            while (client := connect(Path(tmp) / "data" / "run")) is None:
+                time.sleep(0.05)
+            xdo = lambda *a: subprocess.run(["xdotool", *a], env=e, capture_output=True, text=True, timeout=10)  # noqa: E731
+
+            def wait(done: Callable[[], bool], what: str) -> None:
+                deadline = time.monotonic() + 20
+                while not done():
+                    if time.monotonic() > deadline:
+                        logs = [Path(tmp) / "log" / name for name in ("popup.log", "daemon.log")]
+                        raise SystemExit(f"bench: the popup did not {what} in time; "
+                                         + " | ".join(p.read_text()[-400:] for p in logs if p.exists()))
+                    time.sleep(0.02)
+            for _ in range(runs):
+                t0 = time.perf_counter()
+                client.post("/v1/popup", {})
+                wait(lambda: bool(xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip()), "open")
+                times.append(time.perf_counter() - t0)
+                window = xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.split()[0]
+                wait(lambda: xdo("getwindowfocus").stdout.strip() == window, "take the keyboard")
+                xdo("key", "Escape")
+                wait(lambda: not xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip(), "close")
+        finally:
+            for proc in reversed(procs):
+                proc.terminate()
+                proc.wait(15)
+    return {"median_s": statistics.median(times), "max_s": max(times), "runs": runs,
+            "window_manager": "openbox" if shutil.which("openbox") else "none"}
+
+
 def main() -> None:
     global GAZETTEER
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -222,6 +277,7 @@ def main() -> None:
         cold = cold_start(a.quick)
         batch = bench_batch.measure(questions=24 if a.quick else 40, memory_questions=2000 if a.quick else 10000)
         hung = hung_model()
+        popup = popup_start()
 
     calls_on, calls_off = by_category(on, "calls"), by_category(off, "calls")
     mean_on, mean_off = statistics.mean(r["calls"] for r in on), statistics.mean(r["calls"] for r in off)
@@ -238,7 +294,7 @@ def main() -> None:
         "pipeline_overhead": overhead, "sandbox": sandbox, "cold_start": cold, "batch": batch,
         "forecast": {"router_calls": max(r["router_calls"] for r in on if r["category"] == "forecast"),
                      "max_model_calls": max(r["calls"] for r in on if r["category"] == "forecast")},
-        "plan_concurrency": planned, "hung_model": hung,
+        "plan_concurrency": planned, "hung_model": hung, "popup": popup,
     }
 
     def mark(ok: bool) -> str:
@@ -285,6 +341,12 @@ def main() -> None:
           f"{hung['exit_code']}, {hung['requests']:g} request sent  {mark(hung['seconds'] < hung['request_timeout_s'] + 1)} < "
           f"{hung['request_timeout_s'] + 1:g} s")
     print(f"   {hung['message']}")
+    if popup:
+        print(f"\n9. Popup, hotkey to window (Xvfb, window manager: {popup['window_manager']}): median "
+              f"{popup['median_s']:.2f} s, slowest {popup['max_s']:.2f} s of {popup['runs']}  "
+              f"{mark(popup['median_s'] < 1)} < 1 s")
+    else:
+        print("\n9. Popup, hotkey to window: not measured (needs Xvfb and xdotool)")
     print(f"\n(took {time.perf_counter() - started:.0f} s)")
     if a.json:
         Path(a.json).write_text(json.dumps(figures, ensure_ascii=False, indent=2))

@@ -300,12 +300,15 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
     xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     env = {**daemon_env, "DISPLAY": display}
-    d = None
+    d = wm = None
     try:
         deadline = time.monotonic() + 10
         while not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
             assert time.monotonic() < deadline, "Xvfb did not start"
             time.sleep(0.05)
+        if shutil.which("openbox"):  # a real window manager: decorations, focus and stacking as on a desktop
+            wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(0.5)
         d = Daemon(home, env).start()
         hotkey = d.client.get("/v1/health")["hotkey"]
         if "pynput" in hotkey:
@@ -324,9 +327,21 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
         assert found is not None and found.stdout.strip(), "the popup window did not appear: " + (
             popup_log.read_text() if popup_log.exists() else d.log())
         window = found.stdout.split()[0]
-        xdo("windowactivate", "--sync", window)
-        xdo("windowfocus", "--sync", window)
-        time.sleep(0.5)  # keys typed before the entry has the focus are lost (seen once: "the moon round?")
+        artifacts = Path(os.environ.get("ASSISTANT_TEST_ARTIFACTS", ROOT / "test-artifacts"))
+        artifacts.mkdir(parents=True, exist_ok=True)
+
+        def screenshot(name: str) -> None:
+            if shutil.which("import"):
+                time.sleep(0.3)
+                subprocess.run(["import", "-window", "root", str(artifacts / name)], env=env, timeout=20)
+
+        geometry = xdo("getwindowgeometry", window).stdout
+        assert "Position: 172,136" in geometry and "Geometry: 680x360" in geometry, geometry  # centred, 1024x768
+        deadline = time.monotonic() + 10
+        while xdo("getwindowfocus").stdout.strip() != window:  # it takes the keyboard itself
+            assert time.monotonic() < deadline, "the popup did not get the keyboard"
+            time.sleep(0.1)
+        time.sleep(0.3)
         xdo("type", "--delay", "15", "Why is the moon round?")
         xdo("key", "Return")
         log = home / "log" / "popup.log"
@@ -335,15 +350,38 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
             assert time.monotonic() < deadline, "no answer in the popup"
             time.sleep(0.1)
         assert fake.requests[-1]["messages"][-1]["content"] == "Why is the moon round?"
-        artifacts = Path(os.environ.get("ASSISTANT_TEST_ARTIFACTS", ROOT / "test-artifacts"))
-        artifacts.mkdir(parents=True, exist_ok=True)
-        if shutil.which("import"):
-            time.sleep(0.3)
-            subprocess.run(["import", "-window", "root", str(artifacts / "popup.png")], env=env, timeout=20)
-        elif shutil.which("xwd"):
-            subprocess.run(["xwd", "-root", "-silent", "-out", str(artifacts / "popup.xwd")], env=env, timeout=20)
+        screenshot("popup.png")
+        if wm is not None:
+            # another window takes the keyboard; the hotkey brings the open popup back to the front with it
+            other = subprocess.Popen([sys.executable, "-c", "import tkinter as t; r = t.Tk(); r.title('other'); "
+                                      "r.geometry('1000x700+0+0'); r.mainloop()"], env=env)
+            try:
+                found = xdo("search", "--sync", "--onlyvisible", "--name", "^other$").stdout.split()
+                xdo("windowactivate", "--sync", found[0])
+                assert xdo("getactivewindow").stdout.strip() == found[0]
+                xdo("key", "ctrl+alt+space")
+                deadline = time.monotonic() + 10
+                while xdo("getactivewindow").stdout.strip() != window:
+                    assert time.monotonic() < deadline, "the hotkey did not bring the popup back"
+                    time.sleep(0.1)
+                screenshot("popup-raised.png")
+            finally:
+                other.terminate()
+        xdo("key", "Escape")
+        deadline = time.monotonic() + 10
+        while xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip():
+            assert time.monotonic() < deadline, "Esc did not close the popup"
+            time.sleep(0.1)
+        xdo("key", "ctrl+alt+space")  # reopened: the same session, its last exchange on show
+        deadline = time.monotonic() + 20
+        while "reopened with the last exchange: Why is the moon round?" not in log.read_text():
+            assert time.monotonic() < deadline, "the reopened popup did not show the last exchange: " + log.read_text()
+            time.sleep(0.1)
+        screenshot("popup-reopened.png")
     finally:
         if d is not None:
             d.stop()
+        if wm is not None:
+            wm.terminate()
         xvfb.terminate()
         xvfb.wait(10)

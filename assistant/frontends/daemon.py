@@ -135,7 +135,13 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     async def open_popup() -> str:
         proc = popup["proc"]
         if proc is not None and proc.poll() is None:
-            return "already open"
+            proc.send_signal(signal.SIGUSR1)  # the open popup comes to the front and takes the keyboard
+            for _ in range(6):  # unless it was closing just then: then a new one opens
+                await asyncio.sleep(0.05)
+                if proc.poll() is not None:
+                    break
+            else:
+                return "raised"
         store = state.assistant.store  # type: ignore[union-attr]
         if state.popup_session is None or not store.session_exists(state.popup_session):
             state.popup_session = store.create_session(title="popup")

@@ -187,6 +187,15 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
     async def sessions(request: web.Request) -> web.Response:
         return web.json_response({"sessions": [s.model_dump() for s in state.assistant.store.sessions()]})
 
+    async def session_turns(request: web.Request) -> web.Response:
+        """The last turns of a session (at most 20), oldest first: what the popup shows again when it reopens."""
+        session_id = request.match_info["session_id"]
+        store = state.assistant.store
+        if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", session_id) or not store.session_exists(session_id):
+            return _error(404, f"no session {session_id[:64]}")
+        turns = store.session_turns(session_id)[-20:]
+        return web.json_response({"turns": [{"question": t.question, "answer": t.answer, "ok": t.ok} for t in turns]})
+
     async def popup(request: web.Request) -> web.Response:
         if state.open_popup is None:
             return _error(409, "the popup is not available in this daemon")
@@ -263,6 +272,7 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
     app = web.Application(client_max_size=MAX_BODY, middlewares=[guard])
     app.router.add_get("/v1/health", health)
     app.router.add_get("/v1/sessions", sessions)
+    app.router.add_get("/v1/sessions/{session_id}/turns", session_turns)
     app.router.add_post("/v1/ask", ask)
     app.router.add_post("/v1/popup", popup)
     return app

@@ -63,6 +63,7 @@ def tool(tmp_path, gazetteer_index) -> Weather:
     ("I need a weather forecast for São Tomé and Príncipe on December 8th", "São Tomé and Príncipe", "São Tomé, ST"),
     ("What will the weather be like at 3 AM in Trinidad and Tobago", "Trinidad and Tobago", "Port of Spain, TT"),
     ("What is the weather in the Netherlands", "the Netherlands", "Amsterdam, NL"),
+    ("Kansas City weather", "Kansas City", "Kansas City, US"),  # City is part of the name (was Kansas, the state)
 ])
 def test_a_place_is_the_one_a_person_means(tool, question, written, label):
     assert [(w, p.label) for w, p in tool.places_in(question)] == [(written, label)]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
-from assistant.config import Settings
 from assistant.errors import BadInput, QuestionTooLong
-from tools import language_of
+
+if TYPE_CHECKING:  # the thin client decodes stdin through this module: it must not import the settings' stack
+    from assistant.config import Settings
 
 _CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -18,13 +20,13 @@ def estimated_tokens(text: str) -> int:
     return cjk + math.ceil((len(text) - cjk) / 3)
 
 
-def check_question(question: str, settings: Settings) -> None:
+def check_question(question: str, settings: "Settings") -> None:
     """Raise :class:`QuestionTooLong`, in the question's language, when it would not fit the model's context
     (a model silently drops what does not fit, and answers something else)."""
     room, tokens = settings.question_room(), estimated_tokens(question)
     if tokens <= room:
         return
-    if language_of(question) == "zh":
+    if re.search(r"[\u3400-\u9fff]", question):  # as tools.language_of: any Chinese character
         raise QuestionTooLong(f"问题太长:约 {tokens} 个词元,而模型的上下文(num_ctx {settings.num_ctx})只留给问题 {room} 个。",
                               "请缩短问题,或调大 num_ctx(或 max_question_tokens)。")
     raise QuestionTooLong(f"The question is too long: about {tokens} tokens, and the model's context "

@@ -37,7 +37,7 @@ def run_batch(fake: FakeOllama, questions: list[str], concurrency: int, home: Pa
             "    print('MAXRSS', hwm[0] if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
     p = subprocess.run([sys.executable, "-c", code, "batch", str(src), "-j", str(concurrency)], env=env,
                        capture_output=True, text=True)
-    summary = re.search(r"failed in ([\d.]+)s", p.stderr)
+    summary = re.search(r"this run \d+ in ([\d.]+)s", p.stderr)
     seconds = float(summary.group(1)) if summary else float("nan")
     rss = next(int(line.split()[1]) for line in p.stderr.splitlines() if line.startswith("MAXRSS")) / 1024
     n = sum(1 for line in p.stdout.splitlines() if json.loads(line)["ok"])

@@ -187,6 +187,12 @@ def test_ask_uses_the_running_daemon(daemon, daemon_env, fake):
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["answer"] == "from the daemon"
     assert p.stderr.count("answered by the daemon") == 1  # said once, with --debug
+    # the thin path, question from stdin included, imports no settings, model or pipeline code
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "assistant", "ask", "-"], env=daemon_env, input="hello",
+                       capture_output=True, text=True, timeout=60)
+    imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
+    assert p.returncode == 0 and "assistant.frontends.client" in imported
+    assert not imported & {"assistant.config", "pydantic", "ollama", "assistant.pipeline.turn", "tools"}
     p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--no-daemon", "hello"], env=daemon_env,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and "answered by the daemon" not in p.stderr

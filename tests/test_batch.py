@@ -228,3 +228,16 @@ def test_records_and_the_bar_share_a_terminal_without_garbling(home, fake, tmp_p
     assert len(records_shown) == 10 and all(json.loads(line)["ok"] for line in records_shown)  # each record whole
     assert not any("█" in line or "·" * 5 in line for line in lines)  # no bar left between or inside records
     assert "10 of 10 answered" in lines[-2]
+
+
+def test_a_job_answered_by_the_embedded_model_is_keyed_by_that_model(home, tmp_path):
+    # Ollama down, the embedded backend chosen: the Ollama model names would mislead (and a later run with Ollama
+    # back must not resume this job with another model)
+    src = tmp_path / "q.txt"
+    src.write_text("12*7\n")
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_BACKEND="embedded")
+    p = batch([str(src)], env)
+    assert p.returncode == 0, p.stderr
+    status = subprocess.run([sys.executable, "-m", "assistant", "batch", "--status"], env=env, capture_output=True,
+                            text=True).stdout
+    assert "backend embedded; embedded_model SmolLM2-135M (bundled)" in status and "qwen2.5" not in status

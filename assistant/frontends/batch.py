@@ -184,14 +184,29 @@ ANSWER_SETTINGS = ("backend", "embedded_model", "max_retries", "deterministic", 
                    "temperature_unit", "wind_speed_unit", "home_city", "clock", "max_question_tokens")
 
 
-def job_key(app: Assistant) -> dict[str, Any]:
+async def answering_backend(app: Assistant) -> str:
+    """The backend that will answer: with ``backend = "auto"``, the one chosen now (Ollama, or the embedded model
+    when Ollama is down), so a job answered by one is not resumed by the other. Unknown when neither answers."""
+    pick = getattr(app.backend, "pick", None)
+    if app.settings.backend != "auto" or pick is None:
+        return app.settings.backend
+    try:
+        return (await pick()).name
+    except AssistantError:
+        return "auto"  # nothing answers yet: questions that need no model are still answered
+
+
+def job_key(app: Assistant, backend: str | None = None) -> dict[str, Any]:
     """What determines a batch's answers besides its input: the model of each role, the answer-changing settings
     that differ from their defaults, and the tools."""
-    settings = app.settings
+    settings = app.settings.model_copy(update={"backend": backend}) if backend else app.settings
     defaults = type(settings)()
     key: dict[str, Any] = {"models": {role: settings.model_for(role) for role in ROLES}}
     key.update({name: getattr(settings, name) for name in ANSWER_SETTINGS
                 if getattr(settings, name) != getattr(defaults, name)})
+    if settings.backend == "embedded":  # one in-process model answers every role: the Ollama names mean nothing
+        key.pop("models")
+        key["embedded_model"] = settings.embedded_model or "SmolLM2-135M (bundled)"
     key["tools"] = sorted(app.registry.names())
     return key
 
@@ -213,7 +228,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
     """Answer every question of ``source`` not answered by an earlier run of the same input and settings."""
     store = app.store
     digest, path = spool_input(source, jobs_dir)
-    key = job_key(app)
+    key = job_key(app, await answering_backend(app))
     job_id = hashlib.sha256(f"{digest}\n{json.dumps(key, sort_keys=True)}".encode()).hexdigest()[:16]
     total = count_items(path)
     store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)

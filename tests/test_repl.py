@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 import pytest
 from conftest import cli_env
@@ -34,12 +35,19 @@ def chat(home, fake, meteo, gazetteer_index):
         t.close()
 
 
-def last_turn(home) -> dict:
-    store = Store(home / "data" / "assistant.db")
-    try:
-        return store.turn(store.find_turn("last"))
-    finally:
-        store.close()
+def last_turn(home, question: str | None = None) -> dict:
+    """The newest stored turn (``question``'s, once it is stored: the answer reaches the screen before the turn
+    is written)."""
+    deadline = time.monotonic() + 10
+    while True:
+        store = Store(home / "data" / "assistant.db")
+        try:
+            turn = store.turn(store.find_turn("last"))
+        finally:
+            store.close()
+        if question is None or turn["question"] == question or time.monotonic() > deadline:
+            return turn
+        time.sleep(0.05)
 
 
 def test_weather_then_a_follow_up(chat, fake, meteo, home):
@@ -52,7 +60,7 @@ def test_weather_then_a_follow_up(chat, fake, meteo, home):
     term.type("那北京呢?")
     screen = term.wait_for("北京现在 3°C,阴。")
     assert "Traceback" not in screen
-    turn = last_turn(home)
+    turn = last_turn(home, "那北京呢?")
     assert [json.loads(c["args"])["place"] for c in turn["tool_calls"]] == ["北京"]
     assert turn["route_by"] == "rule" and len(turn["model_calls"]) == 1
 
@@ -69,7 +77,7 @@ def test_a_question_back_is_completed_after_restarting_the_repl(chat, fake, mete
     term.wait_for("(waiting for your answer about: 天气怎么样?)")
     term.type("兰州")
     term.wait_for("兰州现在 5°C,阴。")
-    turn = last_turn(home)
+    turn = last_turn(home, "兰州")
     assert turn["route"] == "weather" and '"兰州"' in turn["tool_calls"][0]["args"]
 
 

@@ -161,27 +161,35 @@ def china(adcodes: str, nations: str) -> dict[str, list]:
 
     rows = [r for r in csv.DictReader(io.StringIO(adcodes))
             if r["name"] not in ("市辖区", "县", "省直辖县级行政区划") and r["latitude"] and r["longitude"]]
-    out: dict[str, list] = {}
-    short_of: dict[str, str] = {}
-    prefectures = []
-    for r in sorted(rows, key=lambda r: r["adcode"]):
-        code, name, lat, lng = r["adcode"], r["name"], float(r["latitude"]), float(r["longitude"])
-        province = code[2:] == "0" * 10
-        prefecture = code[4:] == "0" * 8 and not province
-        county_city = code[6:] == "0" * 6 and code[4:6] != "00" and name.endswith("市")
-        if not (province or prefecture or county_city) or code.startswith(("71", "81", "82")):
+    divisions = []  # (kind, adcode, name, short name, latitude, longitude)
+    for r in rows:
+        code, name = r["adcode"], r["name"]
+        if code.startswith(("71", "81", "82")):
             continue  # Taiwan, Hong Kong and Macau: GeoNames' own names stand
-        short = ethnic.sub("", name)
-        short = re.sub(r"(?:特别行政区|维吾尔自治区|壮族自治区|回族自治区|自治区|省|市|地区|盟|林区)$", "", short)
-        if province:
-            if code.startswith(("11", "12", "31", "50")):
-                short_of[name] = short  # a city itself (北京市, 香港)
-            prefectures.append((code, name, short, lat, lng, "province"))
+        if code[2:] == "0" * 10:
+            kind = "municipality" if code.startswith(("11", "12", "31", "50")) else "province"  # 北京市 is a city
+        elif code[4:] == "0" * 8:
+            kind = "prefecture"
+        elif code[6:] == "0" * 6 and name.endswith("市"):
+            kind = "county"
         else:
-            prefectures.append((code, name, short, lat, lng, "prefecture" if prefecture else "county"))
+            continue
+        short = re.sub(r"(?:特别行政区|维吾尔自治区|壮族自治区|回族自治区|自治区|省|市|地区|盟|林区)$", "", ethnic.sub("", name))
+        divisions.append((kind, code, name, short, float(r["latitude"]), float(r["longitude"])))
+    # Cities first, prefectures before county-level cities: a short name goes to the first that has it.
+    order = {"municipality": 0, "prefecture": 1, "county": 2, "province": 3}
+    divisions.sort(key=lambda d: (order[d[0]], d[1]))
+    out: dict[str, list] = {}
     seats = {}
-    for code, name, short, lat, lng, kind in prefectures:
-        if kind == "province" and name not in short_of:
+    for kind, code, name, short, lat, lng in divisions:
+        if kind == "province":
+            # A province names its capital: the prefecture whose seat is nearest the province's.
+            mine = [s for c, s in seats.items() if c[:2] == code[:2] and c[4:] == "0" * 8]
+            capital = min(mine, key=lambda s: _km(lat, lng, s["latitude"], s["longitude"]))
+            entry = [capital["name"], round(capital["latitude"], 4), round(capital["longitude"], 4)]
+            out[name] = entry
+            if short not in SKIP_SHORT or short == "海南":
+                out[short] = entry  # 海南 is the province (Haikou), not 海南藏族自治州
             continue
         p = place(short if len(short) >= 2 else name, lat, lng)
         if p is None:
@@ -190,18 +198,8 @@ def china(adcodes: str, nations: str) -> dict[str, list]:
         seats[code] = p
         entry = [p["name"], round(lat, 4), round(lng, 4)]
         out.setdefault(name, entry)
-        if len(short) >= 2 and short not in SKIP_SHORT and (kind == "prefecture" or short not in out):
+        if len(short) >= 2 and short not in SKIP_SHORT:
             out.setdefault(short, entry)
-    for code, name, short, lat, lng, kind in prefectures:
-        if kind != "province" or name in short_of:
-            continue
-        # A province names its capital: the prefecture whose seat is nearest the province's.
-        mine = [s for c, s in seats.items() if c[:2] == code[:2] and c[4:] == "0" * 8]
-        capital = min(mine, key=lambda s: _km(lat, lng, s["latitude"], s["longitude"]))
-        entry = [capital["name"], round(capital["latitude"], 4), round(capital["longitude"], 4)]
-        out[name] = entry
-        if short not in SKIP_SHORT or short == "海南":
-            out[short] = entry  # 海南 is the province (Haikou), not 海南藏族自治州
     return out
 
 

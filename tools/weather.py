@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field
 from tools.base import Grounding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.gazetteer import Gazetteer, Place, gazetteer
 from tools.weather_text import (
-    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase, split_excluded, weather_related,
-    states_temperature, unknown_place, weather_sense,
+    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase,
+    split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
 )
 from tools.when import Period, current_time, day_name, find_when, out_of_range, resolve
 from tools.wmo import condition_words, describe
@@ -35,17 +35,16 @@ HOURLY = "temperature_2m,precipitation_probability,weather_code,wind_speed_10m"
 
 # Capitalised words that are never place names here (sentence starts, question words, weather words).
 _NOT_PLACES = {w.casefold() for w in (
-    "what", "what's", "whats", "how", "how's", "is", "it", "will", "does", "do", "the", "a", "in", "at", "and", "or",
-    "tell", "me", "today", "tomorrow", "now", "please", "which", "who", "where", "when", "should", "i", "can",
-    "compare", "weather", "forecast", "hot", "cold", "warm", "rain", "snow", "sunny", "windy", "temperature",
-    "any", "anywhere", "random", "except", "but", "not", "sunset", "sunrise", "dawn", "dusk", "noon", "midnight",
-    "morning", "afternoon", "evening", "night", "tonight", "weekend", "monday", "tuesday", "wednesday", "thursday",
-    "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august",
-    "september", "october", "november", "december", "here", "there", "nearby", "area", "city", "town", "state",
-    "country", "forecast", "freezing", "chilly", "humid", "foggy", "cloudy", "stormy", "celsius", "fahrenheit",
-    "kelvin", "english", "chinese", "french", "german", "spanish", "japanese", "christmas", "easter", "summer",
-    "winter", "spring", "autumn", "fall", "mr", "mrs", "ms", "dr", "my", "our", "your", "his", "her", "their",
-    "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "on", "am", "pm",
+    "what", "what's", "whats", "how", "how's", "is", "it", "will", "does", "do", "the", "a", "in", "at", "and",
+    "or", "tell", "me", "today", "tomorrow", "now", "please", "which", "who", "where", "when", "should", "i", "can",
+    "compare", "any", "anywhere", "random", "except", "but", "not", "sunset", "sunrise", "dawn", "dusk", "noon",
+    "midnight", "morning", "afternoon", "evening", "night", "tonight", "weekend", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
+    "august", "september", "october", "november", "december", "here", "there", "nearby", "area", "city", "town",
+    "state", "country", "celsius", "fahrenheit", "kelvin", "english", "chinese", "french", "german", "spanish",
+    "japanese", "christmas", "easter", "summer", "winter", "spring", "autumn", "fall", "mr", "mrs", "ms", "dr",
+    "my", "our", "your", "his", "her", "their", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+    "nov", "dec", "on", "am", "pm",
     *EN_STRONG, *EN_WEAK,
 )} | {*ZH_STRONG, *ZH_WEAK, "今天", "明天", "现在", "哪个", "怎么样"}
 

@@ -26,7 +26,9 @@ def check_question(question: str, settings: "Settings") -> None:
     room, tokens = settings.question_room(), estimated_tokens(question)
     if tokens <= room:
         return
-    if re.search(r"[\u3400-\u9fff]", question):  # as tools.language_of: any Chinese character
+    from tools import language_of  # here, not at the top: the thin client imports this module for decode_text
+
+    if language_of(question) == "zh":
         raise QuestionTooLong(f"问题太长:约 {tokens} 个词元,而模型的上下文(num_ctx {settings.num_ctx})只留给问题 {room} 个。",
                               "请缩短问题,或调大 num_ctx(或 max_question_tokens)。")
     raise QuestionTooLong(f"The question is too long: about {tokens} tokens, and the model's context "

@@ -96,9 +96,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
             return
         state.assistant = build_assistant(fresh, paths, notify=lambda text: log.warning("%s", text))
         log.info("settings reloaded (%s)", reason)
-        state.retired.append(old)
-        state.busy[id(old)] = state.busy.get(id(old), 0) + 1
-        await state.release(old)  # closes it now if no turn is using it
+        await state.retire(old)
 
     async def refresh() -> None:
         if _config_stamp(paths) != stamp:
@@ -188,8 +186,9 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         if listener is not None:
             listener.stop()  # type: ignore[attr-defined]
         await runner.cleanup()
-        for pipeline in {id(a): a for a in (app, state.assistant, *state.retired) if a is not None}.values():
-            await pipeline.aclose()
+        for pipeline in (state.assistant, *state.retired):  # the first one is one of these, or closed on retiring
+            if pipeline is not None:
+                await pipeline.aclose()
         for name in (ENDPOINT_FILE, TOKEN_FILE, PID_FILE):
             (paths.run_dir / name).unlink(missing_ok=True)
         if endpoint["transport"] == "unix":

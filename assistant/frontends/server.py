@@ -109,8 +109,16 @@ class DaemonState:
     busy: dict[int, int] = field(default_factory=dict)  # turns in flight per assistant (a replaced one closes after)
     retired: list[Assistant] = field(default_factory=list)
 
+    async def retire(self, app: Assistant) -> None:
+        """``app`` answers no new turns; it closes once its turns in flight have finished."""
+        self.retired.append(app)
+        await self._close_idle()
+
     async def release(self, app: Assistant) -> None:
         self.busy[id(app)] -= 1
+        await self._close_idle()
+
+    async def _close_idle(self) -> None:
         for old in [a for a in self.retired if not self.busy.get(id(a))]:
             self.retired.remove(old)
             self.busy.pop(id(old), None)

@@ -131,11 +131,11 @@ class Stats:
         self.failed += not record.ok
         self._count(record.latency_ms, record.model_calls, record.route)
 
-    def earlier(self, records: list[dict[str, Any]]) -> None:
-        for r in records:
-            self.before += 1
-            self.failed_before += not r.get("ok")
-            self._count(r.get("latency_ms") or 0.0, r.get("model_calls") or 0, r.get("route"))
+    def earlier(self, r: dict[str, Any]) -> None:
+        """A record an earlier run of the job wrote."""
+        self.before += 1
+        self.failed_before += not r.get("ok")
+        self._count(r.get("latency_ms") or 0.0, r.get("model_calls") or 0, r.get("route"))
 
     def _count(self, latency_ms: float, model_calls: int, route: str | None) -> None:
         self.latencies.append(latency_ms)
@@ -238,7 +238,6 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
         print(f"resuming job {job_id} ({describe_key(key)}): {len(done)} of {total} already answered "
               "(--fresh starts over)", file=err)
     stats = Stats(total=total)
-    stats.earlier([json.loads(line) for line in store.batch_lines(job_id)])
     cursor = 0  # ordered output: the next index to write
     pending: dict[int, str] = {}
 
@@ -254,12 +253,13 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             cursor += 1
         output.flush()
 
+    for line in store.batch_lines(job_id):  # earlier runs' records: in the summary, and written now unless in order
+        stats.earlier(json.loads(line))
+        if not ordered:
+            output.write(line + "\n")
     if ordered:
         flush_ordered()
-    else:
-        for line in store.batch_lines(job_id):
-            output.write(line + "\n")
-        output.flush()
+    output.flush()
 
     shares_terminal = _is_tty(output) and _is_tty(err)
     queue: asyncio.Queue[Item | None] = asyncio.Queue(maxsize=concurrency * 2)

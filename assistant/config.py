@@ -44,6 +44,11 @@ class Settings(BaseModel):
     executor_max_tokens: int = Field(256, ge=16, le=8192, description="generation cap of a tool-call writing call")
     validator_max_tokens: int = Field(128, ge=16, le=8192, description="generation cap of a judging call")
     responder_max_tokens: int = Field(400, ge=32, le=32768, description="generation cap of an answer (a few hundred tokens)")
+    router_think: bool = Field(False, description="let a thinking model think before it routes (slow: off)")
+    executor_think: bool = Field(False, description="let a thinking model think before it writes a tool call (slow: off)")
+    validator_think: bool = Field(False, description="let a thinking model think before it judges a result (slow: off)")
+    responder_think: bool = Field(False, description="let a thinking model think before it answers (slower; the "
+                                  "thinking is kept in the trace, never shown)")
     seed: int | None = Field(None, description="sampling seed, for answers that repeat exactly (none: random)")
     rendered_answers: bool = Field(False, description="answer questions the rules settled with the tool's own sentence "
                                    "(no answer-writing model call) instead of a model-written, checked answer")
@@ -71,6 +76,9 @@ class Settings(BaseModel):
 
     def model_for(self, role: Role) -> str:
         return getattr(self, f"{role}_model") or self.model
+
+    def think_for(self, role: Role) -> bool:
+        return getattr(self, f"{role}_think")
 
     def max_tokens_for(self, role: Role) -> int:
         return getattr(self, f"{role}_max_tokens")

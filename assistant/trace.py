@@ -62,10 +62,11 @@ class RecordingModel:
     def name(self) -> str:
         return self.inner.name  # a selecting backend knows its name only after the first call
 
-    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
+                   on_thinking: DeltaSink | None = None) -> ChatReply:
         started, t0 = now_iso(), time.perf_counter()
         try:
-            reply = await self.inner.chat(request, on_delta)
+            reply = await self.inner.chat(request, on_delta, on_thinking)
         except BaseException as e:
             self.trace.model_calls.append(ModelCallRecord(
                 role=request.role, model=request.model, backend=self.name, request=request,

@@ -4,7 +4,9 @@ It reproduces what the official client depends on: ``/api/chat`` streaming NDJSO
 metrics only on the final ``done`` chunk, a mid-stream error as an ``{"error": ...}`` line with status
 200) and non-streaming JSON, tool-call arguments as objects, ``/api/show`` with ``model_info`` and
 ``capabilities``, ``/api/tags``, 404 for unknown models, 400 for tools sent to a model without the
-``tools`` capability, and any scripted status. It runs in its own thread and event loop, so both
+``tools`` capability, thinking as Ollama 0.12.5+ sends it (a ``thinking`` field in each chunk before the
+content, unless ``think`` is false; 400 when ``think`` is sent to a model without the ``thinking``
+capability), and any scripted status. It runs in its own thread and event loop, so both
 in-process async tests and CLI subprocesses can talk to it.
 """
 
@@ -37,6 +39,8 @@ class Reply:
     chunk_delay: float = 0.0
     chunk_size: int = 4
     forever: bool = False  # stream ``content`` again and again until the client goes away (or 120 s pass)
+    thinking: str = ""  # a thinking model's reasoning, sent in the ``thinking`` field unless ``think`` is false
+    always_thinks: bool = False  # a model that is not hybrid thinks even when sent ``think: false``
 
 
 Scripted = Reply | str | dict[str, Any] | Callable[[dict[str, Any]], "Reply"]
@@ -191,7 +195,9 @@ class FakeOllama(LoopbackServer):
             limit = (body.get("options") or {}).get("num_predict")
             if limit and limit > 0 and len(content) > 4 * limit:  # about four characters a token
                 content, done_reason = content[:4 * limit], "length"
-            final = self._final(body, reply, t0, message={"role": "assistant", "content": content, **self._tool_calls(reply)})
+            thinking = {"thinking": reply.thinking} if self._thinks(body, reply) else {}
+            final = self._final(body, reply, t0, message={"role": "assistant", "content": content, **thinking,
+                                                          **self._tool_calls(reply)})
             return web.json_response({**final, "done_reason": done_reason})
         finally:
             self.in_flight -= 1
@@ -207,6 +213,11 @@ class FakeOllama(LoopbackServer):
         done_reason = "stop"
         if limit and limit > 0 and len(pieces) > limit:  # Ollama stops at num_predict tokens (a piece is a token here)
             pieces, done_reason = pieces[:limit], "length"
+        if self._thinks(body, reply):
+            thought = reply.thinking
+            for i in range(0, len(thought), reply.chunk_size):
+                await resp.write(self._line({"model": body["model"], "created_at": _now(), "message": {
+                    "role": "assistant", "content": "", "thinking": thought[i:i + reply.chunk_size]}, "done": False}))
         for piece in pieces:
             if reply.chunk_delay:
                 await asyncio.sleep(reply.chunk_delay)
@@ -240,6 +251,11 @@ class FakeOllama(LoopbackServer):
         return resp
 
     # helpers
+
+    def _thinks(self, body: dict[str, Any], reply: Reply) -> bool:
+        """A thinking model thinks unless told ``think: false`` (a model that is not hybrid thinks anyway)."""
+        capable = "thinking" in self.models.get(body.get("model", ""), [])
+        return bool(reply.thinking) and capable and (body.get("think") is not False or reply.always_thinks)
 
     def _audit(self, body: dict[str, Any]) -> None:
         if body.get("tools") and body.get("format"):

@@ -275,7 +275,7 @@ async def test_thinking_is_off_for_decisions_on_a_thinking_model_and_never_sent_
                           responder="About 28.27.")
     await make_app(model="qwen3:4b").ask("What is the area of a circle of radius 3?")
     assert [(kind_of(r), r.get("think")) for r in fake.requests] == [
-        ("router", False), ("executor", False), ("validator", False), ("responder", None)]
+        ("router", False), ("executor", False), ("validator", False), ("responder", False)]
     fake.requests.clear()
     fake.handler = Script(router=ROUTE_CHAT, responder="Hi.")
     await make_app().ask("hello")

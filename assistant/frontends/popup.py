@@ -249,6 +249,8 @@ class Popup:
             elif kind == "stage_started":
                 label = STAGES.get(e["stage"]) or f"{e.get('detail') or e['stage']}…"
                 self.status.config(text=label)
+            elif kind == "thinking":
+                self.status.config(text="thinking…")
             elif kind == "answer_delta":
                 self.answer += e["text"]
                 self.draw_answer()

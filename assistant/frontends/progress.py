@@ -66,6 +66,8 @@ class Progress:
                 self._show(f"{label} try {e['attempt']}/{e['of']}…" if e.get("attempt", 0) > 1 else f"{label}…")
             else:
                 self._show(_LABELS.get(e["stage"], "working…"))
+        elif kind == "thinking":
+            self._show("thinking…")
         elif kind == "answer_delta" and self.stream_answer and self.live:
             self._clear()
             self._answered = True

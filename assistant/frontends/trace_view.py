@@ -26,6 +26,10 @@ def _model_line(c: dict[str, Any]) -> str:
              f"wall {c['wall_ms']:.0f} ms"]
     if c.get("load_ns") and c["load_ns"] > 1e8:
         parts.append(f"load {_ms(c['load_ns'])}")
+    reply = c.get("reply")
+    thinking = (json.loads(reply) if isinstance(reply, str) else reply or {}).get("thinking")
+    if thinking:
+        parts.append(f"thought {len(thinking)} characters (kept in --json)")
     if c.get("transport_retries"):
         parts.append(f"{c['transport_retries']} transport retries")
     if c.get("context_full"):

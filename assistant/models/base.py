@@ -74,6 +74,7 @@ class Usage(BaseModel):
 
 class ChatReply(BaseModel):
     content: str = ""
+    thinking: str = ""  # a thinking model's reasoning: kept in the trace, never shown or parsed
     tool_calls: list[ToolCall] = Field(default_factory=list)
     done_reason: str | None = None  # "stop", "length" (the cap), "cut" (stopped early), "unreadable"
     problem: str | None = None  # why the reply was cut or could not be read
@@ -88,8 +89,10 @@ class ModelBackend(Protocol):
     @property
     def name(self) -> str: ...
 
-    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
-        """Run one call; with ``on_delta``, stream the text to it as it is generated."""
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
+                   on_thinking: DeltaSink | None = None) -> ChatReply:
+        """Run one call; with ``on_delta``, stream the text to it as it is generated, and the thinking of a
+        thinking model to ``on_thinking`` (never to ``on_delta``)."""
         ...
 
     async def capabilities(self, model: str) -> Capabilities:

@@ -90,7 +90,8 @@ class EmbeddedBackend:
             self._llm.close() if hasattr(self._llm, "close") else None
             self._llm = None
 
-    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
+                   on_thinking: DeltaSink | None = None) -> ChatReply:
         async with self._lock:
             loop = asyncio.get_running_loop()
             llm = await loop.run_in_executor(None, self._load)

@@ -48,7 +48,8 @@ class FunctionBackend:
     async def capabilities(self, model: str) -> Capabilities:
         return self.caps
 
-    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
+                   on_thinking: DeltaSink | None = None) -> ChatReply:
         self.requests.append(request)
         reply = as_reply(self.fn(request), request)
         pieces = [reply.content[i:i + self.chunk] for i in range(0, len(reply.content), self.chunk)]
@@ -59,6 +60,10 @@ class FunctionBackend:
         reply.done_reason = reply.done_reason or "stop"
         reply.usage = Usage(input_tokens=sum(len(m.content) for m in request.messages) // 4 or 1,
                             output_tokens=max(1, len(pieces)))
+        if on_thinking is not None and reply.thinking:
+            r = on_thinking(reply.thinking)
+            if inspect.isawaitable(r):
+                await r
         if on_delta is not None:
             shown: list[str] = []
             try:

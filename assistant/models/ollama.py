@@ -99,7 +99,8 @@ class OllamaBackend:
             self._capabilities[model] = Capabilities(tools="tools" in names, thinking="thinking" in names)
         return self._capabilities[model]
 
-    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
+                   on_thinking: DeltaSink | None = None) -> ChatReply:
         kwargs: dict[str, Any] = {
             "model": request.model,
             "messages": [_wire(m) for m in request.messages],
@@ -124,8 +125,10 @@ class OllamaBackend:
                     raise self._timeout(request.model) from None
                 except pydantic.ValidationError as e:  # a reply the client cannot read (arguments not an object)
                     return ChatReply(done_reason="unreadable", problem=_unreadable(e))
-                return _reply(resp.message.content or "", _calls(resp.message.tool_calls), resp)
+                return _reply(resp.message.content or "", _calls(resp.message.tool_calls), resp,
+                              resp.message.thinking or "")
             parts: list[str] = []
+            thought: list[str] = []
             calls: list[ToolCall] = []
             last = None
             cut: str | None = None
@@ -134,6 +137,12 @@ class OllamaBackend:
                     stream = await self.client.chat(**kwargs, stream=True)
                     try:
                         async for chunk in stream:
+                            if chunk.message.thinking:
+                                thought.append(chunk.message.thinking)
+                                if on_thinking is not None:
+                                    r = on_thinking(chunk.message.thinking)
+                                    if inspect.isawaitable(r):
+                                        await r
                             piece = chunk.message.content or ""
                             if piece:
                                 parts.append(piece)
@@ -156,8 +165,9 @@ class OllamaBackend:
                     return ChatReply(done_reason="unreadable", problem=_unreadable(e))
                 cut = _unreadable(e)
             if cut is not None:
-                return ChatReply(content="".join(parts), tool_calls=calls, done_reason="cut", problem=cut)
-            return _reply("".join(parts), calls, last)
+                return ChatReply(content="".join(parts), thinking="".join(thought), tool_calls=calls, done_reason="cut",
+                                 problem=cut)
+            return _reply("".join(parts), calls, last, "".join(thought))
 
         reply, retries = await self._retrying(request.model, once, can_retry=lambda: not emitted)
         reply.transport_retries = retries
@@ -237,14 +247,14 @@ def _unreadable(e: pydantic.ValidationError) -> str:
     return f"the reply could not be read ({where}: {first.get('msg', 'invalid')})"
 
 
-def _reply(content: str, calls: list[ToolCall], final: Any) -> ChatReply:
+def _reply(content: str, calls: list[ToolCall], final: Any, thinking: str = "") -> ChatReply:
     usage = Usage()
     done_reason = None
     if final is not None:
         usage = Usage(input_tokens=final.prompt_eval_count, output_tokens=final.eval_count, load_ns=final.load_duration,
                       prompt_ns=final.prompt_eval_duration, generation_ns=final.eval_duration, total_ns=final.total_duration)
         done_reason = getattr(final, "done_reason", None)
-    return ChatReply(content=content, tool_calls=calls, done_reason=done_reason, usage=usage)
+    return ChatReply(content=content, thinking=thinking, tool_calls=calls, done_reason=done_reason, usage=usage)
 
 
 # Wiring (assistant.models.select): how this backend is built, whether it answers, and what doctor says of it.

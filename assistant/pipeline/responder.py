@@ -12,7 +12,7 @@ import prompts
 
 from assistant.pipeline.answer_check import markup, runaway
 from assistant.pipeline.context import TurnContext
-from assistant.pipeline.events import AnswerDelta
+from assistant.pipeline.events import AnswerDelta, Thinking
 from assistant.models.base import ChatMessage, StopGeneration
 from tools import ToolResult
 
@@ -41,7 +41,16 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage],
                 why.append(problem)
                 raise StopGeneration(problem)
 
-    reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta)
+    thinking = False
+
+    async def on_thinking(text: str) -> None:
+        nonlocal thinking
+        if not thinking and not shown:
+            thinking = True
+            await ctx.emit(Thinking())
+
+    reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta,
+                                 on_thinking=on_thinking)
     timed_out = not why and reply.done_reason == "cut"
     cut = why[0] if why else reply.problem if timed_out else None
     ours = [messages[0].content] + [m.content for m in messages[1:] if m.role == "user" and m.content.startswith(_FEEDBACK)]

@@ -26,6 +26,7 @@ from assistant.pipeline.events import (
 from assistant.pipeline.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, new_id
+from assistant.models.thinking import WithoutThinking
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso
 from tools import LocalText, PreviousTurn, Registry, Tool, ToolResult, ToolRunner, Verdict
 
@@ -130,7 +131,7 @@ class Assistant:
         history = [ChatMessage.model_validate({"role": r, "content": c})
                    for r, c in self.store.recent_messages(session_id, settings.history_turns)]
         trace = Trace()
-        ctx = TurnContext(settings, RecordingModel(self.backend, trace), self.registry, self.runner,
+        ctx = TurnContext(settings, RecordingModel(WithoutThinking(self.backend), trace), self.registry, self.runner,
                           question, history, trace, emit, previous=self.store.last_turn(session_id),
                           pending=self.store.pending(session_id))
         turn_id, started = new_id(), now_iso()

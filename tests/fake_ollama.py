@@ -77,6 +77,8 @@ class Script:
     """Replies per stage, consumed in order. Running out is a test failure the fake reports as HTTP 500
     with a message naming the stage, and records in ``FakeOllama.violations``."""
 
+    kind = staticmethod(kind_of)  # how a request's stage is read (the fake OpenAI server reads its own wire)
+
     def __init__(self, **queues: list[Scripted] | Scripted) -> None:
         self.queues: dict[str, list[Scripted]] = {
             k: list(v) if isinstance(v, list) else [v] for k, v in queues.items()
@@ -88,7 +90,7 @@ class Script:
         return self
 
     def __call__(self, request: dict[str, Any]) -> Reply:
-        kind = kind_of(request)
+        kind = self.kind(request)
         queue = self.queues.get(kind)
         if queue:
             return _as_reply(queue.pop(0), request)

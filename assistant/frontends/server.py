@@ -53,7 +53,7 @@ class AskBody(BaseModel):
         if v is not None and len(v) > 100:
             raise ValueError("too many environment variables")
         for name, value in (v or {}).items():
-            if not re.fullmatch(r"OLLAMA_HOST|ASSISTANT_[A-Z0-9_]{1,64}", name) or len(value) > 4096 or _CONTROL.search(value):
+            if not re.fullmatch(r"OLLAMA_HOST|OPENAI_BASE_URL|OPENAI_API_KEY|ASSISTANT_[A-Z0-9_]{1,64}", name) or len(value) > 4096 or _CONTROL.search(value):
                 raise ValueError(f"'{name[:70]}' is not a setting's environment variable")
         return v
 
@@ -84,7 +84,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 # Settings a turn reads (the daemon applies a client's to its turn); any other difference needs another backend or
 # other tools, so the client answers in its own process instead. The daemon's own settings never count.
-PER_TURN = {"model", *(f"{r}_model" for r in ROLES), *(f"{r}_max_tokens" for r in ROLES), "deterministic", "max_retries",
+PER_TURN = {"model", *(f"{r}_model" for r in ROLES), *(f"{r}_max_tokens" for r in ROLES), *(f"{r}_think" for r in ROLES), "deterministic", "max_retries",
             "seed", "rendered_answers", "num_ctx", "history_turns", "max_question_tokens"}
 DAEMON_ONLY = {"hotkey", "daemon_transport", "daemon_port"}
 

@@ -81,6 +81,7 @@ class ChatReply(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     transport_retries: int = 0
     model: str | None = None  # the model that actually answered, when the backend chose it (embedded)
+    notes: list[str] = Field(default_factory=list)  # what the backend adapted to this server (kept in the trace)
 
 
 class ModelBackend(Protocol):

@@ -25,10 +25,10 @@ from assistant.models.base import (
     Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
 )
 from assistant.models.parsing import arguments_object
+from assistant.models.transport import Classified, retrying
 
 T = TypeVar("T")
 RETRYABLE_STATUS = {500, 502, 503, 504}
-MAX_BACKOFF = 8.0
 DEFAULT_PORT = 11434
 
 
@@ -176,18 +176,11 @@ class OllamaBackend:
     async def _retrying(
         self, model: str, call: Callable[[], Awaitable[T]], can_retry: Callable[[], bool] = lambda: True
     ) -> tuple[T, int]:
-        attempt = 0
-        while True:
-            try:
-                return await call(), attempt
-            except Exception as e:
-                error, retryable = self._classify(e, model)
-                if error is None:
-                    raise
-                if not retryable or attempt >= self.transport_retries or not can_retry():
-                    raise error from e
-            await asyncio.sleep(min(MAX_BACKOFF, self.backoff * 2**attempt))
-            attempt += 1
+        def classify(e: Exception) -> Classified:
+            error, retryable = self._classify(e, model)
+            return error, retryable, None
+
+        return await retrying(call, classify, self.transport_retries, self.backoff, can_retry)
 
     def _timeout(self, model: str) -> ModelTimeout:
         return ModelTimeout(

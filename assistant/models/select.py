@@ -8,13 +8,14 @@ says how to get either."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 from assistant.config import Settings
 from assistant.errors import ConfigError, OllamaUnreachable
 from assistant.health import Check
-from assistant.models import embedded, ollama
+from assistant.models import embedded, ollama, openai_compat
 from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
 
 
@@ -44,6 +45,9 @@ async def _embedded_doctor(settings: Settings, required: bool) -> list[Check]:
 
 BACKENDS: dict[str, Kind] = {
     "ollama": Kind(build=ollama.build, answers=ollama.reachable, doctor=ollama.doctor),
+    "openai": Kind(build=openai_compat.build, answers=openai_compat.reachable, doctor=openai_compat.doctor,
+                   installed=lambda: importlib.util.find_spec("openai") is not None,
+                   install_hint="pip install 'assistant[openai]' (in a checkout: pip install '.[openai]')"),
     "embedded": Kind(build=embedded.build, answers=_embedded_answers, doctor=_embedded_doctor,
                      installed=embedded.available,
                      install_hint="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')"),
@@ -57,7 +61,7 @@ async def backend_checks(settings: Settings) -> list[Check]:
     names = [settings.backend] if settings.backend != "auto" else AUTO
     answers = [await BACKENDS[n].answers(settings) if n != names[0] else False for n in names]
     found = await asyncio.gather(*(BACKENDS[n].doctor(settings, not any(answers[i + 1:])) for i, n in enumerate(names)))
-    others = [BACKENDS[n].doctor(settings, False) for n in BACKENDS if n not in names]
+    others = [BACKENDS[n].doctor(settings, False) for n in BACKENDS if n not in names and n in AUTO]
     return [c for checks in [*found, *await asyncio.gather(*others)] for c in checks]
 
 

@@ -6,7 +6,7 @@ import os
 import tomllib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant.errors import ConfigError
 from assistant.paths import Paths
@@ -37,6 +37,11 @@ class Settings(BaseModel):
     openai_base_url: str = Field("http://127.0.0.1:8080/v1", description="OpenAI-compatible server, with its /v1 "
                                  "(llama-server, LM Studio, vLLM, LiteLLM, …; OPENAI_BASE_URL is honoured)")
     openai_api_key: str | None = Field(None, description="API key for the OpenAI-compatible server (OPENAI_API_KEY is honoured)")
+    hosts: list[str] = Field(default_factory=list, description="several model servers of the backend's kind (Ollama hosts "
+                             "or OpenAI-compatible base URLs) sharing the work; empty: ollama_host / openai_base_url "
+                             "(ASSISTANT_HOSTS: comma-separated)")
+    host_max_in_flight: int = Field(4, ge=1, le=256, description="calls in flight on one host at most, with hosts")
+    host_cooldown: float = Field(30.0, ge=0, description="seconds a host that refused connections is left out, with hosts")
     request_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
     num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)")
     max_question_tokens: int | None = Field(None, ge=16, description="longest question, in estimated tokens (unset: "
@@ -78,6 +83,13 @@ class Settings(BaseModel):
     mcp_servers: dict[str, McpServerConfig] = Field(
         default_factory=dict, description="MCP servers whose tools join the registry: one [mcp_servers.NAME] table each "
         "(command, args, env, network, timeout, memory_mb, cpu_seconds, tools)")
+
+    @field_validator("hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: Any) -> Any:
+        if isinstance(value, str):  # ASSISTANT_HOSTS="http://a:11434, http://b:11434"
+            return [h for h in value.replace(",", " ").split() if h]
+        return value
 
     def model_for(self, role: Role) -> str:
         return getattr(self, f"{role}_model") or self.model

@@ -278,6 +278,7 @@ def main() -> None:
         batch = bench_batch.measure(questions=24 if a.quick else 40, memory_questions=2000 if a.quick else 10000)
         hung = hung_model()
         popup = popup_start()
+        several = bench_batch.hosts(questions=24 if a.quick else 48)
 
     calls_on, calls_off = by_category(on, "calls"), by_category(off, "calls")
     mean_on, mean_off = statistics.mean(r["calls"] for r in on), statistics.mean(r["calls"] for r in off)
@@ -294,7 +295,7 @@ def main() -> None:
         "pipeline_overhead": overhead, "sandbox": sandbox, "cold_start": cold, "batch": batch,
         "forecast": {"router_calls": max(r["router_calls"] for r in on if r["category"] == "forecast"),
                      "max_model_calls": max(r["calls"] for r in on if r["category"] == "forecast")},
-        "plan_concurrency": planned, "hung_model": hung, "popup": popup,
+        "plan_concurrency": planned, "hung_model": hung, "popup": popup, "hosts": several,
     }
 
     def mark(ok: bool) -> str:
@@ -347,6 +348,10 @@ def main() -> None:
               f"{mark(popup['median_s'] < 1)} < 1 s")
     else:
         print("\n9. Popup, hotkey to window: not measured (needs Xvfb and xdotool)")
+    print("\n10. Several hosts (hosts = [...]), whole `assistant batch` processes")
+    print("\n".join(bench_batch.report_hosts(several, indent="   ")))
+    print(f"   {mark(several['speed_up_2'] >= 1.8)} ≥ 1.8x at 2 · {mark(several['speed_up_4'] >= 3.4)} ≥ 3.4x at 4 · "
+          f"{mark(several['death_answered'] == 1 and several['death_duplicates'] == 0)} 100% answered, none duplicated")
     print(f"\n(took {time.perf_counter() - started:.0f} s)")
     if a.json:
         Path(a.json).write_text(json.dumps(figures, ensure_ascii=False, indent=2))

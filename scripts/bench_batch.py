@@ -1,10 +1,13 @@
 """Batch throughput and memory, as whole `assistant batch` processes against the fake Ollama.
 
-    python scripts/bench_batch.py [--questions N] [--latency S] [--memory-questions M]
+    python scripts/bench_batch.py [--questions N] [--latency S] [--memory-questions M] [--hosts-only]
 
 1. Throughput: N chat questions (2 model calls each) with the fake answering each call after a fixed
    latency, at concurrency 1 and 8.
 2. Peak memory (max RSS of the batch process) for 1,000 and M questions with an instant fake.
+3. Several hosts: the same questions spread over 1, 2 and 4 fake Ollama hosts (``hosts``) with a limit of
+   2 calls in flight per host, at -j 16; and the share answered (and duplicated) when one of four hosts is
+   stopped mid-batch.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -23,12 +27,17 @@ from _common import machine
 from fake_ollama import FakeOllama, Reply, Script
 
 
-def run_batch(fake: FakeOllama, questions: list[str], concurrency: int, home: Path) -> tuple[float, float, int]:
-    """(seconds answering, as the batch's own summary reports it, peak RSS in MB, records) for one whole process."""
+def run_batch(fake: FakeOllama | list[FakeOllama], questions: list[str], concurrency: int, home: Path,
+              per_host: int = 4, lines: list[dict] | None = None) -> tuple[float, float, int]:
+    """(seconds answering, as the batch's own summary reports it, peak RSS in MB, records) for one whole process.
+    A list of fakes is given as ``hosts``; with ``lines``, the records are kept there and a short batch is no error."""
     src = home / f"q{len(questions)}-{concurrency}-{time.monotonic_ns()}.txt"
     src.write_text("".join(q + "\n" for q in questions))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
-    env.update(ASSISTANT_BACKEND="ollama", ASSISTANT_HOME=str(src.with_suffix(".state")), OLLAMA_HOST=fake.url)  # a fresh store: no resume
+    fakes = fake if isinstance(fake, list) else [fake]
+    env.update(ASSISTANT_BACKEND="ollama", ASSISTANT_HOME=str(src.with_suffix(".state")), OLLAMA_HOST=fakes[0].url)  # a fresh store: no resume
+    if isinstance(fake, list):
+        env.update(ASSISTANT_HOSTS=",".join(f.url for f in fakes), ASSISTANT_HOST_MAX_IN_FLIGHT=str(per_host))
     code = ("import resource, runpy, sys; sys.argv = ['assistant'] + sys.argv[1:]\n"
             "try:\n    runpy.run_module('assistant', run_name='__main__')\n"
             "finally:\n"
@@ -40,8 +49,11 @@ def run_batch(fake: FakeOllama, questions: list[str], concurrency: int, home: Pa
     summary = re.search(r"this run \d+ in ([\d.]+)s", p.stderr)
     seconds = float(summary.group(1)) if summary else float("nan")
     rss = next(int(line.split()[1]) for line in p.stderr.splitlines() if line.startswith("MAXRSS")) / 1024
-    n = sum(1 for line in p.stdout.splitlines() if json.loads(line)["ok"])
-    if p.returncode != 0 or n != len(questions):
+    records = [json.loads(line) for line in p.stdout.splitlines()]
+    n = sum(1 for r in records if r["ok"])
+    if lines is not None:
+        lines.extend(records)
+    elif p.returncode != 0 or n != len(questions):
         raise SystemExit(f"batch failed ({p.returncode}): {p.stderr[-500:]}")
     return seconds, rss, n
 
@@ -66,14 +78,75 @@ def measure(questions: int = 40, latency: float = 0.2, memory_questions: int = 1
     return out
 
 
+def hosts(questions: int = 48, latency: float = 0.2, per_host: int = 2) -> dict[str, float]:
+    """Throughput over 1, 2 and 4 hosts (each allowing ``per_host`` calls at once), and one host of four dying."""
+    out: dict[str, float] = {"questions": questions, "latency_s": latency, "per_host": per_host}
+    chat = [f"Tell me something about topic {i}" for i in range(questions)]
+
+    def script() -> Script:
+        return (Script().always("router", Reply(content='{"route": "chat"}', delay=latency))
+                .always("responder", Reply(content="An answer.", delay=latency)))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (1, 2, 4):
+            fakes = [FakeOllama(script()).start() for _ in range(n)]
+            try:
+                seconds, _, _ = run_batch(fakes, chat, 16, Path(tmp), per_host=per_host)
+            finally:
+                for f in fakes:
+                    f.stop()
+            out[f"hosts_{n}_per_s"] = questions / seconds
+        out["speed_up_2"] = out["hosts_2_per_s"] / out["hosts_1_per_s"]
+        out["speed_up_4"] = out["hosts_4_per_s"] / out["hosts_1_per_s"]
+        fakes = [FakeOllama(script()).start() for _ in range(4)]
+        doomed = fakes[2]
+
+        def kill() -> None:  # mid-batch: once the doomed host has served a quarter of its share
+            deadline = time.monotonic() + 60
+            while len(doomed.requests) < questions // 8 and time.monotonic() < deadline:
+                time.sleep(0.005)
+            doomed.stop()
+
+        killer = threading.Thread(target=kill)
+        killer.start()
+        records: list[dict] = []
+        try:
+            run_batch(fakes, chat, 16, Path(tmp), per_host=per_host, lines=records)
+        finally:
+            killer.join()
+            for f in fakes:
+                f.stop()
+        ids = [r["id"] for r in records]
+        out["death_answered"] = sum(1 for r in records if r["ok"]) / questions
+        out["death_duplicates"] = len(ids) - len(set(ids))
+        out["death_host_served"] = len(doomed.requests)
+    return out
+
+
+def report_hosts(r: dict[str, float], indent: str = "") -> list[str]:
+    return [
+        f"{indent}{r['questions']:.0f} chat questions, 2 calls each at {r['latency_s'] * 1000:.0f} ms, "
+        f"at most {r['per_host']:.0f} calls in flight per host, -j 16:",
+        f"{indent}  1 host : {r['hosts_1_per_s']:6.2f} questions/s",
+        f"{indent}  2 hosts: {r['hosts_2_per_s']:6.2f} questions/s   {r['speed_up_2']:.2f}x (target >= 1.8x)",
+        f"{indent}  4 hosts: {r['hosts_4_per_s']:6.2f} questions/s   {r['speed_up_4']:.2f}x (target >= 3.4x)",
+        f"{indent}one of 4 hosts stopped mid-batch (after {r['death_host_served']:.0f} calls): "
+        f"{r['death_answered']:.0%} answered (target 100%), {r['death_duplicates']:.0f} duplicated",
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--questions", type=int, default=40)
     ap.add_argument("--latency", type=float, default=0.2)
     ap.add_argument("--memory-questions", type=int, default=10000)
+    ap.add_argument("--hosts-only", action="store_true", help="only section 3, several hosts")
     a = ap.parse_args()
     m = machine()
     print(f"{m['cores']} cores, Python {m['python']}")
+    if a.hosts_only:
+        print("\n".join(report_hosts(hosts(a.questions, a.latency))))
+        return
     r = measure(a.questions, a.latency, a.memory_questions)
     print(f"throughput, {a.questions} chat questions, 2 calls each at {a.latency * 1000:.0f} ms per call:")
     print(f"  concurrency 1: {r['c1_per_s']:6.2f} questions/s")
@@ -81,6 +154,7 @@ def main() -> None:
     for n in sorted({1000, a.memory_questions}):
         print(f"peak memory, {n:>6} questions (half arithmetic, half chat), instant model: "
               f"{r[f'peak_rss_mb_{n}']:6.1f} MB max RSS, {r[f'rate_{n}_per_s']:,.0f} questions/s")
+    print("\n".join(report_hosts(hosts(a.questions, a.latency))))
 
 
 if __name__ == "__main__":

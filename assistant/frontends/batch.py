@@ -181,7 +181,8 @@ class BatchStopped(AssistantError):
 # Settings that change answers: a batch with another model, backend or tool set is another job.
 ANSWER_SETTINGS = ("backend", "embedded_model", "max_retries", "deterministic", "rendered_answers", "seed", "num_ctx",
                    "router_max_tokens", "executor_max_tokens", "validator_max_tokens", "responder_max_tokens",
-                   "temperature_unit", "wind_speed_unit", "home_city", "clock", "max_question_tokens")
+                   "temperature_unit", "wind_speed_unit", "home_city", "clock", "max_question_tokens",
+                   "router_think", "executor_think", "validator_think", "responder_think")
 
 
 async def answering_backend(app: Assistant) -> str:

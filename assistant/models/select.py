@@ -16,6 +16,7 @@ from assistant.config import Settings
 from assistant.errors import ConfigError, OllamaUnreachable
 from assistant.health import Check
 from assistant.models import embedded, ollama, openai_compat
+from assistant.models.hosts import HostPool
 from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
 
 
@@ -33,6 +34,14 @@ class Kind:
     doctor: Callable[[Settings, bool], Awaitable[list[Check]]]  # bool: nothing else would answer
     installed: Callable[[], bool] = lambda: True
     install_hint: str = ""
+    host_setting: str | None = None  # the setting each of ``hosts`` stands in for (None: a kind with no server)
+
+    def on(self, settings: Settings, host: str, **more: object) -> Settings:
+        """The settings with one of ``hosts`` as this kind's server."""
+        return settings.model_copy(update={self.host_setting: host, **more}) if self.host_setting else settings
+
+    def hosts(self, settings: Settings) -> list[str]:
+        return list(settings.hosts) if self.host_setting else []
 
 
 async def _embedded_answers(settings: Settings) -> bool:
@@ -44,10 +53,11 @@ async def _embedded_doctor(settings: Settings, required: bool) -> list[Check]:
 
 
 BACKENDS: dict[str, Kind] = {
-    "ollama": Kind(build=ollama.build, answers=ollama.reachable, doctor=ollama.doctor),
+    "ollama": Kind(build=ollama.build, answers=ollama.reachable, doctor=ollama.doctor, host_setting="ollama_host"),
     "openai": Kind(build=openai_compat.build, answers=openai_compat.reachable, doctor=openai_compat.doctor,
                    installed=lambda: importlib.util.find_spec("openai") is not None,
-                   install_hint="pip install 'assistant[openai]' (in a checkout: pip install '.[openai]')"),
+                   install_hint="pip install 'assistant[openai]' (in a checkout: pip install '.[openai]')",
+                   host_setting="openai_base_url"),
     "embedded": Kind(build=embedded.build, answers=_embedded_answers, doctor=_embedded_doctor,
                      installed=embedded.available,
                      install_hint="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')"),
@@ -55,12 +65,38 @@ BACKENDS: dict[str, Kind] = {
 AUTO = ["ollama", "embedded"]  # the order auto tries them in; the first is the one a user is told about
 
 
+async def answers(name: str, settings: Settings) -> bool:
+    """Whether a kind can answer now: its server (any of ``hosts``) answers, or its model is there."""
+    kind = BACKENDS[name]
+    hosts = kind.hosts(settings)
+    if not hosts:
+        return await kind.answers(settings)
+    return any(await asyncio.gather(*(kind.answers(kind.on(settings, h)) for h in hosts)))
+
+
+async def _doctor(name: str, settings: Settings, required: bool) -> list[Check]:
+    """A kind's checks; with ``hosts``, each host's, named by its host (a host down is a failure only when all are)."""
+    kind = BACKENDS[name]
+    hosts = kind.hosts(settings)
+    if not hosts:
+        return await kind.doctor(settings, required)
+    found = await asyncio.gather(*(kind.doctor(kind.on(settings, h), required) for h in hosts))
+    all_down = all(any(c.blocking for c in checks) for checks in found)
+    out = []
+    for host, checks in zip(hosts, found):
+        for c in checks:
+            level = c.level if all_down or c.level != "fail" else "warn"
+            out.append(c.model_copy(update={"name": f"{c.name} @ {host}", "level": level,
+                                            "blocking": c.blocking and all_down}))
+    return out
+
+
 async def backend_checks(settings: Settings) -> list[Check]:
     """Every backend's doctor checks. One is required when it is configured, or in ``auto`` when none
     after it could answer instead."""
     names = [settings.backend] if settings.backend != "auto" else AUTO
-    answers = [await BACKENDS[n].answers(settings) if n != names[0] else False for n in names]
-    found = await asyncio.gather(*(BACKENDS[n].doctor(settings, not any(answers[i + 1:])) for i, n in enumerate(names)))
+    can = [await answers(n, settings) if n != names[0] else False for n in names]
+    found = await asyncio.gather(*(_doctor(n, settings, not any(can[i + 1:])) for i, n in enumerate(names)))
     others = [BACKENDS[n].doctor(settings, False) for n in BACKENDS if n not in names and n in AUTO]
     return [c for checks in [*found, *await asyncio.gather(*others)] for c in checks]
 
@@ -79,7 +115,14 @@ class SelectedBackend:
 
     def _build(self, name: str) -> ModelBackend:
         if name not in self.built:
-            self.built[name] = BACKENDS[name].build(self.settings)
+            kind, s = BACKENDS[name], self.settings
+            hosts = kind.hosts(s)
+            if hosts:  # each host's own backend, without retries of its own: the pool sends a failed call elsewhere
+                self.built[name] = HostPool([(h, kind.build(kind.on(s, h, transport_retries=0))) for h in hosts],
+                                            per_host=s.host_max_in_flight, cooldown=s.host_cooldown,
+                                            retries=s.transport_retries, backoff=s.transport_backoff)
+            else:
+                self.built[name] = kind.build(s)
         return self.built[name]
 
     async def pick(self) -> ModelBackend:
@@ -97,7 +140,7 @@ class SelectedBackend:
                                   f"Install it with: {kind.install_hint}")
             return self._build(mode)
         for name in AUTO:
-            if await BACKENDS[name].answers(self.settings):
+            if await answers(name, self.settings):
                 chosen = self._build(name)
                 if name != AUTO[0] and self.notify:
                     self.notify(f"Ollama is not reachable at {self.settings.ollama_host}; answering with the "

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 from assistant.config import Settings
-from assistant.health import Check, get_json
+from assistant.health import Check, get_json, plain_error
 from assistant.models.select import backend_checks
 from assistant.paths import Paths
 
@@ -53,7 +53,7 @@ async def check_weather(settings: Settings) -> Check:
         return Check(name="weather service", level="ok" if status < 500 else "warn",
                      detail=f"{settings.weather_forecast_url} answers (HTTP {status})")
     except Exception as e:
-        return Check(name="weather service", level="warn", detail=f"{settings.weather_forecast_url} unreachable ({type(e).__name__})",
+        return Check(name="weather service", level="warn", detail=f"{settings.weather_forecast_url} unreachable ({plain_error(e)})",
                      fix="offline: weather answers come from the cache until the network is back")
 
 

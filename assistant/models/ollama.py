@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
-from assistant.health import Check, get_json
+from assistant.health import Check, get_json, plain_error
 
 from assistant.models.base import (
     Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
@@ -201,7 +201,7 @@ class OllamaBackend:
             return self._timeout(model), False
         if isinstance(e, (httpx.TransportError, json.JSONDecodeError)):
             return ModelError(
-                f"The connection to Ollama broke in the middle of a reply ({type(e).__name__}).",
+                f"The connection to Ollama broke in the middle of a reply ({plain_error(e)}).",
                 "Try again; if it keeps happening, check the Ollama server log.",
             ), True
         if isinstance(e, ollama.ResponseError):
@@ -275,7 +275,7 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
         checks.append(Check(name="ollama", level="ok", detail=f"reachable at {base}, version {(data or {}).get('version', '?')}"))
     except Exception as e:  # any failure to connect is the same answer for the user
         checks.append(Check(name="ollama", level="fail" if required else "warn", blocking=required,
-                            detail=f"not reachable at {base} ({type(e).__name__})",
+                            detail=f"not reachable at {base} ({plain_error(e)})",
                             fix="start it with `ollama serve` (https://ollama.com/download), or set OLLAMA_HOST"
                                 + ("" if required else "; until then the embedded model answers")))
         return checks

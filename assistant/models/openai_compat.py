@@ -22,7 +22,7 @@ from typing import Any
 
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError, ConfigError, ModelError, ModelMissing, ModelTimeout, ServerUnreachable
-from assistant.health import Check, get_json
+from assistant.health import Check, get_json, plain_error
 from assistant.models.base import (
     Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
 )
@@ -369,7 +369,7 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
         status, data = await get_json(base + "/models", 5, headers=_headers(settings))
     except Exception as e:  # any failure to connect is the same answer for the user
         return [Check(name="openai server", level="fail" if required else "warn", blocking=required,
-                      detail=f"not reachable at {base} ({_plain(e)})",
+                      detail=f"not reachable at {base} ({plain_error(e)})",
                       fix="start it (llama-server, LM Studio, vLLM, …), or set openai_base_url / OPENAI_BASE_URL")]
     if status in (401, 403):
         return [Check(name="openai server", level="fail", blocking=True, detail=f"{base} refused the API key (HTTP {status})",
@@ -388,11 +388,3 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
                                 fix=f"set model to one of: {', '.join(listed)}" + (
                                     " (a server with one model may answer any name with it)" if len(listed) == 1 else "")))
     return checks
-
-
-def _plain(e: Exception) -> str:
-    """A connection failure in words, not a class name."""
-    text = str(e).strip()
-    if isinstance(e, (asyncio.TimeoutError, TimeoutError)):
-        return "no answer in time"
-    return text.split(":")[-1].strip() if text else "connection failed"

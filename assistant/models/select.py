@@ -97,7 +97,8 @@ async def backend_checks(settings: Settings) -> list[Check]:
     names = [settings.backend] if settings.backend != "auto" else AUTO
     can = [await answers(n, settings) if n != names[0] else False for n in names]
     found = await asyncio.gather(*(_doctor(n, settings, not any(can[i + 1:])) for i, n in enumerate(names)))
-    others = [BACKENDS[n].doctor(settings, False) for n in BACKENDS if n not in names and n in AUTO]
+    # Besides: a model that needs no server (the embedded one), as information; other servers are not used.
+    others = [BACKENDS[n].doctor(settings, False) for n in BACKENDS if n not in names and BACKENDS[n].host_setting is None]
     return [c for checks in [*found, *await asyncio.gather(*others)] for c in checks]
 
 

@@ -30,10 +30,38 @@ class RouteDecision(BaseModel):
     also: list["FurtherRequest"] = []  # further requests of the same message the model router listed
 
 
-_REVEAL = re.compile(
-    r"(?i)(system\s*prompt|your\s+(?:instructions|rules|prompt)|internal\s+instructions|ignore\s+(?:all\s+)?previous\s+instructions"
-    r"|initial\s+prompt|系统提示|提示词|系统指令|内部指令|你的指令|忽略(?:之前|以上|前面)的?(?:所有)?指令)"
-)
+# Requests for this assistant's own instructions, declined by a rule. Only ours: questions about prompts in general
+# ("What is a system prompt?", 提示词工程是什么?) and text that merely mentions one are answered as anything else.
+_TARGET_EN = (r"(?:system\s*prompts?|(?:initial|original|hidden|secret|internal|pre-?)\s*(?:prompts?|instructions|rules)"
+              r"|prompts?|instructions|directives|programming)")
+_REVEAL_VERB_EN = r"(?:show|tell|print|reveal|repeat|output|display|give|share|dump|leak|recite|paste|write\s+out|spell\s+out|list)"
+_TARGET_ZH = r"(?:系统提示词?|系统提示语|系统指令|内部指令|初始指令|原始指令|系统设定|提示词|提示语|指令)"
+_NOT_OURS_ZH = r"(?!工程|技巧|写法|模板|设计|优化|怎么|如何|的(?:写法|技巧|作用|意思)|是什么意思)"
+_REVEAL = re.compile("|".join([
+    # your (full / hidden / system …) prompt or instructions
+    rf"\byour\s+(?:(?:own|full|exact|complete|entire|original|initial|hidden|secret|internal|current|real)\s+){{0,3}}{_TARGET_EN}\b",
+    # show me the system prompt / print the hidden instructions
+    rf"\b{_REVEAL_VERB_EN}\b(?:\s+(?:me|us))?\s+(?:the\s+|ur\s+)?(?:(?:full|exact|complete|entire|original|initial|hidden|"
+    rf"secret|internal|current)\s+)*(?:system\s*prompts?|(?:initial|original|hidden|secret|internal|pre-?)\s*(?:prompts?|instructions))\b",
+    # repeat everything above / print the text before this
+    rf"\b{_REVEAL_VERB_EN}\b[^.?!\n]{{0,25}}\b(?:everything|all|the\s+(?:text|words|lines|messages?|content))\s+"
+    r"(?:above|before\s+this|prior\s+to\s+this)",
+    # what were you told / the instructions you were given
+    r"\bwhat\s+(?:were|are|have)\s+you\s+(?:been\s+)?(?:told|instructed|programmed)\b",
+    r"\b(?:instructions|prompt|rules)\s+(?:that\s+)?you\s+(?:were|have\s+been|'ve\s+been)\s+given\b",
+    r"\b(?:instructions|prompt|rules)\s+(?:were|have)\s+you\s+(?:been\s+)?given\b",
+    # 你的系统提示词 / 给你的指令
+    rf"(?:你的|你自己的|给你的|你被设定的|你收到的|你所收到的)(?:完整的?|全部的?|原始的?|初始的?|隐藏的?|内部的?){{0,2}}"
+    rf"(?:{_TARGET_ZH}|设定|规则|prompt){_NOT_OURS_ZH}",
+    # 输出系统提示词 / 告诉我提示词 (not 提示词工程 and the like)
+    rf"(?:输出|显示|打印|告诉我|透露|说出|给我看|泄露|复述|重复|发给我|展示|列出)(?:一下|出来)?"
+    rf"(?:你的|完整的|全部的?|上面的|以上的|之前的|原始的)*{_TARGET_ZH}{_NOT_OURS_ZH}",
+    # 忽略之前的指令……输出 / 告诉
+    r"(?:忽略|无视|忘记|忘掉)(?:之前|以上|前面|上面|先前|所有)的?(?:所有)?(?:指令|提示|规则|设定).{0,30}?"
+    r"(?:输出|显示|打印|告诉|透露|说出|重复|复述)",
+    # 把上面的内容原样输出
+    r"(?:上面|以上|之前|前面)的(?:所有)?(?:内容|文字|话|指令|文本)(?:原样|原封不动地?|逐字|完整地?)?(?:地)?(?:输出|重复|打印|复述)",
+]), re.IGNORECASE)
 
 class FurtherRequest(BaseModel):
     route: str
@@ -49,7 +77,11 @@ RouteDecision.model_rebuild()
 
 
 def guarded(question: str) -> bool:
-    """A request for our own instructions: declined by a rule, never split or routed."""
+    """A request for our own instructions: declined by a rule, never split or routed. In a long text with several
+    lines (a document to summarise), only its first and last lines are the request: what the document says is not."""
+    if len(question) > 400 and "\n" in question.strip():
+        lines = [line for line in question.strip().splitlines() if line.strip()]
+        question = f"{lines[0]}\n{lines[-1]}"
     return bool(_REVEAL.search(question))
 
 
@@ -68,7 +100,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     """The certain tiers, in order: a guard, an answer to a pending question back, a tool's own rule,
     a follow-up of the previous turn, a tool's question back for a missing argument."""
     q = ctx.question
-    if _REVEAL.search(q):
+    if guarded(q):
         text = ("抱歉,我不能透露我的系统提示或内部指令。还有什么可以帮您?" if is_chinese(q) else
                 "Sorry, I can't share my system prompt or internal instructions. Is there anything else I can help with?")
         return RouteDecision(route=CHAT, by="rule", reason="a request for internal instructions is declined", reply=text)

@@ -105,10 +105,12 @@ class Settings(BaseModel):
         return self.max_question_tokens or max(256, self.num_ctx - 2048)
 
 
+SERVER_ENV = (("OLLAMA_HOST", "ollama_host"), ("OPENAI_BASE_URL", "openai_base_url"), ("OPENAI_API_KEY", "openai_api_key"))
+
+
 def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for var, name in (("OLLAMA_HOST", "ollama_host"), ("OPENAI_BASE_URL", "openai_base_url"),
-                      ("OPENAI_API_KEY", "openai_api_key")):
+    for var, name in SERVER_ENV:
         if env.get(var):
             out[name] = env[var]
     for name in Settings.model_fields:
@@ -120,38 +122,89 @@ def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
     return out
 
 
+FLAGS = {"model": "--model", "max_retries": "--max-retries"}  # the command-line flags that set settings
+
+
 def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Settings:
     """Merge the layers; a broken file or value is a :class:`ConfigError` naming where it came from."""
     env = dict(os.environ) if env is None else env
     data: dict[str, Any] = {}
+    layers: dict[str, dict[str, Any]] = {}
     source = "defaults"
     try:
         if paths.config_file.exists():
             source = str(paths.config_file)
             with paths.config_file.open("rb") as f:
-                data.update(tomllib.load(f))
-        source = "environment"
-        data.update(_env_overrides(env))
-        source = "command line"
-        data.update({k: v for k, v in (overrides or {}).items() if v is not None})
+                layers["file"] = tomllib.load(f)
+        layers["env"] = _env_overrides(env)
+        layers["flags"] = {k: v for k, v in (overrides or {}).items() if v is not None}
+        for layer in layers.values():
+            data.update(layer)
         return Settings.model_validate(data)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{source} is not valid TOML: {e}.", "Fix the file or remove it.") from None
     except ValidationError as e:
         first = e.errors()[0]
+        key = str(first["loc"][0]) if first["loc"] else ""
         where = ".".join(str(p) for p in first["loc"]) or "settings"
-        raise ConfigError(
-            f"invalid setting '{where}' ({first['msg']}).",
-            f"Check {paths.config_file} and the ASSISTANT_* environment variables.",
-        ) from None
+        origin = _origin(key, layers, env, paths)
+        if first["type"] == "extra_forbidden":
+            import difflib
+
+            near = difflib.get_close_matches(key, list(Settings.model_fields), n=1, cutoff=0.6)
+            raise ConfigError(f"unknown setting '{key}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
+                              "`assistant config show` lists every setting.") from None
+        value = data.get(key)
+        if origin == "the command line" and key in FLAGS:
+            shown = f"{FLAGS[key]} {value}"
+        elif origin.startswith("environment variable"):
+            shown = f"{origin.split()[-1]}={value}"
+        else:
+            shown = f"{where} = {toml_value(value) if value is not None else '?'} in {origin}"
+        raise ConfigError(f"{shown}: {_plain_rule(first)}.",
+                          "`assistant config show` lists every setting with what it means.") from None
 
 
-def render_settings(settings: Settings) -> str:
-    """The effective settings as a ``config.toml`` a user could save (and load again)."""
+def _plain_rule(error: Any) -> str:
+    """What a value must be, in words (pydantic's message, made shorter where it has a plain form)."""
+    ctx = error.get("ctx") or {}
+    plain = {"less_than_equal": f"must be at most {ctx.get('le')}", "greater_than_equal": f"must be at least {ctx.get('ge')}",
+             "greater_than": f"must be more than {ctx.get('gt')}", "int_parsing": "must be a whole number",
+             "int_type": "must be a whole number", "float_parsing": "must be a number", "bool_parsing": "must be true or false",
+             "literal_error": f"must be one of {ctx.get('expected')}"}
+    return plain.get(error["type"]) or error["msg"][0].lower() + error["msg"][1:]
+
+
+def _origin(key: str, layers: dict[str, dict[str, Any]], env: dict[str, str], paths: Paths) -> str:
+    """Where the value of ``key`` came from: the last layer that set it."""
+    if key in layers.get("flags", {}):
+        return "the command line"
+    if key in layers.get("env", {}):
+        var = next((v for v, n in SERVER_ENV if n == key and env.get(v)), ENV_PREFIX + key.upper())
+        return f"environment variable {var}"
+    return str(paths.config_file)
+
+
+def env_sources(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The settings the environment sets, each with its variable."""
+    env = dict(os.environ) if env is None else env
+    names = dict((n, v) for v, n in SERVER_ENV if env.get(v))
+    for name in _env_overrides(env):
+        names.setdefault(name, ENV_PREFIX + name.upper())
+    return names
+
+
+def render_settings(settings: Settings, from_env: dict[str, str] | None = None) -> str:
+    """The effective settings as a ``config.toml`` a user could save (and load again); ``from_env`` marks the values
+    that came from the environment (saved in the file, they would outlive it)."""
     lines = []
+    from_env = from_env or {}
     for name, field in Settings.model_fields.items():
         value = getattr(settings, name)
         if name in TABLES:
+            continue
+        if name in from_env and name not in SECRETS:
+            lines.append(f"{name} = {toml_value(value)}  # from the environment ({from_env[name]}); {field.description}")
             continue
         if value is None:
             lines.append(f"# {name} = ...  # {field.description}")

@@ -17,8 +17,10 @@ pytestmark = pytest.mark.slow  # whole processes
 
 
 def run(args: list[str], env: dict[str, str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "assistant", *args], env=env, input=stdin, capture_output=True,
-                          text=True, timeout=60, cwd=cwd)
+    """A whole process; with no ``stdin`` text, its standard input is /dev/null (as from a terminal-less script)."""
+    feed: dict = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
+    return subprocess.run([sys.executable, "-m", "assistant", *args], env=env, capture_output=True,
+                          text=True, timeout=60, cwd=cwd, **feed)
 
 
 def read_all(fd: int) -> bytes:
@@ -114,7 +116,7 @@ def test_config_path_and_show(home):
 
 def test_help_documents_exit_codes_and_tools_are_listed(home):
     p = run(["ask", "--help"], cli_env(home))
-    assert "exit codes" in p.stdout and "Ollama is not reachable" in p.stdout
+    assert "exit codes" in p.stdout and "model server (Ollama, or the OpenAI-compatible one) is not reachable" in p.stdout
     p = run(["tools"], cli_env(home))
     assert p.stdout.startswith("calculator:") and '"expression"' in p.stdout
 
@@ -212,3 +214,65 @@ def test_sessions_export_keeps_booleans_and_lists_sessions(home):
     assert len(lines) == 1 and lines[0]["ok"] is True and lines[0]["answer"] == "2^10 = 1024"
     listing = run(["sessions", "list"], env).stdout
     assert lines[0]["session_id"] in listing and "2^10" in listing
+
+
+def _user_text(fake) -> str:
+    return fake.requests[0]["messages"][-1]["content"]
+
+
+def test_piped_text_comes_before_the_question(home, fake):
+    """`echo TEXT | assistant ask QUESTION` asks about the text (it used to send the question alone)."""
+    fake.handler = Script(router={"route": "chat"}, responder="It says the build is green.")
+    p = run(["ask", "summarise this"], cli_env(home, fake), stdin="The build is green after the fix.\n")
+    assert p.returncode == 0, p.stderr
+    assert _user_text(fake) == "The build is green after the fix.\n\nsummarise this"
+
+
+def test_piped_text_alone_is_the_question(home, fake):
+    fake.handler = Script(router={"route": "chat"}, responder="Because.")
+    p = run(["ask"], cli_env(home, fake), stdin="Why?\n")
+    assert p.returncode == 0 and p.stdout == "Because.\n", p.stderr
+    assert _user_text(fake) == "Why?"
+
+
+def test_attached_files_come_first(home, fake, tmp_path):
+    notes, todo = tmp_path / "notes.txt", tmp_path / "todo.md"
+    notes.write_text("Meeting moved to Friday.\n")
+    todo.write_text("- book the room\n")
+    fake.handler = Script(router={"route": "chat"}, responder="Friday; book the room.")
+    p = run(["ask", "-f", str(notes), "--file", str(todo), "what", "changed?"], cli_env(home, fake), stdin="from mail\n")
+    assert p.returncode == 0, p.stderr
+    assert _user_text(fake) == "notes.txt:\nMeeting moved to Friday.\n\ntodo.md:\n- book the room\n\nfrom mail\n\nwhat changed?"
+
+
+def test_attachment_errors_are_one_line(home, tmp_path):
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"\xff\xfe\x00abc")
+    p = run(["ask", "-f", str(binary), "what is it?"], cli_env(home))
+    assert p.returncode == 2 and "blob.bin" in p.stderr and p.stderr.count("\n") == 1
+    p = run(["ask", "-f", str(tmp_path / "missing.txt"), "what is it?"], cli_env(home))
+    assert p.returncode == 2 and "missing.txt" in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("case", ["empty", "unreachable", "missing model", "answered", "failed"])
+def test_ask_json_has_every_field_on_every_outcome(home, fake, case):
+    keys = {"ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error", "replaced", "steps",
+            "exit_code"}
+    env = cli_env(home, fake)
+    args = ["ask", "--json", "Why is the moon round?"]
+    if case == "empty":
+        args, expected = ["ask", "--json", "   "], 2
+    elif case == "unreachable":
+        env, expected = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_TRANSPORT_RETRIES="0"), 3
+    elif case == "missing model":
+        args, expected = ["ask", "--json", "-m", "nosuch:7b", "Why is the moon round?"], 4
+    elif case == "answered":
+        fake.handler, expected = Script(router={"route": "chat"}, responder="Gravity."), 0
+    else:
+        fake.handler = Script(router={"route": "calculator"}, validator={"verdict": "FAIL", "reason": "wrong"})
+        fake.handler.always("executor", tool_call("calculator", expression="2*pi*3"))
+        args, expected = ["ask", "--json", "--max-retries", "0", "What is the area of a circle of radius 3?"], 1
+    p = run(args, env)
+    out = json.loads(p.stdout)
+    assert p.returncode == expected and set(out) == keys and out["exit_code"] == expected
+    assert out["ok"] == (expected == 0) and isinstance(out["tool_calls"], list) and isinstance(out["steps"], list)

@@ -29,9 +29,13 @@ def test_file_then_environment_then_flags(tmp_path: Path):
 
 @pytest.mark.parametrize("content, env, fragment", [
     ("model = \n", {}, "not valid TOML"),
-    ("max_retries = -1\n", {}, "max_retries"),
-    ("colour = 'blue'\n", {}, "colour"),
-    ("", {"ASSISTANT_REQUEST_TIMEOUT": "soon"}, "request_timeout"),
+    ("max_retries = -1\n", {}, "max_retries = -1 in "),
+    ("max_retries = -1\n", {}, ": must be at least 0."),
+    ("colour = 'blue'\n", {}, "unknown setting 'colour' in "),
+    ("modle = 'qwen3:4b'\n", {}, "(did you mean 'model'?)"),
+    ("", {"ASSISTANT_REQUEST_TIMEOUT": "soon"}, "ASSISTANT_REQUEST_TIMEOUT=soon: must be a number."),
+    ("", {"ASSISTANT_BACKEND": "olama"}, "ASSISTANT_BACKEND=olama: must be one of 'auto', 'ollama'"),
+    ("max_retries = 2\n", {"ASSISTANT_MAX_RETRIES": "99"}, "ASSISTANT_MAX_RETRIES=99: must be at most 10."),
 ])
 def test_bad_settings_are_one_clear_error(tmp_path: Path, content, env, fragment):
     paths = paths_under(tmp_path)
@@ -40,3 +44,29 @@ def test_bad_settings_are_one_clear_error(tmp_path: Path, content, env, fragment
     with pytest.raises(ConfigError) as info:
         load_settings(paths, env=env)
     assert fragment in info.value.one_line()
+
+
+def test_a_bad_flag_is_blamed_on_the_flag(tmp_path: Path):
+    paths = paths_under(tmp_path)
+    paths.ensure()
+    paths.config_file.write_text("max_retries = 2\n")
+    with pytest.raises(ConfigError) as info:
+        load_settings(paths, {"max_retries": 99}, env={})
+    assert info.value.message == "--max-retries 99: must be at most 10."
+
+
+def test_config_show_round_trips_and_marks_the_environment(tmp_path: Path):
+    import tomllib
+
+    from assistant.config import env_sources, render_settings
+
+    paths = paths_under(tmp_path)
+    env = {"ASSISTANT_SEED": "3", "OPENAI_API_KEY": "sk-secret", "ASSISTANT_HOSTS": "http://a:1,http://b:2"}
+    settings = load_settings(paths, env=env)
+    text = render_settings(settings, env_sources(env))
+    assert "seed = 3  # from the environment (ASSISTANT_SEED)" in text and "sk-secret" not in text
+    paths.ensure()
+    paths.config_file.write_text(text)
+    again = load_settings(paths, env={})
+    assert again.seed == 3 and again.hosts == ["http://a:1", "http://b:2"] and again.deterministic is True
+    assert tomllib.loads(text)["deterministic"] is True

@@ -32,9 +32,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Answer one question and stream the answer to stdout. Progress goes to stderr when it is a terminal.",
         epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ask.add_argument("question", nargs="+", help="the question; '-' reads it from stdin")
+    ask.add_argument("question", nargs="*", help="the question; text piped in comes first (as with llm and ollama run), "
+                                                 "and '-' alone reads the whole question from stdin")
+    ask.add_argument("-f", "--file", action="append", default=[], metavar="FILE",
+                     help="a text file to put before the question (repeatable)")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
-    ask.add_argument("--model", help="use this Ollama model for every role")
+    ask.add_argument("-m", "--model", help="use this model for every role")
     ask.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
     ask.add_argument("--debug", action="store_true", help="show tracebacks")
     ask.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
@@ -124,8 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AssistantError as e:
         if debug:
             traceback.print_exc()
-        if getattr(args, "json", False):
-            print(json.dumps({"ok": False, "answer": "", "error": e.one_line()}, ensure_ascii=False))
+        if getattr(args, "json", False) and args.command == "ask":
+            _print_ask_json({"ok": False, "answer": "", "error": e.one_line(), "exit_code": e.exit_code}, [])
+        elif getattr(args, "json", False):
+            print(json.dumps({"ok": False, "error": e.one_line(), "exit_code": e.exit_code}, ensure_ascii=False))
         print(f"assistant: {e.one_line()}", file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
@@ -152,14 +157,14 @@ def _settings(overrides: dict[str, Any] | None = None):
 
 
 def _config(args: argparse.Namespace) -> int:
-    from assistant.config import render_settings
+    from assistant.config import env_sources, render_settings
 
     paths, settings = _settings()
     if args.action == "path":
         print(paths.config_file)
     else:
         print(f"# effective settings (file: {paths.config_file}, data: {paths.data_dir})")
-        print(render_settings(settings))
+        print(render_settings(settings, env_sources()))
     return 0
 
 
@@ -385,19 +390,49 @@ async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
     return 0 if not stats.failed and not stats.unanswered else 1
 
 
-def _read_question(parts: list[str]) -> str:
+def _piped() -> bool:
+    """Standard input is a pipe or a file (``cmd | assistant ask …``, ``< notes.txt``): not a terminal, and not
+    /dev/null or a closed descriptor, so reading it never waits on a person or hangs a script."""
+    import stat
+
+    try:
+        mode = os.fstat(0).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
+
+
+def _read_question(parts: list[str], files: list[str] | None = None) -> str:
+    """The question as a user composed it: each ``-f`` file, then what was piped in, then the words given (the
+    order llm uses); ``-`` alone is the whole question from stdin."""
     from assistant.errors import ConfigError
     from assistant.limits import decode_text
 
-    question = decode_text(sys.stdin.buffer.read(), "standard input") if parts == ["-"] else " ".join(parts)
-    question = question.strip()
+    pieces: list[str] = []
+    for name in files or []:
+        try:
+            with open(name, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise ConfigError(f"cannot read {name}: {e.strerror or e}.", "Check the path given to -f.") from None
+        text = decode_text(data, name).strip()
+        if text:
+            pieces.append(f"{os.path.basename(name)}:\n{text}")
+    if parts == ["-"] or _piped():
+        text = decode_text(sys.stdin.buffer.read(), "standard input").strip()
+        if text:
+            pieces.append(text)
+    words = " ".join(p for p in parts if p != "-").strip() if parts != ["-"] else ""
+    if words:
+        pieces.append(words)
+    question = "\n\n".join(pieces)
     if not question:
-        raise ConfigError("the question is empty.", "Pass it as an argument, or pipe it in with '-'.")
+        raise ConfigError("the question is empty.", "Give it as arguments, pipe it in, or attach a file with -f.")
     return question
 
 
 def _ask(args: argparse.Namespace) -> int:
-    question = _read_question(args.question)
+    question = _read_question(args.question, args.file)
     if not args.no_daemon:
         from assistant.frontends.client import connect
         from assistant.paths import resolve_paths
@@ -419,10 +454,18 @@ def _ask(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+ASK_JSON_KEYS = ("ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error", "replaced", "steps",
+                 "exit_code")
+
+
 def _print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> None:
-    """The one shape of `ask --json`, whether the turn ran here or in the daemon."""
-    keys = ("ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error", "replaced", "steps")
-    print(json.dumps({k: tool_calls if k == "tool_calls" else turn.get(k) for k in keys}, ensure_ascii=False))
+    """The one shape of `ask --json`, whether the turn ran here or in the daemon, answered or not: every key on
+    every outcome (``null`` where unknown)."""
+    out = {k: tool_calls if k == "tool_calls" else turn.get(k) for k in ASK_JSON_KEYS}
+    out["steps"] = out["steps"] or []
+    if out["exit_code"] is None:
+        out["exit_code"] = 0 if out["ok"] else 1
+    print(json.dumps(out, ensure_ascii=False))
 
 
 def _ask_remote(client, question: str, args: argparse.Namespace) -> int:

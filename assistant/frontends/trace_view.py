@@ -64,9 +64,9 @@ def render(turn: dict[str, Any]) -> str:
     calls = list(turn["model_calls"])
     tools = list(turn["tool_calls"])
 
-    def take(role: str) -> list[str]:
+    def take(role: str, limit: int | None = None) -> list[str]:
         out = []
-        while calls and calls[0]["role"] == role:
+        while calls and calls[0]["role"] == role and (limit is None or len(out) < limit):
             out.append(_model_line(calls.pop(0)))
         return out
 
@@ -96,7 +96,7 @@ def render(turn: dict[str, Any]) -> str:
         elif t == "stage_started" and e["stage"] == "executor":
             attempt = e["attempt"]
             body.append((0, f"attempt {attempt}/{e['of']}"))
-            for line in take("executor"):
+            for line in take("executor", 1):  # one call per attempt (a check that rejects it asks no validator)
                 body.append((1, line))
         elif t == "tool_call_proposed":
             if e["attempt"] != attempt:
@@ -112,7 +112,7 @@ def render(turn: dict[str, Any]) -> str:
             for r in refusals:
                 body.append((2, f"sandbox refused: {r}"))
         elif t == "validation":
-            for line in take("validator"):
+            for line in take("validator", 1) if e["by"] != "check" else []:
                 body.append((1, line))
             tail = "" if e["verdict"] == "PASS" else " → sent back to the executor as feedback"
             body.append((1, f"validation {e['verdict']} (by {e['by']}): {_short(e['reason'], 200)}{tail}"))

@@ -1,0 +1,28 @@
+"""`assistant trace`: each executor call under its own attempt, also when a deterministic check (not the validator
+model) rejected the earlier ones."""
+
+from __future__ import annotations
+
+from conftest import call
+
+from assistant.frontends.trace_view import render
+from assistant.models.function import RoleScript
+
+
+async def test_a_check_rejected_retry_is_filed_under_its_own_attempt(scripted_app, model):
+    model.fn = RoleScript(router={"route": "calculator"},
+                          executor=[call("calculator", expression=".12 * 7"), call("calculator", expression="12 * 7")],
+                          validator={"verdict": "PASS", "reason": "12 eggs times 7 boxes"},
+                          responder="There are 84 eggs.")
+    app = scripted_app(deterministic=True)
+    result = await app.ask("A box holds 12 eggs. How many eggs are in 7 boxes? Use the calculator.")
+    assert result.ok and result.attempts == 2 and model.roles().count("executor") == 2
+    tree = render(app.store.turn(result.turn_id)).splitlines()
+    first = next(i for i, line in enumerate(tree) if "attempt 1/" in line)
+    second = next(i for i, line in enumerate(tree) if "attempt 2/" in line)
+    between = tree[first:second]
+    assert sum("executor model call" in line for line in between) == 1  # the first call, and only it
+    assert any("validation FAIL (by check)" in line and ".12" in line for line in between)
+    after = tree[second:]
+    assert sum("executor model call" in line for line in after) == 1
+    assert any("validator model call" in line for line in after) and any("validation PASS" in line for line in after)

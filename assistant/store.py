@@ -39,6 +39,7 @@ class SessionSummary(BaseModel):
     title: str | None
     turns: int
     last_active: str | None
+    frontend: str = "chat"
 
 
 def _script(db: sqlite3.Connection, sql: str) -> None:
@@ -134,6 +135,11 @@ def _m007_batch_keys(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE batch_jobs ADD COLUMN pid INTEGER")
 
 
+def _m008_session_frontends(db: sqlite3.Connection) -> None:
+    # Which front end a session belongs to: a chat (or the popup's), the rolling session of one-shot `ask`s, a batch job.
+    db.execute("ALTER TABLE sessions ADD COLUMN frontend TEXT NOT NULL DEFAULT 'chat'")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -142,7 +148,9 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("005_no_messages", _m005_no_messages),
     ("006_steps", _m006_steps),
     ("007_batch_keys", _m007_batch_keys),
+    ("008_session_frontends", _m008_session_frontends),
 ]
+ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
 
 
 def _alive(pid: int | None) -> bool:
@@ -198,10 +206,17 @@ class Store:
 
     # sessions and history
 
-    def create_session(self, title: str | None = None) -> str:
+    def create_session(self, title: str | None = None, frontend: str = "chat") -> str:
         sid = new_id()
-        self.db.execute("INSERT INTO sessions (id, created_at, title) VALUES (?, ?, ?)", (sid, now_iso(), title))
+        self.db.execute("INSERT INTO sessions (id, created_at, title, frontend) VALUES (?, ?, ?, ?)",
+                        (sid, now_iso(), title, frontend))
         return sid
+
+    def rolling_session(self, frontend: str, title: str | None = None) -> str:
+        """The one session that collects a front end's turns (every one-shot ``ask``; a batch job's questions)."""
+        row = self.db.execute("SELECT id FROM sessions WHERE frontend = ? AND (title IS ? OR ? IS NULL) "
+                              "ORDER BY created_at DESC LIMIT 1", (frontend, title, title)).fetchone()
+        return row[0] if row else self.create_session(title or ROLLING_TITLES.get(frontend), frontend)
 
     def session_exists(self, session_id: str) -> bool:
         return self.db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
@@ -307,16 +322,20 @@ class Store:
         rows = self.db.execute("SELECT id FROM turns WHERE id LIKE ? LIMIT 2", (ref + "%",)).fetchall()
         return rows[0][0] if len(rows) == 1 else None
 
-    def sessions(self) -> list[SessionSummary]:
+    def sessions(self, limit: int | None = None, frontend: str | None = None,
+                 exclude: str | None = None) -> list[SessionSummary]:
+        """Sessions, the most recently active first; ``frontend``: only chat, ask or batch ones; ``exclude``: not those."""
+        where, params = ("WHERE s.frontend = ?", [frontend]) if frontend else \
+            ("WHERE s.frontend != ?", [exclude]) if exclude else ("", [])
         return [SessionSummary.model_validate(dict(r)) for r in self.db.execute(
-            "SELECT s.id, s.created_at, s.title, COUNT(t.id) AS turns, MAX(t.started_at) AS last_active "
-            "FROM sessions s LEFT JOIN turns t ON t.session_id = s.id GROUP BY s.id "
-            "ORDER BY COALESCE(MAX(t.started_at), s.created_at) DESC")]
+            "SELECT s.id, s.created_at, s.title, s.frontend, COUNT(t.id) AS turns, MAX(t.started_at) AS last_active "
+            f"FROM sessions s LEFT JOIN turns t ON t.session_id = s.id {where} GROUP BY s.id "
+            "ORDER BY COALESCE(MAX(t.started_at), s.created_at) DESC LIMIT ?", (*params, limit or -1))]
 
-    def find_session(self, ref: str) -> str | None:
-        """A session id from ``last`` or a unique id prefix."""
+    def find_session(self, ref: str, frontend: str | None = None, exclude: str | None = None) -> str | None:
+        """A session id from ``last`` (of ``frontend``'s sessions, when given; not ``exclude``'s) or a unique id prefix."""
         if ref == "last":
-            recent = self.sessions()
+            recent = self.sessions(1, frontend, exclude)
             return recent[0].id if recent else None
         rows = self.db.execute("SELECT id FROM sessions WHERE id LIKE ? LIMIT 2", (ref + "%",)).fetchall()
         return rows[0][0] if len(rows) == 1 else None

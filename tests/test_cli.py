@@ -276,3 +276,37 @@ def test_ask_json_has_every_field_on_every_outcome(home, fake, case):
     out = json.loads(p.stdout)
     assert p.returncode == expected and set(out) == keys and out["exit_code"] == expected
     assert out["ok"] == (expected == 0) and isinstance(out["tool_calls"], list) and isinstance(out["steps"], list)
+
+
+def _sessions(home) -> list[dict]:
+    p = run(["sessions", "list", "-n", "0", "--json"], cli_env(home))
+    assert p.returncode == 0, p.stderr
+    return [json.loads(line) for line in p.stdout.splitlines()]
+
+
+def test_asks_share_one_rolling_session_without_context(home, fake):
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Fine.")
+    for i in range(20):
+        assert run(["ask", f"Tell me something, number {i}"], cli_env(home, fake)).returncode == 0
+    rows = _sessions(home)
+    assert [(r["frontend"], r["turns"]) for r in rows] == [("ask", 20)]
+    assert all(len(r["messages"]) == 2 for r in fake.requests)  # each alone: no earlier ask as context
+    fake.requests.clear()
+    p = run(["ask", "-c", "And the one before?"], cli_env(home, fake))
+    assert p.returncode == 0 and len(fake.requests[0]["messages"]) > 2  # -c: the conversation goes on
+    assert run(["ask", "--no-log", "Private question"], cli_env(home, fake)).returncode == 0
+    assert [r["turns"] for r in _sessions(home)] == [21]
+
+
+def test_batch_files_its_questions_under_its_job_and_chat_continue_skips_asks(home, fake, tmp_path):
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Fine.")
+    src = tmp_path / "q.txt"
+    src.write_text("".join(f"question {i}\n" for i in range(5)))
+    assert run(["batch", str(src)], cli_env(home, fake)).returncode == 0
+    assert run(["ask", "one more"], cli_env(home, fake)).returncode == 0
+    rows = _sessions(home)
+    assert sorted((r["frontend"], r["turns"]) for r in rows) == [("ask", 1), ("batch", 5)]
+    batch_only = run(["sessions", "list", "--kind", "batch"], cli_env(home))
+    assert "batch job" in batch_only.stdout and "one-shot" not in batch_only.stdout
+    p = run(["sessions", "list", "--format", "jsonl"], cli_env(home))
+    assert p.returncode == 2 and "--format is for 'sessions export'" in p.stderr

@@ -276,7 +276,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             try:
                 if item.error is not None:
                     raise item.error
-                result = await app.ask(item.question)
+                result = await app.ask(item.question, one_shot=f"batch:batch job {job_id}")
             except AssistantError as e:
                 if e.permanent:  # the question, not the server: asking again would fail again, so it is recorded
                     record = BatchRecord(id=item.id, question=item.question, ok=False, answer="", route=None,

@@ -38,6 +38,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="a text file to put before the question (repeatable)")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
     ask.add_argument("-m", "--model", help="use this model for every role")
+    ask.add_argument("-c", "--continue", dest="resume_last", action="store_true",
+                     help="continue the last conversation (its earlier turns are the context)")
+    ask.add_argument("--session", metavar="ID", help="continue this session (an id prefix; see: assistant sessions list)")
+    ask.add_argument("--no-log", action="store_true", help="store nothing of this question")
     ask.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
     ask.add_argument("--debug", action="store_true", help="show tracebacks")
     ask.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
@@ -103,10 +107,15 @@ def _parser() -> argparse.ArgumentParser:
                                         "Exits 1 only on problems that stop it from answering.")
     doctor.add_argument("--json", action="store_true", help="print the findings as JSON")
 
-    sessions = sub.add_parser("sessions", help="list, show, delete or export chat sessions")
+    sessions = sub.add_parser("sessions", help="list, show, delete or export sessions",
+                              description="Sessions are chats (and the popup's), the one rolling session of one-shot "
+                                          "`ask` questions, and one per batch job.")
     sessions.add_argument("action", choices=["list", "show", "delete", "export"])
     sessions.add_argument("id", nargs="?", help="a session id (or a unique prefix, or 'last')")
-    sessions.add_argument("--format", choices=["jsonl", "markdown"], default="markdown", help="export format (default markdown)")
+    sessions.add_argument("--format", choices=["jsonl", "markdown"], help="export: jsonl or markdown (default)")
+    sessions.add_argument("-n", "--limit", type=int, metavar="N", help="list: the N most recent (default 20; 0: all)")
+    sessions.add_argument("--kind", choices=["chat", "ask", "batch"], help="list: only chats, the ask session, or batch jobs")
+    sessions.add_argument("--json", action="store_true", help="list: one JSON object per session")
 
     trace = sub.add_parser("trace", help="show one turn as a tree: route, model calls, tool calls, verdicts, retries")
     trace.add_argument("turn", nargs="?", default="last", help="a turn id (or prefix), 'last' (default) or 'last-N'")
@@ -261,9 +270,20 @@ def _sessions(args: argparse.Namespace) -> int:
     from assistant.errors import ConfigError
     from assistant.frontends.repl import sessions_table
 
+    if args.action != "export" and args.format:
+        raise ConfigError(f"--format is for 'sessions export', not '{args.action}'.", "For a listing as JSON: --json.")
+    if args.action != "list" and (args.limit is not None or args.kind or args.json):
+        raise ConfigError(f"-n, --kind and --json are for 'sessions list', not '{args.action}'.")
     store = _store()
     if args.action == "list":
-        print(sessions_table(store.sessions()))
+        if args.limit is not None and args.limit < 0:
+            raise ConfigError("-n must be 0 (all) or more.")
+        rows = store.sessions(None if args.limit == 0 else args.limit or 20, args.kind)
+        if args.json:
+            for r in rows:
+                print(r.model_dump_json())
+        else:
+            print(sessions_table(rows))
         return 0
     if not args.id:
         raise ConfigError(f"'sessions {args.action}' needs a session id.", "See: assistant sessions list")
@@ -312,7 +332,8 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
         app = build_assistant(settings, paths, notify=_notice)
     try:
         ref = args.session or ("last" if args.resume_last else None)
-        session = app.store.find_session(ref) if ref else app.store.create_session()
+        session = app.store.find_session(ref, frontend="chat" if ref == "last" else None) if ref else \
+            app.store.create_session()
         if session is None:
             if args.session:
                 raise ConfigError(f"no session matches '{args.session}'.", "See: assistant sessions list")
@@ -448,7 +469,7 @@ def _ask(args: argparse.Namespace) -> int:
                     raise AssistantError(f"the daemon refused the question: {e}.", "Try --no-daemon.") from None
                 _notice(f"{e}; answering here instead (`assistant daemon restart` gives the daemon these settings).")
     paths, settings = _settings(_overrides(args))
-    result = asyncio.run(_run_ask(paths, settings, question, args.json))
+    result = asyncio.run(_run_ask(paths, settings, question, args))
     if args.json:
         _print_ask_json(result.model_dump(), [t.model_dump() for t in result.tool_calls])
     return 0 if result.ok else 1
@@ -478,7 +499,11 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     tools: list[dict[str, Any]] = []
     from assistant.frontends.client import setting_env
 
-    events = client.ask(question, model=args.model, max_retries=args.max_retries, env=setting_env())
+    session = "last" if args.resume_last else args.session
+    if session and session != "last":
+        session = _session_of(session)
+    events = client.ask(question, session_id=session, model=args.model, max_retries=args.max_retries, env=setting_env(),
+                        one_shot=None if session else "ask", log=None if not args.no_log else False)
     if args.debug:
         _notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
     try:
@@ -499,15 +524,33 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     return 0 if done["ok"] else 1
 
 
-async def _run_ask(paths, settings, question: str, as_json: bool):
+def _session_of(ref: str) -> str:
+    """A session id from an id prefix given on the command line."""
+    from assistant.errors import ConfigError
+
+    store = _store()
+    try:
+        sid = store.find_session(ref)
+    finally:
+        store.close()
+    if sid is None:
+        raise ConfigError(f"no session matches '{ref}'.", "See: assistant sessions list")
+    return sid
+
+
+async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
     from assistant.app import build_assistant
     from assistant.frontends.progress import Progress
 
+    as_json = args.json
     progress = Progress(enabled=not as_json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
                         stream_answer=not as_json)
     app = build_assistant(settings, paths, notify=_notice)
     try:
-        return await app.ask(question, emit=progress.on_event)
+        session = app.store.find_session("last", exclude="batch") if args.resume_last else \
+            _session_of(args.session) if args.session else None
+        return await app.ask(question, session_id=session, emit=progress.on_event,
+                             one_shot=None if session else "ask", log=not args.no_log)
     finally:
         progress.finish()
         await app.aclose()

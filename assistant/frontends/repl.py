@@ -183,9 +183,9 @@ def set_model(settings: Settings, args: list[str]) -> str:
 def sessions_table(rows: list[SessionSummary], current: str | None = None) -> str:
     if not rows:
         return "no sessions"
-    out = [f"  {'id':<14}{'turns':>6}  {'last active':<21}title"]
+    out = [f"  {'id':<14}{'kind':<7}{'turns':>6}  {'last active':<21}title"]
     for r in rows:
         mark = "*" if r.id == current else " "
         when = (r.last_active or r.created_at)[:19].replace("T", " ")
-        out.append(f"{mark} {r.id:<14}{r.turns:>6}  {when:<21}{(r.title or '')[:50]}")
+        out.append(f"{mark} {r.id:<14}{r.frontend:<7}{r.turns:>6}  {when:<21}{(r.title or '')[:50]}")
     return "\n".join(out)

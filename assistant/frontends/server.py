@@ -46,6 +46,8 @@ class AskBody(BaseModel):
     max_retries: int | None = Field(None, ge=0, le=10)
     models: dict[Literal["router", "executor", "validator", "responder"], str] | None = None  # {"executor": "qwen2.5:7b"}
     env: dict[str, str] | None = None  # the client's OLLAMA_HOST and ASSISTANT_* variables: its settings, not the daemon's
+    one_shot: Literal["ask"] | None = None  # a question on its own, filed under the rolling session of `ask`
+    log: bool = True  # False: answer, store nothing (`ask --no-log`)
 
     @field_validator("env")
     @classmethod
@@ -220,6 +222,8 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         if state.refresh is not None:
             await state.refresh()
         assistant = state.assistant
+        if body.session_id == "last":  # `ask -c`: the most recent conversation
+            body.session_id = assistant.store.find_session("last", exclude="batch")
         if body.session_id and not assistant.store.session_exists(body.session_id):
             return _error(404, f"no session {body.session_id}")
         settings = assistant.settings
@@ -260,7 +264,8 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
 
         state.busy[id(assistant)] = state.busy.get(id(assistant), 0) + 1
         try:
-            await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings)
+            await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings,
+                                one_shot=body.one_shot if not body.session_id else None, log=body.log)
         except AssistantError as e:  # the pipeline already streamed its turn_failed event
             if isinstance(e, InternalError):
                 log.error("turn failed: %s", e.message, exc_info=e.__cause__)

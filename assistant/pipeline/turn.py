@@ -116,9 +116,11 @@ class Assistant:
         self.store.close()
 
     async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None,
-                  settings: Settings | None = None) -> TurnResult:
+                  settings: Settings | None = None, one_shot: str | None = None, log: bool = True) -> TurnResult:
         """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored).
-        ``settings`` overrides this instance's for one turn (a daemon client's --model or --max-retries)."""
+        ``settings`` overrides this instance's for one turn (a daemon client's --model or --max-retries).
+        ``one_shot``: a question on its own, with no earlier turn as context, filed under that front end's rolling
+        session ("ask"; a batch job's title) unless ``session_id`` is given. ``log=False``: nothing is stored."""
         settings = settings or self.settings
         try:
             check_question(question, settings)
@@ -127,13 +129,19 @@ class Assistant:
                                                                                exit_code=e.exit_code))):
                 await r
             raise
-        session_id = session_id or self.store.create_session(title=question[:80])
-        history = [ChatMessage.model_validate({"role": r, "content": c})
-                   for r, c in self.store.recent_messages(session_id, settings.history_turns)]
+        alone = one_shot is not None or not log
+        if not log:
+            session_id = session_id or ""
+        elif one_shot is not None:
+            session_id = session_id or self.store.rolling_session(*one_shot.split(":", 1))
+        else:
+            session_id = session_id or self.store.create_session(title=question[:80])
+        history = [] if alone else [ChatMessage.model_validate({"role": r, "content": c})
+                                    for r, c in self.store.recent_messages(session_id, settings.history_turns)]
         trace = Trace()
         ctx = TurnContext(settings, RecordingModel(WithoutThinking(self.backend), trace), self.registry, self.runner,
-                          question, history, trace, emit, previous=self.store.last_turn(session_id),
-                          pending=self.store.pending(session_id))
+                          question, history, trace, emit, previous=None if alone else self.store.last_turn(session_id),
+                          pending=None if alone else self.store.pending(session_id))
         turn_id, started = new_id(), now_iso()
         await ctx.emit(TurnStarted(turn_id=turn_id, session_id=session_id, question=question))
         decision: router.RouteDecision | None = None
@@ -171,7 +179,7 @@ class Assistant:
             elif decision.reply is not None:
                 # A rule wrote the whole answer: a refusal, or a question back for a missing detail.
                 answer = Answer(text=await responder.say(ctx, decision.reply))
-                if decision.pending_tool:
+                if decision.pending_tool and log:
                     self.store.set_pending(session_id, PreviousTurn(question=question, route=decision.pending_tool))
                 ok = True
             elif tool is None:
@@ -221,14 +229,15 @@ class Assistant:
                 await ctx.emit(done)
             else:
                 ctx.events.append(done)
-            self.store.save_turn(
-                {"id": turn_id, "session_id": session_id, "question": question, "answer": answer.text if answer else None,
-                 "ok": int(ok), "route": result.route, "route_by": result.route_by,
-                 "route_reason": decision.reason if decision else None, "attempts": result.attempts,
-                 "model_calls": result.model_calls, "error": result.error, "started_at": started,
-                 "finished_at": now_iso()},
-                trace.model_calls, trace.tool_calls, ctx.events,
-            )
+            if log:
+                self.store.save_turn(
+                    {"id": turn_id, "session_id": session_id, "question": question,
+                     "answer": answer.text if answer else None, "ok": int(ok), "route": result.route,
+                     "route_by": result.route_by, "route_reason": decision.reason if decision else None,
+                     "attempts": result.attempts, "model_calls": result.model_calls, "error": result.error,
+                     "started_at": started, "finished_at": now_iso()},
+                    trace.model_calls, trace.tool_calls, ctx.events,
+                )
         return result
 
     async def _answer_tool(self, ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel, ToolResult]],

@@ -140,6 +140,21 @@ def _m008_session_frontends(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE sessions ADD COLUMN frontend TEXT NOT NULL DEFAULT 'chat'")
 
 
+def _m009_turns_search(db: sqlite3.Connection) -> None:
+    # Full-text search over every turn's question and answer (`assistant logs -q`, /search). The trigram tokenizer
+    # finds any three characters in a row, Chinese as English; shorter queries fall back to LIKE.
+    db.execute("CREATE VIRTUAL TABLE turns_fts USING fts5(question, answer, content='turns', content_rowid='rowid', "
+               "tokenize='trigram')")
+    db.execute("INSERT INTO turns_fts(rowid, question, answer) SELECT rowid, question, answer FROM turns")
+    db.execute("CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN "
+               "INSERT INTO turns_fts(rowid, question, answer) VALUES (new.rowid, new.question, new.answer); END")
+    db.execute("CREATE TRIGGER turns_fts_delete AFTER DELETE ON turns BEGIN "
+               "INSERT INTO turns_fts(turns_fts, rowid, question, answer) VALUES ('delete', old.rowid, old.question, old.answer); END")
+    db.execute("CREATE TRIGGER turns_fts_update AFTER UPDATE ON turns BEGIN "
+               "INSERT INTO turns_fts(turns_fts, rowid, question, answer) VALUES ('delete', old.rowid, old.question, old.answer); "
+               "INSERT INTO turns_fts(rowid, question, answer) VALUES (new.rowid, new.question, new.answer); END")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -149,6 +164,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("006_steps", _m006_steps),
     ("007_batch_keys", _m007_batch_keys),
     ("008_session_frontends", _m008_session_frontends),
+    ("009_turns_search", _m009_turns_search),
 ]
 ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
 
@@ -310,6 +326,31 @@ class Store:
         out["tool_calls"] = [dict(r) for r in self.db.execute("SELECT * FROM tool_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
         out["events"] = [json.loads(r["data"]) for r in self.db.execute("SELECT data FROM events WHERE turn_id = ? ORDER BY seq", (turn_id,))]
         return out
+
+    def logs(self, limit: int = 3, text: str | None = None, model: str | None = None) -> list[dict[str, Any]]:
+        """The last ``limit`` turns (0: all), oldest first, with their models: those whose question or answer
+        contains ``text`` (any language; case does not matter), and that ``model`` answered a call of."""
+        where: list[str] = []
+        params: list[Any] = []
+        if text and len(text.strip()) >= 3:
+            where.append("t.rowid IN (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?)")
+            params.append('"' + text.strip().replace('"', '""') + '"')
+        elif text and text.strip():
+            where.append("(t.question LIKE ? ESCAPE '\\' OR t.answer LIKE ? ESCAPE '\\')")
+            like = "%" + text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            params += [like, like]
+        if model:
+            where.append("EXISTS (SELECT 1 FROM model_calls m WHERE m.turn_id = t.id AND m.model = ?)")
+            params.append(model)
+        sql = ("SELECT t.id, t.session_id, t.question, t.answer, t.ok, t.route, t.error, t.started_at, "
+               "(SELECT GROUP_CONCAT(DISTINCT m.model) FROM model_calls m WHERE m.turn_id = t.id) AS models "
+               f"FROM turns t {'WHERE ' + ' AND '.join(where) if where else ''} "
+               "ORDER BY t.started_at DESC, t.rowid DESC LIMIT ?")
+        rows = [dict(r) for r in self.db.execute(sql, (*params, limit or -1))]
+        for r in rows:
+            r["ok"] = bool(r["ok"])
+            r["models"] = sorted((r["models"] or "").split(",")) if r["models"] else []
+        return rows[::-1]
 
     def find_turn(self, ref: str, session_id: str | None = None) -> str | None:
         """A turn id from ``last``, ``last-N`` (N turns before the last), or a unique id prefix."""

@@ -310,3 +310,24 @@ def test_batch_files_its_questions_under_its_job_and_chat_continue_skips_asks(ho
     assert "batch job" in batch_only.stdout and "one-shot" not in batch_only.stdout
     p = run(["sessions", "list", "--format", "jsonl"], cli_env(home))
     assert p.returncode == 2 and "--format is for 'sessions export'" in p.stderr
+
+
+def test_logs_search_and_switch(home, fake):
+    fake.handler = Script().always("router", {"route": "chat"}).always(
+        "responder", lambda req: "答:" + req["messages"][-1]["content"] if req["messages"][-1]["content"] > "~"
+        else "Answer: " + req["messages"][-1]["content"])
+    for q in ("北京今天适合跑步吗", "Is Berlin good for running?", "Tell me a joke"):
+        assert run(["ask", q], cli_env(home, fake)).returncode == 0
+    p = run(["logs", "-q", "跑步", "--json"], cli_env(home))
+    assert [json.loads(line)["question"] for line in p.stdout.splitlines()] == ["北京今天适合跑步吗"]
+    p = run(["logs", "-q", "RUNNING"], cli_env(home))
+    assert "> Is Berlin good for running?" in p.stdout and "joke" not in p.stdout
+    p = run(["logs", "-n", "0", "-m", "qwen2.5:3b"], cli_env(home))
+    assert p.stdout.count("## ") == 3 and "qwen2.5:3b" in p.stdout
+    assert run(["logs", "off"], cli_env(home)).returncode == 0
+    assert run(["ask", "A secret question"], cli_env(home, fake)).returncode == 0
+    assert "secret" not in run(["logs", "-n", "0"], cli_env(home)).stdout
+    assert run(["logs", "status"], cli_env(home)).stdout.strip() == "asks are not logged"
+    run(["logs", "on"], cli_env(home))
+    assert run(["ask", "A question again"], cli_env(home, fake)).returncode == 0
+    assert "> A question again" in run(["logs", "-n", "1"], cli_env(home)).stdout

@@ -151,3 +151,17 @@ def test_chat_goes_through_a_running_daemon(home, fake, gazetteer_index):
             term.close()
     finally:
         daemon.stop()
+
+
+def test_search_finds_earlier_turns_of_any_session(chat, fake, home):
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Owls hunt at night.")
+    term = chat()
+    term.type("Tell me about owls")
+    term.wait_for("Owls hunt at night.")
+    last_turn(home, "Tell me about owls")
+    term.type("/new")
+    term.wait_for("new session")
+    term.type("/search OWLS")
+    term.wait_for("> Tell me about owls")
+    term.type("/search 不存在的东西")
+    term.wait_for("nothing found for '不存在的东西'")

@@ -25,3 +25,26 @@ def test_an_older_database_loses_the_unread_messages_table_and_keeps_its_history
     assert again.schema_version == len(MIGRATIONS)
     assert again.recent_messages(session, 4) == [("user", "hi"), ("assistant", "hello")]  # read from the turns
     again.close()
+
+
+def _turn(store: Store, session: str, tid: str, question: str, answer: str, when: str) -> None:
+    store.save_turn({"id": tid, "session_id": session, "question": question, "answer": answer, "ok": 1, "route": "chat",
+                     "route_by": "model", "route_reason": "", "attempts": 0, "model_calls": 1, "error": None,
+                     "started_at": when, "finished_at": when}, [], [], [])
+
+
+def test_logs_are_searched_in_chinese_and_english_and_follow_deletions(tmp_path):
+    store = Store(tmp_path / "assistant.db")
+    chat, other = store.create_session(), store.create_session()
+    _turn(store, chat, "a", "上海明天的天气怎么样", "明天上海小雨,12°C。", "2026-11-22T10:00:00")
+    _turn(store, chat, "b", "What is the WEATHER in Paris?", "Clear, 12°C.", "2026-11-22T10:01:00")
+    _turn(store, other, "c", "Who wrote Hamlet?", "Shakespeare.", "2026-11-22T10:02:00")
+    assert [r["id"] for r in store.logs(0, "天气怎么")] == ["a"]
+    assert [r["id"] for r in store.logs(0, "天气")] == ["a"]  # two characters: below a trigram, found all the same
+    assert [r["id"] for r in store.logs(0, "weather")] == ["b"]  # case does not matter
+    assert [r["id"] for r in store.logs(0, "12°C")] == ["a", "b"]  # answers too, oldest first
+    assert [r["id"] for r in store.logs(2)] == ["b", "c"]  # the last two
+    assert store.logs(0, '"; DROP TABLE turns; --') == []  # a query is text, never syntax
+    store.delete_session(chat)
+    assert store.logs(0, "12°C") == [] and [r["id"] for r in store.logs(0)] == ["c"]
+    store.close()

@@ -117,6 +117,16 @@ def _parser() -> argparse.ArgumentParser:
     sessions.add_argument("--kind", choices=["chat", "ask", "batch"], help="list: only chats, the ask session, or batch jobs")
     sessions.add_argument("--json", action="store_true", help="list: one JSON object per session")
 
+    logs = sub.add_parser("logs", help="every stored turn, newest last: search them, or switch logging of asks off",
+                          description="Print stored turns (questions, answers, models), the most recent last. "
+                                      "`assistant logs off` stops storing one-shot `ask` questions (chats keep their "
+                                      "turns: they are the chat's context); `assistant logs on` starts again.")
+    logs.add_argument("switch", nargs="?", choices=["on", "off", "status"], help="switch the logging of asks, or show it")
+    logs.add_argument("-n", "--count", type=int, default=3, metavar="N", help="how many turns (default 3; 0: all)")
+    logs.add_argument("-q", "--query", metavar="TEXT", help="only turns whose question or answer contains TEXT")
+    logs.add_argument("-m", "--model", help="only turns that MODEL answered a call of")
+    logs.add_argument("--json", action="store_true", help="one JSON object per turn")
+
     trace = sub.add_parser("trace", help="show one turn as a tree: route, model calls, tool calls, verdicts, retries")
     trace.add_argument("turn", nargs="?", default="last", help="a turn id (or prefix), 'last' (default) or 'last-N'")
     trace.add_argument("--json", action="store_true", help="print the whole turn as JSON")
@@ -129,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _parser().print_help()
         return 2
     debug = getattr(args, "debug", False)
-    commands = {"ask": _ask, "config": _config, "tools": _tools, "batch": _batch, "chat": _chat,
+    commands = {"ask": _ask, "config": _config, "tools": _tools, "batch": _batch, "chat": _chat, "logs": _logs,
                 "sessions": _sessions, "trace": _trace, "doctor": _doctor, "daemon": _daemon, "popup": _popup}
     try:
         return commands[args.command](args)
@@ -251,6 +261,42 @@ def _doctor(args: argparse.Namespace) -> int:
     text, code = report(asyncio.run(run_checks(settings, paths)), args.json)
     print(text)
     return code
+
+
+LOGS_OFF = "logs-off"  # a file in the data dir: one-shot asks are not stored
+
+
+def _logs_off() -> bool:
+    from assistant.paths import resolve_paths
+
+    return (resolve_paths().data_dir / LOGS_OFF).exists()
+
+
+def _logs(args: argparse.Namespace) -> int:
+    from assistant.errors import ConfigError
+    from assistant.paths import resolve_paths
+
+    flag = resolve_paths().data_dir / LOGS_OFF
+    if args.switch in ("on", "off"):
+        flag.parent.mkdir(parents=True, exist_ok=True)
+        flag.touch() if args.switch == "off" else flag.unlink(missing_ok=True)
+        print("asks are logged" if args.switch == "on" else "asks are not logged (assistant logs on to start again)")
+        return 0
+    if args.switch == "status":
+        print("asks are not logged" if flag.exists() else "asks are logged")
+        return 0
+    if args.count < 0:
+        raise ConfigError("-n must be 0 (all) or more.")
+    store = _store()
+    rows = store.logs(args.count, args.query, args.model)
+    if args.json:
+        for r in rows:
+            print(json.dumps(r, ensure_ascii=False))
+    else:
+        from assistant.frontends.trace_view import logs_text
+
+        print(logs_text(rows) if rows else "no turns" + (" match" if args.query or args.model else " yet"))
+    return 0
 
 
 def _trace(args: argparse.Namespace) -> int:
@@ -503,7 +549,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     if session and session != "last":
         session = _session_of(session)
     events = client.ask(question, session_id=session, model=args.model, max_retries=args.max_retries, env=setting_env(),
-                        one_shot=None if session else "ask", log=None if not args.no_log else False)
+                        one_shot=None if session else "ask", log=False if args.no_log or _logs_off() else None)
     if args.debug:
         _notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
     try:
@@ -550,7 +596,7 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \
             _session_of(args.session) if args.session else None
         return await app.ask(question, session_id=session, emit=progress.on_event,
-                             one_shot=None if session else "ask", log=not args.no_log)
+                             one_shot=None if session else "ask", log=not args.no_log and not _logs_off())
     finally:
         progress.finish()
         await app.aclose()

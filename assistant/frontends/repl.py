@@ -22,6 +22,7 @@ HELP = """commands:
   /new                  start a new session
   /sessions             list sessions
   /resume ID            continue a session (an id prefix, or 'last')
+  /search TEXT          earlier questions and answers that contain TEXT (any session)
   /trace [N]            the last turn as a tree (N: that many turns back, 1 = the last)
   /model [ROLE] [NAME]  show the models, or set one for every role or for ROLE (router, executor, validator, responder)
   /retries N            executor retries after a failed check
@@ -137,7 +138,16 @@ class Repl:
             self.session_id = store.create_session()
             print(f"new session {self.session_id}")
         elif name == "/sessions":
-            print(sessions_table(store.sessions(), current=self.session_id))
+            print(sessions_table(store.sessions(20), current=self.session_id))
+        elif name == "/search":
+            query = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
+            if not query.strip():
+                print("usage: /search TEXT  (earlier questions and answers that contain TEXT)")
+            else:
+                from assistant.frontends.trace_view import logs_text
+
+                rows = store.logs(10, query)
+                print(logs_text(rows) if rows else f"nothing found for '{query}'")
         elif name == "/resume":
             found = store.find_session(args[0]) if args else None
             if found is None:

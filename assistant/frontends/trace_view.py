@@ -153,3 +153,14 @@ def as_json(turn: dict[str, Any]) -> str:
         t["result"] = json.loads(t["result"]) if t["result"] else None
         t["refusals"] = json.loads(t.get("refusals") or "[]")
     return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def logs_text(rows: list[dict[str, Any]]) -> str:
+    """Turns as Markdown: a heading line each, the question quoted, then the answer (or why there is none)."""
+    out = []
+    for r in rows:
+        models = f" · {', '.join(r['models'])}" if r["models"] else ""
+        out.append(f"## {r['started_at'][:19].replace('T', ' ')} · {r['id']} · {r['route'] or '-'}{models}\n")
+        out.append("> " + r["question"].replace("\n", "\n> ") + "\n")
+        out.append((r["answer"] if r["answer"] is not None else f"*(no answer: {r['error']})*") + "\n")
+    return "\n".join(out).rstrip()

@@ -236,3 +236,31 @@ def toml_value(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
     return str(value)
+
+
+def set_default_model(paths: Paths, name: str) -> None:
+    """Write ``model = name`` into ``config.toml``, keeping everything else in it (the file is checked first, and
+    the result is loaded back before it replaces the file)."""
+    import re
+
+    path = paths.config_file
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    lines = text.splitlines()
+    line = f"model = {toml_value(name)}"
+    first_table = next((i for i, l in enumerate(lines) if l.lstrip().startswith("[")), len(lines))
+    for i in range(first_table):
+        if re.match(r"\s*model\s*=", lines[i]):
+            lines[i] = line
+            break
+    else:
+        lines.insert(0, line)
+    new = "\n".join(lines) + "\n"
+    try:
+        Settings.model_validate(tomllib.loads(new))
+    except (tomllib.TOMLDecodeError, ValidationError) as e:
+        raise ConfigError(f"{path} cannot take the new model: {e}.".replace("\n", " "),
+                          "Fix the file first (assistant doctor shows what is wrong).") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(new, encoding="utf-8")
+    tmp.replace(path)

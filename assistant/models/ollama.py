@@ -295,3 +295,20 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
             checks.append(Check(name=f"model {model}", level="ok",
                                 detail=f"installed ({', '.join(roles)}); capabilities: {', '.join(sorted(caps)) or '?'}"))
     return checks
+
+
+async def models(settings: Settings) -> list[dict[str, Any]]:
+    """The installed models (``/api/tags``) with size and capabilities (``/api/show``)."""
+    base = base_url(settings.ollama_host)
+    try:
+        _, data = await get_json(base + "/api/tags", 5)
+    except Exception as e:  # any failure to connect is the same answer for the user
+        raise OllamaUnreachable(f"Cannot reach Ollama at {base} ({plain_error(e)}).",
+                                "Start it with `ollama serve`, or set OLLAMA_HOST.") from None
+    out = []
+    for m in (data or {}).get("models", []):
+        name = m.get("name") or m.get("model")
+        _, shown = await get_json(base + "/api/show", 5, "POST", {"model": name})
+        out.append({"name": name, "size": m.get("size"), "parameters": (m.get("details") or {}).get("parameter_size"),
+                    "capabilities": sorted((shown or {}).get("capabilities") or [])})
+    return out

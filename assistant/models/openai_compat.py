@@ -388,3 +388,18 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
                                 fix=f"set model to one of: {', '.join(listed)}" + (
                                     " (a server with one model may answer any name with it)" if len(listed) == 1 else "")))
     return checks
+
+
+async def models(settings: Settings) -> list[dict[str, Any]]:
+    """The models the server lists (``GET /models``; such servers report no size or capabilities)."""
+    base = settings.openai_base_url.rstrip("/")
+    try:
+        status, data = await get_json(base + "/models", 5, headers=_headers(settings))
+    except Exception as e:  # any failure to connect is the same answer for the user
+        raise ServerUnreachable(f"Cannot reach the OpenAI-compatible server at {base} ({plain_error(e)}).",
+                                "Start it, or set openai_base_url (OPENAI_BASE_URL).") from None
+    if status in (401, 403):
+        raise ConfigError(f"The server at {base} refused the API key (HTTP {status}).",
+                          "Set openai_api_key in config.toml, or OPENAI_API_KEY.")
+    return [{"name": m.get("id"), "size": None, "parameters": None, "capabilities": []}
+            for m in (data or {}).get("data", []) if isinstance(m, dict)]

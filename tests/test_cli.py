@@ -346,3 +346,20 @@ def test_models_lists_the_backends_models_and_sets_the_default(home, fake):
     assert {r["name"]: r["roles"] for r in rows}["qwen3:4b"] == ["router", "executor", "validator", "responder"]
     p = run(["models"], cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_BACKEND="ollama"))
     assert p.returncode == 3 and p.stderr.count("\n") == 1 and "ollama serve" in p.stderr
+
+
+def test_system_prompt_and_model_options_reach_the_answer_call(home, fake):
+    fake.handler = Script(router={"route": "chat"}, responder="Bonjour.")
+    p = run(["ask", "-s", "Answer in French.", "-o", "temperature", "0.2", "-o", "num_predict", "64",
+             "-o", "top_p", "0.9", "Say hello"], cli_env(home, fake))
+    assert p.returncode == 0, p.stderr
+    router, responder = fake.requests
+    assert responder["messages"][0]["content"].endswith("The user's instructions for this answer: Answer in French.")
+    assert responder["options"]["temperature"] == 0.2 and responder["options"]["top_p"] == 0.9
+    assert responder["options"]["num_predict"] == 64
+    assert router["options"]["temperature"] == 0 and "top_p" not in router["options"]  # decisions stay exact
+    assert "French" not in router["messages"][0]["content"]
+    p = run(["ask", "-o", "temprature", "1", "hi"], cli_env(home, fake))
+    assert p.returncode == 2 and "(did you mean 'temperature'?)" in p.stderr
+    p = run(["ask", "-o", "temperature", "9", "hi"], cli_env(home, fake))
+    assert p.returncode == 2 and "-o temperature 9: must be at most 2" in p.stderr

@@ -196,6 +196,17 @@ def test_ask_uses_the_running_daemon(daemon, daemon_env, fake):
     p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--no-daemon", "hello"], env=daemon_env,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and "answered by the daemon" not in p.stderr
+    # piped text, the words, -s and -o travel to the daemon as they would in-process; the turn joins the ask session
+    fake.requests.clear()
+    p = subprocess.run([sys.executable, "-X", "importtime", "-m", "assistant", "ask", "-s", "Be brief.", "-o",
+                        "temperature", "0.3", "what is this?"], env=daemon_env, input="A log line.\n",
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout == "from the daemon\n", p.stderr
+    imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
+    assert not imported & {"assistant.config", "pydantic", "ollama", "assistant.pipeline.turn", "tools"}
+    router, responder = fake.requests
+    assert router["messages"][-1]["content"] == "A log line.\n\nwhat is this?" and len(router["messages"]) == 2
+    assert responder["messages"][0]["content"].endswith("Be brief.") and responder["options"]["temperature"] == 0.3
 
 
 def test_a_client_with_other_settings_is_answered_with_its_own(daemon, daemon_env, fake):

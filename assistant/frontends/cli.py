@@ -15,6 +15,9 @@ from assistant import __version__
 from assistant.errors import EXIT_CODES_HELP, AssistantError
 
 ROLE_FIELDS = ("router_model", "executor_model", "validator_model", "responder_model")
+# -o KEY VALUE: the model options a question can take, and the setting each one is
+OPTIONS = {"temperature": "temperature", "top_p": "top_p", "num_ctx": "num_ctx", "seed": "seed",
+           "num_predict": "responder_max_tokens"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
                      help="continue the last conversation (its earlier turns are the context)")
     ask.add_argument("--session", metavar="ID", help="continue this session (an id prefix; see: assistant sessions list)")
     ask.add_argument("--no-log", action="store_true", help="store nothing of this question")
+    ask.add_argument("-s", "--system", metavar="TEXT", help="your own instructions for this answer (a system prompt)")
+    ask.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
+                     help="a model option for this question: " + ", ".join(OPTIONS) + " (repeatable)")
     ask.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
     ask.add_argument("--debug", action="store_true", help="show tracebacks")
     ask.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
@@ -453,7 +459,24 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     overrides: dict[str, Any] = {"max_retries": getattr(args, "max_retries", None)}
     if args.model:
         overrides.update({"model": args.model, **{f: args.model for f in ROLE_FIELDS}})
+    overrides.update(_options(args))
     return overrides
+
+
+def _options(args: argparse.Namespace) -> dict[str, str]:
+    """``-o KEY VALUE`` pairs as settings (checked with the settings: ``-o temperature 9`` is a usage error)."""
+    import difflib
+
+    from assistant.errors import ConfigError
+
+    out: dict[str, str] = {}
+    for key, value in getattr(args, "option", None) or []:
+        if key not in OPTIONS:
+            near = difflib.get_close_matches(key, list(OPTIONS), n=1)
+            raise ConfigError(f"-o {key}: not a model option" + (f" (did you mean '{near[0]}'?)." if near else "."),
+                              "Options: " + ", ".join(OPTIONS) + ".")
+        out[OPTIONS[key]] = value
+    return out
 
 
 def _batch(args: argparse.Namespace) -> int:
@@ -597,7 +620,9 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     session = "last" if args.resume_last else args.session
     if session and session != "last":
         session = _session_of(session)
-    events = client.ask(question, session_id=session, model=args.model, max_retries=args.max_retries, env=setting_env(),
+    options = {f"ASSISTANT_{name.upper()}": value for name, value in _options(args).items()}
+    events = client.ask(question, session_id=session, model=args.model, max_retries=args.max_retries,
+                        env={**setting_env(), **options}, system=args.system,
                         one_shot=None if session else "ask", log=False if args.no_log or _logs_off() else None)
     if args.debug:
         _notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
@@ -644,7 +669,7 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
     try:
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \
             _session_of(args.session) if args.session else None
-        return await app.ask(question, session_id=session, emit=progress.on_event,
+        return await app.ask(question, session_id=session, emit=progress.on_event, system=args.system,
                              one_shot=None if session else "ask", log=not args.no_log and not _logs_off())
     finally:
         progress.finish()

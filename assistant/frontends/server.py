@@ -48,6 +48,7 @@ class AskBody(BaseModel):
     env: dict[str, str] | None = None  # the client's OLLAMA_HOST and ASSISTANT_* variables: its settings, not the daemon's
     one_shot: Literal["ask"] | None = None  # a question on its own, filed under the rolling session of `ask`
     log: bool = True  # False: answer, store nothing (`ask --no-log`)
+    system: str | None = Field(None, max_length=MAX_BODY)  # the user's instructions for this answer (`ask -s`)
 
     @field_validator("env")
     @classmethod
@@ -87,7 +88,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 # Settings a turn reads (the daemon applies a client's to its turn); any other difference needs another backend or
 # other tools, so the client answers in its own process instead. The daemon's own settings never count.
 PER_TURN = {"model", *(f"{r}_model" for r in ROLES), *(f"{r}_max_tokens" for r in ROLES), *(f"{r}_think" for r in ROLES), "deterministic", "max_retries",
-            "seed", "rendered_answers", "num_ctx", "history_turns", "max_question_tokens"}
+            "seed", "temperature", "top_p", "rendered_answers", "num_ctx", "history_turns", "max_question_tokens"}
 DAEMON_ONLY = {"hotkey", "daemon_transport", "daemon_port"}
 
 
@@ -265,7 +266,8 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         state.busy[id(assistant)] = state.busy.get(id(assistant), 0) + 1
         try:
             await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings,
-                                one_shot=body.one_shot if not body.session_id else None, log=body.log)
+                                one_shot=body.one_shot if not body.session_id else None, log=body.log,
+                                system=body.system)
         except AssistantError as e:  # the pipeline already streamed its turn_failed event
             if isinstance(e, InternalError):
                 log.error("turn failed: %s", e.message, exc_info=e.__cause__)

@@ -38,6 +38,7 @@ class CallSettings(BaseModel):
     max_tokens: int | None = None  # the role's generation cap
     context: int | None = None  # the context window to ask for (Ollama's default is small and truncates silently)
     seed: int | None = None
+    top_p: float | None = None
     think: bool | None = None  # thinking models: False for decisions, None to leave the model's default
 
 

@@ -102,6 +102,7 @@ class EmbeddedBackend:
                 "temperature": 0.7 if request.settings.temperature is None else request.settings.temperature,
                 "repeat_penalty": 1.2,  # tiny models loop on a phrase otherwise
                 **({"seed": request.settings.seed} if request.settings.seed is not None else {}),
+                **({"top_p": request.settings.top_p} if request.settings.top_p is not None else {}),
                 "stream": True,
             }
             if request.format is not None:

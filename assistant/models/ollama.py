@@ -46,7 +46,8 @@ def base_url(host: str | None) -> str:
 
 
 def _options(s: CallSettings) -> dict[str, Any] | None:
-    options = {"temperature": s.temperature, "num_predict": s.max_tokens, "num_ctx": s.context, "seed": s.seed}
+    options = {"temperature": s.temperature, "num_predict": s.max_tokens, "num_ctx": s.context, "seed": s.seed,
+               "top_p": s.top_p}
     return {k: v for k, v in options.items() if v is not None} or None
 
 

@@ -91,7 +91,8 @@ class OpenAIBackend:
     def _kwargs(self, request: ChatRequest) -> dict[str, Any]:
         s = request.settings
         kwargs: dict[str, Any] = {"model": request.model, "messages": [_wire(m) for m in request.messages]}
-        for key, value in (("temperature", s.temperature), ("max_tokens", s.max_tokens), ("seed", s.seed)):
+        for key, value in (("temperature", s.temperature), ("max_tokens", s.max_tokens), ("seed", s.seed),
+                           ("top_p", s.top_p)):
             if value is not None:
                 kwargs[key] = value
         extra: dict[str, Any] = {}

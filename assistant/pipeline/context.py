@@ -30,6 +30,7 @@ class TurnContext:
     events: list[Event] = field(default_factory=list)
     said: str = ""  # the user's own words this turn, kept beside ``question``
     step: int | None = None  # the plan step these stages work on (stamped on the events they emit)
+    system: str | None = None  # the user's own instructions for this answer (`ask -s`)
 
     def __post_init__(self) -> None:
         self.said = self.said or self.question
@@ -54,5 +55,6 @@ class TurnContext:
         # Deterministic decoding for the stages whose output is a decision, not prose; thinking as each role's
         # setting says (off by default: a thinking model would spend seconds on a one-word decision).
         decision = role != "responder"
-        return CallSettings(temperature=0 if decision else None, max_tokens=self.settings.max_tokens_for(role),
+        return CallSettings(temperature=0 if decision else self.settings.temperature,
+                            top_p=None if decision else self.settings.top_p, max_tokens=self.settings.max_tokens_for(role),
                             context=self.settings.num_ctx, seed=self.settings.seed, think=self.settings.think_for(role))

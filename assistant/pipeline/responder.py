@@ -49,6 +49,10 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage],
             thinking = True
             await ctx.emit(Thinking())
 
+    if ctx.system:  # the user's own instructions for this answer, after ours
+        messages = [messages[0].model_copy(update={"content": f"{messages[0].content}\n\n"
+                                                   f"The user's instructions for this answer: {ctx.system}"}),
+                    *messages[1:]]
     reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta,
                                  on_thinking=on_thinking)
     timed_out = not why and reply.done_reason == "cut"

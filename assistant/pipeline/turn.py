@@ -116,7 +116,8 @@ class Assistant:
         self.store.close()
 
     async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None,
-                  settings: Settings | None = None, one_shot: str | None = None, log: bool = True) -> TurnResult:
+                  settings: Settings | None = None, one_shot: str | None = None, log: bool = True,
+                  system: str | None = None) -> TurnResult:
         """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored).
         ``settings`` overrides this instance's for one turn (a daemon client's --model or --max-retries).
         ``one_shot``: a question on its own, with no earlier turn as context, filed under that front end's rolling
@@ -141,7 +142,7 @@ class Assistant:
         trace = Trace()
         ctx = TurnContext(settings, RecordingModel(WithoutThinking(self.backend), trace), self.registry, self.runner,
                           question, history, trace, emit, previous=None if alone else self.store.last_turn(session_id),
-                          pending=None if alone else self.store.pending(session_id))
+                          pending=None if alone else self.store.pending(session_id), system=system)
         turn_id, started = new_id(), now_iso()
         await ctx.emit(TurnStarted(turn_id=turn_id, session_id=session_id, question=question))
         decision: router.RouteDecision | None = None

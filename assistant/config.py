@@ -129,14 +129,16 @@ FLAGS = {"model": "--model", "max_retries": "--max-retries", "temperature": "-o 
          "num_ctx": "-o num_ctx", "seed": "-o seed", "responder_max_tokens": "-o num_predict"}  # flags that set settings
 
 
-def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Settings:
-    """Merge the layers; a broken file or value is a :class:`ConfigError` naming where it came from."""
+def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None,
+                  ignore_file: bool = False) -> Settings:
+    """Merge the layers; a broken file or value is a :class:`ConfigError` naming where it came from.
+    ``ignore_file``: leave ``config.toml`` out (``doctor`` checks the rest when it is broken)."""
     env = dict(os.environ) if env is None else env
     data: dict[str, Any] = {}
     layers: dict[str, dict[str, Any]] = {}
     source = "defaults"
     try:
-        if paths.config_file.exists():
+        if paths.config_file.exists() and not ignore_file:
             source = str(paths.config_file)
             with paths.config_file.open("rb") as f:
                 layers["file"] = tomllib.load(f)

@@ -57,6 +57,19 @@ def test_ollama_down(home):
     assert not report["ok"] and ollama["level"] == "fail" and "ollama serve" in ollama["fix"]
 
 
+@pytest.mark.slow
+def test_a_broken_config_is_a_finding_and_the_rest_is_still_checked(home, fake):
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    (home / "config" / "config.toml").write_text('modle = "qwen3:4b"\n')
+    p = doctor(env_for(home, fake))
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert p.stdout.startswith("✗ settings: unknown setting 'modle'") and "(did you mean 'model'?)" in p.stdout
+    assert "✓ ollama: reachable" in p.stdout and "✓ database" in p.stdout  # checked all the same
+    assert "Error" not in p.stdout  # sentences, not exception class names
+    p = doctor(env_for(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}"))
+    assert "connection refused" in p.stdout and "ClientConnectorError" not in p.stdout
+
+
 async def test_auto_uses_ollama_when_it_answers(fake, make_app):
     fake.handler = Script(router={"route": "chat"}, responder="hi")
     app = make_app(backend="auto")

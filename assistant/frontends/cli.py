@@ -311,9 +311,23 @@ def _popup(args: argparse.Namespace) -> int:
 
 def _doctor(args: argparse.Namespace) -> int:
     from assistant.frontends.doctor import report, run_checks
+    from assistant.health import Check
+    from assistant.paths import resolve_paths
 
-    paths, settings = _settings()
-    text, code = report(asyncio.run(run_checks(settings, paths)), args.json)
+    paths = resolve_paths()
+    try:
+        _, settings = _settings()
+        config: list[Check] = []
+    except AssistantError as e:  # a broken config is a finding: the rest is checked with the defaults
+        from assistant.config import load_settings
+
+        try:  # the environment's settings, without the file; or, when those are what is broken, the defaults
+            settings = load_settings(paths, ignore_file=True)
+        except AssistantError:
+            settings = load_settings(paths, env={}, ignore_file=True)
+        config = [Check(name="settings", level="fail", blocking=True, detail=e.message,
+                        fix=(e.hint + " Until then the checks below use the defaults.").strip())]
+    text, code = report(config + asyncio.run(run_checks(settings, paths)), args.json)
     print(text)
     return code
 

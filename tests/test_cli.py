@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import os
 import subprocess
 import sys
@@ -143,22 +144,28 @@ def test_stage_progress_on_a_terminal(home, fake):
     assert text.endswith("\r\x1b[K")  # the status line is wiped, not left under the answer
 
 
-def test_no_color_turns_progress_off(home, fake):
+@pytest.mark.parametrize("env, expect", [
+    ({"NO_COLOR": "1"}, "plain"),  # the status text stays, without colour
+    ({"TERM": "dumb"}, "none"),  # a terminal that takes no cursor control: no status line, no escape codes
+])
+def test_no_color_and_a_dumb_terminal(home, fake, env, expect):
     import os
     import pty
 
     fake.handler = Script(router={"route": "chat"}, responder="Hi.")
     master, slave = pty.openpty()
-    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "hello"], env=cli_env(home, fake, NO_COLOR="1"),
-                       stdout=subprocess.PIPE, stderr=slave, text=True, timeout=60)
-    os.close(slave)
-    os.set_blocking(master, False)
     try:
-        leftover = os.read(master, 65536)
-    except (BlockingIOError, OSError):
-        leftover = b""
-    os.close(master)
-    assert p.returncode == 0 and p.stdout == "Hi.\n" and leftover == b""
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "hello"], env=cli_env(home, fake, **env),
+                           stdout=subprocess.PIPE, stderr=slave, text=True, timeout=60)
+        os.close(slave)
+        screen = read_all(master).decode()
+    finally:
+        os.close(master)
+    assert p.returncode == 0 and p.stdout == "Hi.\n"
+    if expect == "plain":
+        assert "routing…" in screen and "\x1b[2m" not in screen
+    else:
+        assert screen == ""
 
 
 def _weather_env(home, fake, meteo, gazetteer_index, **extra: str) -> dict[str, str]:
@@ -363,3 +370,34 @@ def test_system_prompt_and_model_options_reach_the_answer_call(home, fake):
     assert p.returncode == 2 and "(did you mean 'temperature'?)" in p.stderr
     p = run(["ask", "-o", "temperature", "9", "hi"], cli_env(home, fake))
     assert p.returncode == 2 and "-o temperature 9: must be at most 2" in p.stderr
+
+
+def _complete(home, script: str, words: list[str]) -> list[str]:
+    """What bash offers after ``words`` with the script loaded (the last word is the one being completed)."""
+    line = " ".join(shlex.quote(w) for w in words)
+    code = (f"source <({shlex.quote(sys.executable)} -m assistant completion bash); complete -p assistant >/dev/null; "
+            f"COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _assistant_complete; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
+    p = subprocess.run(["bash", "-c", code], env=cli_env(home), capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    return p.stdout.split()
+
+
+def test_bash_completion_loads_and_completes(home):
+    assert "ask" in _complete(home, "bash", ["assistant", "a"]) and "chat" not in _complete(home, "bash", ["assistant", "a"])
+    assert set(_complete(home, "bash", ["assistant", "ask", "--no"])) == {"--no-log", "--no-daemon"}
+    assert _complete(home, "bash", ["assistant", "sessions", "list", "--kind", ""]) == ["chat", "ask", "batch"]
+    assert _complete(home, "bash", ["assistant", "completion", "z"]) == ["zsh"]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_completion_scripts_load(home, shell):
+    import shutil
+
+    if not shutil.which(shell):
+        pytest.skip(f"{shell} is not installed")
+    script = run(["completion", shell], cli_env(home)).stdout
+    load = "source /dev/stdin" if shell == "zsh" else "source"
+    check = "(( $+functions[_assistant_complete] ))" if shell == "zsh" else "complete -c assistant | grep -q -- '-l no-log'"
+    p = subprocess.run([shell, "-c", f"{load}; {check}"], input=script, capture_output=True, text=True, timeout=60,
+                       env={**cli_env(home), "HOME": str(home)})
+    assert p.returncode == 0, p.stderr

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from assistant import __version__
 from assistant.errors import EXIT_CODES_HELP, AssistantError
+from assistant.frontends.progress import status_wanted
 
 ROLE_FIELDS = ("router_model", "executor_model", "validator_model", "responder_model")
 # -o KEY VALUE: the model options a question can take, and the setting each one is
@@ -144,16 +145,26 @@ def _parser() -> argparse.ArgumentParser:
     trace = sub.add_parser("trace", help="show one turn as a tree: route, model calls, tool calls, verdicts, retries")
     trace.add_argument("turn", nargs="?", default="last", help="a turn id (or prefix), 'last' (default) or 'last-N'")
     trace.add_argument("--json", action="store_true", help="print the whole turn as JSON")
+    completion = sub.add_parser("completion", help="a shell completion script: bash, zsh or fish",
+                                description="Print a completion script for your shell. bash: add "
+                                            "'source <(assistant completion bash)' to ~/.bashrc; zsh: "
+                                            "'source <(assistant completion zsh)' to ~/.zshrc; fish: "
+                                            "'assistant completion fish > ~/.config/fish/completions/assistant.fish'.")
+    completion.add_argument("shell", choices=["bash", "zsh", "fish"])
+    p.set_defaults(_commands=sub.choices)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # a mistake in a command's arguments gets that command's usage, not the top-level one
+        (args._commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         _parser().print_help()
         return 2
     debug = getattr(args, "debug", False)
-    commands = {"ask": _ask, "config": _config, "models": _models, "tools": _tools, "batch": _batch, "chat": _chat, "logs": _logs,
+    commands = {"ask": _ask, "config": _config, "models": _models, "completion": _completion, "tools": _tools, "batch": _batch, "chat": _chat, "logs": _logs,
                 "sessions": _sessions, "trace": _trace, "doctor": _doctor, "daemon": _daemon, "popup": _popup}
     try:
         return commands[args.command](args)
@@ -198,6 +209,13 @@ def _config(args: argparse.Namespace) -> int:
     else:
         print(f"# effective settings (file: {paths.config_file}, data: {paths.data_dir})")
         print(render_settings(settings, env_sources()))
+    return 0
+
+
+def _completion(args: argparse.Namespace) -> int:
+    from assistant.frontends.completion import SHELLS
+
+    print(SHELLS[args.shell](_parser()), end="")
     return 0
 
 
@@ -455,7 +473,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
             session = app.store.create_session()
         warming = asyncio.create_task(app.warm())  # tool workers start while you type
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
-                    progress_enabled=sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
+                    progress_enabled=status_wanted(),
                     via="the daemon" if client is not None else None)
         code = await repl.run()
         await warming
@@ -465,7 +483,9 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
 
 
 def _notice(text: str) -> None:
-    sys.stderr.write(f"\r\033[Kassistant: {text}\n" if sys.stderr.isatty() else f"assistant: {text}\n")
+    from assistant.frontends.progress import terminal
+
+    sys.stderr.write(f"\r\033[Kassistant: {text}\n" if terminal(sys.stderr) else f"assistant: {text}\n")
     sys.stderr.flush()
 
 
@@ -534,7 +554,7 @@ async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
         stats = await run_batch(app, args.input, out, args.concurrency, args.ordered,
-                                progress=sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
+                                progress=status_wanted(),
                                 jobs_dir=paths.data_dir / "batch", fresh=args.fresh)
     finally:
         if out is not sys.stdout:
@@ -625,7 +645,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     from assistant.errors import from_failure
     from assistant.frontends.progress import Progress
 
-    progress = Progress(enabled=not args.json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
+    progress = Progress(enabled=not args.json and status_wanted(),
                         stream_answer=not args.json)
     done: dict[str, Any] = {}
     tools: list[dict[str, Any]] = []
@@ -677,7 +697,7 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
     from assistant.frontends.progress import Progress
 
     as_json = args.json
-    progress = Progress(enabled=not as_json and sys.stderr.isatty() and not os.environ.get("NO_COLOR"),
+    progress = Progress(enabled=not as_json and status_wanted(),
                         stream_answer=not as_json)
     app = build_assistant(settings, paths, notify=_notice)
     try:

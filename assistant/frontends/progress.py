@@ -8,10 +8,24 @@ answer is printed, so a script never reads a rejected answer."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import unicodedata
 from typing import Any
+
+
+def terminal(stream: Any) -> bool:
+    """A terminal that takes cursor control: a tty, and not ``TERM=dumb`` (Emacs shells, some CI logs)."""
+    try:
+        return stream.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):
+        return False
+
+
+def status_wanted() -> bool:
+    """Show the status line: stderr is a terminal that takes cursor control (``NO_COLOR`` keeps it, without colour)."""
+    return terminal(sys.stderr)
 
 _LABELS = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
 
@@ -31,7 +45,8 @@ class Progress:
         comes (default: when stdout is a terminal), else print only the final answer."""
         self.enabled = enabled
         self.stream_answer = stream_answer
-        self.live = sys.stdout.isatty() if live is None else live
+        self.live = terminal(sys.stdout) if live is None else live
+        self.colour = not os.environ.get("NO_COLOR")
         self._status = False
         self._answered = False
         self._shown = ""  # what is on the screen of the current answer
@@ -44,7 +59,7 @@ class Progress:
 
     def _show(self, text: str) -> None:
         if self.enabled and not self._answered:
-            sys.stderr.write("\r\033[K\033[2m" + text + "\033[0m")
+            sys.stderr.write("\r\033[K" + ("\033[2m" + text + "\033[0m" if self.colour else text))
             sys.stderr.flush()
             self._status = True
 

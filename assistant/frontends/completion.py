@@ -1,0 +1,95 @@
+"""Shell completion scripts for bash, zsh and fish, written from the command line's own parser, so that they never
+drift from it: the commands, each command's options, and the values an argument or an option takes."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+
+FILE_OPTIONS = {"-f", "--file", "-o", "--output"}  # options whose value is a path
+
+
+def _tree(parser: argparse.ArgumentParser) -> dict[str, dict]:
+    """{command: {"help", "options": [(flags, help, choices)], "values": [positional choices]}}."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {c.dest: c.help or "" for c in sub._choices_actions}
+    tree: dict[str, dict] = {}
+    for name, command in sub.choices.items():
+        options, values = [], []
+        for action in command._actions:
+            if action.option_strings:
+                if "-h" in action.option_strings:
+                    continue
+                options.append((action.option_strings, action.help or "", list(action.choices or [])))
+            elif action.choices:
+                values += list(action.choices)
+        tree[name] = {"help": helps.get(name, ""), "options": options, "values": values}
+    return tree
+
+
+def bash(parser: argparse.ArgumentParser, prog: str = "assistant") -> str:
+    tree = _tree(parser)
+    cases = []
+    for name, c in tree.items():
+        words = [f for flags, _, _ in c["options"] for f in flags] + c["values"]
+        cases.append(f"        {name}) words={shlex.quote(' '.join(words))} ;;")
+    value_cases = []
+    for c in tree.values():
+        for flags, _, choices in c["options"]:
+            if choices:
+                value_cases.append(f"        {'|'.join(flags)}) COMPREPLY=($(compgen -W {shlex.quote(' '.join(choices))} -- \"$cur\")); return ;;")
+    value_cases = sorted(set(value_cases))
+    fn = f"_{prog.replace('-', '_')}_complete"
+    return "\n".join([
+        f"# bash completion for {prog}: source <({prog} completion bash)",
+        f"{fn}() {{",
+        '    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" words=""',
+        "    if [ \"$COMP_CWORD\" -eq 1 ]; then",
+        f"        COMPREPLY=($(compgen -W {shlex.quote(' '.join([*tree, '--help', '--version']))} -- \"$cur\"))",
+        "        return",
+        "    fi",
+        "    case \"$prev\" in",
+        f"        {'|'.join(sorted(FILE_OPTIONS))}) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;",
+        *value_cases,
+        "    esac",
+        "    case \"${COMP_WORDS[1]}\" in",
+        *cases,
+        "    esac",
+        "    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))",
+        "}",
+        f"complete -o default -F {fn} {prog}",
+        "",
+    ])
+
+
+def zsh(parser: argparse.ArgumentParser, prog: str = "assistant") -> str:
+    """zsh runs the bash script through its bashcompinit layer (part of zsh)."""
+    return "\n".join([
+        f"# zsh completion for {prog}: source <({prog} completion zsh)",
+        "autoload -U +X compinit && compinit",
+        "autoload -U +X bashcompinit && bashcompinit",
+        bash(parser, prog),
+    ])
+
+
+def _fish_quote(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def fish(parser: argparse.ArgumentParser, prog: str = "assistant") -> str:
+    tree = _tree(parser)
+    lines = [f"# fish completion for {prog}: {prog} completion fish | source",
+             f"complete -c {prog} -f"]
+    for name, c in tree.items():
+        lines.append(f"complete -c {prog} -n __fish_use_subcommand -a {name} -d {_fish_quote(c['help'][:60])}")
+        when = f"-n '__fish_seen_subcommand_from {name}'"
+        if c["values"]:
+            lines.append(f"complete -c {prog} {when} -a {_fish_quote(' '.join(c['values']))}")
+        for flags, help_text, choices in c["options"]:
+            parts = [f"-l {f[2:]}" if f.startswith("--") else f"-s {f[1:]}" for f in flags]
+            extra = " -r -F" if set(flags) & FILE_OPTIONS else f" -x -a {_fish_quote(' '.join(choices))}" if choices else ""
+            lines.append(f"complete -c {prog} {when} {' '.join(parts)} -d {_fish_quote(help_text[:60])}{extra}")
+    return "\n".join(lines) + "\n"
+
+
+SHELLS = {"bash": bash, "zsh": zsh, "fish": fish}

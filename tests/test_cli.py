@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_env, closed_port
-from fake_ollama import Script, tool_call
+from fake_ollama import Reply, Script, tool_call
 
 pytestmark = pytest.mark.slow  # whole processes
 
@@ -401,3 +401,36 @@ def test_zsh_and_fish_completion_scripts_load(home, shell):
     p = subprocess.run([shell, "-c", f"{load}; {check}"], input=script, capture_output=True, text=True, timeout=60,
                        env={**cli_env(home), "HOME": str(home)})
     assert p.returncode == 0, p.stderr
+
+
+MARKDOWN = "## Steps\n**Boil** the `water`:\n```\npip install x\n```\n- stir *gently*\n- serve"
+
+
+@pytest.mark.parametrize("flags, rendered", [([], True), (["--plain"], False)])
+def test_markdown_is_rendered_on_a_terminal(home, fake, flags, rendered):
+    import os
+    import pty
+
+    fake.handler = Script(router={"route": "chat"}, responder=Reply(content=MARKDOWN, chunk_size=3))
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", *flags, "How do I make tea?"],
+                           env=cli_env(home, fake, COLUMNS="80"), stdout=slave, stderr=subprocess.PIPE, timeout=60)
+        os.close(slave)
+        screen = read_all(master).decode()
+    finally:
+        os.close(master)
+    assert p.returncode == 0, p.stderr
+    if rendered:
+        assert "\x1b[1;4mSteps\x1b[0m" in screen and "\x1b[1mBoil\x1b[0m" in screen and "\x1b[36mwater\x1b[0m" in screen
+        assert "• stir \x1b[3mgently\x1b[0m" in screen and "\x1b[36mpip install x\x1b[0m" in screen
+        final = screen.rsplit("\x1b[J", 1)[-1]  # after the last redrawn line: no Markdown marks remain on screen
+        assert "**" not in final and "```" not in final
+    else:
+        assert "**Boil** the `water`:" in screen and "\x1b[1m" not in screen
+
+
+def test_markdown_stays_as_it_is_on_a_pipe(home, fake):
+    fake.handler = Script(router={"route": "chat"}, responder=MARKDOWN)
+    p = run(["ask", "How do I make tea?"], cli_env(home, fake))
+    assert p.returncode == 0 and p.stdout == MARKDOWN + "\n"

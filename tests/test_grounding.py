@@ -263,3 +263,29 @@ async def test_an_answer_that_turns_into_json_is_stopped_at_once(model, shanghai
     assert result.answer == RENDERED_SHANGHAI and "JSON" in result.replaced
     replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"]]
     assert [r["done_reason"] for r in replies] == ["cut", "cut"] and all(len(r["content"]) < 40 for r in replies)
+
+
+@pytest.mark.parametrize("answer, shown", [
+    ("To install it:\n```\npip install requests\n```\nThen import it.", True),
+    ("An example:\n```json\n{\"name\": \"Ada\", \"age\": 36}\n```", True),
+    ("Call it so:\n```json\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Paris\"}}\n```", False),
+    ("An example config:\n```toml\nmodel = \"qwen3\"\n```", True),
+    ("Use `git status` to see it, and `{\"a\": 1}` is a JSON object.", True),
+    ("```json\n{\"route\": \"weather\"}\n```", False),  # nothing but markup
+    ("```\n{\"a\": 1}\n```", False),  # no sentence of its own
+    ("Sure. <tool_call>{\"name\": \"weather\"}</tool_call>", False),
+    ("Here: tool_calls: [weather]", False),
+])
+def test_code_in_a_conversation_is_not_markup(answer, shown):
+    from assistant.pipeline.answer_check import check_answer
+
+    verdict = check_answer("How do I do it?", answer, [], limit=None, code=True)
+    assert verdict.passed is shown, verdict.reason
+    assert not check_answer("How do I do it?", answer, [], limit=None).passed  # a tool's answer: code is markup
+
+
+def test_code_is_not_held_to_the_questions_language():
+    from assistant.pipeline.answer_check import check_answer
+
+    answer = "用下面的命令安装:\n```\npip install requests --upgrade --user\n```\n然后在代码里导入它。"
+    assert check_answer("怎么安装 requests?", answer, [], limit=None, code=True).passed

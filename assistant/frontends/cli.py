@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("-f", "--file", action="append", default=[], metavar="FILE",
                      help="a text file to put before the question (repeatable)")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    ask.add_argument("--plain", action="store_true", help="on a terminal, show the answer's Markdown as it is "
+                                                          "(on a pipe it always is)")
     ask.add_argument("-m", "--model", help="use this model for every role")
     ask.add_argument("-c", "--continue", dest="resume_last", action="store_true",
                      help="continue the last conversation (its earlier turns are the context)")
@@ -102,7 +104,8 @@ def _parser() -> argparse.ArgumentParser:
                                       "type /help inside for the commands.")
     chat.add_argument("--continue", dest="resume_last", action="store_true", help="resume the most recent session")
     chat.add_argument("--session", metavar="ID", help="resume this session (an id prefix)")
-    chat.add_argument("--model", help="use this Ollama model for every role")
+    chat.add_argument("--model", help="use this model for every role")
+    chat.add_argument("--plain", action="store_true", help="show answers' Markdown as it is, not as formatting")
     chat.add_argument("--debug", action="store_true", help="show tracebacks")
     chat.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
 
@@ -473,7 +476,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
             session = app.store.create_session()
         warming = asyncio.create_task(app.warm())  # tool workers start while you type
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
-                    progress_enabled=status_wanted(),
+                    progress_enabled=status_wanted(), render=not args.plain,
                     via="the daemon" if client is not None else None)
         code = await repl.run()
         await warming
@@ -645,8 +648,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     from assistant.errors import from_failure
     from assistant.frontends.progress import Progress
 
-    progress = Progress(enabled=not args.json and status_wanted(),
-                        stream_answer=not args.json)
+    progress = Progress(enabled=not args.json and status_wanted(), stream_answer=not args.json, render=not args.plain)
     done: dict[str, Any] = {}
     tools: list[dict[str, Any]] = []
     from assistant.frontends.client import setting_env
@@ -697,8 +699,7 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
     from assistant.frontends.progress import Progress
 
     as_json = args.json
-    progress = Progress(enabled=not as_json and status_wanted(),
-                        stream_answer=not as_json)
+    progress = Progress(enabled=not as_json and status_wanted(), stream_answer=not as_json, render=not args.plain)
     app = build_assistant(settings, paths, notify=_notice)
     try:
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \

@@ -28,6 +28,33 @@ def status_wanted() -> bool:
     return terminal(sys.stderr)
 
 _LABELS = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
+_STYLES = {"bold": "1", "italic": "3", "heading": "1;4", "code": "36", "code_block": "36"}
+_COLOURS = {"code", "code_block"}  # dropped under NO_COLOR (bold and italic are not colour)
+
+
+class LineRenderer:
+    """Markdown, line by line, as terminal styles: the little Markdown models write (``markdown.spans``), with the
+    state a line needs from the lines before it (inside a code block or not)."""
+
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+        self.in_code = False
+
+    def line(self, text: str) -> tuple[str, str] | None:
+        """(styled, plain) for one complete line; None for a code fence, which is not shown."""
+        from assistant.frontends.markdown import _FENCE, spans
+
+        if _FENCE.match(text):
+            self.in_code = not self.in_code
+            return None
+        parts = spans(f"```\n{text}\n```" if self.in_code else text)
+        styled, plain = [], []
+        for piece, styles in parts:
+            piece = piece.rstrip("\n")
+            codes = ";".join(_STYLES[s] for s in styles if s in _STYLES and (self.colour or s not in _COLOURS))
+            styled.append(f"\033[{codes}m{piece}\033[0m" if codes and piece else piece)
+            plain.append(piece)
+        return "".join(styled), "".join(plain)
 
 
 def _rows(text: str, columns: int) -> int:
@@ -40,16 +67,49 @@ def _rows(text: str, columns: int) -> int:
 
 
 class Progress:
-    def __init__(self, enabled: bool, stream_answer: bool = True, live: bool | None = None) -> None:
+    def __init__(self, enabled: bool, stream_answer: bool = True, live: bool | None = None, render: bool = True) -> None:
         """``enabled``: show the status line; ``stream_answer``: print the answer at all; ``live``: stream it as it
-        comes (default: when stdout is a terminal), else print only the final answer."""
+        comes (default: when stdout is a terminal), else print only the final answer; ``render``: show a live
+        answer's Markdown as formatting (each line as it completes; the line being written stays plain)."""
         self.enabled = enabled
         self.stream_answer = stream_answer
         self.live = terminal(sys.stdout) if live is None else live
         self.colour = not os.environ.get("NO_COLOR")
+        self.render = render
         self._status = False
         self._answered = False
-        self._shown = ""  # what is on the screen of the current answer
+        self._done = ""  # what is on the screen of the current answer: its finished lines, as shown
+        self._line = ""  # and the line being written, as it came
+        self._renderer = LineRenderer(self.colour)
+
+    @property
+    def _shown(self) -> str:
+        return self._done + self._line
+
+    def _write_answer(self, text: str) -> None:
+        if not self.render:
+            sys.stdout.write(text)
+            self._line += text
+            return
+        while "\n" in text:
+            head, text = text.split("\n", 1)
+            self._end_line(self._line + head, "\n")
+        if text:
+            sys.stdout.write(text)
+            self._line += text
+
+    def _end_line(self, line: str, end: str) -> None:
+        """Replace the line being written (shown as it came) by its rendering."""
+        if self._line:
+            rows = _rows(self._line, shutil.get_terminal_size().columns)
+            sys.stdout.write("\r" + ("\033[1A" * (rows - 1)) + "\033[J")
+        self._line = ""
+        shown = self._renderer.line(line)
+        if shown is None:
+            return  # a code fence: not shown
+        styled, plain = shown
+        sys.stdout.write(styled + end)
+        self._done += plain + end
 
     def _clear(self) -> None:
         if self._status:
@@ -70,7 +130,7 @@ class Progress:
         rows = _rows(self._shown, shutil.get_terminal_size().columns)
         sys.stdout.write("\r" + ("\033[1A" * (rows - 1)) + "\033[J")
         sys.stdout.flush()
-        self._shown = ""
+        self._done, self._line, self._renderer = "", "", LineRenderer(self.colour)
 
     def on_event(self, event: Any) -> None:
         e = event if isinstance(event, dict) else event.model_dump()
@@ -86,9 +146,8 @@ class Progress:
         elif kind == "answer_delta" and self.stream_answer and self.live:
             self._clear()
             self._answered = True
-            sys.stdout.write(e["text"])
+            self._write_answer(e["text"])
             sys.stdout.flush()
-            self._shown += e["text"]
         elif kind == "answer_reset" and self.stream_answer and self.live:
             self._erase()
             self._answered = False
@@ -102,6 +161,8 @@ class Progress:
 
     def finish(self) -> None:
         self._clear()
+        if self.render and self._line:
+            self._end_line(self._line, "")
         if self._answered:
             sys.stdout.write("\n")
             sys.stdout.flush()

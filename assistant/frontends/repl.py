@@ -32,8 +32,9 @@ Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Ente
 
 class Repl:
     def __init__(self, app: Answering, session_id: str, history_file: Path, progress_enabled: bool,
-                 via: str | None = None) -> None:
+                 via: str | None = None, render: bool = True) -> None:
         self.app = app
+        self.render = render
         self.via = via
         self.session_id = session_id
         self.history_file = history_file
@@ -108,7 +109,7 @@ class Repl:
             await self.turn(text)
 
     async def turn(self, question: str) -> None:
-        progress = Progress(enabled=self.progress_enabled)
+        progress = Progress(enabled=self.progress_enabled, render=self.render)
         task: asyncio.Future[Any] = asyncio.ensure_future(
             self.app.ask(question, session_id=self.session_id, emit=progress.on_event))
         loop = asyncio.get_running_loop()

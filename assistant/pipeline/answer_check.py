@@ -80,8 +80,23 @@ def runaway(text: str) -> str | None:
     return None
 
 
-def markup(text: str) -> str | None:
-    """Why ``text`` is JSON or tool markup rather than an answer, or ``None``."""
+_FENCED = re.compile(r"```[^\n]*\n.*?(?:```|\Z)", re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+# Markup that is never an answer, fenced or not: tool-call syntax, special tokens, our own decision keys.
+_TOOL_MARKUP = re.compile(r'</?\s*(?:tool|think|function|result)\b|<\|[^|>]{1,30}\|>|\b(?:tool_calls?|arguments)\b\s*[:=]'
+                          r'|"(?:route|tool|tool_calls?|verdict|arguments|parameters)"\s*:', re.IGNORECASE)
+
+
+def prose(text: str) -> str:
+    """``text`` without its code: fenced blocks and inline code."""
+    return _INLINE_CODE.sub(" ", _FENCED.sub(" ", text))
+
+
+def markup(text: str, code: bool = False) -> str | None:
+    """Why ``text`` is JSON or tool markup rather than an answer, or ``None``. ``code``: a conversation may show code
+    (a fenced block, `inline`), JSON included, around sentences of its own; tool-call markup never."""
+    if code and prose(text).strip() and not _TOOL_MARKUP.search(text):
+        text = prose(text)
     return "it contains JSON or tool markup; write plain sentences" if _MARKUP.search(text) else None
 
 
@@ -146,12 +161,12 @@ def about_language(question: str) -> bool:
     return bool(_ABOUT_LANGUAGE.search(question))
 
 
-def unshowable(answer: str, prompts: list[str]) -> str | None:
-    """What makes a text unfit to show at all, whatever the question: empty, JSON or markup, our own instructions,
-    a unit conversion that is false."""
+def unshowable(answer: str, prompts: list[str], code: bool = False) -> str | None:
+    """What makes a text unfit to show at all, whatever the question: empty, JSON or markup (``code``: code in a
+    conversation is not markup), our own instructions, a unit conversion that is false."""
     if not answer.strip():
         return "the answer is empty"
-    return markup(answer) or echo_problem(answer, prompts) or false_conversion(answer)
+    return markup(answer, code) or echo_problem(answer, prompts) or false_conversion(answer)
 
 
 def false_conversion(answer: str) -> str | None:
@@ -190,10 +205,12 @@ def invented_figures(answer: str, evidence: str) -> str | None:
 
 
 def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list[str] = (),  # type: ignore[assignment]
-                 limit: int | None = MAX_TOOL_ANSWER, language: bool = True, evidence: str | None = None) -> Verdict:
+                 limit: int | None = MAX_TOOL_ANSWER, language: bool = True, evidence: str | None = None,
+                 code: bool = False) -> Verdict:
     """PASS when ``answer`` may be shown for ``question``; FAIL with a reason the responder can act on.
     ``language``: also require the question's language. ``evidence``: the question and the tool results, when
-    every figure of the answer must come from them."""
+    every figure of the answer must come from them. ``code``: code blocks are part of a conversation's answer (not
+    markup, and not held to the question's language)."""
     if not answer.strip():
         return Verdict(verdict="FAIL", reason="the answer is empty")
     problems = []
@@ -202,12 +219,12 @@ def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list
         problems.append(why)
     elif limit and len(answer) > limit:
         problems.append(f"it is far too long ({len(answer)} characters); two or three sentences are enough")
-    if markup(answer):
-        problems.append(markup(answer))  # type: ignore[arg-type]
+    if markup(answer, code):
+        problems.append(markup(answer, code))  # type: ignore[arg-type]
     echo = echo_problem(answer, prompts)
     if echo:
         problems.append(echo)
-    lang = language_problem(question, answer) if language else None
+    lang = language_problem(question, prose(answer) if code else answer) if language else None
     if lang:
         problems.append(lang)
     missing = [f.label for f in facts if not carries(answer, f)]

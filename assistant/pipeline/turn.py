@@ -341,7 +341,7 @@ class Assistant:
             written = await (responder.ask_back(ctx, self.registry.names(), rejected) if clarify
                              else responder.answer_chat(ctx, rejected))
             verdict = answer_check.check_answer(ctx.question, written.text, [], written.prompts, limit=None,
-                                                language=not answer_check.about_language(ctx.question))
+                                                language=not answer_check.about_language(ctx.question), code=not clarify)
             await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
             tries.append((written, verdict))
             if verdict.passed or written.timed_out or attempt == 2:
@@ -352,7 +352,8 @@ class Assistant:
             return answer_check.before_repetition(w.text) if w.cut else w.text
 
         passed = [w for w, v in tries if v.passed]
-        showable = passed or [w for w, _ in reversed(tries) if not answer_check.unshowable(text_of(w), w.prompts)]
+        showable = passed or [w for w, _ in reversed(tries)
+                              if not answer_check.unshowable(text_of(w), w.prompts, code=not clarify)]
         if not showable:
             return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=tries[-1][1].reason)
         written = showable[0]

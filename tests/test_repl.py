@@ -165,3 +165,13 @@ def test_search_finds_earlier_turns_of_any_session(chat, fake, home):
     term.wait_for("> Tell me about owls")
     term.type("/search 不存在的东西")
     term.wait_for("nothing found for '不存在的东西'")
+
+
+def test_a_first_message_from_the_command_line(chat, fake, home, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Meeting moved to Friday.\n")
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "It moved to Friday.")
+    term = chat("-f", str(notes), "what", "changed?")
+    term.wait_for("It moved to Friday.")
+    assert fake.requests[0]["messages"][-1]["content"] == "notes.txt:\nMeeting moved to Friday.\n\nwhat changed?"
+    term.type("/exit")

@@ -102,7 +102,10 @@ def _parser() -> argparse.ArgumentParser:
     chat = sub.add_parser("chat", help="interactive chat with sessions, follow-ups and traces",
                           description="An interactive chat. Answers stream; follow-ups use the session's context; "
                                       "type /help inside for the commands.")
-    chat.add_argument("--continue", dest="resume_last", action="store_true", help="resume the most recent session")
+    chat.add_argument("message", nargs="*", help="a first message to send (the -f files come before it)")
+    chat.add_argument("-f", "--file", action="append", default=[], metavar="FILE",
+                      help="a text file to put before the first message (repeatable)")
+    chat.add_argument("-c", "--continue", dest="resume_last", action="store_true", help="resume the most recent chat")
     chat.add_argument("--session", metavar="ID", help="resume this session (an id prefix)")
     chat.add_argument("--model", help="use this model for every role")
     chat.add_argument("--plain", action="store_true", help="show answers' Markdown as it is, not as formatting")
@@ -448,10 +451,12 @@ def _sessions(args: argparse.Namespace) -> int:
 
 def _chat(args: argparse.Namespace) -> int:
     paths, settings = _settings(_overrides(args))
-    return asyncio.run(_run_chat(paths, settings, args))
+    # the first message: files, then the words (standard input stays the chat's own: one message a line)
+    first = _read_question(args.message, args.file, stdin=False) if args.message or args.file else None
+    return asyncio.run(_run_chat(paths, settings, args, first))
 
 
-async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
+async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None = None) -> int:
     from assistant.answering import Answering
     from assistant.app import build_assistant
     from assistant.frontends.client import connect
@@ -478,7 +483,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace) -> int:
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
                     progress_enabled=status_wanted(), render=not args.plain,
                     via="the daemon" if client is not None else None)
-        code = await repl.run()
+        code = await repl.run(first)
         await warming
         return code
     finally:
@@ -578,7 +583,7 @@ def _piped() -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
 
 
-def _read_question(parts: list[str], files: list[str] | None = None) -> str:
+def _read_question(parts: list[str], files: list[str] | None = None, stdin: bool = True) -> str:
     """The question as a user composed it: each ``-f`` file, then what was piped in, then the words given (the
     order llm uses); ``-`` alone is the whole question from stdin."""
     from assistant.errors import ConfigError
@@ -594,7 +599,7 @@ def _read_question(parts: list[str], files: list[str] | None = None) -> str:
         text = decode_text(data, name).strip()
         if text:
             pieces.append(f"{os.path.basename(name)}:\n{text}")
-    if parts == ["-"] or _piped():
+    if stdin and (parts == ["-"] or _piped()):
         text = decode_text(sys.stdin.buffer.read(), "standard input").strip()
         if text:
             pieces.append(text)

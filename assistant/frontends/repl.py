@@ -82,7 +82,8 @@ class Repl:
 
     # the loop
 
-    async def run(self) -> int:
+    async def run(self, first: str | None = None) -> int:
+        """``first``: a message to send before reading any (``assistant chat -f notes.txt "sum them up"``)."""
         s = self.app.settings
         turns = len(self.app.store.session_turns(self.session_id))
         resumed = f" (resumed, {turns} turns)" if turns else ""
@@ -92,6 +93,9 @@ class Repl:
         pending = self.app.store.pending(self.session_id)
         if pending is not None:
             print(f"(waiting for your answer about: {pending.question})")
+        if first:
+            print(f"› {first if len(first) < 200 else first[:200] + '…'}")
+            await self.turn(first)
         while True:
             try:
                 text = await self._read()

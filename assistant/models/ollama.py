@@ -25,7 +25,7 @@ from assistant.models.base import (
     Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
 )
 from assistant.models.parsing import arguments_object
-from assistant.models.transport import Classified, retrying
+from assistant.models.transport import Classified, retrying, stream_cut
 
 T = TypeVar("T")
 RETRYABLE_STATUS = {500, 502, 503, 504}
@@ -155,12 +155,8 @@ class OllamaBackend:
                             last = chunk
                     finally:
                         await stream.aclose()  # closes the HTTP response: Ollama stops generating
-            except StopGeneration as e:
-                cut = str(e) or "stopped"
-            except TimeoutError:
-                if not parts:
-                    raise self._timeout(request.model) from None
-                cut = f"the stream did not end within request_timeout ({self.timeout:g} s)"
+            except (StopGeneration, TimeoutError) as e:
+                cut = stream_cut(e, bool(parts), self.timeout, lambda: self._timeout(request.model))
             except pydantic.ValidationError as e:
                 if not parts:
                     return ChatReply(done_reason="unreadable", problem=_unreadable(e))

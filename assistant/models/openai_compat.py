@@ -27,7 +27,7 @@ from assistant.models.base import (
     Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
 )
 from assistant.models.parsing import arguments_object
-from assistant.models.transport import Classified, retrying
+from assistant.models.transport import Classified, retrying, stream_cut
 
 # What a server may refuse, in the order they are given up when a refusal does not name one.
 FEATURES = ("chat_template_kwargs", "stream_options", "json_schema", "json_object", "tools")
@@ -207,12 +207,8 @@ class OpenAIBackend:
                                     await send(on_delta, delta.content)
                     finally:
                         await stream.close()  # closes the HTTP response: the server stops generating
-            except StopGeneration as e:
-                cut = str(e) or "stopped"
-            except TimeoutError:
-                if not parts:
-                    raise self._timeout(request.model) from None
-                cut = f"the stream did not end within request_timeout ({self.timeout:g} s)"
+            except (StopGeneration, TimeoutError) as e:
+                cut = stream_cut(e, bool(parts), self.timeout, lambda: self._timeout(request.model))
             calls = [c for c in (_call_of(s["id"], s["name"], s["arguments"]) for _, s in sorted(pending.items())) if c]
             if usage.output_tokens is None and parts:  # a server that reports no usage in a stream (llama-cpp-python):
                 usage.output_tokens = len(parts)  # its chunks, one token each

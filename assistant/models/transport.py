@@ -18,6 +18,16 @@ MAX_BACKOFF = 8.0
 Classified = tuple[AssistantError | None, bool, float | None]
 
 
+def stream_cut(e: BaseException, shown: bool, timeout: float, timed_out: Callable[[], Exception]) -> str:
+    """Why a stream ended before the server finished it: stopped by us (:class:`StopGeneration`: the text is cut
+    there), or past ``timeout`` (an error when nothing was shown yet, else a cut answer that says so)."""
+    if isinstance(e, TimeoutError):
+        if not shown:
+            raise timed_out() from None
+        return f"the stream did not end within request_timeout ({timeout:g} s)"
+    return str(e) or "stopped"
+
+
 async def retrying(call: Callable[[], Awaitable[T]], classify: Callable[[Exception], Classified], retries: int,
                    backoff: float, can_retry: Callable[[], bool] = lambda: True) -> tuple[T, int]:
     """``call()`` until it succeeds or fails for good; returns its result and how many retries it took. The

@@ -104,7 +104,8 @@ async def list_models(settings: Settings) -> tuple[str, list[dict]]:
                 name = candidate
                 break
     kind = BACKENDS[name]
-    return name, await kind.models(settings) if kind.models else []
+    hosts = kind.hosts(settings)
+    return name, await kind.models(kind.on(settings, hosts[0]) if hosts else settings) if kind.models else []
 
 
 async def backend_checks(settings: Settings) -> list[Check]:

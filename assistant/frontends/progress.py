@@ -99,16 +99,20 @@ class Progress:
             self._line += text
 
     def _end_line(self, line: str, end: str) -> None:
-        """Replace the line being written (shown as it came) by its rendering."""
-        if self._line:
-            rows = _rows(self._line, shutil.get_terminal_size().columns)
-            sys.stdout.write("\r" + ("\033[1A" * (rows - 1)) + "\033[J")
-        self._line = ""
+        """Replace the line being written (shown as it came) by its rendering; ``line`` is what is on screen of it
+        and what came after."""
+        raw, self._line = self._line, ""
         shown = self._renderer.line(line)
-        if shown is None:
-            return  # a code fence: not shown
-        styled, plain = shown
-        sys.stdout.write(styled + end)
+        styled, plain = shown if shown is not None else ("", "")
+        if shown is not None and styled == line:  # nothing to format: the rest of the line is written, no redraw
+            sys.stdout.write(line[len(raw):] + end)
+        else:
+            if raw:
+                rows = _rows(raw, shutil.get_terminal_size().columns)
+                sys.stdout.write("\r" + ("\033[1A" * (rows - 1)) + "\033[J")
+            if shown is None:
+                return  # a code fence: not shown
+            sys.stdout.write(styled + end)
         self._done += plain + end
 
     def _clear(self) -> None:

@@ -48,3 +48,15 @@ def test_logs_are_searched_in_chinese_and_english_and_follow_deletions(tmp_path)
     store.delete_session(chat)
     assert store.logs(0, "12°C") == [] and [r["id"] for r in store.logs(0)] == ["c"]
     store.close()
+
+
+def test_tables_measure_chinese_by_its_width():
+    from assistant.frontends.progress import fit, pad, width
+    from assistant.frontends.repl import sessions_table
+    from assistant.store import SessionSummary
+
+    assert width("上海 ok") == 7 and pad("上海", 6) == "上海  " and fit("上海明天的天气怎么样", 9) == "上海明天…"
+    title = "上海明天的天气怎么样" * 10
+    rows = [SessionSummary(id="a" * 12, created_at="2026-11-22T10:00:00", title=title, turns=1, last_active=None)]
+    line = sessions_table(rows).splitlines()[1]
+    assert width(line) <= 2 + 14 + 7 + 6 + 2 + 21 + 50

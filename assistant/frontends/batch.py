@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from assistant.config import ROLES
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
+from assistant.frontends.progress import fit
 from assistant.limits import decode_text
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
@@ -359,6 +360,6 @@ def jobs_table(store: Store) -> str:
     lines = [f"{'job':<17}{'done':>14}{'failed':>8}  {'status':<12}{'updated':<21}settings · input"]
     for r in rows:
         key = describe_key(json.loads(r.get("settings") or "{}")) or "(keyed by input only)"
-        lines.append(f"{r['id']:<17}{r['done']:>7}/{r['total']:<6}{r['failed']:>8}  {r['status']:<12}"
-                     f"{r['updated_at'][:19]:<21}{key} · {r['input']}"[:width])
+        lines.append(fit(f"{r['id']:<17}{r['done']:>7}/{r['total']:<6}{r['failed']:>8}  {r['status']:<12}"
+                         f"{r['updated_at'][:19]:<21}{key} · {r['input']}", width))
     return "\n".join(lines)

@@ -249,7 +249,9 @@ def _models(args: argparse.Namespace) -> int:
     if not found:
         print(f"{backend}: no models" + (" (ollama pull NAME)" if backend == "ollama" else ""))
         return 0
-    width = max(len(m["name"] or "") for m in found) + 2
+    from assistant.frontends.progress import pad, width as columns
+
+    width = max(columns(m["name"] or "") for m in found) + 2
     print(f"the {backend} backend's models" + (" (backend = auto; Ollama is not reachable)"
                                                if settings.backend == "auto" and backend != "ollama" else "") + ":")
     print(f"  {'model':<{width}}{'size':>9}  {'params':<8}capabilities")
@@ -257,7 +259,7 @@ def _models(args: argparse.Namespace) -> int:
         size = f"{m['size'] / 1e9:.1f} GB" if m.get("size") else "-"
         roles = in_use.get(m["name"], [])
         used = f"  ← {'every role' if len(roles) == len(ROLES) else ', '.join(roles)}" if roles else ""
-        print(f"{'*' if roles else ' '} {m['name']:<{width}}{size:>9}  {m.get('parameters') or '-':<8}"
+        print(f"{'*' if roles else ' '} {pad(m['name'], width)}{size:>9}  {m.get('parameters') or '-':<8}"
               f"{', '.join(m['capabilities']) or '-'}{used}")
     missing = [n for n in in_use if n not in {m["name"] for m in found}] if backend != "embedded" else []
     for name in missing:

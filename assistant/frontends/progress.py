@@ -57,13 +57,33 @@ class LineRenderer:
         return "".join(styled), "".join(plain)
 
 
+def width(text: str) -> int:
+    """Columns ``text`` takes on a terminal (CJK and other wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def fit(text: str, columns: int | None) -> str:
+    """``text`` cut to at most ``columns`` terminal columns (None: all of it)."""
+    if columns is None or width(text) <= columns:
+        return text
+    out, used = [], 0
+    for c in text:
+        w = 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        if used + w > columns - 1:
+            break
+        out.append(c)
+        used += w
+    return "".join(out) + "…"
+
+
+def pad(text: str, columns: int) -> str:
+    """``text`` filled with spaces to ``columns`` terminal columns (as ``f"{text:<columns}"`` would for ASCII)."""
+    return text + " " * max(0, columns - width(text))
+
+
 def _rows(text: str, columns: int) -> int:
     """How many terminal rows ``text`` took, written from the start of a row (wide characters count 2)."""
-    rows = 0
-    for line in text.split("\n"):
-        width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
-        rows += max(1, -(-width // columns))
-    return rows
+    return sum(max(1, -(-width(line) // columns)) for line in text.split("\n"))
 
 
 class Progress:

@@ -14,7 +14,7 @@ from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.answering import Answering
-from assistant.frontends.progress import Progress
+from assistant.frontends.progress import Progress, fit
 from assistant.store import SessionSummary
 
 HELP = """commands:
@@ -202,5 +202,5 @@ def sessions_table(rows: list[SessionSummary], current: str | None = None) -> st
     for r in rows:
         mark = "*" if r.id == current else " "
         when = (r.last_active or r.created_at)[:19].replace("T", " ")
-        out.append(f"{mark} {r.id:<14}{r.frontend:<7}{r.turns:>6}  {when:<21}{(r.title or '')[:50]}")
+        out.append(f"{mark} {r.id:<14}{r.frontend:<7}{r.turns:>6}  {when:<21}{fit(r.title or '', 50)}")
     return "\n".join(out)

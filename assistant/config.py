@@ -15,8 +15,8 @@ from tools.mcp_servers import McpServerConfig
 Role = Literal["router", "executor", "validator", "responder"]
 ROLES: tuple[Role, ...] = ("router", "executor", "validator", "responder")
 ENV_PREFIX = "ASSISTANT_"
-TABLES = ("mcp_servers",)
-SECRETS = ("openai_api_key",)  # never printed by `config show`  # settings that are TOML tables: config.toml only, no environment variable
+TABLES = ("mcp_servers",)  # settings that are TOML tables: config.toml only, no environment variable
+SECRETS = ("openai_api_key",)  # never printed by `config show`
 
 
 class Settings(BaseModel):
@@ -186,8 +186,7 @@ def _origin(key: str, layers: dict[str, dict[str, Any]], env: dict[str, str], pa
     if key in layers.get("flags", {}):
         return "the command line"
     if key in layers.get("env", {}):
-        var = next((v for v, n in SERVER_ENV if n == key and env.get(v)), ENV_PREFIX + key.upper())
-        return f"environment variable {var}"
+        return f"environment variable {env_sources(env)[key]}"
     return str(paths.config_file)
 
 

@@ -236,6 +236,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
     store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
     last_job.update(id=job_id, total=total)
     done = store.batch_done(job_id)  # indices answered in earlier runs; their lines stay in the store
+    session = store.rolling_session("batch", f"batch job {job_id}")  # its questions' session, each on its own
     if done:
         print(f"resuming job {job_id} ({describe_key(key)}): {len(done)} of {total} already answered "
               "(--fresh starts over)", file=err)
@@ -277,7 +278,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             try:
                 if item.error is not None:
                     raise item.error
-                result = await app.ask(item.question, one_shot=f"batch:batch job {job_id}")
+                result = await app.ask(item.question, session_id=session, one_shot="batch")
             except AssistantError as e:
                 if e.permanent:  # the question, not the server: asking again would fail again, so it is recorded
                     record = BatchRecord(id=item.id, question=item.question, ok=False, answer="", route=None,

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from assistant import __version__
 from assistant.errors import EXIT_CODES_HELP, AssistantError
-from assistant.frontends.progress import status_wanted
+from assistant.frontends.progress import status_wanted, terminal
 
 ROLE_FIELDS = ("router_model", "executor_model", "validator_model", "responder_model")
 # -o KEY VALUE: the model options a question can take, and the setting each one is
@@ -361,10 +361,8 @@ def _doctor(args: argparse.Namespace) -> int:
 LOGS_OFF = "logs-off"  # a file in the data dir: one-shot asks are not stored
 
 
-def _logs_off() -> bool:
-    from assistant.paths import resolve_paths
-
-    return (resolve_paths().data_dir / LOGS_OFF).exists()
+def _logs_off(paths) -> bool:
+    return (paths.data_dir / LOGS_OFF).exists()
 
 
 def _logs(args: argparse.Namespace) -> int:
@@ -493,8 +491,6 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None
 
 
 def _notice(text: str) -> None:
-    from assistant.frontends.progress import terminal
-
     sys.stderr.write(f"\r\033[Kassistant: {text}\n" if terminal(sys.stderr) else f"assistant: {text}\n")
     sys.stderr.flush()
 
@@ -620,12 +616,13 @@ def _ask(args: argparse.Namespace) -> int:
         from assistant.frontends.client import connect
         from assistant.paths import resolve_paths
 
-        client = connect(resolve_paths().run_dir)
+        paths = resolve_paths()
+        client = connect(paths.run_dir)
         if client is not None:  # the thin path: no model stack imported here
             from assistant.frontends.client import DaemonError
 
             try:
-                return _ask_remote(client, question, args)
+                return _ask_remote(client, question, args, paths)
             except DaemonError as e:
                 if e.status != 409:
                     raise AssistantError(f"the daemon refused the question: {e}.", "Try --no-daemon.") from None
@@ -651,7 +648,7 @@ def _print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> N
     print(json.dumps(out, ensure_ascii=False))
 
 
-def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
+def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     from assistant.errors import from_failure
     from assistant.frontends.progress import Progress
 
@@ -661,12 +658,16 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     from assistant.frontends.client import setting_env
 
     session = "last" if args.resume_last else args.session
-    if session and session != "last":
-        session = _session_of(session)
+    if session and session != "last":  # an id prefix: resolved here (the daemon takes whole ids, and "last")
+        store = _store()
+        try:
+            session = _session_of(store, session)
+        finally:
+            store.close()
     options = {f"ASSISTANT_{name.upper()}": value for name, value in _options(args).items()}
     events = client.ask(question, session_id=session, model=args.model, max_retries=args.max_retries,
                         env={**setting_env(), **options}, system=args.system,
-                        one_shot=None if session else "ask", log=False if args.no_log or _logs_off() else None)
+                        one_shot=None if session else "ask", log=False if args.no_log or _logs_off(paths) else None)
     if args.debug:
         _notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
     try:
@@ -687,15 +688,11 @@ def _ask_remote(client, question: str, args: argparse.Namespace) -> int:
     return 0 if done["ok"] else 1
 
 
-def _session_of(ref: str) -> str:
+def _session_of(store, ref: str) -> str:
     """A session id from an id prefix given on the command line."""
     from assistant.errors import ConfigError
 
-    store = _store()
-    try:
-        sid = store.find_session(ref)
-    finally:
-        store.close()
+    sid = store.find_session(ref)
     if sid is None:
         raise ConfigError(f"no session matches '{ref}'.", "See: assistant sessions list")
     return sid
@@ -710,9 +707,9 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
     app = build_assistant(settings, paths, notify=_notice)
     try:
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \
-            _session_of(args.session) if args.session else None
+            _session_of(app.store, args.session) if args.session else None
         return await app.ask(question, session_id=session, emit=progress.on_event, system=args.system,
-                             one_shot=None if session else "ask", log=not args.no_log and not _logs_off())
+                             one_shot=None if session else "ask", log=not args.no_log and not _logs_off(paths))
     finally:
         progress.finish()
         await app.aclose()

@@ -19,6 +19,11 @@ _INLINE = re.compile(r"`([^`\n]+)`|\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\
                      r"|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])")
 
 
+def is_fence(line: str) -> bool:
+    """The line opens or closes a code block (it is not shown)."""
+    return bool(_FENCE.match(line))
+
+
 def inline(text: str, base: tuple[str, ...] = ()) -> list[Span]:
     spans: list[Span] = []
     at = 0
@@ -46,7 +51,7 @@ def spans(text: str) -> list[Span]:
     lines = text.split("\n")
     for i, line in enumerate(lines):
         end = "\n" if i < len(lines) - 1 else ""
-        if _FENCE.match(line):
+        if is_fence(line):
             in_code = not in_code
             continue  # the fence itself is not shown
         if in_code:

@@ -27,6 +27,7 @@ def status_wanted() -> bool:
     """Show the status line: stderr is a terminal that takes cursor control (``NO_COLOR`` keeps it, without colour)."""
     return terminal(sys.stderr)
 
+
 _LABELS = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
 _STYLES = {"bold": "1", "italic": "3", "heading": "1;4", "code": "36", "code_block": "36"}
 _COLOURS = {"code", "code_block"}  # dropped under NO_COLOR (bold and italic are not colour)
@@ -42,9 +43,9 @@ class LineRenderer:
 
     def line(self, text: str) -> tuple[str, str] | None:
         """(styled, plain) for one complete line; None for a code fence, which is not shown."""
-        from assistant.frontends.markdown import _FENCE, spans
+        from assistant.frontends.markdown import is_fence, spans
 
-        if _FENCE.match(text):
+        if is_fence(text):
             self.in_code = not self.in_code
             return None
         parts = spans(f"```\n{text}\n```" if self.in_code else text)
@@ -57,9 +58,13 @@ class LineRenderer:
         return "".join(styled), "".join(plain)
 
 
+def _columns(c: str) -> int:
+    return 2 if unicodedata.east_asian_width(c) in "WF" else 1
+
+
 def width(text: str) -> int:
     """Columns ``text`` takes on a terminal (CJK and other wide characters take two)."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return sum(map(_columns, text))
 
 
 def fit(text: str, columns: int | None) -> str:
@@ -68,7 +73,7 @@ def fit(text: str, columns: int | None) -> str:
         return text
     out, used = [], 0
     for c in text:
-        w = 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        w = _columns(c)
         if used + w > columns - 1:
             break
         out.append(c)
@@ -81,9 +86,12 @@ def pad(text: str, columns: int) -> str:
     return text + " " * max(0, columns - width(text))
 
 
-def _rows(text: str, columns: int) -> int:
-    """How many terminal rows ``text`` took, written from the start of a row (wide characters count 2)."""
-    return sum(max(1, -(-width(line) // columns)) for line in text.split("\n"))
+def _back_over(text: str) -> str:
+    """The escape codes that take ``text`` (written from the start of a row) off the screen, leaving the cursor where
+    it began: up one row for each row it took (wrapped lines and wide characters counted), then clear below."""
+    columns = shutil.get_terminal_size().columns
+    rows = sum(max(1, -(-width(line) // columns)) for line in text.split("\n"))
+    return "\r" + "\033[1A" * (rows - 1) + "\033[J"
 
 
 class Progress:
@@ -128,8 +136,7 @@ class Progress:
             sys.stdout.write(line[len(raw):] + end)
         else:
             if raw:
-                rows = _rows(raw, shutil.get_terminal_size().columns)
-                sys.stdout.write("\r" + ("\033[1A" * (rows - 1)) + "\033[J")
+                sys.stdout.write(_back_over(raw))
             if shown is None:
                 return  # a code fence: not shown
             sys.stdout.write(styled + end)
@@ -151,8 +158,7 @@ class Progress:
         """Take the streamed answer off the screen (cursor back to where it started)."""
         if not self._shown:
             return
-        rows = _rows(self._shown, shutil.get_terminal_size().columns)
-        sys.stdout.write("\r" + ("\033[1A" * (rows - 1)) + "\033[J")
+        sys.stdout.write(_back_over(self._shown))
         sys.stdout.flush()
         self._done, self._line, self._renderer = "", "", LineRenderer(self.colour)
 

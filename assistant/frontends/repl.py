@@ -145,8 +145,8 @@ class Repl:
         elif name == "/sessions":
             print(sessions_table(store.sessions(20), current=self.session_id))
         elif name == "/search":
-            query = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
-            if not query.strip():
+            query = text[len(name):].strip()
+            if not query:
                 print("usage: /search TEXT  (earlier questions and answers that contain TEXT)")
             else:
                 from assistant.frontends.trace_view import logs_text

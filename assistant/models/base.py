@@ -4,12 +4,21 @@ these to and from its own wire format in its own module."""
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Awaitable, Callable, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
 Role = Literal["router", "executor", "validator", "responder"]
 DeltaSink = Callable[[str], Awaitable[None] | None]
+
+
+async def deliver(sink: DeltaSink | None, text: str) -> None:
+    """Give ``text`` to a sink, awaiting it when it is async; nothing for no sink or no text."""
+    if sink is not None and text:
+        r = sink(text)
+        if inspect.isawaitable(r):
+            await r
 
 
 class StopGeneration(Exception):

@@ -18,7 +18,9 @@ from typing import Any
 from assistant.config import Settings
 from assistant.errors import ConfigError, ModelError, ModelMissing
 from assistant.health import Check
-from assistant.models.base import Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, Usage
+from assistant.models.base import (
+    Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, Usage, deliver,
+)
 
 MAX_TOKENS = {"router": 32, "executor": 160, "validator": 160, "responder": 512}
 
@@ -133,9 +135,7 @@ class EmbeddedBackend:
             while (piece := await queue.get()) is not None:
                 if on_delta is not None and not stop.is_set():
                     try:
-                        r = on_delta(piece)
-                        if asyncio.iscoroutine(r):
-                            await r
+                        await deliver(on_delta, piece)
                     except StopGeneration:
                         stop.set()  # the worker stops at its next token; the queue drains to its end marker
             try:

@@ -4,11 +4,10 @@ contract (streaming, errors, retries)."""
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Callable
 
 from assistant.models.base import (
-    Capabilities, ChatReply, ChatRequest, DeltaSink, Role, StopGeneration, ToolCall, Usage,
+    Capabilities, ChatReply, ChatRequest, DeltaSink, Role, StopGeneration, ToolCall, Usage, deliver,
 )
 
 Scripted = str | dict | ChatReply | Callable[[ChatRequest], "str | dict | ChatReply"]
@@ -60,18 +59,13 @@ class FunctionBackend:
         reply.done_reason = reply.done_reason or "stop"
         reply.usage = Usage(input_tokens=sum(len(m.content) for m in request.messages) // 4 or 1,
                             output_tokens=max(1, len(pieces)))
-        if on_thinking is not None and reply.thinking:
-            r = on_thinking(reply.thinking)
-            if inspect.isawaitable(r):
-                await r
+        await deliver(on_thinking, reply.thinking)
         if on_delta is not None:
             shown: list[str] = []
             try:
                 for piece in pieces:
                     shown.append(piece)
-                    r = on_delta(piece)
-                    if inspect.isawaitable(r):
-                        await r
+                    await deliver(on_delta, piece)
             except StopGeneration as e:
                 reply.content, reply.done_reason, reply.problem = "".join(shown), "cut", str(e) or "stopped"
         return reply

@@ -10,12 +10,11 @@ call that failed is sent again, and never one whose text was already streamed.""
 from __future__ import annotations
 
 import asyncio
-import inspect
 import time
 from dataclasses import dataclass
 
 from assistant.errors import AssistantError, ServerUnreachable
-from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
+from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend, deliver
 from assistant.models.transport import MAX_BACKOFF
 
 
@@ -25,8 +24,6 @@ class Host:
     backend: ModelBackend
     in_flight: int = 0
     down_until: float = 0.0
-    answered: int = 0
-    failed: int = 0
 
 
 class HostPool:
@@ -76,16 +73,13 @@ class HostPool:
         async def delta(text: str) -> None:
             nonlocal emitted
             emitted = True
-            r = on_delta(text)  # type: ignore[misc]
-            if inspect.isawaitable(r):
-                await r
+            await deliver(on_delta, text)
 
         while True:
             host = await self._acquire(tried)
             try:
                 reply = await host.backend.chat(request, delta if on_delta is not None else None, on_thinking)
             except AssistantError as e:
-                host.failed += 1
                 if isinstance(e, ServerUnreachable):
                     host.down_until = time.monotonic() + self.cooldown
                 failures += 1
@@ -98,7 +92,6 @@ class HostPool:
                 continue
             finally:
                 await self._release(host)
-            host.answered += 1
             host.down_until = 0.0
             reply.transport_retries += failures
             if len(self.hosts) > 1:

@@ -7,7 +7,6 @@ Everything else becomes an :class:`AssistantError` that says what to do."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -22,7 +21,7 @@ from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTime
 from assistant.health import Check, get_json, plain_error
 
 from assistant.models.base import (
-    Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
+    Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
 )
 from assistant.models.parsing import arguments_object
 from assistant.models.transport import Classified, retrying, stream_cut
@@ -140,17 +139,12 @@ class OllamaBackend:
                         async for chunk in stream:
                             if chunk.message.thinking:
                                 thought.append(chunk.message.thinking)
-                                if on_thinking is not None:
-                                    r = on_thinking(chunk.message.thinking)
-                                    if inspect.isawaitable(r):
-                                        await r
+                                await deliver(on_thinking, chunk.message.thinking)
                             piece = chunk.message.content or ""
                             if piece:
                                 parts.append(piece)
                                 emitted = True
-                                r = on_delta(piece)
-                                if inspect.isawaitable(r):
-                                    await r
+                                await deliver(on_delta, piece)
                             calls.extend(_calls(chunk.message.tool_calls))
                             last = chunk
                     finally:
@@ -302,10 +296,9 @@ async def models(settings: Settings) -> list[dict[str, Any]]:
     except Exception as e:  # any failure to connect is the same answer for the user
         raise OllamaUnreachable(f"Cannot reach Ollama at {base} ({plain_error(e)}).",
                                 "Start it with `ollama serve`, or set OLLAMA_HOST.") from None
-    out = []
-    for m in (data or {}).get("models", []):
-        name = m.get("name") or m.get("model")
-        _, shown = await get_json(base + "/api/show", 5, "POST", {"model": name})
-        out.append({"name": name, "size": m.get("size"), "parameters": (m.get("details") or {}).get("parameter_size"),
-                    "capabilities": sorted((shown or {}).get("capabilities") or [])})
-    return out
+    installed = (data or {}).get("models", [])
+    names = [m.get("name") or m.get("model") for m in installed]
+    shown = await asyncio.gather(*(get_json(base + "/api/show", 5, "POST", {"model": n}) for n in names))  # at once
+    return [{"name": name, "size": m.get("size"), "parameters": (m.get("details") or {}).get("parameter_size"),
+             "capabilities": sorted((info or {}).get("capabilities") or [])}
+            for name, m, (_, info) in zip(names, installed, shown)]

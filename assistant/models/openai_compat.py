@@ -16,7 +16,6 @@ off so they are counted, and its timeout is always set."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 from typing import Any
 
@@ -24,7 +23,7 @@ from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError, ConfigError, ModelError, ModelMissing, ModelTimeout, ServerUnreachable
 from assistant.health import Check, get_json, plain_error
 from assistant.models.base import (
-    Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage,
+    Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
 )
 from assistant.models.parsing import arguments_object
 from assistant.models.transport import Classified, retrying, stream_cut
@@ -154,12 +153,6 @@ class OpenAIBackend:
                     on_thinking: DeltaSink | None) -> ChatReply:
         emitted = False
 
-        async def send(sink: DeltaSink | None, text: str) -> None:
-            if sink is not None and text:
-                r = sink(text)
-                if inspect.isawaitable(r):
-                    await r
-
         async def once() -> ChatReply:
             nonlocal emitted
             if on_delta is None:
@@ -194,7 +187,7 @@ class OpenAIBackend:
                                 finish = choice.finish_reason or finish
                                 if reasoning := _extra(delta, "reasoning_content", "reasoning"):
                                     thought.append(reasoning)
-                                    await send(on_thinking, reasoning)
+                                    await deliver(on_thinking, reasoning)
                                 for t in delta.tool_calls or []:
                                     slot = pending.setdefault(t.index, {"id": "", "name": "", "arguments": ""})
                                     slot["id"] = t.id or slot["id"]
@@ -204,7 +197,7 @@ class OpenAIBackend:
                                 if delta.content:
                                     parts.append(delta.content)
                                     emitted = True
-                                    await send(on_delta, delta.content)
+                                    await deliver(on_delta, delta.content)
                     finally:
                         await stream.close()  # closes the HTTP response: the server stops generating
             except (StopGeneration, TimeoutError) as e:
@@ -274,15 +267,6 @@ class OpenAIBackend:
                               "Try again; if it keeps happening, check the server's log."), True, None
         return None, False, None
 
-    async def models(self) -> list[dict[str, Any]]:
-        """The models the server lists (``GET /models``)."""
-        async def call() -> Any:
-            return await self.client.models.list()
-
-        page, _ = await retrying(call, lambda e: self._classify(e, "?"), 0, 0)
-        return [m.model_dump() for m in page.data]
-
-
 def _caused_by(e: BaseException, *names: str) -> bool:
     """``e`` or an exception behind it is of a class with one of ``names`` (the client's HTTP library differs by
     version: httpx, httpx2; these are its classes' names in all of them)."""
@@ -347,13 +331,17 @@ def build(settings: Settings) -> OpenAIBackend:
                          transport_retries=settings.transport_retries, backoff=settings.transport_backoff)
 
 
-def _headers(settings: Settings) -> dict[str, str]:
-    return {"Authorization": f"Bearer {settings.openai_api_key}"} if settings.openai_api_key else {}
+async def _listed(settings: Settings, timeout: float) -> tuple[int, list[str]]:
+    """``GET /models`` with the key: the status, and the ids of the models it lists (connection errors raised)."""
+    headers = {"Authorization": f"Bearer {settings.openai_api_key}"} if settings.openai_api_key else {}
+    status, data = await get_json(settings.openai_base_url.rstrip("/") + "/models", timeout, headers=headers)
+    found = (data or {}).get("data", []) if status == 200 and isinstance(data, dict) else []
+    return status, [m["id"] for m in found if isinstance(m, dict) and isinstance(m.get("id"), str)]
 
 
 async def reachable(settings: Settings, timeout: float = 1.5) -> bool:
     try:
-        status, _ = await get_json(settings.openai_base_url.rstrip("/") + "/models", timeout, headers=_headers(settings))
+        status, _ = await _listed(settings, timeout)
         return status < 500
     except Exception:  # any failure to connect is the same answer: not here
         return False
@@ -363,7 +351,7 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
     """The server (reachable, the key accepted), the models it lists, and each configured one among them."""
     base = settings.openai_base_url.rstrip("/")
     try:
-        status, data = await get_json(base + "/models", 5, headers=_headers(settings))
+        status, listed = await _listed(settings, 5)
     except Exception as e:  # any failure to connect is the same answer for the user
         return [Check(name="openai server", level="fail" if required else "warn", blocking=required,
                       detail=f"not reachable at {base} ({plain_error(e)})",
@@ -371,7 +359,6 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
     if status in (401, 403):
         return [Check(name="openai server", level="fail", blocking=True, detail=f"{base} refused the API key (HTTP {status})",
                       fix="set openai_api_key in config.toml, or OPENAI_API_KEY")]
-    listed = [m.get("id", "?") for m in (data or {}).get("data", []) if isinstance(m, dict)] if status == 200 else []
     checks = [Check(name="openai server", level="ok" if status == 200 else "warn",
                     detail=f"reachable at {base}; models: {', '.join(listed) or 'none listed'}"
                     if status == 200 else f"reachable at {base}, but GET /models answered HTTP {status}")]
@@ -391,12 +378,11 @@ async def models(settings: Settings) -> list[dict[str, Any]]:
     """The models the server lists (``GET /models``; such servers report no size or capabilities)."""
     base = settings.openai_base_url.rstrip("/")
     try:
-        status, data = await get_json(base + "/models", 5, headers=_headers(settings))
+        status, listed = await _listed(settings, 5)
     except Exception as e:  # any failure to connect is the same answer for the user
         raise ServerUnreachable(f"Cannot reach the OpenAI-compatible server at {base} ({plain_error(e)}).",
                                 "Start it, or set openai_base_url (OPENAI_BASE_URL).") from None
     if status in (401, 403):
         raise ConfigError(f"The server at {base} refused the API key (HTTP {status}).",
                           "Set openai_api_key in config.toml, or OPENAI_API_KEY.")
-    return [{"name": m.get("id"), "size": None, "parameters": None, "capabilities": []}
-            for m in (data or {}).get("data", []) if isinstance(m, dict)]
+    return [{"name": name, "size": None, "parameters": None, "capabilities": []} for name in listed]

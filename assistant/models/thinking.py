@@ -6,9 +6,7 @@ thinking stays in the reply, where the trace keeps it."""
 
 from __future__ import annotations
 
-import inspect
-
-from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
+from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend, deliver
 
 TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"))
 
@@ -33,8 +31,7 @@ class ThinkSplitter:
     def __init__(self) -> None:
         self.close: str | None = None  # inside a block: the tag that ends it
         self.held = ""
-        self.shown: list[str] = []
-        self.thinking: list[str] = []
+        self.shown: list[str] = []  # what was shown so far (text before an orphan closing tag was thinking)
 
     def feed(self, piece: str) -> tuple[str, str]:
         """Returns (shown, thinking) from this piece on; text that may be part of a tag waits for the next one."""
@@ -74,15 +71,12 @@ class ThinkSplitter:
         if not "".join(self.shown).strip():
             visible = visible.lstrip()
         self.shown.append(visible)
-        thinking = "".join(thought)
-        self.thinking.append(thinking)
-        return visible, thinking
+        return visible, "".join(thought)
 
     def finish(self) -> tuple[str, str]:
         """What was held back: thinking when a block never closed, else shown."""
         held, self.held = self.held, ""
         if self.close is not None:
-            self.thinking.append(held)
             return "", held
         self.shown.append(held)
         return held, ""
@@ -112,21 +106,15 @@ class WithoutThinking:
                    on_thinking: DeltaSink | None = None) -> ChatReply:
         splitter = ThinkSplitter()
 
-        async def send(sink: DeltaSink | None, text: str) -> None:
-            if sink is not None and text:
-                r = sink(text)
-                if inspect.isawaitable(r):
-                    await r
-
         async def delta(piece: str) -> None:
             shown, thought = splitter.feed(piece)
-            await send(on_thinking, thought)
-            await send(on_delta, shown)
+            await deliver(on_thinking, thought)
+            await deliver(on_delta, shown)
 
         reply = await self.inner.chat(request, delta if on_delta is not None else None, on_thinking)
         if on_delta is not None and reply.done_reason != "cut":
             held, _ = splitter.finish()
-            await send(on_delta, held)
+            await deliver(on_delta, held)
         content, thought = split_thinking(reply.content)
         if thought or content != reply.content:
             reply.content = content

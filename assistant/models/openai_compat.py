@@ -146,6 +146,13 @@ class OpenAIBackend:
                 self.refused.add(feature)
                 notes.append(f"the server refused {feature} ({_status(e.__cause__)}); not sent to it again")
                 continue
+            if "tool_choice" in kwargs and not reply.tool_calls and not reply.problem and "tools" not in self.refused:
+                # llama.cpp serving a model whose chat template knows no tools answers in prose, whatever
+                # tool_choice says: from now on the tool's schema constrains the reply instead.
+                self.refused.add("tools")
+                notes.append("the server ignored tool_choice (no call in its reply); the tool's argument schema is "
+                             "sent as the reply format from now on")
+                continue
             reply.notes = notes + reply.notes
             return reply
 

@@ -149,13 +149,23 @@ async def route(ctx: TurnContext) -> RouteDecision:
         ChatMessage(role="user", content=ctx.question),  # the request goes last, where small models attend
     ]
     reply = await ctx.model.chat(ctx.request("router", messages, format=schema))
-    choice = parse_structured(reply.content, RouteChoice)
+    choice = parse_structured(reply.content, RouteChoice) or _cut_choice(reply.content, names)
     if choice is None or choice.route not in names:
         return RouteDecision(route=CHAT, by="default", reason=f"the router's reply was not a valid route: {reply.content[:80]!r}")
     also = [a for a in choice.also if a.route in names and a.route not in (CHAT, CLARIFY)][:4]
     listed = "".join(f", then {a.route}" for a in also)
     return RouteDecision(route=choice.route, by="model", also=also,
                          reason=f"{reply.model or ctx.model_name('router')} chose {choice.route}{listed}")
+
+
+_FIRST_ROUTE = re.compile(r'^\s*\{\s*"route"\s*:\s*"([^"]+)"\s*[,}]')
+
+
+def _cut_choice(text: str, names: list[str]) -> RouteChoice | None:
+    """The route of a reply the generation cap cut while it listed further requests: the grammar held the prefix
+    to the schema, so its first field is the model's choice (the unfinished list is dropped)."""
+    m = _FIRST_ROUTE.match(text)
+    return RouteChoice(route=m.group(1)) if m and m.group(1) in names else None
 
 
 def gate(ctx: TurnContext, decision: RouteDecision) -> RouteDecision:

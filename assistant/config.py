@@ -68,6 +68,10 @@ class Settings(BaseModel):
     seed: int | None = Field(None, description="sampling seed, for answers that repeat exactly (none: random)")
     rendered_answers: bool = Field(False, description="answer questions the rules settled with the tool's own sentence "
                                    "(no answer-writing model call) instead of a model-written, checked answer")
+    weak_writer_after: int = Field(3, ge=0, le=50, description="after this many answers from tool results in a row "
+                                   "fail their check, a model is not asked to write one: the tool's own sentence is "
+                                   "shown at once (asked again every 10th time; 0: always ask). The default embedded "
+                                   "model (SmolLM2-135M) is never asked")
     history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see")
     transport_retries: int = Field(3, ge=0, le=10, description="retries of a failed connection or server error (not counted as attempts)")
     transport_backoff: float = Field(0.5, ge=0, description="first backoff in seconds between transport retries, doubled each time, capped at 8 s")

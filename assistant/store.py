@@ -155,6 +155,14 @@ def _m009_turns_search(db: sqlite3.Connection) -> None:
                "INSERT INTO turns_fts(rowid, question, answer) VALUES (new.rowid, new.question, new.answer); END")
 
 
+def _m010_answer_quality(db: sqlite3.Connection) -> None:
+    # How each model's answers from tool results fared at the gate: a model whose last few all failed is not asked
+    # to write one (the tool's own sentence is shown at once), and is tried again now and then.
+    db.execute("CREATE TABLE answer_quality (id INTEGER PRIMARY KEY, model TEXT NOT NULL, outcome TEXT NOT NULL "
+               "CHECK (outcome IN ('passed', 'failed', 'skipped')), at TEXT NOT NULL)")
+    db.execute("CREATE INDEX answer_quality_model ON answer_quality (model, id)")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -165,7 +173,9 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("007_batch_keys", _m007_batch_keys),
     ("008_session_frontends", _m008_session_frontends),
     ("009_turns_search", _m009_turns_search),
+    ("010_answer_quality", _m010_answer_quality),
 ]
+PROBE_EVERY = 10  # a model judged too weak to write tool answers is asked again after this many skipped
 ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
 
 
@@ -273,6 +283,25 @@ class Store:
                             (session_id, pending.route, pending.question, now_iso()))
 
     # turns
+
+    def record_answer(self, model: str, outcome: str) -> None:
+        """How a model's answer from tool results fared: ``passed``, ``failed`` (the gate held it), or ``skipped``."""
+        self.db.execute("INSERT INTO answer_quality (model, outcome, at) VALUES (?, ?, datetime('now'))", (model, outcome))
+        self.db.execute("DELETE FROM answer_quality WHERE model = ? AND id <= (SELECT id FROM answer_quality WHERE "
+                        "model = ? ORDER BY id DESC LIMIT 1 OFFSET 100)", (model, model))  # the recent past is enough
+
+    def weak_writer(self, model: str, window: int) -> bool:
+        """The model's last ``window`` answers from tool results all failed the gate, and it has not yet been skipped
+        :data:`PROBE_EVERY` times since (then it is asked again)."""
+        if window <= 0:
+            return False
+        rows = [r[0] for r in self.db.execute(
+            "SELECT outcome FROM answer_quality WHERE model = ? ORDER BY id DESC LIMIT ?", (model, window + PROBE_EVERY))]
+        skipped = 0
+        while skipped < len(rows) and rows[skipped] == "skipped":
+            skipped += 1
+        tried = [r for r in rows[skipped:] if r != "skipped"][:window]
+        return len(tried) == window and all(r == "failed" for r in tried) and skipped < PROBE_EVERY
 
     def save_turn(self, turn: dict[str, Any], model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         """Write a finished (or failed) turn with its whole trace in one transaction."""

@@ -168,8 +168,8 @@ async def test_a_wrong_forecast_figure_is_never_shown(fake, meteo, weather_app):
     meteo.set_day(39.91, 116.40, "2026-11-23", high=9.5, low=-1.0, code=71)
     fake.handler = Script().always("responder", "北京明天最高 15°C,最低 3°C,小雪。")  # not tomorrow's figures
     result = await weather_app().ask("明天北京冷吗?")
-    assert result.replaced and "temperature" in result.replaced
-    assert result.answer.startswith("北京明天(11月23日 周一):小雪,最低 -1°C,最高 9.5°C")
+    assert result.replaced and "figures the results do not have: 3" in result.replaced  # the low, invented
+    assert "最低 3°C" not in result.answer and result.answer.startswith("北京明天(11月23日 周一):小雪,最低 -1°C,最高 9.5°C")
 
 
 async def test_rendered_answers_need_no_model_at_all(fake, meteo, weather_app):

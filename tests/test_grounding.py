@@ -14,9 +14,26 @@ from assistant.models.function import RoleScript
 
 from assistant.pipeline.language import is_chinese
 
-from assistant.pipeline.answer_check import check_answer, numbers_in, runaway
-from assistant.pipeline.events import AnswerDelta, AnswerReset
+from assistant.pipeline.answer_check import carries, numbers_in, runaway
+from assistant.pipeline.events import AnswerDelta
+from assistant.pipeline.gate import SentenceGate, chat_piece_check, tool_piece_check
 from tools import KeyFact
+
+
+def shown_by_gate(check, text: str, step: int = 3) -> tuple[str, str | None]:
+    """What the gate releases of ``text`` streamed in small pieces, and why it stopped (None: it did not)."""
+    gate = SentenceGate(check)
+    out = []
+    for i in range(0, len(text), step):
+        out.append(gate.feed(text[i:i + step]))
+        if gate.stopped:
+            break
+    out.append(gate.finish())
+    return "".join(out), gate.held.reason if gate.held else None
+
+
+def streamed(events) -> str:
+    return "".join(e.text for e in events if isinstance(e, AnswerDelta))
 
 SHANGHAI = (31.22, 121.46)
 
@@ -32,20 +49,20 @@ RENDERED_SHANGHAI = "上海现在 2°C,小雨,体感 -2.9°C,湿度 54%,风速 1
 
 @pytest.mark.parametrize("written", ["about 28.27", "about 28.3", "28.2743338823", "≈28", "28.27 square units"])
 def test_a_number_is_stated_at_any_sensible_rounding(written):
-    fact = KeyFact(label="the result", number=28.2743338823)
-    assert check_answer("What is the area?", f"The area is {written}.", [fact]).passed
+    assert carries(f"The area is {written}.", KeyFact(label="the result", number=28.2743338823))
 
 
 @pytest.mark.parametrize("written", ["28.5", "29", "2.83", "282.7", "0"])
 def test_a_wrong_number_is_not_the_fact(written):
-    fact = KeyFact(label="the result", number=28.2743338823)
-    verdict = check_answer("What is the area?", f"The area is {written}.", [fact])
-    assert not verdict.passed and "does not state the result" in verdict.reason
+    assert not carries(f"The area is {written}.", KeyFact(label="the result", number=28.2743338823))
 
 
 def test_negative_and_grouped_numbers_are_read_as_written():
     assert numbers_in("零下3度,minus 4, −5 and 56,088 or 1,2") == [(-3, 0), (-4, 0), (-5, 0), (56088, 0), (1, 0), (2, 0)]
-    assert check_answer("上海冷吗?", "上海零下3度,小雨。", [KeyFact(label="t", number=-2.9, tolerance=0.5)]).passed
+    assert carries("上海零下3度,小雨。", KeyFact(label="t", number=-2.9, tolerance=0.5))
+
+
+PROMPT = "You are a helpful local assistant. Answer the user's request using the tool results below; they are correct and current."
 
 
 @pytest.mark.parametrize("answer, why", [
@@ -53,14 +70,13 @@ def test_negative_and_grouped_numbers_are_read_as_written():
     ("上海 2°C ```json", "JSON or tool markup"),
     ("Shanghai is 2°C with slight rain.", "not in Chinese"),
     ("上海 2°C,小雨。" * 5, "repeats"),
-    ("You are a helpful local assistant. Answer the user's request using the tool results below; they are correct "
-     "and current. 上海 2°C 小雨", "instructions"),
+    (PROMPT + " 上海 2°C 小雨", "instructions"),
+    ("上海 2°C,小雨,风速 25 km/h。", "figures the results do not have: 25"),
 ])
-def test_answers_that_may_not_be_shown(answer, why):
-    verdict = check_answer("上海冷不冷?", answer, [KeyFact(label="t", number=2.0, tolerance=0.5)],
-                           ["You are a helpful local assistant. Answer the user's request using the tool results below; "
-                            "they are correct and current."])
-    assert not verdict.passed and why in verdict.reason
+def test_pieces_of_a_tool_answer_that_may_not_be_shown(answer, why):
+    shown, held = shown_by_gate(tool_piece_check("上海冷不冷?", '["上海冷不冷?", {"temperature": "2°C"}]', [PROMPT]), answer)
+    assert held and why in held
+    assert "25" not in shown and "{" not in shown and "Shanghai" not in shown and "helpful" not in shown
 
 
 def test_runaway_spots_a_loop_but_not_ordinary_text():
@@ -79,49 +95,67 @@ def shanghai(meteo):
 
 
 @pytest.mark.parametrize("bad, why", [
-    ("Pour-terfaaire, les temps de l'air en 2019 est dangereres.", "does not state"),  # ignores the result
+    ("Pour-terfaaire, les temps de l'air en 2019 est dangereres.", "2019"),  # ignores the result, invents a year
     ('[ { "tool": "weather", "arguments": {"place": "上海"} } ]', "JSON"),
     ("Shanghai is 2°C now with slight rain.", "not in Chinese"),
     ("上海现在 2°C,小雨,比平时的 23°C 冷多了。", "figures the results do not have: 23"),  # SmolLM2 on Dublin
     ("上海现在 2°F,小雨。", "°F"),
     ("上海现在 2°C,小雨,风速 25 km/h。", "figures the results do not have: 25"),
 ])
-async def test_a_bad_answer_is_retried_once_then_replaced_by_the_rendering(model, shanghai, scripted_app, bad, why):
+async def test_a_bad_answer_is_never_shown_and_the_rendering_takes_over(model, shanghai, scripted_app, bad, why):
     model.fn = RoleScript(responder=[bad, bad])
     events = []
     app = scripted_app()
     result = await app.ask("上海现在冷不冷?", emit=events.append)
     assert result.ok and result.answer == RENDERED_SHANGHAI
     assert result.replaced and why in result.replaced
-    assert model.roles() == ["responder", "responder"] and result.model_calls == 2
-    assert why in model.requests[1].messages[-1].content  # the retry was told why
-    assert sum(isinstance(e, AnswerReset) for e in events) == 2
+    assert model.roles() == ["responder"] and result.model_calls == 1  # no second call: the rendering is certain
+    assert streamed(events) == result.answer  # nothing unchecked reached the screen, nothing was taken back
     checks = [e for e in app.store.turn(result.turn_id)["events"] if e["type"] == "answer_check"]
-    assert [c["verdict"] for c in checks] == ["FAIL", "FAIL"]
+    assert [c["verdict"] for c in checks] == ["FAIL"]
     turn_done = app.store.turn(result.turn_id)["events"][-1]
     assert turn_done["type"] == "turn_done" and turn_done["replaced"] == result.replaced
 
 
-async def test_the_retry_is_shown_when_it_is_right(model, shanghai, scripted_app):
-    model.fn = RoleScript(responder=["上海很冷。", "上海现在 2°C,小雨,挺冷的。"])
-    result = await scripted_app().ask("上海现在冷不冷?")
-    assert result.answer == "上海现在 2°C,小雨,挺冷的。" and result.replaced is None and result.model_calls == 2
+async def test_what_was_shown_stays_and_the_rendering_follows_it(model, shanghai, scripted_app):
+    """A true sentence without the figures is shown as it streams; the rendering then adds what it lacked."""
+    model.fn = RoleScript(responder="上海很冷。比平时的 23°C 冷多了。")
+    events = []
+    result = await scripted_app().ask("上海现在冷不冷?", emit=events.append)
+    assert result.answer == "上海很冷。\n" + RENDERED_SHANGHAI and "23" in result.replaced and result.model_calls == 1
+    assert streamed(events) == result.answer and "23°C" not in streamed(events)
 
 
 async def test_a_right_answer_costs_one_call(model, shanghai, scripted_app):
     model.fn = RoleScript(responder="上海现在 2°C,下着小雨,挺冷的。")
-    result = await scripted_app().ask("上海现在冷不冷?")
+    events = []
+    result = await scripted_app().ask("上海现在冷不冷?", emit=events.append)
     assert result.answer == "上海现在 2°C,下着小雨,挺冷的。" and result.model_calls == 1 and result.replaced is None
+    assert streamed(events) == result.answer
 
 
-async def test_a_stream_that_repeats_itself_is_cut_and_replaced(model, shanghai, scripted_app):
+async def test_a_stream_that_repeats_itself_is_cut_and_the_rendering_follows(model, shanghai, scripted_app):
     model.fn = RoleScript(responder=["天气很好。" * 400] * 2)
     app = scripted_app()
     result = await app.ask("上海现在冷不冷?")
-    assert result.answer == RENDERED_SHANGHAI and "repeats" in result.replaced
+    assert result.answer == "天气很好。\n" + RENDERED_SHANGHAI and "does not state" in result.replaced
     replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"]]
-    assert [r["done_reason"] for r in replies] == ["cut", "cut"]
-    assert all(len(r["content"]) < 100 for r in replies)  # stopped after a few repeats, not 2,000 characters
+    assert [r["done_reason"] for r in replies] == ["cut"]
+    assert all(len(r["content"]) < 100 for r in replies)  # stopped at the first repeat, not 2,000 characters
+
+
+async def test_a_model_that_keeps_failing_is_not_asked_any_more(model, shanghai, scripted_app):
+    """After weak_writer_after answers in a row fail the gate, the rendering is shown at once with no call; the
+    model is asked again after ten skipped answers."""
+    model.fn = RoleScript()
+    model.fn.always("responder", "上海现在 2°C,小雨,比平时的 23°C 冷多了。")
+    app = scripted_app(weak_writer_after=2)
+    calls = []
+    for _ in range(14):
+        result = await app.ask("上海现在冷不冷?")
+        assert result.answer == RENDERED_SHANGHAI
+        calls.append(result.model_calls)
+    assert calls == [1, 1] + [0] * 10 + [1, 0]
 
 
 async def test_every_role_has_a_generation_cap(model, scripted_app):
@@ -145,10 +179,19 @@ async def test_rendered_answers_setting_needs_no_model_call(model, shanghai, scr
     assert result.answer == RENDERED_SHANGHAI and result.model_calls == 0 and model.requests == []
 
 
-async def test_a_chat_answer_in_json_gets_one_retry(model, scripted_app):
-    model.fn = RoleScript(router={"route": "chat"}, responder=['{"answer": "hi"}', "Hello! How can I help?"])
+async def test_a_chat_answer_that_is_a_tool_call_gets_one_retry(model, scripted_app):
+    model.fn = RoleScript(router={"route": "chat"}, responder=['{"name": "weather", "arguments": {"place": "Paris"}}',
+                                                               "Hello! How can I help?"])
+    events = []
+    result = await scripted_app().ask("hello there", emit=events.append)
+    assert result.ok and result.answer == "Hello! How can I help?" and result.model_calls == 3
+    assert streamed(events) == result.answer and "weather" not in streamed(events)
+
+
+async def test_json_that_is_not_ours_is_an_answer(model, scripted_app):
+    model.fn = RoleScript(router={"route": "chat"}, responder='{"answer": "hi"}')
     result = await scripted_app().ask("hello there")
-    assert result.answer == "Hello! How can I help?" and result.model_calls == 3
+    assert result.ok and result.answer == '{"answer": "hi"}' and result.model_calls == 2
 
 
 async def test_a_chat_answer_that_echoes_the_feedback_is_never_shown(model, scripted_app):
@@ -157,16 +200,16 @@ async def test_a_chat_answer_that_echoes_the_feedback_is_never_shown(model, scri
     model.fn = RoleScript(router={"route": "chat"}, responder=["The sky scatters blue light.", echo])
     events = []
     result = await scripted_app().ask("为什么天空是蓝色的?", emit=events.append)
-    # the second try repeats our feedback: the first (in the wrong language, but an answer) is shown instead
-    assert result.answer == "The sky scatters blue light." and model.roles() == ["router", "responder", "responder"]
-    assert "".join(e.text for e in events if isinstance(e, AnswerDelta)).endswith("The sky scatters blue light.")
+    # the first is in the wrong language, the second repeats our feedback: neither is shown
+    assert not result.ok and result.answer.startswith("抱歉,这个模型没能可靠地回答") and "更大的模型" in result.answer
+    assert model.roles() == ["router", "responder", "responder"] and streamed(events) == result.answer
 
 
 async def test_two_unshowable_chat_answers_end_in_an_honest_sentence(model, scripted_app):
-    model.fn = RoleScript(router={"route": "chat"}, responder=['{"answer": "hi"}', '[{"tool": "chat"}]'])
+    model.fn = RoleScript(router={"route": "chat"}, responder=['{"route": "chat"}', '<tool_call>{"name": "x"}</tool_call>'])
     result = await scripted_app().ask("你好")
-    assert result.route == "chat" and result.answer.startswith("抱歉,模型没能写出可以显示的回答")
-    assert "JSON" in (result.replaced or "") and "{" not in result.answer
+    assert result.route == "chat" and not result.ok and result.answer.startswith("抱歉,这个模型没能可靠地回答")
+    assert "markup" in (result.replaced or "") and "{" not in result.answer and result.error
 
 
 # The route gate
@@ -248,11 +291,8 @@ async def test_a_chat_answer_that_loops_is_cut_and_shown_without_the_loop(model,
     result = await app.ask("Why is the moon round?", emit=events.append)
     assert result.ok and result.answer == "The moon is round. Gravity pulls everything inward."
     replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"] if c["role"] == "responder"]
-    assert [r["done_reason"] for r in replies] == ["cut", "cut"] and all(len(r["content"]) < 200 for r in replies)
-    assert sum(isinstance(e, AnswerReset) for e in events) == 2  # after the first try, and before the trimmed text
-    last_reset = max(i for i, e in enumerate(events) if isinstance(e, AnswerReset))
-    shown = "".join(e.text for e in events[last_reset:] if isinstance(e, AnswerDelta))
-    assert shown == result.answer
+    assert [r["done_reason"] for r in replies] == ["cut"] and all(len(r["content"]) < 200 for r in replies)
+    assert streamed(events) == result.answer  # the loop never reached the screen
 
 
 async def test_an_answer_that_turns_into_json_is_stopped_at_once(model, shanghai, scripted_app):
@@ -262,30 +302,30 @@ async def test_an_answer_that_turns_into_json_is_stopped_at_once(model, shanghai
     result = await app.ask("上海现在冷不冷?")
     assert result.answer == RENDERED_SHANGHAI and "JSON" in result.replaced
     replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"]]
-    assert [r["done_reason"] for r in replies] == ["cut", "cut"] and all(len(r["content"]) < 40 for r in replies)
+    assert [r["done_reason"] for r in replies] == ["cut"] and all(len(r["content"]) < 40 for r in replies)
 
 
 @pytest.mark.parametrize("answer, shown", [
     ("To install it:\n```\npip install requests\n```\nThen import it.", True),
     ("An example:\n```json\n{\"name\": \"Ada\", \"age\": 36}\n```", True),
-    ("Call it so:\n```json\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Paris\"}}\n```", False),
     ("An example config:\n```toml\nmodel = \"qwen3\"\n```", True),
     ("Use `git status` to see it, and `{\"a\": 1}` is a JSON object.", True),
-    ("```json\n{\"route\": \"weather\"}\n```", False),  # nothing but markup
-    ("```\n{\"a\": 1}\n```", False),  # no sentence of its own
+    ("```\n{\"a\": 1}\n```", True),  # a JSON example is an answer
+    ("The function takes two arguments: the city and the day.", True),  # prose about arguments
+    ("Call it so:\n```json\n{\"name\": \"weather\", \"arguments\": {\"city\": \"Paris\"}}\n```", True),  # asked for
+    ("```json\n{\"route\": \"weather\"}\n```", False),  # nothing but our own decision
+    ('{"name": "weather", "arguments": {"place": "Paris"}}', False),  # a call of our tool, as text
     ("Sure. <tool_call>{\"name\": \"weather\"}</tool_call>", False),
-    ("Here: tool_calls: [weather]", False),
 ])
-def test_code_in_a_conversation_is_not_markup(answer, shown):
-    from assistant.pipeline.answer_check import check_answer
-
-    verdict = check_answer("How do I do it?", answer, [], limit=None, code=True)
-    assert verdict.passed is shown, verdict.reason
-    assert not check_answer("How do I do it?", answer, [], limit=None).passed  # a tool's answer: code is markup
+def test_code_and_json_in_a_conversation_are_answers(answer, shown):
+    question = "How do I write the JSON for it?" if "Call it so" in answer else "How do I do it?"
+    text, held = shown_by_gate(chat_piece_check(question, question, [], {"weather"}), answer)
+    assert (held is None) is shown, held
+    if shown:
+        assert text == answer
 
 
 def test_code_is_not_held_to_the_questions_language():
-    from assistant.pipeline.answer_check import check_answer
-
     answer = "用下面的命令安装:\n```\npip install requests --upgrade --user\n```\n然后在代码里导入它。"
-    assert check_answer("怎么安装 requests?", answer, [], limit=None, code=True).passed
+    question = "怎么安装 requests?"
+    assert shown_by_gate(chat_piece_check(question, question, [], set()), answer) == (answer, None)

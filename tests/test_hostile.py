@@ -80,7 +80,7 @@ async def test_a_model_that_says_nothing_until_the_deadline_is_a_timeout_not_ret
 
 
 async def test_generation_caps_reach_the_server(fake, make_app):
-    fake.handler = Script(router={"route": "chat"}, responder=Reply(content="word " * 2000, chunk_size=5))
+    fake.handler = Script(router={"route": "chat"}).always("responder", Reply(content="word " * 2000, chunk_size=5))
     app = make_app(responder_max_tokens=50)
     result = await app.ask("Tell me a long story.")
     reply = json.loads(app.store.turn(result.turn_id)["model_calls"][-1]["reply"])

@@ -240,6 +240,40 @@ def wrong_conversions(text: str) -> list[str]:
     return wrong
 
 
+def amounts(text: str) -> list[tuple[float, str, str]]:
+    """Every quantity written with a known unit in ``text``: (value, the unit's name, its kind)."""
+    text = unicodedata.normalize("NFKC", text).replace("º", "°")
+    if not re.search(r"\d", text):
+        return []
+    out = []
+    for m in _rx().amount.finditer(text):
+        unit = lookup(m.group("u"))
+        if unit is not None:
+            try:
+                out.append((float(m.group("value")), unit[0], unit[1]))
+            except ValueError:
+                continue
+    return out
+
+
+def converted_from(evidence: str, answer: str) -> set[float]:
+    """The figures of ``answer`` that are a quantity of ``evidence`` in another unit of its kind (5 miles in the
+    question, 8.05 km in the answer), rounded to the places shown or within 1%."""
+    given = amounts(evidence)
+    out: set[float] = set()
+    for value, unit, kind in amounts(answer):
+        for v, u, k in given:
+            if k != kind or u == unit:
+                continue
+            try:
+                true = convert(v, u, unit)
+            except Exception:  # pint's own errors: a unit it cannot relate
+                continue
+            if abs(value - true) <= max(0.01 * abs(true), 0.005):
+                out.add(value)
+    return out
+
+
 class UnitsArgs(BaseModel):
     value: float = Field(..., description="the number to convert, e.g. 5")
     from_unit: str = Field(..., max_length=40, description="the unit of that number, copied from the question, e.g. '英里' or 'miles'")

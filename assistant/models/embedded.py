@@ -74,6 +74,12 @@ class EmbeddedBackend:
         return Path(path).stem if path else "embedded"
 
     @property
+    def weak_writer(self) -> bool:
+        """SmolLM2-135M cannot write an answer from tool results that passes its check (measured on the eval set):
+        the tool's own sentence is shown instead, with no call. Another model file is judged by its answers."""
+        return os.path.basename(self.model_path or model_file.GGUF) == model_file.GGUF
+
+    @property
     def loaded(self) -> bool:
         return self._server is not None
 

@@ -143,6 +143,10 @@ class SelectedBackend:
                 self.built[name] = kind.build(s)
         return self.built[name]
 
+    async def weak_writer(self) -> bool:
+        """The answering backend's model is known too weak to write answers from tool results (the embedded SmolLM2)."""
+        return bool(getattr(await self.pick(), "weak_writer", False))
+
     async def pick(self) -> ModelBackend:
         async with self._lock:
             if self.chosen is None:

@@ -1,6 +1,7 @@
-"""The third gate: is an answer fit to be shown? Deterministic, no model: it must carry every key fact of
-the tool results (numbers compared numerically), be in the user's language, and be free of JSON, tool
-markup, prompt echoes and runaway repetition. The reasons are written for the responder's retry."""
+"""The third gate's measures: does an answer carry a tool result's key facts (numbers compared numerically), is it
+in the user's language, is it our own markup or instructions, does it repeat itself, does it state a figure or a
+conversion the evidence does not hold. Deterministic, no model. The streamed gate (``gate``) applies them to each
+sentence as it arrives; the reasons are kept in the trace."""
 
 from __future__ import annotations
 
@@ -21,9 +22,6 @@ _MARKUP = re.compile(
     r"|\b(?:tool_calls?|arguments)\b\s*[:=]",
     re.IGNORECASE)
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
-_ENGLISH_WORDS = frozenset(
-    "the a an is it in and of to with at are be for on now currently today tonight degrees its it's there this "
-    "that was will feels about around rain snow sunny cloudy clear result answer equals".split())
 _SENTENCE = re.compile(r"(?<=[.!?。!?\n])")
 
 
@@ -82,9 +80,47 @@ def runaway(text: str) -> str | None:
 
 _FENCED = re.compile(r"```[^\n]*\n.*?(?:```|\Z)", re.S)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
-# Markup that is never an answer, fenced or not: tool-call syntax, special tokens, our own decision keys.
-_TOOL_MARKUP = re.compile(r'</?\s*(?:tool|think|function|result)\b|<\|[^|>]{1,30}\|>|\b(?:tool_calls?|arguments)\b\s*[:=]'
-                          r'|"(?:route|tool|tool_calls?|verdict|arguments|parameters)"\s*:', re.IGNORECASE)
+
+
+# Tool-call tags of the common model families and our own decision keys: never an answer, fenced or not.
+_CALL_TAGS = re.compile(r"</?\s*(?:tool_calls?|tool_response|function_calls?|tools)\b|<function=|<\|python_tag\|>"
+                        r"|<\|(?:tool_calls?|function|plugin)[^|>]{0,20}\|>", re.IGNORECASE)
+_ASKS_FOR_CODE = re.compile(r"json|code|script|function|program|example|snippet|schema|api|syntax|regex|sql|yaml|"
+                            r"python|javascript|bash|shell|代码|示例|例子|格式|函数|程序|脚本|怎么写|写一个", re.IGNORECASE)
+
+
+def _ours(value: object, tool_names: set[str] | None) -> bool:
+    """A JSON value of our own pipeline's shapes: a route, a verdict, a call of one of our tools (or a list of them)."""
+    if isinstance(value, list):
+        return bool(value) and all(_ours(v, tool_names) for v in value)
+    if not isinstance(value, dict):
+        return False
+    if "route" in value and isinstance(value["route"], str) or value.get("verdict") in ("PASS", "FAIL"):
+        return True
+    name = value.get("name") or value.get("tool")
+    if isinstance(value.get("function"), dict):
+        name = value["function"].get("name")
+    return (isinstance(name, str) and (tool_names is None or name in tool_names)
+            and any(k in value for k in ("arguments", "parameters", "function")))
+
+
+def own_markup(text: str, question: str, tool_names: set[str] | None = None) -> str | None:
+    """Why ``text`` (a whole answer or one piece of it) is our own tool-call markup rather than an answer: tool-call
+    tags, or JSON of our shapes (a route, a verdict, a call of one of our tools) written as prose, or as the only
+    content of a code block the question did not ask for. Code, JSON examples and prose about arguments are
+    answers."""
+    from assistant.models.parsing import json_values
+
+    outside = prose(text)
+    if _CALL_TAGS.search(outside):
+        return "it contains tool-call markup instead of an answer"
+    if any(_ours(v, tool_names) for v in json_values(outside)):
+        return "it writes a tool call instead of an answer"
+    if not outside.strip() and not _ASKS_FOR_CODE.search(question):
+        inside = "".join(m.group(0) for m in _FENCED.finditer(text))
+        if any(_ours(v, tool_names) for v in json_values(inside)):
+            return "it writes a tool call instead of an answer"
+    return None
 
 
 def prose(text: str) -> str:
@@ -92,47 +128,24 @@ def prose(text: str) -> str:
     return _INLINE_CODE.sub(" ", _FENCED.sub(" ", text))
 
 
-def markup(text: str, code: bool = False) -> str | None:
-    """Why ``text`` is JSON or tool markup rather than an answer, or ``None``. ``code``: a conversation may show code
-    (a fenced block, `inline`), JSON included, around sentences of its own; tool-call markup never."""
-    if code and prose(text).strip() and not _TOOL_MARKUP.search(text):
-        text = prose(text)
+def markup(text: str) -> str | None:
+    """Why an answer from tool results is JSON or tool markup rather than plain sentences, or ``None``. (A
+    conversation's answer may hold code and JSON: :func:`own_markup` judges it.)"""
     return "it contains JSON or tool markup; write plain sentences" if _MARKUP.search(text) else None
 
 
-def before_repetition(text: str) -> str:
-    """``text`` with a runaway repetition taken out: one copy of the repeated piece is kept, and a partial copy
-    after it is dropped."""
-    t = text.rstrip()
-    kept, seen = [], set()
-    sentences = _SENTENCE.split(t)
-    for i, sentence in enumerate(sentences):  # a sentence again (and again): keep the text before its second time
-        s = sentence.strip()
-        last_fragment = i == len(sentences) - 1 and s and any(prior.startswith(s) for prior in seen)
-        if s in seen or last_fragment:
-            return "".join(kept).rstrip()
-        seen.add(s)
-        kept.append(sentence)
-    # A loop without sentence ends ("上海上海上海…"): drop the trailing copies of the repeated piece.
-    unit = next((p for p in range(MIN_REPEAT_UNIT, min(MAX_REPEAT_UNIT, len(t) // 2) + 1) if t[-p:] == t[-2 * p:-p]), 0)
-    while unit and len(t) >= 2 * unit and t[-unit:] == t[-2 * unit:-unit]:
-        t = t[:-unit]
-    return t.rstrip()
-
-
-def language_problem(question: str, answer: str) -> str | None:
-    cjk = len(CJK.findall(answer))
-    latin_words = _LATIN_WORD.findall(answer)
-    latin = sum(len(w) for w in latin_words)
-    if is_chinese(question):
-        if cjk < 2 or cjk < 0.3 * (cjk + latin):
-            return "it is not in Chinese, the language of the question; answer in Chinese"
+def piece_language(question: str, piece: str) -> str | None:
+    """One sentence of a streamed answer is not in the question's language, judged by script (Han characters
+    against Latin letters, no word list): only a sentence long enough to tell, and only when it is mostly the other
+    script (a Chinese answer may name Python; an English one may quote 你好)."""
+    text = prose(piece)
+    cjk = len(CJK.findall(text))
+    latin = sum(len(w) for w in _LATIN_WORD.findall(text))
+    if cjk + latin < 16:
         return None
-    if cjk > 0.1 * (cjk + latin) + 2:
-        return "it is not in English, the language of the question; answer in English"
-    if len(latin_words) >= 6 and not any(w.casefold() in _ENGLISH_WORDS for w in latin_words):
-        return "it is not in English, the language of the question; answer in English"
-    return None
+    if is_chinese(question):
+        return "it is not in Chinese, the language of the question; answer in Chinese" if cjk < 0.15 * (cjk + latin) else None
+    return "it is not in English, the language of the question; answer in English" if cjk > 0.5 * (cjk + latin) else None
 
 
 _CLAUSE = re.compile(r"[:;,，：；]\s*")
@@ -161,14 +174,6 @@ def about_language(question: str) -> bool:
     return bool(_ABOUT_LANGUAGE.search(question))
 
 
-def unshowable(answer: str, prompts: list[str], code: bool = False) -> str | None:
-    """What makes a text unfit to show at all, whatever the question: empty, JSON or markup (``code``: code in a
-    conversation is not markup), our own instructions, a unit conversion that is false."""
-    if not answer.strip():
-        return "the answer is empty"
-    return markup(answer, code) or echo_problem(answer, prompts) or false_conversion(answer)
-
-
 def false_conversion(answer: str) -> str | None:
     """A conversion between known units that the answer states wrongly (``5km = 1.039mile``), checked with the
     units tool's tables: a chat answer has no tool result to hold it to, but this figure can be computed."""
@@ -176,7 +181,9 @@ def false_conversion(answer: str) -> str | None:
     return "it states a wrong conversion: " + "; ".join(wrong) if wrong else None
 
 
-_UNIT_AFTER = re.compile(r"\s*(?:°|℃|℉|%|度|km|mph|m/s|mm|cm|kg|公里|厘米|毫米)")
+_UNIT_AFTER = re.compile(r"\s*(?:°|℃|℉|%|度|km\b|mph|m/s|mm\b|cm\b|kg\b|g\b|lbs?\b|miles?\b|metres?\b|meters?\b|feet\b|"
+                         r"foot\b|inch(?:es)?\b|hours?\b|minutes?\b|seconds?\b|years?\b|days?\b|公里|厘米|毫米|米|公斤|千克|斤|"
+                         r"克|英里|小时|分钟|秒|年|天|元|块|美元|dollars?\b|yuan\b|\$)", re.IGNORECASE)
 _FAHRENHEIT = re.compile(r"°\s*F\b|℉|fahrenheit|华氏", re.IGNORECASE)
 _CELSIUS = re.compile(r"°\s*C\b|℃|celsius|摄氏", re.IGNORECASE)
 
@@ -202,40 +209,3 @@ def invented_figures(answer: str, evidence: str) -> str | None:
     if _CELSIUS.search(answer) and not _CELSIUS.search(evidence) and _FAHRENHEIT.search(evidence):
         return "it writes °C; the results are in °F"
     return None
-
-
-def check_answer(question: str, answer: str, facts: list[KeyFact], prompts: list[str] = (),  # type: ignore[assignment]
-                 limit: int | None = MAX_TOOL_ANSWER, language: bool = True, evidence: str | None = None,
-                 code: bool = False) -> Verdict:
-    """PASS when ``answer`` may be shown for ``question``; FAIL with a reason the responder can act on.
-    ``language``: also require the question's language. ``evidence``: the question and the tool results, when
-    every figure of the answer must come from them. ``code``: code blocks are part of a conversation's answer (not
-    markup, and not held to the question's language)."""
-    if not answer.strip():
-        return Verdict(verdict="FAIL", reason="the answer is empty")
-    problems = []
-    why = runaway(answer)
-    if why:
-        problems.append(why)
-    elif limit and len(answer) > limit:
-        problems.append(f"it is far too long ({len(answer)} characters); two or three sentences are enough")
-    if markup(answer, code):
-        problems.append(markup(answer, code))  # type: ignore[arg-type]
-    echo = echo_problem(answer, prompts)
-    if echo:
-        problems.append(echo)
-    lang = language_problem(question, prose(answer) if code else answer) if language else None
-    if lang:
-        problems.append(lang)
-    missing = [f.label for f in facts if not carries(answer, f)]
-    if missing:
-        problems.append("it does not state " + ", ".join(missing))
-    invented = invented_figures(answer, evidence) if evidence is not None else None
-    if invented:
-        problems.append(invented)
-    conversion = false_conversion(answer)
-    if conversion:
-        problems.append(conversion)
-    if problems:
-        return Verdict(verdict="FAIL", reason="; ".join(problems))
-    return Verdict(verdict="PASS", reason="the answer carries every key fact" if facts else "the answer is clean")

@@ -31,6 +31,7 @@ class TurnContext:
     said: str = ""  # the user's own words this turn, kept beside ``question``
     step: int | None = None  # the plan step these stages work on (stamped on the events they emit)
     system: str | None = None  # the user's own instructions for this answer (`ask -s`)
+    log: bool = True  # False: nothing of this turn is stored (`--no-log`)
 
     def __post_init__(self) -> None:
         self.said = self.said or self.question

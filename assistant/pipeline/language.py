@@ -32,7 +32,16 @@ def could_not_answer(question: str, tool: LocalText, attempts: int, problem: Loc
 
 
 def could_not_write(question: str) -> str:
-    """An honest answer when the model wrote nothing that could be shown (JSON, our own instructions) twice."""
+    """An honest answer when nothing the model wrote could be shown (claims nothing supports, markup, our own
+    instructions, another language)."""
     if language_of(question) == "zh":
-        return "抱歉,模型没能写出可以显示的回答。换个说法再问一次,或换一个更大的模型试试。"
-    return "Sorry, the model did not write an answer that could be shown. Try asking another way, or a larger model."
+        return "抱歉,这个模型没能可靠地回答这个问题:它写的内容无法核实,所以没有显示。更大的模型可以回答。"
+    return ("Sorry, this model could not answer that reliably: what it wrote could not be checked, so it is not "
+            "shown. A larger model would answer it.")
+
+
+def withheld_note(question: str) -> str:
+    """Said after an answer whose rest was held back (a claim nothing supports came next)."""
+    if language_of(question) == "zh":
+        return "(后面的内容没有显示:其中有无法核实的说法。)"
+    return "(The rest is not shown: it made claims that could not be checked.)"

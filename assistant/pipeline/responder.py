@@ -1,5 +1,6 @@
-"""Responder: the streamed answer, in the user's language, grounded in the tool results. A stream that
-starts repeating itself is cut there; the answer check (``answer_check``) judges what it wrote."""
+"""Responder: the streamed answer, in the user's language, grounded in the tool results. The stream passes
+through the gate (``gate``): a sentence reaches the user only once it is checked, and the stream stops at the
+first one that may not be shown."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pydantic import BaseModel
 
 import prompts
 
-from assistant.pipeline.answer_check import markup, runaway
+from assistant.pipeline.gate import Held, SentenceGate, chat_early, tool_early
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerDelta, Thinking
 from assistant.models.base import ChatMessage, StopGeneration
@@ -18,47 +19,54 @@ from tools import ToolResult
 
 
 class Written(BaseModel):
-    text: str
-    cut: str | None = None  # why the stream was stopped early
+    text: str  # what the gate released: checked, and shown as it streamed
+    raw: str = ""  # everything the model wrote (kept in the trace)
+    held: str | None = None  # why the gate stopped on a piece that may not be shown
+    ended: str | None = None  # why the answer ended early without a wrong piece (it repeated itself; a template marker)
     timed_out: bool = False  # stopped by request_timeout: asking again would only wait as long again
     prompts: list[str] = []  # the instructions (and feedback) it was given, to spot them echoed back
 
 
-async def _stream(ctx: TurnContext, messages: list[ChatMessage],
-                  stop_if: tuple[Callable[[str], str | None], ...] = (runaway,)) -> Written:
-    """Stream an answer; stop it as soon as one of ``stop_if`` finds it cannot be shown (it loops; for an answer
-    from tool results, it has turned into JSON), rather than wait for the rest."""
-    shown: list[str] = []
-    why: list[str] = []
+Check = Callable[[str, str], "Held | None"]
+
+
+async def _stream(ctx: TurnContext, messages: list[ChatMessage], check: Callable[[list[str]], Check],
+                  early: Callable[[str], "Held | None"] | None = None) -> Written:
+    """Stream an answer through the gate: each sentence is checked before it is emitted, and the stream stops at
+    the first that may not be shown (``check`` is built from the instructions, to spot them echoed back)."""
+    if ctx.system:  # the user's own instructions for this answer, after ours
+        messages = [messages[0].model_copy(update={"content": f"{messages[0].content}\n\n"
+                                                   f"The user's instructions for this answer: {ctx.system}"}),
+                    *messages[1:]]
+    ours = [messages[0].content] + [m.content for m in messages[1:] if m.role == "user" and m.content.startswith(_FEEDBACK)]
+    gate = SentenceGate(check(ours), early)
+
+    async def release(text: str) -> None:
+        if text:
+            await ctx.emit(AnswerDelta(text=text))
 
     async def on_delta(text: str) -> None:
-        shown.append(text)
-        await ctx.emit(AnswerDelta(text=text))
-        so_far = "".join(shown)
-        for check in stop_if:
-            problem = check(so_far)
-            if problem:
-                why.append(problem)
-                raise StopGeneration(problem)
+        await release(gate.feed(text))
+        if gate.stopped:
+            raise StopGeneration(gate.held.reason if gate.held else "")
 
     thinking = False
 
     async def on_thinking(text: str) -> None:
         nonlocal thinking
-        if not thinking and not shown:
+        if not thinking and not gate.shown:
             thinking = True
             await ctx.emit(Thinking())
 
-    if ctx.system:  # the user's own instructions for this answer, after ours
-        messages = [messages[0].model_copy(update={"content": f"{messages[0].content}\n\n"
-                                                   f"The user's instructions for this answer: {ctx.system}"}),
-                    *messages[1:]]
     reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta,
                                  on_thinking=on_thinking)
-    timed_out = not why and reply.done_reason == "cut"
-    cut = why[0] if why else reply.problem if timed_out else None
-    ours = [messages[0].content] + [m.content for m in messages[1:] if m.role == "user" and m.content.startswith(_FEEDBACK)]
-    return Written(text=reply.content.strip(), cut=cut, timed_out=timed_out, prompts=ours)
+    timed_out = not gate.stopped and reply.done_reason == "cut"
+    if not timed_out:
+        await release(gate.finish())
+    held = gate.held
+    return Written(text=gate.shown.strip(), raw=reply.content, held=held.reason if held and held.wrong else None,
+                   ended=held.reason if held and not held.wrong else (reply.problem if timed_out else None),
+                   timed_out=timed_out, prompts=ours)
 
 
 _FEEDBACK = prompts.render("responder_feedback", reason="").split(":")[0]
@@ -68,27 +76,28 @@ def _feedback(reason: str | None) -> list[ChatMessage]:
     return [ChatMessage(role="user", content=prompts.render("responder_feedback", reason=reason))] if reason else []
 
 
-async def answer_chat(ctx: TurnContext, rejected: str | None = None) -> Written:
+async def answer_chat(ctx: TurnContext, check: Callable[[list[str]], Check], rejected: str | None = None) -> Written:
     """``rejected``: why the previous answer of this turn was not shown."""
     return await _stream(ctx, [
         ChatMessage(role="system", content=prompts.render("responder_chat")),
         *ctx.history,
         ChatMessage(role="user", content=ctx.question),
         *_feedback(rejected),
-    ])
+    ], check, chat_early)
 
 
-async def ask_back(ctx: TurnContext, routes: list[str], rejected: str | None = None) -> Written:
+async def ask_back(ctx: TurnContext, routes: list[str], check: Callable[[list[str]], Check],
+                   rejected: str | None = None) -> Written:
     return await _stream(ctx, [
         ChatMessage(role="system", content=prompts.render("clarify", routes=", ".join(routes))),
         *ctx.history,
         ChatMessage(role="user", content=ctx.question),
         *_feedback(rejected),
-    ])
+    ], check, chat_early)
 
 
 async def answer_from_tools(ctx: TurnContext, parts: list[tuple[str, list[tuple[BaseModel, ToolResult]]]],
-                            rejected: str | None = None) -> Written:
+                            check: Callable[[list[str]], Check], rejected: str | None = None) -> Written:
     """``parts``: each tool's name with its calls (one part per step of a plan)."""
     results = json.dumps(
         [{"tool": name, "arguments": a.model_dump(), "result": r.data} for name, executed in parts for a, r in executed],
@@ -99,7 +108,7 @@ async def answer_from_tools(ctx: TurnContext, parts: list[tuple[str, list[tuple[
         *ctx.history,
         ChatMessage(role="user", content=prompts.render("responder_tool_task", question=ctx.question, results=results)),
         *_feedback(rejected),
-    ], stop_if=(runaway, markup))
+    ], check, tool_early)
 
 
 async def say(ctx: TurnContext, text: str) -> str:

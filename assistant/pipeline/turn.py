@@ -13,17 +13,18 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from assistant.pipeline import answer_check, executor, plan, responder, router, validator
-from assistant.pipeline.responder import Written
+from assistant.pipeline import answer_check, executor, gate, plan, responder, router, validator
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.errors import AssistantError, InternalError
 from assistant.limits import check_question
 from assistant.pipeline.events import (
-    AnswerChecked, AnswerReset, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, ToolCallProposed,
+    AnswerChecked, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, ToolCallProposed,
     ToolResultEvent, TurnDone, TurnFailed, TurnStarted, ValidationDone,
 )
-from assistant.pipeline.language import BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write
+from assistant.pipeline.language import (
+    BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write, withheld_note,
+)
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, new_id
 from assistant.models.thinking import WithoutThinking
@@ -142,7 +143,7 @@ class Assistant:
         trace = Trace()
         ctx = TurnContext(settings, RecordingModel(WithoutThinking(self.backend), trace), self.registry, self.runner,
                           question, history, trace, emit, previous=None if alone else self.store.last_turn(session_id),
-                          pending=None if alone else self.store.pending(session_id), system=system)
+                          pending=None if alone else self.store.pending(session_id), system=system, log=log)
         turn_id, started = new_id(), now_iso()
         await ctx.emit(TurnStarted(turn_id=turn_id, session_id=session_id, question=question))
         decision: router.RouteDecision | None = None
@@ -186,8 +187,7 @@ class Assistant:
             elif tool is None:
                 # 4. Responder, no tool: conversation or a question back
                 await ctx.emit(StageStarted(stage="responder"))
-                answer = await self._answer_chat(ctx, clarify=decision.route == router.CLARIFY)
-                ok = True
+                answer, ok = await self._answer_chat(ctx, clarify=decision.route == router.CLARIFY)
             else:
                 # 2–3. Executor → Tool → Validator, FAIL reasons fed back
                 outcome = await self._solve(ctx, tool, decision.args)
@@ -218,7 +218,7 @@ class Assistant:
                 attempts=outcome.attempts if outcome else 0, model_calls=len(trace.model_calls),
                 tool_calls=[ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error)
                             for t in trace.tool_calls],
-                error=error or (None if ok else outcome.reason if outcome else None),
+                error=error or (None if ok else outcome.reason if outcome else answer.replaced if answer else None),
                 steps=[st.model_copy(update={"tool_calls": [
                     ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error)
                     for t in trace.tool_calls if t.step == i]}) for i, st in enumerate(summaries, 1)],
@@ -247,33 +247,54 @@ class Assistant:
 
     async def _answer_tools(self, ctx: TurnContext, parts: list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]],
                             certain: bool) -> Answer:
-        """The third gate. The answer must carry the key facts of every result (of every step), in the user's
-        language, as plain text; one retry with the reason, then the tools' own rendering is shown instead. A small
-        model may write badly; it may never show a wrong figure."""
+        """The third gate. The answer streams through the gate sentence by sentence: a sentence with a figure the
+        results lack, another language, JSON or our own instructions is never shown, and the stream stops there.
+        If what was shown does not carry every key fact of every result, the tools' own rendering takes over after
+        it. A small model may write badly; it may never show a wrong figure. A model known too weak to write such
+        an answer is not asked at all."""
         rendered = "\n".join(tool.render_all(ctx.question, executed) for tool, executed in parts)
         direct = all(tool.renders_directly for tool, _ in parts)
-        if certain and ctx.settings.deterministic and (direct or ctx.settings.rendered_answers):
+        deterministic = ctx.settings.deterministic
+        if certain and deterministic and (direct or ctx.settings.rendered_answers):
             return Answer(text=await responder.say(ctx, rendered))
+        writer = await self._writer_name(ctx)
+        if deterministic and await self._weak_writer(ctx, writer):
+            await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model is known too weak to write an "
+                                         "answer from tool results: the tool's own sentence is shown, with no call"))
+            self._record_answer(ctx, writer, "skipped")
+            return Answer(text=await responder.say(ctx, rendered), replaced="the model is known too weak to write it")
         facts = [f for tool, executed in parts for args, result in executed for f in tool.key_facts(args, result)]
         evidence = json.dumps([ctx.question, [[a.model_dump(), r.data] for _, executed in parts for a, r in executed],
                                rendered], ensure_ascii=False)
         named = [(tool.name, executed) for tool, executed in parts]
-        rejected = None
-        for attempt in (1, 2):
-            written = await responder.answer_from_tools(ctx, named, rejected)
-            verdict = answer_check.check_answer(ctx.question, written.text, facts, written.prompts, evidence=evidence)
-            if written.cut:  # stopped early: never shown as it is, whatever else the check found
-                found = "" if verdict.passed else verdict.reason
-                cut_reason = written.cut if written.cut.split(" (")[0] not in found else ""
-                verdict = Verdict(verdict="FAIL", reason="; ".join(r for r in (cut_reason, found) if r))
-            await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
-            if verdict.passed:
-                return Answer(text=written.text)
-            rejected = verdict.reason
-            await ctx.emit(AnswerReset(reason=rejected))
-            if written.timed_out:
-                break
-        return Answer(text=await responder.say(ctx, rendered), replaced=rejected)
+        written = await responder.answer_from_tools(
+            ctx, named, lambda ours: gate.tool_piece_check(ctx.question, evidence, ours))
+        missing = [f.label for f in facts if not answer_check.carries(written.text, f)]
+        stopped = f"{written.ended}; " if written.timed_out and written.ended else ""
+        problem = written.held or ((stopped + "it does not state " + ", ".join(missing)) if missing else None)
+        if problem is None and not written.text:
+            problem = written.ended or "the answer is empty"
+        await ctx.emit(AnswerChecked(attempt=1, verdict="FAIL" if problem else "PASS",
+                                     reason=problem or written.ended or "the answer carries every key fact"))
+        self._record_answer(ctx, writer, "failed" if problem else "passed")
+        if problem is None:
+            return Answer(text=written.text)
+        # the rendering takes over from what was shown: every figure on screen stays true, nothing is taken back
+        if written.text:
+            return Answer(text=written.text + await responder.say(ctx, "\n" + rendered), replaced=problem)
+        return Answer(text=await responder.say(ctx, rendered), replaced=problem)
+
+    async def _writer_name(self, ctx: TurnContext) -> str:
+        pick = getattr(self.backend, "pick", None)
+        backend = await pick() if pick is not None else self.backend
+        return f"{backend.name}:{getattr(backend, 'model_label', None) or ctx.model_name('responder')}"
+
+    async def _weak_writer(self, ctx: TurnContext, writer: str) -> bool:
+        return await self._known_weak(ctx) or self.store.weak_writer(writer, ctx.settings.weak_writer_after)
+
+    def _record_answer(self, ctx: TurnContext, writer: str, outcome: str) -> None:
+        if ctx.log:
+            self.store.record_answer(writer, outcome)
 
     # plans
 
@@ -330,38 +351,42 @@ class Assistant:
             answer = Answer(text=answer.text + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)
         return answer, not failed
 
-    async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> Answer:
-        """Conversation has no tool evidence to hold it to, but the answer is still checked for JSON, markup,
-        echoed instructions, runaway repetition and the language: one retry. Then the better of the two is shown
-        if it is showable at all (a flawed language is; JSON or our own instructions are not), else an honest
-        one-line failure."""
+    async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> tuple[Answer, bool]:
+        """Conversation has no tool results to hold it to, but it is held to the question and the conversation: the
+        answer streams through the gate, and a sentence claiming a figure, a number, a URL or a phone number that
+        nothing here supports (nor a common fact the check knows, nor the answer's own true arithmetic) is never
+        shown, nor our markup, instructions, template markers or another language; the stream stops there. When
+        nothing could be shown, one retry with the reason (not for a model known too weak), then an honest
+        failure: ``(answer, ok)``."""
+        evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
+        language = not answer_check.about_language(ctx.question)
+        names = set(self.registry.names())
+        check = (lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, names, language))
+        attempts = 1 if await self._known_weak(ctx) else 2
         rejected = None
-        tries: list[tuple[Written, Verdict]] = []
-        for attempt in (1, 2):
-            written = await (responder.ask_back(ctx, self.registry.names(), rejected) if clarify
-                             else responder.answer_chat(ctx, rejected))
-            verdict = answer_check.check_answer(ctx.question, written.text, [], written.prompts, limit=None,
-                                                language=not answer_check.about_language(ctx.question), code=not clarify)
-            await ctx.emit(AnswerChecked(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason))
-            tries.append((written, verdict))
-            if verdict.passed or written.timed_out or attempt == 2:
+        for attempt in range(1, attempts + 1):
+            written = await (responder.ask_back(ctx, self.registry.names(), check, rejected) if clarify
+                             else responder.answer_chat(ctx, check, rejected))
+            shown = written.text
+            if shown and written.held:
+                await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=written.held))
+                note = await responder.say(ctx, "\n\n" + withheld_note(ctx.question))
+                return Answer(text=shown + note, replaced=written.held), True
+            if shown:
+                await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=written.ended or "the answer is clean"))
+                return Answer(text=shown), True
+            rejected = written.held or written.ended or "the answer is empty"
+            await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=rejected))
+            if written.timed_out:
                 break
-            rejected = verdict.reason
-            await ctx.emit(AnswerReset(reason=rejected))
-        def text_of(w: Written) -> str:  # a stream stopped while repeating itself keeps what came before the loop
-            return answer_check.before_repetition(w.text) if w.cut else w.text
+        return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=rejected), False
 
-        passed = [w for w, v in tries if v.passed]
-        showable = passed or [w for w, _ in reversed(tries)
-                              if not answer_check.unshowable(text_of(w), w.prompts, code=not clarify)]
-        if not showable:
-            return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=tries[-1][1].reason)
-        written = showable[0]
-        if written is not tries[-1][0] or written.cut:
-            # an earlier attempt, or what came before the loop: the text on screen is replaced
-            await ctx.emit(AnswerReset(reason=written.cut or tries[-1][1].reason))
-            return Answer(text=await responder.say(ctx, text_of(written)))
-        return Answer(text=written.text)
+    async def _known_weak(self, ctx: TurnContext) -> bool:
+        """The backend's model is known too weak to write answers (the embedded SmolLM2)."""
+        known = getattr(self.backend, "weak_writer", False)
+        if callable(known):
+            known = await known()
+        return bool(ctx.settings.deterministic and known)
 
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None,
                      budget: Budget | None = None) -> Outcome:

@@ -1,0 +1,131 @@
+"""What an answer claims, held to what supports it. A figure, a phone number, a URL or an e-mail address in an
+answer must come from the evidence (the question, the conversation, the tool results), from an arithmetic
+statement the answer itself makes and that is true, or from a short table of common knowledge this check can
+verify (``common_facts.json``). Code is illustration, not a claim: what is inside a code block or `inline code`
+is not held to the evidence. No model is asked."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+from assistant.pipeline.answer_check import _UNIT_AFTER, _numbers, numbers_in, prose
+from tools.units import converted_from
+
+# Chat-template markers and role tokens of the common model families: never part of an answer. Text from the
+# first one on is a model that started writing the next turn (or its own prompt) and is never shown.
+TEMPLATE_MARKER = re.compile(
+    r"\[/?INST\]|<</?SYS>>|<\|(?:im_start|im_end|im_sep|eot_id|end_of_text|begin_of_text|start_header_id|end_header_id"
+    r"|eom_id|endoftext|assistant|user|system|end|channel|message|return|start)\|>|</?s>|<(?:start|end)_of_turn>"
+    r"|^#{2,3}\s*(?:Instruction|Response|Human|Assistant|System)\s*:|^(?:Human|User|System)\s*:\s",
+    re.MULTILINE)
+
+_URL = re.compile(r"\bhttps?://[^\s<>()\"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>()\"'`]*", re.IGNORECASE)
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?(?![\w.])"
+                    r"|(?<!\d)1[3-9]\d{9}(?!\d)")
+# A number that is part of a name (Python 3, H2O, MP3, COVID-19, Windows 11, 5G, iPhone 15) is not a figure.
+_NAME_NUMBER = re.compile(r"[A-Za-z][A-Za-z]*[-‐]?\d+[A-Za-z]*|\d+[A-Za-z]+\d*|(?:Python|Windows|iPhone|Java|PHP|HTTP|"
+                          r"IPv|Android|iOS|macOS|Ubuntu|Debian|Fedora|version|v)\s?\d+(?:\.\d+)*", re.IGNORECASE)
+_LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}[.)、]|[-*•])\s", re.MULTILINE)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b|第\s*\d+", re.IGNORECASE)
+_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "−": lambda a, b: a - b, "*": lambda a, b: a * b,
+        "×": lambda a, b: a * b, "x": lambda a, b: a * b, "/": lambda a, b: a / b if b else None,
+        "÷": lambda a, b: a / b if b else None}
+_NUM = r"-?\d+(?:,\d{3})*(?:\.\d+)?"
+_EQUATION = re.compile(rf"({_NUM})\s*([-+*/×x÷−])\s*({_NUM})\s*(?:=|＝|equals|is|等于|得)\s*({_NUM})", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def common_facts() -> list[tuple[float, re.Pattern[str]]]:
+    """(value, the words that must be near it) for figures anyone may state: 100 °C for boiling water, 365 days."""
+    rows = json.loads((Path(__file__).with_name("common_facts.json")).read_text(encoding="utf-8"))["facts"]
+    return [(float(v), re.compile(row["near"], re.IGNORECASE)) for row in rows for v in row["values"]]
+
+
+def _value(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def checked_arithmetic(text: str) -> tuple[set[float], list[str]]:
+    """The results of the answer's own arithmetic statements (``3 × 12 = 36``) that are true, and the false ones."""
+    true: set[float] = set()
+    false: list[str] = []
+    for m in _EQUATION.finditer(text):
+        a, op, b, c = _value(m.group(1)), m.group(2), _value(m.group(3)), _value(m.group(4))
+        got = _OPS[op.lower()](a, b)
+        if got is None:
+            continue
+        places = len(m.group(4).split(".")[1]) if "." in m.group(4) else 0
+        if abs(got - c) <= max(0.5 * 10 ** -places, 1e-9 * abs(got)) or abs(round(got, places) - c) < 1e-9:
+            true.add(c)
+        else:
+            false.append(m.group(0).strip())
+    return true, false
+
+
+MAX_DERIVED_FROM = 24  # evidence numbers combined pairwise: a question holds a few; a long document is not mined
+
+
+def derivable(numbers: list[float]) -> list[float]:
+    """The evidence's numbers, and what one step of arithmetic on two of them gives (3 apples and 5 more: 8; 15% of
+    80: 12), which an answer may state without writing the sum out."""
+    base = list(dict.fromkeys(numbers))
+    out = list(base)
+    few = base[:MAX_DERIVED_FROM]
+    for i, a in enumerate(few):
+        for b in few[i + 1:]:
+            out += [a + b, abs(a - b), a * b, a * b / 100]
+            out += [a / b] if b else []
+            out += [b / a] if a else []
+    return out
+
+
+def _blank(text: str, pattern: re.Pattern[str]) -> str:
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def unsupported(sentence: str, evidence: str, whole: str = "") -> list[str]:
+    """What ``sentence`` claims that nothing supports: figures, phone numbers, URLs, e-mail addresses. ``whole``:
+    the answer so far (its true arithmetic supports its results)."""
+    text = unicodedata.normalize("NFKC", prose(sentence))
+    if not text.strip():
+        return []
+    ev = unicodedata.normalize("NFKC", evidence)
+    ev_folded = ev.casefold()
+    bad: list[str] = []
+    for pattern in (_URL, _EMAIL):
+        for m in pattern.finditer(text):
+            if m.group(0).rstrip(".,;:!?").casefold() not in ev_folded:
+                bad.append(m.group(0).rstrip(".,;:!?"))
+        text = _blank(text, pattern)
+    digits_in_evidence = re.sub(r"\D", "", ev)
+    for m in _PHONE.finditer(text):
+        number = re.sub(r"\D", "", m.group(0))
+        if number not in digits_in_evidence:
+            bad.append(m.group(0).strip())
+    text = _blank(text, _PHONE)
+    text = _blank(_blank(_blank(text, _NAME_NUMBER), _LIST_MARKER), _ORDINAL)
+    supported = derivable([v for v, _ in numbers_in(ev)])
+    arithmetic, _ = checked_arithmetic(unicodedata.normalize("NFKC", prose(whole or sentence)))
+    arithmetic |= converted_from(ev, text)
+    for value, decimals, m in _numbers(text):
+        if decimals == 0 and 0 <= value <= 10 and not _UNIT_AFTER.match(text, m.end()):
+            continue  # small whole numbers without a unit: counts, steps, "two places"
+        step = 0.5 * 10 ** -decimals + 1e-9
+        if any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in supported):
+            continue
+        if any(abs(value - v) <= step for v in arithmetic):
+            continue
+        if any(abs(value - v) <= max(step, 1e-6 * abs(v)) and near.search(text) for v, near in common_facts()):
+            continue
+        bad.append(m.group(0).strip())
+    return list(dict.fromkeys(bad))
+
+
+def false_arithmetic(text: str) -> list[str]:
+    """Arithmetic the answer states wrongly (``7 × 8 = 54``)."""
+    return checked_arithmetic(unicodedata.normalize("NFKC", prose(text)))[1]

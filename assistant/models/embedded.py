@@ -80,6 +80,12 @@ class EmbeddedBackend:
         return os.path.basename(self.model_path or model_file.GGUF) == model_file.GGUF
 
     @property
+    def languages(self) -> set[str] | None:
+        """The languages its answers can be in: SmolLM2-135M writes English only (its model card says so, and on
+        the eval set none of its Chinese answers was Chinese, or sense); ``None``: any."""
+        return {"en"} if self.weak_writer else None
+
+    @property
     def loaded(self) -> bool:
         return self._server is not None
 

@@ -147,6 +147,10 @@ class SelectedBackend:
         """The answering backend's model is known too weak to write answers from tool results (the embedded SmolLM2)."""
         return bool(getattr(await self.pick(), "weak_writer", False))
 
+    async def languages(self) -> set[str] | None:
+        """The languages the answering model can write in, when it is known to be fewer than all."""
+        return getattr(await self.pick(), "languages", None)
+
     async def pick(self) -> ModelBackend:
         async with self._lock:
             if self.chosen is None:

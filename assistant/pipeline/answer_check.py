@@ -134,6 +134,23 @@ def markup(text: str) -> str | None:
     return "it contains JSON or tool markup; write plain sentences" if _MARKUP.search(text) else None
 
 
+# Writing systems an answer in Chinese or English has no business switching to (Cyrillic, Hebrew, Arabic, kana,
+# Hangul, Thai, Devanagari) unless the question used them, and U+FFFD, what is left of a token cut inside a character.
+_OTHER_SCRIPT = re.compile("[\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u3040-\u30ff\uac00-\ud7af\u0e00-\u0e7f"
+                           "\u0900-\u097f]")
+
+
+def garbled(question: str, piece: str) -> str | None:
+    """Why one sentence is garbage whatever its words: broken characters, or a writing system from nowhere."""
+    text = prose(piece)
+    if "\ufffd" in text:
+        return "it contains broken characters (U+FFFD)"
+    found = {c for c in _OTHER_SCRIPT.findall(text)} - set(question)
+    if found:
+        return "it switches to another writing system (" + "".join(sorted(found)[:5]) + ")"
+    return None
+
+
 def piece_language(question: str, piece: str) -> str | None:
     """One sentence of a streamed answer is not in the question's language, judged by script (Han characters
     against Latin letters, no word list): only a sentence long enough to tell, and only when it is mostly the other
@@ -145,7 +162,13 @@ def piece_language(question: str, piece: str) -> str | None:
         return None
     if is_chinese(question):
         return "it is not in Chinese, the language of the question; answer in Chinese" if cjk < 0.15 * (cjk + latin) else None
-    return "it is not in English, the language of the question; answer in English" if cjk > 0.5 * (cjk + latin) else None
+    if cjk > 0.5 * (cjk + latin):
+        return "it is not in English, the language of the question; answer in English"
+    from assistant.pipeline.language_id import other_language
+
+    other = other_language(text) if cjk == 0 else None
+    return f"it is in another language ({other}), not English, the language of the question; answer in English" \
+        if other else None
 
 
 _CLAUSE = re.compile(r"[:;,，：；]\s*")

@@ -12,7 +12,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from assistant.pipeline.answer_check import _UNIT_AFTER, _numbers, numbers_in, prose
+from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, numbers_in, prose
 from tools.units import converted_from
 
 # Chat-template markers and role tokens of the common model families: never part of an answer. Text from the
@@ -74,14 +74,29 @@ def derivable(numbers: list[float]) -> list[float]:
     """The evidence's numbers, and what one step of arithmetic on two of them gives (3 apples and 5 more: 8; 15% of
     80: 12), which an answer may state without writing the sum out."""
     base = list(dict.fromkeys(numbers))
-    out = list(base)
     few = base[:MAX_DERIVED_FROM]
+    out = base + [a * a for a in few]
     for i, a in enumerate(few):
         for b in few[i + 1:]:
             out += [a + b, abs(a - b), a * b, a * b / 100]
+            if 0 < a <= 24 and 0 < b <= 24:  # hours on a clock: 11 pm to 7 am is 8 hours
+                out += [(b - a) % 12, (a - b) % 12, (b - a) % 24, (a - b) % 24]
             out += [a / b] if b else []
             out += [b / a] if a else []
     return out
+
+
+_SCALES = {"万": 1e4, "亿": 1e8, "千": 1e3, "百万": 1e6, "thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3}
+_SCALE = re.compile(r"\s*(百万|万|亿|千|thousand\b|million\b|billion\b|k\b)", re.IGNORECASE)
+
+
+def _near(value: float, pool: object, step: float) -> bool:
+    return any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in pool)  # type: ignore[attr-defined]
+
+
+def _code_parts(text: str) -> list[str]:
+    fenced = [m.group(0) for m in _FENCED.finditer(text)]
+    return fenced + [m.group(0) for m in _INLINE_CODE.finditer(_FENCED.sub(" ", text))]
 
 
 def _blank(text: str, pattern: re.Pattern[str]) -> str:
@@ -109,18 +124,23 @@ def unsupported(sentence: str, evidence: str, whole: str = "") -> list[str]:
             bad.append(m.group(0).strip())
     text = _blank(text, _PHONE)
     text = _blank(_blank(_blank(text, _NAME_NUMBER), _LIST_MARKER), _ORDINAL)
-    supported = derivable([v for v, _ in numbers_in(ev)])
+    given = [v for v, _ in numbers_in(ev)]
+    quantities = bool(given)  # a question about quantities: every figure of the answer counts, small ones too
+    given += [v for v, _ in numbers_in(" ".join(_code_parts(whole or sentence)))]  # an example's values, in code
+    supported = derivable(given)
     arithmetic, _ = checked_arithmetic(unicodedata.normalize("NFKC", prose(whole or sentence)))
     arithmetic |= converted_from(ev, text)
     for value, decimals, m in _numbers(text):
-        if decimals == 0 and 0 <= value <= 10 and not _UNIT_AFTER.match(text, m.end()):
-            continue  # small whole numbers without a unit: counts, steps, "two places"
+        if decimals == 0 and 0 <= value <= 10 and not quantities and not _UNIT_AFTER.match(text, m.end()):
+            continue  # small whole numbers without a unit, where nothing was counted: steps, "two places"
+        scale = _SCALE.match(text, m.end())
+        values = [value * _SCALES[scale.group(1).casefold()], value] if scale else [value]
         step = 0.5 * 10 ** -decimals + 1e-9
-        if any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in supported):
+        if any(_near(x, supported, step) or _near(x, arithmetic, step) for x in values):
+            supported = derivable([*given, *(x for x in values)]) if len(given) < MAX_DERIVED_FROM else supported
+            given.append(values[0])
             continue
-        if any(abs(value - v) <= step for v in arithmetic):
-            continue
-        if any(abs(value - v) <= max(step, 1e-6 * abs(v)) and near.search(text) for v, near in common_facts()):
+        if any(abs(x - v) <= max(step, 1e-6 * abs(v)) and near.search(text) for x in values for v, near in common_facts()):
             continue
         bad.append(m.group(0).strip())
     return list(dict.fromkeys(bad))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from assistant.pipeline.answer_check import (
-    _CALL_TAGS, MAX_TOOL_ANSWER, echo_problem, false_conversion, invented_figures, markup, own_markup, piece_language, prose, runaway,
+    _CALL_TAGS, MAX_TOOL_ANSWER, echo_problem, garbled, false_conversion, invented_figures, markup, own_markup, piece_language, prose, runaway,
 )
 from assistant.pipeline.claims import TEMPLATE_MARKER, false_arithmetic, unsupported
 
@@ -183,8 +183,8 @@ def tool_piece_check(question: str, evidence: str, prompts: list[str]) -> Callab
         if len(shown) + len(piece) > MAX_TOOL_ANSWER:
             return Held(f"it is far too long (over {MAX_TOOL_ANSWER} characters); two or three sentences are enough",
                         wrong=False)
-        why = (markup(piece) or echo_problem(piece, prompts) or invented_figures(piece, evidence)
-               or false_conversion(piece) or piece_language(question, piece))
+        why = (markup(piece) or echo_problem(piece, prompts) or garbled(question, piece)
+               or invented_figures(piece, evidence) or false_conversion(piece) or piece_language(question, piece))
         return Held(why) if why else None
     return check
 
@@ -195,12 +195,13 @@ def chat_piece_check(question: str, evidence: str, prompts: list[str], tool_name
     the question and the conversation do not support (figures, phone numbers, URLs), no false arithmetic or
     conversion, the question's language (``language``: unless the question is about languages). Code is an answer."""
     def check(piece: str, shown: str) -> Held | None:
-        why = own_markup(piece, question, tool_names) or echo_problem(piece, prompts)
+        why = own_markup(piece, question, tool_names) or echo_problem(piece, prompts) or garbled(question, piece)
+        why = why or false_conversion(piece)
         if why is None:
             wrong = false_arithmetic(piece)
             claims = unsupported(piece, evidence, shown + piece)
             why = ("it states wrong arithmetic: " + "; ".join(wrong) if wrong else
                    "it states what nothing here supports: " + ", ".join(claims) if claims else None)
-        why = why or false_conversion(piece) or (piece_language(question, piece) if language else None)
+        why = why or (piece_language(question, piece) if language else None)
         return Held(why) if why else None
     return check

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from assistant.pipeline import answer_check, executor, gate, plan, responder, router, validator
+from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, validator
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.errors import AssistantError, InternalError
@@ -29,7 +29,7 @@ from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, new_id
 from assistant.models.thinking import WithoutThinking
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso
-from tools import LocalText, PreviousTurn, Registry, Tool, ToolResult, ToolRunner, Verdict
+from tools import LocalText, PreviousTurn, Registry, Tool, ToolResult, ToolRunner, Verdict, language_of
 
 
 class ToolCallSummary(BaseModel):
@@ -109,6 +109,7 @@ class Assistant:
     async def warm(self) -> None:
         """Start the tools' sandbox workers now, so the first question does not wait for them."""
         await self.runner.warm(list(self.registry))
+        language_id.warm()
 
     async def aclose(self) -> None:
         await self.runner.aclose()
@@ -257,6 +258,7 @@ class Assistant:
         deterministic = ctx.settings.deterministic
         if certain and deterministic and (direct or ctx.settings.rendered_answers):
             return Answer(text=await responder.say(ctx, rendered))
+        language_id.warm()
         writer = await self._writer_name(ctx)
         if deterministic and await self._weak_writer(ctx, writer):
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model is known too weak to write an "
@@ -358,8 +360,14 @@ class Assistant:
         shown, nor our markup, instructions, template markers or another language; the stream stops there. When
         nothing could be shown, one retry with the reason (not for a model known too weak), then an honest
         failure: ``(answer, ok)``."""
-        evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
         language = not answer_check.about_language(ctx.question)
+        if ctx.settings.deterministic and not await self._writes(ctx.question):
+            # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
+            await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
+            return Answer(text=await responder.say(ctx, could_not_write(ctx.question)),
+                          replaced="the model does not write this language"), False
+        language_id.warm()
+        evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
         names = set(self.registry.names())
         check = (lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, names, language))
         attempts = 1 if await self._known_weak(ctx) else 2
@@ -380,6 +388,12 @@ class Assistant:
             if written.timed_out:
                 break
         return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=rejected), False
+
+    async def _writes(self, question: str) -> bool:
+        known = getattr(self.backend, "languages", None)
+        if callable(known):
+            known = await known()
+        return known is None or language_of(question) in known
 
     async def _known_weak(self, ctx: TurnContext) -> bool:
         """The backend's model is known too weak to write answers (the embedded SmolLM2)."""

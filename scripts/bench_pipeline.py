@@ -25,7 +25,7 @@ from assistant.paths import Paths
 CASES = {
     "arithmetic": "123 * 456 是多少?",
     "chat": "Why is the moon round?",
-    "word problem": "What is the area of a circle of radius 3?",
+    "word problem": "How much floor does a round rug of radius 3 cover?",
 }
 
 

@@ -2,14 +2,18 @@
 English arithmetic, word problems, weather, forecasts for a day or a span, several places, several requests in one
 question, follow-ups, chat, questions back, and traps).
 
-    python scripts/eval.py [--backend oracle|embedded|ollama] [--model M] [--only CATEGORY] [--limit N] [--json FILE]
+    python scripts/eval.py [--backend oracle|weak|embedded|ollama] [--model M] [--only CATEGORY] [--limit N] [--json FILE]
 
-oracle: the fake Ollama scripted to answer every stage correctly (tests/oracle.py); embedded: the in-process
+oracle: the fake Ollama scripted to answer every stage correctly (tests/oracle.py); weak: the same, but its
+conversation answers are the ones a weak model writes (invented figures, template markers, garbage, another
+language: the "bad" answer of each "chat claims" case); embedded: the in-process
 llama.cpp model (SmolLM2-135M unless embedded_model says otherwise); ollama: a real Ollama server (OLLAMA_HOST,
 --model). Weather always comes from the fake Open-Meteo, with a fixed report per place, so every expected
 figure is known.
 
-Per category it prints: correct; shown but ungrounded (an answer shown as a success on a tool route without
+Per category it prints: correct; shown wrong (an answer shown as a success that holds what may never be shown:
+for a "chat claims" case, any of its wrong bits; must be 0); refused right (a good answer that was not shown
+whole: must be 0); honest (an honest "could not answer" on a conversation); shown but ungrounded (an answer shown as a success on a tool route without
 the figures of the tool results it got: must be 0); failure messages and questions back on questions that
 needed no tool (must be 0); replaced answers; mean model calls; median and p95 seconds.
 """
@@ -139,6 +143,10 @@ class Scorer:
         expected = case["route"]
         expect = case["expect"]
         if expected == "chat":
+            right = expect.get("right_any")
+            if right:  # a question with a checkable answer: one of its words, and nothing that may not be shown
+                return (result.ok and result.route == "chat" and any(w in result.answer for w in right)
+                        and not any(w in result.answer for w in expect["wrong_bits"]))
             return result.ok and result.route == "chat" and bool(result.answer.strip())
         if expected == "clarify":
             return result.route == "clarify" and bool(result.answer.strip())
@@ -204,7 +212,9 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
                 if found:
                     temperature, code = report_for(name)
                     meteo.set_weather(found[0].latitude, found[0].longitude, temperature, code=code)
-        fake = FakeOllama(Oracle(CASES), models={"oracle": ["completion", "tools"]}).start() if backend == "oracle" else None
+        scripted = backend in ("oracle", "weak")
+        fake = FakeOllama(Oracle(CASES, weak=backend == "weak"), models={"oracle": ["completion", "tools"]}).start() \
+            if scripted else None
         overrides: dict[str, Any] = {"backend": "embedded" if backend == "embedded" else "ollama"}
         if fake is not None:
             overrides.update(ollama_host=fake.url, model="oracle")
@@ -229,6 +239,8 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
                     raise SystemExit(f"eval: {e.one_line()}") from None
                 seconds = time.perf_counter() - t0
                 tool_route = bool(result.route) and all(r in TOOLS for r in result.route.split("+"))
+                claims = case["expect"] if case["category"] == "chat claims" else {}
+                good = claims.get("good")
                 rows.append({
                     "id": case["id"], "category": case["category"], "lang": case["lang"], "question": case["question"],
                     "route": result.route, "expected_route": case["route"], "answer": result.answer,
@@ -237,6 +249,9 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
                     "failure_no_tool": case["route"] == "chat" and (not result.ok or tool_route or bool(FAILURE.match(result.answer))),
                     "asked_back_no_tool": case["route"] == "chat" and result.route == "clarify",
                     "replaced": result.replaced is not None, "model_calls": result.model_calls, "seconds": seconds,
+                    "shown_wrong": result.ok and any(w in result.answer for w in claims.get("wrong_bits", [])),
+                    "refused_right": bool(good) and backend == "oracle" and not (result.ok and result.answer == good),
+                    "honest": case["route"] == "chat" and not result.ok and bool(FAILURE.match(result.answer)),
                 })
                 if sys.stderr.isatty():
                     print(f"\r{i}/{len(cases)}", end="", file=sys.stderr, flush=True)
@@ -262,6 +277,8 @@ def table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "category": name, "n": len(group), "correct": sum(r["correct"] for r in group),
             "ungrounded": sum(r["ungrounded"] for r in group), "failure_no_tool": sum(r["failure_no_tool"] for r in group),
             "asked_back_no_tool": sum(r["asked_back_no_tool"] for r in group), "replaced": sum(r["replaced"] for r in group),
+            "shown_wrong": sum(r["shown_wrong"] for r in group), "refused_right": sum(r["refused_right"] for r in group),
+            "honest": sum(r["honest"] for r in group),
             "model_calls": statistics.mean(r["model_calls"] for r in group),
             "median_s": statistics.median(seconds), "p95_s": pct(seconds, 95),
         })
@@ -270,7 +287,7 @@ def table(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--backend", choices=["oracle", "embedded", "ollama"], default="oracle")
+    ap.add_argument("--backend", choices=["oracle", "weak", "embedded", "ollama"], default="oracle")
     ap.add_argument("--model", help="the model for every role (ollama backend; embedded: a GGUF path is set by embedded_model)")
     ap.add_argument("--only", metavar="CATEGORY", help="run one category (and the turns its follow-ups need)")
     ap.add_argument("--limit", type=int, metavar="N", help="run the first N questions")
@@ -292,13 +309,16 @@ def main() -> None:
     summary = table(rows)
     label = a.backend + (f" ({a.model})" if a.model else "")
     print(f"eval · backend {label} · {len(rows)} questions · {m['cores']} cores · Python {m['python']} · {m['platform']}")
-    print(f"{'category':<16}{'n':>4}{'correct':>10}{'ungrounded':>12}{'failed':>8}{'asked':>7}{'replaced':>10}"
-          f"{'calls':>7}{'median s':>10}{'p95 s':>8}")
+    print(f"{'category':<16}{'n':>4}{'correct':>10}{'wrong':>7}{'refused':>9}{'honest':>8}{'ungrounded':>12}{'failed':>8}"
+          f"{'asked':>7}{'replaced':>10}{'calls':>7}{'median s':>10}{'p95 s':>8}")
     for s in summary:
-        print(f"{s['category']:<16}{s['n']:>4}{s['correct']:>5} {100 * s['correct'] / s['n']:>3.0f}%{s['ungrounded']:>12}"
+        print(f"{s['category']:<16}{s['n']:>4}{s['correct']:>5} {100 * s['correct'] / s['n']:>3.0f}%{s['shown_wrong']:>7}"
+              f"{s['refused_right']:>9}{s['honest']:>8}{s['ungrounded']:>12}"
               f"{s['failure_no_tool']:>8}{s['asked_back_no_tool']:>7}{s['replaced']:>10}{s['model_calls']:>7.2f}"
               f"{s['median_s']:>10.2f}{s['p95_s']:>8.2f}")
-    print("ungrounded: shown as a success on a tool route without its results' figures (target 0) · failed / asked: a "
+    print("wrong: shown as an answer with what may never be shown (invented figures, template markers, garbage; target 0) · "
+          "refused: a good answer not shown whole (oracle; target 0) · honest: 'could not answer' on a conversation · "
+          "ungrounded: shown as a success on a tool route without its results' figures (target 0) · failed / asked: a "
           "failure message / a question back on a question that needed no tool (target 0)")
     print(f"(took {time.perf_counter() - started:.0f} s)")
     if a.show:

@@ -89,8 +89,8 @@ def body(rng: random.Random) -> bytes:
     return json.dumps({"question": "2^10", rng.choice(["extra", "", "\u0000"]): 1}).encode()
 
 
-QUESTIONS = {"router": "hello there", "executor": "What is the area of a circle of radius 3?",
-             "validator": "What is the area of a circle of radius 3?", "responder": "上海现在冷不冷?"}
+QUESTIONS = {"router": "hello there", "executor": "How much floor does a round rug of radius 3 cover?",
+             "validator": "How much floor does a round rug of radius 3 cover?", "responder": "上海现在冷不冷?"}
 
 
 def good(request: dict[str, Any]) -> Reply:

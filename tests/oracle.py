@@ -81,8 +81,9 @@ class Oracle:
     expected arguments, PASS, and an answer built from the tool results (or a plain chat answer, or a question
     back) in the question's language. ``cases``: dicts with ``question``, ``route`` and ``args``."""
 
-    def __init__(self, cases: list[dict[str, Any]]) -> None:
+    def __init__(self, cases: list[dict[str, Any]], weak: bool = False) -> None:
         self.by_question = {c["question"]: c for c in cases}
+        self.weak = weak  # answer conversation as a weak model would: the case's bad answer
 
     def case(self, request: dict[str, Any]) -> dict[str, Any]:
         for m in reversed(request["messages"]):
@@ -113,6 +114,9 @@ class Oracle:
         except LookupError:
             pass
         zh = _zh(case["question"])
+        written = case["expect"].get("bad" if self.weak else "good")
+        if written:
+            return Reply(content=written)
         if case["route"] == "clarify":
             return Reply(content="请问您说的是哪个城市?" if zh else "Which city do you mean?")
         return Reply(content="这是一个简短的回答。" if zh else "Here is a short answer to that.")

@@ -75,7 +75,7 @@ def test_one_failing_question_does_not_stop_the_batch(home, fake, tmp_path):
     script.always("responder", "fine")
     fake.handler = script
     src = tmp_path / "q.txt"
-    src.write_text("hello\nWhat is the area of a circle of radius 3?\n3*3\n")
+    src.write_text("hello\nHow much floor does a round rug of radius 3 cover?\n3*3\n")
     p = batch([str(src), "--ordered"], cli_env(home, fake))
     assert p.returncode == 1
     rows = records(p.stdout)

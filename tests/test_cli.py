@@ -57,7 +57,7 @@ def test_arithmetic_is_answered_without_any_server(home):
 def test_question_from_stdin_and_json_output(home, fake):
     fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
                           validator={"verdict": "PASS", "reason": "ok"}, responder="面积约为 28.27。")
-    p = run(["ask", "--json", "-"], cli_env(home, fake), stdin="计算一个半径为3的圆的面积\n")
+    p = run(["ask", "--json", "-"], cli_env(home, fake), stdin="半径为3的圆形地毯能盖住多大地方?\n")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["ok"] and out["answer"] == "面积约为 28.27。" and out["route"] == "calculator"
@@ -87,7 +87,7 @@ def test_missing_model_says_how_to_pull_it(home, fake):
 def test_failed_turn_exits_1_with_an_honest_answer(home, fake):
     fake.handler = Script(router={"route": "calculator"}, validator={"verdict": "FAIL", "reason": "use pi*r^2"})
     fake.handler.always("executor", tool_call("calculator", expression="2*pi*3"))
-    p = run(["ask", "--json", "--max-retries", "1", "What is the area of a circle of radius 3?"], cli_env(home, fake))
+    p = run(["ask", "--json", "--max-retries", "1", "How much floor does a round rug of radius 3 cover?"], cli_env(home, fake))
     assert p.returncode == 1
     out = json.loads(p.stdout)
     assert not out["ok"] and "use pi*r^2" in out["error"] and out["attempts"] == 2
@@ -131,7 +131,7 @@ def test_stage_progress_on_a_terminal(home, fake):
                           validator={"verdict": "PASS", "reason": "ok"}, responder="About 28.27.")
     master, slave = pty.openpty()
     try:
-        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "What is the area of a circle of radius 3?"],
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "How much floor does a round rug of radius 3 cover?"],
                            env=cli_env(home, fake), stdout=subprocess.PIPE, stderr=slave, text=True, timeout=60)
         os.close(slave)
         screen = read_all(master)
@@ -278,7 +278,7 @@ def test_ask_json_has_every_field_on_every_outcome(home, fake, case):
     else:
         fake.handler = Script(router={"route": "calculator"}, validator={"verdict": "FAIL", "reason": "wrong"})
         fake.handler.always("executor", tool_call("calculator", expression="2*pi*3"))
-        args, expected = ["ask", "--json", "--max-retries", "0", "What is the area of a circle of radius 3?"], 1
+        args, expected = ["ask", "--json", "--max-retries", "0", "How much floor does a round rug of radius 3 cover?"], 1
     p = run(args, env)
     out = json.loads(p.stdout)
     assert p.returncode == expected and set(out) == keys and out["exit_code"] == expected

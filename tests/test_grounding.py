@@ -161,7 +161,7 @@ async def test_a_model_that_keeps_failing_is_not_asked_any_more(model, shanghai,
 async def test_every_role_has_a_generation_cap(model, scripted_app):
     model.fn = RoleScript(router={"route": "calculator"}, executor=call("calculator", expression="pi*3^2"),
                           validator={"verdict": "PASS", "reason": "ok"}, responder=answered)
-    await scripted_app(responder_max_tokens=300).ask("What is the area of a circle of radius 3?")
+    await scripted_app(responder_max_tokens=300).ask("How much floor does a round rug of radius 3 cover?")
     caps = [r.settings.max_tokens for r in model.requests]
     assert caps == [48, 256, 128, 300]
 

@@ -26,7 +26,7 @@ async def test_deep_json_from_the_executor_is_feedback(fake, make_app, reply):
     fake.models = {"qwen2.5:3b": ["completion"]}  # the schema path reads JSON from content
     fake.handler = Script(router={"route": "calculator"}, executor=[reply, {"expression": "pi*3^2"}],
                           validator={"verdict": "PASS", "reason": "ok"}, responder=grounded)
-    result = await make_app().ask("What is the area of a circle of radius 3?")
+    result = await make_app().ask("How much floor does a round rug of radius 3 cover?")
     assert result.ok and result.attempts == 2 and "28.27" in result.answer
 
 
@@ -36,7 +36,7 @@ async def test_deep_json_from_the_validator_is_a_fail(fake, make_app, reply):
                           executor=[tool_call("calculator", expression="pi*3^2"), tool_call("calculator", expression="pi*3**2")],
                           validator=[reply, {"verdict": "PASS", "reason": "the area formula"}], responder=grounded)
     app = make_app()
-    result = await app.ask("What is the area of a circle of radius 3?")
+    result = await app.ask("How much floor does a round rug of radius 3 cover?")
     assert result.ok and result.attempts == 2
     verdicts = [e for e in app.store.turn(result.turn_id)["events"] if e["type"] == "validation"]
     assert [(v["verdict"], v["by"]) for v in verdicts] == [("FAIL", "default"), ("PASS", "model")]
@@ -49,7 +49,7 @@ async def test_tool_call_arguments_of_any_type_never_crash(fake, make_app, argum
                                     tool_call("calculator", expression="pi*3^2")],
                           validator={"verdict": "PASS", "reason": "ok"}, responder=grounded)
     app = make_app()
-    result = await app.ask("What is the area of a circle of radius 3?")
+    result = await app.ask("How much floor does a round rug of radius 3 cover?")
     assert result.ok and "28.27" in result.answer and result.attempts == 2
     feedback = fake.requests[2]["messages"][-1]["content"]
     assert "could not be read" in feedback and "expression" in feedback

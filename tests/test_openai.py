@@ -20,7 +20,7 @@ from assistant.pipeline.events import AnswerDelta
 pytest.importorskip("openai", reason="the openai extra is not installed")
 
 MODEL = "qwen2.5-3b-instruct"
-WORD_PROBLEM = "计算一个半径为3的圆的面积"
+WORD_PROBLEM = "半径为3的圆形地毯能盖住多大地方?"
 CALC = dict(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
             validator={"verdict": "PASS", "reason": "the area formula"}, responder="面积约为 28.27。")
 
@@ -93,7 +93,7 @@ async def test_server_without_tools_gets_the_schema_path(server, openai_app):
     server.handler = Script(router={"route": "calculator"}, executor={"expression": "pi*3^2"},
                             validator={"verdict": "PASS", "reason": "ok"}, responder="About 28.27.")
     app = openai_app(deterministic=False)
-    result = await app.ask("What is the area of a circle of radius 3?")
+    result = await app.ask("How much floor does a round rug of radius 3 cover?")
     assert result.ok and "28.27" in result.answer and result.attempts == 1
     assert [s for s, _ in server.refused] == [400]
     executor = [r for r in server.requests if server.kinds()[server.requests.index(r)] == "executor"][0]

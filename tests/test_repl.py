@@ -105,7 +105,7 @@ def test_trace_shows_the_retry_of_a_flawed_first_call(chat, fake):
         responder="面积约为 28.27。",
     )
     term = chat()
-    term.type("计算一个半径为3的圆的面积")
+    term.type("半径为3的圆形地毯能盖住多大地方?")
     term.wait_for("面积约为 28.27。")
     term.type("/trace")
     screen = term.wait_for("answer: 面积约为 28.27。")

@@ -12,7 +12,7 @@ from assistant.models.thinking import ThinkSplitter, split_thinking
 from assistant.pipeline.events import AnswerDelta, Thinking
 
 THINKER = {"qwen3:4b": ["completion", "tools", "thinking"], "qwen2.5:3b": ["completion", "tools"]}
-QUESTION = "计算一个半径为3的圆的面积"
+QUESTION = "半径为3的圆形地毯能盖住多大地方?"
 
 
 @pytest.mark.parametrize("pieces, shown, thought", [

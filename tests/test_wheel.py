@@ -34,7 +34,7 @@ def test_wheel_installs_and_answers_outside_the_checkout(tmp_path, home, fake):
 
     fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
                           validator={"verdict": "PASS", "reason": "ok"}, responder="About 28.27.")
-    p = subprocess.run([str(env_dir / "bin" / "assistant"), "ask", "--json", "What is the area of a circle of radius 3?"],
+    p = subprocess.run([str(env_dir / "bin" / "assistant"), "ask", "--json", "How much floor does a round rug of radius 3 cover?"],
                        cwd=outside, capture_output=True, text=True, timeout=60, env=cli_env(home, fake))
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)

@@ -14,6 +14,7 @@ import simpleeval
 from pydantic import BaseModel, Field
 
 from tools.base import Grounding, KeyFact, LocalText, PreviousTurn, Tool, ToolResult, Verdict
+from tools.formulas import formula
 from tools.numerals import NUMERAL, to_digits
 
 MAX_INPUT = 300  # characters of expression
@@ -54,6 +55,19 @@ def _pow(a: Any, b: Any) -> int | float:
     if isinstance(r, complex):
         raise CalcError("the result is not a real number (a negative base with a fractional exponent)")
     return _num(r)
+
+
+MAX_SHIFT = 4096  # bits: 1 << 4096 has 1,234 digits, as much as a power may have
+
+
+def _shift(a: Any, b: Any, left: bool) -> int:
+    if not (isinstance(a, int) and isinstance(b, int)):
+        raise CalcError("a shift needs whole numbers (1 << 8)")
+    if b < 0:
+        raise CalcError("a shift by a negative amount is not defined")
+    if left and b > MAX_SHIFT:
+        raise CalcError(f"the result is too large (a shift by more than {MAX_SHIFT} bits)")
+    return a << b if left else a >> b
 
 
 def _mul(a: Any, b: Any) -> int | float:
@@ -134,6 +148,8 @@ OPERATORS = {
     ast.FloorDiv: _floordiv,
     ast.Mod: _mod,
     ast.Pow: _pow,
+    ast.LShift: lambda a, b: _shift(a, b, left=True),
+    ast.RShift: lambda a, b: _shift(a, b, left=False),
     ast.USub: _unary(lambda x: -x),
     ast.UAdd: _unary(lambda x: +x),
 }
@@ -184,6 +200,11 @@ _WORD_OPERATORS = [
     (re.compile(r"\s*(?:加上|加)\s*"), " + "),
     (re.compile(r"\s*(?:减去|减)\s*"), " - "),
     (re.compile(r"\s*的平方"), "^2"),
+    (re.compile(r"\s*的立方"), "^3"),
+    (re.compile(r"\s*的\s*(\d+)\s*次(?:方|幂)"), r"^\1"),
+    (re.compile(r"(?i)\s*(?:to\s+the\s+power\s+of|raised\s+to(?:\s+the\s+power\s+of)?)\s*"), "^"),
+    (re.compile(r"(?i)\s*\bsquared\b"), "^2"),
+    (re.compile(r"(?i)\s*\bcubed\b"), "^3"),
 ]
 
 
@@ -325,7 +346,7 @@ _PERCENT_OF = [
 ]
 
 
-_SPOKEN_ARITHMETIC = re.compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方百分之乘以上除加减去]+")
+_SPOKEN_ARITHMETIC = re.compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去]+")
 
 
 def percent_question(question: str) -> tuple[str, str] | None:
@@ -360,10 +381,7 @@ def certain_expression(question: str) -> str | None:
         return None
     if not any(isinstance(n, (ast.BinOp, ast.Call)) for n in ast.walk(tree)):
         return None  # a lone number ("3.11", "1999") is not a calculation
-    try:
-        evaluate(rest)
-    except CalcError:
-        return None
+    # Certain even when it cannot be evaluated (9^99999, 1/0): the calculator says why, no model is needed for that.
     return rest
 
 
@@ -435,6 +453,14 @@ _HAS_NUMBER = re.compile(
     r"|ounces|pounds)\b.*\b(?:in|per) (?:a|an|one)\b", re.IGNORECASE)
 
 
+# Numbers that name something rather than count it.
+_IDENTIFIERS = re.compile(
+    r"(?:订单号?|单号|快递单?号?|运单号?|编号|工号|学号|账号|号码|电话|手机号?|房间?号?|航班号?|车次|版本号?|邮编|验证码)\s*[:：#]?\s*[\w-]+"
+    r"|(?i:\b(?:order|ticket|invoice|tracking|case|room|flight|version|phone|tel|no\.?|id|pin|zip|code)\s*(?:number|no\.?|#)?\s*[:#]?\s*[\w-]*\d[\w-]*)"
+    r"|#\s*\d+|\b\d{7,}\b|\b\d{3,4}[-\s]\d{3,4}(?:[-\s]\d{3,4})+\b|\b(?:19|20)\d{2}\s*年|\b(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}\b"
+    r"|\bv\d+(?:\.\d+)*\b")
+
+
 def _compact(s: str) -> str:
     return re.sub(r"\s+", "", normalize(s)).lower()
 
@@ -484,7 +510,7 @@ class Calculator(Tool):
         return ToolResult.success(expression=args.expression, value=format_number(value))
 
     def route(self, question: str) -> list[BaseModel] | None:
-        expr = certain_expression(question)
+        expr = certain_expression(question) or formula(question)
         return [CalculatorArgs(expression=expr)] if expr else None
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
@@ -506,8 +532,9 @@ class Calculator(Tool):
                     or continued_expression(_THAT.sub("", question), "1") is not None)
 
     def grounding(self, question: str) -> Grounding:
-        """A calculation needs numbers: digits, or number words (三, twelve, half, dozen)."""
-        return "grounded" if _HAS_NUMBER.search(question) else "ungrounded"
+        """A calculation needs numbers: digits, or number words (三, twelve, half, dozen); an order number, a phone
+        number, a room, a version or a date is a name, not something to calculate with."""
+        return "grounded" if _HAS_NUMBER.search(_IDENTIFIERS.sub(" ", question)) else "ungrounded"
 
     def check(self, question: str, args: CalculatorArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
         if not result.ok:

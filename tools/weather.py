@@ -22,7 +22,7 @@ from tools.base import Grounding, KeyFact, LocalText, Permissions, PreviousTurn,
 from tools.gazetteer import Gazetteer, Place, gazetteer
 from tools.weather_text import (
     EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase,
-    split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
+    explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
 )
 from tools.when import Period, current_time, day_name, find_when, out_of_range, resolve
 from tools.wmo import condition_words, describe
@@ -154,6 +154,9 @@ class _Cache:
 
     def put(self, key: str, value: Any) -> None:
         self.db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", (key, json.dumps(value, ensure_ascii=False), time.time()))
+
+
+_ASKS_ON = re.compile(r"\?|\b(?:and|what\s+about|how\s+about|what\s+of|same\s+for|then)\b", re.IGNORECASE)
 
 
 class Weather(Tool):
@@ -504,8 +507,8 @@ class Weather(Tool):
         named, excluded = self.named_and_excluded(question)
         if named:
             return self._args(question, named)
-        if excluded or asks_any_place(question):
-            return None  # "any city but …": the model picks, the check holds it to the exclusions
+        if excluded or asks_any_place(question) or explains(question):
+            return None  # "any city but …": the model picks; "why does it rain?": knowledge, not a report
         unknown = unknown_place(question, _NOT_PLACES)
         if unknown and "," not in unknown:  # "Hebbronville Venezuela": a country or state closing the name qualifies it
             words = unknown.split()
@@ -540,6 +543,8 @@ class Weather(Tool):
         if not continues and not (when and not places and weather_sense(question) and not place_phrase(question)
                                   and not unknown_place(question, _NOT_PLACES)):
             return None  # it says more than "and there?" / "and tomorrow?": the model reads it, with the previous turn
+        if not places and language_of(question) == "en" and not _ASKS_ON.search(question) and not weather_sense(question):
+            return None  # a bare "Monday" or "December 25" may answer anything: "and Monday?" asks about the weather
         if places:
             kept = None if when else next((a.get("when") for a in before if a.get("when")), None)
             return self._args(question, places, when=kept)
@@ -549,7 +554,7 @@ class Weather(Tool):
         return [WeatherArgs(place=p, when=when, language=language) for p in dict.fromkeys(a["place"] for a in before)]
 
     def missing(self, question: str) -> str | None:
-        if self.cfg.home_city or not asks_weather(question) or states_temperature(question):
+        if self.cfg.home_city or not asks_weather(question) or states_temperature(question) or explains(question):
             return None
         named, excluded = self.named_and_excluded(question)
         if named or excluded or asks_any_place(question) or names_something(question):
@@ -574,6 +579,8 @@ class Weather(Tool):
         if not weather_related(question):
             return "ungrounded"
         named, excluded = self.named_and_excluded(question)
+        if explains(question) and not named:
+            return "ungrounded"  # how the world works: knowledge, whatever words are left over
         if named or self.cfg.home_city or asks_any_place(question) or names_something(question):
             return "grounded"
         return "ask" if asks_weather(question) else "ungrounded"

@@ -113,6 +113,24 @@ def has_weak_word(question: str) -> bool:
     return any(w in q for w in ZH_WEAK) or bool(_EN_WEAK.search(q))
 
 
+# Questions about how the world works (why it rains, how snow forms, what wind chill is, a law of heat), which
+# a report cannot answer: knowledge, unless they ask about a day ("为什么今天这么冷?").
+_EXPLAINS = re.compile(
+    r"为什么|为何|怎么形成|如何形成|是怎么|怎样形成|怎么产生|如何产生|怎么来的|原理|原因是|成因|什么是|是什么|有什么区别|区别是|"
+    r"定律|效应|定义|概念|物理|化学|公式"
+    r"|\bwhy\b|\bhow\s+(?:does|do|is|are)\s+\w+(?:\s+\w+)?\s+(?:form|forms|formed|work|works|happen|happens|made|measured)\b"
+    r"|\bwhat\s+(?:causes|caused|makes|creates)\b|\bwhat\s+(?:is|are)\s+(?!(?:\w+\s+){0,3}?(?:weather|temperature|"
+    r"forecast|humidity|wind\s+speed|chances?|odds)\b)"
+    r"(?!it\b)|\bdifference\s+between\b|\bexplain\b|\bphysics\b|\bchemistry\b|\blaw\s+of\b", re.IGNORECASE)
+_WHEN_WORDS = re.compile(r"今天|明天|后天|今晚|明晚|现在|这周|周末|本周|下周|今早|明早|\b(?:today|tomorrow|tonight|now|this\s+"
+                         r"(?:week|weekend|morning|afternoon|evening)|next\s+week|weekend)\b", re.IGNORECASE)
+
+
+def explains(question: str) -> bool:
+    """The message asks how the world works (why it rains, how snow forms), not for a report of any day."""
+    return bool(_EXPLAINS.search(question)) and not _WHEN_WORDS.search(question)
+
+
 def weather_sense(question: str) -> bool:
     """A weather word used in the weather sense: not inside a compound or idiom, not in a question about a word
     or a song, and not only a person saying how they feel."""

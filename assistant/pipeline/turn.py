@@ -442,9 +442,10 @@ class Assistant:
                 runnable = [c.args for c in proposal.calls if c.args]
                 results = await asyncio.gather(*(self._run_tool(ctx, tool, a, attempt) for a in runnable))
                 executed = list(zip(runnable, results, strict=True))
-                unfixable = [r for r in results if not r.ok and not r.fixable]
+                # No other arguments can help when the tool refused what the user wrote (a rule copied it) or the
+                # network is down: do not spend retries on it.
+                unfixable = [r for r in results if not r.ok and (not r.fixable or (attempt == 1 and bool(preset)))]
                 if unfixable:
-                    # No other arguments can help (the network is down): do not spend retries on it.
                     first = unfixable[0]
                     await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", reason=first.error or "", by="check"))
                     return Outcome(ok=False, attempts=attempt, reason=first.error or "", message=first.message or TOOL_FAILED,

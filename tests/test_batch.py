@@ -69,7 +69,7 @@ def test_stdin_input(home, fake):
 
 def test_one_failing_question_does_not_stop_the_batch(home, fake, tmp_path):
     script = Script()
-    script.always("router", lambda req: {"route": "calculator" if "circle" in req["messages"][-1]["content"] else "chat"})
+    script.always("router", lambda req: {"route": "calculator" if "rug" in req["messages"][-1]["content"] else "chat"})
     script.always("executor", tool_call("calculator", expression="2*pi*3"))
     script.always("validator", {"verdict": "FAIL", "reason": "use pi*r^2"})
     script.always("responder", "fine")

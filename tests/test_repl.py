@@ -82,7 +82,8 @@ def test_a_question_back_is_completed_after_restarting_the_repl(chat, fake, mete
 
 
 def test_ctrl_c_cancels_a_slow_answer_and_keeps_the_session(chat, fake):
-    slow = Reply(content="This answer is very slow to arrive and will be cut off.", chunk_size=2, chunk_delay=0.3)
+    # shown a checked sentence at a time: the first arrives, the rest is still coming when Ctrl-C cancels it
+    slow = Reply(content="This is slow. " + "More words keep coming in. " * 20, chunk_size=2, chunk_delay=0.3)
     fake.handler = Script(router=[{"route": "chat"}, {"route": "chat"}], responder=[slow, "Quick answer."])
     term = chat()
     term.type("Tell me something slowly")

@@ -254,10 +254,6 @@ class Popup:
             elif kind == "answer_delta":
                 self.answer += e["text"]
                 self.draw_answer()
-            elif kind == "answer_reset":  # the answer failed its check: another text replaces it
-                self.answer = ""
-                self.draw_answer()
-                self.status.config(text="checking the answer…")
             elif kind == "turn_done":
                 if e.get("answer") and e["answer"] != self.answer:
                     self.answer = e["answer"]

@@ -2,9 +2,9 @@
 by the answer streaming to stdout. Works on event objects and on the plain dicts the daemon streams,
 and imports nothing heavy, so the daemon's thin client can use it.
 
-When an answer fails its check, the pipeline sends ``answer_reset`` and another text follows: on a
-terminal the streamed text is erased and redrawn; on a pipe nothing is streamed and only the final
-answer is printed, so a script never reads a rejected answer."""
+Every piece of an answer arrives already checked (the pipeline's streamed gate), so what is streamed is
+never taken back: on a terminal it is the final answer as it grows; on a pipe only the final answer is
+printed, whole."""
 
 from __future__ import annotations
 
@@ -106,13 +106,8 @@ class Progress:
         self.render = render
         self._status = False
         self._answered = False
-        self._done = ""  # what is on the screen of the current answer: its finished lines, as shown
-        self._line = ""  # and the line being written, as it came
+        self._line = ""  # the line being written, as it came
         self._renderer = LineRenderer(self.colour)
-
-    @property
-    def _shown(self) -> str:
-        return self._done + self._line
 
     def _write_answer(self, text: str) -> None:
         if not self.render:
@@ -140,7 +135,6 @@ class Progress:
             if shown is None:
                 return  # a code fence: not shown
             sys.stdout.write(styled + end)
-        self._done += plain + end
 
     def _clear(self) -> None:
         if self._status:
@@ -153,14 +147,6 @@ class Progress:
             sys.stderr.write("\r\033[K" + ("\033[2m" + text + "\033[0m" if self.colour else text))
             sys.stderr.flush()
             self._status = True
-
-    def _erase(self) -> None:
-        """Take the streamed answer off the screen (cursor back to where it started)."""
-        if not self._shown:
-            return
-        sys.stdout.write(_back_over(self._shown))
-        sys.stdout.flush()
-        self._done, self._line, self._renderer = "", "", LineRenderer(self.colour)
 
     def on_event(self, event: Any) -> None:
         e = event if isinstance(event, dict) else event.model_dump()
@@ -178,10 +164,6 @@ class Progress:
             self._answered = True
             self._write_answer(e["text"])
             sys.stdout.flush()
-        elif kind == "answer_reset" and self.stream_answer and self.live:
-            self._erase()
-            self._answered = False
-            self._show("checking the answer…")
         elif kind == "turn_done":
             self._clear()
             if self.stream_answer and not self.live and e.get("answer"):

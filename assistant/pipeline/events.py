@@ -95,13 +95,6 @@ class AnswerChecked(BaseModel):
     reason: str
 
 
-class AnswerReset(BaseModel):
-    """Discard what was shown of the answer so far: it failed its check, or was cut; another text follows."""
-
-    type: Literal["answer_reset"] = "answer_reset"
-    reason: str
-
-
 class StepDone(BaseModel):
     """One step of a plan finished (passed its checks, or failed)."""
 
@@ -139,7 +132,7 @@ class TurnFailed(BaseModel):
 Event = Annotated[
     Union[
         TurnStarted, StageStarted, RouteDecided, ToolCallProposed, ToolResultEvent,
-        ValidationDone, RetryStopped, Thinking, AnswerDelta, AnswerChecked, AnswerReset, StepDone, TurnDone, TurnFailed,
+        ValidationDone, RetryStopped, Thinking, AnswerDelta, AnswerChecked, StepDone, TurnDone, TurnFailed,
     ],
     Field(discriminator="type"),
 ]

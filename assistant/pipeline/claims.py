@@ -28,7 +28,8 @@ _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?(?![\w.])"
                     r"|(?<!\d)1[3-9]\d{9}(?!\d)")
 # A number that is part of a name (Python 3, H2O, MP3, COVID-19, Windows 11, 5G, iPhone 15) is not a figure.
-_NAME_NUMBER = re.compile(r"[A-Za-z][A-Za-z]*[-‐]?\d+[A-Za-z]*|\d+[A-Za-z]+\d*|(?:Python|Windows|iPhone|Java|PHP|HTTP|"
+_NAME_NUMBER = re.compile(r"[A-Za-z][A-Za-z]*[-‐]?\d+[A-Za-z]*|\d+(?!(?-i:[KCF]|km|kg|mg|g|m|cm|mm|mph|kmh|ms|s|h|min|"
+                          r"MB|GB|KB|TB|MHz|GHz|kW|W|V|ml|l|lbs?|ft|in)\b)[A-Za-z]+\d*|(?:Python|Windows|iPhone|Java|PHP|HTTP|"
                           r"IPv|Android|iOS|macOS|Ubuntu|Debian|Fedora|version|v)\s?\d+(?:\.\d+)*", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}[.)、]|[-*•])\s", re.MULTILINE)
 _ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b|第\s*\d+", re.IGNORECASE)

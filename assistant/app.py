@@ -35,11 +35,12 @@ TOOLS: list[Callable[[Settings, Paths], Tool]] = [
 
 
 def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None,
-                    runner: ToolRunner | None = None) -> Assistant:
-    """``notify`` hears, once, which backend answers when the choice was a fallback. Tools run in the
-    sandbox unless another ``runner`` is given (tests of the pipeline's logic run them in-process)."""
+                    runner: ToolRunner | None = None, status: Callable[[str], None] | None = None) -> Assistant:
+    """``notify`` hears, once, which backend answers when the choice was a fallback; ``status`` hears what a
+    backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
+    unless another ``runner`` is given (tests of the pipeline's logic run them in-process)."""
     paths.ensure()
-    backend = SelectedBackend(settings, notify)
+    backend = SelectedBackend(settings, notify, status)
     registry = build_registry(settings, paths)
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                                      cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log")

@@ -90,3 +90,41 @@ def test_ask_falls_back_to_the_embedded_model_and_says_so(home, gazetteer_index)
     assert p.returncode == 0, p.stderr
     assert p.stderr.count("answering with the embedded model SmolLM2") == 1
     assert p.stdout.strip()
+
+
+def test_ask_says_it_is_loading_the_model_while_it_loads(home, gazetteer_index):
+    import os
+    import pty
+
+    from test_cli import read_all
+
+    env = cli_env(home, ASSISTANT_BACKEND="embedded", ASSISTANT_GAZETTEER_INDEX=gazetteer_index, NO_COLOR="1")
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "Say hi."], env=env, stdout=subprocess.PIPE,
+                           stderr=slave, text=True, timeout=300)
+        os.close(slave)
+        status = read_all(master).decode()
+    finally:
+        os.close(master)
+    assert "loading model…" in status and p.stdout.strip()
+    assert status.index("routing…") < status.index("loading model…")  # the status line, then the model loads
+
+
+def test_a_gguf_without_a_chat_template_is_refused_at_load_and_by_doctor(home, tmp_path, gazetteer_index):
+    """A base model (no chat template) would answer in llama-2's format, garbled: refused in one line."""
+    import struct
+
+    base = tmp_path / "base.gguf"
+    with open(base, "wb") as f:  # a GGUF header with one key and no chat template
+        key, value = b"general.name", b"base"
+        f.write(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", len(key)) + key
+                + struct.pack("<IQ", 8, len(value)) + value)
+    env = cli_env(home, ASSISTANT_BACKEND="embedded", ASSISTANT_EMBEDDED_MODEL=str(base),
+                  ASSISTANT_GAZETTEER_INDEX=gazetteer_index)
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "Say hi."], env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode != 0 and "no chat template" in p.stderr and "Traceback" not in p.stderr
+    doctor = subprocess.run([sys.executable, "-m", "assistant", "doctor"], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert "no chat template" in doctor.stdout + doctor.stderr and doctor.returncode != 0

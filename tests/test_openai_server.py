@@ -118,3 +118,43 @@ async def test_a_word_problem_falls_back_to_the_schema_path_when_the_server_igno
         assert any("ignored tool_choice" in n for r in replies for n in r["notes"])
         assert all(r["tool_calls"] or r["content"].lstrip().startswith("{") for r in replies)  # a call, or its JSON
         assert "0.84" not in result.answer
+
+
+async def test_hosts_share_the_work_between_two_real_engine_servers_and_survive_one_dying(weather_app, tmp_path_factory):
+    """Two engine servers behind ``hosts``, questions sent two at a time; one server is killed halfway: every later
+    question is answered by the other, and no question fails for it."""
+    import asyncio
+
+    procs, bases = [], []
+    for name in ("a", "b"):
+        proc, base, _ = _engine_with_key(tmp_path_factory, name, "shared-key")
+        procs.append(proc)
+        bases.append(base)
+    try:
+        app = weather_app(backend="openai", hosts=bases, openai_api_key="shared-key", model="smollm2", max_retries=0,
+                          seed=7, host_max_in_flight=1, host_cooldown=60, responder_max_tokens=32)
+        questions = ["Say hi.", "Name a colour.", "Say yes.", "Name a fruit.", "Say no.", "Name an animal."]
+        answered_by: list[str] = []
+        for i in range(0, len(questions), 2):
+            if i == 2:
+                stop(procs[0])  # host a dies between the first and the second pair
+            results = await asyncio.gather(*(app.ask(q) for q in questions[i:i + 2]))
+            for result in results:
+                assert result.route is not None and result.answer.strip()  # answered (or an honest sentence)
+                notes = [n for c in app.store.turn(result.turn_id)["model_calls"] if c["reply"]
+                         for n in json.loads(c["reply"])["notes"] if n.startswith("answered by")]
+                answered_by += [n.split()[2] for n in notes]
+        first, later = answered_by[:4], answered_by[4:]
+        assert set(first) == {bases[0], bases[1]}  # both hosts worked while both were up
+        assert later and set(later) == {bases[1]}  # after a died, only b answered
+    finally:
+        for proc in procs:
+            stop(proc)
+
+
+def _engine_with_key(tmp: pytest.TempPathFactory, name: str, key: str) -> tuple[subprocess.Popen, str, str]:
+    log = tmp.mktemp(name) / "server.log"
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.models.engine_server", "--threads", "1", "--api-key", key],
+                            stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
+    lines = [proc.stdout.readline().strip().split("=", 1)[1] for _ in range(2)]  # type: ignore[union-attr]
+    return proc, lines[0], lines[1]

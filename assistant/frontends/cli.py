@@ -704,7 +704,7 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
 
     as_json = args.json
     progress = Progress(enabled=not as_json and status_wanted(), stream_answer=not as_json, render=not args.plain)
-    app = build_assistant(settings, paths, notify=_notice)
+    app = build_assistant(settings, paths, notify=_notice, status=progress.status)
     try:
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \
             _session_of(app.store, args.session) if args.session else None

@@ -164,6 +164,8 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
             backend = await app.backend.pick()  # type: ignore[attr-defined]  (the pipeline the daemon started with)
             if hasattr(backend, "warm"):
                 await backend.warm(sorted({settings.model_for(r) for r in ROLES}))
+            if hasattr(backend, "load"):  # the embedded model: loaded once, here, not by the first question
+                await backend.load()
             state.warm = f"warm ({backend.name})"
         except AssistantError as e:
             state.warm = f"not warmed: {e.one_line()}"

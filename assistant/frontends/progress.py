@@ -109,6 +109,10 @@ class Progress:
         self._line = ""  # the line being written, as it came
         self._renderer = LineRenderer(self.colour)
 
+    def status(self, text: str) -> None:
+        """A backend's own status before it answers ("loading model…"); safe to call from a worker thread."""
+        self._show(text)
+
     def _write_answer(self, text: str) -> None:
         if not self.render:
             sys.stdout.write(text)

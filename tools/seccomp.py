@@ -86,3 +86,59 @@ def install(deny_network: bool, deny_exec: bool = True) -> bool:
         return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0
     except (OSError, AttributeError):
         return False
+
+
+# An allow-list, for libseccomp (through pyseccomp, a ctypes binding of it): what a Python tool needs to compute,
+# read and write the files Landlock lets it, use threads, and, when it declares network, talk TCP/UDP over IPv4
+# and IPv6. Everything else fails with EPERM: new processes (fork, vfork, clone without CLONE_THREAD, clone3,
+# execve), io_uring, ptrace, process_vm_*, bpf, perf, keyctl, mount, unshare, setns, sockets of other families.
+ALLOWED = """
+read write readv writev pread64 pwrite64 preadv pwritev preadv2 pwritev2 lseek close close_range
+openat open creat stat fstat lstat newfstatat statx fstatfs statfs access faccessat faccessat2 readlink readlinkat
+getdents64 getcwd chdir fchdir mkdir mkdirat rmdir unlink unlinkat rename renameat renameat2 link linkat symlink
+symlinkat truncate ftruncate fsync fdatasync fallocate fadvise64 flock fcntl dup dup2 dup3 pipe pipe2 ioctl
+chmod fchmod fchmodat utimensat futimesat umask getxattr fgetxattr lgetxattr
+mmap munmap mprotect mremap madvise brk msync mincore mlock munlock membarrier
+futex futex_waitv set_robust_list get_robust_list rseq set_tid_address gettid getpid getppid getuid geteuid getgid
+getegid getgroups getresuid getresgid getpgrp getpgid getsid getrlimit prlimit64 setrlimit getrusage sysinfo uname
+sched_yield sched_getaffinity sched_setaffinity sched_getparam sched_getscheduler sched_get_priority_max
+sched_get_priority_min getpriority
+rt_sigaction rt_sigprocmask rt_sigreturn rt_sigpending rt_sigtimedwait rt_sigsuspend sigaltstack tgkill tkill
+restart_syscall
+clock_gettime clock_getres clock_nanosleep nanosleep gettimeofday time times alarm getitimer setitimer
+timer_create timer_settime timer_gettime timer_delete timerfd_create timerfd_settime timerfd_gettime
+poll ppoll select pselect6 epoll_create epoll_create1 epoll_ctl epoll_wait epoll_pwait epoll_pwait2 eventfd eventfd2
+getrandom exit exit_group wait4 waitid arch_prctl prctl capget
+socketpair getsockname getpeername getsockopt setsockopt shutdown
+""".split()
+NETWORK = "connect sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg bind listen accept accept4".split()
+_CLONE_THREAD = 0x00010000
+
+
+def install_allowlist(network: bool) -> bool:
+    """Install the allow-list on this process (irreversible). ``True`` when it is in force; ``False`` where
+    libseccomp or its binding is missing (the deny-list of :func:`install` is then the fallback)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import pyseccomp as sc
+    except (ImportError, OSError):  # the binding, or libseccomp.so.2 it loads, is missing
+        return False
+    try:
+        f = sc.SyscallFilter(defaction=sc.ERRNO(errno.EPERM))  # another ABI (i386, x32): killed by libseccomp
+        for name in ALLOWED + (NETWORK if network else ["sendto", "recvfrom", "sendmsg", "recvmsg"]):
+            try:
+                f.add_rule(sc.ALLOW, name)
+            except (ValueError, RuntimeError, OSError):
+                continue  # not a syscall on this architecture
+        # threads only: clone with CLONE_THREAD; clone3 hides its flags from seccomp, so it reports ENOSYS and
+        # glibc falls back to clone
+        f.add_rule(sc.ALLOW, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, _CLONE_THREAD))
+        f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+        families = [socket.AF_INET, socket.AF_INET6] if network else []
+        for family in families:
+            f.add_rule(sc.ALLOW, "socket", sc.Arg(0, sc.EQ, family))
+        f.load()
+        return True
+    except (OSError, RuntimeError, ValueError):
+        return False

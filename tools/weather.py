@@ -175,9 +175,11 @@ class Weather(Tool):
 
     @property
     def permissions(self) -> Permissions:
-        hosts = sorted({urlsplit(u).hostname or "" for u in (self.cfg.forecast_url, self.cfg.geocoding_url)})
+        urls = [urlsplit(u) for u in (self.cfg.forecast_url, self.cfg.geocoding_url)]
+        hosts = sorted({u.hostname or "" for u in urls})
+        ports = sorted({u.port or (443 if u.scheme == "https" else 80) for u in urls})
         dirs = sorted({self.cfg.cache_dir, str(Path(self.cfg.gazetteer_index).parent)})
-        return Permissions(network=hosts, files=dirs)
+        return Permissions(network=hosts, ports=ports, files=dirs)
 
     @property
     def gazetteer(self) -> Gazetteer:

@@ -25,7 +25,7 @@ _SYSTEM_READS = (
     "/etc/ssl", "/etc/pki", "/etc/ca-certificates", "/usr/lib/ssl", "/usr/share/ca-certificates",
     "/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/host.conf",
     "/etc/services", "/etc/protocols", "/etc/localtime", "/usr/share/zoneinfo", "/dev/null", "/dev/urandom",
-    "/proc/self",
+    "/dev/zero", "/proc/self",
 )
 _NEVER = (
     "subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
@@ -109,6 +109,32 @@ class Guard:
                 pass
 
 
+def jail(perms: dict[str, Any]) -> dict[str, Any]:
+    """Confine this process for good: its own network namespace when it declares no network (where unprivileged
+    user namespaces exist), Landlock for files and TCP ports, and the seccomp allow-list (the deny-list where
+    libseccomp is missing). Returns what is enforced."""
+    from tools import landlock, namespaces, seccomp
+
+    try:  # loaded before the jail: finding libseccomp runs ldconfig, which the jail would not allow
+        import pyseccomp  # noqa: F401
+    except (ImportError, OSError):
+        pass
+    network = bool(perms["network"])
+    netns = False if network else namespaces.isolate_network()
+    read = sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p and os.path.isdir(p)),
+                   *_SYSTEM_READS, *_LIBRARIES, f"/proc/{os.getpid()}"} - {"/proc/self"})
+    files = landlock.restrict(landlock.Jail(read=read, write=list(perms["files"]),
+                                            connect_ports=(list(perms.get("ports") or []) or None) if network else []))
+    allowlist = seccomp.install_allowlist(network=network)
+    filtered = allowlist or seccomp.install(deny_network=not network)
+    return {"landlock": files, "seccomp": "allow-list" if allowlist else "deny-list" if filtered else "",
+            "netns": netns}
+
+
+_LIBRARIES = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/etc/ld.so.cache", "/usr/share/locale",
+              "/etc/localtime")
+
+
 def _build(spec: dict[str, Any]) -> Any:
     try:
         module = importlib.import_module(spec["module"])
@@ -139,24 +165,31 @@ def main() -> None:
         sys.modules["tools.worker"] = sys.modules[__name__]
     PROTOCOL_FD = os.dup(1)
     os.dup2(2, 1)
-    from tools import seccomp
-    from tools.base import ToolResult
+    import sqlite3
+
+    from tools.base import LocalText, ToolResult
+
+    REFUSED = LocalText(zh="工具试图做它无权做的事(访问未授权的文件、网络或进程),已被系统阻止。",
+                        en="the tool tried to do something it is not allowed to (files, network or processes it was "
+                           "not granted), and the system stopped it.")
 
     stdin = sys.stdin.buffer
     init = json.loads(stdin.readline())
-    tool = _build(init["tool"])
     perms, limits = init["permissions"], init["limits"]
-    loop = asyncio.new_event_loop()
+    loop = asyncio.new_event_loop()  # its self-pipe is made before the jail allows no new sockets
     guard = Guard(perms["network"], perms["files"])
     guard.wrap_resolver()
     memory = int(limits["memory_mb"]) * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+    # The wall, before one line of the tool's code runs: the kernel holds the process to it, and nothing the
+    # tool does can take it down. The audit hook after it is a tripwire that names what was refused.
+    enforced = jail(perms)
     sys.addaudithook(guard.hook)
-    filtered = seccomp.install(deny_network=not perms["network"])
     guard.armed = True
-    _send({"ready": True, "seccomp": filtered})
+    tool = _build(init["tool"])
+    _send({"ready": True, "seccomp": bool(enforced["seccomp"]), "enforced": enforced})
 
     for line in stdin:
         request = json.loads(line)
@@ -164,13 +197,18 @@ def main() -> None:
         try:
             args = tool.Args.model_validate(request["args"])
             result = loop.run_until_complete(tool.run(args))
-        except PermissionError as e:
-            result = ToolResult.failure(f"{tool.name} tried something it is not allowed to: {e}")
+        except (PermissionError, sqlite3.OperationalError) as e:  # sqlite3 says 'unable to open' for a refused file
+            result = ToolResult.failure(f"{tool.name} tried something it is not allowed to: {e}", REFUSED)
         except MemoryError:
             result = ToolResult.failure(f"{tool.name} ran out of memory (limit {limits['memory_mb']} MB)")
         except Exception as e:  # a tool bug costs one tool error
             result = ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e}")
         result.refusals = list(guard.refusals)
+        for stream in (sys.stdout, sys.stderr):  # a tool's prints reach the log now, not when the worker is killed
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
         _send({"id": request["id"], "result": result.model_dump(mode="json"),
                "retire": time.process_time() > cpu / 2})
 

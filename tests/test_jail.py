@@ -1,0 +1,140 @@
+"""The kernel holds a tool: hostile tools (tests/escape_tools.py) first switch the Python tripwire off from inside,
+then try every way out that worked before the jail: io_uring, Unix sockets (a path, and abstract), native code
+opening files (sqlite3), reading the user's files and listing their home, writing outside the cache, a child
+process that outlives the worker, the parent's secrets, a server on loopback. Each is refused by the kernel, the
+refusal is a tool error with a sentence in the user's language, and nothing is left running."""
+
+from __future__ import annotations
+
+import os
+import platform
+import socket
+import sqlite3
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from escape_tools import (  # noqa: E402
+    AbstractSocket, Environment, Forker, IoUring, ListHome, Loopback, ReadFile, Sqlite, Target, UnixSocket, WriteFile,
+)
+
+from tools import landlock  # noqa: E402
+from tools.sandbox import SandboxRunner  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or landlock.abi() < 1,
+                                reason="the kernel jail needs Linux with Landlock")
+
+
+@pytest.fixture
+async def runner(tmp_path):
+    r = SandboxRunner(timeout=5, log=tmp_path / "tools.log")
+    yield r
+    await r.aclose()
+
+
+def refused(result) -> bool:
+    return (not result.ok and result.data is None and "not allowed" in (result.error or "")
+            and result.message is not None and result.message.zh and result.message.en)
+
+
+def _serve_unix(path: str) -> socket.socket:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen()
+
+    def answer() -> None:
+        try:
+            conn, _ = server.accept()
+            conn.sendall(b"you reached me")
+            conn.close()
+        except OSError:
+            pass
+
+    threading.Thread(target=answer, daemon=True).start()
+    return server
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the raw syscall numbers are x86-64's")
+async def test_io_uring_is_refused_even_with_the_tripwire_off(runner):
+    assert refused(await runner.run(IoUring(), Target()))
+
+
+async def test_a_unix_socket_on_the_machine_is_unreachable(runner, tmp_path):
+    path = str(tmp_path / "daemon.sock")  # stands for the daemon's socket, D-Bus, docker.sock
+    server = _serve_unix(path)
+    try:
+        assert refused(await runner.run(UnixSocket(), Target(path=path)))
+    finally:
+        server.close()
+
+
+async def test_an_abstract_unix_socket_is_unreachable(runner):
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind("\0assistant-test-abstract")
+    server.listen()
+    try:
+        assert refused(await runner.run(AbstractSocket(), Target(path="assistant-test-abstract")))
+    finally:
+        server.close()
+
+
+async def test_native_code_cannot_open_the_users_store_or_make_a_database_elsewhere(runner, tmp_path):
+    store = tmp_path / "assistant.db"
+    sqlite3.connect(store).execute("CREATE TABLE turns (question)").connection.commit()
+    assert refused(await runner.run(Sqlite(), Target(path=str(store))))
+    assert refused(await runner.run(Sqlite(), Target(path=str(tmp_path / "elsewhere.db"))))
+    assert not (tmp_path / "elsewhere.db").exists()
+    assert [r[0] for r in sqlite3.connect(store).execute("SELECT name FROM sqlite_master")] == ["turns"]
+
+
+async def test_the_users_files_and_home_are_out_of_reach(runner, tmp_path, monkeypatch):
+    secret = tmp_path / "notes.txt"
+    secret.write_text("my private notes")
+    monkeypatch.chdir(tmp_path)  # the working directory the assistant runs in is not the tool's
+    assert refused(await runner.run(ReadFile(), Target(path=str(secret))))
+    relative = await runner.run(ReadFile(), Target(path="notes.txt"))  # its own working directory is empty
+    assert not relative.ok and "No such file" in relative.error
+    assert refused(await runner.run(ListHome(), Target()))
+
+
+async def test_nothing_is_written_outside_the_tools_own_folder(runner, tmp_path):
+    target = tmp_path / "planted.txt"
+    assert refused(await runner.run(WriteFile(), Target(path=str(target))))
+    assert not target.exists()
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the raw fork syscall is x86-64's")
+async def test_no_child_process_can_be_started(runner):
+    result = await runner.run(Forker(), Target())
+    assert refused(result)
+    pids = [w.proc.pid for pool in runner._pools.values() for w in pool.idle]
+    await runner.aclose()
+    for pid in pids:  # the workers, and their process groups, are gone
+        with pytest.raises(ProcessLookupError):
+            os.killpg(pid, 0)
+
+
+async def test_the_parents_secrets_are_not_visible(runner, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-should-never-reach-a-tool")
+    monkeypatch.setenv("ASSISTANT_OPENAI_API_KEY", "sk-nor-this")
+    result = await runner.run(Environment(), Target())
+    assert refused(result) and "sk-" not in str(result)
+
+
+async def test_a_tool_without_network_reaches_nothing_on_loopback(runner):
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    try:
+        assert refused(await runner.run(Loopback(), Target(path=f"127.0.0.1:{port}")))
+    finally:
+        server.close()
+
+
+async def test_the_worker_reports_what_the_kernel_enforces(runner):
+    await runner.run(ReadFile(), Target(path="/etc/hostname"))
+    enforced = runner.enforced["read_file"]
+    assert enforced["landlock"] and enforced["seccomp"] in ("allow-list", "deny-list")

@@ -1,5 +1,5 @@
 """A small MCP server (stdio, on the official SDK) whose tools misbehave as real servers do: one exits the
-process in the middle of a call, one never answers, one reports an error, one tries to reach the network.
+process in the middle of a call, one never answers, one reports an error, one tries to reach the network, two read and write files.
 ``echo`` behaves, so a test can show that the server (restarted) still answers after a fault."""
 
 from __future__ import annotations
@@ -38,6 +38,19 @@ def fail(text: str) -> str:
 def connect(host: str, port: int = 80) -> str:
     with socket.create_connection((host, port), timeout=2):
         return "connected"
+
+
+@server.tool(description="Read a file")
+def read(path: str) -> str:
+    with open(path) as f:
+        return f.read(200)
+
+
+@server.tool(description="Write a file")
+def write(path: str, text: str = "planted") -> str:
+    with open(path, "w") as f:
+        f.write(text)
+    return "written"
 
 
 @server.tool(description="Report this server process's id")

@@ -172,6 +172,39 @@ async def test_a_server_has_no_network_unless_granted(tmp_path):
 
 
 @pytest.mark.slow  # starts MCP server processes
+async def test_a_server_reads_and_writes_only_its_granted_folders(tmp_path):
+    from tools import landlock
+
+    if landlock.abi() < 1:
+        pytest.skip("Landlock is not available on this kernel")
+    secret, granted = tmp_path / "private" / "notes.txt", tmp_path / "granted"
+    secret.parent.mkdir()
+    secret.write_text("my private notes")
+    registry = build_registry(Settings(mcp_servers={"faulty": faulty(folders=[str(granted)])}), paths_under(tmp_path / "s"))
+    runner = SandboxRunner()
+    read, write = registry.get("faulty_read"), registry.get("faulty_write")
+    stolen = await runner.run(read, read.Args.model_validate({"path": str(secret)}))
+    planted = await runner.run(write, write.Args.model_validate({"path": str(tmp_path / "planted.txt")}))
+    kept = await runner.run(write, write.Args.model_validate({"path": str(granted / "ok.txt"), "text": "mine"}))
+    back = await runner.run(read, read.Args.model_validate({"path": str(granted / "ok.txt")}))
+    await registry.aclose()
+    assert not stolen.ok and stolen.data is None and "Error executing tool read" in stolen.error
+    assert "Permission denied" in (tmp_path / "s" / "log" / "mcp-faulty.log").read_text()  # the kernel said no
+    assert not planted.ok and not (tmp_path / "planted.txt").exists()
+    assert kept.ok and back.ok and back.data == {"result": "mine"}
+    assert registry.get("faulty_read") is not None and (await _listed(tmp_path)) == [str(granted)]
+
+
+async def _listed(tmp_path) -> list[str]:
+    registry = build_registry(Settings(mcp_servers={"faulty": faulty(folders=[str(tmp_path / "granted")])}),
+                              paths_under(tmp_path / "s"))
+    try:
+        return registry.get("faulty_read").permissions.files  # type: ignore[union-attr]  (what `assistant tools` shows)
+    finally:
+        await registry.aclose()
+
+
+@pytest.mark.slow  # starts MCP server processes
 def test_a_server_that_does_not_start_is_skipped_with_what_it_said(tmp_path):
     settings = Settings(mcp_servers={"broken": {"command": "no-such-mcp-server-here"}, "time": TIME})
     registry = build_registry(settings, paths_under(tmp_path))

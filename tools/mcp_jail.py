@@ -1,15 +1,24 @@
-"""Starts an MCP server under the sandbox's limits, then becomes it (``exec``): an address-space and a CPU
-limit, and, unless the user granted it the network, a seccomp filter that makes IPv4/IPv6 sockets fail.
+"""Starts an MCP server in the sandbox's jail, then becomes it (``exec``): an address-space and a CPU limit;
+Landlock (it reads the interpreter, system libraries, its own program's folder and the folders it was granted,
+writes only those granted folders, and reaches TCP only when granted the network); its own network namespace when
+it has no network (where the kernel allows); the seccomp allow-list (with process creation allowed: a server is a
+program of its own, and often starts one; Landlock decides what it may run). All of it survives ``exec``.
 
-Usage: ``python -I mcp_jail.py '{"memory_mb": 1024, "cpu_seconds": 600, "network": false}' COMMAND [ARG...]``.
-Run by path in isolated mode, so that nothing of the assistant's environment reaches the server; it imports
-only the standard library and the ``seccomp`` module next to it. The limits and the filter survive ``exec``."""
+Usage: ``python -I mcp_jail.py '{"memory_mb": 1024, "cpu_seconds": 600, "network": false, "folders": []}' COMMAND
+[ARG...]``. Run by path in isolated mode, so that nothing of the assistant's environment reaches the server; it
+imports only the standard library and the jail modules next to it (and pyseccomp). What it enforces on this
+machine is what :func:`tools.jail_report.report` says."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+
+_READ = ("/usr", "/lib", "/lib64", "/bin", "/sbin", "/etc/ssl", "/etc/pki", "/etc/ca-certificates", "/etc/resolv.conf",
+         "/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf", "/etc/localtime", "/etc/ld.so.cache", "/etc/passwd",
+         "/etc/group", "/dev/null", "/dev/urandom", "/dev/zero", "/opt")
 
 
 def main() -> None:
@@ -26,11 +35,31 @@ def main() -> None:
         if limits.get("cpu_seconds"):
             cpu = int(limits["cpu_seconds"])
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
-    if not limits.get("network"):
+    if sys.platform.startswith("linux"):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import landlock  # type: ignore[import-not-found]
+        import namespaces  # type: ignore[import-not-found]
         import seccomp  # type: ignore[import-not-found]
 
-        seccomp.install(deny_network=True, deny_exec=False)
+        try:
+            import pyseccomp  # noqa: F401  (loaded before the jail: finding libseccomp runs ldconfig)
+        except (ImportError, OSError):
+            pass
+        network = bool(limits.get("network"))
+        folders = [os.path.abspath(os.path.expanduser(f)) for f in limits.get("folders") or []]
+        for folder in folders:
+            os.makedirs(folder, exist_ok=True)
+        program = shutil.which(command[0]) if command else None
+        # its program's folder, and the folder of any script or file its command line names (python server.py)
+        named = [os.path.dirname(os.path.realpath(a)) for a in command[1:] if os.path.isfile(a)]
+        read = [*_READ, sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p), *named,
+                *([os.path.dirname(os.path.realpath(program)), os.path.dirname(program)] if program else []),
+                *([os.path.abspath(limits["cwd"])] if limits.get("cwd") else []), f"/proc/{os.getpid()}"]
+        if not network:
+            namespaces.isolate_network()
+        landlock.restrict(landlock.Jail(read=read, write=folders, connect_ports=None if network else []))
+        if not seccomp.install_allowlist(network=network, processes=True) and not network:
+            seccomp.install(deny_network=True, deny_exec=False)
     try:
         os.execvp(command[0], command)
     except OSError as e:

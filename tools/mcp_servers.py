@@ -1,7 +1,8 @@
 """Tools from Model Context Protocol servers (stdio transport, through the official ``mcp`` SDK).
 
 Each server listed in ``config.toml`` runs as its own subprocess, started through :mod:`tools.mcp_jail`
-(memory and CPU limits; no network unless granted), kept open while the assistant runs and restarted after
+(memory and CPU limits; on Linux the kernel's jail: its folders only, no network unless granted), kept open
+while the assistant runs and restarted after
 it dies. Its tools join the registry as :class:`McpTool`: named ``<server>_<tool>``, described and typed by
 their MCP definitions. A server that crashes, hangs or reports an error costs one tool error, never the turn.
 
@@ -43,7 +44,9 @@ class McpServerConfig(BaseModel):
     args: list[str] = Field(default_factory=list, description="its arguments, e.g. ['mcp-server-time']")
     env: dict[str, str] = Field(default_factory=dict, description="environment variables for it (beyond PATH, HOME and the like)")
     cwd: str | None = Field(None, description="its working directory")
-    network: bool = Field(False, description="whether it may open network connections (Linux: enforced by seccomp)")
+    network: bool = Field(False, description="whether it may open network connections (Linux: enforced by the kernel)")
+    folders: list[str] = Field(default_factory=list, description="folders it may read and write (Linux: enforced by "
+                               "Landlock; nothing else of yours is readable)")
     timeout: float | None = Field(None, gt=0, description="seconds one call may take (default: tool_timeout)")
     memory_mb: int | None = Field(None, ge=0, description="address-space limit in MB (default: tool_memory_mb; 0: none; "
                                   "servers on Node.js need 0 or several GB)")
@@ -377,7 +380,7 @@ class McpTool(Tool):
 
     @property
     def permissions(self) -> Permissions:
-        return Permissions(network=["any host"] if self.server.config.network else [], files=["as your user"])
+        return Permissions(network=["any host"] if self.server.config.network else [], files=list(self.server.config.folders))
 
     def args_schema(self) -> dict[str, Any]:
         return dict(self.schema)
@@ -466,7 +469,7 @@ def mcp_tools(servers: dict[str, McpServerConfig], defaults: dict[str, Any], cac
         limits = {
             "memory_mb": defaults["memory_mb"] if config.memory_mb is None else config.memory_mb,
             "cpu_seconds": defaults["cpu_seconds"] * 10 if config.cpu_seconds is None else config.cpu_seconds,
-            "network": config.network, "timeout": defaults["timeout"],
+            "network": config.network, "timeout": defaults["timeout"], "folders": config.folders, "cwd": config.cwd,
         }
         log = log_dir / f"mcp-{name}.log" if log_dir is not None else None
         built.append(McpServer(name, config, limits, log, cache_dir / f"{name}.json"))

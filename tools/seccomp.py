@@ -115,9 +115,13 @@ NETWORK = "connect sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg bind listen
 _CLONE_THREAD = 0x00010000
 
 
-def install_allowlist(network: bool) -> bool:
+PROCESSES = "fork vfork clone clone3 execve execveat wait4 waitid kill".split()
+
+
+def install_allowlist(network: bool, processes: bool = False) -> bool:
     """Install the allow-list on this process (irreversible). ``True`` when it is in force; ``False`` where
-    libseccomp or its binding is missing (the deny-list of :func:`install` is then the fallback)."""
+    libseccomp or its binding is missing (the deny-list of :func:`install` is then the fallback). ``processes``:
+    it may start programs (an MCP server, which is a program of its own; Landlock still decides which)."""
     if not sys.platform.startswith("linux"):
         return False
     try:
@@ -131,10 +135,14 @@ def install_allowlist(network: bool) -> bool:
                 f.add_rule(sc.ALLOW, name)
             except (ValueError, RuntimeError, OSError):
                 continue  # not a syscall on this architecture
-        # threads only: clone with CLONE_THREAD; clone3 hides its flags from seccomp, so it reports ENOSYS and
-        # glibc falls back to clone
-        f.add_rule(sc.ALLOW, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, _CLONE_THREAD))
-        f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+        if processes:
+            for name in PROCESSES:
+                f.add_rule(sc.ALLOW, name)
+        else:
+            # threads only: clone with CLONE_THREAD; clone3 hides its flags from seccomp, so it reports ENOSYS and
+            # glibc falls back to clone
+            f.add_rule(sc.ALLOW, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, _CLONE_THREAD))
+            f.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
         families = [socket.AF_INET, socket.AF_INET6] if network else []
         for family in families:
             f.add_rule(sc.ALLOW, "socket", sc.Arg(0, sc.EQ, family))

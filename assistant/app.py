@@ -43,7 +43,8 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     backend = SelectedBackend(settings, notify, status)
     registry = build_registry(settings, paths)
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
-                                     cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log")
+                                     cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log",
+                                     allow_unconfined=settings.allow_unconfined_tools)
     return Assistant(settings, backend, registry, runner, Store(paths.database))
 
 

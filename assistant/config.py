@@ -87,6 +87,8 @@ class Settings(BaseModel):
     hotkey: str = Field("ctrl+alt+space", description="global hotkey that opens the popup (empty: none)")
     daemon_transport: Literal["auto", "unix", "tcp"] = Field("auto", description="unix socket where available, else loopback TCP")
     daemon_port: int = Field(0, ge=0, le=65535, description="loopback TCP port for the daemon (0: any free port)")
+    allow_unconfined_tools: bool = Field(False, description="run plugins and MCP servers even where the kernel cannot "
+                                         "confine them (no Landlock or no seccomp allow-list; `assistant doctor` says)")
     tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take before its worker is killed")
     tool_memory_mb: int = Field(1024, ge=128, description="address-space limit of a tool worker, in MB")
     tool_cpu_seconds: int = Field(60, ge=1, description="CPU seconds a tool worker may use before it is replaced")

@@ -138,3 +138,36 @@ async def test_the_worker_reports_what_the_kernel_enforces(runner):
     await runner.run(ReadFile(), Target(path="/etc/hostname"))
     enforced = runner.enforced["read_file"]
     assert enforced["landlock"] and enforced["seccomp"] in ("allow-list", "deny-list")
+
+
+async def test_where_the_kernel_cannot_confine_third_party_tools_they_run_only_by_consent(tmp_path, monkeypatch):
+    from tools import jail_report
+    from tools.calculator import Calculator, CalculatorArgs
+
+    monkeypatch.setattr(jail_report, "report", lambda: jail_report.JailReport(0, False, False))  # an old kernel
+    plugin = ReadFile()
+    plugin.source = "plugin escape-tools"  # type: ignore[misc]
+    strict = SandboxRunner(timeout=5)
+    refused_here = await strict.run(plugin, Target(path="/etc/hostname"))
+    assert not refused_here.ok and "allow_unconfined_tools" in refused_here.error and refused_here.message.zh
+    builtin = await strict.run(Calculator(), CalculatorArgs(expression="6*7"))
+    assert builtin.ok and builtin.data["value"] == "42"  # our own tools run with what the system has
+    await strict.aclose()
+    consent = SandboxRunner(timeout=5, allow_unconfined=True)
+    ran = await consent.run(plugin, Target(path="/etc/hostname"))
+    assert "allow_unconfined_tools" not in (ran.error or "")
+    await consent.aclose()
+
+
+def test_doctor_and_tools_say_what_the_kernel_enforces(home):
+    import subprocess
+
+    from conftest import cli_env
+
+    env = cli_env(home)
+    doctor = subprocess.run([sys.executable, "-m", "assistant", "doctor"], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert "sandbox: files: Landlock ABI" in doctor.stdout and "syscalls: seccomp" in doctor.stdout
+    tools = subprocess.run([sys.executable, "-m", "assistant", "tools"], env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert "what the kernel enforces here:" in tools.stdout and "folders it may write:" in tools.stdout

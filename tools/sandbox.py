@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tools.base import Tool, ToolResult
+from tools.base import LocalText, Tool, ToolResult
 from tools.registry import run_direct
 
 STARTUP_TIMEOUT = 30.0
@@ -140,8 +140,10 @@ class SandboxRunner:
     """A :class:`tools.ToolRunner` that runs each call in a sandboxed worker process."""
 
     def __init__(self, timeout: float = 10.0, memory_mb: int = 1024, cpu_seconds: int = 60,
-                 workers_per_tool: int = 4, log: Path | None = None) -> None:
+                 workers_per_tool: int = 4, log: Path | None = None, allow_unconfined: bool = False) -> None:
         self.timeout = timeout
+        self.allow_unconfined = allow_unconfined
+        self._confined: bool | None = None
         self.limits = {"memory_mb": memory_mb, "cpu_seconds": cpu_seconds}
         self.workers_per_tool = workers_per_tool
         self.log = log
@@ -196,7 +198,27 @@ class SandboxRunner:
             if isinstance(w, Worker):
                 await self._release(tool, w, True)
 
+    def _unconfined(self, tool: Tool) -> ToolResult | None:
+        """Third-party code (a plugin, an MCP server) runs only where the kernel can hold it, or by consent."""
+        if tool.source == "built-in" or self.allow_unconfined:
+            return None
+        if self._confined is None:
+            from tools.jail_report import report
+
+            self._confined = report().confined
+        if self._confined:
+            return None
+        return ToolResult.failure(
+            f"{tool.name} ({tool.source}) was not run: this system cannot confine it (no Landlock or no seccomp "
+            "allow-list); set allow_unconfined_tools = true to run it anyway",
+            LocalText(zh="这个系统无法把第三方工具关进沙箱,所以没有运行它(可以在设置里打开 allow_unconfined_tools)。",
+                      en="this system cannot confine third-party tools, so it was not run (allow_unconfined_tools "
+                         "would allow it)."))
+
     async def run(self, tool: Tool, args: BaseModel) -> ToolResult:
+        refused = self._unconfined(tool)
+        if refused is not None:
+            return refused
         if tool.external:  # it runs in its own confined process, under its own deadlines
             return await run_direct(tool, args, None)
         try:

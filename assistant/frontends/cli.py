@@ -271,13 +271,24 @@ def _models(args: argparse.Namespace) -> int:
 def _tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
 
+    from tools.jail_report import report
+
     paths, settings = _settings()
     registry = build_registry(settings, paths)
+    jail = report()
     for tool in registry:
+        perms = tool.permissions
         print(f"{tool.name}: {tool.description}")
         print(f"  source: {tool.source}")
-        print(f"  permissions: {tool.permissions.model_dump_json()}")
+        print(f"  network: {', '.join(perms.network) or 'none'}" + (f" (ports {', '.join(map(str, perms.ports))})"
+                                                                   if perms.ports else ""))
+        print(f"  folders it may write: {', '.join(perms.files) or 'none'}")
+        if tool.source != "built-in" and not jail.confined:
+            print(f"  confined: {'yes, you allowed unconfined tools' if settings.allow_unconfined_tools else 'NO: it will not run (allow_unconfined_tools)'}")
         print(f"  arguments: {json.dumps(tool.args_schema(), ensure_ascii=False)}")
+    print("what the kernel enforces here:")
+    for line in jail.lines():
+        print(f"  {line}")
     for line in registry.skipped:
         print(line, file=sys.stderr)
     return 0

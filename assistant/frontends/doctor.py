@@ -75,6 +75,19 @@ def check_tools(settings: Settings, paths: Paths) -> list[Check]:
     return checks
 
 
+def check_sandbox(settings: Settings) -> Check:
+    """What the kernel enforces for tools here, said plainly; a warning when something is missing."""
+    from tools.jail_report import report
+
+    jail = report()
+    if jail.confined and jail.landlock_abi >= 6 and jail.user_namespaces:
+        return Check(name="sandbox", level="ok", detail="; ".join(jail.lines()))
+    fix = ("plugins and MCP servers will not run until you set allow_unconfined_tools = true"
+           if not jail.confined and not settings.allow_unconfined_tools else
+           "a newer kernel (Landlock ABI 6+) and libseccomp would enforce the rest")
+    return Check(name="sandbox", level="warn", detail="; ".join(jail.lines()), fix=fix)
+
+
 def check_hotkey() -> Check:
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         where = "Wayland" if os.environ.get("WAYLAND_DISPLAY") else "no graphical session"
@@ -88,7 +101,8 @@ def check_hotkey() -> Check:
 
 async def run_checks(settings: Settings, paths: Paths) -> list[Check]:
     backends, weather = await asyncio.gather(backend_checks(settings), check_weather(settings))
-    return [*backends, *check_state(paths), *check_tools(settings, paths), weather, check_hotkey()]
+    return [*backends, *check_state(paths), *check_tools(settings, paths), check_sandbox(settings), weather,
+            check_hotkey()]
 
 
 def report(checks: list[Check], as_json: bool) -> tuple[str, int]:

@@ -329,3 +329,13 @@ def test_code_is_not_held_to_the_questions_language():
     answer = "用下面的命令安装:\n```\npip install requests --upgrade --user\n```\n然后在代码里导入它。"
     question = "怎么安装 requests?"
     assert shown_by_gate(chat_piece_check(question, question, [], set()), answer) == (answer, None)
+
+
+async def test_terminal_control_sequences_never_reach_the_screen(model, shanghai, scripted_app):
+    """An OSC 52 clipboard write, a window title and a screen clear, from the model or from a tool's result."""
+    model.fn = RoleScript(router={"route": "chat"},
+                          responder="Hello \x1b]52;c;ZXZpbA==\x07there. Title\x1b]0;pwned\x1b\\ set. Clear\x1b[2J\x1b[H done.")
+    events = []
+    result = await scripted_app().ask("hello", emit=events.append)
+    assert result.answer == "Hello there. Title set. Clear done." and streamed(events) == result.answer
+    assert "\x1b" not in streamed(events)

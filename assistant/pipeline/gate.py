@@ -14,6 +14,7 @@ from assistant.pipeline.answer_check import (
     _CALL_TAGS, MAX_TOOL_ANSWER, echo_problem, garbled, false_conversion, invented_figures, markup, own_markup, piece_language, prose, runaway,
 )
 from assistant.pipeline.claims import TEMPLATE_MARKER, false_arithmetic, unsupported
+from assistant.pipeline.control import split_open_sequence, without_controls
 
 MAX_UNIT = 400  # characters held without a sentence end before they are checked as one piece
 
@@ -45,6 +46,7 @@ class SentenceGate:
         self.early = early
         self.pending = ""
         self.gap = ""  # whitespace after the last piece shown, held until another piece follows it
+        self._open = ""  # an ESC sequence the stream has not finished yet
         self.shown = ""
         self.held: Held | None = None
         self._units: set[str] = set()
@@ -57,7 +59,9 @@ class SentenceGate:
         """Take a piece of the stream; return the text it releases (checked), possibly empty."""
         if self.held is not None:
             return ""
-        self.pending += piece
+        # control sequences out before anything else reads the text (one cut in two waits for its end)
+        ready, self._open = split_open_sequence(self._open + piece)
+        self.pending += without_controls(ready)
         marker = TEMPLATE_MARKER.search(self.pending)
         if marker:
             self.pending = self.pending[:marker.start()]
@@ -76,6 +80,8 @@ class SentenceGate:
         """The stream ended: check and release what is left."""
         if self.held is not None:
             return ""
+        self.pending += without_controls(self._open)
+        self._open = ""
         return self._release(final=True)
 
     def _release(self, final: bool) -> str:

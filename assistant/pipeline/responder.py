@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 import prompts
 
+from assistant.pipeline.control import without_controls
 from assistant.pipeline.gate import Held, SentenceGate, chat_early, tool_early
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerDelta, Thinking
@@ -112,6 +113,8 @@ async def answer_from_tools(ctx: TurnContext, parts: list[tuple[str, list[tuple[
 
 
 async def say(ctx: TurnContext, text: str) -> str:
-    """An answer the pipeline wrote itself (a rendered tool result, an honest failure), emitted like a stream."""
+    """An answer the pipeline wrote itself (a rendered tool result, an honest failure), emitted like a stream. What
+    a tool returned may carry terminal control sequences: they are taken out."""
+    text = without_controls(text)
     await ctx.emit(AnswerDelta(text=text))
     return text

@@ -1,0 +1,31 @@
+"""Control sequences never reach a screen from a model or a tool: an answer may carry ESC sequences (an OSC 52
+clipboard write, a window title, a screen clear) or other C0/C1 control characters that a terminal obeys. They are
+taken out of every answer the pipeline shows or stores; newlines and tabs stay."""
+
+from __future__ import annotations
+
+import re
+
+# ESC sequences (CSI … final byte, OSC/DCS/APC/PM/SOS … BEL or ST, two-byte ESC x), their 8-bit C1 forms, and the
+# rest of C0/C1 but \t and \n; \r only before \n (a lone \r rewrites the line).
+_SEQUENCES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]P^_X][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[@-Z\\-~]?"
+    r"|[\x9b][0-?]*[ -/]*[@-~]?|[\x90\x9d\x9e\x9f\x98][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f]")
+
+
+_COMPLETE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]P^_X][^\x07\x1b]*(?:\x07|\x1b\\)|(?![\[\]P^_X])[@-~])")
+MAX_SEQUENCE = 256  # an ESC sequence still open after this many characters is not one: taken out as it stands
+
+
+def split_open_sequence(text: str) -> tuple[str, str]:
+    """(text before an ESC sequence still being written, that unfinished sequence): a stream may cut one in two."""
+    i = text.rfind("\x1b")
+    if i < 0 or len(text) - i > MAX_SEQUENCE or _COMPLETE.match(text, i):
+        return text, ""
+    return text[:i], text[i:]
+
+
+def without_controls(text: str) -> str:
+    """``text`` with every terminal control sequence and control character removed (newlines and tabs kept)."""
+    return _SEQUENCES.sub("", text) if text else text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,8 +32,41 @@ class Paths:
         return self.data_dir / "run"
 
     def ensure(self) -> None:
+        """Create the folders, private to the user (0700), and make private what an older version left readable by
+        others (files 0600); says so once, on stderr, when it changed anything."""
         for d in (self.config_dir, self.data_dir, self.cache_dir, self.log_dir):
-            d.mkdir(parents=True, exist_ok=True)
+            d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fixed = self.make_private()
+        if fixed:
+            import sys
+
+            print(f"assistant: made {len(fixed)} file{'s' if len(fixed) != 1 else ''} and folders of yours private "
+                  f"(other users could read them): {', '.join(fixed[:3])}{' …' if len(fixed) > 3 else ''}",
+                  file=sys.stderr)
+
+    def make_private(self) -> list[str]:
+        """Folders 0700, the files directly in them 0600, where they were open to others; what was changed."""
+        if os.name != "posix":
+            return []
+        changed = []
+        for d in (self.config_dir, self.data_dir, self.cache_dir, self.log_dir, self.run_dir):
+            try:
+                entries = [d, *d.iterdir()] if d.is_dir() else []
+            except OSError:
+                continue
+            for p in entries:
+                try:
+                    st = p.lstat()
+                except OSError:
+                    continue
+                if stat.S_ISLNK(st.st_mode) or not st.st_mode & 0o077:
+                    continue
+                try:
+                    os.chmod(p, 0o700 if stat.S_ISDIR(st.st_mode) else 0o600)
+                    changed.append(str(p))
+                except OSError:
+                    continue
+        return changed
 
 
 def resolve_paths() -> Paths:

@@ -60,3 +60,30 @@ def test_tables_measure_chinese_by_its_width():
     rows = [SessionSummary(id="a" * 12, created_at="2026-11-22T10:00:00", title=title, turns=1, last_active=None)]
     line = sessions_table(rows).splitlines()[1]
     assert width(line) <= 2 + 14 + 7 + 6 + 2 + 21 + 50
+
+
+def test_state_is_private_to_the_user_and_old_open_files_are_fixed_once(home):
+    import os
+    import stat
+    import subprocess
+    import sys
+
+    from conftest import cli_env, closed_port
+
+    data = home / "data"
+    data.mkdir(parents=True)
+    os.chmod(home / "data", 0o755)
+    (data / "assistant.db").touch()
+    os.chmod(data / "assistant.db", 0o644)  # as an older version left it
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+    first = subprocess.run([sys.executable, "-m", "assistant", "ask", "2^10"], env=env, capture_output=True, text=True,
+                           timeout=60)
+    assert first.returncode == 0 and first.stderr.count("of yours private") == 1
+    again = subprocess.run([sys.executable, "-m", "assistant", "ask", "3^3"], env=env, capture_output=True, text=True,
+                           timeout=60)
+    assert "of yours private" not in again.stderr
+    for path in [home / d for d in ("config", "data", "cache", "log")]:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o700, path
+    for path in data.iterdir():
+        if path.is_file():
+            assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path  # the store, its WAL: the user's alone

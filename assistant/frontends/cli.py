@@ -170,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _parser().print_help()
         return 2
     debug = getattr(args, "debug", False)
+    if os.name == "posix":
+        os.umask(0o077)  # the database, logs and caches it creates are the user's alone: 0600 files, 0700 folders
     commands = {"ask": _ask, "config": _config, "models": _models, "completion": _completion, "tools": _tools, "batch": _batch, "chat": _chat, "logs": _logs,
                 "sessions": _sessions, "trace": _trace, "doctor": _doctor, "daemon": _daemon, "popup": _popup}
     try:

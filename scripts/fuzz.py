@@ -112,6 +112,39 @@ async def api(root: Path, gazetteer: str, cases: int, seed: int) -> tuple[dict[i
     return statuses, probes
 
 
+# Long and repetitive questions for the rule tier: each is repeated to 10 KB (the question limit allows that much).
+RULE_INPUTS = {
+    "Chinese numerals": "一二三四五六七八九十百千万亿点负", "digits and operators": "12+34*(5-6)/", "weather, Chinese": "北京天气冷不冷",
+    "weather, English": "what is the weather in Paris and ", "prices": "3个苹果每个12元,", "punctuation": "?!。,;:",
+    "one letter": "a", "brackets": "([{", "percentages": "15%的", "places": "上海北京杭州", "a formula": "半径为3的圆的面积",
+    "dates": "2026-11-23 明天 周六 ", "units": "5英里等于多少公里", "ESC sequences": "\x1b]52;c;", "spaces": " ",
+}
+
+
+def rule_tier(gazetteer: str, size: int = 10_000) -> list[tuple[str, float]]:
+    """Seconds the rule tier (plan, router rules, each tool's question back and grounding) takes on each input."""
+    from assistant.app import build_registry
+    from assistant.pipeline import plan, router
+    from assistant.pipeline.context import TurnContext
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(gazetteer_index=gazetteer)
+        registry = build_registry(settings, Paths(*(Path(tmp) / d for d in ("c", "d", "k", "l"))))
+        registry.get("calculator").route("1+1")  # imports and first compilations out of the measurement
+        out = []
+        for what, unit in RULE_INPUTS.items():
+            question = (unit * (size // len(unit) + 1))[:size]
+            ctx = TurnContext(settings, None, registry, None, question, [], None)  # type: ignore[arg-type]
+            t0 = time.perf_counter()
+            plan.by_rule(ctx)
+            router.by_rule(ctx)
+            for tool in registry:
+                tool.missing(question)
+                tool.grounding(question)
+            out.append((what, time.perf_counter() - t0))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cases", type=int, default=200, help="hostile replies per stage, and bodies for the API (default 200)")
@@ -126,6 +159,7 @@ def main() -> None:
         per_stage = asyncio.run(stages(root, gazetteer, a.cases, a.seed))
         endless = asyncio.run(never_ending(root, gazetteer))
         statuses, probes = asyncio.run(api(root, gazetteer, a.cases, a.seed))
+        rules = rule_tier(gazetteer)
     print(f"fuzz · {m['cores']} cores · Python {m['python']} · seed {a.seed}")
     print("\n1. Hostile model replies per stage (random text, random/deep/huge JSON, wrong types, truncated streams, bad arguments)")
     for stage, c in per_stage.items():
@@ -144,6 +178,11 @@ def main() -> None:
         print(f"   {'✓' if status == expected else '✗'} {what:<28} {status} (expected {expected})")
     print(f"   probes held {held}/{len(probes)}; the announced-length (413) and slow-body (408) probes run against a real "
           "daemon in tests/test_daemon.py")
+    print("\n4. The rule tier on long, repetitive questions (10 KB each; every rule must be linear in the length)")
+    for what, seconds in rules:
+        print(f"   {what:<22} {seconds * 1000:8.1f} ms")
+    worst = max(rules, key=lambda r: r[1])
+    print(f"   worst case per 10 KB: {worst[1] * 1000:.0f} ms ({worst[0]})")
     print(f"\n(took {time.perf_counter() - started:.0f} s)")
 
 

@@ -156,3 +156,24 @@ def test_the_utterance_benchmark_runs_on_the_committed_sample():
     piped = {line[:46].strip(): line[46:].strip() for line in pipeline.splitlines()[1:6]}
     assert piped["false tool routes"] == "0/10 = 0.00%" and piped["follow-up hijacks after a weather turn"] == "0/10 = 0.00%"
     assert piped["route the same as the rule tier"] == "20/20 = 100.00%"
+
+
+def test_a_long_repetitive_question_looks_each_place_name_up_once(gazetteer_index, monkeypatch):
+    """The rule tier is linear in the question's length: 10 KB of a repeated phrase costs the lookups of its
+    distinct pieces, not one per position (it used to be ~8 database queries per character)."""
+    from tools.gazetteer import Gazetteer
+
+    gz = Gazetteer(Path(gazetteer_index))
+    calls = []
+    real = gz.candidates
+    monkeypatch.setattr(gz, "candidates", lambda *a, **k: calls.append(a) or real(*a, **k))
+    found = gz.find("北京天气冷不冷" * 1400)
+    assert len(found) == 1400 and all(w == "北京" for w, _ in found)
+    assert len(calls) < 60
+
+
+def test_a_long_run_of_chinese_numerals_is_left_as_it_is():
+    from tools.numerals import to_digits
+
+    assert to_digits("一二三四五六七八九十" * 500) == "一二三四五六七八九十" * 500  # no number is written so long
+    assert to_digits("一百二十三加四十五") == "123加45"

@@ -251,6 +251,15 @@ class Gazetteer:
         up to three of them, with an optional ``, Country`` after. Only places of some size count, and
         words in ``exclude`` (weather words, question words) are never place names."""
         found: list[tuple[int, str, Place]] = []
+        looked_up: dict[str, Place | None] = {}  # each distinct piece is looked up once (a long text repeats them)
+
+        def lookup(piece: str) -> Place | None:
+            if piece not in looked_up:
+                region = self.region(piece) if self.country(piece) else None
+                hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
+                looked_up[piece] = hits[0] if hits else None
+            return looked_up[piece]
+
         for m in re.finditer(r"[\u3400-\u9fff]+", text):
             run, i = m.group(), 0
             # Common words hold names (天福 in 明天福州, 雪梨 in 冰糖雪梨, Taku's 多久): a name never starts inside
@@ -263,10 +272,9 @@ class Gazetteer:
                     piece = run[i:i + n]
                     if piece in exclude or i in inside or piece in common:
                         continue
-                    region = self.region(piece) if self.country(piece) else None
-                    hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
-                    if hits:
-                        found.append((m.start() + i, piece, hits[0]))
+                    hit = lookup(piece)
+                    if hit is not None:
+                        found.append((m.start() + i, piece, hit))
                         i += n
                         break
                 else:

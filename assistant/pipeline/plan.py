@@ -18,12 +18,13 @@ from assistant.pipeline.context import TurnContext
 from assistant.pipeline.router import RouteDecision
 from tools import KeyFact, PreviousTurn, ToolResult
 
-# Where one request ends and the next begins: after a sentence's end, or before a word that adds a request.
+# Where one request ends and the next begins: after a sentence's end, or before a word that adds a request. Each
+# separator is tried only where a run of separators starts (the lookbehinds), so a long run costs one pass, not n².
 _BOUNDARY = re.compile(
     r"(?<=[?？!！。;；])\s*"
-    r"|[,，、\s]*(?=顺便|另外|此外|同时|并且|然后|再帮我|再给我|还要|还有(?!多|几|什么|没有|哪))"
-    r"|[,;\s]+(?=(?:and\s+)?(?:also|then)\b)"
-    r"|\s+(?=and\s+(?:what|how|calculate|compute|convert|multiply|divide|tell|is)\b)",
+    r"|(?<![,，、\s])[,，、\s]*(?=顺便|另外|此外|同时|并且|然后|再帮我|再给我|还要|还有(?!多|几|什么|没有|哪))"
+    r"|(?<![,;\s])[,;\s]+(?=(?:and\s+)?(?:also|then)\b)"
+    r"|(?<!\s)\s+(?=and\s+(?:what|how|calculate|compute|convert|multiply|divide|tell|is)\b)",
     re.IGNORECASE)
 # Words that join requests, not part of either.
 _JOINER = re.compile(r"^(?:顺便|另外|此外|同时|并且|还有|还要|再帮我|再给我|and|also|then|[,，、;；\s])+", re.IGNORECASE)

@@ -70,8 +70,7 @@ class EmbeddedBackend:
 
     @property
     def model_label(self) -> str:
-        path = self.model_path or default_model_path()
-        return Path(path).stem if path else "embedded"
+        return Path(self.model_path or default_model_path() or model_file.GGUF).stem
 
     @property
     def weak_writer(self) -> bool:

@@ -131,7 +131,7 @@ class Environment(_Escape):
         secrets = {k: v for k, v in os.environ.items() if "KEY" in k or "TOKEN" in k or k.startswith("ASSISTANT_")}
         if secrets:
             return ToolResult.success(reached="the environment", secrets=secrets)
-        with open(f"/proc/{os.getppid()}/environ", "rb") as f:
+        with open(f"/proc/{args.path or os.getppid()}/environ", "rb") as f:  # the assistant's pid, if it knows it
             return ToolResult.success(reached="the parent's environment", said=f.read(200).decode(errors="replace"))
 
 

@@ -1,4 +1,5 @@
-"""A fresh network namespace for a tool that declares no network: it sees only its own loopback, which is down, so
+"""A fresh PID namespace for every tool worker (the whole tree dies with it) and a fresh network namespace for a
+tool that declares no network: it sees only its own loopback, which is down, so
 no host, no service on this machine's loopback and no abstract Unix socket (they belong to a network namespace) can
 be reached, whatever else fails. Needs unprivileged user namespaces (most Linux desktops; off on some hardened
 kernels and in some containers): :func:`isolate_network` then returns ``False`` and the rest of the jail holds."""
@@ -11,6 +12,51 @@ import sys
 
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWNET = 0x40000000
+CLONE_NEWPID = 0x20000000
+PR_SET_PDEATHSIG = 1
+
+_in_user_namespace = False
+
+
+def _map_ids(uid: int, gid: int) -> None:
+    try:  # keep our own uid and gid inside, so files we own stay ours
+        with open("/proc/self/setgroups", "w") as f:
+            f.write("deny")
+        with open("/proc/self/uid_map", "w") as f:
+            f.write(f"{uid} {uid} 1")
+        with open("/proc/self/gid_map", "w") as f:
+            f.write(f"{gid} {gid} 1")
+    except OSError:
+        pass
+
+
+def isolate_processes() -> bool:
+    """Move on into a new user and PID namespace, as its first process: whatever the tool manages to start lives
+    in that namespace and dies with it. The calling process stays behind, waits, and exits with the status of the
+    one that goes on (which dies too if it is killed). ``True`` in the process that goes on, when it was done."""
+    global _in_user_namespace
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return False
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0:
+        return False
+    _map_ids(uid, gid)
+    _in_user_namespace = True
+    pid = os.fork()  # the child is PID 1 of the new namespace
+    if pid == 0:
+        libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # killed with the process that waits for it
+        return True
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):  # die the same way, so the sandbox reports the signal
+        import signal
+
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+        os.kill(os.getpid(), os.WTERMSIG(status))
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
 def isolate_network() -> bool:
@@ -21,18 +67,12 @@ def isolate_network() -> bool:
         libc = ctypes.CDLL(None, use_errno=True)
     except OSError:
         return False
+    if _in_user_namespace:  # our own user namespace already: a network namespace needs no more
+        return libc.unshare(CLONE_NEWNET) == 0
     uid, gid = os.getuid(), os.getgid()
     if libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
         return False
-    try:  # keep our own uid and gid inside, so files we own stay ours
-        with open("/proc/self/setgroups", "w") as f:
-            f.write("deny")
-        with open("/proc/self/uid_map", "w") as f:
-            f.write(f"{uid} {uid} 1")
-        with open("/proc/self/gid_map", "w") as f:
-            f.write(f"{gid} {gid} 1")
-    except OSError:
-        pass
+    _map_ids(uid, gid)
     return True
 
 

@@ -163,6 +163,9 @@ def main() -> None:
     global PROTOCOL_FD
     if __name__ == "__main__":  # one module object whether run with -m or imported
         sys.modules["tools.worker"] = sys.modules[__name__]
+    from tools import namespaces
+
+    pid_namespace = namespaces.isolate_processes()  # from here on, the process that goes on is PID 1 of its own
     PROTOCOL_FD = os.dup(1)
     os.dup2(2, 1)
     import sqlite3
@@ -186,6 +189,7 @@ def main() -> None:
     # The wall, before one line of the tool's code runs: the kernel holds the process to it, and nothing the
     # tool does can take it down. The audit hook after it is a tripwire that names what was refused.
     enforced = jail(perms)
+    enforced["pidns"] = pid_namespace
     sys.addaudithook(guard.hook)
     guard.armed = True
     tool = _build(init["tool"])

@@ -26,3 +26,11 @@ async def test_a_check_rejected_retry_is_filed_under_its_own_attempt(scripted_ap
     after = tree[second:]
     assert sum("executor model call" in line for line in after) == 1
     assert any("validator model call" in line for line in after) and any("validation PASS" in line for line in after)
+
+
+def test_logs_and_traces_never_print_terminal_control_sequences():
+    from assistant.frontends.trace_view import logs_text
+
+    text = logs_text([{"started_at": "2026-11-23T10:00:00", "id": "x", "route": "chat", "models": [],
+                       "question": "q\x1b]0;title\x07", "answer": "a\x1b]52;c;ZXZpbA==\x07\x1b[2Jb", "error": None}])
+    assert "\x1b" not in text and text.endswith("ab")

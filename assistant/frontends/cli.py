@@ -273,6 +273,7 @@ def _models(args: argparse.Namespace) -> int:
 def _tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
 
+    from assistant.pipeline.control import without_controls
     from tools.jail_report import report
 
     paths, settings = _settings()
@@ -280,7 +281,7 @@ def _tools(args: argparse.Namespace) -> int:
     jail = report()
     for tool in registry:
         perms = tool.permissions
-        print(f"{tool.name}: {tool.description}")
+        print(without_controls(f"{tool.name}: {tool.description}"))  # an MCP server writes its own descriptions
         print(f"  source: {tool.source}")
         print(f"  network: {', '.join(perms.network) or 'none'}" + (f" (ports {', '.join(map(str, perms.ports))})"
                                                                    if perms.ports else ""))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from assistant.pipeline.control import without_controls
+
 
 def _ms(ns: int | None) -> str:
     return "-" if ns is None else f"{ns / 1e6:.0f} ms"
@@ -140,7 +142,7 @@ def render(turn: dict[str, Any]) -> str:
         lines.append("│  " * depth + ("└─ " if following < depth else "├─ ") + text)
     if turn["answer"] is not None:
         lines.append(f"answer: {turn['answer']}")
-    return "\n".join(lines)
+    return without_controls("\n".join(lines))  # tool results and stored text may carry ESC sequences
 
 
 def as_json(turn: dict[str, Any]) -> str:
@@ -163,4 +165,4 @@ def logs_text(rows: list[dict[str, Any]]) -> str:
         out.append(f"## {r['started_at'][:19].replace('T', ' ')} · {r['id']} · {r['route'] or '-'}{models}\n")
         out.append("> " + r["question"].replace("\n", "\n> ") + "\n")
         out.append((r["answer"] if r["answer"] is not None else f"*(no answer: {r['error']})*") + "\n")
-    return "\n".join(out).rstrip()
+    return without_controls("\n".join(out).rstrip())  # questions and older answers may carry ESC sequences

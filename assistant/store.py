@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
+from assistant.errors import ConfigError
 from assistant.trace import now_iso
 from tools.base import PreviousTurn
 
@@ -177,6 +178,14 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
 ]
 PROBE_EVERY = 10  # a model judged too weak to write tool answers is asked again after this many skipped
 ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
+
+
+class BatchBusy(ConfigError):
+    """Another live process runs this batch job."""
+
+    def __init__(self, job_id: str, pid: int) -> None:
+        super().__init__(f"batch job {job_id} is already running (process {pid}).",
+                         "Wait for it to finish, or stop it (kill " + str(pid) + ") and run the same command to resume.")
 
 
 def _alive(pid: int | None) -> bool:
@@ -421,16 +430,28 @@ class Store:
     # batch jobs: one per distinct input; each answered question is committed before it is written out
 
     def open_batch(self, job_id: str, input_name: str, total: int, settings: str = "{}", fresh: bool = False) -> None:
-        """Start or resume job ``job_id`` in this process; ``fresh`` forgets what earlier runs answered."""
+        """Start or resume job ``job_id`` in this process; ``fresh`` forgets what earlier runs answered. A job has one
+        owner at a time: while another live process runs it, :class:`BatchBusy` says which (checked and taken in one
+        transaction, so two runs started at once cannot both take it)."""
         now = now_iso()
-        if fresh:
-            self.db.execute("DELETE FROM batch_items WHERE job_id = ?", (job_id,))
-        self.db.execute(
-            "INSERT INTO batch_jobs (id, input, total, status, created_at, updated_at, settings, pid) "
-            "VALUES (?, ?, ?, 'running', ?, ?, ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET status = 'running', updated_at = excluded.updated_at, pid = excluded.pid",
-            (job_id, input_name, total, now, now, settings, os.getpid()),
-        )
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            row = self.db.execute("SELECT status, pid FROM batch_jobs WHERE id = ?", (job_id,)).fetchone()
+            if row is not None and row["status"] == "running" and row["pid"] not in (None, os.getpid()) \
+                    and _alive(row["pid"]):
+                raise BatchBusy(job_id, row["pid"])
+            if fresh:
+                self.db.execute("DELETE FROM batch_items WHERE job_id = ?", (job_id,))
+            self.db.execute(
+                "INSERT INTO batch_jobs (id, input, total, status, created_at, updated_at, settings, pid) "
+                "VALUES (?, ?, ?, 'running', ?, ?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET status = 'running', updated_at = excluded.updated_at, pid = excluded.pid",
+                (job_id, input_name, total, now, now, settings, os.getpid()),
+            )
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def close_batch(self, job_id: str, done: bool) -> None:
         """The process leaves the job: ``done`` when every question has its record, else interrupted."""

@@ -241,3 +241,25 @@ def test_a_job_answered_by_the_embedded_model_is_keyed_by_that_model(home, tmp_p
     status = subprocess.run([sys.executable, "-m", "assistant", "batch", "--status"], env=env, capture_output=True,
                             text=True).stdout
     assert "backend embedded; embedded_model SmolLM2-135M (bundled)" in status and "qwen2.5" not in status
+
+
+def test_the_same_job_started_twice_at_once_has_one_owner(home, fake, tmp_path):
+    """The second run of a job that is running says so in one line (exit 2) and answers nothing: every question is
+    answered once (two runs used to answer every question twice)."""
+    fake.handler = chat_script(delay=0.3)
+    src = tmp_path / "q.txt"
+    src.write_text("".join(f"question {i}\n" for i in range(30)))
+    env = cli_env(home, fake)
+    first = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src)], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    import time
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and sum(k == "responder" for k in fake.kinds()) < 2:
+        time.sleep(0.05)  # the first run owns the job and is answering
+    second = batch([str(src)], env)
+    out, err = first.communicate(timeout=120)
+    assert second.returncode == 2 and "is already running (process" in second.stderr and second.stdout == ""
+    assert len(second.stderr.strip().splitlines()) <= 2  # one line, and what to do
+    assert first.returncode == 0 and len(records(out)) == 30
+    assert sum(k == "responder" for k in fake.kinds()) == 30  # each question answered once

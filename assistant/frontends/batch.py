@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -97,16 +99,68 @@ def read_items(path: Path) -> Iterator[Item]:
                 jsonl = line.startswith("{")
             if jsonl:
                 try:
-                    obj = json.loads(line)
-                    question = str(obj.pop("question")).strip()
-                except (json.JSONDecodeError, KeyError, AttributeError, TypeError):
+                    obj = json.loads(line, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+                    if not isinstance(obj, dict) or "question" not in obj:
+                        raise ValueError("not a JSON object")
+                except ValueError as e:
+                    if "appears twice" in str(e) or "not a number" in str(e):  # a record, held to the daemon's rules
+                        yield _refused(index, lineno, line, str(e))
+                        index += 1
+                        continue
                     raise ConfigError(f"line {lineno} of {path} is not a JSON object with a \"question\".",
                                       "Each JSONL line must look like {\"id\": 1, \"question\": \"...\"}.") from None
-                qid = obj.pop("id", index + 1)
-                yield Item(index=index, id=qid, question=question, extra=obj)
+                question, qid = obj.pop("question"), obj.pop("id", index + 1)
+                why = _not_a_question(question) or _not_an_id(qid)
+                if why:
+                    yield _refused(index, lineno, line, why, qid if not _not_an_id(qid) else index + 1)
+                else:
+                    yield Item(index=index, id=qid, question=question.strip(), extra=obj)
             else:
                 yield Item(index=index, id=index + 1, question=line)
             index += 1
+
+
+ECHO = 200  # characters of a refused question written back in its record
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in seen:
+            raise ValueError(f"the key '{k}' appears twice")
+        seen[k] = v
+    return seen
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _not_a_question(question: Any) -> str | None:
+    """Why a JSONL "question" cannot be asked (the daemon's rules): not text, empty, or with control characters."""
+    if not isinstance(question, str):
+        return f"the question is {type(question).__name__ if question is not None else 'null'}, not text"
+    if not question.strip():
+        return "the question is empty"
+    if _CONTROL.search(question):
+        return "the question contains a control character (NUL, ESC or similar)"
+    return None
+
+
+def _not_an_id(qid: Any) -> str | None:
+    if isinstance(qid, bool) or not isinstance(qid, (str, int, float)) or (isinstance(qid, float) and not math.isfinite(qid)):
+        return "the id must be text or a finite number"
+    return None
+
+
+def _refused(index: int, lineno: int, line: str, why: str, qid: Any = None) -> Item:
+    """A line that cannot be a question: a failed record saying why, the line shortened, nothing asked."""
+    shown = line if len(line) <= ECHO else line[:ECHO] + f"… ({len(line)} characters)"
+    return Item(index=index, id=index + 1 if qid is None else qid, question=_CONTROL.sub("", shown),
+                error=BadInput(f"line {lineno}: {why}.", "Each JSONL line must look like {\"id\": 1, \"question\": \"...\"}."))
 
 
 def count_items(path: Path) -> int:
@@ -281,7 +335,9 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
                 result = await app.ask(item.question, session_id=session, one_shot="batch")
             except AssistantError as e:
                 if e.permanent:  # the question, not the server: asking again would fail again, so it is recorded
-                    record = BatchRecord(id=item.id, question=item.question, ok=False, answer="", route=None,
+                    shown = item.question if len(item.question) <= ECHO else \
+                        f"{item.question[:ECHO]}… ({len(item.question)} characters)"  # not a 10 MB echo
+                    record = BatchRecord(id=item.id, question=shown, ok=False, answer="", route=None,
                                          attempts=0, model_calls=0, latency_ms=round((time.perf_counter() - t0) * 1000, 1),
                                          turn_id=None, error=e.one_line())
                 else:

@@ -164,6 +164,11 @@ def _m010_answer_quality(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX answer_quality_model ON answer_quality (model, id)")
 
 
+def _m011_turns_by_time(db: sqlite3.Connection) -> None:
+    # Pruning by age (`assistant logs prune`) and listing the newest turns read turns by time: an index, not a scan.
+    db.execute("CREATE INDEX turns_started ON turns(started_at)")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -175,7 +180,9 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("008_session_frontends", _m008_session_frontends),
     ("009_turns_search", _m009_turns_search),
     ("010_answer_quality", _m010_answer_quality),
+    ("011_turns_by_time", _m011_turns_by_time),
 ]
+VACUUM_AFTER = 1000  # turns: a prune this large gives the space back to the disk
 PROBE_EVERY = 10  # a model judged too weak to write tool answers is asked again after this many skipped
 ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
 
@@ -423,6 +430,24 @@ class Store:
         return [TurnSummary.model_validate(dict(r)) for r in self.db.execute(
             "SELECT id, question, answer, ok, route, route_by, attempts, model_calls, error, started_at, finished_at "
             "FROM turns WHERE session_id = ? ORDER BY started_at, rowid", (session_id,))]
+
+    def prune(self, before: str) -> tuple[int, int, bool]:
+        """Delete the turns started before ``before`` (ISO time) with their calls and events, and the sessions left
+        empty; returns (turns, sessions, vacuumed). After a large prune the file is compacted (VACUUM)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            turns = self.db.execute("DELETE FROM turns WHERE started_at < ?", (before,)).rowcount
+            sessions = self.db.execute(
+                "DELETE FROM sessions WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM turns WHERE turns.session_id = "
+                "sessions.id) AND id NOT IN (SELECT session_id FROM pending)", (before,)).rowcount
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        vacuumed = turns >= VACUUM_AFTER
+        if vacuumed:
+            self.db.execute("VACUUM")
+        return turns, sessions, vacuumed
 
     def delete_session(self, session_id: str) -> bool:
         return self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0

@@ -87,3 +87,31 @@ def test_state_is_private_to_the_user_and_old_open_files_are_fixed_once(home):
     for path in data.iterdir():
         if path.is_file():
             assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path  # the store, its WAL: the user's alone
+
+
+def test_logs_prune_deletes_old_turns_with_their_calls_and_empty_sessions(home):
+    import sqlite3
+    import subprocess
+    import sys
+
+    from conftest import cli_env, closed_port
+
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+    for q in ("2^10", "3^3", "4^4"):
+        assert subprocess.run([sys.executable, "-m", "assistant", "ask", "-c" if q != "2^10" else "--no-daemon", q],
+                              env=env, capture_output=True, text=True, timeout=60).returncode == 0
+    db = sqlite3.connect(home / "data" / "assistant.db")
+    db.execute("UPDATE turns SET started_at = '2020-01-01T00:00:00.000+00:00' WHERE question IN ('2^10', '3^3')")
+    db.execute("UPDATE sessions SET created_at = '2020-01-01T00:00:00.000+00:00'")
+    db.commit()
+    run = subprocess.run([sys.executable, "-m", "assistant", "logs", "prune", "--older-than", "30d"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.startswith("deleted 2 turns older than 30d"), run.stdout + run.stderr
+    left = [r[0] for r in db.execute("SELECT question FROM turns")]
+    assert left == ["4^4"] and db.execute("SELECT count(*) FROM events WHERE turn_id NOT IN "
+                                          "(SELECT id FROM turns)").fetchone()[0] == 0
+    bad = subprocess.run([sys.executable, "-m", "assistant", "logs", "prune"], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2 and "--older-than" in bad.stderr
+    plan = " ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN DELETE FROM turns WHERE started_at < '2021'"))
+    assert "turns_started" in plan  # an index, not a scan of every row

@@ -142,7 +142,9 @@ def _parser() -> argparse.ArgumentParser:
                           description="Print stored turns (questions, answers, models), the most recent last. "
                                       "`assistant logs off` stops storing one-shot `ask` questions (chats keep their "
                                       "turns: they are the chat's context); `assistant logs on` starts again.")
-    logs.add_argument("switch", nargs="?", choices=["on", "off", "status"], help="switch the logging of asks, or show it")
+    logs.add_argument("switch", nargs="?", choices=["on", "off", "status", "prune"],
+                      help="switch the logging of asks, or show it; prune: delete turns older than --older-than")
+    logs.add_argument("--older-than", metavar="AGE", help="with prune: 30d, 12h, 2w (a number alone is days)")
     logs.add_argument("-n", "--count", type=int, default=3, metavar="N", help="how many turns (default 3; 0: all)")
     logs.add_argument("-q", "--query", metavar="TEXT", help="only turns whose question or answer contains TEXT")
     logs.add_argument("-m", "--model", help="only turns that MODEL answered a call of")
@@ -375,6 +377,25 @@ def _doctor(args: argparse.Namespace) -> int:
 LOGS_OFF = "logs-off"  # a file in the data dir: one-shot asks are not stored
 
 
+def _prune(older_than: str | None) -> int:
+    """``assistant logs prune --older-than AGE``: delete old turns, their calls and events, and empty sessions."""
+    import re
+    from datetime import datetime, timedelta, timezone
+
+    from assistant.errors import ConfigError
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([hdw]?)\s*", older_than or "")
+    if m is None:
+        raise ConfigError("logs prune needs --older-than AGE.", "For example: assistant logs prune --older-than 30d "
+                          "(h: hours, d: days, w: weeks; a number alone is days).")
+    hours = float(m.group(1)) * {"h": 1, "d": 24, "w": 168, "": 24}[m.group(2)]
+    before = (datetime.now(timezone.utc) - timedelta(hours=hours)).isoformat(timespec="milliseconds")
+    turns, sessions, vacuumed = _store().prune(before)
+    print(f"deleted {turns} turn{'s' if turns != 1 else ''} older than {older_than.strip()} and {sessions} empty "
+          f"session{'s' if sessions != 1 else ''}" + ("; the database was compacted" if vacuumed else ""))
+    return 0
+
+
 def _logs_off(paths) -> bool:
     return (paths.data_dir / LOGS_OFF).exists()
 
@@ -392,6 +413,8 @@ def _logs(args: argparse.Namespace) -> int:
     if args.switch == "status":
         print("asks are not logged" if flag.exists() else "asks are logged")
         return 0
+    if args.switch == "prune":
+        return _prune(args.older_than)
     if args.count < 0:
         raise ConfigError("-n must be 0 (all) or more.")
     store = _store()

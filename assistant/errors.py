@@ -22,6 +22,29 @@ class ConfigError(AssistantError):
     exit_code = 2
 
 
+class StoreError(AssistantError):
+    """The database cannot be used: the disk is full, its folder is read-only, or the file is damaged."""
+
+    exit_code = 7
+
+
+def store_error(path: object, error: BaseException) -> StoreError:
+    """One line naming the file, the cause and the fix, for an SQLite or OS error on the store."""
+    text = str(error).lower()
+    if "full" in text or getattr(error, "errno", None) == 28:
+        return StoreError(f"the disk holding {path} is full.",
+                          "Free some space and ask again: your history is kept (assistant logs prune --older-than "
+                          "30d deletes old turns once there is room).")
+    if "readonly" in text or "read-only" in text or "permission" in text or "unable to open" in text:
+        return StoreError(f"{path} cannot be written (its folder or file is read-only, or not yours).",
+                          "Make it writable, or set ASSISTANT_HOME to a folder you can write.")
+    if "not a database" in text or "malformed" in text or "corrupt" in text or "disk i/o" in text:
+        return StoreError(f"{path} is damaged ({error}).",
+                          f"Move it aside (mv {path} {path}.damaged) and a new one is made; `sqlite3 {path}.damaged "
+                          ".recover` may save what is in it.")
+    return StoreError(f"{path} could not be used: {error}.", "Run assistant doctor.")
+
+
 class QuestionTooLong(AssistantError):
     """Longer than the model's context leaves room for: the same check in-process, through the daemon and in a batch."""
 
@@ -80,4 +103,5 @@ EXIT_CODES_HELP = """exit codes:
   4  a configured model is not installed on the server
   5  the model did not answer within the request timeout
   6  the model server returned an error
+  7  the database cannot be used (disk full, read-only, damaged: the message says which)
   130 interrupted"""

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel
 
-from assistant.errors import ConfigError
+from assistant.errors import ConfigError, store_error
 from assistant.trace import now_iso
 from tools.base import PreviousTurn
 
@@ -215,14 +215,19 @@ class Store:
     """A thin, synchronous layer: every operation is one short transaction, safe to call from the event loop."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        """Open (and migrate) the store; a full disk, a read-only folder or a damaged file is a :class:`StoreError`
+        that says which, and what to do."""
         self.path = path
-        self.db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.migrate()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.migrate()
+        except (sqlite3.Error, OSError) as e:
+            raise store_error(path, e) from None
 
     def close(self) -> None:
         self.db.close()
@@ -320,7 +325,14 @@ class Store:
         return len(tried) == window and all(r == "failed" for r in tried) and skipped < PROBE_EVERY
 
     def save_turn(self, turn: dict[str, Any], model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
-        """Write a finished (or failed) turn with its whole trace in one transaction."""
+        """Write a finished (or failed) turn with its whole trace in one transaction (a full disk, a read-only or
+        damaged file: :class:`StoreError`)."""
+        try:
+            self._save_turn(turn, model_calls, tool_calls, events)
+        except (sqlite3.Error, OSError) as e:
+            raise store_error(self.path, e) from None
+
+    def _save_turn(self, turn: dict[str, Any], model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -358,7 +370,8 @@ class Store:
             )
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
 
     def turn(self, turn_id: str) -> dict[str, Any] | None:

@@ -115,3 +115,38 @@ def test_logs_prune_deletes_old_turns_with_their_calls_and_empty_sessions(home):
     assert bad.returncode == 2 and "--older-than" in bad.stderr
     plan = " ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN DELETE FROM turns WHERE started_at < '2021'"))
     assert "turns_started" in plan  # an index, not a scan of every row
+
+
+def test_a_damaged_database_is_one_line_with_its_fix_and_json_under_json(home):
+    import json
+    import subprocess
+    import sys
+
+    from conftest import cli_env, closed_port
+
+    (home / "data").mkdir(parents=True)
+    (home / "data" / "assistant.db").write_bytes(b"this is not a database at all" * 100)
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "2^10"], env=env, capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 7 and "is damaged" in p.stderr and "mv " in p.stderr and "Traceback" not in p.stderr
+    assert len(p.stderr.strip().splitlines()) <= 2
+    j = subprocess.run([sys.executable, "-m", "assistant", "ask", "--json", "2^10"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    out = json.loads(j.stdout)
+    assert j.returncode == 7 and out["ok"] is False and out["exit_code"] == 7 and "is damaged" in out["error"]
+    doctor = subprocess.run([sys.executable, "-m", "assistant", "doctor"], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert doctor.returncode == 1 and "is damaged" in doctor.stdout and "Traceback" not in doctor.stderr
+
+
+def test_a_full_disk_is_never_told_to_discard_the_history():
+    import sqlite3
+
+    from assistant.errors import store_error
+
+    full = store_error("/home/me/.local/share/assistant/assistant.db", sqlite3.OperationalError("database or disk is full"))
+    assert full.exit_code == 7 and "is full" in full.message and "history is kept" in full.hint
+    assert "mv " not in full.hint and "aside" not in full.hint
+    readonly = store_error("/x/assistant.db", sqlite3.OperationalError("attempt to write a readonly database"))
+    assert "read-only" in readonly.message and "ASSISTANT_HOME" in readonly.hint

@@ -30,6 +30,8 @@ def check_state(paths: Paths) -> list[Check]:
         except OSError as e:
             checks.append(Check(name=label, level="fail", blocking=True, detail=f"{d} is not writable ({e.strerror})",
                                 fix=f"fix the permissions of {d}, or set ASSISTANT_HOME to a writable directory"))
+    from assistant.errors import StoreError, store_error
+
     try:
         from assistant.store import MIGRATIONS, Store
 
@@ -40,9 +42,9 @@ def check_state(paths: Paths) -> list[Check]:
         if result != "ok":
             raise sqlite3.DatabaseError(result)
         checks.append(Check(name="database", level="ok", detail=f"{paths.database} healthy, schema {version}/{len(MIGRATIONS)}"))
-    except (sqlite3.Error, OSError) as e:
-        checks.append(Check(name="database", level="fail", blocking=True, detail=f"{paths.database}: {e}",
-                            fix="move the file aside (it will be recreated) and report the problem"))
+    except (sqlite3.Error, OSError, StoreError) as e:
+        err = e if isinstance(e, StoreError) else store_error(paths.database, e)
+        checks.append(Check(name="database", level="fail", blocking=True, detail=err.message, fix=err.hint))
     return checks
 
 

@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import inspect
 import json
+import sqlite3
 import time
 from typing import Literal
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, validator
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
-from assistant.errors import AssistantError, InternalError
+from assistant.errors import AssistantError, InternalError, store_error
 from assistant.limits import check_question
 from assistant.pipeline.events import (
     AnswerChecked, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, ToolCallProposed,
@@ -207,6 +208,11 @@ class Assistant:
         except asyncio.CancelledError:
             error = "cancelled"
             raise
+        except sqlite3.Error as e:  # the store failed under the turn (reading its history): said plainly
+            err = store_error(self.store.path, e)
+            error = err.one_line()
+            await ctx.emit(TurnFailed(turn_id=turn_id, message=err.message, hint=err.hint, exit_code=err.exit_code))
+            raise err from None
         except Exception as e:  # a bug: recorded with its message, reported as a failed turn
             error = f"internal error: {type(e).__name__}: {e}"
             await ctx.emit(TurnFailed(turn_id=turn_id, message=error, hint="Run with --debug for the traceback."))

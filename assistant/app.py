@@ -11,7 +11,7 @@ from assistant.config import Settings
 from assistant.models.select import SelectedBackend
 from assistant.paths import Paths
 from assistant.pipeline.turn import Assistant
-from assistant.store import Store
+from assistant.store import LazyStore
 from tools import Registry, Tool, ToolRunner
 from tools.calculator import Calculator
 from tools.clock import Clock, ClockConfig
@@ -45,7 +45,7 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                                      cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log",
                                      allow_unconfined=settings.allow_unconfined_tools)
-    return Assistant(settings, backend, registry, runner, Store(paths.database))
+    return Assistant(settings, backend, registry, runner, LazyStore(paths.database))  # type: ignore[arg-type]
 
 
 def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) -> Registry:

@@ -527,3 +527,21 @@ class Store:
             if r["status"] == "running" and not _alive(r["pid"]):
                 r["status"] = "interrupted"
         return rows
+
+
+class LazyStore:
+    """A :class:`Store` opened on first use: a question that needs no store (arithmetic with ``--no-log``) is answered
+    even when the database cannot be opened (damaged, read-only); anything that needs it gets the StoreError then."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._store: Store | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._store is None:
+            self._store = Store(self.path)
+        return getattr(self._store, name)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()

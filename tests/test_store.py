@@ -150,3 +150,20 @@ def test_a_full_disk_is_never_told_to_discard_the_history():
     assert "mv " not in full.hint and "aside" not in full.hint
     readonly = store_error("/x/assistant.db", sqlite3.OperationalError("attempt to write a readonly database"))
     assert "read-only" in readonly.message and "ASSISTANT_HOME" in readonly.hint
+
+
+def test_arithmetic_that_needs_no_store_is_answered_beside_a_damaged_database(home):
+    import subprocess
+    import sys
+
+    from conftest import cli_env, closed_port
+
+    (home / "data").mkdir(parents=True)
+    (home / "data" / "assistant.db").write_bytes(b"this is not a database at all" * 100)
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}")
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--no-log", "2^10"], env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.strip() == "2^10 = 1024", p.stderr
+    v = subprocess.run([sys.executable, "-m", "assistant", "--version"], env=env, capture_output=True, text=True,
+                       timeout=60)
+    assert v.returncode == 0 and v.stdout.strip()

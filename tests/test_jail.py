@@ -183,3 +183,23 @@ def test_doctor_and_tools_say_what_the_kernel_enforces(home):
     tools = subprocess.run([sys.executable, "-m", "assistant", "tools"], env=env, capture_output=True, text=True,
                            timeout=120)
     assert "what the kernel enforces here:" in tools.stdout and "folders it may write:" in tools.stdout
+
+
+def test_a_worker_starts_where_the_code_is_reached_through_an_import_finder_not_sys_path(tmp_path):
+    """An editable install maps `tools` through an import finder, not a sys.path entry: the jail still lets the
+    worker read its code (it could not start before), and stopping it leaves no reaping race behind."""
+    import subprocess
+
+    script = ("import asyncio, sys\n"
+              "sys.path[:] = [p for p in sys.path if not p.endswith(('/tests', '/main')) and p not in ('', '.')]\n"
+              "from tools.sandbox import SandboxRunner\n"
+              "from tools.calculator import Calculator, CalculatorArgs\n"
+              "async def main():\n"
+              "    r = SandboxRunner()\n"
+              "    print(await r.run(Calculator(), CalculatorArgs(expression='6*7')))\n"
+              "    await r.aclose()\n"
+              "asyncio.run(main())\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    p = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert "ok=True" in p.stdout and "'42'" in p.stdout, p.stdout + p.stderr
+    assert "Unknown child process" not in p.stderr

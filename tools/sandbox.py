@@ -119,6 +119,7 @@ def _kill_group(proc: asyncio.subprocess.Process) -> None:
     """Kill the worker's whole process group (it leads its own session), not only the worker."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
+        return  # not proc.kill() as well: it polls, reaping the worker under asyncio's child watcher
     except (ProcessLookupError, PermissionError):
         pass
     if proc.returncode is None:

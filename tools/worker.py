@@ -39,11 +39,11 @@ _PATH_EVENTS = {"os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.chmod", "o
 class Guard:
     """An audit-hook tripwire: refuses, and records, what the tool's permissions do not allow."""
 
-    def __init__(self, network: list[str], files: list[str]) -> None:
+    def __init__(self, network: list[str], files: list[str], code: list[str] = ()) -> None:  # type: ignore[assignment]
         self.hosts = {h.lower() for h in network}
         self.ips: set[str] = set()
         self.writable = [os.path.realpath(f) for f in files]
-        readable = {sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p)}
+        readable = {sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p), *code}
         self.readable = [os.path.realpath(p) for p in readable] + self.writable + list(_SYSTEM_READS)
         self.refusals: list[str] = []
         self.armed = False
@@ -109,7 +109,27 @@ class Guard:
                 pass
 
 
-def jail(perms: dict[str, Any]) -> dict[str, Any]:
+def code_roots(spec: dict[str, Any]) -> list[str]:
+    """Folders of code the worker imports that may not be on ``sys.path`` (an editable install maps packages through
+    an import finder): the ``tools`` package's, and the tool's own module's."""
+    import importlib.util
+
+    roots = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]  # the folder holding `tools`
+    try:
+        found = importlib.util.find_spec(spec["module"])
+    except (ImportError, ValueError):
+        found = None
+    if found is not None and found.origin:
+        roots.append(os.path.dirname(os.path.abspath(found.origin)))
+        top = importlib.util.find_spec(spec["module"].split(".")[0])
+        for location in (top.submodule_search_locations or []) if top else []:
+            roots.append(os.path.abspath(location))
+    if spec.get("path"):
+        roots.append(os.path.dirname(os.path.abspath(spec["path"])))
+    return [r for r in dict.fromkeys(roots) if os.path.isdir(r)]
+
+
+def jail(perms: dict[str, Any], code: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
     """Confine this process for good: its own network namespace when it declares no network (where unprivileged
     user namespaces exist), Landlock for files and TCP ports, and the seccomp allow-list (the deny-list where
     libseccomp is missing). Returns what is enforced."""
@@ -121,7 +141,7 @@ def jail(perms: dict[str, Any]) -> dict[str, Any]:
         pass
     network = bool(perms["network"])
     netns = False if network else namespaces.isolate_network()
-    read = sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p and os.path.isdir(p)),
+    read = sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p and os.path.isdir(p)), *code,
                    *_SYSTEM_READS, *_LIBRARIES, f"/proc/{os.getpid()}"} - {"/proc/self"})
     files = landlock.restrict(landlock.Jail(read=read, write=list(perms["files"]),
                                             connect_ports=(list(perms.get("ports") or []) or None) if network else []))
@@ -180,7 +200,8 @@ def main() -> None:
     init = json.loads(stdin.readline())
     perms, limits = init["permissions"], init["limits"]
     loop = asyncio.new_event_loop()  # its self-pipe is made before the jail allows no new sockets
-    guard = Guard(perms["network"], perms["files"])
+    code = code_roots(init["tool"])
+    guard = Guard(perms["network"], perms["files"], code)
     guard.wrap_resolver()
     memory = int(limits["memory_mb"]) * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -188,7 +209,7 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     # The wall, before one line of the tool's code runs: the kernel holds the process to it, and nothing the
     # tool does can take it down. The audit hook after it is a tripwire that names what was refused.
-    enforced = jail(perms)
+    enforced = jail(perms, code)
     enforced["pidns"] = pid_namespace
     sys.addaudithook(guard.hook)
     guard.armed = True

@@ -126,7 +126,10 @@ def render(turn: dict[str, Any]) -> str:
             tail = "" if e["verdict"] == "PASS" else " → not shown"
             body.append((1, f"answer check {e['verdict']} (try {e['attempt']}): {_short(e['reason'], 200)}{tail}"))
         elif t == "turn_done" and e.get("replaced"):
-            body.append((0, "answer replaced by the tool's own rendering"))
+            on_tool = (e.get("route") or "chat") not in ("chat", "clarify")
+            body.append((0, "the tool's own rendering shown after what passed the check" if on_tool and e["ok"] else
+                            "the model's answer stopped at what passed the check" if e["ok"] else
+                            "nothing the model wrote could be shown: an honest answer instead"))
         elif t == "step_done":
             body.append((0, f"step {e['step']} " + ("passed" if e["ok"] else f"failed: {_short(e.get('error') or '', 160)}")))
         body[before:] = [(d + indent, text) for d, text in body[before:]]

@@ -43,3 +43,13 @@ def decode_text(data: bytes, what: str) -> str:
     except UnicodeDecodeError as e:
         raise BadInput(f"{what} is not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start}).",
                        "Convert it first, e.g. with iconv -f GBK -t UTF-8.") from None
+
+
+def no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A ``json.loads`` hook: a key written twice is an error, not the last one winning (daemon bodies, batch lines)."""
+    seen: dict[str, object] = {}
+    for k, v in pairs:
+        if k in seen:
+            raise ValueError(f"the key '{k}' appears twice")
+        seen[k] = v
+    return seen

@@ -30,22 +30,33 @@ def _map_ids(uid: int, gid: int) -> None:
         pass
 
 
+def _libc() -> ctypes.CDLL | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+def _unshare_user(libc: ctypes.CDLL, more: int) -> bool:
+    """A new user namespace (with ``more`` namespaces), keeping our own uid and gid inside."""
+    global _in_user_namespace
+    uid, gid = os.getuid(), os.getgid()
+    if libc.unshare(CLONE_NEWUSER | more) != 0:
+        return False
+    _map_ids(uid, gid)
+    _in_user_namespace = True
+    return True
+
+
 def isolate_processes() -> bool:
     """Move on into a new user and PID namespace, as its first process: whatever the tool manages to start lives
     in that namespace and dies with it. The calling process stays behind, waits, and exits with the status of the
     one that goes on (which dies too if it is killed). ``True`` in the process that goes on, when it was done."""
-    global _in_user_namespace
-    if not sys.platform.startswith("linux"):
+    libc = _libc()
+    if libc is None or not _unshare_user(libc, CLONE_NEWPID):
         return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return False
-    uid, gid = os.getuid(), os.getgid()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWPID) != 0:
-        return False
-    _map_ids(uid, gid)
-    _in_user_namespace = True
     pid = os.fork()  # the child is PID 1 of the new namespace
     if pid == 0:
         libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)  # killed with the process that waits for it
@@ -60,20 +71,13 @@ def isolate_processes() -> bool:
 
 
 def isolate_network() -> bool:
-    """Move this process into a new user and network namespace. ``True`` when it is done."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-    except OSError:
+    """Move this process into a new network namespace (and user namespace, unless it has one). ``True`` when done."""
+    libc = _libc()
+    if libc is None:
         return False
     if _in_user_namespace:  # our own user namespace already: a network namespace needs no more
         return libc.unshare(CLONE_NEWNET) == 0
-    uid, gid = os.getuid(), os.getgid()
-    if libc.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
-        return False
-    _map_ids(uid, gid)
-    return True
+    return _unshare_user(libc, CLONE_NEWNET)
 
 
 def available() -> bool:

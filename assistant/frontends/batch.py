@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from assistant.config import ROLES
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
 from assistant.frontends.progress import fit
-from assistant.limits import decode_text
+from assistant.limits import decode_text, no_duplicate_keys
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
 
@@ -99,7 +99,7 @@ def read_items(path: Path) -> Iterator[Item]:
                 jsonl = line.startswith("{")
             if jsonl:
                 try:
-                    obj = json.loads(line, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+                    obj = json.loads(line, object_pairs_hook=no_duplicate_keys, parse_constant=_no_constant)
                     if not isinstance(obj, dict) or "question" not in obj:
                         raise ValueError("not a JSON object")
                 except ValueError as e:
@@ -121,15 +121,6 @@ def read_items(path: Path) -> Iterator[Item]:
 
 
 ECHO = 200  # characters of a refused question written back in its record
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in seen:
-            raise ValueError(f"the key '{k}' appears twice")
-        seen[k] = v
-    return seen
 
 
 def _no_constant(name: str) -> Any:

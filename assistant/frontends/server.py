@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from assistant import __version__
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError, InternalError
+from assistant.limits import no_duplicate_keys
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.turn import Assistant
@@ -74,15 +75,6 @@ class AskBody(BaseModel):
             if not isinstance(name, str) or not re.match(MODEL_NAME, name):
                 raise ValueError(f"'{role}' is not a model name")
         return v
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in seen:
-            raise ValueError(f"the key '{k}' appears twice")
-        seen[k] = v
-    return seen
 
 
 # Settings a turn reads (the daemon applies a client's to its turn); any other difference needs another backend or
@@ -180,7 +172,7 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         if too_deep(text):
             raise web.HTTPBadRequest(reason=f"the body nests deeper than {MAX_DEPTH} levels")
         try:
-            return json.loads(text, object_pairs_hook=_no_duplicates)
+            return json.loads(text, object_pairs_hook=no_duplicate_keys)
         except ValueError as e:
             reason = str(e) if "appears twice" in str(e) else "the body is not valid JSON"
             raise web.HTTPBadRequest(reason=reason) from None

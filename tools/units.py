@@ -256,10 +256,10 @@ def amounts(text: str) -> list[tuple[float, str, str]]:
     return out
 
 
-def converted_from(evidence: str, answer: str) -> set[float]:
-    """The figures of ``answer`` that are a quantity of ``evidence`` in another unit of its kind (5 miles in the
-    question, 8.05 km in the answer), rounded to the places shown or within 1%."""
-    given = amounts(evidence)
+def converted_from(given: list[tuple[float, str, str]], answer: str) -> set[float]:
+    """The figures of ``answer`` that are one of the ``given`` quantities (:func:`amounts` of the evidence) in
+    another unit of its kind (5 miles in the question, 8.05 km in the answer), rounded to the places shown or
+    within 1%."""
     out: set[float] = set()
     for value, unit, kind in amounts(answer):
         for v, u, k in given:

@@ -211,6 +211,11 @@ _FAHRENHEIT = re.compile(r"°\s*F\b|℉|fahrenheit|华氏", re.IGNORECASE)
 _CELSIUS = re.compile(r"°\s*C\b|℃|celsius|摄氏", re.IGNORECASE)
 
 
+def near(value: float, pool: object, step: float) -> bool:
+    """``value`` is one of ``pool`` (or its magnitude is) to within ``step``, the half-unit of the places shown."""
+    return any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in pool)  # type: ignore[attr-defined]
+
+
 def invented_figures(answer: str, evidence: str) -> str | None:
     """Figures the answer gives that the evidence (the question and the tool results) does not hold: a temperature
     the report never had, a wind speed made up, a year out of nowhere, °F for a report in °C. ``None`` if none.
@@ -222,8 +227,7 @@ def invented_figures(answer: str, evidence: str) -> str | None:
         has_unit = bool(_UNIT_AFTER.match(answer, m.end()))
         if not has_unit and decimals == 0 and 0 <= value <= 10:
             continue
-        step = 0.5 * 10 ** -decimals + 1e-9
-        if not any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in supported):
+        if not near(value, supported, 0.5 * 10 ** -decimals + 1e-9):
             bad.append(m.group(0).strip())
     if bad:
         return "it gives figures the results do not have: " + ", ".join(dict.fromkeys(bad))

@@ -12,8 +12,8 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, numbers_in, prose
-from tools.units import converted_from
+from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, near, numbers_in, prose
+from tools.units import amounts, converted_from
 
 # Chat-template markers and role tokens of the common model families: never part of an answer. Text from the
 # first one on is a model that started writing the next turn (or its own prompt) and is never shown.
@@ -91,10 +91,6 @@ _SCALES = {"万": 1e4, "亿": 1e8, "千": 1e3, "百万": 1e6, "thousand": 1e3, "
 _SCALE = re.compile(r"\s*(百万|万|亿|千|thousand\b|million\b|billion\b|k\b)", re.IGNORECASE)
 
 
-def _near(value: float, pool: object, step: float) -> bool:
-    return any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in pool)  # type: ignore[attr-defined]
-
-
 def _code_parts(text: str) -> list[str]:
     fenced = [m.group(0) for m in _FENCED.finditer(text)]
     return fenced + [m.group(0) for m in _INLINE_CODE.finditer(_FENCED.sub(" ", text))]
@@ -104,42 +100,49 @@ def _blank(text: str, pattern: re.Pattern[str]) -> str:
     return pattern.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def unsupported(sentence: str, evidence: str, whole: str = "") -> list[str]:
+class Evidence:
+    """What an answer's claims are held to (the question and the conversation), read once per answer rather than
+    once per sentence: a long document pasted into the question is scanned one time."""
+
+    def __init__(self, text: str) -> None:
+        self.text = unicodedata.normalize("NFKC", text)
+        self.folded = self.text.casefold()
+        self.digits = re.sub(r"\D", "", self.text)
+        self.numbers = [v for v, _ in numbers_in(self.text)]
+        self.amounts = amounts(self.text)
+
+
+def unsupported(sentence: str, evidence: Evidence, whole: str = "") -> list[str]:
     """What ``sentence`` claims that nothing supports: figures, phone numbers, URLs, e-mail addresses. ``whole``:
     the answer so far (its true arithmetic supports its results)."""
     text = unicodedata.normalize("NFKC", prose(sentence))
     if not text.strip():
         return []
-    ev = unicodedata.normalize("NFKC", evidence)
-    ev_folded = ev.casefold()
     bad: list[str] = []
     for pattern in (_URL, _EMAIL):
         for m in pattern.finditer(text):
-            if m.group(0).rstrip(".,;:!?").casefold() not in ev_folded:
+            if m.group(0).rstrip(".,;:!?").casefold() not in evidence.folded:
                 bad.append(m.group(0).rstrip(".,;:!?"))
         text = _blank(text, pattern)
-    digits_in_evidence = re.sub(r"\D", "", ev)
     for m in _PHONE.finditer(text):
-        number = re.sub(r"\D", "", m.group(0))
-        if number not in digits_in_evidence:
+        if re.sub(r"\D", "", m.group(0)) not in evidence.digits:
             bad.append(m.group(0).strip())
     text = _blank(text, _PHONE)
     text = _blank(_blank(_blank(text, _NAME_NUMBER), _LIST_MARKER), _ORDINAL)
-    given = [v for v, _ in numbers_in(ev)]
-    quantities = bool(given)  # a question about quantities: every figure of the answer counts, small ones too
-    given += [v for v, _ in numbers_in(" ".join(_code_parts(whole or sentence)))]  # an example's values, in code
+    quantities = bool(evidence.numbers)  # a question about quantities: every figure of the answer counts, small ones too
+    given = evidence.numbers + [v for v, _ in numbers_in(" ".join(_code_parts(whole or sentence)))]  # an example's
     supported = derivable(given)
     arithmetic, _ = checked_arithmetic(unicodedata.normalize("NFKC", prose(whole or sentence)))
-    arithmetic |= converted_from(ev, text)
+    arithmetic |= converted_from(evidence.amounts, text)
     for value, decimals, m in _numbers(text):
         if decimals == 0 and 0 <= value <= 10 and not quantities and not _UNIT_AFTER.match(text, m.end()):
             continue  # small whole numbers without a unit, where nothing was counted: steps, "two places"
         scale = _SCALE.match(text, m.end())
         values = [value * _SCALES[scale.group(1).casefold()], value] if scale else [value]
         step = 0.5 * 10 ** -decimals + 1e-9
-        if any(_near(x, supported, step) or _near(x, arithmetic, step) for x in values):
-            supported = derivable([*given, *(x for x in values)]) if len(given) < MAX_DERIVED_FROM else supported
-            given.append(values[0])
+        if any(near(x, supported, step) or near(x, arithmetic, step) for x in values):
+            given.append(values[0])  # a figure shown true supports the next step (80, 15% of it: 12, in all 92)
+            supported = derivable(given)
             continue
         if any(abs(x - v) <= max(step, 1e-6 * abs(v)) and near.search(text) for x in values for v, near in common_facts()):
             continue
@@ -147,6 +150,11 @@ def unsupported(sentence: str, evidence: str, whole: str = "") -> list[str]:
     return list(dict.fromkeys(bad))
 
 
-def false_arithmetic(text: str) -> list[str]:
-    """Arithmetic the answer states wrongly (``7 × 8 = 54``)."""
-    return checked_arithmetic(unicodedata.normalize("NFKC", prose(text)))[1]
+def claim_problem(sentence: str, evidence: Evidence, whole: str) -> str | None:
+    """Why a conversation's sentence may not be shown for what it claims: wrong arithmetic, or something nothing
+    supports; ``None`` if neither."""
+    wrong = checked_arithmetic(unicodedata.normalize("NFKC", prose(sentence)))[1]
+    if wrong:
+        return "it states wrong arithmetic: " + "; ".join(wrong)
+    claims = unsupported(sentence, evidence, whole)
+    return "it states what nothing here supports: " + ", ".join(claims) if claims else None

@@ -13,7 +13,7 @@ from typing import Callable
 from assistant.pipeline.answer_check import (
     _CALL_TAGS, MAX_TOOL_ANSWER, echo_problem, garbled, false_conversion, invented_figures, markup, own_markup, piece_language, prose, runaway,
 )
-from assistant.pipeline.claims import TEMPLATE_MARKER, false_arithmetic, unsupported
+from assistant.pipeline.claims import TEMPLATE_MARKER, Evidence, claim_problem
 from assistant.pipeline.control import split_open_sequence, without_controls
 
 MAX_UNIT = 400  # characters held without a sentence end before they are checked as one piece
@@ -120,17 +120,17 @@ class SentenceGate:
         text = self.pending
         if not text:
             return None
-        start = len(text) - len(text.lstrip())
-        if _JSON_START.match(text, start):
+        # (``_release`` took the leading whitespace off: a piece starts at 0)
+        if _JSON_START.match(text):
             # a bare JSON value: held whole, so that the check sees it as one (a tool call written as text)
             try:
-                _, end = _DECODER.raw_decode(text, start)
+                _, end = _DECODER.raw_decode(text)
                 return self._take(end)
             except ValueError:
                 if not final and len(text) < MAX_JSON:
                     return None
         fences = list(_FENCE.finditer(text))
-        if fences and fences[0].start() == len(text) - len(text.lstrip()):
+        if fences and fences[0].start() == 0:
             # a code block: held whole, from its opening line to its closing one
             if len(fences) >= 2:
                 close_end = text.find("\n", fences[1].end())
@@ -200,14 +200,11 @@ def chat_piece_check(question: str, evidence: str, prompts: list[str], tool_name
     """The streamed gate's check of one piece of a conversation's answer: not our markup or instructions, no claim
     the question and the conversation do not support (figures, phone numbers, URLs), no false arithmetic or
     conversion, the question's language (``language``: unless the question is about languages). Code is an answer."""
+    held_to = Evidence(evidence)
+
     def check(piece: str, shown: str) -> Held | None:
-        why = own_markup(piece, question, tool_names) or echo_problem(piece, prompts) or garbled(question, piece)
-        why = why or false_conversion(piece)
-        if why is None:
-            wrong = false_arithmetic(piece)
-            claims = unsupported(piece, evidence, shown + piece)
-            why = ("it states wrong arithmetic: " + "; ".join(wrong) if wrong else
-                   "it states what nothing here supports: " + ", ".join(claims) if claims else None)
-        why = why or (piece_language(question, piece) if language else None)
+        why = (own_markup(piece, question, tool_names) or echo_problem(piece, prompts) or garbled(question, piece)
+               or false_conversion(piece) or claim_problem(piece, held_to, shown + piece)
+               or (piece_language(question, piece) if language else None))
         return Held(why) if why else None
     return check

@@ -20,12 +20,10 @@ from tools import ToolResult
 
 
 class Written(BaseModel):
-    text: str  # what the gate released: checked, and shown as it streamed
-    raw: str = ""  # everything the model wrote (kept in the trace)
+    text: str  # what the gate released: checked, and shown as it streamed (all the model wrote stays in the trace)
     held: str | None = None  # why the gate stopped on a piece that may not be shown
     ended: str | None = None  # why the answer ended early without a wrong piece (it repeated itself; a template marker)
     timed_out: bool = False  # stopped by request_timeout: asking again would only wait as long again
-    prompts: list[str] = []  # the instructions (and feedback) it was given, to spot them echoed back
 
 
 Check = Callable[[str, str], "Held | None"]
@@ -65,9 +63,9 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage], check: Callable
     if not timed_out:
         await release(gate.finish())
     held = gate.held
-    return Written(text=gate.shown.strip(), raw=reply.content, held=held.reason if held and held.wrong else None,
+    return Written(text=gate.shown.strip(), held=held.reason if held and held.wrong else None,
                    ended=held.reason if held and not held.wrong else (reply.problem if timed_out else None),
-                   timed_out=timed_out, prompts=ours)
+                   timed_out=timed_out)
 
 
 _FEEDBACK = prompts.render("responder_feedback", reason="").split(":")[0]

@@ -395,18 +395,19 @@ class Assistant:
                 break
         return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=rejected), False
 
+    async def _backend_knows(self, name: str, default: object) -> object:
+        """What the backend knows of its model (``weak_writer``, ``languages``): an attribute, or a coroutine on the
+        selecting backend, which must pick the backend first."""
+        known = getattr(self.backend, name, default)
+        return await known() if callable(known) else known
+
     async def _writes(self, question: str) -> bool:
-        known = getattr(self.backend, "languages", None)
-        if callable(known):
-            known = await known()
-        return known is None or language_of(question) in known
+        languages = await self._backend_knows("languages", None)
+        return languages is None or language_of(question) in languages  # type: ignore[operator]
 
     async def _known_weak(self, ctx: TurnContext) -> bool:
         """The backend's model is known too weak to write answers (the embedded SmolLM2)."""
-        known = getattr(self.backend, "weak_writer", False)
-        if callable(known):
-            known = await known()
-        return bool(ctx.settings.deterministic and known)
+        return bool(ctx.settings.deterministic and await self._backend_knows("weak_writer", False))
 
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None,
                      budget: Budget | None = None) -> Outcome:

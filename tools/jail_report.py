@@ -3,11 +3,10 @@ and ``assistant tools``; and whether a third-party tool may run here (it needs t
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from dataclasses import dataclass
 
-from tools import landlock, namespaces
+from tools import landlock, namespaces, seccomp
 
 
 @dataclass
@@ -35,12 +34,4 @@ class JailReport:
 def report() -> JailReport:
     if not sys.platform.startswith("linux"):
         return JailReport(0, False, False)
-    allowlist = False
-    if importlib.util.find_spec("pyseccomp") is not None:
-        try:
-            import pyseccomp  # noqa: F401  (loads libseccomp.so.2)
-
-            allowlist = True
-        except (ImportError, OSError):
-            allowlist = False
-    return JailReport(landlock.abi(), allowlist, namespaces.available())
+    return JailReport(landlock.abi(), seccomp.allowlist_available(), namespaces.available())

@@ -39,12 +39,7 @@ def main() -> None:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import landlock  # type: ignore[import-not-found]
         import namespaces  # type: ignore[import-not-found]
-        import seccomp  # type: ignore[import-not-found]
-
-        try:
-            import pyseccomp  # noqa: F401  (loaded before the jail: finding libseccomp runs ldconfig)
-        except (ImportError, OSError):
-            pass
+        import seccomp  # type: ignore[import-not-found]  (with libseccomp, loaded before the jail)
         network = bool(limits.get("network"))
         folders = [os.path.abspath(os.path.expanduser(f)) for f in limits.get("folders") or []]
         for folder in folders:

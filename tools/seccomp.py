@@ -14,6 +14,11 @@ import platform
 import socket
 import sys
 
+try:  # loaded with this module, before any jail: finding libseccomp runs ldconfig, which a jail would not allow
+    import pyseccomp as _libseccomp
+except (ImportError, OSError):  # the binding, or libseccomp.so.2 it loads, is missing
+    _libseccomp = None
+
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
@@ -115,6 +120,11 @@ NETWORK = "connect sendto recvfrom sendmsg recvmsg sendmmsg recvmmsg bind listen
 _CLONE_THREAD = 0x00010000
 
 
+def allowlist_available() -> bool:
+    """libseccomp and its binding are here: :func:`install_allowlist` can install the allow-list."""
+    return _libseccomp is not None and sys.platform.startswith("linux")
+
+
 PROCESSES = "fork vfork clone clone3 execve execveat wait4 waitid kill".split()
 
 
@@ -122,11 +132,8 @@ def install_allowlist(network: bool, processes: bool = False) -> bool:
     """Install the allow-list on this process (irreversible). ``True`` when it is in force; ``False`` where
     libseccomp or its binding is missing (the deny-list of :func:`install` is then the fallback). ``processes``:
     it may start programs (an MCP server, which is a program of its own; Landlock still decides which)."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        import pyseccomp as sc
-    except (ImportError, OSError):  # the binding, or libseccomp.so.2 it loads, is missing
+    sc = _libseccomp
+    if sc is None or not sys.platform.startswith("linux"):
         return False
     try:
         f = sc.SyscallFilter(defaction=sc.ERRNO(errno.EPERM))  # another ABI (i386, x32): killed by libseccomp

@@ -135,10 +135,6 @@ def jail(perms: dict[str, Any], code: list[str] = ()) -> dict[str, Any]:  # type
     libseccomp is missing). Returns what is enforced."""
     from tools import landlock, namespaces, seccomp
 
-    try:  # loaded before the jail: finding libseccomp runs ldconfig, which the jail would not allow
-        import pyseccomp  # noqa: F401
-    except (ImportError, OSError):
-        pass
     network = bool(perms["network"])
     netns = False if network else namespaces.isolate_network()
     read = sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p and os.path.isdir(p)), *code,

@@ -1,11 +1,14 @@
 """Hostile and broken output, measured: every stage fed random text, random/deep/huge JSON, wrong types,
-truncated streams and tool-call arguments of any type; streams that never end; hostile bodies at the daemon's API.
+truncated streams and tool-call arguments of any type; streams that never end; hostile bodies at the daemon's API;
+long repetitive questions at the rule tier; terminal control sequences; hostile batch records; a connection flood.
 
     python scripts/fuzz.py [--cases N] [--seed S]
 
 Prints the cases tried per stage and how many turns ended cleanly (an answer, or a one-line error, and the turn
 stored: target 100%), the longest turn under a never-ending stream with request_timeout = 5 (target ≤ 6 s), and
-the API probes held (no 5xx, every refusal says why, every stream ends with an event: target all).
+the API probes held (no 5xx, every refusal says why, every stream ends with an event: target all), the rule
+tier's worst case per 10 KB, control characters shown (target 0), batch lines that crash or keep a control
+character (target 0), and how soon the token's owner is answered under 1000 silent connections.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -145,6 +150,117 @@ def rule_tier(gazetteer: str, size: int = 10_000) -> list[tuple[str, float]]:
     return out
 
 
+# Terminal control sequences a model, a tool or an MCP server might write (each also cut across stream pieces).
+SEQUENCES = ["\x1b]52;c;ZWNobyBwd25lZA==\x07", "\x1b]52;c;ZWNobw==\x1b\\", "\x1b]0;pwned\x07", "\x1b[2J\x1b[H",
+             "\x1b[?1049h", "\x1bc", "\x1bP+q544e\x1b\\", "\x9b2J", "\x9d0;title\x9c", "\x1b]8;;http://x\x07link\x1b]8;;\x07",
+             "\rover", "\x08\x08\x08", "\x07", "\x00", "\x1b[31m", "\x1b[6n", "\x1b]1337;File=a\x07", "\x1b", "\x9b"]
+_SHOWN_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # anything but \t and \n (\r only before \n)
+
+
+def terminal(cases: int, seed: int) -> tuple[int, int, int]:
+    """Texts mixing words and control sequences, whole and streamed in random pieces through the gate's
+    sequence handling: (texts, shown with a control character, pieces that kept one)."""
+    from assistant.pipeline.control import split_open_sequence, without_controls
+
+    rng = random.Random(seed)
+    leaked = 0
+    for _ in range(cases):
+        parts = [rng.choice(SEQUENCES) if rng.random() < 0.4 else rng.choice(["word ", "天气 ", "42 ", "\n", "\t", "\r\n"])
+                 for _ in range(rng.randint(1, 30))]
+        parts += [chr(rng.randint(0, 0x9f)) for _ in range(rng.randint(0, 3))]
+        rng.shuffle(parts)
+        text = "".join(parts)
+        streamed, open_, i = "", "", 0
+        while i < len(text):
+            n = rng.randint(1, 8)
+            ready, open_ = split_open_sequence(open_ + text[i:i + n])
+            streamed += without_controls(ready)
+            i += n
+        streamed += without_controls(open_)
+        for shown in (without_controls(text), streamed):
+            if _SHOWN_CONTROL.search(shown.replace("\r\n", "\n")):
+                leaked += 1
+    return cases, leaked, len(SEQUENCES)
+
+
+BATCH_LINES = [  # (what, a JSONL line)
+    ("question null", '{"id": 1, "question": null}'), ("question true", '{"id": 1, "question": true}'),
+    ("question a number", '{"id": 1, "question": 42}'), ("question a list", '{"id": 1, "question": ["a"]}'),
+    ("duplicate keys", '{"id": 1, "question": "a", "question": "b"}'), ("NUL in the question", '{"question": "a\\u0000b"}'),
+    ("ESC in the question", '{"question": "\\u001b]52;c;eA==\\u0007hi"}'), ("id 1e400", '{"id": 1e400, "question": "hi"}'),
+    ("id NaN", '{"id": NaN, "question": "hi"}'), ("id Infinity", '{"id": -Infinity, "question": "hi"}'),
+    ("id true", '{"id": true, "question": "hi"}'), ("id an object", '{"id": {"a": 1}, "question": "hi"}'),
+    ("empty question", '{"question": "   "}'), ("a 10 MB question of NULs", '{"question": "' + "\\u0000" * 2_000_000 + '"}'),
+    ("deep nesting", '{"question": "hi", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"), ("not an object", "[1, 2]"),
+    ("not JSON", '{"question": '), ("not UTF-8", b'{"question": "\xff\xfe"}'), ("a good record", '{"id": "q1", "question": "2^10"}'),
+]
+
+
+def batch_records() -> list[tuple[str, str, int]]:
+    """Each hostile line as a batch's JSONL input: (what, what became of it, characters of the record written)."""
+    from assistant.errors import AssistantError
+    from assistant.frontends.batch import BatchRecord, read_items
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for what, line in BATCH_LINES:
+            path = Path(tmp) / "in.jsonl"
+            path.write_bytes(line if isinstance(line, bytes) else line.encode())
+            try:
+                items = list(read_items(path))
+            except AssistantError as e:
+                out.append((what, "job refused: " + e.message.replace(tmp, "…"), 0))
+                continue
+            except Exception as e:  # a traceback: the finding this section looks for
+                out.append((what, f"CRASH {type(e).__name__}", 0))
+                continue
+            for item in items:
+                record = BatchRecord(id=item.id, question=item.question, ok=False, answer="", route=None, attempts=0,
+                                     model_calls=0, latency_ms=0, turn_id=None, error=item.error.one_line() if item.error else None)
+                written = record.line({})
+                json.loads(written, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))  # strict JSON or it raises
+                fate = f"refused: {item.error.message}" if item.error else "asked"
+                if _SHOWN_CONTROL.search(written.replace("\\n", "")) or _SHOWN_CONTROL.search(item.question):
+                    fate = "CONTROL CHARACTER KEPT"
+                out.append((what, fate, len(written)))
+    return out
+
+
+async def flood(root: Path, gazetteer: str, connections: int = 1000) -> tuple[float, int, int, float]:
+    """``connections`` silent connections opened against the daemon's listener, then the token's owner asks
+    /v1/health: (seconds to its answer, connections answered 408, other endings, seconds until the last ended)."""
+    import aiohttp
+    from aiohttp import web
+
+    from assistant.frontends.doorman import listen
+    from assistant.frontends.server import DaemonState, build_api
+
+    with FakeOllama() as fake, FakeOpenMeteo() as meteo:
+        app = app_for(root / "flood", fake, meteo, gazetteer)
+        runner = web.AppRunner(build_api(app, "t0ken", DaemonState()), handler_cancellation=False)
+        await runner.setup()
+        sock = root / "flood.sock"
+        server, _ = await listen(runner, unix_path=sock)
+        try:
+            t0 = time.perf_counter()
+            silent = [await asyncio.open_unix_connection(str(sock)) for _ in range(connections)]
+            t1 = time.perf_counter()
+            async with aiohttp.ClientSession(connector=aiohttp.UnixConnector(path=str(sock))) as s:
+                async with s.get("http://localhost/v1/health", headers={"Authorization": "Bearer t0ken"}) as r:
+                    assert r.status == 200, r.status
+            owner = time.perf_counter() - t1
+            endings = await asyncio.gather(*(asyncio.wait_for(reader.read(), 60) for reader, _ in silent))
+            last = time.perf_counter() - t0
+            for _, writer in silent:
+                writer.close()
+        finally:
+            server.close()
+            await runner.cleanup()
+            await app.aclose()
+    timed_out = sum(e.startswith(b"HTTP/1.1 408 ") for e in endings)
+    return owner, timed_out, len(endings) - timed_out, last
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cases", type=int, default=200, help="hostile replies per stage, and bodies for the API (default 200)")
@@ -160,6 +276,9 @@ def main() -> None:
         endless = asyncio.run(never_ending(root, gazetteer))
         statuses, probes = asyncio.run(api(root, gazetteer, a.cases, a.seed))
         rules = rule_tier(gazetteer)
+        texts, leaked, kinds = terminal(a.cases * 10, a.seed)
+        records = batch_records()
+        owner, timed_out, other, last = asyncio.run(flood(root, gazetteer))
     print(f"fuzz · {m['cores']} cores · Python {m['python']} · seed {a.seed}")
     print("\n1. Hostile model replies per stage (random text, random/deep/huge JSON, wrong types, truncated streams, bad arguments)")
     for stage, c in per_stage.items():
@@ -183,6 +302,15 @@ def main() -> None:
         print(f"   {what:<22} {seconds * 1000:8.1f} ms")
     worst = max(rules, key=lambda r: r[1])
     print(f"   worst case per 10 KB: {worst[1] * 1000:.0f} ms ({worst[0]})")
+    print(f"\n5. Terminal sequences: {texts} texts mixing words with {kinds} kinds of control sequence (OSC 52, titles, "
+          f"screen clears, C1, lone ESC), whole and streamed in random pieces → {leaked} shown with a control character")
+    print("\n6. Batch records, each line a job's input")
+    for what, fate, size in records:
+        print(f"   {what:<26} {fate}" + (f" ({size:,}-character record)" if size else ""))
+    crashed = sum(f.startswith(("CRASH", "CONTROL")) for _, f, _ in records)
+    print(f"   {crashed} crashed or kept a control character; every record written is strict JSON")
+    print(f"\n7. Daemon flood: 1000 silent connections, then the token's owner asks → answered in {owner * 1000:.0f} ms; "
+          f"{timed_out} answered 408, {other} otherwise; the last one ended {last:.1f} s after the flood began")
     print(f"\n(took {time.perf_counter() - started:.0f} s)")
 
 

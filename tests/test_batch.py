@@ -266,23 +266,25 @@ def test_the_same_job_started_twice_at_once_has_one_owner(home, fake, tmp_path):
 
 
 def test_jsonl_records_are_held_to_the_daemons_rules(home, fake, tmp_path):
-    """null, true and numbers are not questions; duplicate keys, NUL and ESC are refused; an id of 1e400 is not
+    """null, true and numbers are not questions; duplicate keys, NUL, ESC and deep nesting are refused; an id of 1e400 is not
     written back as Infinity; a failed huge question is not echoed whole. Each is a failed record saying why, and
     the rest of the batch is answered."""
     fake.handler = chat_script()
     lines = ['{"id": 1, "question": null}', '{"id": 2, "question": true}', '{"id": 3, "question": 42}',
              '{"id": 4, "question": "a", "question": "b"}', '{"id": 5, "question": "nul\\u0000here"}',
              '{"id": 6, "question": "esc\\u001b]52;c;x\\u0007"}', '{"id": 1e400, "question": "big id"}',
-             '{"id": 8, "question": "' + "很长的问题" * 20000 + '"}', '{"id": 9, "question": "hello"}']
+             '{"id": 8, "question": "' + "很长的问题" * 20000 + '"}',
+             '{"id": 9, "question": "deep", "x": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"id": 10, "question": "hello"}']
     src = tmp_path / "q.jsonl"
     src.write_text("\n".join(lines) + "\n")
     p = batch([str(src), "--ordered"], cli_env(home, fake))
     assert "Infinity" not in p.stdout and "NaN" not in p.stdout
     rows = records(p.stdout)  # valid JSON, every line
-    assert [r["ok"] for r in rows] == [False] * 8 + [True]
+    assert [r["ok"] for r in rows] == [False] * 9 + [True]
     why = [r["error"] for r in rows]
     assert "null, not text" in why[0] and "bool, not text" in why[1] and "int, not text" in why[2]
     assert "appears twice" in why[3] and "control character" in why[4] and "control character" in why[5]
     assert "finite number" in why[6] or "not a number" in why[6]
     assert all(len(r["question"]) < 400 for r in rows)  # the 100,000-character question is not echoed whole
-    assert rows[8]["answer"] == "answer to hello" and sum(k == "responder" for k in fake.kinds()) == 1
+    assert "nests deeper" in why[8]  # not a crash of the whole job
+    assert rows[9]["answer"] == "answer to hello" and sum(k == "responder" for k in fake.kinds()) == 1

@@ -25,6 +25,7 @@ from assistant.config import ROLES
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
 from assistant.frontends.progress import fit
 from assistant.limits import decode_text, no_duplicate_keys
+from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
 
@@ -99,11 +100,13 @@ def read_items(path: Path) -> Iterator[Item]:
                 jsonl = line.startswith("{")
             if jsonl:
                 try:
+                    if too_deep(line):
+                        raise ValueError(f"the record nests deeper than {MAX_DEPTH} levels")
                     obj = json.loads(line, object_pairs_hook=no_duplicate_keys, parse_constant=_no_constant)
                     if not isinstance(obj, dict) or "question" not in obj:
                         raise ValueError("not a JSON object")
                 except ValueError as e:
-                    if "appears twice" in str(e) or "not a number" in str(e):  # a record, held to the daemon's rules
+                    if any(w in str(e) for w in ("appears twice", "not a number", "nests deeper")):  # the daemon's rules
                         yield _refused(index, lineno, line, str(e))
                         index += 1
                         continue

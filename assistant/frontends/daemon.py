@@ -23,6 +23,7 @@ from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, connect, setti
 from assistant.config import ROLES, Settings, load_settings
 from assistant.errors import AssistantError
 from assistant.paths import HOME_ENV, Paths
+from assistant.frontends.doorman import KEEPALIVE_SECONDS, listen
 from assistant.frontends.server import DaemonState, build_api
 
 PID_FILE = "daemon.pid"
@@ -105,23 +106,11 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     state.settings_for, state.refresh = settings_for, refresh
     token = secrets.token_urlsafe(32)
     _write_private(paths.run_dir / TOKEN_FILE, token)
-    runner = web.AppRunner(build_api(app, token, state), access_log=None, handler_cancellation=False)
+    runner = web.AppRunner(build_api(app, token, state), access_log=None, handler_cancellation=False,
+                           keepalive_timeout=KEEPALIVE_SECONDS)
     await runner.setup()
-    if settings.daemon_transport != "tcp" and hasattr(socket, "AF_UNIX"):
-        path = socket_path(paths)
-        path.unlink(missing_ok=True)
-        old = os.umask(0o177)
-        try:
-            await web.UnixSite(runner, str(path)).start()
-        finally:
-            os.umask(old)
-        os.chmod(path, 0o600)
-        endpoint = {"transport": "unix", "path": str(path)}
-    else:
-        site = web.TCPSite(runner, "127.0.0.1", settings.daemon_port)  # never anything but loopback
-        await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        endpoint = {"transport": "tcp", "port": port}
+    unix = settings.daemon_transport != "tcp" and hasattr(socket, "AF_UNIX")
+    listening, endpoint = await listen(runner, unix_path=socket_path(paths) if unix else None, port=settings.daemon_port)
     state.transport = endpoint["transport"]
     _write_private(paths.run_dir / ENDPOINT_FILE, json.dumps(endpoint))
     _write_private(paths.run_dir / PID_FILE, str(os.getpid()))
@@ -187,6 +176,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         warming.cancel()
         if listener is not None:
             listener.stop()  # type: ignore[attr-defined]
+        listening.close()
         await runner.cleanup()
         for pipeline in (state.assistant, *state.retired):  # the first one is one of these, or closed on retiring
             if pipeline is not None:

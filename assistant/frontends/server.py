@@ -124,6 +124,14 @@ def _error(status: int, message: str) -> web.Response:
     return web.json_response({"error": message}, status=status)
 
 
+def _stranger(status: int, message: str) -> web.Response:
+    """Refused before anything is served: the connection is closed too, so only the token's owner holds one
+    (``doorman``)."""
+    response = _error(status, message)
+    response.force_close()
+    return response
+
+
 def _hostname(host: str) -> str:
     if host.startswith("["):
         return host[1:host.find("]")]
@@ -135,12 +143,12 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
     @web.middleware
     async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         if _hostname(request.headers.get("Host", "")) not in LOCAL_HOSTS:
-            return _error(403, "requests must be addressed to localhost")
+            return _stranger(403, "requests must be addressed to localhost")
         if "Origin" in request.headers:
-            return _error(403, "requests from web pages are not accepted")
+            return _stranger(403, "requests from web pages are not accepted")
         given = request.headers.get("Authorization", "")
         if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
-            return _error(401, "missing or wrong token (see the daemon.token file)")
+            return _stranger(401, "missing or wrong token (see the daemon.token file)")
         try:
             return await handler(request)
         except web.HTTPRequestEntityTooLarge:

@@ -45,7 +45,8 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                                      cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log",
                                      allow_unconfined=settings.allow_unconfined_tools)
-    return Assistant(settings, backend, registry, runner, LazyStore(paths.database))  # type: ignore[arg-type]
+    store = LazyStore(paths.database, settings.history_max_mb * 2**20, notify)
+    return Assistant(settings, backend, registry, runner, store)  # type: ignore[arg-type]
 
 
 def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) -> Registry:

@@ -73,6 +73,8 @@ class Settings(BaseModel):
                                    "shown at once (asked again every 10th time; 0: always ask). The default embedded "
                                    "model (SmolLM2-135M) is never asked")
     history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see")
+    history_max_mb: int = Field(1000, ge=0, description="the store's size cap in MB: past it the oldest turns are "
+                                "deleted, with their traces (0: keep everything)")
     transport_retries: int = Field(3, ge=0, le=10, description="retries of a failed connection or server error (not counted as attempts)")
     transport_backoff: float = Field(0.5, ge=0, description="first backoff in seconds between transport retries, doubled each time, capped at 8 s")
     weather_forecast_url: str = Field("https://api.open-meteo.com", description="Open-Meteo forecast API base URL")

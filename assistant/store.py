@@ -183,6 +183,8 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("011_turns_by_time", _m011_turns_by_time),
 ]
 VACUUM_AFTER = 1000  # turns: a prune this large gives the space back to the disk
+CAP_CHECK_EVERY = 100  # turns saved between two looks at the store's size (and at the first one of a process)
+CAP_ROOM = 0.9  # past its cap, the store is trimmed to this share of it: not trimmed again at the next turn
 PROBE_EVERY = 10  # a model judged too weak to write tool answers is asked again after this many skipped
 ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
 
@@ -214,10 +216,12 @@ def new_id() -> str:
 class Store:
     """A thin, synchronous layer: every operation is one short transaction, safe to call from the event loop."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, max_bytes: int = 0, notify: Callable[[str], None] | None = None) -> None:
         """Open (and migrate) the store; a full disk, a read-only folder or a damaged file is a :class:`StoreError`
-        that says which, and what to do."""
-        self.path = path
+        that says which, and what to do. ``max_bytes`` (0: none) caps the history: past it the oldest turns are
+        deleted, and ``notify`` hears it."""
+        self.path, self.max_bytes, self.notify = path, max_bytes, notify
+        self._saves = 0
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
@@ -329,8 +333,46 @@ class Store:
         damaged file: :class:`StoreError`)."""
         try:
             self._save_turn(turn, model_calls, tool_calls, events)
+            if self.max_bytes and self._saves % CAP_CHECK_EVERY == 0:
+                self.trim()
+            self._saves += 1
         except (sqlite3.Error, OSError) as e:
             raise store_error(self.path, e) from None
+
+    def used_bytes(self) -> int:
+        """The bytes the data takes in the file (pages in use; pages freed by deletes are reused before the file grows)."""
+        page, count, free = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_size", "page_count", "freelist_count"))
+        return (count - free) * page
+
+    def _merge_search_index(self) -> None:
+        """The search index keeps deleted turns' entries as markers until its segments are merged: merge them, so
+        that deleting turns frees their space."""
+        self.db.execute("INSERT INTO turns_fts(turns_fts) VALUES ('optimize')")
+
+    def trim(self) -> int:
+        """Past ``max_bytes``, delete the oldest turns (with their calls and events) until the data takes
+        ``CAP_ROOM`` of it; says so through ``notify``. The file does not shrink: the freed pages take the next turns,
+        so it stays near the cap (``logs prune`` compacts it)."""
+        used = self.used_bytes()
+        if not self.max_bytes or used <= self.max_bytes:
+            return 0
+        target, deleted = int(self.max_bytes * CAP_ROOM), 0
+        while used > target:
+            turns = self.db.execute("SELECT count(*) FROM turns").fetchone()[0]
+            if not turns:
+                break
+            n = min(turns, max(1, -(-(used - target) * turns // used)))  # turns' share of the excess, rounded up
+            deleted += self.db.execute("DELETE FROM turns WHERE id IN (SELECT id FROM turns ORDER BY started_at, rowid "
+                                       "LIMIT ?)", (n,)).rowcount
+            self._merge_search_index()
+            now = self.used_bytes()
+            if now >= used:
+                break
+            used = now
+        if deleted and self.notify:
+            self.notify(f"The history passed its cap of {self.max_bytes / 2**20:g} MB: the {deleted:,} oldest "
+                        f"turn{'s were' if deleted != 1 else ' was'} deleted (history_max_mb in config.toml; 0 keeps all).")
+        return deleted
 
     def _save_turn(self, turn: dict[str, Any], model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         db = self.db
@@ -459,6 +501,7 @@ class Store:
         self.db.execute("COMMIT")
         vacuumed = turns >= VACUUM_AFTER
         if vacuumed:
+            self._merge_search_index()
             self.db.execute("VACUUM")
         return turns, sessions, vacuumed
 
@@ -533,13 +576,13 @@ class LazyStore:
     """A :class:`Store` opened on first use: a question that needs no store (arithmetic with ``--no-log``) is answered
     even when the database cannot be opened (damaged, read-only); anything that needs it gets the StoreError then."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path, max_bytes: int = 0, notify: Callable[[str], None] | None = None) -> None:
+        self.path, self.max_bytes, self.notify = path, max_bytes, notify
         self._store: Store | None = None
 
     def __getattr__(self, name: str) -> Any:
         if self._store is None:
-            self._store = Store(self.path)
+            self._store = Store(self.path, self.max_bytes, self.notify)
         return getattr(self._store, name)
 
     def close(self) -> None:

@@ -167,3 +167,26 @@ def test_arithmetic_that_needs_no_store_is_answered_beside_a_damaged_database(ho
     v = subprocess.run([sys.executable, "-m", "assistant", "--version"], env=env, capture_output=True, text=True,
                        timeout=60)
     assert v.returncode == 0 and v.stdout.strip()
+
+
+def test_past_its_size_cap_the_history_loses_its_oldest_turns_and_says_so(tmp_path):
+    from assistant.store import CAP_CHECK_EVERY, CAP_ROOM
+
+    said: list[str] = []
+    cap = 400 * 1024
+    store = Store(tmp_path / "a.db", max_bytes=cap, notify=said.append)
+    session = store.create_session()
+    for i in range(3 * CAP_CHECK_EVERY + 1):  # ~4 KB a turn: 1.2 MB written against a 400 KB cap
+        _turn(store, session, f"t{i:04d}", f"question {i}", f"answer {i} " + "x" * 4000, f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}")
+    left = [r[0] for r in store.db.execute("SELECT id FROM turns ORDER BY started_at")]
+    assert left[-1] == f"t{3 * CAP_CHECK_EVERY:04d}" and left == sorted(left)  # the newest kept, the oldest gone
+    assert "t0000" not in left and len(left) < 200
+    assert store.used_bytes() <= cap * CAP_ROOM + 4500  # trimmed just now, at the turn checked
+    assert store.db.execute("SELECT count(*) FROM events WHERE turn_id NOT IN (SELECT id FROM turns)").fetchone()[0] == 0
+    assert len(said) >= 1 and "0.390625 MB" in said[0] and "oldest" in said[0] and "history_max_mb" in said[0]
+    store.close()
+    uncapped = Store(tmp_path / "b.db")
+    session = uncapped.create_session()
+    for i in range(CAP_CHECK_EVERY + 1):
+        _turn(uncapped, session, f"t{i:04d}", "q", "x" * 4000, "2026-01-01T00:00:00")
+    assert uncapped.db.execute("SELECT count(*) FROM turns").fetchone()[0] == CAP_CHECK_EVERY + 1

@@ -18,7 +18,7 @@ from assistant.paths import Paths
 MARK = {"ok": "✓", "warn": "!", "fail": "✗"}
 
 
-def check_state(paths: Paths) -> list[Check]:
+def check_state(paths: Paths, max_mb: int = 0) -> list[Check]:
     checks = []
     for label, d in (("config dir", paths.config_dir), ("data dir", paths.data_dir), ("cache dir", paths.cache_dir),
                      ("log dir", paths.log_dir)):
@@ -38,10 +38,13 @@ def check_state(paths: Paths) -> list[Check]:
         store = Store(paths.database)
         result = store.db.execute("PRAGMA quick_check").fetchone()[0]
         version = store.schema_version
+        used = store.used_bytes() / 2**20
         store.close()
         if result != "ok":
             raise sqlite3.DatabaseError(result)
-        checks.append(Check(name="database", level="ok", detail=f"{paths.database} healthy, schema {version}/{len(MIGRATIONS)}"))
+        cap = f" of its {max_mb:,} MB cap" if max_mb else ", no cap"
+        checks.append(Check(name="database", level="ok", detail=f"{paths.database} healthy, schema {version}/{len(MIGRATIONS)}, "
+                                                                  f"{used:,.1f} MB{cap} (history_max_mb)"))
     except (sqlite3.Error, OSError, StoreError) as e:
         err = e if isinstance(e, StoreError) else store_error(paths.database, e)
         checks.append(Check(name="database", level="fail", blocking=True, detail=err.message, fix=err.hint))
@@ -103,7 +106,7 @@ def check_hotkey() -> Check:
 
 async def run_checks(settings: Settings, paths: Paths) -> list[Check]:
     backends, weather = await asyncio.gather(backend_checks(settings), check_weather(settings))
-    return [*backends, *check_state(paths), *check_tools(settings, paths), check_sandbox(settings), weather,
+    return [*backends, *check_state(paths, settings.history_max_mb), *check_tools(settings, paths), check_sandbox(settings), weather,
             check_hotkey()]
 
 

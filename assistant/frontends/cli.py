@@ -12,13 +12,10 @@ import traceback
 from typing import Any, Sequence
 
 from assistant import __version__
+from assistant.envnames import ENV_PREFIX, OPTIONS
 from assistant.errors import EXIT_CODES_HELP, AssistantError
 from assistant.frontends.progress import status_wanted, terminal
 
-ROLE_FIELDS = ("router_model", "executor_model", "validator_model", "responder_model")
-# -o KEY VALUE: the model options a question can take, and the setting each one is
-OPTIONS = {"temperature": "temperature", "top_p": "top_p", "num_ctx": "num_ctx", "seed": "seed",
-           "num_predict": "responder_max_tokens"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -533,9 +530,11 @@ def _notice(text: str) -> None:
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    from assistant.config import ROLES
+
     overrides: dict[str, Any] = {"max_retries": getattr(args, "max_retries", None)}
     if args.model:
-        overrides.update({"model": args.model, **{f: args.model for f in ROLE_FIELDS}})
+        overrides.update({"model": args.model, **{f"{role}_model": args.model for role in ROLES}})
     overrides.update(_options(args))
     return overrides
 
@@ -692,7 +691,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     progress = Progress(enabled=not args.json and status_wanted(), stream_answer=not args.json, render=not args.plain)
     done: dict[str, Any] = {}
     tools: list[dict[str, Any]] = []
-    from assistant.frontends.client import setting_env
+    from assistant.envnames import setting_env
 
     session = "last" if args.resume_last else args.session
     if session and session != "last":  # an id prefix: resolved here (the daemon takes whole ids, and "last")
@@ -701,7 +700,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
             session = _session_of(store, session)
         finally:
             store.close()
-    options = {f"ASSISTANT_{name.upper()}": value for name, value in _options(args).items()}
+    options = {f"{ENV_PREFIX}{name.upper()}": value for name, value in _options(args).items()}
     events = client.ask(question, session_id=session, model=args.model, max_retries=args.max_retries,
                         env={**setting_env(), **options}, system=args.system,
                         one_shot=None if session else "ask", log=False if args.no_log or _logs_off(paths) else None)

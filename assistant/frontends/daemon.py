@@ -19,7 +19,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, connect, setting_env, setting_var
+from assistant.envnames import setting_env, setting_var
+from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, connect
 from assistant.config import ROLES, Settings, load_settings
 from assistant.errors import AssistantError
 from assistant.paths import HOME_ENV, Paths

@@ -20,7 +20,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant import __version__
-from assistant.config import ROLES, Settings
+from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in
 from assistant.errors import AssistantError, InternalError
 from assistant.limits import no_duplicate_keys
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
@@ -79,9 +79,7 @@ class AskBody(BaseModel):
 
 # Settings a turn reads (the daemon applies a client's to its turn); any other difference needs another backend or
 # other tools, so the client answers in its own process instead. The daemon's own settings never count.
-PER_TURN = {"model", *(f"{r}_model" for r in ROLES), *(f"{r}_max_tokens" for r in ROLES), *(f"{r}_think" for r in ROLES), "deterministic", "max_retries",
-            "seed", "temperature", "top_p", "rendered_answers", "num_ctx", "history_turns", "max_question_tokens"}
-DAEMON_ONLY = {"hotkey", "daemon_transport", "daemon_port"}
+PER_TURN, DAEMON_ONLY = settings_in(TURN), settings_in(DAEMON)
 
 
 def differing(wanted: Settings, running: Settings) -> list[str]:

@@ -9,7 +9,7 @@ import re
 import unicodedata
 
 from assistant.pipeline.language import is_chinese
-from tools import CJK, KeyFact, Verdict
+from tools import CJK, KeyFact
 from tools.units import wrong_conversions
 
 MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more is a model that will not stop

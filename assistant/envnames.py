@@ -1,0 +1,26 @@
+"""The names of settings a user types outside ``config.toml``, light enough for the thin client (no pydantic): the
+environment variables ``ask`` sends the daemon with its question (and ``daemon install`` writes into the service),
+and the ``-o`` model options. Ollama keeps its variables the same way (``envconfig``)."""
+
+from __future__ import annotations
+
+import os
+
+ENV_PREFIX = "ASSISTANT_"  # ASSISTANT_<SETTING>, upper case
+HOME = "ASSISTANT_HOME"  # where state lives: not a setting
+# The model servers' own variables, and the setting each one sets.
+SERVER_VARS = {"OLLAMA_HOST": "ollama_host", "OPENAI_BASE_URL": "openai_base_url", "OPENAI_API_KEY": "openai_api_key"}
+
+
+# -o KEY VALUE: the model options a question can take, and the setting each one sets.
+OPTIONS = {"temperature": "temperature", "top_p": "top_p", "num_ctx": "num_ctx", "seed": "seed",
+           "num_predict": "responder_max_tokens"}
+
+
+def setting_var(name: str) -> bool:
+    """An environment variable that sets a setting (``ASSISTANT_HOME`` says where state lives, not how to answer)."""
+    return name in SERVER_VARS or (name.startswith(ENV_PREFIX) and name != HOME)
+
+
+def setting_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if setting_var(k)}

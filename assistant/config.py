@@ -90,9 +90,9 @@ class Settings(BaseModel):
                                   "thinking is kept in the trace, never shown)", json_schema_extra=scope(TURN, ANSWERS))
     temperature: float | None = Field(None, ge=0, le=2, description="sampling temperature of the answer (unset: the "
                                       "model's own; decisions are always 0)",
-                                      json_schema_extra=scope(TURN))
+                                      json_schema_extra=scope(TURN, ANSWERS))
     top_p: float | None = Field(None, gt=0, le=1, description="nucleus sampling of the answer (unset: the model's own)",
-                                json_schema_extra=scope(TURN))
+                                json_schema_extra=scope(TURN, ANSWERS))
     seed: int | None = Field(None, description="sampling seed, for answers that repeat exactly (none: random)",
                              json_schema_extra=scope(TURN, ANSWERS))
     rendered_answers: bool = Field(False, description="answer questions the rules settled with the tool's own sentence "

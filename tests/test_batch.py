@@ -155,6 +155,26 @@ def test_another_model_is_another_job_and_fresh_starts_over(home, fake, tmp_path
     assert "2 of 2 answered: 2 ok, 0 failed" in fresh.stderr
 
 
+def test_another_temperature_is_another_job(home, fake, tmp_path):
+    """Sampling changes answers: a run at another temperature or top_p does not resume the first run's answers."""
+    script = Script()
+    script.always("router", {"route": "chat"})
+    script.always("responder", lambda req: "sampled warm" if req["options"].get("temperature") else "sampled cold")
+    fake.handler = script
+    src = tmp_path / "chat.txt"
+    src.write_text("hello\n")
+    env = cli_env(home, fake)
+    cold = batch([str(src)], env)
+    warm = batch([str(src)], {**env, "ASSISTANT_TEMPERATURE": "0.9"})
+    assert [r["answer"] for r in records(cold.stdout)] == ["sampled cold"]
+    assert [r["answer"] for r in records(warm.stdout)] == ["sampled warm"] and "already answered" not in warm.stderr
+    nucleus = batch([str(src)], {**env, "ASSISTANT_TEMPERATURE": "0.9", "ASSISTANT_TOP_P": "0.5"})
+    assert "already answered" not in nucleus.stderr and len(records(nucleus.stdout)) == 1
+    status = subprocess.run([sys.executable, "-m", "assistant", "batch", "--status"], env=env, capture_output=True,
+                            text=True).stdout
+    assert "temperature 0.9" in status and "top_p 0.5" in status
+
+
 def test_ctrl_c_says_how_to_resume(home, fake, tmp_path):
     fake.handler = chat_script(delay=0.3)
     src = tmp_path / "q.txt"

@@ -189,6 +189,24 @@ PROBE_EVERY = 10  # a model judged too weak to write tool answers is asked again
 ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
 
 
+class TurnRow(BaseModel):
+    """A finished (or failed) turn as the store keeps it; its trace is saved with it."""
+
+    id: str
+    session_id: str
+    question: str
+    answer: str | None
+    ok: bool
+    route: str | None
+    route_by: str | None
+    route_reason: str | None
+    attempts: int
+    model_calls: int
+    error: str | None
+    started_at: str
+    finished_at: str
+
+
 class BatchBusy(ConfigError):
     """Another live process runs this batch job."""
 
@@ -328,7 +346,7 @@ class Store:
         tried = [r for r in rows[skipped:] if r != "skipped"][:window]
         return len(tried) == window and all(r == "failed" for r in tried) and skipped < PROBE_EVERY
 
-    def save_turn(self, turn: dict[str, Any], model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
+    def save_turn(self, turn: TurnRow, model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         """Write a finished (or failed) turn with its whole trace in one transaction (a full disk, a read-only or
         damaged file: :class:`StoreError`)."""
         try:
@@ -374,8 +392,9 @@ class Store:
                         f"turn{'s were' if deleted != 1 else ' was'} deleted (history_max_mb in config.toml; 0 keeps all).")
         return deleted
 
-    def _save_turn(self, turn: dict[str, Any], model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
+    def _save_turn(self, row: TurnRow, model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         db = self.db
+        turn = {**row.model_dump(), "ok": int(row.ok)}
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(

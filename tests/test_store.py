@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.store import MIGRATIONS, Store
+from assistant.store import MIGRATIONS, Store, TurnRow
 
 
 def tables(store: Store) -> set[str]:
@@ -13,9 +13,9 @@ def test_an_older_database_loses_the_unread_messages_table_and_keeps_its_history
     path = tmp_path / "assistant.db"
     store = Store(path)
     session = store.create_session()
-    store.save_turn({"id": "t1", "session_id": session, "question": "hi", "answer": "hello", "ok": 1, "route": "chat",
+    store.save_turn(TurnRow(**{"id": "t1", "session_id": session, "question": "hi", "answer": "hello", "ok": 1, "route": "chat",
                      "route_by": "model", "route_reason": "", "attempts": 0, "model_calls": 2, "error": None,
-                     "started_at": "2026-11-22T10:00:00", "finished_at": "2026-11-22T10:00:01"}, [], [], [])
+                     "started_at": "2026-11-22T10:00:00", "finished_at": "2026-11-22T10:00:01"}), [], [], [])
     # as a database written before migration 005 looked
     store.db.execute("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, turn_id TEXT, role TEXT, content TEXT, created_at TEXT)")
     store.db.execute("DELETE FROM schema_migrations WHERE name = '005_no_messages'")
@@ -28,9 +28,9 @@ def test_an_older_database_loses_the_unread_messages_table_and_keeps_its_history
 
 
 def _turn(store: Store, session: str, tid: str, question: str, answer: str, when: str) -> None:
-    store.save_turn({"id": tid, "session_id": session, "question": question, "answer": answer, "ok": 1, "route": "chat",
+    store.save_turn(TurnRow(**{"id": tid, "session_id": session, "question": question, "answer": answer, "ok": 1, "route": "chat",
                      "route_by": "model", "route_reason": "", "attempts": 0, "model_calls": 1, "error": None,
-                     "started_at": when, "finished_at": when}, [], [], [])
+                     "started_at": when, "finished_at": when}), [], [], [])
 
 
 def test_logs_are_searched_in_chinese_and_english_and_follow_deletions(tmp_path):

@@ -27,7 +27,7 @@ from assistant.pipeline.language import (
     BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write, withheld_note,
 )
 from assistant.models.base import ChatMessage, ModelBackend
-from assistant.store import Store, new_id
+from assistant.store import Store, TurnRow, new_id
 from assistant.models.thinking import WithoutThinking
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso
 from tools import LocalText, PreviousTurn, Registry, Tool, ToolResult, ToolRunner, Verdict, language_of
@@ -97,6 +97,66 @@ class Answer(BaseModel):
     replaced: str | None = None
 
 
+@dataclasses.dataclass
+class OpenTurn:
+    """A turn being answered: what was asked, where it is filed, and what each stage decided so far."""
+
+    ctx: TurnContext
+    question: str  # as asked (``ctx.question`` may become a follow-up's completed request)
+    session_id: str
+    id: str = dataclasses.field(default_factory=new_id)
+    started: str = dataclasses.field(default_factory=now_iso)
+    decision: router.RouteDecision | None = None
+    outcome: Outcome | None = None  # the executor/validator loop's, all steps together
+    answer: Answer | None = None
+    summaries: list[StepSummary] = dataclasses.field(default_factory=list)  # a plan's steps
+    ok: bool = False
+    error: str | None = None
+
+    def result(self) -> TurnResult:
+        calls = self.ctx.trace.tool_calls
+        outcome, answer, decision = self.outcome, self.answer, self.decision
+        summary = (lambda t: ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error))
+        return TurnResult(
+            turn_id=self.id, session_id=self.session_id, ok=self.ok, answer=answer.text if answer else "",
+            replaced=answer.replaced if answer else None,
+            route=decision.route if decision else None, route_by=decision.by if decision else None,
+            attempts=outcome.attempts if outcome else 0, model_calls=len(self.ctx.trace.model_calls),
+            tool_calls=[summary(t) for t in calls],
+            error=self.error or (None if self.ok else outcome.reason if outcome else answer.replaced if answer else None),
+            steps=[st.model_copy(update={"tool_calls": [summary(t) for t in calls if t.step == i]})
+                   for i, st in enumerate(self.summaries, 1)])
+
+    async def finish(self, result: TurnResult) -> None:
+        """The turn's last event: streamed when it answered, kept in the trace after a failure's own event."""
+        done = TurnDone(turn_id=self.id, ok=result.ok, answer=result.answer, route=result.route,
+                        attempts=result.attempts, model_calls=result.model_calls, error=result.error,
+                        replaced=result.replaced, steps=[st.model_dump() for st in result.steps])
+        if self.error is None:
+            await self.ctx.emit(done)
+        else:
+            self.ctx.events.append(done)
+
+    def row(self, result: TurnResult) -> TurnRow:
+        return TurnRow(id=self.id, session_id=self.session_id, question=self.question,
+                       answer=self.answer.text if self.answer else None, ok=result.ok, route=result.route,
+                       route_by=result.route_by, route_reason=self.decision.reason if self.decision else None,
+                       attempts=result.attempts, model_calls=result.model_calls, error=result.error,
+                       started_at=self.started, finished_at=now_iso())
+
+
+async def _refuse_early(question: str, settings: Settings, emit: Emit | None) -> None:
+    """A question past the limits is refused before anything is stored; the daemon's client reads it as any
+    failed turn."""
+    try:
+        check_question(question, settings)
+    except AssistantError as e:
+        if emit is not None and inspect.isawaitable(r := emit(TurnFailed(message=e.message, hint=e.hint,
+                                                                           exit_code=e.exit_code))):
+            await r
+        raise
+
+
 class Assistant:
     """The pipeline with its dependencies. One instance serves many turns."""
 
@@ -126,13 +186,40 @@ class Assistant:
         ``one_shot``: a question on its own, with no earlier turn as context, filed under ``session_id`` or else that
         front end's rolling session ("ask"). ``log=False``: nothing is stored."""
         settings = settings or self.settings
+        await _refuse_early(question, settings, emit)
+        turn = self._open(question, session_id, emit, settings, one_shot, log, system)
         try:
-            check_question(question, settings)
-        except AssistantError as e:  # before anything is stored: the daemon's client reads it as any failed turn
-            if emit is not None and inspect.isawaitable(r := emit(TurnFailed(message=e.message, hint=e.hint,
-                                                                               exit_code=e.exit_code))):
-                await r
+            await self._run(turn)
+        except asyncio.CancelledError:
+            turn.error = "cancelled"
             raise
+        except Exception as e:  # said as a failed turn, in the same shape everywhere; still recorded below
+            err = self._as_turn_error(e)
+            turn.error = err.one_line() if not isinstance(err, InternalError) else err.message
+            await turn.ctx.emit(TurnFailed(turn_id=turn.id, message=err.message, hint=err.hint, exit_code=err.exit_code))
+            if err is e:
+                raise
+            raise err from (e if isinstance(err, InternalError) else None)
+        finally:
+            result = turn.result()
+            await turn.finish(result)
+            if log:
+                self.store.save_turn(turn.row(result), turn.ctx.trace.model_calls, turn.ctx.trace.tool_calls,
+                                     turn.ctx.events)
+        return result
+
+    def _as_turn_error(self, e: Exception) -> AssistantError:
+        """What the user is told of a turn that failed: our own errors as they are, the store failing under the
+        turn (reading its history) in plain words, and anything else as a bug named in one line."""
+        if isinstance(e, AssistantError):
+            return e
+        if isinstance(e, sqlite3.Error):
+            return store_error(self.store.path, e)
+        return InternalError(f"internal error: {type(e).__name__}: {e}", "Run with --debug for the traceback.")
+
+    def _open(self, question: str, session_id: str | None, emit: Emit | None, settings: Settings,
+              one_shot: str | None, log: bool, system: str | None) -> OpenTurn:
+        """The session the question belongs to, what it remembers, and a fresh trace."""
         alone = one_shot is not None or not log
         if not log:
             session_id = session_id or ""
@@ -146,111 +233,57 @@ class Assistant:
         ctx = TurnContext(settings, RecordingModel(WithoutThinking(self.backend), trace), self.registry, self.runner,
                           question, history, trace, emit, previous=None if alone else self.store.last_turn(session_id),
                           pending=None if alone else self.store.pending(session_id), system=system, log=log)
-        turn_id, started = new_id(), now_iso()
-        await ctx.emit(TurnStarted(turn_id=turn_id, session_id=session_id, question=question))
-        decision: router.RouteDecision | None = None
-        summaries: list[StepSummary] = []
-        outcome: Outcome | None = None
-        answer: Answer | None = None
-        ok, error = False, None
-        try:
-            # 1. Router (a plan when the question holds several requests), and the route gate
-            await ctx.emit(StageStarted(stage="router"))
-            steps = plan.by_rule(ctx) if settings.deterministic and ctx.pending is None and not router.guarded(question) \
-                else None
-            if steps:
-                decision = router.RouteDecision(route="+".join(s.route for s in steps), by="rule",
-                                                reason=f"{len(steps)} requests, each settled by a rule")
-            else:
-                decision = router.gate(ctx, await router.route(ctx))
-                steps = plan.from_model(ctx, decision)
-            await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
-                PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps or []]))
-            ctx.question = decision.question or question
-            if ctx.pending is not None:
-                self.store.set_pending(session_id, None)  # asked back once; this turn answers or replaces it
-            tool = self.registry.get(decision.route)
-            if steps:
-                # 2–4 for each request: independent steps concurrently, dependent ones after; one answer for all
-                outcomes = await self._run_plan(ctx, steps)
-                await ctx.emit(StageStarted(stage="responder"))
-                answer, ok = await self._answer_plan(ctx, steps, outcomes, certain=decision.by == "rule")
-                summaries = [StepSummary(route=s.route, request=s.request, ok=outcomes[s.index].ok,
-                                         error=None if outcomes[s.index].ok else outcomes[s.index].reason) for s in steps]
-                outcome = Outcome(ok=ok, attempts=sum(o.attempts for o in outcomes.values()),
-                                  reason="; ".join(f"step {s.index}: {outcomes[s.index].reason}" for s in steps
-                                                   if not outcomes[s.index].ok))
-            elif decision.reply is not None:
-                # A rule wrote the whole answer: a refusal, or a question back for a missing detail.
-                answer = Answer(text=await responder.say(ctx, decision.reply))
-                if decision.pending_tool and log:
-                    self.store.set_pending(session_id, PreviousTurn(question=question, route=decision.pending_tool))
-                ok = True
-            elif tool is None:
-                # 4. Responder, no tool: conversation or a question back
-                await ctx.emit(StageStarted(stage="responder"))
-                answer, ok = await self._answer_chat(ctx, clarify=decision.route == router.CLARIFY)
-            else:
-                # 2–3. Executor → Tool → Validator, FAIL reasons fed back
-                outcome = await self._solve(ctx, tool, decision.args)
-                if not outcome.ok:
-                    answer = Answer(text=await responder.say(ctx, could_not_answer(
-                        ctx.question, tool.label, outcome.attempts, outcome.message, outcome.why)))
-                else:
-                    # 4. Responder, then the answer check
-                    await ctx.emit(StageStarted(stage="responder"))
-                    answer = await self._answer_tool(ctx, tool, outcome.executed, certain=decision.by == "rule")
-                    ok = True
-        except AssistantError as e:
-            error = e.one_line()
-            await ctx.emit(TurnFailed(turn_id=turn_id, message=e.message, hint=e.hint, exit_code=e.exit_code))
-            raise
-        except asyncio.CancelledError:
-            error = "cancelled"
-            raise
-        except sqlite3.Error as e:  # the store failed under the turn (reading its history): said plainly
-            err = store_error(self.store.path, e)
-            error = err.one_line()
-            await ctx.emit(TurnFailed(turn_id=turn_id, message=err.message, hint=err.hint, exit_code=err.exit_code))
-            raise err from None
-        except Exception as e:  # a bug: recorded with its message, reported as a failed turn
-            error = f"internal error: {type(e).__name__}: {e}"
-            await ctx.emit(TurnFailed(turn_id=turn_id, message=error, hint="Run with --debug for the traceback."))
-            raise InternalError(error, "Run with --debug for the traceback.") from e
-        finally:
-            result = TurnResult(
-                turn_id=turn_id, session_id=session_id, ok=ok, answer=answer.text if answer else "",
-                replaced=answer.replaced if answer else None,
-                route=decision.route if decision else None, route_by=decision.by if decision else None,
-                attempts=outcome.attempts if outcome else 0, model_calls=len(trace.model_calls),
-                tool_calls=[ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error)
-                            for t in trace.tool_calls],
-                error=error or (None if ok else outcome.reason if outcome else answer.replaced if answer else None),
-                steps=[st.model_copy(update={"tool_calls": [
-                    ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error)
-                    for t in trace.tool_calls if t.step == i]}) for i, st in enumerate(summaries, 1)],
-            )
-            done = TurnDone(turn_id=turn_id, ok=ok, answer=result.answer, route=result.route, attempts=result.attempts,
-                            model_calls=result.model_calls, error=result.error, replaced=result.replaced,
-                            steps=[st.model_dump() for st in result.steps])
-            if error is None:
-                await ctx.emit(done)
-            else:
-                ctx.events.append(done)
-            if log:
-                self.store.save_turn(
-                    {"id": turn_id, "session_id": session_id, "question": question,
-                     "answer": answer.text if answer else None, "ok": int(ok), "route": result.route,
-                     "route_by": result.route_by, "route_reason": decision.reason if decision else None,
-                     "attempts": result.attempts, "model_calls": result.model_calls, "error": result.error,
-                     "started_at": started, "finished_at": now_iso()},
-                    trace.model_calls, trace.tool_calls, ctx.events,
-                )
-        return result
+        return OpenTurn(ctx=ctx, question=question, session_id=session_id)
 
-    async def _answer_tool(self, ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel, ToolResult]],
-                           certain: bool) -> Answer:
-        return await self._answer_tools(ctx, [(tool, executed)], certain)
+    async def _run(self, turn: OpenTurn) -> None:
+        """The diagram, top to bottom; what each stage decided is kept on ``turn``."""
+        ctx = turn.ctx
+        await ctx.emit(TurnStarted(turn_id=turn.id, session_id=turn.session_id, question=turn.question))
+        # 1. Router (a plan when the question holds several requests), and the route gate
+        await ctx.emit(StageStarted(stage="router"))
+        turn.decision, planned = decision, planned = await self._route(ctx)
+        ctx.question = decision.question or turn.question
+        if ctx.pending is not None:
+            self.store.set_pending(turn.session_id, None)  # asked back once; this turn answers or replaces it
+        tool = self.registry.get(decision.route)
+        if not planned and decision.reply is not None:
+            # A rule wrote the whole answer: a refusal, or a question back for a missing detail.
+            turn.answer, turn.ok = Answer(text=await responder.say(ctx, decision.reply)), True
+            if decision.pending_tool and ctx.log:
+                self.store.set_pending(turn.session_id, PreviousTurn(question=turn.question, route=decision.pending_tool))
+            return
+        if not planned and tool is None:
+            # 4. Responder, no tool: conversation or a question back
+            await ctx.emit(StageStarted(stage="responder"))
+            turn.answer, turn.ok = await self._answer_chat(ctx, clarify=decision.route == router.CLARIFY)
+            return
+        # 2–3. Executor → Tool → Validator for each request, FAIL reasons fed back (one tool: a one-step plan)
+        steps = planned or [plan.Step(index=1, request=ctx.question, route=decision.route, args=decision.args)]
+        outcomes = await self._run_plan(ctx, steps)
+        # 4. Responder, then the answer check: one answer for every step, a failed one said plainly
+        turn.answer, turn.ok = await self._answer_plan(ctx, steps, outcomes, certain=decision.by == "rule")
+        if not planned:
+            turn.outcome = outcomes[1]
+            return
+        turn.summaries = [StepSummary(route=s.route, request=s.request, ok=outcomes[s.index].ok,
+                                      error=None if outcomes[s.index].ok else outcomes[s.index].reason) for s in steps]
+        turn.outcome = Outcome(ok=turn.ok, attempts=sum(o.attempts for o in outcomes.values()),
+                               reason="; ".join(f"step {s.index}: {outcomes[s.index].reason}" for s in steps
+                                                if not outcomes[s.index].ok))
+
+    async def _route(self, ctx: TurnContext) -> tuple[router.RouteDecision, list[plan.Step] | None]:
+        """The route and, when the question holds several requests, its plan: by rule where a rule is certain."""
+        steps = plan.by_rule(ctx) if ctx.settings.deterministic and ctx.pending is None and \
+            not router.guarded(ctx.question) else None
+        if steps:
+            decision = router.RouteDecision(route="+".join(s.route for s in steps), by="rule",
+                                            reason=f"{len(steps)} requests, each settled by a rule")
+        else:
+            decision = router.gate(ctx, await router.route(ctx))
+            steps = plan.from_model(ctx, decision)
+        await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
+            PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps or []]))
+        return decision, steps or None
 
     async def _answer_tools(self, ctx: TurnContext, parts: list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]],
                             certain: bool) -> Answer:
@@ -312,8 +345,10 @@ class Assistant:
         budget = Budget(ctx.settings.max_retries)
         outcomes: dict[int, Outcome] = {}
 
+        alone = len(steps) == 1  # one tool: the turn's own question and context, no step events
+
         async def run(step: plan.Step) -> None:
-            sctx = dataclasses.replace(ctx, question=step.request, step=step.index)
+            sctx = ctx if alone else dataclasses.replace(ctx, question=step.request, step=step.index)
             tool = self.registry.get(step.route)
             assert tool is not None
             args = step.args
@@ -335,7 +370,8 @@ class Assistant:
                     role="assistant", content=tool_results_text(earlier.route, before.executed))]
             outcome = await self._solve(sctx, tool, args, budget)
             outcomes[step.index] = outcome
-            await ctx.emit(StepDone(step=step.index, route=step.route, ok=outcome.ok, error=None if outcome.ok else outcome.reason))
+            if not alone:
+                await ctx.emit(StepDone(step=step.index, route=step.route, ok=outcome.ok, error=None if outcome.ok else outcome.reason))
 
         independent = [s for s in steps if s.after is None]
         await asyncio.gather(*(run(s) for s in independent))
@@ -354,6 +390,7 @@ class Assistant:
         parts = [(self.registry.get(s.route), outcomes[s.index].executed) for s in steps if outcomes[s.index].ok]
         if not parts:
             return Answer(text=await responder.say(ctx, honest)), False
+        await ctx.emit(StageStarted(stage="responder"))
         answer = await self._answer_tools(ctx, parts, certain)  # type: ignore[arg-type]
         if honest:  # streamed after the answer, and stored as streamed
             answer = Answer(text=answer.text + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)

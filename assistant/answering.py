@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from assistant.config import Settings
+from assistant.pipeline.events import TurnResult
 from assistant.store import Store
 
 
@@ -14,8 +15,9 @@ class Answering(Protocol):
     settings: Settings
     store: Store
 
-    async def ask(self, question: str, session_id: str | None = None, emit: Any = None) -> Any:
-        """Answer one question, streaming its events to ``emit``; raises ``AssistantError`` when the turn fails."""
+    async def ask(self, question: str, session_id: str | None = None, emit: Any = None) -> TurnResult:
+        """Answer one question, streaming its events to ``emit``, and return what it came to (the same in-process
+        and through the daemon); raises ``AssistantError`` when the turn fails."""
         ...
 
     async def warm(self) -> None:

@@ -45,6 +45,20 @@ async def test_the_daemon_answers_and_streams_its_events(fake, remote):
     assert remote.store.turn(remote.store.find_turn("last"))["answer"] == "Gravity pulls it round."
 
 
+async def test_the_daemon_returns_the_same_result_as_this_process(fake, make_app, remote):
+    """``Answering.ask`` returns what the turn came to, in-process and through the daemon alike."""
+    here = make_app()
+    session = here.store.create_session()
+    local = await here.ask("12*(3+4)", session_id=session)
+    through = await remote.ask("12*(3+4)", session_id=remote.store.create_session())
+    assert through is not None and local is not None
+    same = ("ok", "answer", "route", "route_by", "attempts", "model_calls", "error", "replaced", "steps")
+    assert {k: getattr(through, k) for k in same} == {k: getattr(local, k) for k in same}
+    assert through.answer == "12*(3+4) = 84" and through.route == "calculator" and through.route_by == "rule"
+    assert [(c.name, c.ok, c.result) for c in through.tool_calls] == [(c.name, c.ok, c.result) for c in local.tool_calls]
+    assert through.tool_calls and through.session_id and through.turn_id != local.turn_id
+
+
 async def test_a_failed_turn_in_the_daemon_is_the_same_error_as_here(fake, remote):
     fake.models.pop(remote.settings.model_for("router"))
     with pytest.raises(AssistantError) as failure:

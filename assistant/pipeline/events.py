@@ -129,6 +129,41 @@ class TurnFailed(BaseModel):
     exit_code: int = 1
 
 
+# What a turn comes to: what ``Assistant.ask`` returns in-process, and what a daemon client builds from the stream.
+
+class ToolCallSummary(BaseModel):
+    name: str
+    args: dict
+    ok: bool
+    result: dict | None = None
+    error: str | None = None
+
+
+class StepSummary(BaseModel):
+    """One request of a question that held several."""
+
+    route: str
+    request: str
+    ok: bool
+    error: str | None = None
+    tool_calls: list[ToolCallSummary] = []
+
+
+class TurnResult(BaseModel):
+    turn_id: str
+    session_id: str
+    ok: bool
+    answer: str
+    route: str | None = None
+    route_by: Literal["rule", "model", "default", "check"] | None = None
+    attempts: int = 0
+    model_calls: int = 0
+    tool_calls: list[ToolCallSummary] = []
+    error: str | None = None
+    replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
+    steps: list[StepSummary] = []  # a question with several requests: each one (empty for a one-step turn)
+
+
 Event = Annotated[
     Union[
         TurnStarted, StageStarted, RouteDecided, ToolCallProposed, ToolResultEvent,

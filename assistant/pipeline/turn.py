@@ -20,8 +20,8 @@ from assistant.pipeline.context import Emit, TurnContext
 from assistant.errors import AssistantError, InternalError, store_error
 from assistant.limits import check_question
 from assistant.pipeline.events import (
-    AnswerChecked, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, ToolCallProposed,
-    ToolResultEvent, TurnDone, TurnFailed, TurnStarted, ValidationDone,
+    AnswerChecked, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, StepSummary, ToolCallProposed,
+    ToolCallSummary, ToolResultEvent, TurnDone, TurnFailed, TurnResult, TurnStarted, ValidationDone,
 )
 from assistant.pipeline.language import (
     BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write, withheld_note,
@@ -31,39 +31,6 @@ from assistant.store import Store, TurnRow, new_id
 from assistant.models.thinking import WithoutThinking
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso
 from tools import LocalText, PreviousTurn, Registry, Tool, ToolResult, ToolRunner, Verdict, language_of
-
-
-class ToolCallSummary(BaseModel):
-    name: str
-    args: dict
-    ok: bool
-    result: dict | None = None
-    error: str | None = None
-
-
-class StepSummary(BaseModel):
-    """One request of a question that held several."""
-
-    route: str
-    request: str
-    ok: bool
-    error: str | None = None
-    tool_calls: list[ToolCallSummary] = []
-
-
-class TurnResult(BaseModel):
-    turn_id: str
-    session_id: str
-    ok: bool
-    answer: str
-    route: str | None = None
-    route_by: Literal["rule", "model", "default", "check"] | None = None
-    attempts: int = 0
-    model_calls: int = 0
-    tool_calls: list[ToolCallSummary] = []
-    error: str | None = None
-    replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
-    steps: list[StepSummary] = []  # a question with several requests: each one (empty for a one-step turn)
 
 
 class Budget:

@@ -685,12 +685,10 @@ def _print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> N
 
 
 def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
-    from assistant.errors import from_failure
     from assistant.frontends.progress import Progress
+    from assistant.wire import Follower
 
     progress = Progress(enabled=not args.json and status_wanted(), stream_answer=not args.json, render=not args.plain)
-    done: dict[str, Any] = {}
-    tools: list[dict[str, Any]] = []
     from assistant.envnames import setting_env
 
     session = "last" if args.resume_last else args.session
@@ -706,21 +704,16 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
                         one_shot=None if session else "ask", log=False if args.no_log or _logs_off(paths) else None)
     if args.debug:
         _notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
+    turn = Follower()
     try:
         for event in events:
-            if event["type"] == "turn_failed":
-                raise from_failure(event)
-            if event["type"] == "tool_result":
-                tools.append({k: event.get(k) for k in ("name", "args", "ok", "result", "error")})
-            if event["type"] == "turn_done":
-                done = event
+            turn.see(event)
             progress.on_event(event)
     finally:
         progress.finish()
-    if not done:
-        raise AssistantError("the daemon ended the answer early.", "See the daemon log; or use --no-daemon.")
+    done = turn.outcome()
     if args.json:
-        _print_ask_json(done, tools)
+        _print_ask_json(done, turn.tool_calls)
     return 0 if done["ok"] else 1
 
 

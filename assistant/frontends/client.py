@@ -10,6 +10,8 @@ import socket
 from pathlib import Path
 from typing import Any, Iterator
 
+from assistant.wire import events
+
 ENDPOINT_FILE = "daemon.json"
 TOKEN_FILE = "daemon.token"
 
@@ -83,7 +85,7 @@ class Client:
         return json.loads(self._send("POST", path, body, timeout=timeout).read())
 
     def ask(self, question: str, session_id: str | None = None, **overrides: Any) -> "EventStream":
-        """The turn's events as they happen (dicts shaped like :mod:`assistant.pipeline.events`)."""
+        """The turn's events as they happen (:mod:`assistant.wire`)."""
         body = {"question": question, "session_id": session_id,
                 **{k: v for k, v in overrides.items() if v is not None}}
         return EventStream(*self._open("POST", "/v1/ask", body))
@@ -98,9 +100,7 @@ class EventStream:
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         try:
-            for line in self.resp:
-                if line.strip():
-                    yield json.loads(line)
+            yield from events(self.resp)
         except (OSError, http.client.HTTPException, ValueError) as e:
             raise DaemonUnavailable(f"lost the daemon ({e})") from None
         finally:

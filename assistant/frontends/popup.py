@@ -23,8 +23,8 @@ from typing import Any
 from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
 from assistant.frontends.markdown import spans
 from assistant.paths import resolve_paths
+from assistant.wire import stage_label
 
-STAGES = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
 HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc closes"
 WIDTH, HEIGHT = 680, 360
 
@@ -246,11 +246,8 @@ class Popup:
             kind = e.get("type")
             if kind == "turn_started":
                 self.session_id = e["session_id"]
-            elif kind == "stage_started":
-                label = STAGES.get(e["stage"]) or f"{e.get('detail') or e['stage']}…"
+            elif (label := stage_label(e)) is not None:
                 self.status.config(text=label)
-            elif kind == "thinking":
-                self.status.config(text="thinking…")
             elif kind == "answer_delta":
                 self.answer += e["text"]
                 self.draw_answer()

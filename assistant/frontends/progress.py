@@ -14,6 +14,8 @@ import sys
 import unicodedata
 from typing import Any
 
+from assistant.wire import stage_label
+
 
 def terminal(stream: Any) -> bool:
     """A terminal that takes cursor control: a tty, and not ``TERM=dumb`` (Emacs shells, some CI logs)."""
@@ -28,7 +30,6 @@ def status_wanted() -> bool:
     return terminal(sys.stderr)
 
 
-_LABELS = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
 _STYLES = {"bold": "1", "italic": "3", "heading": "1;4", "code": "36", "code_block": "36"}
 _COLOURS = {"code", "code_block"}  # dropped under NO_COLOR (bold and italic are not colour)
 
@@ -155,14 +156,8 @@ class Progress:
     def on_event(self, event: Any) -> None:
         e = event if isinstance(event, dict) else event.model_dump()
         kind = e.get("type")
-        if kind == "stage_started":
-            if e["stage"] in ("executor", "tool"):
-                label = e.get("detail") or "tool"
-                self._show(f"{label} try {e['attempt']}/{e['of']}…" if e.get("attempt", 0) > 1 else f"{label}…")
-            else:
-                self._show(_LABELS.get(e["stage"], "working…"))
-        elif kind == "thinking":
-            self._show("thinking…")
+        if (label := stage_label(e)) is not None:
+            self._show(label)
         elif kind == "answer_delta" and self.stream_answer and self.live:
             self._clear()
             self._answered = True

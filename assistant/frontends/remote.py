@@ -8,12 +8,11 @@ import asyncio
 from typing import Any
 
 from assistant.config import ROLES, Settings
-from assistant.errors import AssistantError, from_failure
+from assistant.errors import AssistantError
 from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
 from assistant.pipeline.context import Emit
-from assistant.pipeline.events import (
-    EventAdapter, RouteDecided, StepSummary, ToolCallSummary, ToolResultEvent, TurnDone, TurnResult, TurnStarted,
-)
+from assistant.pipeline.events import EventAdapter, TurnResult
+from assistant.wire import Follower
 from assistant.store import Store
 
 _END = object()
@@ -39,37 +38,21 @@ class RemoteAssistant:
         except DaemonUnavailable as e:
             raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
         events = iter(stream)
-        seen: dict[str, Any] = {"session_id": session_id or "", "route_by": None}
-        calls: list[ToolCallSummary] = []
+        turn = Follower(session_id)
         try:
             while (event := await asyncio.to_thread(next, events, _END)) is not _END:
-                if event.get("type") == "turn_failed":
-                    raise from_failure(event)
-                typed = EventAdapter.validate_python(event)
-                if isinstance(typed, TurnStarted):
-                    seen["session_id"] = typed.session_id
-                elif isinstance(typed, RouteDecided):
-                    seen["route_by"] = typed.by
-                elif isinstance(typed, ToolResultEvent):
-                    calls.append(ToolCallSummary(name=typed.name, args=typed.args, ok=typed.ok, result=typed.result,
-                                                 error=typed.error))
-                elif isinstance(typed, TurnDone):
-                    seen["done"] = typed
+                turn.see(event)
                 if emit is not None:
-                    r = emit(typed)
+                    r = emit(EventAdapter.validate_python(event))
                     if r is not None:
                         await r
         except DaemonUnavailable as e:
             raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
         finally:
             stream.abort()
-        done: TurnDone | None = seen.get("done")
-        if done is None:
-            raise AssistantError("the daemon's answer ended before the turn did.", "Ask again, or use --no-daemon.")
-        return TurnResult(turn_id=done.turn_id, session_id=seen["session_id"], ok=done.ok, answer=done.answer,
-                          route=done.route, route_by=seen["route_by"], attempts=done.attempts,
-                          model_calls=done.model_calls, tool_calls=calls, error=done.error, replaced=done.replaced,
-                          steps=[StepSummary.model_validate(st) for st in done.steps])
+        done = turn.outcome()
+        return TurnResult.model_validate({**done, "session_id": turn.session_id, "route_by": turn.route_by,
+                                          "tool_calls": turn.tool_calls})
 
     async def warm(self) -> None:
         pass  # the daemon keeps its tools warm

@@ -26,6 +26,7 @@ from assistant.limits import no_duplicate_keys
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.turn import Assistant
+from assistant import wire
 
 MAX_BODY = 1024 * 1024  # bodies; a question's own limit is the model's context (assistant.limits)
 BODY_SECONDS = 5.0  # a body must arrive within this; a slow sender does not hold a connection
@@ -254,7 +255,7 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             if gone:
                 return
             try:
-                await response.write(obj + b"\n")
+                await response.write(wire.line(obj))
             except (ConnectionError, RuntimeError):
                 gone = True  # the client left; the turn still finishes and is stored
 

@@ -1,0 +1,128 @@
+"""The daemon's wire protocol, in one light module (no pydantic: the thin ``ask`` imports it): a turn streams as
+NDJSON, one event per line, each shaped as its model in :mod:`assistant.pipeline.events` (a test holds the two
+together). The server writes lines with :func:`line`; every reader (the thin client, the REPL's remote view, the
+popup) reads them with :func:`events` and follows the turn with :class:`Follower`; progress lines and the popup
+name a stage with :func:`stage_label`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Iterator, Literal, TypedDict
+
+from assistant.errors import AssistantError, from_failure
+
+EventType = Literal["turn_started", "stage_started", "route_decided", "tool_call_proposed", "tool_result", "validation",
+                    "retry_stopped", "thinking", "answer_delta", "answer_check", "step_done", "turn_done", "turn_failed"]
+
+
+class TurnStarted(TypedDict):
+    type: Literal["turn_started"]
+    turn_id: str
+    session_id: str
+    question: str
+
+
+class StageStarted(TypedDict):
+    type: Literal["stage_started"]
+    step: int | None
+    stage: Literal["router", "executor", "tool", "validator", "responder"]
+    attempt: int
+    of: int
+    detail: str
+
+
+class ToolResult(TypedDict):
+    type: Literal["tool_result"]
+    attempt: int
+    name: str
+    args: dict[str, Any]
+    ok: bool
+    result: dict[str, Any] | None
+    error: str | None
+
+
+class AnswerDelta(TypedDict):
+    type: Literal["answer_delta"]
+    text: str
+
+
+class TurnDone(TypedDict):
+    type: Literal["turn_done"]
+    turn_id: str
+    ok: bool
+    answer: str
+    route: str | None
+    attempts: int
+    model_calls: int
+    error: str | None
+    replaced: str | None
+    steps: list[dict[str, Any]]
+
+
+class TurnFailed(TypedDict):
+    type: Literal["turn_failed"]
+    turn_id: str | None
+    message: str
+    hint: str
+    exit_code: int
+
+
+# The keys of a tool call as `ask --json` and a turn's result report it.
+TOOL_CALL_KEYS = ("name", "args", "ok", "result", "error")
+STAGE_LABELS = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
+
+
+def line(event_json: bytes) -> bytes:
+    """One event on the wire (the server's side)."""
+    return event_json + b"\n"
+
+
+def events(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+    """The events of a stream, one per non-blank line."""
+    for raw in lines:
+        if raw.strip():
+            yield json.loads(raw)
+
+
+def stage_label(event: dict[str, Any]) -> str | None:
+    """What a status line says while this event's stage runs (``calculator try 2/4…``), or None for an event that
+    starts none."""
+    kind = event.get("type")
+    if kind == "thinking":
+        return "thinking…"
+    if kind != "stage_started":
+        return None
+    if event["stage"] in ("executor", "tool"):
+        label = event.get("detail") or "tool"
+        return f"{label} try {event['attempt']}/{event['of']}…" if event.get("attempt", 0) > 1 else f"{label}…"
+    return STAGE_LABELS.get(event["stage"], "working…")
+
+
+class Follower:
+    """Follows one turn's events as a client reads them: a ``turn_failed`` becomes its error (with its exit code);
+    what the turn came to is kept (its session, how it was routed, its tool calls, its last event)."""
+
+    def __init__(self, session_id: str | None = None) -> None:
+        self.session_id = session_id or ""
+        self.route_by: str | None = None
+        self.tool_calls: list[dict[str, Any]] = []
+        self.done: dict[str, Any] | None = None
+
+    def see(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "turn_failed":
+            raise from_failure(event)
+        if kind == "turn_started":
+            self.session_id = event["session_id"]
+        elif kind == "route_decided":
+            self.route_by = event.get("by")
+        elif kind == "tool_result":
+            self.tool_calls.append({k: event.get(k) for k in TOOL_CALL_KEYS})
+        elif kind == "turn_done":
+            self.done = event
+
+    def outcome(self) -> dict[str, Any]:
+        """The turn's last event; a stream that ended without one is an error."""
+        if self.done is None:
+            raise AssistantError("the daemon ended the answer early.", "See the daemon log; or use --no-daemon.")
+        return self.done

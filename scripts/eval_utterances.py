@@ -2,7 +2,7 @@
 
     python scripts/eval_utterances.py --data DIR [--show N] [--pipeline N]
 
-DIR holds public NLU data, fetched as the README explains (nothing here downloads):
+DIR holds public NLU data, fetched as docs/results.md explains (nothing here downloads):
   DIR/nlu-benchmark/2017-06-custom-intent-engines/*/train_*_full.json   SNIPS (sonos/nlu-benchmark, CC0)
   DIR/smp2017/*.json or *.csv   SMP2017-ECDT task 1 ({"id": {"query", "label"}}, or tab-separated Sentence, Tag)
   DIR/cn_cities.csv   China's prefecture-level cities with their seats' coordinates (adcode,name,lat,lng)
@@ -90,7 +90,7 @@ def load(data: Path | None) -> list[dict]:
         return [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines() if line]
     rows = list(snips(data / "nlu-benchmark")) + list(smp(data / "smp2017"))
     if not rows:
-        sys.exit(f"no data under {data}: see the README (Places and follow-ups) for what to fetch where")
+        sys.exit(f"no data under {data}: see docs/results.md (Places and follow-ups) for what to fetch where")
     return rows
 
 

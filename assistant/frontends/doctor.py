@@ -97,7 +97,7 @@ def check_hotkey() -> Check:
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         where = "Wayland" if os.environ.get("WAYLAND_DISPLAY") else "no graphical session"
         return Check(name="hotkey", level="warn", detail=f"no X11 display ({where}): a global hotkey cannot be grabbed",
-                     fix="bind a desktop shortcut to `assistant popup` (see the README)")
+                     fix="bind a desktop shortcut to `assistant popup` (see docs/daemon.md)")
     if importlib.util.find_spec("pynput") is None:
         return Check(name="hotkey", level="warn", detail="pynput is not installed",
                      fix="pip install 'assistant[hotkey]' (in a checkout: pip install '.[hotkey]') for the global hotkey")

@@ -1,0 +1,61 @@
+"""The ``assistant`` command: the grammar (``parser``) and one module per group of commands, imported only when
+its command runs, so that ``assistant --version`` and ``--help`` stay instant and ``ask`` through the daemon
+imports no model code."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+import traceback
+from typing import Sequence
+
+from assistant.errors import AssistantError
+from assistant.frontends.cli.parser import build_parser
+
+# command -> (module in this package, function)
+COMMANDS = {"ask": ("ask", "ask"), "chat": ("chat", "chat"), "batch": ("batch", "batch"), "logs": ("history", "logs"),
+            "sessions": ("history", "sessions"), "trace": ("history", "trace"), "config": ("admin", "config"),
+            "models": ("admin", "models"), "completion": ("admin", "completion"), "tools": ("admin", "tools"),
+            "doctor": ("admin", "doctor"), "daemon": ("admin", "daemon"), "popup": ("admin", "popup")}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # a mistake in a command's arguments gets that command's usage, not the top-level one
+        (args._commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    if args.command is None:
+        build_parser().print_help()
+        return 2
+    debug = getattr(args, "debug", False)
+    if os.name == "posix":
+        os.umask(0o077)  # the database, logs and caches it creates are the user's alone: 0600 files, 0700 folders
+    try:
+        module, function = COMMANDS[args.command]
+        return getattr(importlib.import_module(f"assistant.frontends.cli.{module}"), function)(args)
+    except AssistantError as e:
+        if debug:
+            traceback.print_exc()
+        if getattr(args, "json", False) and args.command == "ask":
+            from assistant.frontends.cli.ask import print_ask_json
+
+            print_ask_json({"ok": False, "answer": "", "error": e.one_line(), "exit_code": e.exit_code}, [])
+        elif getattr(args, "json", False):
+            print(json.dumps({"ok": False, "error": e.one_line(), "exit_code": e.exit_code}, ensure_ascii=False))
+        print(f"assistant: {e.one_line()}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("\nassistant: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (`assistant ... | head`): stop quietly, like other tools
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    except Exception as e:  # a bug: say so in one line unless asked for the details
+        if debug:
+            traceback.print_exc()
+        else:
+            print(f"assistant: internal error: {type(e).__name__}: {e} (run with --debug for details)", file=sys.stderr)
+        return 1

@@ -1,0 +1,167 @@
+"""Looking after the assistant: ``config``, ``completion``, ``models``, ``tools``, ``daemon``, ``popup``, ``doctor``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from assistant.errors import AssistantError
+from assistant.frontends.cli.common import settings_for
+from assistant.frontends.cli.parser import build_parser
+
+def config(args: argparse.Namespace) -> int:
+    from assistant.config import env_sources, render_settings
+
+    paths, settings = settings_for()
+    if args.action == "path":
+        print(paths.config_file)
+    else:
+        print(f"# effective settings (file: {paths.config_file}, data: {paths.data_dir})")
+        print(render_settings(settings, env_sources()))
+    return 0
+
+
+def completion(args: argparse.Namespace) -> int:
+    from assistant.frontends.completion import SHELLS
+
+    print(SHELLS[args.shell](build_parser()), end="")
+    return 0
+
+
+def models(args: argparse.Namespace) -> int:
+    from assistant.config import ROLES, set_default_model
+    from assistant.errors import ConfigError
+
+    paths, settings = settings_for()
+    if args.action == "default":
+        if not args.name:
+            raise ConfigError("'models default' needs a model name.", "Usage: assistant models default NAME")
+        set_default_model(paths, args.name)
+        print(f"model = {json.dumps(args.name)} in {paths.config_file}")
+        return 0
+    if args.name:
+        raise ConfigError(f"unexpected '{args.name}'.", "Usage: assistant models [--json] | assistant models default NAME")
+    from assistant.models.select import list_models
+
+    backend, found = asyncio.run(list_models(settings))
+    in_use = {m: [r for r in ROLES if settings.model_for(r) == m] for m in {settings.model_for(r) for r in ROLES}}
+    if args.json:
+        for m in found:
+            print(json.dumps({**m, "backend": backend, "roles": in_use.get(m["name"], [])}, ensure_ascii=False))
+        return 0
+    if not found:
+        print(f"{backend}: no models" + (" (ollama pull NAME)" if backend == "ollama" else ""))
+        return 0
+    from assistant.frontends.progress import pad, width as columns
+
+    width = max(columns(m["name"] or "") for m in found) + 2
+    print(f"the {backend} backend's models" + (" (backend = auto; Ollama is not reachable)"
+                                               if settings.backend == "auto" and backend != "ollama" else "") + ":")
+    print(f"  {'model':<{width}}{'size':>9}  {'params':<8}capabilities")
+    for m in found:
+        size = f"{m['size'] / 1e9:.1f} GB" if m.get("size") else "-"
+        roles = in_use.get(m["name"], [])
+        used = f"  ← {'every role' if len(roles) == len(ROLES) else ', '.join(roles)}" if roles else ""
+        print(f"{'*' if roles else ' '} {pad(m['name'], width)}{size:>9}  {m.get('parameters') or '-':<8}"
+              f"{', '.join(m['capabilities']) or '-'}{used}")
+    missing = [n for n in in_use if n not in {m["name"] for m in found}] if backend != "embedded" else []
+    for name in missing:
+        print(f"! {name} is configured ({', '.join(in_use[name])}) but the {backend} backend does not have it",
+              file=sys.stderr)
+    return 0
+
+
+def tools(args: argparse.Namespace) -> int:
+    from assistant.app import build_registry
+
+    from assistant.pipeline.control import without_controls
+    from tools.jail_report import report
+
+    paths, settings = settings_for()
+    registry = build_registry(settings, paths)
+    jail = report()
+    for tool in registry:
+        perms = tool.permissions
+        print(without_controls(f"{tool.name}: {tool.description}"))  # an MCP server writes its own descriptions
+        print(f"  source: {tool.source}")
+        print(f"  network: {', '.join(perms.network) or 'none'}" + (f" (ports {', '.join(map(str, perms.ports))})"
+                                                                   if perms.ports else ""))
+        print(f"  folders it may write: {', '.join(perms.files) or 'none'}")
+        if tool.source != "built-in" and not jail.confined:
+            print(f"  confined: {'yes, you allowed unconfined tools' if settings.allow_unconfined_tools else 'NO: it will not run (allow_unconfined_tools)'}")
+        print(f"  arguments: {json.dumps(tool.args_schema(), ensure_ascii=False)}")
+    print("what the kernel enforces here:")
+    for line in jail.lines():
+        print(f"  {line}")
+    for line in registry.skipped:
+        print(line, file=sys.stderr)
+    return 0
+
+
+def daemon(args: argparse.Namespace) -> int:
+    from assistant.frontends import daemon
+
+    paths, settings = settings_for()
+    if args.action == "run":
+        daemon.setup_logging(paths)
+        asyncio.run(daemon.serve(settings, paths))
+        return 0
+    if args.action == "start":
+        print(daemon.start(paths))
+    elif args.action == "stop":
+        print(daemon.stop(paths))
+    elif args.action == "restart":
+        print(daemon.restart(paths))
+    elif args.action == "install":
+        print(daemon.install(paths))
+    else:
+        from assistant.frontends.client import connect
+
+        client = connect(paths.run_dir)
+        if client is None:
+            print("the daemon is not running (start it with: assistant daemon start)")
+            return 1
+        h = client.get("/v1/health")
+        print(f"running: pid {h['pid']}, up {h['uptime_s']:.0f} s, {h['transport']} transport, backend {h['backend']}, {h['warm']}")
+        print(f"hotkey: {h['hotkey']}")
+    return 0
+
+
+def popup(args: argparse.Namespace) -> int:
+    from assistant.frontends.client import DaemonError, connect
+    from assistant.errors import AssistantError
+    from assistant.paths import resolve_paths
+
+    client = connect(resolve_paths().run_dir)
+    if client is None:
+        raise AssistantError("the daemon is not running.", "Start it with: assistant daemon start")
+    try:
+        print(client.post("/v1/popup", {})["popup"])
+    except DaemonError as e:
+        raise AssistantError(f"the daemon could not open the popup: {e}.") from None
+    return 0
+
+
+def doctor(args: argparse.Namespace) -> int:
+    from assistant.frontends.doctor import report, run_checks
+    from assistant.health import Check
+    from assistant.paths import resolve_paths
+
+    paths = resolve_paths()
+    try:
+        _, settings = settings_for()
+        config: list[Check] = []
+    except AssistantError as e:  # a broken config is a finding: the rest is checked with the defaults
+        from assistant.config import load_settings
+
+        try:  # the environment's settings, without the file; or, when those are what is broken, the defaults
+            settings = load_settings(paths, ignore_file=True)
+        except AssistantError:
+            settings = load_settings(paths, env={}, ignore_file=True)
+        config = [Check(name="settings", level="fail", blocking=True, detail=e.message,
+                        fix=(e.hint + " Until then the checks below use the defaults.").strip())]
+    text, code = report(config + asyncio.run(run_checks(settings, paths)), args.json)
+    print(text)
+    return code

@@ -1,0 +1,146 @@
+"""``assistant ask``: one question, through the running daemon (the thin path: no model code is imported) or in
+this process."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from typing import Any
+
+from assistant.envnames import ENV_PREFIX
+from assistant.errors import AssistantError
+from assistant.frontends.cli.common import (
+    flag_overrides, logs_off, model_options, notice, open_store, session_of, settings_for,
+)
+from assistant.frontends.progress import status_wanted
+
+def piped() -> bool:
+    """Standard input is a pipe or a file (``cmd | assistant ask …``, ``< notes.txt``): not a terminal, and not
+    /dev/null or a closed descriptor, so reading it never waits on a person or hangs a script."""
+    import stat
+
+    try:
+        mode = os.fstat(0).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
+
+
+def read_question(parts: list[str], files: list[str] | None = None, stdin: bool = True) -> str:
+    """The question as a user composed it: each ``-f`` file, then what was piped in, then the words given (the
+    order llm uses); ``-`` alone is the whole question from stdin."""
+    from assistant.errors import ConfigError
+    from assistant.limits import decode_text
+
+    pieces: list[str] = []
+    for name in files or []:
+        try:
+            with open(name, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise ConfigError(f"cannot read {name}: {e.strerror or e}.", "Check the path given to -f.") from None
+        text = decode_text(data, name).strip()
+        if text:
+            pieces.append(f"{os.path.basename(name)}:\n{text}")
+    if stdin and (parts == ["-"] or piped()):
+        text = decode_text(sys.stdin.buffer.read(), "standard input").strip()
+        if text:
+            pieces.append(text)
+    words = " ".join(p for p in parts if p != "-").strip() if parts != ["-"] else ""
+    if words:
+        pieces.append(words)
+    question = "\n\n".join(pieces)
+    if not question:
+        raise ConfigError("the question is empty.", "Give it as arguments, pipe it in, or attach a file with -f.")
+    return question
+
+
+def ask(args: argparse.Namespace) -> int:
+    question = read_question(args.question, args.file)
+    if not args.no_daemon:
+        from assistant.frontends.client import connect
+        from assistant.paths import resolve_paths
+
+        paths = resolve_paths()
+        client = connect(paths.run_dir)
+        if client is not None:  # the thin path: no model stack imported here
+            from assistant.frontends.client import DaemonError
+
+            try:
+                return _ask_remote(client, question, args, paths)
+            except DaemonError as e:
+                if e.status != 409:
+                    raise AssistantError(f"the daemon refused the question: {e}.", "Try --no-daemon.") from None
+                notice(f"{e}; answering here instead (`assistant daemon restart` gives the daemon these settings).")
+    paths, settings = settings_for(flag_overrides(args))
+    result = asyncio.run(_run_ask(paths, settings, question, args))
+    if args.json:
+        print_ask_json(result.model_dump(), [t.model_dump() for t in result.tool_calls])
+    return 0 if result.ok else 1
+
+
+ASK_JSON_KEYS = ("ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error", "replaced", "steps",
+                 "exit_code")
+
+
+def print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> None:
+    """The one shape of `ask --json`, whether the turn ran here or in the daemon, answered or not: every key on
+    every outcome (``null`` where unknown)."""
+    out = {k: tool_calls if k == "tool_calls" else turn.get(k) for k in ASK_JSON_KEYS}
+    out["steps"] = out["steps"] or []
+    if out["exit_code"] is None:
+        out["exit_code"] = 0 if out["ok"] else 1
+    print(json.dumps(out, ensure_ascii=False))
+
+
+def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
+    from assistant.frontends.progress import Progress
+    from assistant.wire import Follower
+
+    progress = Progress(enabled=not args.json and status_wanted(), stream_answer=not args.json, render=not args.plain)
+    from assistant.envnames import setting_env
+
+    session = "last" if args.resume_last else args.session
+    if session and session != "last":  # an id prefix: resolved here (the daemon takes whole ids, and "last")
+        store = open_store()
+        try:
+            session = session_of(store, session)
+        finally:
+            store.close()
+    options = {f"{ENV_PREFIX}{name.upper()}": value for name, value in model_options(args).items()}
+    events = client.ask(question, session_id=session, model=args.model, max_retries=args.max_retries,
+                        env={**setting_env(), **options}, system=args.system,
+                        one_shot=None if session else "ask", log=False if args.no_log or logs_off(paths) else None)
+    if args.debug:
+        notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
+    turn = Follower()
+    try:
+        for event in events:
+            turn.see(event)
+            progress.on_event(event)
+    finally:
+        progress.finish()
+    done = turn.outcome()
+    if args.json:
+        print_ask_json(done, turn.tool_calls)
+    return 0 if done["ok"] else 1
+
+
+async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
+    from assistant.app import build_assistant
+    from assistant.frontends.progress import Progress
+
+    as_json = args.json
+    progress = Progress(enabled=not as_json and status_wanted(), stream_answer=not as_json, render=not args.plain)
+    app = build_assistant(settings, paths, notify=notice, status=progress.status)
+    try:
+        session = app.store.find_session("last", exclude="batch") if args.resume_last else \
+            session_of(app.store, args.session) if args.session else None
+        return await app.ask(question, session_id=session, emit=progress.on_event, system=args.system,
+                             one_shot=None if session else "ask", log=not args.no_log and not logs_off(paths))
+    finally:
+        progress.finish()
+        await app.aclose()

@@ -1,0 +1,50 @@
+"""``assistant chat``: the REPL, through the daemon when it runs."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from assistant.frontends.cli.ask import read_question
+from assistant.frontends.cli.common import flag_overrides, notice, settings_for
+from assistant.frontends.progress import status_wanted
+
+def chat(args: argparse.Namespace) -> int:
+    paths, settings = settings_for(flag_overrides(args))
+    # the first message: files, then the words (standard input stays the chat's own: one message a line)
+    first = read_question(args.message, args.file, stdin=False) if args.message or args.file else None
+    return asyncio.run(_run_chat(paths, settings, args, first))
+
+
+async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None = None) -> int:
+    from assistant.answering import Answering
+    from assistant.app import build_assistant
+    from assistant.frontends.client import connect
+    from assistant.errors import ConfigError
+    from assistant.frontends.remote import RemoteAssistant
+    from assistant.frontends.repl import Repl
+    from assistant.store import Store
+
+    client = None if args.no_daemon else connect(paths.run_dir)
+    if client is not None:  # the daemon answers with warm models; the store is shared
+        paths.ensure()
+        app: Answering = RemoteAssistant(client, settings, Store(paths.database))
+    else:
+        app = build_assistant(settings, paths, notify=notice)
+    try:
+        ref = args.session or ("last" if args.resume_last else None)
+        session = app.store.find_session(ref, frontend="chat" if ref == "last" else None) if ref else \
+            app.store.create_session()
+        if session is None:
+            if args.session:
+                raise ConfigError(f"no session matches '{args.session}'.", "See: assistant sessions list")
+            session = app.store.create_session()
+        warming = asyncio.create_task(app.warm())  # tool workers start while you type
+        repl = Repl(app, session, paths.data_dir / "chat_history.txt",
+                    progress_enabled=status_wanted(), render=not args.plain,
+                    via="the daemon" if client is not None else None)
+        code = await repl.run(first)
+        await warming
+        return code
+    finally:
+        await app.aclose()

@@ -1,0 +1,73 @@
+"""What the commands share: the settings with the flags applied, the store, notices on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from assistant.envnames import OPTIONS
+from assistant.frontends.progress import terminal
+
+def settings_for(overrides: dict[str, Any] | None = None):
+    from assistant.config import load_settings
+    from assistant.paths import resolve_paths
+
+    paths = resolve_paths()
+    return paths, load_settings(paths, overrides)
+
+
+def open_store():
+    from assistant.store import Store
+
+    paths, _ = settings_for()
+    paths.ensure()
+    return Store(paths.database)
+
+
+def notice(text: str) -> None:
+    sys.stderr.write(f"\r\033[Kassistant: {text}\n" if terminal(sys.stderr) else f"assistant: {text}\n")
+    sys.stderr.flush()
+
+
+def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    from assistant.config import ROLES
+
+    overrides: dict[str, Any] = {"max_retries": getattr(args, "max_retries", None)}
+    if args.model:
+        overrides.update({"model": args.model, **{f"{role}_model": args.model for role in ROLES}})
+    overrides.update(model_options(args))
+    return overrides
+
+
+def model_options(args: argparse.Namespace) -> dict[str, str]:
+    """``-o KEY VALUE`` pairs as settings (checked with the settings: ``-o temperature 9`` is a usage error)."""
+    import difflib
+
+    from assistant.errors import ConfigError
+
+    out: dict[str, str] = {}
+    for key, value in getattr(args, "option", None) or []:
+        if key not in OPTIONS:
+            near = difflib.get_close_matches(key, list(OPTIONS), n=1)
+            raise ConfigError(f"-o {key}: not a model option" + (f" (did you mean '{near[0]}'?)." if near else "."),
+                              "Options: " + ", ".join(OPTIONS) + ".")
+        out[OPTIONS[key]] = value
+    return out
+
+
+LOGS_OFF = "logs-off"  # a file in the data dir: one-shot asks are not stored
+
+
+def logs_off(paths) -> bool:
+    return (paths.data_dir / LOGS_OFF).exists()
+
+
+def session_of(store, ref: str) -> str:
+    """A session id from an id prefix given on the command line."""
+    from assistant.errors import ConfigError
+
+    sid = store.find_session(ref)
+    if sid is None:
+        raise ConfigError(f"no session matches '{ref}'.", "See: assistant sessions list")
+    return sid

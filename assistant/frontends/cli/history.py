@@ -1,0 +1,112 @@
+"""What is stored: ``logs`` (and pruning), ``trace``, ``sessions``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from assistant.frontends.cli.common import LOGS_OFF, open_store
+
+def _prune(older_than: str | None) -> int:
+    """``assistant logs prune --older-than AGE``: delete old turns, their calls and events, and empty sessions."""
+    import re
+    from datetime import datetime, timedelta, timezone
+
+    from assistant.errors import ConfigError
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([hdw]?)\s*", older_than or "")
+    if m is None:
+        raise ConfigError("logs prune needs --older-than AGE.", "For example: assistant logs prune --older-than 30d "
+                          "(h: hours, d: days, w: weeks; a number alone is days).")
+    hours = float(m.group(1)) * {"h": 1, "d": 24, "w": 168, "": 24}[m.group(2)]
+    before = (datetime.now(timezone.utc) - timedelta(hours=hours)).isoformat(timespec="milliseconds")
+    turns, sessions, vacuumed = open_store().prune(before)
+    print(f"deleted {turns} turn{'s' if turns != 1 else ''} older than {older_than.strip()} and {sessions} empty "
+          f"session{'s' if sessions != 1 else ''}" + ("; the database was compacted" if vacuumed else ""))
+    return 0
+
+
+def logs(args: argparse.Namespace) -> int:
+    from assistant.errors import ConfigError
+    from assistant.paths import resolve_paths
+
+    flag = resolve_paths().data_dir / LOGS_OFF
+    if args.switch in ("on", "off"):
+        flag.parent.mkdir(parents=True, exist_ok=True)
+        flag.touch() if args.switch == "off" else flag.unlink(missing_ok=True)
+        print("asks are logged" if args.switch == "on" else "asks are not logged (assistant logs on to start again)")
+        return 0
+    if args.switch == "status":
+        print("asks are not logged" if flag.exists() else "asks are logged")
+        return 0
+    if args.switch == "prune":
+        return _prune(args.older_than)
+    if args.count < 0:
+        raise ConfigError("-n must be 0 (all) or more.")
+    store = open_store()
+    rows = store.logs(args.count, args.query, args.model)
+    if args.json:
+        for r in rows:
+            print(json.dumps(r, ensure_ascii=False))
+    else:
+        from assistant.frontends.trace_view import logs_text
+
+        print(logs_text(rows) if rows else "no turns" + (" match" if args.query or args.model else " yet"))
+    return 0
+
+
+def trace(args: argparse.Namespace) -> int:
+    from assistant.frontends import trace_view
+    from assistant.errors import ConfigError
+
+    store = open_store()
+    turn_id = store.find_turn(args.turn)
+    if turn_id is None:
+        raise ConfigError(f"no turn matches '{args.turn}'.", "Give a turn id (see --json output or /trace), or 'last'.")
+    turn = store.turn(turn_id)
+    print(trace_view.as_json(turn) if args.json else trace_view.render(turn))
+    return 0
+
+
+def sessions(args: argparse.Namespace) -> int:
+    from assistant.errors import ConfigError
+    from assistant.frontends.repl import sessions_table
+
+    if args.action != "export" and args.format:
+        raise ConfigError(f"--format is for 'sessions export', not '{args.action}'.", "For a listing as JSON: --json.")
+    if args.action != "list" and (args.limit is not None or args.kind or args.json):
+        raise ConfigError(f"-n, --kind and --json are for 'sessions list', not '{args.action}'.")
+    store = open_store()
+    if args.action == "list":
+        if args.limit is not None and args.limit < 0:
+            raise ConfigError("-n must be 0 (all) or more.")
+        rows = store.sessions(None if args.limit == 0 else args.limit or 20, args.kind)
+        if args.json:
+            for r in rows:
+                print(r.model_dump_json())
+        else:
+            print(sessions_table(rows))
+        return 0
+    if not args.id:
+        raise ConfigError(f"'sessions {args.action}' needs a session id.", "See: assistant sessions list")
+    sid = store.find_session(args.id)
+    if sid is None:
+        raise ConfigError(f"no session matches '{args.id}'.", "See: assistant sessions list")
+    if args.action == "delete":
+        store.delete_session(sid)
+        print(f"deleted session {sid}")
+        return 0
+    turns = store.session_turns(sid)
+    if args.action == "export" and args.format == "jsonl":
+        for t in turns:
+            print(json.dumps({"session_id": sid, **t.model_dump()}, ensure_ascii=False))
+        return 0
+    print(f"# Session {sid}\n")
+    for t in turns:
+        print(f"**You** ({t.started_at[:19].replace('T', ' ')}):\n\n{t.question}\n")
+        if t.answer is not None:
+            route = f", {t.route}" if t.route else ""
+            print(f"**Assistant**{route}:\n\n{t.answer}\n")
+        elif t.error:
+            print(f"*(no answer: {t.error})*\n")
+    return 0

@@ -1,0 +1,150 @@
+"""The command line's grammar: every command, its flags and its help (argparse: cheap to import)."""
+
+from __future__ import annotations
+
+import argparse
+
+from assistant import __version__
+from assistant.envnames import OPTIONS
+from assistant.errors import EXIT_CODES_HELP
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="assistant",
+        description="A local-first assistant on models served by Ollama: it routes each question to chat or a tool, "
+                    "checks the tool's result, and streams a grounded answer.",
+        epilog="State lives under the platform's config/data dirs, or under $ASSISTANT_HOME when set.",
+    )
+    p.add_argument("--version", action="version", version=f"assistant {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    ask = sub.add_parser(
+        "ask", help="answer one question",
+        description="Answer one question and stream the answer to stdout. Progress goes to stderr when it is a terminal.",
+        epilog=EXIT_CODES_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ask.add_argument("question", nargs="*", help="the question; text piped in comes first (as with llm and ollama run), "
+                                                 "and '-' alone reads the whole question from stdin")
+    ask.add_argument("-f", "--file", action="append", default=[], metavar="FILE",
+                     help="a text file to put before the question (repeatable)")
+    ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    ask.add_argument("--plain", action="store_true", help="on a terminal, show the answer's Markdown as it is "
+                                                          "(on a pipe it always is)")
+    ask.add_argument("-m", "--model", help="use this model for every role")
+    ask.add_argument("-c", "--continue", dest="resume_last", action="store_true",
+                     help="continue the last conversation (its earlier turns are the context)")
+    ask.add_argument("--session", metavar="ID", help="continue this session (an id prefix; see: assistant sessions list)")
+    ask.add_argument("--no-log", action="store_true", help="store nothing of this question")
+    ask.add_argument("-s", "--system", metavar="TEXT", help="your own instructions for this answer (a system prompt)")
+    ask.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
+                     help="a model option for this question: " + ", ".join(OPTIONS) + " (repeatable)")
+    ask.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
+    ask.add_argument("--debug", action="store_true", help="show tracebacks")
+    ask.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
+
+    cfg = sub.add_parser("config", help="where the settings file is, and the effective settings",
+                         description="Settings come from config.toml, then ASSISTANT_* environment variables "
+                                     "(and OLLAMA_HOST), then command-line flags.")
+    cfg.add_argument("action", choices=["path", "show"], help="path: print the config file's path; show: print the effective settings")
+
+    batch = sub.add_parser(
+        "batch", help="answer many questions from a file or stdin, as JSONL",
+        description="Answer every question of INPUT and write one JSON object per question: id, question, ok, "
+                    "answer, route, attempts, model_calls, latency_ms, turn_id, error (JSONL input fields are "
+                    "copied through). INPUT is a text file (one question per line; blank lines and # comments "
+                    "skipped), a JSONL file ({\"id\": ..., \"question\": ...} per line), or '-' for stdin. "
+                    "A batch is resumable: it is a job keyed by its input's content and the settings that change "
+                    "answers (the models, the backend, the tools), and running the same "
+                    "command again after an interruption answers only what is missing; the output then holds "
+                    "every question exactly once.",
+        epilog="--concurrency sends N questions at once. Ollama answers up to OLLAMA_NUM_PARALLEL requests per "
+               "model in parallel and queues the rest, so N above that only queues inside Ollama; set both "
+               "together (memory permitting).\n\n"
+               "exit codes:\n  0  every question answered and checked\n"
+               "  1  some questions failed or were left unanswered by server errors (rerun to retry those)\n"
+               "  2  bad usage or input\n  3  Ollama not reachable: the batch stopped, progress saved\n"
+               "  4  model not installed: the batch stopped, progress saved",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    batch.add_argument("input", nargs="?", help="questions: a .txt or .jsonl file, or '-' for stdin")
+    batch.add_argument("-o", "--output", help="write JSONL here instead of stdout")
+    batch.add_argument("--concurrency", "-j", type=int, default=4, metavar="N", help="questions in flight at once (default 4)")
+    batch.add_argument("--ordered", action="store_true", help="write records in input order (default: as they finish)")
+    batch.add_argument("--status", action="store_true", help="list batch jobs, their progress and the settings that key them")
+    batch.add_argument("--fresh", action="store_true", help="forget what earlier runs of this job answered and start over")
+    batch.add_argument("--model", help="use this Ollama model for every role")
+    batch.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check")
+    batch.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    models = sub.add_parser("models", help="the models of the configured backend, or set the default one",
+                            description="List the models the backend that answers has (Ollama: with size and "
+                                        "capabilities such as tools and thinking), marking the ones in use; "
+                                        "'models default NAME' writes model = NAME into config.toml.")
+    models.add_argument("action", nargs="?", choices=["list", "default"], default="list")
+    models.add_argument("name", nargs="?", help="with 'default': the model every role uses unless it names its own")
+    models.add_argument("--json", action="store_true", help="one JSON object per model")
+
+    sub.add_parser("tools", help="list the tools with their source (built-in, plugin, MCP server), argument schema and permissions")
+
+    chat = sub.add_parser("chat", help="interactive chat with sessions, follow-ups and traces",
+                          description="An interactive chat. Answers stream; follow-ups use the session's context; "
+                                      "type /help inside for the commands.")
+    chat.add_argument("message", nargs="*", help="a first message to send (the -f files come before it)")
+    chat.add_argument("-f", "--file", action="append", default=[], metavar="FILE",
+                      help="a text file to put before the first message (repeatable)")
+    chat.add_argument("-c", "--continue", dest="resume_last", action="store_true", help="resume the most recent chat")
+    chat.add_argument("--session", metavar="ID", help="resume this session (an id prefix)")
+    chat.add_argument("--model", help="use this model for every role")
+    chat.add_argument("--plain", action="store_true", help="show answers' Markdown as it is, not as formatting")
+    chat.add_argument("--debug", action="store_true", help="show tracebacks")
+    chat.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
+
+    daemon = sub.add_parser(
+        "daemon", help="the background daemon: warm models, a local API, the global hotkey",
+        description="start: run it in the background; stop; restart; status: is it running, and is the hotkey active "
+                    "(and why not); run: stay in the foreground (for service managers); install: write a systemd user "
+                    "unit (Linux) or a launchd agent (macOS) that carries OLLAMA_HOST and your ASSISTANT_* variables. "
+                    "The daemon rereads config.toml when it changes (or on SIGHUP); a question asked with other "
+                    "settings than the daemon's (another OLLAMA_HOST, say) is answered in the asking process.",
+    )
+    daemon.add_argument("action", choices=["start", "stop", "restart", "status", "run", "install"])
+    sub.add_parser("popup", help="open the popup through the running daemon (bind this to a desktop shortcut)")
+
+    doctor = sub.add_parser("doctor", help="check Ollama, the models, the embedded backend, state, weather and hotkey",
+                            description="Check what the assistant needs and print each finding with what to do. "
+                                        "Exits 1 only on problems that stop it from answering.")
+    doctor.add_argument("--json", action="store_true", help="print the findings as JSON")
+
+    sessions = sub.add_parser("sessions", help="list, show, delete or export sessions",
+                              description="Sessions are chats (and the popup's), the one rolling session of one-shot "
+                                          "`ask` questions, and one per batch job.")
+    sessions.add_argument("action", choices=["list", "show", "delete", "export"])
+    sessions.add_argument("id", nargs="?", help="a session id (or a unique prefix, or 'last')")
+    sessions.add_argument("--format", choices=["jsonl", "markdown"], help="export: jsonl or markdown (default)")
+    sessions.add_argument("-n", "--limit", type=int, metavar="N", help="list: the N most recent (default 20; 0: all)")
+    sessions.add_argument("--kind", choices=["chat", "ask", "batch"], help="list: only chats, the ask session, or batch jobs")
+    sessions.add_argument("--json", action="store_true", help="list: one JSON object per session")
+
+    logs = sub.add_parser("logs", help="every stored turn, newest last: search them, or switch logging of asks off",
+                          description="Print stored turns (questions, answers, models), the most recent last. "
+                                      "`assistant logs off` stops storing one-shot `ask` questions (chats keep their "
+                                      "turns: they are the chat's context); `assistant logs on` starts again.")
+    logs.add_argument("switch", nargs="?", choices=["on", "off", "status", "prune"],
+                      help="switch the logging of asks, or show it; prune: delete turns older than --older-than")
+    logs.add_argument("--older-than", metavar="AGE", help="with prune: 30d, 12h, 2w (a number alone is days)")
+    logs.add_argument("-n", "--count", type=int, default=3, metavar="N", help="how many turns (default 3; 0: all)")
+    logs.add_argument("-q", "--query", metavar="TEXT", help="only turns whose question or answer contains TEXT")
+    logs.add_argument("-m", "--model", help="only turns that MODEL answered a call of")
+    logs.add_argument("--json", action="store_true", help="one JSON object per turn")
+
+    trace = sub.add_parser("trace", help="show one turn as a tree: route, model calls, tool calls, verdicts, retries")
+    trace.add_argument("turn", nargs="?", default="last", help="a turn id (or prefix), 'last' (default) or 'last-N'")
+    trace.add_argument("--json", action="store_true", help="print the whole turn as JSON")
+    completion = sub.add_parser("completion", help="a shell completion script: bash, zsh or fish",
+                                description="Print a completion script for your shell. bash: add "
+                                            "'source <(assistant completion bash)' to ~/.bashrc; zsh: "
+                                            "'source <(assistant completion zsh)' to ~/.zshrc; fish: "
+                                            "'assistant completion fish > ~/.config/fish/completions/assistant.fish'.")
+    completion.add_argument("shell", choices=["bash", "zsh", "fish"])
+    p.set_defaults(_commands=sub.choices)
+    return p

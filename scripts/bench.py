@@ -41,6 +41,11 @@ TARGETS = {"mean_calls_tiers_on": 1.5, "arithmetic_calls": 0, "overhead_p50_ms":
            "plan_wall_ratio": 1.2}
 
 
+ENGLISH = ("light", "air", "water", "stone", "glass", "sand", "wind", "rain", "snow", "fire", "earth", "wood", "iron",
+           "salt", "milk", "bread", "paper", "cloth")
+CHINESE = ("光", "空气", "水", "石头", "玻璃", "沙子", "风", "雨", "雪", "火", "土", "木头", "铁")
+
+
 class Oracle:
     """Answers each stage as a correct model would, looked up from the question set."""
 
@@ -68,12 +73,14 @@ class Oracle:
             return Reply(tool_calls=[{"name": entry["route"], "arguments": a} for a in entry["args"]], delay=self.latency)
         if kind == "validator":
             return Reply(content='{"verdict": "PASS", "reason": "the arguments fit the request"}', delay=self.latency)
-        words = " ".join(f"it is {i}" for i in range(self.answer_tokens // 3))  # English, never one piece over and over
+        # A conversation answer as a correct model writes one: no figure the question does not hold (the answer
+        # check would hold it back), never one piece over and over.
+        words = " ".join(f"it is {w}." for w in ENGLISH[:self.answer_tokens // 3])
         try:  # an answer from tool results states their figures, as the answer check requires
             words = written_answer(*results_of(request))
         except LookupError:
             if any("\u4e00" <= ch <= "\u9fff" for ch in entry["question"]):
-                words = "".join(f"这是第{i}句。" for i in range(self.answer_tokens // 4))
+                words = "".join(f"这是{w}。" for w in CHINESE[:self.answer_tokens // 4])
         if self.token_rate:
             return Reply(content=words, chunk_size=5, chunk_delay=1 / self.token_rate, delay=self.latency)  # 5 chars: 1 token
         return Reply(content=words)

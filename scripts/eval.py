@@ -46,7 +46,7 @@ from assistant.config import Settings
 from assistant.errors import AssistantError
 from assistant.paths import Paths
 from tools.gazetteer import Gazetteer, build_index
-from tools.wmo import describe
+from tools.weather.wmo import describe
 
 CASES = [json.loads(line) for line in (ROOT / "scripts" / "eval_questions.jsonl").read_text(encoding="utf-8").splitlines() if line]
 TOOLS = {make(Settings(), Paths(*(Path("unused"),) * 4)).name for make in BUILTIN}  # every built-in tool's route

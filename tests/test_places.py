@@ -13,7 +13,7 @@ from fake_ollama import Script
 from oracle import grounded
 
 from tools.weather import Weather, WeatherConfig
-from tools.weather_text import weather_sense
+from tools.weather.text import weather_sense
 
 ROOT = Path(__file__).resolve().parents[1]
 

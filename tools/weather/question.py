@@ -1,0 +1,197 @@
+"""Reading a weather question: its places and day, the route and follow-ups by rule, what is missing, the
+route gate and the arguments the user excluded."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from pydantic import BaseModel
+
+from tools.base import Grounding, LocalText, PreviousTurn, Verdict, language_of
+from tools.gazetteer import Place
+from tools.weather.config import WeatherArgs
+from tools.weather.text import (
+    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase,
+    explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
+)
+from tools.when import find_when
+
+
+# Capitalised words that are never place names here (sentence starts, question words, weather words).
+
+
+_NOT_PLACES = {w.casefold() for w in (
+    "what", "what's", "whats", "how", "how's", "is", "it", "will", "does", "do", "the", "a", "in", "at", "and",
+    "or", "tell", "me", "today", "tomorrow", "now", "please", "which", "who", "where", "when", "should", "i", "can",
+    "compare", "any", "anywhere", "random", "except", "but", "not", "sunset", "sunrise", "dawn", "dusk", "noon",
+    "midnight", "morning", "afternoon", "evening", "night", "tonight", "weekend", "monday", "tuesday", "wednesday",
+    "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
+    "august", "september", "october", "november", "december", "here", "there", "nearby", "area", "city", "town",
+    "state", "country", "celsius", "fahrenheit", "kelvin", "english", "chinese", "french", "german", "spanish",
+    "japanese", "christmas", "easter", "summer", "winter", "spring", "autumn", "fall", "mr", "mrs", "ms", "dr",
+    "my", "our", "your", "his", "her", "their", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+    "nov", "dec", "on", "am", "pm",
+    *EN_STRONG, *EN_WEAK,
+)} | {*ZH_STRONG, *ZH_WEAK, "今天", "明天", "现在", "哪个", "怎么样"}
+
+
+# What a message may hold besides places and still only continue the previous weather turn ("那北京呢?",
+# "and in Paris?", "What about Cairo?"): with its own verb or topic ("明天去徐州的航班") it is a new request.
+_CONTINUATION = re.compile(
+    r"what's|how's|那么|那|呢|还有|换成|换|再查|再看|的|天气|情况|怎么样|如何|咋样|那边|那里|现在|今天|目前|也"
+    r"|\b(?:and|what|about|how|in|at|on|for|the|there|then|now|today|weather|please)\b"
+    r"|[\s?？!！.。,，、~～]", re.IGNORECASE)
+
+
+_A_QUESTION = re.compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
+
+
+_MENTIONS_ELSEWHERE = re.compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]")
+
+
+_NOW = {"now", "right now", "currently", "current", "at the moment", "现在", "目前", "当前", "此刻", "这会儿"}
+
+
+_ASKS_ON = re.compile(r"\?|\b(?:and|what\s+about|how\s+about|what\s+of|same\s+for|then)\b", re.IGNORECASE)
+
+
+def is_weather_question(question: str) -> bool:
+    """A weather word in the weather sense (see :mod:`tools.weather.text`)."""
+    return weather_sense(question)
+
+
+class Reading:
+    """The weather tool's question: mixed into :class:`tools.weather.tool.Weather`."""
+
+    def when_in(self, question: str) -> str | None:
+        """The time phrase of ``question``, read around the places it names (昆明天气 holds 明天 but asks about now)."""
+        blanked = question
+        for written, _ in sorted(self._found(question), key=lambda f: -len(f[0])):
+            blanked = blanked.replace(written, " " * len(written))
+        return find_when(blanked)
+
+    @functools.lru_cache(maxsize=64)
+    def _found(self, question: str) -> tuple[tuple[str, Place], ...]:
+        """Every place ``question`` names, as written: read once per question, though the route, the follow-up,
+        the time phrase and the checks all ask."""
+        return tuple(self.gazetteer.find(question, _NOT_PLACES))
+
+    def places_in(self, question: str) -> list[tuple[str, Place]]:
+        """The places ``question`` names and does not exclude, as written."""
+        return self.named_and_excluded(question)[0]
+
+    def named_and_excluded(self, question: str) -> tuple[list[tuple[str, Place]], list[tuple[str, Place]]]:
+        found = list(self._found(question))
+        if asks_any_place(question):  # "随便一个中国城市", "any city in France": the country is the scope, not the place
+            found = [(w, p) for w, p in found if self.gazetteer.country(w) is None]
+        return split_excluded(question, found)  # type: ignore[return-value]
+
+    def _args(self, question: str, places: list[tuple[str, Place]], when: str | None = None) -> list[BaseModel]:
+        language = language_of(question)
+        when = when or self.when_in(question)
+        seen: set[int] = set()
+        args: list[BaseModel] = []
+        for written, place in places:
+            if place.geonameid not in seen:
+                seen.add(place.geonameid)
+                args.append(WeatherArgs(place=written, when=when, language=language))
+        return args
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        if not weather_sense(question):
+            return None
+        named, excluded = self.named_and_excluded(question)
+        if named:
+            return self._args(question, named)
+        if excluded or asks_any_place(question) or explains(question):
+            return None  # "any city but …": the model picks; "why does it rain?": knowledge, not a report
+        unknown = unknown_place(question, _NOT_PLACES)
+        if unknown and "," not in unknown:  # "Hebbronville Venezuela": a country or state closing the name qualifies it
+            words = unknown.split()
+            for k in (3, 2, 1):
+                if len(words) > k and self.gazetteer.qualifier(" ".join(words[-k:])):
+                    unknown = f"{' '.join(words[:-k]).rstrip('.')}, {' '.join(words[-k:])}"
+                    break
+        if unknown:
+            # looked up online by the tool
+            return [WeatherArgs(place=unknown, when=self.when_in(question), language=language_of(question))]
+        if self.cfg.home_city and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
+            return [WeatherArgs(place=self.cfg.home_city, when=self.when_in(question), language=language_of(question))]
+        return None
+
+    def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
+        """After a weather turn: the same question about another place ("那北京呢?", "and in Paris?"), another day
+        ("那明天呢?", "and on Sunday?"), or both; or a weather question naming no place ("明天会下雨吗?"), which
+        is about the previous places."""
+        if previous.route != self.name or len(question) > 40:
+            return None
+        places = self.places_in(question)
+        when = self.when_in(question)
+        before = [a for a, _ in previous.calls if a.get("place")]
+        if not places and not when:
+            return None
+        rest = question
+        for written, _ in places:
+            rest = rest.replace(written, " ")
+        if when:
+            rest = rest.replace(when, " ")
+        continues = not _CONTINUATION.sub("", rest)
+        if not continues and not (when and not places and weather_sense(question) and not place_phrase(question)
+                                  and not unknown_place(question, _NOT_PLACES)):
+            return None  # it says more than "and there?" / "and tomorrow?": the model reads it, with the previous turn
+        if not places and language_of(question) == "en" and not _ASKS_ON.search(question) and not weather_sense(question):
+            return None  # a bare "Monday" or "December 25" may answer anything: "and Monday?" asks about the weather
+        if places:
+            kept = None if when else next((a.get("when") for a in before if a.get("when")), None)
+            return self._args(question, places, when=kept)
+        if not before:
+            return None
+        language = language_of(question)
+        return [WeatherArgs(place=p, when=when, language=language) for p in dict.fromkeys(a["place"] for a in before)]
+
+    def missing(self, question: str) -> str | None:
+        if self.cfg.home_city or not asks_weather(question) or states_temperature(question) or explains(question):
+            return None
+        named, excluded = self.named_and_excluded(question)
+        if named or excluded or asks_any_place(question) or names_something(question):
+            return None
+        if language_of(question) == "zh":
+            return "请问您想查询哪个城市的天气?"
+        return "Which place would you like the weather for?"
+
+    def complete(self, question: str, reply: str) -> list[BaseModel] | None:
+        places = self.places_in(reply)
+        if places:
+            return self._args(question, places)
+        text = reply.strip().strip("?？。.!！,，")
+        short = len(text) <= 10 if language_of(text) == "zh" else len(text.split()) <= 4
+        if text and short and not _A_QUESTION.search(text) and not is_weather_question(text):
+            return [WeatherArgs(place=text, language=language_of(question))]  # the tool will resolve it
+        return None
+
+    def grounding(self, question: str) -> Grounding:
+        """A model's weather route stands only on a weather question that names a place (or lets the model pick
+        one, or has a home city); a weather question without a place is asked back; anything else is chat."""
+        if not weather_related(question):
+            return "ungrounded"
+        named, excluded = self.named_and_excluded(question)
+        if explains(question) and not named:
+            return "ungrounded"  # how the world works: knowledge, whatever words are left over
+        if named or self.cfg.home_city or asks_any_place(question) or names_something(question):
+            return "grounded"
+        return "ask" if asks_weather(question) else "ungrounded"
+
+    def _excluded(self, question: str, geonameid: int | None) -> Verdict | None:
+        _, excluded = self.named_and_excluded(question)
+        ruled_out = [w for w, p in excluded if p.geonameid == geonameid]
+        if not ruled_out:
+            return None
+        others = ", ".join(w for w, _ in excluded)
+        return Verdict(verdict="FAIL", reason=f"the user excluded {ruled_out[0]}; choose a place that is not one of: {others}",
+                       message=LocalText(zh=f"模型选了您排除的地方({ruled_out[0]})。",
+                                         en=f"the model chose a place you ruled out ({ruled_out[0]})."))
+
+    def vet(self, question: str, args: WeatherArgs) -> Verdict | None:  # type: ignore[override]
+        place = self.gazetteer.resolve(args.place)
+        return self._excluded(question, place.geonameid) if place else None

@@ -1,0 +1,347 @@
+"""The safe evaluator on simpleeval, hardened: an AST whitelist first, then bounded operators, so no input can
+reach Python objects or run for long; it speaks the notation people write (π, ^, ×, ÷, full-width digits,
+万, fractions, degrees), so the model does not have to rewrite the user's expression."""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+import unicodedata
+from typing import Any, Callable
+
+import simpleeval
+
+from tools.numerals import to_digits
+
+
+MAX_INPUT = 300  # characters of expression
+
+
+MAX_NODES = 200  # AST nodes
+
+
+MAX_INT_BITS = 4096  # about 1,233 decimal digits, for every intermediate result
+
+
+MAX_FACTORIAL = 300
+
+
+HOW_TO_FIX = (
+    "Write a plain arithmetic expression using numbers, + - * / ^ ( ), pi, e and the functions "
+    "sqrt, sin, cos, tan, log, exp, abs, round, factorial; for example 'pi * 3^2'."
+)
+
+
+class CalcError(Exception):
+    """An expression we refuse or cannot evaluate; the message tells the caller how to fix it."""
+
+
+def _num(x: Any) -> int | float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise CalcError("only numbers are allowed")
+    if isinstance(x, int) and x.bit_length() > MAX_INT_BITS:
+        raise CalcError(f"an intermediate result has more than {MAX_INT_BITS * 30103 // 100000} digits")
+    if isinstance(x, float) and math.isnan(x):
+        raise CalcError("the result is not a number (undefined)")
+    if isinstance(x, float) and math.isinf(x):
+        raise CalcError("the result is too large")
+    return x
+
+
+def _pow(a: Any, b: Any) -> int | float:
+    a, b = _num(a), _num(b)
+    if abs(a) > 1 and b > 0 and b * math.log2(abs(a)) > MAX_INT_BITS:
+        raise CalcError(f"{a}^{b} is too large")
+    try:
+        r = a**b
+    except ZeroDivisionError:
+        raise CalcError("0 cannot be raised to a negative power") from None
+    if isinstance(r, complex):
+        raise CalcError("the result is not a real number (a negative base with a fractional exponent)")
+    return _num(r)
+
+
+MAX_SHIFT = 4096  # bits: 1 << 4096 has 1,234 digits, as much as a power may have
+
+
+def _shift(a: Any, b: Any, left: bool) -> int:
+    if not (isinstance(a, int) and isinstance(b, int)):
+        raise CalcError("a shift needs whole numbers (1 << 8)")
+    if b < 0:
+        raise CalcError("a shift by a negative amount is not defined")
+    if left and b > MAX_SHIFT:
+        raise CalcError(f"the result is too large (a shift by more than {MAX_SHIFT} bits)")
+    return a << b if left else a >> b
+
+
+def _mul(a: Any, b: Any) -> int | float:
+    a, b = _num(a), _num(b)
+    if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:
+        raise CalcError("the product is too large")
+    return _num(a * b)
+
+
+def _div(a: Any, b: Any) -> float:
+    a, b = _num(a), _num(b)
+    if b == 0:
+        raise CalcError("division by zero")
+    return _num(a / b)
+
+
+def _floordiv(a: Any, b: Any) -> int | float:
+    a, b = _num(a), _num(b)
+    if b == 0:
+        raise CalcError("division by zero")
+    return _num(a // b)
+
+
+def _mod(a: Any, b: Any) -> int | float:
+    a, b = _num(a), _num(b)
+    if b == 0:
+        raise CalcError("modulo by zero")
+    return _num(a % b)
+
+
+def _unary(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda x: _num(f(_num(x)))
+
+
+def _real(f: Callable[..., float], name: str) -> Callable[..., float]:
+    def g(*args: Any) -> float:
+        try:
+            return _num(f(*(_num(a) for a in args)))
+        except (ValueError, OverflowError) as e:
+            shown = ", ".join(str(a) for a in args)
+            raise CalcError(f"{name}({shown}) is undefined or too large ({e})") from None
+        except TypeError:
+            raise CalcError(f"{name} was called with the wrong number of arguments") from None
+
+    return g
+
+
+def _round(x: Any, ndigits: Any = 0) -> int | float:
+    x, ndigits = _num(x), _num(ndigits)
+    if not isinstance(ndigits, int) or not -20 <= ndigits <= 20:
+        raise CalcError("round(x, n) needs a whole number n between -20 and 20")
+    return _num(round(x, ndigits) if ndigits else round(x))
+
+
+def _factorial(n: Any) -> int:
+    n = _num(n)
+    if isinstance(n, float) and n.is_integer():
+        n = int(n)
+    if not isinstance(n, int) or n < 0:
+        raise CalcError("factorial needs a whole number ≥ 0")
+    if n > MAX_FACTORIAL:
+        raise CalcError(f"factorial is limited to n ≤ {MAX_FACTORIAL}")
+    return math.factorial(n)
+
+
+def _log(x: Any, base: Any = None) -> float:
+    x = _num(x)
+    if base is None:
+        return _real(math.log, "log")(x)
+    return _real(math.log, "log")(x, base)
+
+
+OPERATORS = {
+    ast.Add: lambda a, b: _num(_num(a) + _num(b)),
+    ast.Sub: lambda a, b: _num(_num(a) - _num(b)),
+    ast.Mult: _mul,
+    ast.Div: _div,
+    ast.FloorDiv: _floordiv,
+    ast.Mod: _mod,
+    ast.Pow: _pow,
+    ast.LShift: lambda a, b: _shift(a, b, left=True),
+    ast.RShift: lambda a, b: _shift(a, b, left=False),
+    ast.USub: _unary(lambda x: -x),
+    ast.UAdd: _unary(lambda x: +x),
+}
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "sqrt": _real(math.sqrt, "sqrt"),
+    "sin": _real(math.sin, "sin"),
+    "cos": _real(math.cos, "cos"),
+    "tan": _real(math.tan, "tan"),
+    "log": _log,
+    "ln": _real(math.log, "ln"),
+    "exp": _real(math.exp, "exp"),
+    "abs": _unary(abs),
+    "round": _round,
+    "factorial": _factorial,
+}
+
+
+NAMES = {"pi": math.pi, "e": math.e}
+
+
+_SYMBOLS = {
+    "×": "*", "✕": "*", "✖": "*", "∗": "*", "·": "*", "⋅": "*",
+    "÷": "/", "∕": "/",
+    "−": "-", "–": "-", "—": "-",
+    "π": "pi", "Π": "pi",
+    "√": "sqrt",
+    "²": "^2", "³": "^3",
+}
+
+
+_IMPLICIT_MUL = re.compile(r"(?<=[\d)])\s*(?=pi\b|sqrt\b|\()")
+
+
+_SQRT_NO_PARENS = re.compile(r"sqrt\s*(\d+(?:\.\d+)?|pi\b)")
+
+
+_FRACTIONS = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5", "⅗": "3/5",
+              "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
+
+
+_MIXED = re.compile(r"(\d+)\s*([" + "".join(_FRACTIONS) + r"])")
+
+
+_FRACTION = re.compile("[" + "".join(_FRACTIONS) + "]")
+
+
+_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d*,)")
+
+
+_FACTORIAL = re.compile(r"(?<![\w.])(\d+)\s*!(?!=)")
+
+
+_MYRIAD = re.compile(r"(\d+(?:\.\d+)?)\s*([万亿])")
+
+
+_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:°|deg\b|degrees?\b)(?!\s*[CFcf]\b)")
+
+
+_TIMES_X = re.compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\()")  # 3x4, 3 x 4; never 0x10 (hex)
+
+
+# Word operators between numbers, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4".
+_WORD_OPERATORS = [
+    (re.compile(r"(?i)\s*\b(?:mod|modulo)\b\s*"), " % "),
+    (re.compile(r"(?i)\s*\b(?:times|multiplied\s+by|mal)\b\s*"), " * "),
+    (re.compile(r"(?i)\s*\bdivided\s+by\b\s*"), " / "),
+    (re.compile(r"(?i)\s*\bplus\b\s*"), " + "),
+    (re.compile(r"(?i)\s*\bminus\b\s*"), " - "),
+    (re.compile(r"\s*(?:乘以|乘上|乘)\s*"), " * "),
+    (re.compile(r"\s*除以\s*"), " / "),
+    (re.compile(r"\s*(?:加上|加)\s*"), " + "),
+    (re.compile(r"\s*(?:减去|减)\s*"), " - "),
+    (re.compile(r"\s*的平方"), "^2"),
+    (re.compile(r"\s*的立方"), "^3"),
+    (re.compile(r"\s*的\s*(\d+)\s*次(?:方|幂)"), r"^\1"),
+    (re.compile(r"(?i)\s*(?:to\s+the\s+power\s+of|raised\s+to(?:\s+the\s+power\s+of)?)\s*"), "^"),
+    (re.compile(r"(?i)\s*\bsquared\b"), "^2"),
+    (re.compile(r"(?i)\s*\bcubed\b"), "^3"),
+]
+
+
+_N = r"(\d+(?:\.\d+)?|\([^()]*\))"
+
+
+# Percentages as people write them; a % followed by a number stays the modulo operator (10 % 3).
+_PERCENTAGES = [
+    (re.compile(r"(?i)\s*\b(?:percent|per\s+cent)\b"), "%"),
+    (re.compile(_N + r"\s*的\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*\2/100)"),  # 200的15%
+    (re.compile(_N + r"\s*%\s*(?i:of)\s*" + _N), r"(\1/100*\2)"),  # 15% of 200
+    (re.compile(_N + r"\s*([+-])\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*(1\2\3/100))"),  # 200 + 10%
+    (re.compile(_N + r"\s*%(?!\s*[\d(])"), r"(\1/100)"),  # 15% * 200
+]
+
+
+def _notation(s: str) -> str:
+    """Fractions, thousands separators, n!, degrees, 3x4 and word operators as Python arithmetic."""
+    s = _MIXED.sub(lambda m: f"({m.group(1)}+{_FRACTIONS[m.group(2)]})", s)
+    s = _FRACTION.sub(lambda m: f"({_FRACTIONS[m.group()]})", s)
+    s = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), s)
+    s = _MYRIAD.sub(lambda m: f"({m.group(1)}*{10000 if m.group(2) == '万' else 100000000})", s)
+    s = _FACTORIAL.sub(r"factorial(\1)", s)
+    s = _DEGREES.sub(r"(\1*pi/180)", s)
+    s = _TIMES_X.sub(r"\1*", s)
+    for pattern, op in _WORD_OPERATORS:
+        s = pattern.sub(op, s)
+    return s
+
+
+def _percentages(s: str) -> str:
+    for pattern, op in _PERCENTAGES:
+        s = pattern.sub(op, s)
+    return s
+
+
+def normalize(expression: str) -> str:
+    """Turn the notation people write into Python syntax: π→pi, ^→**, ×→*, full-width forms→ASCII, ½, 1,000,
+    5!, 30°, 3x4 and word operators (mod, times, 乘以)."""
+    s = "".join(_SYMBOLS.get(c, c) for c in expression)
+    s = _notation(to_digits(s))
+    s = _percentages(unicodedata.normalize("NFKC", s))
+    s = "".join(_SYMBOLS.get(c, c) for c in s)
+    s = s.strip().rstrip("=").strip()
+    s = _SQRT_NO_PARENS.sub(r"sqrt(\1)", s)
+    s = _IMPLICIT_MUL.sub("*", s)
+    return s.replace("^", "**")
+
+
+_ALLOWED_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Call, ast.Load)
+
+
+def parse(expression: str) -> ast.Expression:
+    """Parse and whitelist: numbers, the listed operators, names and plain calls of the listed functions."""
+    if len(expression) > MAX_INPUT:
+        raise CalcError(f"the expression is longer than {MAX_INPUT} characters")
+    source = normalize(expression)
+    if not source:
+        raise CalcError("the expression is empty")
+    try:
+        tree = ast.parse(source, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise CalcError(f"'{expression}' is not a valid expression") from None
+    count = 0
+    for node in ast.walk(tree):
+        count += 1
+        if count > MAX_NODES:
+            raise CalcError("the expression is too long")
+        if not isinstance(node, _ALLOWED_NODES + tuple(OPERATORS)):
+            if isinstance(node, ast.Attribute):
+                raise CalcError("attribute access is not allowed")
+            if isinstance(node, ast.operator | ast.unaryop):
+                raise CalcError(f"the operator {type(node).__name__} is not allowed")
+            raise CalcError(f"'{ast.unparse(node) if hasattr(node, 'lineno') else type(node).__name__}' is not allowed")
+        if isinstance(node, ast.Constant) and (isinstance(node.value, bool) or not isinstance(node.value, (int, float))):
+            raise CalcError("only numbers are allowed")
+        if isinstance(node, ast.Name) and node.id not in NAMES and node.id not in FUNCTIONS:
+            raise CalcError(f"unknown name '{node.id}'")
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id not in FUNCTIONS:
+                raise CalcError(f"unknown function '{node.func.id}'")
+            if not isinstance(node.func, ast.Name) or node.keywords:
+                raise CalcError("only the listed functions can be called, with plain arguments")
+            if any(isinstance(a, ast.Starred) for a in node.args):
+                raise CalcError("only plain arguments are allowed")
+    return tree
+
+
+def evaluate(expression: str) -> int | float:
+    """Evaluate ``expression`` or raise :class:`CalcError` with a message that says how to fix it."""
+    parse(expression)
+    evaluator = simpleeval.SimpleEval(operators=OPERATORS, functions=FUNCTIONS, names=NAMES)
+    try:
+        return _num(evaluator.eval(normalize(expression)))
+    except CalcError:
+        raise
+    except ZeroDivisionError:
+        raise CalcError("division by zero") from None
+    except OverflowError:
+        raise CalcError("the result is too large") from None
+    except (simpleeval.InvalidExpression, SyntaxError, ValueError, TypeError, RecursionError, MemoryError) as e:
+        raise CalcError(f"'{expression}' cannot be evaluated ({type(e).__name__})") from None
+
+
+def format_number(x: int | float) -> str:
+    if isinstance(x, float):
+        if x.is_integer() and abs(x) < 1e15:
+            return str(int(x))
+        return f"{x:.12g}"
+    return str(x)

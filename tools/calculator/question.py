@@ -1,0 +1,208 @@
+"""Reading a calculator question: an expression that is certain from the words alone, a percentage, a
+follow-up that continues the last result, arithmetic on earlier figures, and a number the model misread."""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+import unicodedata
+
+
+from tools.base import KeyFact
+from tools.calculator.evaluator import CalcError, MAX_INPUT, format_number, normalize, parse
+from tools.numerals import NUMERAL, to_digits
+
+
+# Words around an arithmetic expression that do not change it ("123*456 是多少?").
+_FILLER = re.compile(
+    r"(?i)\b(?:what\s+is|what's|whats|how\s+much\s+is|calculate|compute|evaluate|please|tell\s+me)\b"
+    r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
+    r"|[?？！。:：]|(?<![\d)])!"
+)
+
+
+# Things that look like arithmetic but are not: phone numbers, dates, year ranges.
+_TRAPS = (
+    re.compile(r"^\d{3,4}(?:-\d{3,4})+$"),  # 555-1234, 800-555-1234, 2020-2021
+    re.compile(r"^\d-\d{3}-\d{3}-\d{4}$"),  # 1-800-555-1234
+    re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$"),  # 2026-11-22
+    re.compile(r"^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$"),  # 11/22/2026
+)
+
+
+# "What percent is 30 of 200?", "30 is what percent of 200", "30是200的百分之几", "30占200的百分之多少"
+_PERCENT_OF = [
+    re.compile(r"(?i)^what\s+(?:percent|percentage|%)\s+(?:of\s+(?P<b>\S+)\s+is\s+(?P<a>\S+)|is\s+(?P<a2>\S+)\s+of\s+(?P<b2>\S+))$"),
+    re.compile(r"(?i)^(?P<a>\S+)\s+is\s+what\s+(?:percent|percentage|%)\s+of\s+(?P<b>\S+)$"),
+    re.compile(r"^(?P<a>[^是占]+?)\s*(?:是|占)\s*(?P<b>[^的]+?)\s*的\s*(?:百分之几|百分之多少|百分比|多少百分比|几成)$"),
+]
+
+
+_SPOKEN_ARITHMETIC = re.compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去]+")
+
+
+def percent_question(question: str) -> tuple[str, str] | None:
+    """(part, whole) when ``question`` asks what percent one number is of another."""
+    q = to_digits(unicodedata.normalize("NFKC", question)).strip().rstrip("?？。.!！").strip()
+    q = re.sub(r"^(?:请问|(?i:what's))\s*", lambda m: "what is " if m.group().lower().startswith("what") else "", q)
+    for form in _PERCENT_OF:
+        m = form.match(q)
+        if m:
+            a, b = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
+            if all(re.fullmatch(r"-?\d+(?:\.\d+)?|-?\d{1,3}(?:,\d{3})+", x) for x in (a, b)):
+                return a.replace(",", ""), b.replace(",", "")
+    return None
+
+
+def certain_expression(question: str) -> str | None:
+    """The expression when ``question`` is unmistakably pure arithmetic, else ``None``."""
+    if (ratio := percent_question(question)) is not None:
+        return f"{ratio[0]} / {ratio[1]} * 100"
+    rest = _FILLER.sub(" ", question).strip().rstrip("=").strip()
+    if NUMERAL.search(rest):  # Chinese numerals: only in a message that is nothing but arithmetic (三点五加二)
+        if not _SPOKEN_ARITHMETIC.fullmatch(rest):
+            return None
+        rest = to_digits(rest)
+    if not rest or len(rest) > MAX_INPUT or re.search(r"%\s*[\d(]", rest):
+        return None
+    if any(p.match(rest) for p in _TRAPS):
+        return None
+    try:
+        tree = parse(rest)
+    except CalcError:
+        return None
+    if not any(isinstance(n, (ast.BinOp, ast.Call)) for n in ast.walk(tree)):
+        return None  # a lone number ("3.11", "1999") is not a calculation
+    # Certain even when it cannot be evaluated (9^99999, 1/0): the calculator says why, no model is needed for that.
+    return rest
+
+
+_NUMBER = r"(-?\d+(?:\.\d+)?|[０-９]+)"
+
+
+_CONTINUE = [
+    (re.compile(r"^(?:再|然后|接着)?(?:乘以|乘上|乘|×)\s*" + _NUMBER), "*"),
+    (re.compile(r"^(?:再|然后|接着)?(?:除以)\s*" + _NUMBER), "/"),
+    (re.compile(r"^(?:再|然后|接着)?(?:加上|加)\s*" + _NUMBER), "+"),
+    (re.compile(r"^(?:再|然后|接着)?(?:减去|减)\s*" + _NUMBER), "-"),
+    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:times|multiplied\s+by|multiply\s+(?:it|that)\s+by|x)\s*" + _NUMBER), "*"),
+    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:divided\s+by|divide\s+(?:it|that)\s+by|over)\s*" + _NUMBER), "/"),
+    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:plus|add)\s*" + _NUMBER), "+"),
+    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:minus|subtract)\s*" + _NUMBER), "-"),
+    (re.compile(r"^(?:再|然后)?(?:[*×/÷+\-−^])\s*" + _NUMBER), None),
+]
+
+
+_SQUARED = re.compile(r"(?i)^(?:再|然后)?(?:平方|的平方)|^(?:and\s+|then\s+)?squared")
+
+
+def continued_expression(question: str, previous_value: str) -> str | None:
+    """``再乘以2`` / ``times 2`` / ``* 2`` after a result: the expression that continues from it."""
+    q = unicodedata.normalize("NFKC", question).strip().rstrip("?？。.!！=").strip()
+    q = re.sub(r"(?:是多少|等于多少|呢)$", "", q).strip()
+    base = previous_value if not previous_value.startswith("-") else f"({previous_value})"
+    if _SQUARED.match(q) and len(q) <= 12:
+        return f"{base}^2"
+    for pattern, op in _CONTINUE:
+        m = pattern.match(q)
+        if m and m.end() == len(q):
+            if op is None:
+                op = q[:m.start(1)].strip().lstrip("再然后").strip().replace("×", "*").replace("÷", "/").replace("−", "-")
+            return f"{base} {op} {m.group(1)}"
+    return None
+
+
+_CONVERT_F = re.compile(r"(?:换算|转换|转|换|折合|变)成?华氏|(?:in|to|into)\s+(?:degrees\s+)?fahrenheit|in\s+°F", re.IGNORECASE)
+
+
+_CONVERT_C = re.compile(r"(?:换算|转换|转|换|折合|变)成?摄氏|(?:in|to|into)\s+(?:degrees\s+)?celsius|in\s+°C", re.IGNORECASE)
+
+
+_DIFFERENCE = re.compile(r"温差|相差|差多少|差几度|(?:the\s+)?difference\b|how\s+much\s+(?:warmer|colder|hotter)",
+                         re.IGNORECASE)
+
+
+_THAT = re.compile(r"^(?:把|将)?(?:温度|气温|它|这个|那个)?|(?i:\b(?:the\s+temperature|it|that)\b)")
+
+
+def derived_expression(question: str, figures: list[KeyFact]) -> str | None:
+    """Arithmetic on an earlier result's figures that ``question`` certainly asks for, or ``None``."""
+    temps = [f for f in figures if f.unit in ("°C", "°F")]
+    if _DIFFERENCE.search(question) and len(temps) >= 2:
+        high, low = max(temps, key=lambda f: f.number or 0), min(temps, key=lambda f: f.number or 0)
+        return f"{format_number(high.number or 0)} - {_signed(low.number or 0)}"
+    if len(temps) == 1:
+        t = temps[0]
+        if _CONVERT_F.search(question) and t.unit == "°C":
+            return f"{_signed(t.number or 0)} * 9 / 5 + 32"
+        if _CONVERT_C.search(question) and t.unit == "°F":
+            return f"({format_number(t.number or 0)} - 32) * 5 / 9"
+    if len(figures) == 1 and figures[0].number is not None:
+        return continued_expression(_THAT.sub("", question).strip(), format_number(figures[0].number))
+    return None
+
+
+def _signed(x: float) -> str:
+    text = format_number(x)
+    return f"({text})" if text.startswith("-") else text
+
+
+_HAS_NUMBER = re.compile(
+    r"[0-9０-９½¼¾⅓π]|[零一二两三四五六七八九十百千万亿半]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty"
+    r"|ninety|hundred|thousand|million|billion|half|dozen|pi|twice|double|triple)\b"
+    r"|\bhow many (?:seconds|minutes|hours|days|weeks|months|years|millimeters|centimeters|meters|inches|feet|grams"
+    r"|ounces|pounds)\b.*\b(?:in|per) (?:a|an|one)\b", re.IGNORECASE)
+
+
+# Numbers that name something rather than count it.
+_IDENTIFIERS = re.compile(
+    r"(?:订单号?|单号|快递单?号?|运单号?|编号|工号|学号|账号|号码|电话|手机号?|房间?号?|航班号?|车次|版本号?|邮编|验证码)\s*[:：#]?\s*[\w-]+"
+    r"|(?i:\b(?:order|ticket|invoice|tracking|case|room|flight|version|phone|tel|no\.?|id|pin|zip|code)\s*(?:number|no\.?|#)?\s*[:#]?\s*[\w-]*\d[\w-]*)"
+    r"|#\s*\d+|\b\d{7,}\b|\b\d{3,4}[-\s]\d{3,4}(?:[-\s]\d{3,4})+\b|\b(?:19|20)\d{2}\s*年|\b(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}\b"
+    r"|\bv\d+(?:\.\d+)*\b")
+
+
+def compact(s: str) -> str:
+    return re.sub(r"\s+", "", normalize(s)).lower()
+
+
+_LITERAL = re.compile(r"(?<![A-Za-z0-9_.])(\d*\.\d+|\d+(?:\.\d+)?)(?![A-Za-z0-9_.])", re.ASCII)
+
+
+_PERCENT = re.compile(r"%|percent|per cent|百分|折", re.IGNORECASE)
+
+
+def _digits(literal: str) -> str:
+    return literal.replace(".", "").lstrip("0") or "0"
+
+
+def misread_number(question: str, expression: str) -> tuple[str, str] | None:
+    """A number in the formula that is one the user wrote with its point moved (``.12`` for 12, ``4.7`` for 47),
+    and that the user did not write as such, as (what the user wrote, what the formula has); ``None`` when there is
+    none. Percentages (12% → 0.12) are not misreadings."""
+    asked = {m.group(1) for m in _LITERAL.finditer(unicodedata.normalize("NFKC", question).replace(",", ""))}
+    values = {float(a) for a in asked}
+    by_digits = {_digits(a): a for a in asked}
+    percent = bool(_PERCENT.search(question))
+    for m in _LITERAL.finditer(normalize(expression)):
+        literal = m.group(1)
+        value = float(literal)
+        written = by_digits.get(_digits(literal))
+        if written is None or value in values or (percent and math.isclose(value * 100, float(written))):
+            continue
+        return written, literal
+    return None
+
+
+def works_on_earlier_figures(question: str) -> bool:
+    """A question that calculates with an earlier step's figures: converts or compares temperatures, or continues
+    a result (``then double it``)."""
+    return bool(_CONVERT_F.search(question) or _CONVERT_C.search(question) or _DIFFERENCE.search(question)
+                or continued_expression(_THAT.sub("", question), "1") is not None)
+
+
+def has_numbers(question: str) -> bool:
+    """Digits or number words to calculate with; an order, phone, room or version number is a name."""
+    return bool(_HAS_NUMBER.search(_IDENTIFIERS.sub(" ", question)))

@@ -1,0 +1,101 @@
+"""The calculator tool: its arguments, and its hooks (route, follow-up, grounding, check, key facts, rendering)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from tools.base import Grounding, KeyFact, LocalText, PreviousTurn, Tool, ToolResult, Verdict
+from tools.calculator.evaluator import CalcError, HOW_TO_FIX, MAX_INPUT, evaluate, format_number
+from tools.calculator.question import (
+    certain_expression, compact, continued_expression, derived_expression, has_numbers, misread_number, percent_question,
+    works_on_earlier_figures,
+)
+from tools.formulas import formula
+
+
+class CalculatorArgs(BaseModel):
+    expression: str = Field(
+        ...,
+        description="the arithmetic expression to evaluate, e.g. 'pi * 3^2' or '123 * 456'",
+        max_length=MAX_INPUT,
+    )
+
+
+class Calculator(Tool):
+    name = "calculator"
+    description = (
+        "Evaluate an arithmetic expression exactly. Use for any calculation, including word problems "
+        "(write the formula with numbers: the area of a circle of radius 3 is 'pi * 3^2')."
+    )
+    Args = CalculatorArgs
+    title = LocalText(zh="计算器", en="calculator")
+    renders_directly = True  # "123 * 456 = 56088" is the whole answer
+
+    async def run(self, args: CalculatorArgs) -> ToolResult:  # type: ignore[override]
+        try:
+            value = evaluate(args.expression)
+        except CalcError as e:
+            return ToolResult.failure(f"Cannot evaluate '{args.expression}': {e}. {HOW_TO_FIX}",
+                                      LocalText(zh=f"无法计算“{args.expression}”。", en=f"'{args.expression}' cannot be calculated."))
+        return ToolResult.success(expression=args.expression, value=format_number(value))
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        expr = certain_expression(question) or formula(question)
+        return [CalculatorArgs(expression=expr)] if expr else None
+
+    def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
+        """``times 2`` after a calculation; after another tool's result (an earlier step of the same question),
+        arithmetic on its figures: ``换算成华氏度`` (°C → °F), ``两地温差是多少`` (the difference of two)."""
+        if previous.route == self.name:
+            if not previous.calls or not previous.calls[-1][1]:
+                return None
+            value = previous.calls[-1][1].get("value")  # type: ignore[union-attr]
+            expr = continued_expression(question, str(value)) if value is not None else None
+            return [CalculatorArgs(expression=expr)] if expr else None
+        expr = derived_expression(question, [f for f in previous.facts if f.number is not None])
+        return [CalculatorArgs(expression=expr)] if expr else None
+
+    def depends(self, question: str, route: str) -> bool:
+        if route == self.name:
+            return continued_expression(question, "1") is not None
+        return works_on_earlier_figures(question)
+
+    def grounding(self, question: str) -> Grounding:
+        """A calculation needs numbers: digits, or number words (三, twelve, half, dozen); an order number, a phone
+        number, a room, a version or a date is a name, not something to calculate with."""
+        return "grounded" if has_numbers(question) else "ungrounded"
+
+    def check(self, question: str, args: CalculatorArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
+        if not result.ok:
+            return super().check(question, args, result)
+        asked = certain_expression(question)
+        if asked is not None:
+            if compact(asked) == compact(args.expression) or format_number(evaluate(asked)) == (result.data or {}).get("value"):
+                return Verdict(verdict="PASS", reason="the expression is the one the user wrote")
+            return Verdict(verdict="FAIL", reason=f"the user asked for '{asked}'; evaluate exactly that expression")
+        if compact(args.expression) in compact(question):
+            return Verdict(verdict="PASS", reason="the expression appears in the question")
+        if (misread := misread_number(question, args.expression)) is not None:
+            written, literal = misread
+            return Verdict(verdict="FAIL", reason=f"the question says {written}, not {literal}; use the numbers as written")
+        return None  # a word problem: only a model can judge whether the formula fits
+
+    def key_facts(self, args: CalculatorArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+        value = str((result.data or {}).get("value", ""))
+        if not value:
+            return []
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if number is None or len(value.lstrip("-").split(".")[0]) > 15:  # beyond float precision: the digits as written
+            return [KeyFact(label=f"the result {value}", words=[value])]
+        return [KeyFact(label=f"the result {value}", number=number, words=[value])]
+
+    def render(self, question: str, args: CalculatorArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+        if not result.ok or not result.data:
+            return None
+        ratio = percent_question(question)
+        if ratio is not None and compact(args.expression) == compact(f"{ratio[0]} / {ratio[1]} * 100"):
+            return f"{ratio[0]} / {ratio[1]} = {result.data['value']}%"
+        return f"{args.expression.strip()} = {result.data['value']}"

@@ -1,0 +1,102 @@
+"""The answer from a clock result: the deterministic check, the key facts and the tool's own sentence."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+
+from tools.base import KeyFact, ToolResult, Verdict, language_of
+from tools.clock.config import ClockArgs
+from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, zh_date
+from tools.clock.question import HERE, TIME_WORDS
+from tools.numerals import to_digits
+
+
+class Answering:
+    """The clock tool's answer: mixed into :class:`tools.clock.tool.Clock`."""
+
+    def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
+        if not result.ok:
+            return super().check(question, args, result)
+        asked = self.parse(question) if TIME_WORDS.search(question) else None
+        if asked is None:
+            return None
+        if asked.ask == args.ask and _same(asked.place, args.place) and _same(asked.other_place, args.other_place) \
+                and _same(asked.date, args.date) and _same(asked.other_date, args.other_date):
+            return Verdict(verdict="PASS", reason="the call asks what the user asked")
+        return Verdict(verdict="FAIL", reason=f"the user asked for {asked.model_dump(exclude_defaults=True)}")
+
+    def key_facts(self, args: ClockArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+        data = result.data or {}
+        facts = []
+        if "days" in data:
+            facts.append(KeyFact(label=f"{data['days']} days", number=data["days"]))
+        if "hours" in data:
+            facts.append(KeyFact(label=f"{abs(data['hours']):g} hours", number=abs(data["hours"]), tolerance=0.01))
+        if "time" in data:
+            facts.append(KeyFact(label=f"the time {data['time']}", words=[data["time"], data["time"].lstrip("0")]))
+        if "weekday" in data and args.ask in ("weekday", "date"):
+            wd = data["weekday"]
+            facts.append(KeyFact(label=f"the weekday {EN_WEEKDAYS[wd]}",
+                                 words=[EN_WEEKDAYS[wd], f"星期{ZH_WEEKDAYS[wd]}", f"周{ZH_WEEKDAYS[wd]}"]))
+        return facts
+
+    def render(self, question: str, args: ClockArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+        if not result.ok or not result.data:
+            return None
+        data, zh = result.data, language_of(question) == "zh"
+        if args.ask == "now":
+            d = date.fromisoformat(data["date"])
+            where = "" if HERE.match(args.place.strip()) else args.place
+            if zh:
+                return f"{where + '现在' if where else '现在'}是{zh_date(d)} {data['time']}({data['utc_offset']})。"
+            return f"{'In ' + where + ' it' if where else 'It'} is {data['time']} on {en_date(d)} ({data['utc_offset']})."
+        if args.ask == "difference":
+            a, b, hours = args.place or data["place"], args.other_place or data["other_place"], data["hours"]
+            if hours == 0:
+                return f"{a}和{b}没有时差。" if zh else f"{a} and {b} have the same time."
+            ahead, behind = (a, b) if hours > 0 else (b, a)
+            span = hours_text(hours, "zh" if zh else "en")
+            if zh:
+                return f"{ahead}比{behind}快{span}({data['offsets'][0]} 与 {data['offsets'][1]})。"
+            return f"{ahead} is {span} ahead of {behind} ({data['offsets'][0]} and {data['offsets'][1]})."
+        d, today = date.fromisoformat(data["date"]), date.fromisoformat(data["today"])
+        name = holiday_label(data["holiday"], "zh" if zh else "en") if data.get("holiday") else None
+        if args.ask == "days_until":
+            days = data["days"]
+            plain = zh_date(d, today).replace("(", ",").rstrip(")")  # 2027年1月1日,星期五: no brackets in brackets
+            what_zh, what_en = (f"{name}({plain})", f"{name} ({en_date(d, today)})") if name else \
+                (zh_date(d, today), en_date(d, today))
+            what_en = _capitalised(what_en)
+            if days == 0:
+                return f"今天就是{what_zh}。" if zh else f"{what_en} is today."
+            if days < 0:
+                return f"{what_zh}已经过去{-days}天了。" if zh else f"{what_en} was {-days} days ago."
+            return f"距离{what_zh}还有{days}天。" if zh else f"{what_en} is in {days} day{'s' if days != 1 else ''}."
+        if args.ask == "weekday":
+            wd = d.weekday()
+            if zh:
+                written = str(d.day) in to_digits(args.date)  # the date as written, or a name that needs it said
+                return f"{name or args.date}是星期{ZH_WEEKDAYS[wd]}" + ("。" if written else f"({d.year}年{d.month}月{d.day}日)。")
+            return f"{en_date(d).split(' ', 1)[1]} is a {EN_WEEKDAYS[wd]}."
+        if args.ask == "days_between":
+            e = date.fromisoformat(data["other_date"])
+            if zh:
+                return f"从{zh_date(d)}到{zh_date(e)}共{data['days']}天。"
+            return f"There are {data['days']} days from {en_date(d)} to {en_date(e)}."
+        if zh:
+            return f"{name or args.date}是{zh_date(d)}。"
+        return f"{_capitalised(name or args.date)} is {en_date(d)}."
+
+
+def _capitalised(text: str) -> str:
+    """The start of an English sentence: 'next Friday' → 'Next Friday' (the rest as written)."""
+    return text[:1].upper() + text[1:]
+
+
+def _same(a: str, b: str) -> bool:
+    def key(text: str) -> str:
+        return re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", text)).casefold()
+
+    return key(a) == key(b)

@@ -1,0 +1,23 @@
+"""The clock tool's settings and its arguments."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from tools.clock.dates import Ask
+
+
+class ClockConfig(BaseModel):
+    gazetteer_index: str
+    home_city: str | None = None  # "here": this place's timezone; None: the machine's
+    clock: str | None = None  # "now" as ISO 8601 (tests, reproducible runs); None: the real time
+
+
+class ClockArgs(BaseModel):
+    ask: Ask = Field(..., description=("now: the time in a place; difference: the time difference of two places; "
+                                       "weekday: the weekday of a date; days_until: days from today to a date or holiday; "
+                                       "days_between: days between two dates; date: the date of a day phrase or holiday"))
+    place: str = Field("", max_length=100, description="for now/difference: the place as the user wrote it ('' = here)")
+    other_place: str = Field("", max_length=100, description="for difference: the second place")
+    date: str = Field("", max_length=60, description="a date, holiday or day phrase as written: '2027-01-01', '春节', 'Christmas', '下周五'")
+    other_date: str = Field("", max_length=60, description="for days_between: the second date")

@@ -1,0 +1,165 @@
+"""Dates and holidays: reading a date or a holiday (春节, 中秋 and the other lunar ones through ``lunardate``),
+and writing dates, offsets and hours in Chinese and English."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date, datetime, timedelta
+from typing import Literal
+
+from tools.numerals import to_digits
+from tools.when import find_when, resolve
+
+
+Ask = Literal["now", "difference", "weekday", "days_until", "days_between", "date"]
+
+
+# Holidays: (Chinese label, English label, calendar, month, day, names). Lunar ones follow the Chinese calendar.
+HOLIDAYS: list[tuple[str, str, str, int, int, tuple[str, ...]]] = [
+    ("元旦", "New Year's Day", "solar", 1, 1, ("元旦", "新年", "new year's day", "new year", "new years day", "new years")),
+    ("春节", "Chinese New Year", "lunar", 1, 1, ("春节", "过年", "大年初一", "农历新年", "chinese new year", "lunar new year",
+                                                 "spring festival")),
+    ("除夕", "Chinese New Year's Eve", "lunar", 0, 0, ("除夕", "大年三十", "年三十", "chinese new year's eve")),
+    ("元宵节", "the Lantern Festival", "lunar", 1, 15, ("元宵节", "元宵", "lantern festival")),
+    ("情人节", "Valentine's Day", "solar", 2, 14, ("情人节", "valentine's day", "valentines day")),
+    ("妇女节", "Women's Day", "solar", 3, 8, ("妇女节", "三八节", "women's day", "international women's day")),
+    ("劳动节", "Labour Day", "solar", 5, 1, ("劳动节", "五一", "五一劳动节", "labour day", "labor day", "may day")),
+    ("端午节", "the Dragon Boat Festival", "lunar", 5, 5, ("端午节", "端午", "dragon boat festival")),
+    ("儿童节", "Children's Day", "solar", 6, 1, ("儿童节", "六一", "children's day")),
+    ("七夕", "Qixi", "lunar", 7, 7, ("七夕", "七夕节", "qixi", "qixi festival")),
+    ("中秋节", "the Mid-Autumn Festival", "lunar", 8, 15, ("中秋节", "中秋", "mid-autumn festival", "mid autumn festival",
+                                                          "moon festival")),
+    ("重阳节", "the Double Ninth Festival", "lunar", 9, 9, ("重阳节", "重阳", "double ninth festival")),
+    ("国庆节", "National Day", "solar", 10, 1, ("国庆节", "国庆", "十一", "national day")),
+    ("万圣节", "Halloween", "solar", 10, 31, ("万圣节", "halloween")),
+    ("平安夜", "Christmas Eve", "solar", 12, 24, ("平安夜", "christmas eve")),
+    ("圣诞节", "Christmas", "solar", 12, 25, ("圣诞节", "圣诞", "christmas", "christmas day", "xmas")),
+    ("跨年夜", "New Year's Eve", "solar", 12, 31, ("跨年夜", "new year's eve", "new years eve")),
+]
+
+
+_HOLIDAY = {name: h for h in HOLIDAYS for name in h[5]}
+
+
+HOLIDAY_NAMES = "|".join(re.escape(n) for n in sorted(_HOLIDAY, key=len, reverse=True))
+
+
+_WITH_YEAR = re.compile(rf"^(?:(?P<y1>\d{{4}})\s*年?\s*(?:的)?)?(?:the\s+)?(?P<name>{HOLIDAY_NAMES})(?:\s*,?\s*(?:of\s+)?(?P<y2>\d{{4}})(?:年)?)?$",
+                        re.IGNORECASE)
+
+
+_EN_MONTHS = {m: i + 1 for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
+                                              "september", "october", "november", "december"))}
+
+
+_EN_MONTHS |= {m[:3]: i for m, i in list(_EN_MONTHS.items())} | {"sept": 9}
+
+
+_MONTH = "|".join(sorted(_EN_MONTHS, key=len, reverse=True))
+
+
+_FULL_DATES = [
+    re.compile(r"^(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号]?$"),
+    re.compile(r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})$"),
+    re.compile(rf"^(?P<mn>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})$", re.IGNORECASE),
+    re.compile(rf"^(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mn>{_MONTH})\.?,?\s+(?P<y>\d{{4}})$", re.IGNORECASE),
+]
+
+
+ZH_WEEKDAYS = "一二三四五六日"
+
+
+EN_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+_EN_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                   "November", "December")
+
+
+def _lunar(year: int, month: int, day: int) -> date | None:
+    try:
+        from lunardate import LunarDate
+    except ImportError:  # the core works without it: lunar holidays then stay with the model
+        return None
+    def solar(d: LunarDate) -> date:
+        return d.to_solar_date() if hasattr(d, "to_solar_date") else d.toSolarDate()
+
+    try:
+        if month == 0:  # 除夕: the day before the new year
+            return solar(LunarDate(year, 1, 1)) - timedelta(days=1)
+        return solar(LunarDate(year, month, day))
+    except ValueError:  # outside the library's years (1900–2099)
+        return None
+
+
+def holiday_date(name: str, year: int) -> date | None:
+    zh, en, calendar, month, day, _ = _HOLIDAY[name.casefold()]
+    if calendar == "solar":
+        return date(year, month, day)
+    return _lunar(year, month, day)
+
+
+def holiday_label(name: str, language: str) -> str:
+    h = _HOLIDAY[name.casefold()]
+    return h[0] if language == "zh" else h[1]
+
+
+def read_date(text: str, today: date) -> tuple[date, str | None] | None:
+    """The date ``text`` names, and the holiday's name when it is one: ``2027年1月1日``, ``2027-01-01``,
+    ``January 1, 2027``, ``春节``, ``2027年春节``, ``Christmas 2027``, ``下周五``, ``明天``, ``11月28日``. A holiday or a
+    date without a year is the next one, today included."""
+    t = unicodedata.normalize("NFKC", text).strip().strip("?？。.!！").strip()
+    t = re.sub(r"^(?:the\s+)?(?:next\s+|this\s+|今年的?|今年)", lambda m: m.group() if "next" in m.group() else "", t, flags=re.I)
+    if m := _WITH_YEAR.match(t):
+        name, year = m.group("name"), m.group("y1") or m.group("y2")
+        if year:
+            found = holiday_date(name, int(year))
+        else:
+            found = holiday_date(name, today.year)
+            if found is not None and found < today:
+                found = holiday_date(name, today.year + 1)
+        return (found, name) if found else None
+    for form in _FULL_DATES:
+        if m := form.match(to_digits(t)):  # 二〇二七年一月一日 too
+            month = int(m.group("m")) if m.groupdict().get("m") else _EN_MONTHS[m.group("mn").casefold()]
+            try:
+                return date(int(m.group("y")), month, int(m.group("d"))), None
+            except ValueError:
+                return None
+    period = resolve(t, datetime.combine(today, datetime.min.time()))
+    if period is not None and period.start == period.end and _only_a_day(t):
+        return period.start, None
+    return None
+
+
+def _only_a_day(text: str) -> bool:
+    """``resolve`` reads a phrase inside any text; here the text must be nothing but the day phrase."""
+    phrase = find_when(text)
+    return phrase is not None and re.sub(r"[\s的]", "", phrase.casefold()) == re.sub(r"[\s的]", "", text.casefold())
+
+
+def zh_date(d: date, today: date | None = None) -> str:
+    year = f"{d.year}年" if today is None or d.year != today.year else ""
+    return f"{year}{d.month}月{d.day}日(星期{ZH_WEEKDAYS[d.weekday()]})"
+
+
+def en_date(d: date, today: date | None = None) -> str:
+    year = f" {d.year}" if today is None or d.year != today.year else ""
+    return f"{EN_WEEKDAYS[d.weekday()]} {d.day} {_EN_MONTH_NAMES[d.month - 1]}{year}"
+
+
+def utc_offset(t: datetime) -> str:
+    off = t.utcoffset() or timedelta(0)
+    minutes = int(off.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "-"
+    h, m = divmod(abs(minutes), 60)
+    return f"UTC{sign}{h}" + (f":{m:02d}" if m else "")
+
+
+def hours_text(hours: float, language: str) -> str:
+    whole = int(abs(hours))
+    minutes = round((abs(hours) - whole) * 60)
+    if language == "zh":
+        return f"{whole}小时" + (f"{minutes}分钟" if minutes else "")
+    return f"{whole} hour{'s' if whole != 1 else ''}" + (f" {minutes} minutes" if minutes else "")

@@ -1,0 +1,100 @@
+"""The clock tool: time and dates without a model; its parts read the question and write the answer."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone, tzinfo
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from tools.base import LocalText, Permissions, Tool, ToolResult
+from tools.clock.answer import Answering
+from tools.clock.config import ClockArgs, ClockConfig
+from tools.clock.dates import read_date, utc_offset
+from tools.clock.question import HERE, Reading
+from tools.gazetteer import Gazetteer, gazetteer
+from tools.when import current_time
+
+
+class Clock(Reading, Answering, Tool):
+    """The tool as the registry sees it; its hooks come from its parts."""
+
+    name = "clock"
+    description = ("Time and dates: the time now in a place, the time difference of two places, the weekday of a date, "
+                   "days until a date or holiday (春节, 中秋, Christmas …), days between two dates, the date of a day "
+                   "phrase or holiday. Copy places, dates and holidays as the user wrote them.")
+    Args = ClockArgs
+    Config = ClockConfig
+    title = LocalText(zh="时间和日期", en="time and dates")
+
+    renders_directly = True
+
+    def __init__(self, config: ClockConfig) -> None:
+        super().__init__(config)
+        self.cfg = config
+
+    @property
+    def permissions(self) -> Permissions:
+        return Permissions(files=[str(Path(self.cfg.gazetteer_index).parent)])
+
+    @property
+    def gazetteer(self) -> Gazetteer:
+        return gazetteer(Path(self.cfg.gazetteer_index))
+
+    def now(self) -> datetime:
+        """The current time (UTC), or the configured clock."""
+        return current_time(self.cfg.clock)
+
+    def _zone(self, place: str) -> tuple[tzinfo, str] | None:
+        """The timezone of ``place`` ('' or 'here': the home city's, else the machine's) and its name for people."""
+        if HERE.match(place.strip()):
+            if self.cfg.home_city:
+                return self._zone(self.cfg.home_city)
+            local = datetime.now().astimezone().tzinfo
+            return (local, "") if local is not None else None
+        found = self.gazetteer.resolve(place)
+        if found is None or not found.timezone:
+            return None
+        try:
+            return ZoneInfo(found.timezone), found.name
+        except ZoneInfoNotFoundError:
+            return None
+
+    def _today(self) -> date:
+        zone = self._zone("")
+        return self.now().astimezone(zone[0] if zone else timezone.utc).date()
+
+    async def run(self, args: ClockArgs) -> ToolResult:  # type: ignore[override]
+        now = self.now()
+        if args.ask in ("now", "difference"):
+            zones = []
+            for place in ([args.place] if args.ask == "now" else [args.place, args.other_place]):
+                zone = self._zone(place)
+                if zone is None:
+                    return ToolResult.failure(f"unknown place '{place}': give a city, e.g. 'Tokyo' or '东京'",
+                                              LocalText(zh=f"找不到地点“{place}”。", en=f"I could not find the place '{place}'."))
+                zones.append(zone)
+            local = [now.astimezone(z) for z, _ in zones]
+            if args.ask == "now":
+                t = local[0]
+                return ToolResult.success(place=zones[0][1], time=t.strftime("%H:%M"), date=t.date().isoformat(),
+                                          weekday=t.weekday(), utc_offset=utc_offset(t))
+            hours = ((local[0].utcoffset() or timedelta(0)) - (local[1].utcoffset() or timedelta(0))).total_seconds() / 3600
+            return ToolResult.success(place=zones[0][1], other_place=zones[1][1], hours=hours,
+                                      offsets=[utc_offset(t) for t in local], times=[t.strftime("%H:%M") for t in local])
+        today = self._today()
+        first = read_date(args.date, today)
+        if first is None:
+            return ToolResult.failure(f"cannot read the date '{args.date}': write it as 2027-01-01, a holiday (春节, Christmas) "
+                                      "or a day phrase (下周五, next Friday)",
+                                      LocalText(zh=f"看不懂日期“{args.date}”。", en=f"I cannot read the date '{args.date}'."))
+        d, holiday = first
+        data: dict = {"date": d.isoformat(), "weekday": d.weekday(), "holiday": holiday, "today": today.isoformat()}
+        if args.ask == "days_until":
+            data["days"] = (d - today).days
+        elif args.ask == "days_between":
+            second = read_date(args.other_date, today)
+            if second is None:
+                return ToolResult.failure(f"cannot read the date '{args.other_date}'",
+                                          LocalText(zh=f"看不懂日期“{args.other_date}”。", en=f"I cannot read the date '{args.other_date}'."))
+            data |= {"other_date": second[0].isoformat(), "days": abs((second[0] - d).days)}
+        return ToolResult.success(**data)

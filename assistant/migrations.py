@@ -1,0 +1,149 @@
+"""The store's schema, as an ordered list of small migrations: each is applied once, in its own transaction, and
+recorded (:meth:`assistant.store.Store.migrate`). A database written by any earlier version is brought up to date;
+a migration is never edited once released, only followed by another."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Callable
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    # executescript() would COMMIT the migration's transaction half-way; run statements one by one.
+    for statement in sql.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+def _m001_initial(db: sqlite3.Connection) -> None:
+    _script(db, """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY, created_at TEXT NOT NULL, title TEXT
+        );
+        CREATE TABLE turns (
+            id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            question TEXT NOT NULL, answer TEXT, ok INTEGER NOT NULL DEFAULT 0,
+            route TEXT, route_by TEXT, route_reason TEXT,
+            attempts INTEGER NOT NULL DEFAULT 0, model_calls INTEGER NOT NULL DEFAULT 0,
+            error TEXT, started_at TEXT NOT NULL, finished_at TEXT
+        );
+        CREATE INDEX turns_session ON turns(session_id, started_at);
+        CREATE TABLE messages (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            turn_id TEXT REFERENCES turns(id) ON DELETE CASCADE,
+            role TEXT NOT NULL, content TEXT NOT NULL, created_at TEXT NOT NULL
+        );
+        CREATE INDEX messages_session ON messages(session_id, id);
+        CREATE TABLE model_calls (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            turn_id TEXT NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL, role TEXT NOT NULL, model TEXT NOT NULL, backend TEXT NOT NULL,
+            request TEXT NOT NULL, reply TEXT, error TEXT,
+            prompt_tokens INTEGER, output_tokens INTEGER, prompt_eval_ns INTEGER, eval_ns INTEGER,
+            load_ns INTEGER, total_ns INTEGER, transport_retries INTEGER NOT NULL DEFAULT 0,
+            context_full INTEGER NOT NULL DEFAULT 0,
+            wall_ms REAL NOT NULL, started_at TEXT NOT NULL
+        );
+        CREATE INDEX model_calls_turn ON model_calls(turn_id, seq);
+        CREATE TABLE tool_calls (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            turn_id TEXT NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL, attempt INTEGER NOT NULL, name TEXT NOT NULL, args TEXT NOT NULL,
+            ok INTEGER NOT NULL, result TEXT, error TEXT, duration_ms REAL NOT NULL, started_at TEXT NOT NULL
+        );
+        CREATE INDEX tool_calls_turn ON tool_calls(turn_id, seq);
+        CREATE TABLE events (
+            turn_id TEXT NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
+            PRIMARY KEY (turn_id, seq)
+        );
+    """)
+
+
+def _m002_tool_refusals(db: sqlite3.Connection) -> None:
+    db.execute("ALTER TABLE tool_calls ADD COLUMN refusals TEXT NOT NULL DEFAULT '[]'")
+
+
+def _m003_batches(db: sqlite3.Connection) -> None:
+    _script(db, """
+        CREATE TABLE batch_jobs (
+            id TEXT PRIMARY KEY, input TEXT NOT NULL, total INTEGER NOT NULL, status TEXT NOT NULL,
+            created_at TEXT NOT NULL, updated_at TEXT NOT NULL
+        );
+        CREATE TABLE batch_items (
+            job_id TEXT NOT NULL REFERENCES batch_jobs(id) ON DELETE CASCADE,
+            idx INTEGER NOT NULL, ok INTEGER NOT NULL, line TEXT NOT NULL, finished_at TEXT NOT NULL,
+            PRIMARY KEY (job_id, idx)
+        );
+    """)
+
+
+def _m004_pending(db: sqlite3.Connection) -> None:
+    db.execute("CREATE TABLE pending (session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, "
+               "route TEXT NOT NULL, question TEXT NOT NULL, created_at TEXT NOT NULL)")
+
+
+def _m005_no_messages(db: sqlite3.Connection) -> None:
+    # The history is read from the turns; a second copy of every question and answer was written and never read.
+    db.execute("DROP TABLE IF EXISTS messages")
+
+
+def _m006_steps(db: sqlite3.Connection) -> None:
+    # A question with several requests runs as a plan: each tool call belongs to a step (NULL: a one-step turn).
+    db.execute("ALTER TABLE tool_calls ADD COLUMN step INTEGER")
+
+
+def _m007_batch_keys(db: sqlite3.Connection) -> None:
+    # A job is keyed by its input and the settings that change answers (recorded), and owned by a process while it runs.
+    db.execute("ALTER TABLE batch_jobs ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'")
+    db.execute("ALTER TABLE batch_jobs ADD COLUMN pid INTEGER")
+
+
+def _m008_session_frontends(db: sqlite3.Connection) -> None:
+    # Which front end a session belongs to: a chat (or the popup's), the rolling session of one-shot `ask`s, a batch job.
+    db.execute("ALTER TABLE sessions ADD COLUMN frontend TEXT NOT NULL DEFAULT 'chat'")
+
+
+def _m009_turns_search(db: sqlite3.Connection) -> None:
+    # Full-text search over every turn's question and answer (`assistant logs -q`, /search). The trigram tokenizer
+    # finds any three characters in a row, Chinese as English; shorter queries fall back to LIKE.
+    db.execute("CREATE VIRTUAL TABLE turns_fts USING fts5(question, answer, content='turns', content_rowid='rowid', "
+               "tokenize='trigram')")
+    db.execute("INSERT INTO turns_fts(rowid, question, answer) SELECT rowid, question, answer FROM turns")
+    db.execute("CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN "
+               "INSERT INTO turns_fts(rowid, question, answer) VALUES (new.rowid, new.question, new.answer); END")
+    db.execute("CREATE TRIGGER turns_fts_delete AFTER DELETE ON turns BEGIN "
+               "INSERT INTO turns_fts(turns_fts, rowid, question, answer) VALUES ('delete', old.rowid, old.question, old.answer); END")
+    db.execute("CREATE TRIGGER turns_fts_update AFTER UPDATE ON turns BEGIN "
+               "INSERT INTO turns_fts(turns_fts, rowid, question, answer) VALUES ('delete', old.rowid, old.question, old.answer); "
+               "INSERT INTO turns_fts(rowid, question, answer) VALUES (new.rowid, new.question, new.answer); END")
+
+
+def _m010_answer_quality(db: sqlite3.Connection) -> None:
+    # How each model's answers from tool results fared at the gate: a model whose last few all failed is not asked
+    # to write one (the tool's own sentence is shown at once), and is tried again now and then.
+    db.execute("CREATE TABLE answer_quality (id INTEGER PRIMARY KEY, model TEXT NOT NULL, outcome TEXT NOT NULL "
+               "CHECK (outcome IN ('passed', 'failed', 'skipped')), at TEXT NOT NULL)")
+    db.execute("CREATE INDEX answer_quality_model ON answer_quality (model, id)")
+
+
+def _m011_turns_by_time(db: sqlite3.Connection) -> None:
+    # Pruning by age (`assistant logs prune`) and listing the newest turns read turns by time: an index, not a scan.
+    db.execute("CREATE INDEX turns_started ON turns(started_at)")
+
+
+MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
+    ("001_initial", _m001_initial),
+    ("002_tool_refusals", _m002_tool_refusals),
+    ("003_batches", _m003_batches),
+    ("004_pending", _m004_pending),
+    ("005_no_messages", _m005_no_messages),
+    ("006_steps", _m006_steps),
+    ("007_batch_keys", _m007_batch_keys),
+    ("008_session_frontends", _m008_session_frontends),
+    ("009_turns_search", _m009_turns_search),
+    ("010_answer_quality", _m010_answer_quality),
+    ("011_turns_by_time", _m011_turns_by_time),
+]

@@ -13,25 +13,12 @@ from assistant.paths import Paths
 from assistant.pipeline.turn import Assistant
 from assistant.store import LazyStore
 from tools import Registry, Tool, ToolRunner
-from tools.calculator import Calculator
-from tools.clock import Clock, ClockConfig
-from tools.gazetteer import INDEX_VERSION
+from tools.builtin import BUILTIN
 from tools.mcp_servers import mcp_tools
 from tools.sandbox import SandboxRunner
-from tools.units import Units
-from tools.weather import Weather, WeatherConfig
 
 PLUGIN_GROUP = "assistant.tools"
 TOOL_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
-
-# The built-in tools, each with how it is built from the settings: the one place a tool is wired in.
-TOOLS: list[Callable[[Settings, Paths], Tool]] = [
-    lambda settings, paths: Calculator(),
-    lambda settings, paths: Weather(weather_config(settings, paths)),
-    lambda settings, paths: Units(),
-    lambda settings, paths: Clock(ClockConfig(gazetteer_index=gazetteer_index(settings, paths), home_city=settings.home_city,
-                                              clock=settings.clock)),
-]
 
 
 def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None,
@@ -53,8 +40,8 @@ def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) 
     """Every tool: the built-in ones configured from ``settings``, then the plugins', then the MCP servers'
     (a broken plugin or server is skipped, with one line in ``registry.skipped`` that ``assistant doctor``
     shows). ``refresh_mcp``: list the MCP servers' tools now rather than from the cache."""
-    registry = Registry([make(settings, paths) for make in TOOLS])
-    plugins, registry.skipped = plugin_tools(registry.names())
+    registry = Registry([tool.from_settings(settings, paths) for tool in BUILTIN])
+    plugins, registry.skipped = plugin_tools(registry.names(), settings, paths)
     for tool in plugins:
         registry.add(tool)
     external, skipped = mcp_tools(
@@ -67,9 +54,11 @@ def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) 
     return registry
 
 
-def plugin_tools(taken: list[str]) -> tuple[list[Tool], list[str]]:
+def plugin_tools(taken: list[str], settings: Settings | None = None,
+                 paths: Paths | None = None) -> tuple[list[Tool], list[str]]:
     """Tools that installed packages add through the ``assistant.tools`` entry point group: each names a
-    ``tools.Tool`` subclass (built with no arguments) or a function that returns a tool. Returns the tools
+    ``tools.Tool`` subclass (built by its ``from_settings``, as the built-in ones are) or a function that returns
+    a tool. Returns the tools
     and, for each plugin skipped, one line saying which and why (it did not import, it is not a tool, its
     argument schema does not build, its name is taken)."""
     from importlib.metadata import entry_points
@@ -80,7 +69,7 @@ def plugin_tools(taken: list[str]) -> tuple[list[Tool], list[str]]:
     for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
         origin = f"plugin {ep.name!r} ({ep.value}" + (f", from {ep.dist.name}" if ep.dist else "") + ")"
         try:
-            tool = _as_tool(ep.load())
+            tool = _as_tool(ep.load(), settings, paths)
             if tool.name in names:
                 raise ValueError(f"the tool name {tool.name!r} is taken")
             tool.source = f"plugin {ep.dist.name}" if ep.dist else f"plugin {ep.value}"  # type: ignore[misc]
@@ -92,8 +81,11 @@ def plugin_tools(taken: list[str]) -> tuple[list[Tool], list[str]]:
     return found, skipped
 
 
-def _as_tool(obj: object) -> Tool:
-    tool = obj() if callable(obj) else obj
+def _as_tool(obj: object, settings: Settings | None, paths: Paths | None) -> Tool:
+    if isinstance(obj, type) and issubclass(obj, Tool) and settings is not None:
+        tool: object = obj.from_settings(settings, paths)
+    else:
+        tool = obj() if callable(obj) else obj
     if not isinstance(tool, Tool):
         raise TypeError(f"it gives {type(tool).__name__!r}, not a tools.Tool")
     if not isinstance(getattr(tool, "name", None), str) or not TOOL_NAME.fullmatch(tool.name):
@@ -104,17 +96,3 @@ def _as_tool(obj: object) -> Tool:
         raise TypeError("its Args is not a pydantic model")
     tool.args_schema()  # a schema that does not build would fail every call
     return tool
-
-
-def weather_config(settings: Settings, paths: Paths) -> WeatherConfig:
-    return WeatherConfig(
-        forecast_url=settings.weather_forecast_url, geocoding_url=settings.weather_geocoding_url,
-        cache_dir=str(paths.cache_dir / "weather"),
-        gazetteer_index=gazetteer_index(settings, paths),
-        cache_minutes=settings.weather_cache_minutes, temperature_unit=settings.temperature_unit,
-        wind_speed_unit=settings.wind_speed_unit, home_city=settings.home_city, clock=settings.clock,
-    )
-
-
-def gazetteer_index(settings: Settings, paths: Paths) -> str:
-    return settings.gazetteer_index or str(paths.cache_dir / "gazetteer" / f"places-v{INDEX_VERSION}.sqlite")

@@ -41,7 +41,7 @@ from fake_open_meteo import FakeOpenMeteo
 from oracle import Oracle
 
 from assistant.app import build_assistant
-from assistant.app import TOOLS as BUILTIN
+from tools.builtin import BUILTIN
 from assistant.config import Settings
 from assistant.errors import AssistantError
 from assistant.paths import Paths
@@ -49,7 +49,7 @@ from tools.gazetteer import Gazetteer, build_index
 from tools.weather.wmo import describe
 
 CASES = [json.loads(line) for line in (ROOT / "scripts" / "eval_questions.jsonl").read_text(encoding="utf-8").splitlines() if line]
-TOOLS = {make(Settings(), Paths(*(Path("unused"),) * 4)).name for make in BUILTIN}  # every built-in tool's route
+TOOLS = {tool.name for tool in BUILTIN}  # every built-in tool's route
 CODES = [0, 1, 2, 3, 45, 61, 63, 71, 80, 95]
 FAILURE = re.compile(r"^(?:抱歉|Sorry)")
 _NUM = re.compile(r"(零下|负|minus\s+)?([-−]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")

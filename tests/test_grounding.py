@@ -18,6 +18,7 @@ from assistant.pipeline.answer_check import carries, numbers_in, runaway
 from assistant.pipeline.events import AnswerDelta
 from assistant.pipeline.gate import SentenceGate, chat_piece_check, tool_piece_check
 from tools import KeyFact
+from tools.weather import Weather, WeatherConfig
 
 
 def shown_by_gate(check, text: str, step: int = 3) -> tuple[str, str | None]:
@@ -319,7 +320,8 @@ async def test_an_answer_that_turns_into_json_is_stopped_at_once(model, shanghai
 ])
 def test_code_and_json_in_a_conversation_are_answers(answer, shown):
     question = "How do I write the JSON for it?" if "Call it so" in answer else "How do I do it?"
-    text, held = shown_by_gate(chat_piece_check(question, question, [], {"weather"}), answer)
+    text, held = shown_by_gate(chat_piece_check(question, question, [], [Weather(WeatherConfig(cache_dir="unused",
+                                                                                             gazetteer_index="unused"))]), answer)
     assert (held is None) is shown, held
     if shown:
         assert text == answer
@@ -328,7 +330,7 @@ def test_code_and_json_in_a_conversation_are_answers(answer, shown):
 def test_code_is_not_held_to_the_questions_language():
     answer = "用下面的命令安装:\n```\npip install requests --upgrade --user\n```\n然后在代码里导入它。"
     question = "怎么安装 requests?"
-    assert shown_by_gate(chat_piece_check(question, question, [], set()), answer) == (answer, None)
+    assert shown_by_gate(chat_piece_check(question, question, [], []), answer) == (answer, None)
 
 
 async def test_terminal_control_sequences_never_reach_the_screen(model, shanghai, scripted_app):

@@ -11,13 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import paths_under
-
-from assistant.app import TOOLS
-from assistant.config import Settings
 from assistant.frontends.doctor import run_checks
+from tools.builtin import BUILTIN as TOOLS
 
-BUILTIN = [make(Settings(), paths_under(Path("unused"))).name for make in TOOLS]
+BUILTIN = [tool.name for tool in TOOLS]
 
 PACKAGE = Path(__file__).with_name("plugin_package")
 

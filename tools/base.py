@@ -4,7 +4,7 @@ deterministic hooks that let the pipeline skip model calls when the answer is ce
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Literal
+from typing import Any, Callable, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -80,6 +80,15 @@ class PreviousTurn(BaseModel):
     facts: list[KeyFact] = Field(default_factory=list, description="the key facts of those results (an earlier step's)")
 
 
+class Finding(BaseModel):
+    """One thing ``assistant doctor`` found about a tool (a service it needs, a file, a setting)."""
+
+    name: str
+    level: Literal["ok", "warn", "fail"]
+    detail: str
+    fix: str = ""
+
+
 class Permissions(BaseModel):
     """What a tool may touch. Enforced by the sandbox runner; declared here so it can be listed and audited."""
 
@@ -108,6 +117,27 @@ class Tool:
 
     def __init__(self, config: BaseModel | None = None) -> None:
         self.config = config
+
+    @classmethod
+    def from_settings(cls, settings: Any, paths: Any) -> Tool:
+        """The tool as the assistant builds it from its settings (``assistant.config.Settings``) and folders
+        (``assistant.paths.Paths``: ``cache_dir``, ``log_dir``). A tool with a ``Config`` reads its values here."""
+        return cls()
+
+    async def doctor(self) -> list[Finding]:
+        """What ``assistant doctor`` checks of this tool beyond building it (a service it reaches, say)."""
+        return []
+
+    def wrong_claims(self, text: str) -> list[str]:
+        """Claims in an answer this tool can compute and finds false (``5 km is 3.107 mile, not 1.039``): the
+        answer check holds back a sentence that makes one, in any conversation."""
+        return []
+
+    def derives(self, evidence: str) -> Callable[[str], set[float]] | None:
+        """Figures this tool can derive from the evidence (the question and the conversation), as a function of an
+        answer's sentence; ``None`` when it derives none. Prepared once per answer; the answer check lets a figure
+        so derived stand (5 miles asked, 8.05 km answered)."""
+        return None
 
     @property
     def label(self) -> LocalText:

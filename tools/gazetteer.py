@@ -16,6 +16,7 @@ import threading
 import unicodedata
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -416,6 +417,11 @@ def _name_runs(text: str, exclude: set[str]) -> list[list[re.Match[str]]]:
 
 
 _shared: dict[Path, Gazetteer] = {}
+
+
+def index_path(settings: Any, paths: Any) -> str:
+    """Where the place index is: the ``gazetteer_index`` setting, or the cache folder."""
+    return settings.gazetteer_index or str(paths.cache_dir / "gazetteer" / f"places-v{INDEX_VERSION}.sqlite")
 
 
 def gazetteer(path: Path) -> Gazetteer:

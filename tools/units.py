@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel, Field
 
@@ -291,6 +291,13 @@ class Units(Tool):
     Args = UnitsArgs
     title = LocalText(zh="单位换算", en="unit converter")
     renders_directly = True  # "5 英里 = 8.05 公里" is the whole answer
+
+    def wrong_claims(self, text: str) -> list[str]:
+        return wrong_conversions(text)
+
+    def derives(self, evidence: str) -> Callable[[str], set[float]] | None:
+        given = amounts(evidence)  # read once per answer
+        return (lambda sentence: converted_from(given, sentence)) if given else None
 
     async def run(self, args: UnitsArgs) -> ToolResult:  # type: ignore[override]
         a, b = lookup(args.from_unit), lookup(args.to_unit)

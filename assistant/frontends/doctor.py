@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 from assistant.config import Settings
-from assistant.health import Check, get_json, plain_error
+from assistant.health import Check
 from assistant.models.select import backend_checks
 from assistant.paths import Paths
 
@@ -51,22 +51,13 @@ def check_state(paths: Paths, max_mb: int = 0) -> list[Check]:
     return checks
 
 
-async def check_weather(settings: Settings) -> Check:
-    url = settings.weather_forecast_url.rstrip("/") + "/v1/forecast?latitude=0&longitude=0&current=temperature_2m"
-    try:
-        status, _ = await get_json(url, 4)
-        return Check(name="weather service", level="ok" if status < 500 else "warn",
-                     detail=f"{settings.weather_forecast_url} answers (HTTP {status})")
-    except Exception as e:
-        return Check(name="weather service", level="warn", detail=f"{settings.weather_forecast_url} unreachable ({plain_error(e)})",
-                     fix="offline: weather answers come from the cache until the network is back")
-
-
-def check_tools(settings: Settings, paths: Paths) -> list[Check]:
-    """The tools there are, and one line for each plugin that had to be skipped."""
+async def check_tools(settings: Settings, paths: Paths) -> list[Check]:
+    """The tools there are, what each tool checks of itself (a service it reaches), and one line for each plugin
+    or MCP server that had to be skipped."""
     from assistant.app import build_registry
 
     registry = build_registry(settings, paths, refresh_mcp=True)  # MCP servers are started and listed afresh
+    own = await asyncio.gather(*(tool.doctor() for tool in registry))
     checks = [Check(name="tools", level="ok", detail=", ".join(registry.names()))]
     for line in registry.skipped:  # "plugin 'x' (module:object, from package): skipped, why" / "mcp server 'x' ..."
         name, _, why = line.partition(": ")
@@ -77,7 +68,7 @@ def check_tools(settings: Settings, paths: Paths) -> list[Check]:
         else:
             fix = "update or uninstall the package that provides it; the other tools work"
         checks.append(Check(name=name, level="warn", detail=why, fix=fix))
-    return checks
+    return checks + [Check(**finding.model_dump()) for findings in own for finding in findings]
 
 
 def check_sandbox(settings: Settings) -> Check:
@@ -105,9 +96,8 @@ def check_hotkey() -> Check:
 
 
 async def run_checks(settings: Settings, paths: Paths) -> list[Check]:
-    backends, weather = await asyncio.gather(backend_checks(settings), check_weather(settings))
-    return [*backends, *check_state(paths, settings.history_max_mb), *check_tools(settings, paths), check_sandbox(settings), weather,
-            check_hotkey()]
+    backends, tools = await asyncio.gather(backend_checks(settings), check_tools(settings, paths))
+    return [*backends, *check_state(paths, settings.history_max_mb), *tools, check_sandbox(settings), check_hotkey()]
 
 
 def report(checks: list[Check], as_json: bool) -> tuple[str, int]:

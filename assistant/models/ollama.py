@@ -18,13 +18,14 @@ from urllib.parse import urlsplit
 
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
-from assistant.health import Check, get_json, plain_error
+from assistant.health import Check, get_json
 
 from assistant.models.base import (
     Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
 )
 from assistant.models.parsing import arguments_object
 from assistant.models.transport import Classified, retrying, stream_cut
+from tools.net import plain_error
 
 T = TypeVar("T")
 RETRYABLE_STATUS = {500, 502, 503, 504}

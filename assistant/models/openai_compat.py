@@ -21,12 +21,13 @@ from typing import Any
 
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError, ConfigError, ModelError, ModelMissing, ModelTimeout, ServerUnreachable
-from assistant.health import Check, get_json, plain_error
+from assistant.health import Check, get_json
 from assistant.models.base import (
     Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
 )
 from assistant.models.parsing import arguments_object
 from assistant.models.transport import Classified, retrying, stream_cut
+from tools.net import plain_error
 
 # What a server may refuse, in the order they are given up when a refusal does not name one.
 FEATURES = ("chat_template_kwargs", "stream_options", "json_schema", "json_object", "tools")

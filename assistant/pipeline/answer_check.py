@@ -6,11 +6,11 @@ sentence as it arrives; the reasons are kept in the trace."""
 from __future__ import annotations
 
 import re
+from typing import Sequence
 import unicodedata
 
 from assistant.pipeline.language import is_chinese
-from tools import CJK, KeyFact
-from tools.units import wrong_conversions
+from tools import CJK, KeyFact, Tool
 
 MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more is a model that will not stop
 MIN_REPEAT_UNIT, MAX_REPEAT_UNIT, REPEATS = 4, 200, 3
@@ -197,10 +197,10 @@ def about_language(question: str) -> bool:
     return bool(_ABOUT_LANGUAGE.search(question))
 
 
-def false_conversion(answer: str) -> str | None:
-    """A conversion between known units that the answer states wrongly (``5km = 1.039mile``), checked with the
-    units tool's tables: a chat answer has no tool result to hold it to, but this figure can be computed."""
-    wrong = wrong_conversions(answer)
+def refuted(answer: str, tools: Sequence[Tool]) -> str | None:
+    """A claim that a tool can compute and finds false (the units tool: ``5km = 1.039mile``): an answer that has
+    no tool result to hold it to is still held to what can be computed."""
+    wrong = [claim for tool in tools for claim in tool.wrong_claims(answer)]
     return "it states a wrong conversion: " + "; ".join(wrong) if wrong else None
 
 

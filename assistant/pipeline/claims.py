@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from typing import Sequence
 from functools import lru_cache
 from pathlib import Path
 
 from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, near, numbers_in, prose
-from tools.units import amounts, converted_from
+from tools import Tool
 
 # Chat-template markers and role tokens of the common model families: never part of an answer. Text from the
 # first one on is a model that started writing the next turn (or its own prompt) and is never shown.
@@ -104,12 +105,13 @@ class Evidence:
     """What an answer's claims are held to (the question and the conversation), read once per answer rather than
     once per sentence: a long document pasted into the question is scanned one time."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, tools: Sequence[Tool] = ()) -> None:
         self.text = unicodedata.normalize("NFKC", text)
         self.folded = self.text.casefold()
         self.digits = re.sub(r"\D", "", self.text)
         self.numbers = [v for v, _ in numbers_in(self.text)]
-        self.amounts = amounts(self.text)
+        # figures a tool derives from it (the units tool: 5 miles asked, 8.05 km answered)
+        self.derived = [derive for tool in tools if (derive := tool.derives(self.text)) is not None]
 
 
 def unsupported(sentence: str, evidence: Evidence, whole: str = "") -> list[str]:
@@ -133,7 +135,8 @@ def unsupported(sentence: str, evidence: Evidence, whole: str = "") -> list[str]
     given = evidence.numbers + [v for v, _ in numbers_in(" ".join(_code_parts(whole or sentence)))]  # an example's
     supported = derivable(given)
     arithmetic, _ = checked_arithmetic(unicodedata.normalize("NFKC", prose(whole or sentence)))
-    arithmetic |= converted_from(evidence.amounts, text)
+    for derive in evidence.derived:
+        arithmetic |= derive(text)
     for value, decimals, m in _numbers(text):
         if decimals == 0 and 0 <= value <= 10 and not quantities and not _UNIT_AFTER.match(text, m.end()):
             continue  # small whole numbers without a unit, where nothing was counted: steps, "two places"

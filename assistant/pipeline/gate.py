@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from assistant.pipeline.answer_check import (
-    _CALL_TAGS, MAX_TOOL_ANSWER, echo_problem, garbled, false_conversion, invented_figures, markup, own_markup, piece_language, prose, runaway,
+    _CALL_TAGS, MAX_TOOL_ANSWER, echo_problem, garbled, invented_figures, markup, own_markup, piece_language, prose, refuted, runaway,
 )
 from assistant.pipeline.claims import TEMPLATE_MARKER, Evidence, claim_problem
 from assistant.pipeline.control import split_open_sequence, without_controls
+from tools import Tool
 
 MAX_UNIT = 400  # characters held without a sentence end before they are checked as one piece
 
@@ -182,7 +183,8 @@ def chat_early(pending: str) -> Held | None:
     return Held("it contains tool-call markup instead of an answer") if _CALL_TAGS.search(prose(pending)) else None
 
 
-def tool_piece_check(question: str, evidence: str, prompts: list[str]) -> Callable[[str, str], Held | None]:
+def tool_piece_check(question: str, evidence: str, prompts: list[str],
+                     tools: Sequence[Tool] = ()) -> Callable[[str, str], Held | None]:
     """The streamed gate's check of one piece of an answer from tool results: no JSON or markup, none of our
     instructions, no figure the results lack, no false conversion, the question's language."""
     def check(piece: str, shown: str) -> Held | None:
@@ -190,21 +192,22 @@ def tool_piece_check(question: str, evidence: str, prompts: list[str]) -> Callab
             return Held(f"it is far too long (over {MAX_TOOL_ANSWER} characters); two or three sentences are enough",
                         wrong=False)
         why = (markup(piece) or echo_problem(piece, prompts) or garbled(question, piece)
-               or invented_figures(piece, evidence) or false_conversion(piece) or piece_language(question, piece))
+               or invented_figures(piece, evidence) or refuted(piece, tools) or piece_language(question, piece))
         return Held(why) if why else None
     return check
 
 
-def chat_piece_check(question: str, evidence: str, prompts: list[str], tool_names: set[str],
+def chat_piece_check(question: str, evidence: str, prompts: list[str], tools: Sequence[Tool],
                      language: bool = True) -> Callable[[str, str], Held | None]:
     """The streamed gate's check of one piece of a conversation's answer: not our markup or instructions, no claim
     the question and the conversation do not support (figures, phone numbers, URLs), no false arithmetic or
     conversion, the question's language (``language``: unless the question is about languages). Code is an answer."""
-    held_to = Evidence(evidence)
+    held_to = Evidence(evidence, tools)
+    tool_names = {tool.name for tool in tools}
 
     def check(piece: str, shown: str) -> Held | None:
         why = (own_markup(piece, question, tool_names) or echo_problem(piece, prompts) or garbled(question, piece)
-               or false_conversion(piece) or claim_problem(piece, held_to, shown + piece)
+               or refuted(piece, tools) or claim_problem(piece, held_to, shown + piece)
                or (piece_language(question, piece) if language else None))
         return Held(why) if why else None
     return check

@@ -276,7 +276,7 @@ class Assistant:
                                rendered], ensure_ascii=False)
         named = [(tool.name, executed) for tool, executed in parts]
         written = await responder.answer_from_tools(
-            ctx, named, lambda ours: gate.tool_piece_check(ctx.question, evidence, ours))
+            ctx, named, lambda ours: gate.tool_piece_check(ctx.question, evidence, ours, list(self.registry)))
         missing = [f.label for f in facts if not answer_check.carries(written.text, f)]
         stopped = f"{written.ended}; " if written.timed_out and written.ended else ""
         problem = written.held or ((stopped + "it does not state " + ", ".join(missing)) if missing else None)
@@ -378,8 +378,8 @@ class Assistant:
                           replaced="the model does not write this language"), False
         language_id.warm()
         evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
-        names = set(self.registry.names())
-        check = (lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, names, language))
+        tools = list(self.registry)
+        check = (lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, tools, language))
         attempts = 1 if await self._known_weak(ctx) else 2
         rejected = None
         for attempt in range(1, attempts + 1):

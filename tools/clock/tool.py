@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tools.base import LocalText, Permissions, Tool, ToolResult
@@ -11,7 +12,7 @@ from tools.clock.answer import Answering
 from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, Reading
-from tools.gazetteer import Gazetteer, gazetteer
+from tools.gazetteer import Gazetteer, gazetteer, index_path
 from tools.when import current_time
 
 
@@ -27,6 +28,11 @@ class Clock(Reading, Answering, Tool):
     title = LocalText(zh="时间和日期", en="time and dates")
 
     renders_directly = True
+
+    @classmethod
+    def from_settings(cls, settings: Any, paths: Any) -> Clock:
+        return cls(ClockConfig(gazetteer_index=index_path(settings, paths), home_city=settings.home_city,
+                               clock=settings.clock))
 
     def __init__(self, config: ClockConfig) -> None:
         super().__init__(config)

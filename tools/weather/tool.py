@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
-from tools.base import LocalText, Permissions, Tool
-from tools.gazetteer import Gazetteer, gazetteer
+from tools.base import Finding, LocalText, Permissions, Tool
+from tools.gazetteer import Gazetteer, gazetteer, index_path
 from tools.weather.answer import Answering
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.question import Reading
+from tools.net import plain_error
 from tools.weather.service import OpenMeteo, _Cache
 
 
@@ -23,6 +25,29 @@ class Weather(Reading, Answering, OpenMeteo, Tool):
     Args = WeatherArgs
     Config = WeatherConfig
     title = LocalText(zh="天气查询", en="weather lookup")
+
+    @classmethod
+    def from_settings(cls, settings: Any, paths: Any) -> Weather:
+        return cls(WeatherConfig(
+            forecast_url=settings.weather_forecast_url, geocoding_url=settings.weather_geocoding_url,
+            cache_dir=str(paths.cache_dir / "weather"), gazetteer_index=index_path(settings, paths),
+            cache_minutes=settings.weather_cache_minutes, temperature_unit=settings.temperature_unit,
+            wind_speed_unit=settings.wind_speed_unit, home_city=settings.home_city, clock=settings.clock))
+
+    async def doctor(self) -> list[Finding]:
+        """Open-Meteo answers (offline, answers come from the cache)."""
+        import aiohttp
+
+        url = self.cfg.forecast_url.rstrip("/") + "/v1/forecast?latitude=0&longitude=0&current=temperature_2m"
+        try:
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=4)) as http:
+                async with http.get(url) as resp:
+                    status = resp.status
+        except Exception as e:
+            return [Finding(name="weather service", level="warn", detail=f"{self.cfg.forecast_url} unreachable "
+                            f"({plain_error(e)})", fix="offline: weather answers come from the cache until the network is back")]
+        return [Finding(name="weather service", level="ok" if status < 500 else "warn",
+                        detail=f"{self.cfg.forecast_url} answers (HTTP {status})")]
 
     def __init__(self, config: WeatherConfig) -> None:  # type: ignore[override]
         super().__init__(config)

@@ -1,0 +1,68 @@
+"""A tool lives in one place: its module (and one line in tools/builtin.py) gives how it is built from the
+settings, what doctor checks of it, and which claims of any answer it can refute or derive. Nothing in the
+pipeline, the wiring or doctor names it."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from pydantic import BaseModel
+
+from assistant.frontends.doctor import run_checks
+from assistant.models.function import RoleScript
+from conftest import paths_under
+from tools import Finding, Tool, ToolResult
+from tools import builtin
+
+
+class YearsArgs(BaseModel):
+    born: int
+
+
+class Years(Tool):
+    """How old someone born in a year is, with its own rules about answers."""
+
+    name = "years"
+    description = "age from a birth year"
+    Args = YearsArgs
+    built_with: list[Any] = []
+
+    @classmethod
+    def from_settings(cls, settings: Any, paths: Any) -> Years:
+        cls.built_with.append((settings.clock, paths.cache_dir.name))
+        return cls()
+
+    async def run(self, args: YearsArgs) -> ToolResult:  # type: ignore[override]
+        return ToolResult.success(age=2026 - args.born)
+
+    async def doctor(self) -> list[Finding]:
+        return [Finding(name="years", level="warn", detail="the calendar is fixed at 2026", fix="wait a year")]
+
+    def wrong_claims(self, text: str) -> list[str]:
+        return ["no one is 200 years old"] if "200 years old" in text else []
+
+    def derives(self, evidence: str) -> Callable[[str], set[float]] | None:
+        if "born in 1990" not in evidence:
+            return None
+        return lambda sentence: {36.0} if "36" in sentence else set()
+
+
+async def test_a_new_tool_is_one_class_and_one_line(monkeypatch, scripted_app, model, fake, tmp_path, gazetteer_index):
+    from assistant.config import Settings
+
+    monkeypatch.setattr(builtin, "BUILTIN", (*builtin.BUILTIN, Years))
+    monkeypatch.setattr("assistant.app.BUILTIN", (*builtin.BUILTIN,))
+    app = scripted_app()
+    assert "years" in app.registry.names() and Years.built_with[-1][0] == app.settings.clock  # built from the settings
+
+    async def ask(question: str, answer: str):
+        model.fn = RoleScript(router={"route": "chat"}, responder=answer)
+        return await app.ask(question)
+
+    refuted = await (ask("Tell me about my grandfather.", "He was a carpenter. He is 200 years old."))
+    assert "200" not in refuted.answer and "no one is 200 years old" in refuted.replaced  # its claim check holds it back
+    derived = await (ask("I was born in 1990; what does that make me?", "That makes you 36."))
+    assert derived.ok and derived.answer == "That makes you 36."  # a figure it derives stands
+    checks = await (run_checks(Settings(backend="ollama", ollama_host=fake.url, gazetteer_index=gazetteer_index),
+                                    paths_under(tmp_path / "doctor")))
+    assert any(c.name == "years" and c.level == "warn" and c.fix == "wait a year" for c in checks)  # its doctor check

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-for p in (str(ROOT), str(ROOT / "tests")):
+for p in (str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "fakes")):
     if p not in sys.path:
         sys.path.insert(0, p)
 

@@ -3,7 +3,7 @@ and sandbox overhead, cold start, and batch throughput, each with the machine it
 
     python scripts/bench.py [--quick] [--json FILE]
 
-Everything runs against the fake Ollama (tests/fake_ollama.py) and the fake Open-Meteo, scripted as an
+Everything runs against the fake Ollama (tests/fakes/fake_ollama.py) and the fake Open-Meteo, scripted as an
 oracle that answers every stage correctly for the questions in scripts/bench_questions.jsonl.
 """
 

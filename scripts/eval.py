@@ -4,7 +4,7 @@ question, follow-ups, chat, questions back, and traps).
 
     python scripts/eval.py [--backend oracle|weak|embedded|ollama] [--model M] [--only CATEGORY] [--limit N] [--json FILE]
 
-oracle: the fake Ollama scripted to answer every stage correctly (tests/oracle.py); weak: the same, but its
+oracle: the fake Ollama scripted to answer every stage correctly (tests/fakes/oracle.py); weak: the same, but its
 conversation answers are the ones a weak model writes (invented figures, template markers, garbage, another
 language: the "bad" answer of each "chat claims" case); embedded: the in-process
 llama.cpp model (SmolLM2-135M unless embedded_model says otherwise); ollama: a real Ollama server (OLLAMA_HOST,

@@ -296,7 +296,7 @@ def main() -> None:
     for what, status, expected in probes:
         print(f"   {'✓' if status == expected else '✗'} {what:<28} {status} (expected {expected})")
     print(f"   probes held {held}/{len(probes)}; the announced-length (413) and slow-body (408) probes run against a real "
-          "daemon in tests/test_daemon.py")
+          "daemon in tests/frontends/test_daemon.py")
     print("\n4. The rule tier on long, repetitive questions (10 KB each; every rule must be linear in the length)")
     for what, seconds in rules:
         print(f"   {what:<22} {seconds * 1000:8.1f} ms")

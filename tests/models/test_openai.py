@@ -8,7 +8,7 @@ from typing import Iterator
 
 import pytest
 from conftest import cli_env, closed_port
-from test_cli import run
+from processes import run
 from fake_ollama import Reply, tool_call
 from fake_openai import FakeOpenAI, Script
 

@@ -15,7 +15,7 @@ from oracle import grounded
 from tools.weather import Weather, WeatherConfig
 from tools.weather.text import weather_sense
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from tools.sandbox import SandboxRunner
 pytest.importorskip("mcp", reason="the MCP SDK is an optional extra: pip install '.[mcp]'")
 pytest.importorskip("mcp_server_time", reason="mcp-server-time (from PyPI) comes with the test extra")
 
-FAULTY = str(Path(__file__).with_name("mcp_faulty.py"))
+FAULTY = str(Path(__file__).resolve().parents[1] / "fakes" / "mcp_faulty.py")
 TIME = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "Asia/Shanghai"]}
 PASS = {"verdict": "PASS", "reason": "it is the asked conversion"}
 

@@ -20,41 +20,11 @@ from conftest import cli_env
 from assistant.frontends.server import MAX_BODY
 from fake_ollama import FakeOllama, Script
 
-from assistant.frontends.client import Client, _UnixConnection, connect
+from assistant.frontends.client import Client, _UnixConnection
+from processes import Daemon
 
 pytestmark = pytest.mark.slow
-ROOT = Path(__file__).resolve().parents[1]
-
-
-class Daemon:
-    def __init__(self, home: Path, env: dict[str, str]) -> None:
-        self.home, self.env = home, env
-        self.run_dir = home / "data" / "run"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> "Daemon":
-        self.proc = subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=self.env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if connect(self.run_dir) is not None:
-                return self
-            assert self.proc.poll() is None, self.log()
-            time.sleep(0.05)
-        raise AssertionError("the daemon did not come up: " + self.log())
-
-    def log(self) -> str:
-        path = self.home / "log" / "daemon.log"
-        return path.read_text() if path.exists() else ""
-
-    @property
-    def client(self) -> Client:
-        return Client(self.run_dir)
-
-    def stop(self, sig: int = signal.SIGTERM) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            self.proc.wait(15)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The popup's window in-process on a virtual screen (Xvfb): read-only answer, Markdown as formatting, history,
 copy, the last exchange on reopening. The whole desktop path (daemon, hotkey, window manager) is in
-tests/test_daemon.py."""
+tests/frontends/test_daemon.py."""
 
 from __future__ import annotations
 

@@ -4,38 +4,16 @@ from __future__ import annotations
 
 import json
 import shlex
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from conftest import cli_env, closed_port
 from fake_ollama import Reply, Script, tool_call
+from processes import read_all, run
 
 pytestmark = pytest.mark.slow  # whole processes
-
-
-def run(args: list[str], env: dict[str, str], stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    """A whole process; with no ``stdin`` text, its standard input is /dev/null (as from a terminal-less script)."""
-    feed: dict = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
-    return subprocess.run([sys.executable, "-m", "assistant", *args], env=env, capture_output=True,
-                          text=True, timeout=60, cwd=cwd, **feed)
-
-
-def read_all(fd: int) -> bytes:
-    """Everything a pseudo-terminal's other end wrote, until it closed."""
-    screen = b""
-    while True:
-        try:
-            chunk = os.read(fd, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        screen += chunk
-    return screen
 
 
 def test_undecodable_stdin_is_one_clear_line(home):

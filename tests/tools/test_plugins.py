@@ -16,7 +16,7 @@ from tools.builtin import BUILTIN as TOOLS
 
 BUILTIN = [tool.name for tool in TOOLS]
 
-PACKAGE = Path(__file__).with_name("plugin_package")
+PACKAGE = Path(__file__).resolve().parents[1] / "plugin_package"
 
 
 @pytest.fixture(scope="session")

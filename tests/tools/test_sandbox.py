@@ -159,7 +159,7 @@ print("returned", call(), flush=True)
     ("x32 syscall, getpid", "b827000040" "0f05" "c3"),  # mov eax, 0x40000027; syscall; ret
 ])
 def test_a_syscall_through_another_abi_kills_the_filtered_process(abi, code):
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     plain = subprocess.run([sys.executable, "-c", FOREIGN_ABI, code, root, "plain"], capture_output=True, text=True, timeout=30)
     filtered = subprocess.run([sys.executable, "-c", FOREIGN_ABI, code, root, "filtered"], capture_output=True, text=True,
                               timeout=30)

@@ -132,7 +132,7 @@ def test_slash_commands(chat, fake):
 
 
 def test_chat_goes_through_a_running_daemon(home, fake, gazetteer_index):
-    from test_daemon import Daemon
+    from processes import Daemon
 
     fake.handler = Script().always("router", {"route": "chat"}).always("responder", "answered by the daemon")
     daemon = Daemon(home, cli_env(home, fake, ASSISTANT_GAZETTEER_INDEX=gazetteer_index)).start()

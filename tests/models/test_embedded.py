@@ -110,7 +110,7 @@ def test_ask_says_it_is_loading_the_model_while_it_loads(home, gazetteer_index):
     import os
     import pty
 
-    from test_cli import read_all
+    from processes import read_all
 
     env = cli_env(home, ASSISTANT_BACKEND="embedded", ASSISTANT_GAZETTEER_INDEX=gazetteer_index, NO_COLOR="1")
     master, slave = pty.openpty()

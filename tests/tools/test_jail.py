@@ -1,4 +1,4 @@
-"""The kernel holds a tool: hostile tools (tests/escape_tools.py) first switch the Python tripwire off from inside,
+"""The kernel holds a tool: hostile tools (tests/fakes/escape_tools.py) first switch the Python tripwire off from inside,
 then try every way out that worked before the jail: io_uring, Unix sockets (a path, and abstract), native code
 opening files (sqlite3), reading the user's files and listing their home, writing outside the cache, a child
 process that outlives the worker, the parent's secrets, a server on loopback. Each is refused by the kernel, the
@@ -12,18 +12,15 @@ import socket
 import sqlite3
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from escape_tools import (  # noqa: E402
+from escape_tools import (
     AbstractSocket, Environment, Forker, IoUring, ListHome, Loopback, ReadFile, Sqlite, Target, UnixSocket, WriteFile,
 )
 
-from tools import landlock  # noqa: E402
-from tools.sandbox import SandboxRunner  # noqa: E402
+from tools import landlock
+from tools.sandbox import SandboxRunner
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or landlock.abi() < 1,
                                 reason="the kernel jail needs Linux with Landlock")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.store import MIGRATIONS, Store, TurnRow
 
 
@@ -62,6 +64,7 @@ def test_tables_measure_chinese_by_its_width():
     assert width(line) <= 2 + 14 + 7 + 6 + 2 + 21 + 50
 
 
+@pytest.mark.slow  # whole processes
 def test_state_is_private_to_the_user_and_old_open_files_are_fixed_once(home):
     import os
     import stat
@@ -89,6 +92,7 @@ def test_state_is_private_to_the_user_and_old_open_files_are_fixed_once(home):
             assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path  # the store, its WAL: the user's alone
 
 
+@pytest.mark.slow  # whole processes
 def test_logs_prune_deletes_old_turns_with_their_calls_and_empty_sessions(home):
     import sqlite3
     import subprocess
@@ -117,6 +121,7 @@ def test_logs_prune_deletes_old_turns_with_their_calls_and_empty_sessions(home):
     assert "turns_started" in plan  # an index, not a scan of every row
 
 
+@pytest.mark.slow  # whole processes
 def test_a_damaged_database_is_one_line_with_its_fix_and_json_under_json(home):
     import json
     import subprocess
@@ -152,6 +157,7 @@ def test_a_full_disk_is_never_told_to_discard_the_history():
     assert "read-only" in readonly.message and "ASSISTANT_HOME" in readonly.hint
 
 
+@pytest.mark.slow  # whole processes
 def test_arithmetic_that_needs_no_store_is_answered_beside_a_damaged_database(home):
     import subprocess
     import sys

@@ -67,10 +67,11 @@ async def test_silent_and_half_sent_connections_get_408_and_the_owner_still_gets
     assert status == 200
 
 
-async def test_a_full_house_of_requests_under_way_answers_503_until_one_ends(door):
+async def test_a_full_house_of_requests_under_way_answers_503_until_one_ends(door, monkeypatch):
+    monkeypatch.setattr("assistant.frontends.server.BODY_SECONDS", 1.0)
     sock = await door(max_connections=3, head_seconds=30.0)
     busy = []
-    for _ in range(3):  # the token's owner, each sending a body that does not come (the body deadline is 5 s)
+    for _ in range(3):  # the token's owner, each sending a body that does not come (its deadline, here 1 s)
         reader, writer = await asyncio.open_unix_connection(str(sock))
         writer.write(f"POST /v1/ask HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer {TOKEN}\r\n"
                      "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{".encode())

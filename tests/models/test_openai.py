@@ -166,6 +166,7 @@ async def test_doctor_lists_models_and_flags_a_missing_one(server):
     assert found[0].level == "fail" and "Error" not in found[0].detail
 
 
+@pytest.mark.slow  # whole processes
 def test_cli_with_the_openai_backend(home, server):
     server.handler = Script(router={"route": "chat"}, responder="Gravity pulls a big body into a sphere.")
     env = cli_env(home, ASSISTANT_BACKEND="openai", OPENAI_BASE_URL=server.url + "/v1", ASSISTANT_MODEL=MODEL,

@@ -8,6 +8,7 @@ from fake_ollama import Script, kind_of, tool_call
 from oracle import grounded
 
 from tools.sandbox import SandboxRunner
+from tools import InProcessRunner
 from tools.weather import Weather, WeatherArgs, WeatherConfig, is_weather_question
 
 
@@ -32,8 +33,9 @@ def weather(tmp_path, gazetteer_index, url: str, **more) -> Weather:
     ("Paris, France", "Paris, FR", 48.85),
     ("Springfield, US", "Springfield, US", 37.2),
 ])
-async def test_places_resolve_offline_through_the_gazetteer(tmp_path, gazetteer_index, meteo, runner, place, resolved, lat):
-    result = await runner.run(weather(tmp_path, gazetteer_index, meteo.url), WeatherArgs(place=place))
+async def test_places_resolve_offline_through_the_gazetteer(tmp_path, gazetteer_index, meteo, place, resolved, lat):
+    # in-process: the place index is under test here; the sandboxed path has the tests below
+    result = await InProcessRunner().run(weather(tmp_path, gazetteer_index, meteo.url), WeatherArgs(place=place))
     assert result.ok, result.error
     assert result.data["place"] == place and result.data["resolved"] == resolved
     assert abs(float(meteo.forecast_requests[0]["latitude"]) - lat) < 0.2

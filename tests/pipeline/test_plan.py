@@ -4,11 +4,17 @@ independent steps concurrently, dependent ones on the earlier result, one budget
 from __future__ import annotations
 
 import pytest
-from fake_ollama import Script, tool_call
-from oracle import grounded
+from oracle import answered
+
+from assistant.models.function import RoleScript
 
 from assistant.pipeline.events import AnswerDelta, StageStarted, StepDone, ToolResultEvent
 from assistant.pipeline.plan import clauses
+
+
+def call(name: str, **arguments: str) -> dict:
+    """A tool call as the in-process model replies it."""
+    return {"tool_calls": [{"name": name, "arguments": arguments}]}
 
 
 @pytest.mark.parametrize("question, parts", [
@@ -23,13 +29,13 @@ def test_questions_are_cut_where_a_request_begins(question, parts):
     assert clauses(question) == parts
 
 
-async def test_weather_and_a_calculation_in_one_question(fake, meteo, weather_app):
+async def test_weather_and_a_calculation_in_one_question(model, meteo, scripted_app):
     meteo.delay = 0.3
-    fake.handler = Script(responder=grounded)
+    model.fn = RoleScript(responder=answered)
     events: list = []
-    result = await weather_app().ask("北京天气怎么样?顺便算一下 23*47", emit=events.append)
+    result = await scripted_app().ask("北京天气怎么样?顺便算一下 23*47", emit=events.append)
     assert result.ok and result.route == "weather+calculator" and result.route_by == "rule"
-    assert fake.kinds() == ["responder"]  # no router call, no executor: one answer for both
+    assert model.roles() == ["responder"]  # no router call, no executor: one answer for both
     assert [(s.route, s.ok) for s in result.steps] == [("weather", True), ("calculator", True)]
     assert [t.args for t in result.steps[1].tool_calls] == [{"expression": "23*47"}]
     assert "1081" in result.answer and "北京" in result.answer
@@ -40,43 +46,43 @@ async def test_weather_and_a_calculation_in_one_question(fake, meteo, weather_ap
     assert {e.step for e in events if isinstance(e, StepDone)} == {1, 2}
 
 
-async def test_a_dependent_conversion_uses_the_earlier_result(fake, meteo, weather_app):
+async def test_a_dependent_conversion_uses_the_earlier_result(model, meteo, scripted_app):
     meteo.set_weather(31.22, 121.46, 2.0, code=61)
-    fake.handler = Script(responder=grounded)
-    result = await weather_app().ask("上海现在多少度?换算成华氏度是多少")
-    assert result.ok and fake.kinds() == ["responder"]
+    model.fn = RoleScript(responder=answered)
+    result = await scripted_app().ask("上海现在多少度?换算成华氏度是多少")
+    assert result.ok and model.roles() == ["responder"]
     calc = result.steps[1].tool_calls[0]
     assert calc.args == {"expression": "2 * 9 / 5 + 32"} and calc.result["value"] == "35.6"
     assert "35.6" in result.answer
 
 
-async def test_the_difference_of_two_places(fake, meteo, weather_app):
+async def test_the_difference_of_two_places(model, meteo, scripted_app):
     meteo.set_weather(39.91, 116.40, -3.0, code=0)
     meteo.set_weather(31.22, 121.46, 8.5, code=3)
-    fake.handler = Script(responder=grounded)
-    result = await weather_app().ask("北京和上海现在多少度?两地温差是多少")
-    assert result.ok and fake.kinds() == ["responder"]
+    model.fn = RoleScript(responder=answered)
+    result = await scripted_app().ask("北京和上海现在多少度?两地温差是多少")
+    assert result.ok and model.roles() == ["responder"]
     assert result.steps[1].tool_calls[0].result["value"] == "11.5"
 
 
-async def test_a_chained_calculation_needs_no_model(fake, meteo, weather_app):
-    result = await weather_app().ask("What is 5*6 and multiply that by 2")
+async def test_a_chained_calculation_needs_no_model(model, meteo, scripted_app):
+    result = await scripted_app().ask("What is 5*6 and multiply that by 2")
     assert result.ok and result.model_calls == 0
     assert [s.tool_calls[0].result["value"] for s in result.steps] == ["30", "60"]
     assert "60" in result.answer
 
 
-async def test_one_step_questions_do_not_pay_for_planning(fake, meteo, weather_app):
-    fake.handler = Script(responder=grounded)
-    result = await weather_app().ask("北京和上海哪个冷?")
+async def test_one_step_questions_do_not_pay_for_planning(model, meteo, scripted_app):
+    model.fn = RoleScript(responder=answered)
+    result = await scripted_app().ask("北京和上海哪个冷?")
     assert result.steps == [] and result.route == "weather" and result.model_calls == 1
 
 
-async def test_a_failed_step_is_said_beside_the_one_that_worked(fake, meteo, weather_app):
+async def test_a_failed_step_is_said_beside_the_one_that_worked(model, meteo, scripted_app):
     meteo.error = "Latitude must be in range of -90 to 90°. Given: 91.0."
-    fake.handler = Script(responder=grounded)
+    model.fn = RoleScript(responder=answered)
     events: list = []
-    result = await weather_app().ask("北京天气怎么样?顺便算一下 23*47", emit=events.append)
+    result = await scripted_app().ask("北京天气怎么样?顺便算一下 23*47", emit=events.append)
     assert not result.ok
     assert [(s.route, s.ok) for s in result.steps] == [("weather", False), ("calculator", True)]
     assert "1081" in result.answer and "天气" in result.answer.splitlines()[-1]
@@ -84,44 +90,44 @@ async def test_a_failed_step_is_said_beside_the_one_that_worked(fake, meteo, wea
     assert result.model_calls == 0  # the calculation alone renders itself
 
 
-async def test_a_dependent_step_after_a_failed_one_is_not_guessed(fake, meteo, weather_app):
+async def test_a_dependent_step_after_a_failed_one_is_not_guessed(model, meteo, scripted_app):
     meteo.error = "Latitude must be in range of -90 to 90°. Given: 91.0."
-    result = await weather_app().ask("上海现在多少度?换算成华氏度是多少")
+    result = await scripted_app().ask("上海现在多少度?换算成华氏度是多少")
     assert not result.ok and [s.ok for s in result.steps] == [False, False]
     assert result.steps[1].tool_calls == [] and result.model_calls == 0
 
 
-async def test_the_model_router_lists_further_requests(fake, meteo, weather_app):
-    fake.handler = Script(
+async def test_the_model_router_lists_further_requests(model, meteo, scripted_app):
+    model.fn = RoleScript(
         router={"route": "weather", "also": [{"route": "calculator", "request": "帮我算算三乘以四"}]},
-        executor=[tool_call("weather", place="上海"), tool_call("calculator", expression="3*4")],
+        executor=[call("weather", place="上海"), call("calculator", expression="3*4")],
         validator={"verdict": "PASS", "reason": "3*4 is three times four"},
-        responder=grounded,
+        responder=answered,
     )
-    result = await weather_app().ask("上海要穿羽绒服吗?另外帮我算算三乘以四")
+    result = await scripted_app().ask("上海要穿羽绒服吗?另外帮我算算三乘以四")
     assert result.ok and result.route_by == "model"
     assert [(s.route, s.ok) for s in result.steps] == [("weather", True), ("calculator", True)]
     assert "12" in result.answer
 
 
-async def test_one_budget_of_retries_for_the_whole_turn(fake, meteo, weather_app):
-    fake.handler = Script(
+async def test_one_budget_of_retries_for_the_whole_turn(model, meteo, scripted_app):
+    model.fn = RoleScript(
         router={"route": "weather", "also": [{"route": "calculator", "request": "三乘以四是多少"}]},
-        executor=[tool_call("weather", place="勗安"), tool_call("calculator", expression="3*5")],
+        executor=[call("weather", place="勗安"), call("calculator", expression="3*5")],
         validator={"verdict": "FAIL", "reason": "three times four is 3*4"},
-        responder=grounded,
-    ).always("executor", tool_call("weather", place="勗安"))
-    result = await weather_app(max_retries=1).ask("上海要穿羽绒服吗?另外三乘以四是多少")
+        responder=answered,
+    ).always("executor", call("weather", place="勗安"))
+    result = await scripted_app(max_retries=1).ask("上海要穿羽绒服吗?另外三乘以四是多少")
     assert not result.ok
     assert sum(len({t.args.get("place") or t.args.get("expression") for t in s.tool_calls}) for s in result.steps) <= 3
     assert result.attempts <= 3  # two first tries and one retry in all, not one retry each
 
 
-async def test_the_trace_shows_each_step_as_a_branch(fake, meteo, weather_app):
+async def test_the_trace_shows_each_step_as_a_branch(model, meteo, scripted_app):
     from assistant.frontends import trace_view
 
-    fake.handler = Script(responder=grounded)
-    app = weather_app()
+    model.fn = RoleScript(responder=answered)
+    app = scripted_app()
     result = await app.ask("上海现在多少度?换算成华氏度是多少")
     stored = app.store.turn(result.turn_id)
     assert [t["step"] for t in stored["tool_calls"]] == [1, 2]

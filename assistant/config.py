@@ -216,10 +216,15 @@ def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: di
         if first["type"] == "extra_forbidden":
             import difflib
 
+            if len(first["loc"]) > 1:  # a key inside a table ([mcp_servers.NAME]): named whole, with its table's keys
+                fields = list(McpServerConfig.model_fields) if key == "mcp_servers" else []
+                near = difflib.get_close_matches(str(first["loc"][-1]), fields, n=1, cutoff=0.6)
+                raise ConfigError(f"unknown setting '{where}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
+                                  "`assistant config show` lists every setting.") from None
             near = difflib.get_close_matches(key, list(Settings.model_fields), n=1, cutoff=0.6)
             raise ConfigError(f"unknown setting '{key}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
                               "`assistant config show` lists every setting.") from None
-        value = data.get(key)
+        value = data.get(key) if len(first["loc"]) <= 1 else first.get("input")  # the value at fault, not its table
         if origin == "the command line" and key in FLAGS:
             shown = f"{FLAGS[key]} {value}"
         elif origin.startswith("environment variable"):

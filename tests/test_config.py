@@ -70,3 +70,35 @@ def test_config_show_round_trips_and_marks_the_environment(tmp_path: Path):
     again = load_settings(paths, env={})
     assert again.seed == 3 and again.hosts == ["http://a:1", "http://b:2"] and again.deterministic is True
     assert tomllib.loads(text)["deterministic"] is True
+
+
+def test_a_bad_value_in_a_table_is_named_by_itself(tmp_path):
+    from assistant.config import load_settings
+    from assistant.errors import ConfigError
+    from conftest import paths_under
+
+    paths = paths_under(tmp_path)
+    paths.config_dir.mkdir(parents=True)
+    for text, said in [('[mcp_servers.time]\ncommand = "uvx"\ntimeout = "soon"\n', 'mcp_servers.time.timeout = "soon"'),
+                       ('[mcp_servers.time]\ncommand = "uvx"\ntimout = 3\n', "'mcp_servers.time.timout'"),
+                       ('hosts = ["http://a:11434", 3]\n', "hosts.1 = 3")]:
+        paths.config_file.write_text(text)
+        try:
+            load_settings(paths, env={})
+        except ConfigError as e:
+            assert said in e.message and "{" not in e.message and "[" not in e.message.split(" in ")[0], e.message
+        else:
+            raise AssertionError(f"{text!r} was accepted")
+    assert "did you mean 'timeout'" in _error_of(paths, '[mcp_servers.time]\ncommand = "uvx"\ntimout = 3\n')
+
+
+def _error_of(paths, text: str) -> str:
+    from assistant.config import load_settings
+    from assistant.errors import ConfigError
+
+    paths.config_file.write_text(text)
+    try:
+        load_settings(paths, env={})
+    except ConfigError as e:
+        return e.message
+    return ""

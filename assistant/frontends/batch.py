@@ -271,11 +271,15 @@ last_job: dict[str, Any] = {}  # the job this process works on, for the message 
 
 
 async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: int, ordered: bool,
-                    progress: bool, jobs_dir: Path, err: IO[str] = sys.stderr, fresh: bool = False) -> Stats:
-    """Answer every question of ``source`` not answered by an earlier run of the same input and settings."""
+                    progress: bool, jobs_dir: Path, err: IO[str] = sys.stderr, fresh: bool = False,
+                    system: str | None = None) -> Stats:
+    """Answer every question of ``source`` not answered by an earlier run of the same input and settings;
+    ``system``: the user's instructions for every answer (``-s``), which key the job too."""
     store = app.store
     digest, path = spool_input(source, jobs_dir)
     key = job_key(app, await answering_backend(app))
+    if system:
+        key["system"] = system
     job_id = hashlib.sha256(f"{digest}\n{json.dumps(key, sort_keys=True)}".encode()).hexdigest()[:16]
     total = count_items(path)
     store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
@@ -323,7 +327,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             try:
                 if item.error is not None:
                     raise item.error
-                result = await app.ask(item.question, session_id=session, one_shot="batch")
+                result = await app.ask(item.question, session_id=session, one_shot="batch", system=system)
             except AssistantError as e:
                 if e.permanent:  # the question, not the server: asking again would fail again, so it is recorded
                     shown = item.question if len(item.question) <= ECHO else \

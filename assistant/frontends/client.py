@@ -21,9 +21,10 @@ class DaemonUnavailable(Exception):
 
 
 class DaemonError(Exception):
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.details = details or {}  # the whole error body (a 409 names what differs: "differs")
 
 
 class _UnixConnection(http.client.HTTPConnection):
@@ -72,10 +73,11 @@ class Client:
         if resp.status >= 400:
             text = resp.read().decode(errors="replace")
             try:
-                message = json.loads(text).get("error", text)
-            except ValueError:
-                message = text
-            raise DaemonError(resp.status, message)
+                details = json.loads(text)
+                message = details.get("error", text)
+            except (ValueError, AttributeError):
+                details, message = {}, text
+            raise DaemonError(resp.status, message, details if isinstance(details, dict) else {})
         return conn, resp
 
     def get(self, path: str, timeout: float = 5.0) -> Any:

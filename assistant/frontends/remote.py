@@ -5,8 +5,9 @@ read directly (the same database file) for the commands."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Callable
 
+from assistant.answering import Answering
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
@@ -19,21 +20,38 @@ _END = object()
 
 
 class RemoteAssistant:
-    def __init__(self, client: Client, settings: Settings, store: Store) -> None:
+    """``env``: the shell's OLLAMA_HOST and ASSISTANT_* variables (and the -o options as such), sent with every
+    question as ``ask`` sends them. When the daemon runs with settings a turn cannot take on (409), ``local``
+    builds an in-process pipeline that answers from then on, and ``notice`` says so once: never silently the
+    daemon's settings."""
+
+    def __init__(self, client: Client, settings: Settings, store: Store, env: dict[str, str] | None = None,
+                 local: Callable[[], Answering] | None = None, notice: Callable[[str], None] | None = None) -> None:
         self.client = client
         self.settings = settings
         self.store = store
+        self.env = env
+        self.local, self.notice = local, notice
+        self._here: Answering | None = None
 
     def _overrides(self) -> dict[str, Any]:
         return {"max_retries": self.settings.max_retries,
-                "models": {r: self.settings.model_for(r) for r in ROLES}}
+                "models": {r: self.settings.model_for(r) for r in ROLES}, "env": self.env}
 
-    async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None) -> TurnResult:
+    async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None,
+                  system: str | None = None) -> TurnResult:
         """The same result as in-process, built from the turn's events. The client blocks, so each read runs in a
         thread; a cancelled turn aborts the read that waits."""
+        if self._here is not None:
+            return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
         try:
-            stream = await asyncio.to_thread(self.client.ask, question, session_id, **self._overrides())
+            stream = await asyncio.to_thread(self.client.ask, question, session_id, system=system, **self._overrides())
         except DaemonError as e:
+            if e.status == 409 and self.local is not None:
+                if self.notice is not None and e.details.get("differs") != ["config"]:
+                    self.notice(f"{e}; answering in this process instead.")
+                self._here = self.local()
+                return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
             raise AssistantError(f"the daemon refused the question: {e}.") from None
         except DaemonUnavailable as e:
             raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
@@ -58,4 +76,6 @@ class RemoteAssistant:
         pass  # the daemon keeps its tools warm
 
     async def aclose(self) -> None:
+        if self._here is not None:
+            await self._here.aclose()
         self.store.close()

@@ -32,8 +32,9 @@ Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Ente
 
 class Repl:
     def __init__(self, app: Answering, session_id: str, history_file: Path, progress_enabled: bool,
-                 via: str | None = None, render: bool = True) -> None:
+                 via: str | None = None, render: bool = True, system: str | None = None) -> None:
         self.app = app
+        self.system = system  # the user's instructions for every answer (chat -s)
         self.render = render
         self.via = via
         self.session_id = session_id
@@ -115,7 +116,7 @@ class Repl:
     async def turn(self, question: str) -> None:
         progress = Progress(enabled=self.progress_enabled, render=self.render)
         task: asyncio.Future[Any] = asyncio.ensure_future(
-            self.app.ask(question, session_id=self.session_id, emit=progress.on_event))
+            self.app.ask(question, session_id=self.session_id, emit=progress.on_event, system=self.system))
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:

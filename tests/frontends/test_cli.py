@@ -434,3 +434,24 @@ def test_an_answer_that_could_not_be_shown_is_the_same_failure_on_every_surface(
                        timeout=60)
     [record] = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
     assert p.returncode == 1 and record["ok"] is False and record["answer"] == honest
+
+
+def test_the_answer_flags_mean_the_same_on_ask_chat_and_batch(home, fake, tmp_path):
+    """-m, -s, -o and --max-retries shape answers on every command that answers; batch writes its records with
+    --output (-o is a model option there too)."""
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Short and sweet.")
+    env = cli_env(home, fake)
+    questions = tmp_path / "q.txt"
+    questions.write_text("hello\n")
+    out = tmp_path / "answers.jsonl"
+    flags = ["-m", "llama3.2:1b", "-s", "Answer like a pirate.", "-o", "temperature", "0.4", "--max-retries", "1"]
+    for command in (["ask", *flags, "hello"], ["chat", *flags, "hello"], ["batch", str(questions), *flags, "--output", str(out)]):
+        seen = len(fake.requests)
+        p = run(command, env)
+        assert p.returncode == 0, (command[0], p.stderr)
+        answer = next(r for r in fake.requests[seen:] if r["model"] and "Answer like a pirate." in json.dumps(r["messages"]))
+        assert answer["model"] == "llama3.2:1b" and answer["options"]["temperature"] == 0.4, command[0]
+    assert json.loads(out.read_text())["answer"] == "Short and sweet."
+    wrong = run(["batch", str(questions), "-o", str(out)], env)
+    assert wrong.returncode == 2 and "-o" in wrong.stderr

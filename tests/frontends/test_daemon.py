@@ -195,6 +195,21 @@ def test_a_client_with_other_settings_is_answered_with_its_own(daemon, daemon_en
     assert fake.requests[-1]["model"] == "llama3.2:1b"
 
 
+def test_chat_with_other_settings_is_answered_with_its_own_and_a_broken_setting_is_said_once(daemon, home, daemon_env,
+                                                                                             fake):
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "from the daemon's Ollama")
+    with FakeOllama(Script().always("router", {"route": "chat"}).always("responder", "from my Ollama")) as mine:
+        p = subprocess.run([sys.executable, "-m", "assistant", "chat", "hello"], env={**daemon_env, "OLLAMA_HOST": mine.url},
+                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert p.returncode == 0, p.stderr
+    assert "from my Ollama" in p.stdout and "from the daemon's Ollama" not in p.stdout  # the shell's server, as ask
+    assert p.stderr.count("answering in this process instead") == 1
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "hello"], env={**daemon_env, "ASSISTANT_MAX_RETRIES": "99"},
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("ASSISTANT_MAX_RETRIES=99") == 1, p.stderr  # once, with its own fix
+    assert "daemon restart" not in p.stderr
+
+
 def test_the_daemon_rereads_config_toml_when_it_changes(daemon, home, daemon_env, fake):
     fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
     fake.handler = Script().always("router", {"route": "chat"}).always("responder", "from the daemon's Ollama")

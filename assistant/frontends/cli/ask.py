@@ -74,7 +74,8 @@ def ask(args: argparse.Namespace) -> int:
             except DaemonError as e:
                 if e.status != 409:
                     raise AssistantError(f"the daemon refused the question: {e}.", "Try --no-daemon.") from None
-                notice(f"{e}; answering here instead (`assistant daemon restart` gives the daemon these settings).")
+                if e.details.get("differs") != ["config"]:  # a broken setting is said once, by the answer here
+                    notice(f"{e}; answering here instead (`assistant daemon restart` gives the daemon these settings).")
     paths, settings = settings_for(flag_overrides(args))
     result = asyncio.run(_run_ask(paths, settings, question, args))
     if args.json:

@@ -51,7 +51,7 @@ async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
     try:
         stats = await run_batch(app, args.input, out, args.concurrency, args.ordered,
                                 progress=status_wanted(),
-                                jobs_dir=paths.data_dir / "batch", fresh=args.fresh)
+                                jobs_dir=paths.data_dir / "batch", fresh=args.fresh, system=args.system)
     finally:
         if out is not sys.stdout:
             out.close()

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 
 from assistant.frontends.cli.ask import read_question
-from assistant.frontends.cli.common import flag_overrides, notice, settings_for
+from assistant.frontends.cli.common import flag_overrides, model_options, notice, settings_for
 from assistant.frontends.progress import status_wanted
 
 def chat(args: argparse.Namespace) -> int:
@@ -28,7 +28,11 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None
     client = None if args.no_daemon else connect(paths.run_dir)
     if client is not None:  # the daemon answers with warm models; the store is shared
         paths.ensure()
-        app: Answering = RemoteAssistant(client, settings, Store(paths.database))
+        from assistant.envnames import ENV_PREFIX, setting_env
+
+        options = {f"{ENV_PREFIX}{name.upper()}": value for name, value in model_options(args).items()}
+        app: Answering = RemoteAssistant(client, settings, Store(paths.database), env={**setting_env(), **options},
+                                         local=lambda: build_assistant(settings, paths, notify=notice), notice=notice)
     else:
         app = build_assistant(settings, paths, notify=notice)
     try:
@@ -42,7 +46,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None
         warming = asyncio.create_task(app.warm())  # tool workers start while you type
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
                     progress_enabled=status_wanted(), render=not args.plain,
-                    via="the daemon" if client is not None else None)
+                    via="the daemon" if client is not None else None, system=args.system)
         code = await repl.run(first)
         await warming
         return code

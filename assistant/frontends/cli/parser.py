@@ -8,6 +8,16 @@ from assistant import __version__
 from assistant.envnames import OPTIONS
 from assistant.errors import EXIT_CODES_HELP
 
+def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
+    """The flags that shape answers, one meaning on every command that answers (ask, chat, batch)."""
+    parser.add_argument("-m", "--model", metavar="NAME", help="use this model for every role")
+    parser.add_argument("-s", "--system", metavar="TEXT", help=f"your own instructions for {scope} (a system prompt)")
+    parser.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
+                        help=f"a model option for {scope}: " + ", ".join(OPTIONS) + " (repeatable)")
+    parser.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="assistant",
@@ -30,16 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
     ask.add_argument("--plain", action="store_true", help="on a terminal, show the answer's Markdown as it is "
                                                           "(on a pipe it always is)")
-    ask.add_argument("-m", "--model", help="use this model for every role")
     ask.add_argument("-c", "--continue", dest="resume_last", action="store_true",
                      help="continue the last conversation (its earlier turns are the context)")
     ask.add_argument("--session", metavar="ID", help="continue this session (an id prefix; see: assistant sessions list)")
     ask.add_argument("--no-log", action="store_true", help="store nothing of this question")
-    ask.add_argument("-s", "--system", metavar="TEXT", help="your own instructions for this answer (a system prompt)")
-    ask.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
-                     help="a model option for this question: " + ", ".join(OPTIONS) + " (repeatable)")
-    ask.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
-    ask.add_argument("--debug", action="store_true", help="show tracebacks")
+    answering_flags(ask, "this answer")
     ask.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
 
     cfg = sub.add_parser("config", help="where the settings file is, and the effective settings",
@@ -67,14 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     batch.add_argument("input", nargs="?", help="questions: a .txt or .jsonl file, or '-' for stdin")
-    batch.add_argument("-o", "--output", help="write JSONL here instead of stdout")
+    batch.add_argument("--output", metavar="FILE", help="write JSONL here instead of stdout (-o is a model option, as in ask)")
     batch.add_argument("--concurrency", "-j", type=int, default=4, metavar="N", help="questions in flight at once (default 4)")
     batch.add_argument("--ordered", action="store_true", help="write records in input order (default: as they finish)")
     batch.add_argument("--status", action="store_true", help="list batch jobs, their progress and the settings that key them")
     batch.add_argument("--fresh", action="store_true", help="forget what earlier runs of this job answered and start over")
-    batch.add_argument("--model", help="use this Ollama model for every role")
-    batch.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check")
-    batch.add_argument("--debug", action="store_true", help="show tracebacks")
+    answering_flags(batch, "every answer of the batch")
 
     models = sub.add_parser("models", help="the models of the configured backend, or set the default one",
                             description="List the models the backend that answers has (Ollama: with size and "
@@ -94,9 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a text file to put before the first message (repeatable)")
     chat.add_argument("-c", "--continue", dest="resume_last", action="store_true", help="resume the most recent chat")
     chat.add_argument("--session", metavar="ID", help="resume this session (an id prefix)")
-    chat.add_argument("--model", help="use this model for every role")
     chat.add_argument("--plain", action="store_true", help="show answers' Markdown as it is, not as formatting")
-    chat.add_argument("--debug", action="store_true", help="show tracebacks")
+    answering_flags(chat, "every answer of the chat")
     chat.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
 
     daemon = sub.add_parser(

@@ -54,7 +54,7 @@ def test_jsonl_input_copies_extra_fields(home, fake, tmp_path):
     src = tmp_path / "q.jsonl"
     src.write_text('{"id": "a", "question": "hello", "tag": "x"}\n{"id": "b", "question": "2^10", "meta": {"n": 1}}\n')
     out = tmp_path / "out.jsonl"
-    p = batch([str(src), "-o", str(out), "--ordered"], cli_env(home, fake))
+    p = batch([str(src), "--output", str(out), "--ordered"], cli_env(home, fake))
     assert p.returncode == 0, p.stderr
     rows = records(out.read_text())
     assert [(r["id"], r.get("tag"), r.get("meta")) for r in rows] == [("a", "x", None), ("b", None, {"n": 1})]
@@ -102,7 +102,7 @@ def test_resume_after_kill_gives_every_question_exactly_once(home, fake, tmp_pat
     src.write_text("".join(f"question {i}\n" for i in range(12)))
     out = tmp_path / "out.jsonl"
     env = cli_env(home, fake)
-    proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "-o", str(out), "-j", "2"],
+    proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "--output", str(out), "-j", "2"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 4):
@@ -115,7 +115,7 @@ def test_resume_after_kill_gives_every_question_exactly_once(home, fake, tmp_pat
     status = subprocess.run([sys.executable, "-m", "assistant", "batch", "--status"], env=env, capture_output=True, text=True)
     assert "interrupted" in status.stdout and "running" not in status.stdout  # its process is gone
 
-    p = batch([str(src), "-o", str(out), "-j", "2"], env)
+    p = batch([str(src), "--output", str(out), "-j", "2"], env)
     assert p.returncode == 0, p.stderr
     assert "resuming job" in p.stderr
     ids = [r["id"] for r in records(out.read_text())]
@@ -180,7 +180,7 @@ def test_ctrl_c_says_how_to_resume(home, fake, tmp_path):
     src = tmp_path / "q.txt"
     src.write_text("".join(f"question {i}\n" for i in range(20)))
     out = tmp_path / "out.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "-o", str(out), "-j", "1"],
+    proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "--output", str(out), "-j", "1"],
                             env=cli_env(home, fake), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 2):

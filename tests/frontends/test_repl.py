@@ -137,7 +137,8 @@ def test_chat_goes_through_a_running_daemon(home, fake, gazetteer_index):
     fake.handler = Script().always("router", {"route": "chat"}).always("responder", "answered by the daemon")
     daemon = Daemon(home, cli_env(home, fake, ASSISTANT_GAZETTEER_INDEX=gazetteer_index)).start()
     try:
-        env = cli_env(home, OLLAMA_HOST="127.0.0.1:9", TERM="xterm-256color", PATH=os.environ.get("PATH", ""),
+        # the shell's settings are the daemon's: it answers (other ones are answered here: tests/frontends/test_daemon.py)
+        env = cli_env(home, fake, TERM="xterm-256color", PATH=os.environ.get("PATH", ""),
                       HOME=str(home), ASSISTANT_GAZETTEER_INDEX=gazetteer_index)
         term = Terminal([sys.executable, "-m", "assistant", "chat"], env)
         try:
@@ -148,6 +149,7 @@ def test_chat_goes_through_a_running_daemon(home, fake, gazetteer_index):
             term.wait_for("answered by the daemon")
             term.type("/trace")
             term.wait_for("answer: answered by the daemon")
+            assert "answering in this process" not in term.screen()
         finally:
             term.close()
     finally:

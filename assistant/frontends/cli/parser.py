@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import argparse
+from typing import NoReturn
 
 from assistant import __version__
 from assistant.envnames import OPTIONS
 from assistant.errors import EXIT_CODES_HELP
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a hint where a habit from another tool meets a flag that means something else here."""
+
+    def error(self, message: str) -> NoReturn:
+        if "-o/--option" in message:
+            message += (" (-o KEY VALUE is a model option, e.g. -o temperature 0.2, on every command that answers; "
+                        "batch writes its records with --output FILE)")
+        super().error(message)
+
 
 def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
     """The flags that shape answers, one meaning on every command that answers (ask, chat, batch)."""
@@ -19,7 +30,7 @@ def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="assistant",
         description="A local-first assistant on models served by Ollama: it routes each question to chat or a tool, "
                     "checks the tool's result, and streams a grounded answer.",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from assistant.envnames import ENV_PREFIX, OPTIONS, SERVER_VARS
+from assistant.envnames import ENV_PREFIX, MODEL_NAME, OPTIONS, SERVER_VARS
 from assistant.errors import ConfigError
 from assistant.paths import Paths
 from tools.mcp_servers import McpServerConfig
@@ -135,6 +136,13 @@ class Settings(BaseModel):
         default_factory=dict, description="MCP servers whose tools join the registry: one [mcp_servers.NAME] table each "
         "(command, args, env, network, timeout, memory_mb, cpu_seconds, tools)", json_schema_extra=scope(TABLE))
 
+    @field_validator("model", *(f"{r}_model" for r in ROLES))
+    @classmethod
+    def _model_name(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(MODEL_NAME, value):
+            raise ValueError("not a model name: [namespace/]name[:tag], of letters, digits, '.', '_' and '-'")
+        return value
+
     @field_validator("hosts", mode="before")
     @classmethod
     def _split_hosts(cls, value: Any) -> Any:
@@ -242,6 +250,8 @@ def _plain_rule(error: Any) -> str:
              "greater_than": f"must be more than {ctx.get('gt')}", "int_parsing": "must be a whole number",
              "int_type": "must be a whole number", "float_parsing": "must be a number", "bool_parsing": "must be true or false",
              "literal_error": f"must be one of {ctx.get('expected')}"}
+    if error["type"] == "value_error" and ctx.get("error") is not None:  # our own validators' words, as they are
+        return str(ctx["error"])
     return plain.get(error["type"]) or error["msg"][0].lower() + error["msg"][1:]
 
 

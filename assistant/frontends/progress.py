@@ -11,10 +11,14 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
+import time
 import unicodedata
 from typing import Any
 
 from assistant.wire import stage_label
+
+ELAPSED_AFTER = 3.0  # seconds a stage runs before the status line counts them
 
 
 def terminal(stream: Any) -> bool:
@@ -109,6 +113,9 @@ class Progress:
         self._answered = False
         self._line = ""  # the line being written, as it came
         self._renderer = LineRenderer(self.colour)
+        self._label, self._since = "", 0.0  # the stage shown, and since when (its seconds show after a while)
+        self._lock = threading.Lock()
+        self._ticking: threading.Event | None = None
 
     def status(self, text: str) -> None:
         """A backend's own status before it answers ("loading model…"); safe to call from a worker thread."""
@@ -142,16 +149,33 @@ class Progress:
             sys.stdout.write(styled + end)
 
     def _clear(self) -> None:
-        if self._status:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
-            self._status = False
+        with self._lock:
+            if self._status:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+                self._status = False
 
     def _show(self, text: str) -> None:
         if self.enabled and not self._answered:
-            sys.stderr.write("\r\033[K" + ("\033[2m" + text + "\033[0m" if self.colour else text))
-            sys.stderr.flush()
-            self._status = True
+            with self._lock:
+                self._label, self._since = text, time.monotonic()
+                self._draw(text)
+            if self._ticking is None:
+                self._ticking = threading.Event()
+                threading.Thread(target=self._tick, args=(self._ticking,), daemon=True).start()
+
+    def _draw(self, text: str) -> None:
+        sys.stderr.write("\r\033[K" + ("\033[2m" + text + "\033[0m" if self.colour else text))
+        sys.stderr.flush()
+        self._status = True
+
+    def _tick(self, stop: threading.Event) -> None:
+        """A stage that takes a while shows its seconds (``routing… 14 s``): a hung model is not a frozen screen."""
+        while not stop.wait(1.0):
+            with self._lock:
+                waited = time.monotonic() - self._since
+                if self._status and not self._answered and waited >= ELAPSED_AFTER:
+                    self._draw(f"{self._label} {waited:.0f} s")
 
     def on_event(self, event: Any) -> None:
         e = event if isinstance(event, dict) else event.model_dump()
@@ -171,6 +195,8 @@ class Progress:
                 self._answered = True
 
     def finish(self) -> None:
+        if self._ticking is not None:
+            self._ticking.set()
         self._clear()
         if self.render and self._line:
             self._end_line(self._line, "")

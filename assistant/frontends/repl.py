@@ -23,7 +23,7 @@ HELP = """commands:
   /sessions             list sessions
   /resume ID            continue a session (an id prefix, or 'last')
   /search TEXT          earlier questions and answers that contain TEXT (any session)
-  /trace [N]            the last turn as a tree (N: that many turns back, 1 = the last)
+  /trace [last-N|ID]    the last turn as a tree (last-N or N: N turns before it, as `assistant trace`)
   /model [ROLE] [NAME]  show the models, or set one for every role or for ROLE (router, executor, validator, responder)
   /retries N            executor retries after a failed check
   /exit                 leave (or Ctrl-D)
@@ -87,7 +87,7 @@ class Repl:
         """``first``: a message to send before reading any (``assistant chat -f notes.txt "sum them up"``)."""
         s = self.app.settings
         turns = len(self.app.store.session_turns(self.session_id))
-        resumed = f" (resumed, {turns} turns)" if turns else ""
+        resumed = f" (resumed, {turns} turn{'s' if turns != 1 else ''})" if turns else ""
         via = f" · via {self.via}" if self.via else ""
         print(f"assistant chat · session {self.session_id}{resumed} · model {s.model_for('responder')}{via} · "
               "/help for commands, Ctrl-D to leave")
@@ -160,13 +160,15 @@ class Repl:
                 print("usage: /resume ID (an id prefix from /sessions, or 'last')" if not args else f"no session matches '{args[0]}'")
             else:
                 self.session_id = found
-                print(f"resumed session {found} ({len(store.session_turns(found))} turns)")
-        elif name == "/trace":
-            back = args[0] if args else "1"
-            if not back.isdigit() or int(back) < 1:
-                print("usage: /trace [N] (1 = the last turn)")
+                count = len(store.session_turns(found))
+                print(f"resumed session {found} ({count} turn{'s' if count != 1 else ''})")
+        elif name == "/trace":  # as `assistant trace`: last, last-N (N turns before the last), or an id prefix
+            ref = args[0] if args else "last"
+            ref = f"last-{ref}" if ref.isdigit() else ref
+            if not (ref == "last" or ref.startswith("last-") and ref[5:].isdigit()) and not ref.isalnum():
+                print("usage: /trace [last | last-N | N | ID] (N turns before the last; as `assistant trace`)")
             else:
-                turn_id = store.find_turn(f"last-{int(back) - 1}", self.session_id)
+                turn_id = store.find_turn(ref, self.session_id)
                 turn = store.turn(turn_id) if turn_id else None
                 print(trace_view.render(turn) if turn else "no such turn in this session")
         elif name == "/model":

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from assistant import __version__
 from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in
+from assistant.envnames import MODEL_NAME
 from assistant.errors import AssistantError, InternalError
 from assistant.limits import no_duplicate_keys
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
@@ -32,8 +33,6 @@ MAX_BODY = 1024 * 1024  # bodies; a question's own limit is the model's context 
 BODY_SECONDS = 5.0  # a body must arrive within this; a slow sender does not hold a connection
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 log = logging.getLogger("assistant.daemon")
-# Ollama's model names: [namespace/]name[:tag], each part starting with a letter or digit (so no '..', '/', newline).
-MODEL_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(?:/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){0,2}(?::[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$"
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 

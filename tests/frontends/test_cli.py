@@ -455,3 +455,33 @@ def test_the_answer_flags_mean_the_same_on_ask_chat_and_batch(home, fake, tmp_pa
     assert json.loads(out.read_text())["answer"] == "Short and sweet."
     wrong = run(["batch", str(questions), "-o", str(out)], env)
     assert wrong.returncode == 2 and "-o" in wrong.stderr
+
+
+def test_a_slow_stage_shows_its_seconds_in_a_terminal(home, fake):
+    """A model that takes long is not a frozen screen: the status line counts the seconds of the stage."""
+    import os
+
+    from tmux import Terminal
+
+    if not Terminal.available():
+        pytest.skip("tmux is not installed")
+    fake.handler = Script(router=Reply(content='{"route": "chat"}', delay=5.0), responder="It is round.")
+    env = cli_env(home, fake, TERM="xterm-256color", PATH=os.environ.get("PATH", ""), HOME=str(home))
+    term = Terminal([sys.executable, "-m", "assistant", "ask", "--no-daemon", "Why is the moon round?"], env)
+    try:
+        term.wait_for("routing… 3 s", timeout=20)
+        term.wait_for("It is round.", timeout=20)
+    finally:
+        term.close()
+
+
+def test_assistant_alone_says_what_it_can_do(home):
+    p = run([], cli_env(home))
+    assert p.returncode == 0 and "commands:" in p.stdout and "ask " in p.stdout and "--help" in p.stdout
+    assert len(p.stdout.splitlines()) < 25
+
+
+def test_a_model_name_that_is_not_one_is_a_usage_error(home, fake):
+    p = run(["ask", "-m", "bad name!!", "hi"], cli_env(home, fake))
+    assert p.returncode == 2 and "not a model name" in p.stderr and "ollama pull" not in p.stderr
+    assert fake.requests == []

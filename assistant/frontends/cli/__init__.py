@@ -12,7 +12,7 @@ import traceback
 from typing import Sequence
 
 from assistant.errors import AssistantError
-from assistant.frontends.cli.parser import build_parser
+from assistant.frontends.cli.parser import build_parser, short_help
 
 # command -> (module in this package, function)
 COMMANDS = {"ask": ("ask", "ask"), "chat": ("chat", "chat"), "batch": ("batch", "batch"), "logs": ("history", "logs"),
@@ -26,9 +26,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra:  # a mistake in a command's arguments gets that command's usage, not the top-level one
         (args._commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
-    if args.command is None:
-        build_parser().print_help()
-        return 2
+    if args.command is None:  # `assistant` alone: what it can do, in a few lines
+        print(short_help(parser))
+        return 0
     debug = getattr(args, "debug", False)
     if os.name == "posix":
         os.umask(0o077)  # the database, logs and caches it creates are the user's alone: 0600 files, 0700 folders

@@ -7,11 +7,12 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import sys
 from typing import Any
 
-from assistant.envnames import ENV_PREFIX
-from assistant.errors import AssistantError
+from assistant.envnames import ENV_PREFIX, MODEL_NAME
+from assistant.errors import AssistantError, ConfigError
 from assistant.frontends.cli.common import (
     flag_overrides, logs_off, model_options, notice, open_store, session_of, settings_for,
 )
@@ -32,7 +33,6 @@ def piped() -> bool:
 def read_question(parts: list[str], files: list[str] | None = None, stdin: bool = True) -> str:
     """The question as a user composed it: each ``-f`` file, then what was piped in, then the words given (the
     order llm uses); ``-`` alone is the whole question from stdin."""
-    from assistant.errors import ConfigError
     from assistant.limits import decode_text
 
     pieces: list[str] = []
@@ -59,6 +59,9 @@ def read_question(parts: list[str], files: list[str] | None = None, stdin: bool 
 
 
 def ask(args: argparse.Namespace) -> int:
+    if args.model and not re.fullmatch(MODEL_NAME, args.model):  # before the daemon is asked: the same words either way
+        raise ConfigError(f"--model {args.model}: not a model name: [namespace/]name[:tag], of letters, digits, '.', "
+                          "'_' and '-'.", "`assistant models` lists the models there are.")
     question = read_question(args.question, args.file)
     if not args.no_daemon:
         from assistant.frontends.client import connect

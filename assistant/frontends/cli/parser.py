@@ -161,3 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
     completion.add_argument("shell", choices=["bash", "zsh", "fish"])
     p.set_defaults(_commands=sub.choices)
     return p
+
+
+def short_help(parser: argparse.ArgumentParser) -> str:
+    """``assistant`` alone: one line per command, and where the rest is."""
+    commands = parser._defaults.get("_commands") or {}  # type: ignore[attr-defined]
+    helps = {a.dest: a.help for action in parser._subparsers._group_actions  # type: ignore[union-attr]
+             for a in getattr(action, "_choices_actions", [])}
+    lines = ['assistant: a local-first assistant. Try: assistant ask "123 * 456 是多少?"', "", "commands:"]
+    lines += [f"  {name:<11} {helps.get(name) or ''}" for name in commands]
+    lines += ["", "assistant COMMAND --help explains a command; assistant --help shows everything."]
+    return "\n".join(lines)

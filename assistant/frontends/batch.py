@@ -285,7 +285,8 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
     store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
     last_job.update(id=job_id, total=total)
     done = store.batch_done(job_id)  # indices answered in earlier runs; their lines stay in the store
-    session = store.rolling_session("batch", f"batch job {job_id}")  # its questions' session, each on its own
+    name = Path(source).name if source != "-" else "stdin"
+    session = store.rolling_session("batch", f"batch {name} (job {job_id})")  # its questions' session, each on its own
     if done:
         print(f"resuming job {job_id} ({describe_key(key)}): {len(done)} of {total} already answered "
               "(--fresh starts over)", file=err)

@@ -47,6 +47,9 @@ def test_text_input(home, fake, tmp_path):
     assert set(out[3]) == {"id", "question", "ok", "answer", "route", "attempts", "model_calls", "latency_ms", "turn_id", "error",
                            "replaced"}
     assert "3 ok, 0 failed" in p.stderr and "mean model calls" in p.stderr and "p95" in p.stderr
+    listed = subprocess.run([sys.executable, "-m", "assistant", "sessions", "list", "--kind", "batch"],
+                            env=cli_env(home, fake), capture_output=True, text=True).stdout
+    assert "batch questions.txt (job " in listed  # a job's session is titled by its input
 
 
 def test_jsonl_input_copies_extra_fields(home, fake, tmp_path):
@@ -308,3 +311,28 @@ def test_jsonl_records_are_held_to_the_daemons_rules(home, fake, tmp_path):
     assert all(len(r["question"]) < 400 for r in rows)  # the 100,000-character question is not echoed whole
     assert "nests deeper" in why[8]  # not a crash of the whole job
     assert rows[9]["answer"] == "answer to hello" and sum(k == "responder" for k in fake.kinds()) == 1
+
+
+def test_no_progress_line_where_records_go_to_a_pipe_unless_asked(home, fake, tmp_path):
+    """With stderr on a terminal and the records piped on (| jq), the two would mix on one screen: no progress line
+    unless --progress asks for it; --no-progress keeps it off anywhere."""
+    import os
+    import pty
+
+    from processes import read_all
+
+    fake.handler = chat_script()
+    src = tmp_path / "q.txt"
+    src.write_text("hello\nworld\n")
+    screens = {}
+    for flags in ([], ["--progress"]):
+        main, child = pty.openpty()
+        proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "--fresh", *flags],
+                                env=cli_env(home, fake, TERM="xterm"), stdout=subprocess.PIPE, stderr=child)
+        os.close(child)
+        out, _ = proc.communicate(timeout=60)
+        screens[" ".join(flags)] = read_all(main).decode(errors="replace")
+        os.close(main)
+        assert proc.returncode == 0 and len(records(out.decode())) == 2
+    assert "ETA" not in screens[""] and "2 of 2 answered" in screens[""]  # the summary, no progress line
+    assert "ETA" in screens["--progress"]

@@ -97,7 +97,11 @@ def test_help_documents_exit_codes_and_tools_are_listed(home):
     p = run(["ask", "--help"], cli_env(home))
     assert "exit codes" in p.stdout and "model server (Ollama, or the OpenAI-compatible one) is not reachable" in p.stdout
     p = run(["tools"], cli_env(home))
-    assert p.stdout.startswith("calculator:") and '"expression"' in p.stdout
+    assert p.stdout.startswith("calculator:") and "arguments: expression (text)" in p.stdout
+    assert "arguments: place (text), when (text, optional)" in p.stdout and '{"' not in p.stdout  # no raw schemas
+    listed = json.loads(run(["tools", "--json"], cli_env(home)).stdout)
+    assert [t["name"] for t in listed["tools"]][:2] == ["calculator", "weather"]
+    assert listed["tools"][0]["arguments"]["required"] == ["expression"] and listed["kernel"]
 
 
 def test_stage_progress_on_a_terminal(home, fake):

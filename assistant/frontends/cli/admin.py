@@ -73,6 +73,21 @@ def models(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arguments(schema: dict) -> str:
+    """A tool's arguments as a person reads them: ``place (text), when (text, optional)``."""
+    kinds = {"string": "text", "number": "number", "integer": "whole number", "boolean": "yes/no", "array": "list",
+             "object": "object"}
+    required = set(schema.get("required") or [])
+    out = []
+    for name, prop in (schema.get("properties") or {}).items():
+        options = [p for p in prop.get("anyOf", [prop]) if p.get("type") != "null"]
+        enums = [str(v) for p in options for v in p.get("enum", [])]
+        kind = ("one of " + ", ".join(enums) if enums else
+                " or ".join(kinds.get(p.get("type"), str(p.get("type"))) for p in options if p.get("type")) or "any")
+        out.append(f"{name} ({kind}{'' if name in required else ', optional'})")
+    return ", ".join(out) or "none"
+
+
 def tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
 
@@ -82,16 +97,26 @@ def tools(args: argparse.Namespace) -> int:
     paths, settings = settings_for()
     registry = build_registry(settings, paths)
     jail = report()
+    rows = []
     for tool in registry:
         perms = tool.permissions
-        print(without_controls(f"{tool.name}: {tool.description}"))  # an MCP server writes its own descriptions
-        print(f"  source: {tool.source}")
-        print(f"  network: {', '.join(perms.network) or 'none'}" + (f" (ports {', '.join(map(str, perms.ports))})"
-                                                                   if perms.ports else ""))
-        print(f"  folders it may write: {', '.join(perms.files) or 'none'}")
-        if tool.source != "built-in" and not jail.confined:
-            print(f"  confined: {'yes, you allowed unconfined tools' if settings.allow_unconfined_tools else 'NO: it will not run (allow_unconfined_tools)'}")
-        print(f"  arguments: {json.dumps(tool.args_schema(), ensure_ascii=False)}")
+        confined = tool.source == "built-in" or jail.confined
+        rows.append({"name": tool.name, "description": without_controls(tool.description),  # an MCP server's words
+                     "source": tool.source, "network": perms.network, "ports": perms.ports, "folders": perms.files,
+                     "confined": confined, "runs": confined or settings.allow_unconfined_tools,
+                     "arguments": tool.args_schema()})
+    if args.json:
+        print(json.dumps({"tools": rows, "kernel": jail.lines(), "skipped": registry.skipped}, ensure_ascii=False))
+        return 0
+    for row in rows:
+        print(f"{row['name']}: {row['description']}")
+        print(f"  source: {row['source']}")
+        print(f"  arguments: {_arguments(row['arguments'])}")
+        print(f"  network: {', '.join(row['network']) or 'none'}" + (f" (ports {', '.join(map(str, row['ports']))})"
+                                                                   if row["ports"] else ""))
+        print(f"  folders it may write: {', '.join(row['folders']) or 'none'}")
+        if not row["confined"]:
+            print(f"  confined: {'no, you allowed unconfined tools' if row['runs'] else 'NO: it will not run (allow_unconfined_tools)'}")
     print("what the kernel enforces here:")
     for line in jail.lines():
         print(f"  {line}")

@@ -50,10 +50,21 @@ async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
     try:
         stats = await run_batch(app, args.input, out, args.concurrency, args.ordered,
-                                progress=status_wanted(),
+                                progress=args.progress if args.progress is not None else
+                                status_wanted() and not (out is sys.stdout and _is_pipe(sys.stdout)),
                                 jobs_dir=paths.data_dir / "batch", fresh=args.fresh, system=args.system)
     finally:
         if out is not sys.stdout:
             out.close()
         await app.aclose()
     return 0 if not stats.failed and not stats.unanswered else 1
+
+
+def _is_pipe(stream) -> bool:
+    import os
+    import stat
+
+    try:
+        return stat.S_ISFIFO(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):
+        return False

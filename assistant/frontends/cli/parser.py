@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--ordered", action="store_true", help="write records in input order (default: as they finish)")
     batch.add_argument("--status", action="store_true", help="list batch jobs, their progress and the settings that key them")
     batch.add_argument("--fresh", action="store_true", help="forget what earlier runs of this job answered and start over")
+    batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="the progress line on stderr (default: when stderr is a terminal and the records do not go "
+                            "to a pipe, where the two would mix)")
     answering_flags(batch, "every answer of the batch")
 
     models = sub.add_parser("models", help="the models of the configured backend, or set the default one",
@@ -98,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("name", nargs="?", help="with 'default': the model every role uses unless it names its own")
     models.add_argument("--json", action="store_true", help="one JSON object per model")
 
-    sub.add_parser("tools", help="list the tools with their source (built-in, plugin, MCP server), argument schema and permissions")
+    tools = sub.add_parser("tools", help="list the tools: source (built-in, plugin, MCP server), arguments, what each may reach")
+    tools.add_argument("--json", action="store_true", help="one JSON object: each tool with its argument schema")
 
     chat = sub.add_parser("chat", help="interactive chat with sessions, follow-ups and traces",
                           description="An interactive chat. Answers stream; follow-ups use the session's context; "

@@ -262,7 +262,7 @@ def install(paths: Paths) -> str:
     env_line = "".join(f"Environment={_systemd_quote(f'{k}={v}')}\n" for k, v in sorted(recorded.items()))
     plist_env = "".join(f"<key>{_xml(k)}</key><string>{_xml(v)}</string>" for k, v in sorted(recorded.items()))
     if sys.platform == "darwin":
-        target = Path.home() / "Library" / "LaunchAgents" / "dev.assistant.frontends.daemon.plist"
+        target = service_file()
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f"""<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -275,8 +275,7 @@ def install(paths: Paths) -> str:
 </dict></plist>
 """)
         return f"wrote {target}\nenable it with: launchctl load -w {target}"
-    base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    target = base / "systemd" / "user" / "assistant.service"
+    target = service_file()
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(f"""[Unit]
 Description=assistant: local assistant daemon (hotkey, warm models)
@@ -291,6 +290,27 @@ WantedBy=default.target
 """)
     return (f"wrote {target}\nenable it with: systemctl --user daemon-reload && systemctl --user enable --now assistant\n"
             "(for the hotkey the unit needs your DISPLAY: systemctl --user import-environment DISPLAY)")
+
+
+def service_file() -> Path:
+    """Where ``install`` writes the service: a launchd agent (macOS) or a systemd user unit."""
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "LaunchAgents" / "dev.assistant.frontends.daemon.plist"
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "systemd" / "user" / "assistant.service"
+
+
+def uninstall(paths: Paths) -> str:
+    """Remove what ``install`` wrote, saying first how to stop the service that runs from it."""
+    target = service_file()
+    if not target.exists():
+        return f"nothing to uninstall: {target} does not exist"
+    if sys.platform == "darwin":
+        before = f"launchctl unload -w {target}"
+    else:
+        before = "systemctl --user disable --now assistant"
+    target.unlink()
+    return (f"removed {target}\nif the service was enabled, stop it too: {before}"
+            + ("" if sys.platform == "darwin" else " && systemctl --user daemon-reload"))
 
 
 def _systemd_quote(text: str) -> str:

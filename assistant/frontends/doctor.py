@@ -95,9 +95,33 @@ def check_hotkey() -> Check:
     return Check(name="hotkey", level="ok", detail="pynput available for the global hotkey")
 
 
+def check_daemon(paths: Paths) -> Check:
+    """Whether the daemon runs, what it answers with, and whether this shell's settings are ones it answers with
+    (else `ask` and `chat` answer in their own process)."""
+    from assistant.envnames import setting_env
+    from assistant.frontends.client import DaemonError, DaemonUnavailable, connect
+
+    client = connect(paths.run_dir)
+    if client is None:
+        return Check(name="daemon", level="ok", detail="not running: asks are answered in their own process",
+                     fix="assistant daemon start (warm models, the hotkey)")
+    try:
+        health = client.get("/v1/health")
+        differs = client.post("/v1/settings", {"env": setting_env()}).get("differs") or []
+    except (DaemonError, DaemonUnavailable) as e:
+        return Check(name="daemon", level="warn", detail=f"running but not answering ({e})", fix="assistant daemon restart")
+    running = f"running (pid {health['pid']}, {health['backend']}, {health['warm']}; hotkey {health['hotkey']})"
+    if differs:
+        return Check(name="daemon", level="warn", detail=f"{running}; this shell's settings differ ({', '.join(differs)}): "
+                     "asks from here are answered in their own process",
+                     fix="assistant daemon restart in this shell gives the daemon these settings")
+    return Check(name="daemon", level="ok", detail=f"{running}; it answers with this shell's settings")
+
+
 async def run_checks(settings: Settings, paths: Paths) -> list[Check]:
     backends, tools = await asyncio.gather(backend_checks(settings), check_tools(settings, paths))
-    return [*backends, *check_state(paths, settings.history_max_mb), *tools, check_sandbox(settings), check_hotkey()]
+    return [*backends, *check_state(paths, settings.history_max_mb), *tools, check_sandbox(settings), check_hotkey(),
+            check_daemon(paths)]
 
 
 def report(checks: list[Check], as_json: bool) -> tuple[str, int]:

@@ -193,6 +193,23 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             "warm": state.warm, "hotkey": state.hotkey,
         })
 
+    async def compare_settings(request: web.Request) -> web.Response:
+        """``{"env": {...}}``: which settings of a client with that environment the daemon would not answer with
+        (the rule ``ask`` meets), for ``doctor``."""
+        try:
+            body = AskBody.model_validate({"question": "?", **(await body_of(request) or {})})
+        except (ValidationError, TypeError) as e:
+            return _error(400, f"invalid request: {e.__class__.__name__}")
+        if state.refresh is not None:
+            await state.refresh()
+        if body.env is None or state.settings_for is None:
+            return web.json_response({"differs": []})
+        try:
+            wanted = state.settings_for(body.env)
+        except AssistantError as e:
+            return web.json_response({"differs": ["config"], "error": e.one_line()})
+        return web.json_response({"differs": differing(wanted, state.assistant.settings)})
+
     async def sessions(request: web.Request) -> web.Response:
         return web.json_response({"sessions": [s.model_dump() for s in state.assistant.store.sessions()]})
 
@@ -288,4 +305,5 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
     app.router.add_get("/v1/sessions/{session_id}/turns", session_turns)
     app.router.add_post("/v1/ask", ask)
     app.router.add_post("/v1/popup", popup)
+    app.router.add_post("/v1/settings", compare_settings)
     return app

@@ -210,6 +210,21 @@ def test_chat_with_other_settings_is_answered_with_its_own_and_a_broken_setting_
     assert "daemon restart" not in p.stderr
 
 
+def test_doctor_says_whether_the_daemon_answers_with_this_shells_settings(daemon, daemon_env):
+    def daemon_check(env: dict[str, str]) -> dict:
+        p = subprocess.run([sys.executable, "-m", "assistant", "doctor", "--json"], env=env, capture_output=True,
+                           text=True, timeout=60)
+        return next(c for c in json.loads(p.stdout)["checks"] if c["name"] == "daemon")
+
+    same = daemon_check(daemon_env)
+    assert same["level"] == "ok" and "running (pid" in same["detail"] and "this shell's settings" in same["detail"]
+    other = daemon_check({**daemon_env, "ASSISTANT_TEMPERATURE_UNIT": "fahrenheit"})
+    assert other["level"] == "warn" and "temperature_unit" in other["detail"] and "daemon restart" in other["fix"]
+    daemon.stop()
+    gone = daemon_check(daemon_env)
+    assert gone["level"] == "ok" and "not running" in gone["detail"]
+
+
 def test_the_daemon_rereads_config_toml_when_it_changes(daemon, home, daemon_env, fake):
     fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
     fake.handler = Script().always("router", {"route": "chat"}).always("responder", "from the daemon's Ollama")
@@ -279,6 +294,10 @@ def test_start_status_stop_and_install(home, daemon_env, tmp_path):
     # the environment that decides how it answers goes with it
     assert f'Environment="OLLAMA_HOST={daemon_env["OLLAMA_HOST"]}"' in unit
     assert 'Environment="ASSISTANT_MODEL=llama3.2:1b"' in unit
+    p = run("uninstall", XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    assert p.returncode == 0 and not (tmp_path / "xdg" / "systemd" / "user" / "assistant.service").exists()
+    assert "systemctl --user disable --now assistant" in p.stdout
+    assert "nothing to uninstall" in run("uninstall", XDG_CONFIG_HOME=str(tmp_path / "xdg")).stdout
 
 
 def _free_display() -> int:

@@ -141,6 +141,8 @@ def daemon(args: argparse.Namespace) -> int:
         print(daemon.restart(paths))
     elif args.action == "install":
         print(daemon.install(paths))
+    elif args.action == "uninstall":
+        print(daemon.uninstall(paths))
     else:
         from assistant.frontends.client import connect
 

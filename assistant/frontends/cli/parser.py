@@ -120,11 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
         "daemon", help="the background daemon: warm models, a local API, the global hotkey",
         description="start: run it in the background; stop; restart; status: is it running, and is the hotkey active "
                     "(and why not); run: stay in the foreground (for service managers); install: write a systemd user "
-                    "unit (Linux) or a launchd agent (macOS) that carries OLLAMA_HOST and your ASSISTANT_* variables. "
+                    "unit (Linux) or a launchd agent (macOS) that carries OLLAMA_HOST and your ASSISTANT_* variables; uninstall: "
+                    "remove it. "
                     "The daemon rereads config.toml when it changes (or on SIGHUP); a question asked with other "
                     "settings than the daemon's (another OLLAMA_HOST, say) is answered in the asking process.",
     )
-    daemon.add_argument("action", choices=["start", "stop", "restart", "status", "run", "install"])
+    daemon.add_argument("action", choices=["start", "stop", "restart", "status", "run", "install", "uninstall"])
     sub.add_parser("popup", help="open the popup through the running daemon (bind this to a desktop shortcut)")
 
     doctor = sub.add_parser("doctor", help="check Ollama, the models, the embedded backend, state, weather and hotkey",

@@ -10,6 +10,7 @@ NO_CALL = LocalText(zh="模型没有给出可用的调用。", en="the model did
 BAD_ARGUMENTS = LocalText(zh="模型给出的参数无效。", en="the model's arguments were not valid.")
 TOOL_FAILED = LocalText(zh="工具出错了。", en="the tool reported an error.")
 CHECK_FAILED = LocalText(zh="结果没有通过检查。", en="the result did not pass the checks.")
+UNCONFIRMED = LocalText(zh="检查无法确认这些参数符合你的问题。", en="the check could not confirm that the arguments fit your question.")
 
 
 def is_chinese(text: str) -> bool:

@@ -12,7 +12,8 @@ import prompts
 from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage
 from assistant.models.parsing import parse_structured
-from assistant.pipeline.language import CHECK_FAILED
+from assistant.pipeline.control import without_controls
+from assistant.pipeline.language import CHECK_FAILED, UNCONFIRMED
 from tools import LocalText, Tool, ToolResult, Verdict, language_of
 
 VERDICT_SCHEMA = {
@@ -57,10 +58,12 @@ async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel,
     if verdict is None:
         # Nothing certain stood behind these arguments and the judge said nothing readable: not shown as checked.
         return Verdict(verdict="FAIL", reason="the check could not confirm that these arguments fit the request; "
-                       "write them again from the user's words", by="default", message=CHECK_FAILED)
+                       "write them again from the user's words", by="default", message=UNCONFIRMED)
     reason = verdict.reason or ("the model found no problem" if verdict.verdict == "PASS" else "the model rejected the call without a reason")
-    # The critique is shown to the user only in the user's own language.
-    said = verdict.reason.strip()[:200]
-    message = LocalText(zh=said if said and language_of(said) == "zh" else CHECK_FAILED.zh,
-                        en=said if said and language_of(said) == "en" else CHECK_FAILED.en)
+    # The critique is the concrete reason the user is told: as it is in the user's language, quoted in a sentence
+    # of the user's language otherwise (control sequences out, at most 200 characters).
+    said = " ".join(without_controls(verdict.reason).split())[:200]
+    message = LocalText(zh=said if language_of(said) == "zh" else f"检查没有通过:“{said}”",
+                        en=said if language_of(said) == "en" else f"the check did not accept it: “{said}”") \
+        if said else CHECK_FAILED
     return Verdict(verdict=verdict.verdict, reason=reason, by="model", message=message)

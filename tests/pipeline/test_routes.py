@@ -97,3 +97,25 @@ async def test_an_english_follow_up_that_asks_on_is_one(model, meteo, scripted_a
     first = await app.ask("What's the weather in Paris?")
     result = await app.ask(follow, session_id=first.session_id)
     assert result.route == "weather" and result.route_by == "rule" and result.model_calls == 0
+
+
+@pytest.mark.parametrize("question, reason, said", [
+    ("三盒苹果每盒四个,一共多少个?", "3*5 is not three boxes of four; use 3*4", "检查没有通过:“3*5 is not three boxes of four; use 3*4”"),
+    ("Three boxes of four apples: how many?", "3*5 is not three boxes of four; use 3*4", "3*5 is not three boxes of four"),
+    ("Three boxes of four apples: how many?", "\x1b]52;c;eA==\x07quoted wrongly", "quoted wrongly"),
+])
+async def test_a_failed_calculation_says_the_concrete_reason(scripted_app, model, question, reason, said):
+    model.fn = (RoleScript(router={"route": "calculator"})
+                .always("executor", {"tool_calls": [{"name": "calculator", "arguments": {"expression": "3*5"}}]})
+                .always("validator", {"verdict": "FAIL", "reason": reason}))
+    result = await scripted_app(max_retries=1).ask(question)
+    assert not result.ok and said in result.answer and "\x1b" not in result.answer
+    assert "did not pass the checks" not in result.answer and "没有通过检查。" not in result.answer
+
+
+async def test_an_unreadable_verdict_says_what_could_not_be_confirmed(scripted_app, model):
+    model.fn = (RoleScript(router={"route": "calculator"})
+                .always("executor", {"tool_calls": [{"name": "calculator", "arguments": {"expression": "3*5"}}]})
+                .always("validator", "no idea"))
+    result = await scripted_app(max_retries=0).ask("Three boxes of four apples: how many?")
+    assert not result.ok and "could not confirm that the arguments fit your question" in result.answer

@@ -14,7 +14,6 @@ from assistant.pipeline.turn import Assistant
 from assistant.store import LazyStore
 from tools import Registry, Tool, ToolRunner
 from tools.builtin import BUILTIN
-from tools.mcp_servers import mcp_tools
 from tools.sandbox import SandboxRunner
 
 PLUGIN_GROUP = "assistant.tools"
@@ -44,6 +43,10 @@ def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) 
     plugins, registry.skipped = plugin_tools(registry.names(), settings, paths)
     for tool in plugins:
         registry.add(tool)
+    if not settings.mcp_servers:
+        return registry
+    from tools.mcp_servers import mcp_tools
+
     external, skipped = mcp_tools(
         settings.mcp_servers, {"timeout": settings.tool_timeout, "memory_mb": settings.tool_memory_mb,
                                "cpu_seconds": settings.tool_cpu_seconds},

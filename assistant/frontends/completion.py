@@ -6,7 +6,50 @@ from __future__ import annotations
 import argparse
 import shlex
 
-FILE_OPTIONS = {"-f", "--file", "-o", "--output"}  # options whose value is a path
+FILE_OPTIONS = {"-f", "--file", "--output"}  # options whose value is a path
+# options whose value the running assistant knows (`assistant completion --values KIND`)
+DYNAMIC = {"-m": "models", "--model": "models", "--session": "sessions"}
+
+
+def model_names(settings: object, timeout: float = 3.0) -> list[str]:
+    """The backend's models (asked with a deadline, in a thread of its own so that it works inside a running event
+    loop too), or the configured ones when it does not answer."""
+    import asyncio
+    import concurrent.futures
+
+    from assistant.models.select import list_models
+
+    configured = sorted({settings.model_for(r) for r in ("router", "executor", "validator", "responder")})  # type: ignore[attr-defined]
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            _, found = pool.submit(asyncio.run, asyncio.wait_for(list_models(settings), timeout)).result(timeout + 1)  # type: ignore[arg-type]
+    except Exception:
+        return configured
+    return sorted({m["name"] for m in found} | set(configured))
+
+
+def values(kind: str) -> list[str]:
+    """What `-m`, `--session` and `-o` take here and now, for the shell's completion."""
+    from assistant.envnames import OPTIONS
+
+    if kind == "options":
+        return list(OPTIONS)
+    from assistant.config import load_settings
+    from assistant.paths import resolve_paths
+
+    paths = resolve_paths()
+    settings = load_settings(paths)
+    if kind == "models":
+        return model_names(settings)
+    from assistant.store import Store
+
+    if not paths.database.exists():
+        return []
+    store = Store(paths.database)
+    try:
+        return ["last", *(s.id for s in store.sessions(30))]
+    finally:
+        store.close()
 
 
 def _tree(parser: argparse.ArgumentParser) -> dict[str, dict]:
@@ -40,6 +83,10 @@ def bash(parser: argparse.ArgumentParser, prog: str = "assistant") -> str:
                 value_cases.append(f"        {'|'.join(flags)}) COMPREPLY=($(compgen -W {shlex.quote(' '.join(choices))} -- \"$cur\")); return ;;")
     value_cases = sorted(set(value_cases))
     fn = f"_{prog.replace('-', '_')}_complete"
+    from assistant.envnames import OPTIONS
+
+    dynamic = [f"        {flag}) COMPREPLY=($(compgen -W \"$({prog} completion --values {kind} 2>/dev/null)\" -- \"$cur\")); return ;;"
+               for flag, kind in sorted(DYNAMIC.items())]
     return "\n".join([
         f"# bash completion for {prog}: source <({prog} completion bash)",
         f"{fn}() {{",
@@ -48,8 +95,13 @@ def bash(parser: argparse.ArgumentParser, prog: str = "assistant") -> str:
         f"        COMPREPLY=($(compgen -W {shlex.quote(' '.join([*tree, '--help', '--version']))} -- \"$cur\"))",
         "        return",
         "    fi",
+        '    if [ "$COMP_CWORD" -ge 3 ] && { [ "${COMP_WORDS[COMP_CWORD-2]}" = "-o" ] || [ "${COMP_WORDS[COMP_CWORD-2]}" = "--option" ]; }; then',
+        "        COMPREPLY=(); return  # an option's VALUE: no suggestion",
+        "    fi",
         "    case \"$prev\" in",
         f"        {'|'.join(sorted(FILE_OPTIONS))}) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;",
+        f"        -o|--option) COMPREPLY=($(compgen -W {shlex.quote(' '.join(OPTIONS))} -- \"$cur\")); return ;;",
+        *dynamic,
         *value_cases,
         "    esac",
         "    case \"${COMP_WORDS[1]}\" in",
@@ -77,6 +129,8 @@ def _fish_quote(text: str) -> str:
 
 
 def fish(parser: argparse.ArgumentParser, prog: str = "assistant") -> str:
+    from assistant.envnames import OPTIONS
+
     tree = _tree(parser)
     lines = [f"# fish completion for {prog}: {prog} completion fish | source",
              f"complete -c {prog} -f"]
@@ -87,7 +141,15 @@ def fish(parser: argparse.ArgumentParser, prog: str = "assistant") -> str:
             lines.append(f"complete -c {prog} {when} -a {_fish_quote(' '.join(c['values']))}")
         for flags, help_text, choices in c["options"]:
             parts = [f"-l {f[2:]}" if f.startswith("--") else f"-s {f[1:]}" for f in flags]
-            extra = " -r -F" if set(flags) & FILE_OPTIONS else f" -x -a {_fish_quote(' '.join(choices))}" if choices else ""
+            kind = next((DYNAMIC[f] for f in flags if f in DYNAMIC), None)
+            if set(flags) & FILE_OPTIONS:
+                extra = " -r -F"
+            elif "--option" in flags:
+                extra = f" -x -a {_fish_quote(' '.join(OPTIONS))}"
+            elif kind:
+                extra = f" -x -a '({prog} completion --values {kind} 2>/dev/null)'"
+            else:
+                extra = f" -x -a {_fish_quote(' '.join(choices))}" if choices else ""
             lines.append(f"complete -c {prog} {when} {' '.join(parts)} -d {_fish_quote(help_text[:60])}{extra}")
     return "\n".join(lines) + "\n"
 

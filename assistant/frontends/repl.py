@@ -30,6 +30,10 @@ HELP = """commands:
 Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Enter) to continue on the next line."""
 
 
+COMMANDS = [line.split()[0] for line in HELP.splitlines() if line.strip().startswith("/")]
+ROLE_NAMES = ["router", "executor", "validator", "responder"]
+
+
 class Repl:
     def __init__(self, app: Answering, session_id: str, history_file: Path, progress_enabled: bool,
                  via: str | None = None, render: bool = True, system: str | None = None) -> None:
@@ -40,6 +44,7 @@ class Repl:
         self.session_id = session_id
         self.history_file = history_file
         self.progress_enabled = progress_enabled
+        self._models: list[str] | None = None
         self.read_line = self._line_reader()
 
     # input
@@ -61,7 +66,8 @@ class Repl:
 
                 self.history_file.parent.mkdir(parents=True, exist_ok=True)
                 session: PromptSession[str] = PromptSession(history=FileHistory(str(self.history_file)),
-                                                            key_bindings=bindings)
+                                                            key_bindings=bindings, completer=self._completer(),
+                                                            complete_while_typing=False)
                 return lambda prompt: session.prompt_async(prompt)
 
         async def plain(prompt: str) -> str:
@@ -73,6 +79,43 @@ class Repl:
             return line.rstrip("\n")
 
         return plain
+
+    def _completer(self) -> Any:
+        """Tab completes the /commands, and after /model a role or a model name, after /resume a session."""
+        from prompt_toolkit.completion import Completer, Completion
+
+        repl = self
+
+        class Commands(Completer):
+            def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
+                text = document.text_before_cursor
+                if not text.startswith("/"):
+                    return
+                words = text.split()
+                typing = "" if text.endswith(" ") else words[-1]
+                if len(words) <= 1 and not text.endswith(" "):
+                    options = COMMANDS
+                elif words[0] == "/model":
+                    options = [*ROLE_NAMES, *repl.model_names()]
+                elif words[0] == "/resume":
+                    options = ["last", *(s.id for s in repl.app.store.sessions(20))]
+                elif words[0] == "/trace":
+                    options = ["last", "last-1", "last-2"]
+                else:
+                    return
+                for option in options:
+                    if option.startswith(typing):
+                        yield Completion(option, start_position=-len(typing))
+
+        return Commands()
+
+    def model_names(self) -> list[str]:
+        """The models the backend has (asked once; a backend that does not answer gives the configured ones)."""
+        if self._models is None:
+            from assistant.frontends.completion import model_names
+
+            self._models = model_names(self.app.settings)
+        return self._models
 
     async def _read(self) -> str:
         lines = [await self.read_line("› ")]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -354,12 +356,15 @@ def test_system_prompt_and_model_options_reach_the_answer_call(home, fake):
     assert p.returncode == 2 and "-o temperature 9: must be at most 2" in p.stderr
 
 
-def _complete(home, script: str, words: list[str]) -> list[str]:
+def _complete(home, script: str, words: list[str], env: dict | None = None) -> list[str]:
     """What bash offers after ``words`` with the script loaded (the last word is the one being completed)."""
     line = " ".join(shlex.quote(w) for w in words)
     code = (f"source <({shlex.quote(sys.executable)} -m assistant completion bash); complete -p assistant >/dev/null; "
             f"COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _assistant_complete; printf '%s\\n' \"${{COMPREPLY[@]}}\"")
-    p = subprocess.run(["bash", "-c", code], env=cli_env(home), capture_output=True, text=True, timeout=60)
+    bin_dir = str(Path(sys.executable).parent)  # `assistant` itself answers what -m and --session take
+    env = env or cli_env(home)
+    env = {**env, "PATH": bin_dir + os.pathsep + env.get("PATH", "")}
+    p = subprocess.run(["bash", "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     return p.stdout.split()
 
@@ -369,6 +374,19 @@ def test_bash_completion_loads_and_completes(home):
     assert set(_complete(home, "bash", ["assistant", "ask", "--no"])) == {"--no-log", "--no-daemon"}
     assert _complete(home, "bash", ["assistant", "sessions", "list", "--kind", ""]) == ["chat", "ask", "batch"]
     assert _complete(home, "bash", ["assistant", "completion", "z"]) == ["zsh"]
+
+
+def test_completion_offers_what_options_models_and_sessions_take(home, fake):
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
+    env = cli_env(home, fake)
+    assert _complete(home, "bash", ["assistant", "ask", "-o", ""], env) == ["temperature", "top_p", "num_ctx", "seed",
+                                                                              "num_predict"]
+    assert _complete(home, "bash", ["assistant", "ask", "-o", "temperature", ""], env) == []  # its value: nothing
+    assert _complete(home, "bash", ["assistant", "chat", "-m", "ll"], env) == ["llama3.2:1b"]  # the server's models
+    assert run(["ask", "2+2"], env).returncode == 0
+    sessions = _complete(home, "bash", ["assistant", "ask", "--session", ""], env)
+    assert sessions[0] == "last" and len(sessions) >= 2 and all(len(s) == 12 for s in sessions[1:])
+    assert "answers.jsonl" not in _complete(home, "bash", ["assistant", "batch", "q.txt", "-o", "an"], env)
 
 
 @pytest.mark.parametrize("shell", ["zsh", "fish"])

@@ -178,3 +178,16 @@ def test_a_first_message_from_the_command_line(chat, fake, home, tmp_path):
     term.wait_for("It moved to Friday.")
     assert fake.requests[0]["messages"][-1]["content"] == "notes.txt:\nMeeting moved to Friday.\n\nwhat changed?"
     term.type("/exit")
+
+
+def test_tab_completes_commands_roles_and_models(chat, fake):
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
+    term = chat()
+    term.send("/mo", "Tab")
+    term.wait_for("› /model")
+    term.send(" ", "ll", "Tab")
+    term.wait_for("› /model llama3.2:1b")  # a model the server has
+    term.send("Enter")
+    term.wait_for("llama3.2:1b")
+    term.send("/model", " ", "res", "Tab")
+    term.wait_for("› /model responder")

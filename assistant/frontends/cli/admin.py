@@ -24,8 +24,15 @@ def config(args: argparse.Namespace) -> int:
 
 
 def completion(args: argparse.Namespace) -> int:
-    from assistant.frontends.completion import SHELLS
+    from assistant.errors import ConfigError
+    from assistant.frontends.completion import SHELLS, values
 
+    if args.values:  # what the scripts ask for at Tab: one candidate a line
+        for value in values(args.values):
+            print(value)
+        return 0
+    if not args.shell:
+        raise ConfigError("completion needs a shell: bash, zsh or fish.", "For example: source <(assistant completion bash)")
     print(SHELLS[args.shell](build_parser()), end="")
     return 0
 

@@ -163,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
                                             "'source <(assistant completion bash)' to ~/.bashrc; zsh: "
                                             "'source <(assistant completion zsh)' to ~/.zshrc; fish: "
                                             "'assistant completion fish > ~/.config/fish/completions/assistant.fish'.")
-    completion.add_argument("shell", choices=["bash", "zsh", "fish"])
+    completion.add_argument("shell", nargs="?", choices=["bash", "zsh", "fish"])
+    completion.add_argument("--values", choices=["models", "sessions", "options"], help=argparse.SUPPRESS)
     p.set_defaults(_commands=sub.choices)
     return p
 

@@ -20,20 +20,36 @@ def estimated_tokens(text: str) -> int:
     return cjk + math.ceil((len(text) - cjk) / 3)
 
 
-def check_question(question: str, settings: "Settings") -> None:
-    """Raise :class:`QuestionTooLong`, in the question's language, when it would not fit the model's context
-    (a model silently drops what does not fit, and answers something else)."""
-    room, tokens = settings.question_room(), estimated_tokens(question)
+def check_question(question: str, settings: "Settings", counted: int | None = None) -> None:
+    """Raise :class:`QuestionTooLong`, in the language of the request, when it would not fit the model's context
+    (a model silently drops what does not fit, and answers something else). ``counted``: the question's tokens by
+    the model's own tokenizer, where its backend offers one; else they are estimated."""
+    room = settings.question_room()
+    tokens = counted if counted is not None else estimated_tokens(question)
     if tokens <= room:
         return
     from tools import language_of  # here, not at the top: the thin client imports this module for decode_text
 
-    if language_of(question) == "zh":
-        raise QuestionTooLong(f"问题太长:约 {tokens} 个词元,而模型的上下文(num_ctx {settings.num_ctx})只留给问题 {room} 个。",
+    about = "" if counted is not None else "约 "
+    if language_of(request_of(question)) == "zh":
+        raise QuestionTooLong(f"问题太长:{about}{tokens} 个词元,而模型的上下文(num_ctx {settings.num_ctx})只留给问题 {room} 个。",
                               "请缩短问题,或调大 num_ctx(或 max_question_tokens)。")
-    raise QuestionTooLong(f"The question is too long: about {tokens} tokens, and the model's context "
-                          f"(num_ctx {settings.num_ctx}) leaves room for {room}.",
+    raise QuestionTooLong(f"The question is too long: {'about ' if counted is None else ''}{tokens} tokens, and the "
+                          f"model's context (num_ctx {settings.num_ctx}) leaves room for {room}.",
                           "Shorten it, or raise num_ctx (or max_question_tokens).")
+
+
+def request_of(question: str) -> str:
+    """The words that ask, in a question that carries a document: its first and last lines (``Summarise:`` piped
+    before a file, or the words given after ``-f`` files), not the attachment between them."""
+    lines = [line for line in question.strip().splitlines() if line.strip()]
+    return question if len(lines) <= 2 else f"{lines[0]}\n{lines[-1]}"
+
+
+def worth_counting(question: str, settings: "Settings") -> bool:
+    """Whether the estimate is near enough the room that the model's own count could decide otherwise."""
+    estimate, room = estimated_tokens(question), settings.question_room()
+    return 0.6 * room < estimate < 1.6 * room
 
 
 def decode_text(data: bytes, what: str) -> str:

@@ -78,6 +78,23 @@ class OpenAIBackend:
     async def aclose(self) -> None:
         await self.client.close()
 
+    async def count_tokens(self, text: str) -> int | None:
+        """``text``'s tokens by the server's own tokenizer, where it offers one (llama.cpp's ``/tokenize``, beside
+        ``/v1``); ``None`` where it does not (then asked no more)."""
+        if "tokenize" in self.refused:
+            return None
+        root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
+        key = getattr(self.client, "api_key", "") or ""
+        try:
+            status, data = await get_json(root + "/tokenize", min(10.0, self.timeout), method="POST",
+                                          body={"content": text}, headers={"Authorization": f"Bearer {key}"})
+        except Exception:
+            return None
+        if status == 200 and isinstance(data, dict) and isinstance(data.get("tokens"), list):
+            return len(data["tokens"])
+        self.refused.add("tokenize")
+        return None
+
     async def capabilities(self, model: str) -> Capabilities:
         return Capabilities(tools="tools" not in self.refused, structured_output=True, thinking=False)
 

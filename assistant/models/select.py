@@ -167,6 +167,11 @@ class SelectedBackend:
         """The answering backend's model is known too weak to write answers from tool results (the embedded SmolLM2)."""
         return bool(getattr(await self.pick(), "weak_writer", False))
 
+    async def count_tokens(self, text: str) -> int | None:
+        """``text``'s tokens by the answering model's own tokenizer, where its backend offers one (else ``None``)."""
+        count = getattr(await self.pick(), "count_tokens", None)
+        return await count(text) if count is not None else None
+
     async def languages(self) -> set[str] | None:
         """The languages the answering model can write in, when it is known to be fewer than all."""
         return getattr(await self.pick(), "languages", None)

@@ -18,7 +18,7 @@ from assistant.pipeline import answer_check, executor, gate, language_id, plan, 
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.errors import AssistantError, InternalError, store_error
-from assistant.limits import check_question
+from assistant.limits import check_question, worth_counting
 from assistant.pipeline.events import (
     AnswerChecked, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, StepSummary, ToolCallProposed,
     ToolCallSummary, ToolResultEvent, TurnDone, TurnFailed, TurnResult, TurnStarted, ValidationDone,
@@ -112,11 +112,18 @@ class OpenTurn:
                        started_at=self.started, finished_at=now_iso())
 
 
-async def _refuse_early(question: str, settings: Settings, emit: Emit | None) -> None:
+async def _refuse_early(question: str, settings: Settings, emit: Emit | None, backend: object = None) -> None:
     """A question past the limits is refused before anything is stored; the daemon's client reads it as any
-    failed turn."""
+    failed turn. Near the limit, the model's own tokenizer counts where its backend offers one."""
     try:
-        check_question(question, settings)
+        counted = None
+        count = getattr(backend, "count_tokens", None)
+        if count is not None and worth_counting(question, settings):
+            try:
+                counted = await asyncio.wait_for(count(question), 10)
+            except Exception:  # no backend yet, or a tokenizer that does not answer: the estimate decides
+                counted = None
+        check_question(question, settings, counted)
     except AssistantError as e:
         if emit is not None and inspect.isawaitable(r := emit(TurnFailed(message=e.message, hint=e.hint,
                                                                            exit_code=e.exit_code))):
@@ -153,7 +160,7 @@ class Assistant:
         ``one_shot``: a question on its own, with no earlier turn as context, filed under ``session_id`` or else that
         front end's rolling session ("ask"). ``log=False``: nothing is stored."""
         settings = settings or self.settings
-        await _refuse_early(question, settings, emit)
+        await _refuse_early(question, settings, emit, self.backend)
         turn = self._open(question, session_id, emit, settings, one_shot, log, system)
         try:
             await self._run(turn)

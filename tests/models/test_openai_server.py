@@ -158,3 +158,18 @@ def _engine_with_key(tmp: pytest.TempPathFactory, name: str, key: str) -> tuple[
                             stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
     lines = [proc.stdout.readline().strip().split("=", 1)[1] for _ in range(2)]  # type: ignore[union-attr]
     return proc, lines[0], lines[1]
+
+
+async def test_near_the_limit_the_models_own_tokenizer_counts(weather_app, llama_server, engine):
+    """SmolLM2's tokenizer takes about two tokens a Chinese character where the estimate counts one: its own count
+    (llama.cpp's /tokenize) decides, and says so without an 'about'."""
+    from assistant.errors import QuestionTooLong
+
+    app = weather_app(backend="openai", openai_base_url=llama_server, openai_api_key=engine[1], model="smollm2",
+                      max_question_tokens=500)
+    text = "请把下面这段话翻译成英文:" + "今天天气很好我们去公园散步看见很多花" * 22  # ~400 characters: 'fits' by the estimate
+    with pytest.raises(QuestionTooLong) as refused:
+        await app.ask(text)
+    assert "问题太长" in refused.value.message and "约" not in refused.value.message
+    counted = int(refused.value.message.split(":")[1].split(" ")[0])
+    assert counted > 500

@@ -119,3 +119,15 @@ async def test_an_unreadable_verdict_says_what_could_not_be_confirmed(scripted_a
                 .always("validator", "no idea"))
     result = await scripted_app(max_retries=0).ask("Three boxes of four apples: how many?")
     assert not result.ok and "could not confirm that the arguments fit your question" in result.answer
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Summarise this:\n" + "今天的会议讨论了很多事情。" * 700 + "\nin three bullet points", "The question is too long"),
+    ("总结一下:\n" + "The meeting covered many things. " * 800 + "\n用三句话", "问题太长"),
+])
+async def test_a_long_question_is_refused_in_the_language_of_the_request_not_of_the_attachment(scripted_app, question, said):
+    from assistant.errors import QuestionTooLong
+
+    with pytest.raises(QuestionTooLong) as refused:
+        await scripted_app().ask(question)
+    assert said in refused.value.message

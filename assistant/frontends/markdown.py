@@ -1,22 +1,28 @@
-"""The little Markdown that models write (emphasis, inline code, code blocks, lists, headings), read into
-styled spans for a front end to show as formatting rather than as asterisks and backticks.
+"""The Markdown that models write, read by a CommonMark parser (``markdown-it-py``, with tables) into styled spans
+for a front end to show as formatting rather than as asterisks, pipes and backticks.
 
-Pure text in, ``[(text, styles)]`` out: the popup turns the styles into Tk text tags. A half-streamed answer
-reads as well as a finished one (an unclosed ``**`` stays literal until its partner arrives)."""
+Pure text in, ``[(text, styles)]`` out: the popup turns the styles into Tk text tags, the terminal into escape
+codes (:class:`assistant.frontends.progress.LineRenderer`, a line at a time). Two departures from CommonMark,
+both for what people here write:
+
+- emphasis next to Chinese and Japanese text and punctuation opens and closes (``这是**“重点”**的``), as the
+  cjk-friendly amendment to CommonMark has it;
+- a ``*`` between two letters or digits of Latin script is arithmetic, never emphasis (``2*3*4``, ``a*b*c``).
+
+The parser is imported on first use, so that an answer that is never shown as formatting costs nothing."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
+from typing import Any
 
 Span = tuple[str, tuple[str, ...]]
 
-_FENCE = re.compile(r"^\s*```")
-_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
-_BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
-_NUMBERED = re.compile(r"^(\s*)(\d{1,3})[.)]\s+(.*)$")
-# Inline: `code`, **bold** / __bold__, *italic* / _italic_ (not inside words, so 2*3*4 and snake_case stay).
-_INLINE = re.compile(r"`([^`\n]+)`|\*\*(?=\S)(.+?)(?<=\S)\*\*|__(?=\S)(.+?)(?<=\S)__"
-                     r"|(?<![\w*])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![\w*])|(?<![\w_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w_])")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$")
+_parser: Any = None
 
 
 def is_fence(line: str) -> bool:
@@ -24,56 +30,194 @@ def is_fence(line: str) -> bool:
     return bool(_FENCE.match(line))
 
 
-def inline(text: str, base: tuple[str, ...] = ()) -> list[Span]:
-    spans: list[Span] = []
-    at = 0
-    for m in _INLINE.finditer(text):
-        if m.start() > at:
-            spans.append((text[at:m.start()], base))
-        code, bold, bold2, italic, italic2 = m.groups()
-        if code is not None:
-            spans.append((code, base + ("code",)))
-        elif bold is not None or bold2 is not None:
-            spans.extend(inline(bold if bold is not None else bold2, base + ("bold",)))
-        else:
-            spans.extend(inline(italic if italic is not None else italic2, base + ("italic",)))
-        at = m.end()
-    if at < len(text):
-        spans.append((text[at:], base))
-    return spans
+def _cjk(ch: str) -> bool:
+    """A character of Chinese or Japanese text, or its punctuation."""
+    if not ch:
+        return False
+    o = ord(ch)
+    return (0x2E80 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0xFF00 <= o <= 0xFFEF or 0x3000 <= o <= 0x303F
+            or 0x20000 <= o <= 0x2FA1F) and unicodedata.category(ch) != "Zs"
+
+
+def _md() -> Any:
+    global _parser
+    if _parser is None:
+        from markdown_it import MarkdownIt
+        from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
+        from markdown_it.rules_inline import state_inline
+
+        class Scanned(state_inline.StateInline):
+            def scanDelims(self, start: int, canSplitWord: bool) -> Any:  # noqa: N802 (markdown-it's name)
+                marker = self.src[start]
+                last = self.src[start - 1] if start > 0 else " "
+                pos = start
+                while pos < self.posMax and self.src[pos] == marker:
+                    pos += 1
+                nxt = self.src[pos] if pos < self.posMax else " "
+                last_punct = isMdAsciiPunct(ord(last)) or isPunctChar(last)
+                next_punct = isMdAsciiPunct(ord(nxt)) or isPunctChar(nxt)
+                last_space, next_space = isWhiteSpace(ord(last)), isWhiteSpace(ord(nxt))
+                last_cjk, next_cjk = _cjk(last), _cjk(nxt)
+                left = not (next_space or (next_punct and not (last_space or last_punct or last_cjk)))
+                right = not (last_space or (last_punct and not (next_space or next_punct or next_cjk)))
+                can_open = left and (canSplitWord or not right or last_punct or last_cjk)
+                can_close = right and (canSplitWord or not left or next_punct or next_cjk)
+                if marker == "*" and last.isascii() and nxt.isascii() and last.isalnum() and nxt.isalnum():
+                    can_open = can_close = False  # 2*3*4: arithmetic
+                return state_inline.Scanned(can_open, can_close, pos - start)
+
+        import markdown_it.parser_inline as parser_inline
+
+        parser_inline.StateInline = Scanned  # type: ignore[misc]  (this process's only Markdown parser)
+        _parser = MarkdownIt("commonmark", {"html": False}).enable("table").disable("html_inline")
+    return _parser
+
+
+def _inline(token: Any, base: tuple[str, ...]) -> list[Span]:
+    out: list[Span] = []
+    styles = list(base)
+    for child in token.children or []:
+        kind = child.type
+        if kind == "text":
+            out.append((child.content, tuple(styles)))
+        elif kind == "code_inline":
+            out.append((child.content, (*styles, "code")))
+        elif kind == "softbreak":
+            out.append((" ", tuple(styles)))  # a newline inside a paragraph is not a break
+        elif kind == "hardbreak":
+            out.append(("\n", tuple(styles)))
+        elif kind in ("strong_open", "em_open"):
+            styles.append("bold" if kind == "strong_open" else "italic")
+        elif kind in ("strong_close", "em_close"):
+            style = "bold" if kind == "strong_close" else "italic"
+            if style in styles:
+                styles.reverse()
+                styles.remove(style)
+                styles.reverse()
+        elif kind == "image":
+            out.append((child.content or "", tuple(styles)))
+        elif child.content:
+            out.append((child.content, tuple(styles)))
+    return out
+
+
+def _table(rows: list[list[list[Span]]]) -> list[Span]:
+    """A table as aligned rows (a wide character takes two columns), the header bold, a rule under it."""
+    from assistant.frontends.progress import width
+
+    texts = [["".join(t for t, _ in cell) for cell in row] for row in rows]
+    columns = max(len(r) for r in texts)
+    widths = [max((width(r[i]) for r in texts if i < len(r)), default=0) for i in range(columns)]
+    out: list[Span] = []
+    for n, row in enumerate(rows):
+        for i in range(columns):
+            cell = row[i] if i < len(row) else []
+            if i:
+                out.append((" │ ", ("table",)))
+            styles = ("table_cell", "bold") if n == 0 else ("table_cell",)
+            out.extend((t, (*s, *styles)) for t, s in cell)
+            out.append((" " * (widths[i] - width(texts[n][i] if i < len(texts[n]) else "")), ("table_cell",)))
+        out.append(("\n", ("table_cell",)))
+        if n == 0:
+            out.append(("─┼─".join("─" * w for w in widths) + "\n", ("table",)))
+    return out
 
 
 def spans(text: str) -> list[Span]:
-    """``text`` as styled spans; the styles are ``bold``, ``italic``, ``code``, ``code_block``, ``heading`` and
-    ``list`` (a bullet or number is written as ``•`` or ``1.``)."""
+    """``text`` as styled spans; the styles are ``bold``, ``italic``, ``code``, ``code_block``, ``heading``,
+    ``list`` (a bullet or number is written as ``•`` or ``1.``), ``quote`` (a block quote, marked ``│``),
+    ``table_cell`` (a table's text, aligned for a monospace font) and ``table`` (its rules)."""
     out: list[Span] = []
-    in_code = False
-    lines = text.split("\n")
-    for i, line in enumerate(lines):
-        end = "\n" if i < len(lines) - 1 else ""
-        if is_fence(line):
-            in_code = not in_code
-            continue  # the fence itself is not shown
-        if in_code:
-            out.append((line + end, ("code_block",)))
+    lists: list[list[Any]] = []  # [kind, next number]
+    quote = 0
+    table: list[list[list[Span]]] | None = None
+    item_start = False  # the next paragraph begins a list item: its marker is already written
+    heading = False
+    for token in _md().parse(text):
+        kind = token.type
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            lists.append(["•" if kind == "bullet_list_open" else "n", int(token.attrGet("start") or 1)])
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+            if not lists:
+                out.append(("\n", ()))
+        elif kind == "list_item_open":
+            marker, number = lists[-1]
+            shown = "• " if marker == "•" else f"{number}. "
+            if marker != "•":
+                lists[-1][1] += 1
+            out.append(("│ " * quote + "  " * (len(lists) - 1) + shown, ("list",)))
+            item_start = True
+        elif kind == "blockquote_open":
+            quote += 1
+        elif kind == "blockquote_close":
+            quote -= 1
+            if not quote:
+                out.append(("\n", ()))
+        elif kind == "heading_open":
+            heading = True
+        elif kind == "heading_close":
+            heading = False
+            out.append(("\n\n" if not lists else "\n", ()))
+        elif kind == "paragraph_open":
+            if quote and not item_start:
+                out.append(("│ " * quote, ("quote",)))
+        elif kind == "inline":
+            if table is not None:
+                table[-1].append(_inline(token, ()))
+            else:
+                base: tuple[str, ...] = ("heading",) if heading else ("list",) if lists else ("quote",) if quote else ()
+                out.extend(_inline(token, base))
+            item_start = False
+        elif kind == "paragraph_close":
+            out.append(("\n" if lists or quote or token.hidden else "\n\n", ()))
+        elif kind in ("fence", "code_block"):
+            body = token.content if token.content.endswith("\n") else token.content + "\n"
+            out.append((body, ("code_block",)))
+            if not lists:
+                out.append(("\n", ()))
+        elif kind == "table_open":
+            table = []
+        elif kind == "tr_open" and table is not None:
+            table.append([])
+        elif kind == "table_close" and table is not None:
+            out.extend(_table(table))
+            out.append(("\n", ()))
+            table = None
+        elif kind == "hr":
+            out.append(("───\n\n", ("table",)))
+    while out and out[-1][0].strip("\n") == "" and out[-1][1] in ((), ("table",)):
+        out.pop()  # no blank line after the last block
+    return _merged(out)
+
+
+def _merged(out: list[Span]) -> list[Span]:
+    """Neighbouring pieces of one style as one piece, and no empty ones."""
+    merged: list[Span] = []
+    for text, styles in out:
+        if not text:
             continue
-        if m := _HEADING.match(line):
-            out.extend(inline(m.group(2), ("heading",)))
-            out.append((end, ()))
-            continue
-        if m := _BULLET.match(line):
-            out.append((f"{m.group(1)}• ", ("list",)))
-            out.extend(inline(m.group(2), ("list",)))
-            out.append((end, ()))
-            continue
-        if m := _NUMBERED.match(line):
-            out.append((f"{m.group(1)}{m.group(2)}. ", ("list",)))
-            out.extend(inline(m.group(3), ("list",)))
-            out.append((end, ()))
-            continue
-        out.extend(inline(line))
-        out.append((end, ()))
-    return [(t, s) for t, s in out if t]
+        if merged and merged[-1][1] == styles:
+            merged[-1] = (merged[-1][0] + text, styles)
+        else:
+            merged.append((text, styles))
+    return merged
+
+
+def table_line(line: str) -> list[Span] | None:
+    """One line of a table, as the terminal shows it while the answer streams (the whole table is not known yet):
+    its cells between ``│``, its rule as ``─``; ``None`` for a line that is not one."""
+    if _TABLE_RULE.match(line):
+        return [("─" * max(3, len(line.strip())), ("table",))]
+    if not _TABLE_ROW.match(line):
+        return None
+    cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+    out: list[Span] = []
+    for i, cell in enumerate(cells):
+        if i:
+            out.append((" │ ", ("table",)))
+        out.extend(s for s in spans(cell) if s[0] != "\n")
+    return out
 
 
 def plain(text: str) -> str:

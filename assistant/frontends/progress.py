@@ -34,7 +34,7 @@ def status_wanted() -> bool:
     return terminal(sys.stderr)
 
 
-_STYLES = {"bold": "1", "italic": "3", "heading": "1;4", "code": "36", "code_block": "36"}
+_STYLES = {"bold": "1", "italic": "3", "heading": "1;4", "code": "36", "code_block": "36", "quote": "2", "table": "2"}
 _COLOURS = {"code", "code_block"}  # dropped under NO_COLOR (bold and italic are not colour)
 
 
@@ -48,12 +48,13 @@ class LineRenderer:
 
     def line(self, text: str) -> tuple[str, str] | None:
         """(styled, plain) for one complete line; None for a code fence, which is not shown."""
-        from assistant.frontends.markdown import is_fence, spans
+        from assistant.frontends.markdown import is_fence, spans, table_line
 
         if is_fence(text):
             self.in_code = not self.in_code
             return None
-        parts = spans(f"```\n{text}\n```" if self.in_code else text)
+        parts = spans(f"```\n{text}\n```" if self.in_code else text) if self.in_code or table_line(text) is None \
+            else table_line(text)
         styled, plain = [], []
         for piece, styles in parts:
             piece = piece.rstrip("\n")

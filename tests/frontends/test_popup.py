@@ -92,6 +92,10 @@ def test_the_answer_is_read_only_and_its_markdown_is_formatting(popup):
     assert "bold" in p.text.tag_names(p.text.search("round", "3.0"))
     assert "code" in p.text.tag_names(p.text.search("sphere", "3.0"))
     assert p.session_id == "s9"  # the follow-up continues the session
+    from tkinter import font as tkfont
+
+    code_font = tkfont.Font(font=p.text.tag_cget("code_block", "font"))
+    assert code_font.measure("iiii") == code_font.measure("WWWW")  # code blocks (and tables) in a monospace font
     assert str(p.text.cget("state")) == "disabled"
     p.text.focus_force()
     p.text.event_generate("<Key>", keysym="z")
@@ -130,8 +134,11 @@ def test_it_opens_centred_on_the_screen(popup):
     ("half **streamed", [("half **streamed", ())]),  # until its partner arrives
     ("```\nprint(1)\n```", [("print(1)\n", ("code_block",))]),
     ("# Title", [("Title", ("heading",))]),
-    ("1. first\n2. **second**", [("1. ", ("list",)), ("first", ("list",)), ("\n", ()), ("2. ", ("list",)),
-                                 ("second", ("list", "bold"))]),
+    ("1. first\n2. **second**", [("1. first", ("list",)), ("\n", ()), ("2. ", ("list",)), ("second", ("list", "bold"))]),
+    ("这是**“重点”**的,*斜体*。", [("这是", ()), ("“重点”", ("bold",)), ("的,", ()), ("斜体", ("italic",)), ("。", ())]),
+    ("one line\nand its continuation", [("one line and its continuation", ())]),  # a soft break is a space
+    ("> quoted\n> on", [("│ quoted on", ("quote",))]),
+    ("a*b*c and 2*3", [("a*b*c and 2*3", ())]),
 ])
 def test_markdown_spans(text, expect):
     assert spans(text) == expect
@@ -139,3 +146,18 @@ def test_markdown_spans(text, expect):
 
 def test_markdown_plain_text_keeps_the_words():
     assert plain("- **a** b\n- `c`") == "• a b\n• c"
+
+
+def test_a_table_is_aligned_with_its_header_ruled():
+    shown = plain("| city | 温度 |\n|---|---|\n| 北京 | 3°C |\n| Paris | 12°C |")
+    assert shown.splitlines() == ["city  │ 温度", "──────┼─────", "北京  │ 3°C ", "Paris │ 12°C"]
+    assert ("city", ("table_cell", "bold")) in spans("| city | x |\n|---|---|\n| a | b |")
+
+
+def test_the_terminal_shows_tables_quotes_and_cjk_emphasis_line_by_line():
+    from assistant.frontends.progress import LineRenderer
+
+    r = LineRenderer(colour=True)
+    shown = [r.line(line) for line in ["| city | 温度 |", "|---|---|", "| 北京 | 3°C |", "> a quote", "这是*强调*的", "2*3*4"]]
+    assert [plain for _, plain in shown] == ["city │ 温度", "─────────", "北京 │ 3°C", "│ a quote", "这是强调的", "2*3*4"]
+    assert "\x1b[3m强调\x1b[0m" in shown[4][0] and "|" not in shown[0][1]

@@ -44,7 +44,7 @@ PROBES = [  # (what, body, the status it must get)
     ("question with NUL", json.dumps({"question": "a\u0000b"}).encode(), 400),
     ("not UTF-8", b"\xff\xfe", 400),
     ("not JSON", b"{not json", 400),
-    ("200 KB body", b"x" * 200_000, 413),
+    ("2 MB body (the limit is 1 MiB)", b"x" * 2_000_000, 413),
     ("a good question", json.dumps({"question": "2^10"}).encode(), 200),
 ]
 

@@ -298,7 +298,7 @@ def test_batch_files_its_questions_under_its_job_and_chat_continue_skips_asks(ho
     rows = _sessions(home)
     assert sorted((r["frontend"], r["turns"]) for r in rows) == [("ask", 1), ("batch", 5)]
     batch_only = run(["sessions", "list", "--kind", "batch"], cli_env(home))
-    assert "batch job" in batch_only.stdout and "one-shot" not in batch_only.stdout
+    assert "batch q.txt (job " in batch_only.stdout and "one-shot" not in batch_only.stdout
     p = run(["sessions", "list", "--format", "jsonl"], cli_env(home))
     assert p.returncode == 2 and "--format is for 'sessions export'" in p.stderr
 

@@ -71,6 +71,7 @@ def test_a_question_back_is_completed_after_restarting_the_repl(chat, fake, mete
     term = chat()
     term.type("天气怎么样?")
     term.wait_for("请问您想查询哪个城市的天气?")
+    term.wait_for("›", after=1)  # the next prompt is up: a key typed before it would go to the terminal, not the chat
     term.send("C-d")
     term.wait_for("[exited]")
     term = chat("--continue")

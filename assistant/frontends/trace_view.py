@@ -137,7 +137,8 @@ def render(turn: dict[str, Any]) -> str:
         body.append((0, line))
     for c in calls:  # anything left (a failed call before an error)
         body.append((0, _model_line(c)))
-    summary = f"{len(turn['model_calls'])} model calls, {len(turn['tool_calls'])} tool calls, {turn['attempts']} attempts"
+    summary = ", ".join(_count(n, what) for n, what in ((len(turn["model_calls"]), "model call"),
+                                                           (len(turn["tool_calls"]), "tool call"), (turn["attempts"], "attempt")))
     body.append((0, summary))
     for i, (depth, text) in enumerate(body):
         # The last of its siblings when nothing at its depth follows before the tree climbs out (or ends).
@@ -169,3 +170,7 @@ def logs_text(rows: list[dict[str, Any]]) -> str:
         out.append("> " + r["question"].replace("\n", "\n> ") + "\n")
         out.append((r["answer"] if r["answer"] is not None else f"*(no answer: {r['error']})*") + "\n")
     return without_controls("\n".join(out).rstrip())  # questions and older answers may carry ESC sequences
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"

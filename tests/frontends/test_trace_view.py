@@ -34,3 +34,15 @@ def test_logs_and_traces_never_print_terminal_control_sequences():
     text = logs_text([{"started_at": "2026-11-23T10:00:00", "id": "x", "route": "chat", "models": [],
                        "question": "q\x1b]0;title\x07", "answer": "a\x1b]52;c;ZXZpbA==\x07\x1b[2Jb", "error": None}])
     assert "\x1b" not in text and text.endswith("ab")
+
+
+def test_the_summary_counts_in_words_a_person_reads():
+    from assistant.frontends import trace_view
+
+    turn = {"id": "t1", "session_id": "s", "started_at": "2026-11-24T00:00:00", "ok": 1, "question": "2+2",
+            "answer": "2+2 = 4", "route": "calculator", "route_by": "rule", "route_reason": "", "attempts": 1,
+            "error": None, "model_calls": [], "tool_calls": [{"attempt": 1, "name": "calculator", "args": {"expression": "2+2"},
+                                                             "ok": 1, "result": '{"value": "4"}', "error": None,
+                                                             "duration_ms": 1.0, "refusals": "[]", "step": None}],
+            "events": []}
+    assert "0 model calls, 1 tool call, 1 attempt" in trace_view.render(turn)

@@ -14,7 +14,6 @@ import json
 import subprocess
 import sys
 import urllib.request
-from pathlib import Path
 
 from _common import ROOT, machine
 

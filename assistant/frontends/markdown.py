@@ -25,12 +25,20 @@ _TABLE_RULE = re.compile(r"^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$")
 _parser: Any = None
 
 
+def ends_sentence(text: str) -> bool:
+    """``text`` ends a sentence (or announces what follows): a newline after it is kept, as the writer meant it."""
+    return text.rstrip()[-1:] in SENTENCE_ENDS
+
+
+SENTENCE_ENDS = set(".!?:;。！？：；…")
+
+
 def is_fence(line: str) -> bool:
     """The line opens or closes a code block (it is not shown)."""
     return bool(_FENCE.match(line))
 
 
-def _cjk(ch: str) -> bool:
+def is_cjk(ch: str) -> bool:
     """A character of Chinese or Japanese text, or its punctuation."""
     if not ch:
         return False
@@ -57,7 +65,7 @@ def _md() -> Any:
                 last_punct = isMdAsciiPunct(ord(last)) or isPunctChar(last)
                 next_punct = isMdAsciiPunct(ord(nxt)) or isPunctChar(nxt)
                 last_space, next_space = isWhiteSpace(ord(last)), isWhiteSpace(ord(nxt))
-                last_cjk, next_cjk = _cjk(last), _cjk(nxt)
+                last_cjk, next_cjk = is_cjk(last), is_cjk(nxt)
                 left = not (next_space or (next_punct and not (last_space or last_punct or last_cjk)))
                 right = not (last_space or (last_punct and not (next_space or next_punct or next_cjk)))
                 can_open = left and (canSplitWord or not right or last_punct or last_cjk)
@@ -76,14 +84,18 @@ def _md() -> Any:
 def _inline(token: Any, base: tuple[str, ...]) -> list[Span]:
     out: list[Span] = []
     styles = list(base)
-    for child in token.children or []:
+    children = token.children or []
+    for i, child in enumerate(children):
         kind = child.type
         if kind == "text":
             out.append((child.content, tuple(styles)))
         elif kind == "code_inline":
             out.append((child.content, (*styles, "code")))
-        elif kind == "softbreak":
-            out.append((" ", tuple(styles)))  # a newline inside a paragraph is not a break
+        elif kind == "softbreak":  # a newline inside a sentence is a space; between Chinese characters, nothing
+            before = out[-1][0][-1:] if out else ""
+            after = next((c.content[:1] for c in children[i + 1:] if c.content), "")
+            joined = "\n" if ends_sentence(before) else "" if is_cjk(before) and is_cjk(after) else " "
+            out.append((joined, tuple(styles)))
         elif kind == "hardbreak":
             out.append(("\n", tuple(styles)))
         elif kind in ("strong_open", "em_open"):

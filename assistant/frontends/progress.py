@@ -9,6 +9,7 @@ printed, whole."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import threading
@@ -38,6 +39,16 @@ _STYLES = {"bold": "1", "italic": "3", "heading": "1;4", "code": "36", "code_blo
 _COLOURS = {"code", "code_block"}  # dropped under NO_COLOR (bold and italic are not colour)
 
 
+def _cjk(ch: str) -> bool:
+    from assistant.frontends.markdown import is_cjk
+
+    return is_cjk(ch)
+
+
+def is_block_line(text: str) -> bool:
+    return starts_block(text) is True
+
+
 class LineRenderer:
     """Markdown, line by line, as terminal styles: the little Markdown models write (``markdown.spans``), with the
     state a line needs from the lines before it (inside a code block or not)."""
@@ -45,6 +56,13 @@ class LineRenderer:
     def __init__(self, colour: bool) -> None:
         self.colour = colour
         self.in_code = False
+
+    def paragraph(self, text: str) -> bool:
+        """``text`` is a line of a paragraph that stops inside a sentence (not code, a fence, a list item, a heading,
+        a quote or a table row, and not after a sentence's end): a single newline after it is a space."""
+        from assistant.frontends.markdown import ends_sentence
+
+        return not self.in_code and bool(text.strip()) and not is_block_line(text) and not ends_sentence(text)
 
     def line(self, text: str) -> tuple[str, str] | None:
         """(styled, plain) for one complete line; None for a code fence, which is not shown."""
@@ -92,12 +110,26 @@ def pad(text: str, columns: int) -> str:
     return text + " " * max(0, columns - width(text))
 
 
-def _back_over(text: str) -> str:
-    """The escape codes that take ``text`` (written from the start of a row) off the screen, leaving the cursor where
+def _back_over(text: str, column: int = 0) -> str:
+    """The escape codes that take ``text`` (written from ``column`` of a row) off the screen, leaving the cursor where
     it began: up one row for each row it took (wrapped lines and wide characters counted), then clear below."""
     columns = shutil.get_terminal_size().columns
-    rows = sum(max(1, -(-width(line) // columns)) for line in text.split("\n"))
-    return "\r" + "\033[1A" * (rows - 1) + "\033[J"
+    rows = sum(max(1, -(-(width(line) + (column if i == 0 else 0)) // columns)) for i, line in enumerate(text.split("\n")))
+    return "\r" + "\033[1A" * (rows - 1) + (f"\033[{column}C" if column else "") + "\033[J"
+
+
+_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d{1,3}[.)]\s|#{1,6}\s|>|\||```|~~~)|\s{4}")
+_MAYBE_BLOCK = re.compile(r"\s{0,3}(?:[-*+]|\d{1,3}[.)]?|#{1,6}|`{1,2}|~{1,2})?$")
+
+
+def starts_block(start: str) -> bool | None:
+    """Whether a line beginning with ``start`` begins a block of its own (a list item, a heading, a quote, a table,
+    a fence, an indented or blank line) rather than continuing a paragraph; ``None`` while too little is known."""
+    if start.startswith("\n") or _BLOCK_START.match(start):  # a blank line ends the paragraph
+        return True
+    if "\n" not in start and _MAYBE_BLOCK.fullmatch(start):
+        return None
+    return False
 
 
 class Progress:
@@ -114,6 +146,12 @@ class Progress:
         self._answered = False
         self._line = ""  # the line being written, as it came
         self._renderer = LineRenderer(self.colour)
+        # A paragraph's single newline is a space, as CommonMark has it: after a paragraph's line the break is held
+        # until the next line's first characters say whether it continues the paragraph.
+        self._held = False
+        self._next = ""  # the next line's start, not yet written
+        self._column = 0  # where on its row the line being written began
+        self._last = ""  # the last line ended, as it came
         self._label, self._since = "", 0.0  # the stage shown, and since when (its seconds show after a while)
         self._lock = threading.Lock()
         self._ticking: threading.Event | None = None
@@ -127,12 +165,30 @@ class Progress:
             sys.stdout.write(text)
             self._line += text
             return
-        while "\n" in text:
-            head, text = text.split("\n", 1)
-            self._end_line(self._line + head, "\n")
-        if text:
+        while text:
+            if self._held:
+                self._next += text
+                block = starts_block(self._next)
+                if block is None:
+                    return  # too little of the next line yet
+                self._held, text, self._next = False, self._next, ""
+                if block:
+                    sys.stdout.write("\n")
+                    self._column = 0
+                elif not (_cjk(self._last[-1:]) and _cjk(text[:1])):  # the paragraph goes on, after a space
+                    sys.stdout.write(" ")  # (between Chinese characters, nothing)
+                    self._column = (self._column + 1) % max(1, shutil.get_terminal_size().columns)
+            if "\n" in text:
+                head, text = text.split("\n", 1)
+                line = self._line + head
+                paragraph = self._renderer.paragraph(line)
+                self._last = line.rstrip()
+                self._end_line(line, "" if paragraph else "\n")
+                self._held = paragraph
+                continue
             sys.stdout.write(text)
             self._line += text
+            text = ""
 
     def _end_line(self, line: str, end: str) -> None:
         """Replace the line being written (shown as it came) by its rendering; ``line`` is what is on screen of it
@@ -140,14 +196,17 @@ class Progress:
         raw, self._line = self._line, ""
         shown = self._renderer.line(line)
         styled, plain = shown if shown is not None else ("", "")
+        start = self._column
         if shown is not None and styled == line:  # nothing to format: the rest of the line is written, no redraw
             sys.stdout.write(line[len(raw):] + end)
         else:
             if raw:
-                sys.stdout.write(_back_over(raw))
+                sys.stdout.write(_back_over(raw, start))
             if shown is None:
                 return  # a code fence: not shown
             sys.stdout.write(styled + end)
+        columns = max(1, shutil.get_terminal_size().columns)
+        self._column = 0 if end else (start + width(plain)) % columns
 
     def _clear(self) -> None:
         with self._lock:
@@ -199,6 +258,11 @@ class Progress:
         if self._ticking is not None:
             self._ticking.set()
         self._clear()
+        if self.render and self._next:  # the answer ended within a line's first characters
+            held, self._held = self._held, False
+            sys.stdout.write("\n" if held and starts_block(self._next + "\n") else " " if held else "")
+            self._line, self._next = self._next, ""
+            sys.stdout.write(self._line)
         if self.render and self._line:
             self._end_line(self._line, "")
         if self._answered:

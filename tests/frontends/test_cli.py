@@ -507,3 +507,28 @@ def test_a_model_name_that_is_not_one_is_a_usage_error(home, fake):
     p = run(["ask", "-m", "bad name!!", "hi"], cli_env(home, fake))
     assert p.returncode == 2 and "not a model name" in p.stderr and "ollama pull" not in p.stderr
     assert fake.requests == []
+
+
+def test_a_single_newline_inside_a_paragraph_is_a_space_on_a_terminal(home, fake):
+    """A newline inside a sentence is a space (as CommonMark has it); after a sentence's end, a blank line, a list,
+    a heading or code, a line break stays."""
+    import os
+    import pty
+    import re as regex
+
+    answer = "The sky is blue\nbecause air scatters\nblue light most.\nA new sentence on its own line.\n\n- first point\n- second point\nA closing line."
+    fake.handler = Script(router={"route": "chat"}, responder=Reply(content=answer, chunk_size=3))
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "Why is the sky blue?"],
+                           env=cli_env(home, fake, COLUMNS="120"), stdout=slave, stderr=subprocess.PIPE, timeout=60)
+        os.close(slave)
+        screen = read_all(master).decode()
+    finally:
+        os.close(master)
+    assert p.returncode == 0, p.stderr
+    text = regex.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", screen)
+    assert "The sky is blue because air scatters blue light most.\r\nA new sentence" in text  # a sentence runs on;
+    # the writer's newline after a sentence's end is kept
+    assert "• first point" in text and "• second point" in text
+    assert "blue light most. -" not in text and "• first point •" not in text  # a list still breaks

@@ -161,3 +161,7 @@ def test_the_terminal_shows_tables_quotes_and_cjk_emphasis_line_by_line():
     shown = [r.line(line) for line in ["| city | 温度 |", "|---|---|", "| 北京 | 3°C |", "> a quote", "这是*强调*的", "2*3*4"]]
     assert [plain for _, plain in shown] == ["city │ 温度", "─────────", "北京 │ 3°C", "│ a quote", "这是强调的", "2*3*4"]
     assert "\x1b[3m强调\x1b[0m" in shown[4][0] and "|" not in shown[0][1]
+
+
+def test_a_soft_break_between_chinese_characters_is_nothing():
+    assert plain("这是*强调*的\n中文第二行。") == "这是强调的中文第二行。" and plain("one\ntwo") == "one two"

@@ -5,10 +5,12 @@ cancels the turn in flight and keeps the session, Ctrl-D or /exit leaves."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterator
 
 from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
@@ -45,6 +47,8 @@ class Repl:
         self.history_file = history_file
         self.progress_enabled = progress_enabled
         self._models: list[str] | None = None
+        self._keys_while_answering = False  # keys typed during an answer are kept for the next prompt
+        self._ahead = b""  # what was typed while the answer streamed
         self.read_line = self._line_reader()
 
     # input
@@ -68,7 +72,8 @@ class Repl:
                 session: PromptSession[str] = PromptSession(history=FileHistory(str(self.history_file)),
                                                             key_bindings=bindings, completer=self._completer(),
                                                             complete_while_typing=False)
-                return lambda prompt: session.prompt_async(prompt)
+                self._keys_while_answering = True
+                return lambda prompt: session.prompt_async(prompt, default=self._typed_ahead())
 
         async def plain(prompt: str) -> str:
             sys.stdout.write(prompt)
@@ -117,7 +122,66 @@ class Repl:
             self._models = model_names(self.app.settings)
         return self._models
 
+    def _typed_ahead(self) -> str:
+        """What was typed while the last answer streamed (not a whole line), as the next prompt's text."""
+        from assistant.pipeline.control import without_controls
+
+        text, self._ahead = self._ahead.decode(errors="ignore"), b""
+        return without_controls(text.replace("\x7f", ""))
+
+    def _typed_line(self) -> str | None:
+        """A whole line typed (Enter pressed) while the last answer streamed: the next question, asked at once;
+        Ctrl-D typed then leaves, as it would at the prompt."""
+        if self._ahead.startswith(b"\x04"):
+            self._ahead = self._ahead[1:]
+            raise EOFError
+        for end in (b"\r", b"\n"):
+            if end in self._ahead:
+                line, self._ahead = self._ahead.split(end, 1)
+                from assistant.pipeline.control import without_controls
+
+                return without_controls(line.decode(errors="ignore").replace("\x7f", "")).strip()
+        return None
+
+    @contextlib.contextmanager
+    def _keys_kept(self) -> Iterator[None]:
+        """While an answer streams, keys are not echoed into it (nor lost: Ctrl-D in the terminal's line mode would be
+        taken as end of input); they wait for the next prompt. Ctrl-C still cancels the answer."""
+        if not (self._keys_while_answering and sys.stdin.isatty()):
+            yield
+            return
+        import termios
+
+        fd = sys.stdin.fileno()
+        try:
+            before = termios.tcgetattr(fd)
+        except termios.error:
+            yield
+            return
+        quiet = termios.tcgetattr(fd)
+        quiet[3] &= ~(termios.ICANON | termios.ECHO)  # ISIG stays: Ctrl-C is still SIGINT
+        quiet[6][termios.VMIN], quiet[6][termios.VTIME] = 1, 0
+        loop = asyncio.get_running_loop()
+
+        def read() -> None:
+            try:
+                self._ahead += os.read(fd, 1024)
+            except OSError:
+                pass
+
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+        loop.add_reader(fd, read)
+        try:
+            yield
+        finally:
+            loop.remove_reader(fd)
+            termios.tcsetattr(fd, termios.TCSANOW, before)
+
     async def _read(self) -> str:
+        typed = self._typed_line()
+        if typed is not None:
+            print(f"› {typed}")
+            return typed
         lines = [await self.read_line("› ")]
         while lines[-1].endswith("\\"):
             lines[-1] = lines[-1][:-1]
@@ -163,7 +227,8 @@ class Repl:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:
-            await task
+            with self._keys_kept():
+                await task
         except asyncio.CancelledError:
             progress.finish()
             print("(cancelled)")

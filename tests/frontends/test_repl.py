@@ -42,11 +42,14 @@ def last_turn(home, question: str | None = None) -> dict:
     while True:
         store = Store(home / "data" / "assistant.db")
         try:
-            turn = store.turn(store.find_turn("last"))
+            found = store.find_turn("last")
+            turn = store.turn(found) if found else None
         finally:
             store.close()
-        if question is None or turn["question"] == question or time.monotonic() > deadline:
+        if turn is not None and (question is None or turn["question"] == question):
             return turn
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no stored turn for {question!r} (the last: {turn and turn['question']!r})")
         time.sleep(0.05)
 
 
@@ -192,3 +195,22 @@ def test_tab_completes_commands_roles_and_models(chat, fake):
     term.wait_for("llama3.2:1b")
     term.send("/model", " ", "res", "Tab")
     term.wait_for("› /model responder")
+
+
+def test_keys_typed_while_an_answer_streams_wait_for_the_next_prompt(chat, fake):
+    """Not echoed into the answer, not lost: the next prompt holds them; a whole line typed is asked next."""
+    slow = Reply(content="The first part. " + "Then more words come. " * 6, chunk_size=3, chunk_delay=0.1)
+    slow_too = Reply(content="Second answer. " + "It takes its time. " * 6, chunk_size=3, chunk_delay=0.1)
+    fake.handler = Script(router=[{"route": "chat"}] * 3, responder=[slow, slow_too, "Third answer."])
+    term = chat()
+    term.type("Tell me something slowly")
+    term.wait_for("The first part.")
+    term.send("-l", "what next")  # typed while the answer streams
+    screen = term.wait_for("› what next", timeout=30)
+    answer_lines = screen.split("Tell me something slowly")[1].split("› what next")[0]
+    assert "what next" not in answer_lines  # not echoed into the answer
+    term.send("Enter")
+    term.wait_for("Second answer.")
+    term.type("and the third")  # a whole line, Enter included, typed while the second answer streams
+    screen = term.wait_for("Third answer.", timeout=30)
+    assert "› and the third" in screen  # asked next, shown as asked

@@ -193,6 +193,17 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             "warm": state.warm, "hotkey": state.hotkey,
         })
 
+    def client_settings(env: dict[str, str] | None) -> tuple[Settings | None, list[str], str | None]:
+        """A client's settings (config.toml as it is now, with its environment), what in them a turn cannot take
+        on, and why they could not be read: the one rule ``ask`` meets and ``doctor`` reports."""
+        if env is None or state.settings_for is None:
+            return None, [], None
+        try:
+            wanted = state.settings_for(env)
+        except AssistantError as e:
+            return None, ["config"], e.one_line()
+        return wanted, differing(wanted, state.assistant.settings), None
+
     async def compare_settings(request: web.Request) -> web.Response:
         """``{"env": {...}}``: which settings of a client with that environment the daemon would not answer with
         (the rule ``ask`` meets), for ``doctor``."""
@@ -202,13 +213,8 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             return _error(400, f"invalid request: {e.__class__.__name__}")
         if state.refresh is not None:
             await state.refresh()
-        if body.env is None or state.settings_for is None:
-            return web.json_response({"differs": []})
-        try:
-            wanted = state.settings_for(body.env)
-        except AssistantError as e:
-            return web.json_response({"differs": ["config"], "error": e.one_line()})
-        return web.json_response({"differs": differing(wanted, state.assistant.settings)})
+        _, differs, error = client_settings(body.env)
+        return web.json_response({"differs": differs, **({"error": error} if error else {})})
 
     async def sessions(request: web.Request) -> web.Response:
         return web.json_response({"sessions": [s.model_dump() for s in state.assistant.store.sessions()]})
@@ -243,15 +249,11 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         if body.session_id and not assistant.store.session_exists(body.session_id):
             return _error(404, f"no session {body.session_id}")
         settings = assistant.settings
-        if body.env is not None and state.settings_for is not None:
-            try:
-                wanted = state.settings_for(body.env)
-            except AssistantError as e:
-                return web.json_response({"error": e.one_line(), "differs": ["config"]}, status=409)
-            differs = differing(wanted, settings)
-            if differs:
-                return web.json_response({"error": f"the daemon runs with other settings ({', '.join(differs)})",
-                                          "differs": differs}, status=409)
+        wanted, differs, error = client_settings(body.env)
+        if differs:
+            return web.json_response({"error": error or f"the daemon runs with other settings ({', '.join(differs)})",
+                                      "differs": differs}, status=409)
+        if wanted is not None:
             settings = settings.model_copy(update={n: getattr(wanted, n) for n in PER_TURN})
         if body.model or body.models or body.max_retries is not None:
             changes: dict[str, Any] = {}

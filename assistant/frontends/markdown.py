@@ -216,6 +216,20 @@ def _merged(out: list[Span]) -> list[Span]:
     return merged
 
 
+_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d{1,3}[.)]\s|#{1,6}\s|>|\||```|~~~)|\s{4}")
+_MAYBE_BLOCK = re.compile(r"\s{0,3}(?:[-*+]|\d{1,3}[.)]?|#{1,6}|`{1,2}|~{1,2})?$")
+
+
+def starts_block(start: str) -> bool | None:
+    """Whether a line beginning with ``start`` begins a block of its own (a list item, a heading, a quote, a table,
+    a fence, an indented or blank line) rather than continuing a paragraph; ``None`` while too little is known."""
+    if start.startswith("\n") or _BLOCK_START.match(start):  # a blank line ends the paragraph
+        return True
+    if "\n" not in start and _MAYBE_BLOCK.fullmatch(start):
+        return None
+    return False
+
+
 def table_line(line: str) -> list[Span] | None:
     """One line of a table, as the terminal shows it while the answer streams (the whole table is not known yet):
     its cells between ``│``, its rule as ``─``; ``None`` for a line that is not one."""

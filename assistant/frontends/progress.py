@@ -9,7 +9,6 @@ printed, whole."""
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import sys
 import threading
@@ -17,6 +16,7 @@ import time
 import unicodedata
 from typing import Any
 
+from assistant.frontends.markdown import ends_sentence, is_cjk, is_fence, spans, starts_block, table_line
 from assistant.wire import stage_label
 
 ELAPSED_AFTER = 3.0  # seconds a stage runs before the status line counts them
@@ -39,16 +39,6 @@ _STYLES = {"bold": "1", "italic": "3", "heading": "1;4", "code": "36", "code_blo
 _COLOURS = {"code", "code_block"}  # dropped under NO_COLOR (bold and italic are not colour)
 
 
-def _cjk(ch: str) -> bool:
-    from assistant.frontends.markdown import is_cjk
-
-    return is_cjk(ch)
-
-
-def is_block_line(text: str) -> bool:
-    return starts_block(text) is True
-
-
 class LineRenderer:
     """Markdown, line by line, as terminal styles: the little Markdown models write (``markdown.spans``), with the
     state a line needs from the lines before it (inside a code block or not)."""
@@ -60,14 +50,10 @@ class LineRenderer:
     def paragraph(self, text: str) -> bool:
         """``text`` is a line of a paragraph that stops inside a sentence (not code, a fence, a list item, a heading,
         a quote or a table row, and not after a sentence's end): a single newline after it is a space."""
-        from assistant.frontends.markdown import ends_sentence
-
-        return not self.in_code and bool(text.strip()) and not is_block_line(text) and not ends_sentence(text)
+        return not self.in_code and bool(text.strip()) and starts_block(text) is not True and not ends_sentence(text)
 
     def line(self, text: str) -> tuple[str, str] | None:
         """(styled, plain) for one complete line; None for a code fence, which is not shown."""
-        from assistant.frontends.markdown import is_fence, spans, table_line
-
         if is_fence(text):
             self.in_code = not self.in_code
             return None
@@ -118,18 +104,6 @@ def _back_over(text: str, column: int = 0) -> str:
     return "\r" + "\033[1A" * (rows - 1) + (f"\033[{column}C" if column else "") + "\033[J"
 
 
-_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d{1,3}[.)]\s|#{1,6}\s|>|\||```|~~~)|\s{4}")
-_MAYBE_BLOCK = re.compile(r"\s{0,3}(?:[-*+]|\d{1,3}[.)]?|#{1,6}|`{1,2}|~{1,2})?$")
-
-
-def starts_block(start: str) -> bool | None:
-    """Whether a line beginning with ``start`` begins a block of its own (a list item, a heading, a quote, a table,
-    a fence, an indented or blank line) rather than continuing a paragraph; ``None`` while too little is known."""
-    if start.startswith("\n") or _BLOCK_START.match(start):  # a blank line ends the paragraph
-        return True
-    if "\n" not in start and _MAYBE_BLOCK.fullmatch(start):
-        return None
-    return False
 
 
 class Progress:
@@ -175,7 +149,7 @@ class Progress:
                 if block:
                     sys.stdout.write("\n")
                     self._column = 0
-                elif not (_cjk(self._last[-1:]) and _cjk(text[:1])):  # the paragraph goes on, after a space
+                elif not (is_cjk(self._last[-1:]) and is_cjk(text[:1])):  # the paragraph goes on, after a space
                     sys.stdout.write(" ")  # (between Chinese characters, nothing)
                     self._column = (self._column + 1) % max(1, shutil.get_terminal_size().columns)
             if "\n" in text:

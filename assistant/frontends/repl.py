@@ -36,6 +36,13 @@ COMMANDS = [line.split()[0] for line in HELP.splitlines() if line.strip().starts
 ROLE_NAMES = ["router", "executor", "validator", "responder"]
 
 
+def _typed(keys: bytes) -> str:
+    """Keys as the text they typed: control keys and escape sequences (arrows, Backspace) left out."""
+    from assistant.pipeline.control import without_controls
+
+    return without_controls(keys.decode(errors="ignore"))
+
+
 class Repl:
     def __init__(self, app: Answering, session_id: str, history_file: Path, progress_enabled: bool,
                  via: str | None = None, render: bool = True, system: str | None = None) -> None:
@@ -124,10 +131,8 @@ class Repl:
 
     def _typed_ahead(self) -> str:
         """What was typed while the last answer streamed (not a whole line), as the next prompt's text."""
-        from assistant.pipeline.control import without_controls
-
-        text, self._ahead = self._ahead.decode(errors="ignore"), b""
-        return without_controls(text.replace("\x7f", ""))
+        text, self._ahead = _typed(self._ahead), b""
+        return text
 
     def _typed_line(self) -> str | None:
         """A whole line typed (Enter pressed) while the last answer streamed: the next question, asked at once;
@@ -138,9 +143,7 @@ class Repl:
         for end in (b"\r", b"\n"):
             if end in self._ahead:
                 line, self._ahead = self._ahead.split(end, 1)
-                from assistant.pipeline.control import without_controls
-
-                return without_controls(line.decode(errors="ignore").replace("\x7f", "")).strip()
+                return _typed(line).strip()
         return None
 
     @contextlib.contextmanager

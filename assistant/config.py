@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from assistant.envnames import ENV_PREFIX, MODEL_NAME, OPTIONS, SERVER_VARS
+from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, SERVER_VARS
 from assistant.errors import ConfigError
 from assistant.paths import Paths
 from tools.mcp_config import McpServerConfig
@@ -140,7 +140,7 @@ class Settings(BaseModel):
     @classmethod
     def _model_name(cls, value: str | None) -> str | None:
         if value is not None and not re.fullmatch(MODEL_NAME, value):
-            raise ValueError("not a model name: [namespace/]name[:tag], of letters, digits, '.', '_' and '-'")
+            raise ValueError(NOT_A_MODEL_NAME)
         return value
 
     @field_validator("hosts", mode="before")

@@ -15,6 +15,7 @@ SERVER_VARS = {"OLLAMA_HOST": "ollama_host", "OPENAI_BASE_URL": "openai_base_url
 # A model's name as Ollama writes them: [namespace/]name[:tag], each part starting with a letter or digit (so no
 # '..', '/', space or newline). The daemon holds its clients to it, and the settings hold everything else to it.
 MODEL_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(?:/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){0,2}(?::[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$"
+NOT_A_MODEL_NAME = "not a model name: [namespace/]name[:tag], of letters, digits, '.', '_' and '-'"
 
 # -o KEY VALUE: the model options a question can take, and the setting each one sets.
 OPTIONS = {"temperature": "temperature", "top_p": "top_p", "num_ctx": "num_ctx", "seed": "seed",

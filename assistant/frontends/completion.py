@@ -19,7 +19,9 @@ def model_names(settings: object, timeout: float = 3.0) -> list[str]:
 
     from assistant.models.select import list_models
 
-    configured = sorted({settings.model_for(r) for r in ("router", "executor", "validator", "responder")})  # type: ignore[attr-defined]
+    from assistant.config import ROLES
+
+    configured = sorted({settings.model_for(r) for r in ROLES})  # type: ignore[attr-defined]
     try:
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             _, found = pool.submit(asyncio.run, asyncio.wait_for(list_models(settings), timeout)).result(timeout + 1)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ import re
 import sys
 from typing import Any
 
-from assistant.envnames import ENV_PREFIX, MODEL_NAME
+from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME
 from assistant.errors import AssistantError, ConfigError
 from assistant.frontends.cli.common import (
     flag_overrides, logs_off, model_options, notice, open_store, session_of, settings_for,
@@ -60,8 +60,7 @@ def read_question(parts: list[str], files: list[str] | None = None, stdin: bool 
 
 def ask(args: argparse.Namespace) -> int:
     if args.model and not re.fullmatch(MODEL_NAME, args.model):  # before the daemon is asked: the same words either way
-        raise ConfigError(f"--model {args.model}: not a model name: [namespace/]name[:tag], of letters, digits, '.', "
-                          "'_' and '-'.", "`assistant models` lists the models there are.")
+        raise ConfigError(f"--model {args.model}: {NOT_A_MODEL_NAME}.", "`assistant models` lists the models there are.")
     question = read_question(args.question, args.file)
     if not args.no_daemon:
         from assistant.frontends.client import connect

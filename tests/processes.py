@@ -33,6 +33,21 @@ def read_all(fd: int) -> bytes:
     return screen
 
 
+def ask_on_terminal(args: list[str], env: dict[str, str], on: str = "stdout") -> tuple[subprocess.CompletedProcess, str]:
+    """``assistant ask ARGS`` with its stdout (or its stderr) on a pseudo-terminal and the other stream piped: the
+    process, and all the terminal showed."""
+    import pty
+
+    main, child = pty.openpty()
+    streams = {"stdout": child, "stderr": subprocess.PIPE} if on == "stdout" else {"stdout": subprocess.PIPE, "stderr": child}
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", *args], env=env, text=True, timeout=60, **streams)
+        os.close(child)
+        return p, read_all(main).decode()
+    finally:
+        os.close(main)
+
+
 class Daemon:
     def __init__(self, home: Path, env: dict[str, str]) -> None:
         self.home, self.env = home, env

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import cli_env, closed_port
 from fake_ollama import Reply, Script, tool_call
-from processes import read_all, run
+from processes import ask_on_terminal, run
 
 pytestmark = pytest.mark.slow  # whole processes
 
@@ -108,20 +108,9 @@ def test_help_documents_exit_codes_and_tools_are_listed(home):
 
 def test_stage_progress_on_a_terminal(home, fake):
     """With stderr on a terminal, a status line names each stage and is cleared before the answer."""
-    import os
-    import pty
-
     fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
                           validator={"verdict": "PASS", "reason": "ok"}, responder="About 28.27.")
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "How much floor does a round rug of radius 3 cover?"],
-                           env=cli_env(home, fake), stdout=subprocess.PIPE, stderr=slave, text=True, timeout=60)
-        os.close(slave)
-        screen = read_all(master)
-    finally:
-        os.close(master)
-    text = screen.decode()
+    p, text = ask_on_terminal(["How much floor does a round rug of radius 3 cover?"], cli_env(home, fake), on="stderr")
     assert p.returncode == 0 and p.stdout == "About 28.27.\n"
     for label in ("routing…", "calculator…", "checking…", "answering…"):
         assert label in text
@@ -133,18 +122,8 @@ def test_stage_progress_on_a_terminal(home, fake):
     ({"TERM": "dumb"}, "none"),  # a terminal that takes no cursor control: no status line, no escape codes
 ])
 def test_no_color_and_a_dumb_terminal(home, fake, env, expect):
-    import os
-    import pty
-
     fake.handler = Script(router={"route": "chat"}, responder="Hi.")
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "hello"], env=cli_env(home, fake, **env),
-                           stdout=subprocess.PIPE, stderr=slave, text=True, timeout=60)
-        os.close(slave)
-        screen = read_all(master).decode()
-    finally:
-        os.close(master)
+    p, screen = ask_on_terminal(["hello"], cli_env(home, fake, **env), on="stderr")
     assert p.returncode == 0 and p.stdout == "Hi.\n"
     if expect == "plain":
         assert "routing…" in screen and "\x1b[2m" not in screen
@@ -177,21 +156,9 @@ def test_json_says_the_answer_was_replaced_and_why(home, fake, meteo, gazetteer_
 
 
 def test_a_terminal_shows_only_checked_text_and_never_takes_it_back(home, fake, meteo, gazetteer_index):
-    import os
-    import pty
-
     meteo.set_weather(31.22, 121.46, 2.0, code=61)
     fake.handler = Script(responder=["上海很冷。比平时的 23°C 冷多了。"])
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "上海现在冷不冷?"],
-                           env=_weather_env(home, fake, meteo, gazetteer_index, NO_COLOR="1"), stdout=slave,
-                           stderr=subprocess.PIPE, text=True, timeout=60)
-        os.close(slave)
-        screen = read_all(master)
-    finally:
-        os.close(master)
-    text = screen.decode()
+    p, text = ask_on_terminal(["上海现在冷不冷?"], _weather_env(home, fake, meteo, gazetteer_index, NO_COLOR="1"))
     assert p.returncode == 0, p.stderr
     assert "23°C" not in text and "\x1b[J" not in text  # the invented figure never reached the screen; nothing erased
     assert text.count("上海很冷。") == 1
@@ -408,18 +375,8 @@ MARKDOWN = "## Steps\n**Boil** the `water`:\n```\npip install x\n```\n- stir *ge
 
 @pytest.mark.parametrize("flags, rendered", [([], True), (["--plain"], False)])
 def test_markdown_is_rendered_on_a_terminal(home, fake, flags, rendered):
-    import os
-    import pty
-
     fake.handler = Script(router={"route": "chat"}, responder=Reply(content=MARKDOWN, chunk_size=3))
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.run([sys.executable, "-m", "assistant", "ask", *flags, "How do I make tea?"],
-                           env=cli_env(home, fake, COLUMNS="80"), stdout=slave, stderr=subprocess.PIPE, timeout=60)
-        os.close(slave)
-        screen = read_all(master).decode()
-    finally:
-        os.close(master)
+    p, screen = ask_on_terminal([*flags, "How do I make tea?"], cli_env(home, fake, COLUMNS="80"))
     assert p.returncode == 0, p.stderr
     if rendered:
         assert "\x1b[1;4mSteps\x1b[0m" in screen and "\x1b[1mBoil\x1b[0m" in screen and "\x1b[36mwater\x1b[0m" in screen
@@ -512,20 +469,11 @@ def test_a_model_name_that_is_not_one_is_a_usage_error(home, fake):
 def test_a_single_newline_inside_a_paragraph_is_a_space_on_a_terminal(home, fake):
     """A newline inside a sentence is a space (as CommonMark has it); after a sentence's end, a blank line, a list,
     a heading or code, a line break stays."""
-    import os
-    import pty
     import re as regex
 
     answer = "The sky is blue\nbecause air scatters\nblue light most.\nA new sentence on its own line.\n\n- first point\n- second point\nA closing line."
     fake.handler = Script(router={"route": "chat"}, responder=Reply(content=answer, chunk_size=3))
-    master, slave = pty.openpty()
-    try:
-        p = subprocess.run([sys.executable, "-m", "assistant", "ask", "Why is the sky blue?"],
-                           env=cli_env(home, fake, COLUMNS="120"), stdout=slave, stderr=subprocess.PIPE, timeout=60)
-        os.close(slave)
-        screen = read_all(master).decode()
-    finally:
-        os.close(master)
+    p, screen = ask_on_terminal(["Why is the sky blue?"], cli_env(home, fake, COLUMNS="120"))
     assert p.returncode == 0, p.stderr
     text = regex.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", screen)
     assert "The sky is blue because air scatters blue light most.\r\nA new sentence" in text  # a sentence runs on;

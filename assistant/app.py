@@ -50,7 +50,7 @@ def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) 
     external, skipped = mcp_tools(
         settings.mcp_servers, {"timeout": settings.tool_timeout, "memory_mb": settings.tool_memory_mb,
                                "cpu_seconds": settings.tool_cpu_seconds},
-        paths.cache_dir / "mcp", paths.log_dir, registry.names(), refresh=refresh_mcp)
+        paths.cache_dir / "mcp", paths.log_dir, registry.names(), refresh=refresh_mcp, protected=[str(p) for p in paths.own])
     for tool in external:
         registry.add(tool)
     registry.skipped += skipped

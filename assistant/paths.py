@@ -27,6 +27,11 @@ class Paths:
         return self.data_dir / "assistant.db"
 
     @property
+    def own(self) -> list[Path]:
+        """The assistant's own folders: never grantable to a plugin or an MCP server (:mod:`tools.grants`)."""
+        return [self.config_dir, self.data_dir, self.cache_dir, self.log_dir]
+
+    @property
     def run_dir(self) -> Path:
         """The daemon's endpoint, token and pid files (private to the user)."""
         return self.data_dir / "run"

@@ -24,3 +24,5 @@ class McpServerConfig(BaseModel):
     cpu_seconds: int | None = Field(None, ge=0, description="CPU seconds it may use before it is restarted (default: ten "
                                     "times tool_cpu_seconds, as it lives long; 0: no limit)")
     tools: list[str] | None = Field(None, description="only these of its tools (default: all)")
+    processes: int = Field(128, ge=1, le=4096, description="most processes and threads it may run at once (Linux: "
+                           "RLIMIT_NPROC in its own user namespace); its whole tree dies with it")

@@ -435,13 +435,26 @@ async def _list_fresh(server: McpServer) -> list[dict[str, Any]]:
 
 
 def mcp_tools(servers: dict[str, McpServerConfig], defaults: dict[str, Any], cache_dir: Path, log_dir: Path | None,
-              taken: list[str], refresh: bool = False) -> tuple[list[Tool], list[str]]:
+              taken: list[str], refresh: bool = False,
+              protected: list[str] = ()) -> tuple[list[Tool], list[str]]:  # type: ignore[assignment]
     """The tools of every configured server, and one line for each server or tool skipped (and why).
     ``defaults``: timeout, memory_mb, cpu_seconds for servers that set none. Each server's stderr goes to
     ``log_dir/mcp-NAME.log``. ``refresh``: list every server now instead of trusting the cache (``assistant
-    doctor``)."""
+    doctor``). ``protected``: the assistant's own folders, which no server may be granted (nor the secret stores:
+    :func:`tools.grants.refusal`); a server granted one is skipped, never started."""
+    from tools.grants import refusal
+
     if not servers:
         return [], []
+    refused: list[str] = []
+    for name, config in list(servers.items()):
+        why = next((f"its folder {f} can never be granted: {r}" for f in config.folders
+                    if (r := refusal(f, list(protected))) is not None), None)
+        if why is not None:
+            refused.append(f"mcp server '{name}' ({config.command}): skipped, {why}")
+            servers = {k: v for k, v in servers.items() if k != name}
+    if not servers:
+        return [], refused
     if sdk_missing():
         return [], [f"mcp server '{n}': skipped, the MCP SDK is not installed (pip install 'assistant[mcp]')"
                     for n in servers]
@@ -451,6 +464,7 @@ def mcp_tools(servers: dict[str, McpServerConfig], defaults: dict[str, Any], cac
             "memory_mb": defaults["memory_mb"] if config.memory_mb is None else config.memory_mb,
             "cpu_seconds": defaults["cpu_seconds"] * 10 if config.cpu_seconds is None else config.cpu_seconds,
             "network": config.network, "timeout": defaults["timeout"], "folders": config.folders, "cwd": config.cwd,
+            "processes": config.processes, "protected": [str(p) for p in protected],
         }
         log = log_dir / f"mcp-{name}.log" if log_dir is not None else None
         built.append(McpServer(name, config, limits, log, cache_dir / f"{name}.json"))
@@ -472,7 +486,7 @@ def mcp_tools(servers: dict[str, McpServerConfig], defaults: dict[str, Any], cac
             if isinstance(listings[server.name], str) and server.cache is not None:
                 save_listing(server.cache, server.config, listings[server.name])
     tools: list[Tool] = []
-    skipped: list[str] = []
+    skipped: list[str] = refused
     names = set(taken) | {"chat", "clarify"}
     for server in built:
         listing = listings[server.name]

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from tools.base import LocalText, Tool, ToolResult
+from tools.importpath import worker_path
 from tools.registry import run_direct
 
 STARTUP_TIMEOUT = 30.0
@@ -37,8 +38,9 @@ _ENV_NETWORK = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PR
 def worker_env(network: bool, home: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if k in _ENV_KEEP or k.startswith("LC_") or (network and k in _ENV_NETWORK)}
-    # The worker must import exactly what this process imports (a checkout, a venv, a wheel).
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+    # The worker imports what this process imports (a checkout, a venv, a wheel), never from the folder the user
+    # launched it in (``python -m`` puts the working directory on sys.path).
+    env["PYTHONPATH"] = os.pathsep.join(worker_path(home))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["PYTHONSAFEPATH"] = "1"  # its working directory is not on sys.path
     env["MALLOC_ARENA_MAX"] = "2"  # threads' malloc arenas would eat the address-space limit

@@ -37,6 +37,12 @@ ARCHES = {
     "x86_64": (0xC000003E, {"socket": 41, "execve": 59, "execveat": 322}),
     "aarch64": (0xC00000B7, {"socket": 198, "execve": 221, "execveat": 281}),
 }
+# Changes of a file's metadata (modes, owners, times, extended attributes): Landlock has no right for them, so the
+# filter refuses them outright, for every tool and MCP server (the allow-list simply leaves them out).
+METADATA = {
+    "x86_64": (90, 91, 92, 93, 94, 132, 235, 260, 261, 268, 280, 188, 189, 190, 197, 198, 199, 452, 463, 466),
+    "aarch64": (5, 6, 7, 14, 15, 16, 52, 53, 54, 55, 88, 452, 463, 466),
+}
 
 
 class _Insn(ctypes.Structure):
@@ -47,7 +53,8 @@ class _Prog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_Insn))]
 
 
-def program(arch: int, nr: dict[str, int], deny_network: bool, deny_exec: bool = True) -> list[tuple[int, int, int, int]]:
+def program(arch: int, nr: dict[str, int], deny_network: bool, deny_exec: bool = True,
+            metadata: tuple[int, ...] = ()) -> list[tuple[int, int, int, int]]:
     """The filter as (code, jt, jf, k) tuples; jumps are relative, resolved from the labels ALLOW/DENY/KILL."""
     body: list[tuple[int, str | int, str | int, int]] = [
         (BPF_LD_W_ABS, 0, 0, OFFSET_ARCH),
@@ -57,6 +64,7 @@ def program(arch: int, nr: dict[str, int], deny_network: bool, deny_exec: bool =
     ]
     if deny_exec:
         body += [(BPF_JEQ_K, "DENY", 0, nr["execve"]), (BPF_JEQ_K, "DENY", 0, nr["execveat"])]
+    body += [(BPF_JEQ_K, "DENY", 0, n) for n in metadata]
     if deny_network:
         body += [
             (BPF_JEQ_K, 0, "ALLOW", nr["socket"]),
@@ -81,7 +89,7 @@ def install(deny_network: bool, deny_exec: bool = True) -> bool:
     if not sys.platform.startswith("linux") or platform.machine() not in ARCHES:
         return False
     arch, nr = ARCHES[platform.machine()]
-    insns = program(arch, nr, deny_network, deny_exec)
+    insns = program(arch, nr, deny_network, deny_exec, METADATA.get(platform.machine(), ()))
     array = (_Insn * len(insns))(*[_Insn(*i) for i in insns])
     prog = _Prog(len(insns), array)
     try:
@@ -95,14 +103,15 @@ def install(deny_network: bool, deny_exec: bool = True) -> bool:
 
 # An allow-list, for libseccomp (through pyseccomp, a ctypes binding of it): what a Python tool needs to compute,
 # read and write the files Landlock lets it, use threads, and, when it declares network, talk TCP/UDP over IPv4
-# and IPv6. Everything else fails with EPERM: new processes (fork, vfork, clone without CLONE_THREAD, clone3,
+# and IPv6. Everything else fails with EPERM: changes of metadata (chmod, chown, utime families, setxattr and
+# removexattr: Landlock cannot confine them to the granted folders), new processes (fork, vfork, clone without CLONE_THREAD, clone3,
 # execve), io_uring, ptrace, process_vm_*, bpf, perf, keyctl, mount, unshare, setns, sockets of other families.
 ALLOWED = """
 read write readv writev pread64 pwrite64 preadv pwritev preadv2 pwritev2 lseek close close_range
 openat open creat stat fstat lstat newfstatat statx fstatfs statfs access faccessat faccessat2 readlink readlinkat
 getdents64 getcwd chdir fchdir mkdir mkdirat rmdir unlink unlinkat rename renameat renameat2 link linkat symlink
 symlinkat truncate ftruncate fsync fdatasync fallocate fadvise64 flock fcntl dup dup2 dup3 pipe pipe2 ioctl
-chmod fchmod fchmodat utimensat futimesat umask getxattr fgetxattr lgetxattr
+umask getxattr fgetxattr lgetxattr listxattr flistxattr llistxattr
 mmap munmap mprotect mremap madvise brk msync mincore mlock munlock membarrier
 futex futex_waitv set_robust_list get_robust_list rseq set_tid_address gettid getpid getppid getuid geteuid getgid
 getegid getgroups getresuid getresgid getpgrp getpgid getsid getrlimit prlimit64 setrlimit getrusage sysinfo uname

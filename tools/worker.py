@@ -111,22 +111,34 @@ class Guard:
 
 def code_roots(spec: dict[str, Any]) -> list[str]:
     """Folders of code the worker imports that may not be on ``sys.path`` (an editable install maps packages through
-    an import finder): the ``tools`` package's, and the tool's own module's."""
-    import importlib.util
-
-    roots = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]  # the folder holding `tools`
-    try:
-        found = importlib.util.find_spec(spec["module"])
-    except (ImportError, ValueError):
-        found = None
-    if found is not None and found.origin:
-        roots.append(os.path.dirname(os.path.abspath(found.origin)))
-        top = importlib.util.find_spec(spec["module"].split(".")[0])
-        for location in (top.submodule_search_locations or []) if top else []:
-            roots.append(os.path.abspath(location))
+    an import finder): the ``tools`` package's, and the tool's own top-level package's (or module's folder). Found
+    by the finders alone, for the top-level name only: nothing of the tool's code runs before the jail."""
+    roots = [os.path.dirname(os.path.abspath(__file__))]  # the `tools` package (not the folder holding it)
+    top = str(spec.get("module") or "").split(".")[0]
+    found = None
+    for finder in sys.meta_path if top.isidentifier() else []:
+        try:
+            found = finder.find_spec(top, None)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - a finder that cannot tell
+            continue
+        if found is not None:
+            break
+    if found is not None:
+        roots += [os.path.abspath(p) for p in found.submodule_search_locations or []]
+        if found.origin and os.path.isabs(found.origin) and not found.submodule_search_locations:
+            roots.append(os.path.dirname(os.path.abspath(found.origin)))
     if spec.get("path"):
         roots.append(os.path.dirname(os.path.abspath(spec["path"])))
     return [r for r in dict.fromkeys(roots) if os.path.isdir(r)]
+
+
+def own_proc() -> str:
+    """This process's folder in /proc as the host's procfs names it (inside a PID namespace ``getpid()`` is 1,
+    which there names the machine's init)."""
+    try:
+        return "/proc/" + os.readlink("/proc/self")
+    except OSError:
+        return "/proc/self"
 
 
 def jail(perms: dict[str, Any], code: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
@@ -138,7 +150,7 @@ def jail(perms: dict[str, Any], code: list[str] = ()) -> dict[str, Any]:  # type
     network = bool(perms["network"])
     netns = False if network else namespaces.isolate_network()
     read = sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, *(p for p in sys.path if p and os.path.isdir(p)), *code,
-                   *_SYSTEM_READS, *_LIBRARIES, f"/proc/{os.getpid()}"} - {"/proc/self"})
+                   *_SYSTEM_READS, *_LIBRARIES, own_proc()} - {"/proc/self"})
     files = landlock.restrict(landlock.Jail(read=read, write=list(perms["files"]),
                                             connect_ports=(list(perms.get("ports") or []) or None) if network else []))
     allowlist = seccomp.install_allowlist(network=network)

@@ -145,3 +145,32 @@ class Loopback(_Escape):
         host, port = args.path.rsplit(":", 1)
         s = socket.create_connection((host, int(port)), timeout=2)
         return ToolResult.success(reached=args.path, said=s.recv(100).decode())
+
+
+class Metadata(_Escape):
+    """Modes, times and extended attributes: Landlock has no right for them."""
+
+    name = "metadata"
+
+    async def run(self, args: Target) -> ToolResult:  # type: ignore[override]
+        guard_off()
+        worked = []
+        for what, change in (("chmod", lambda: os.chmod(args.path, 0o666)), ("utime", lambda: os.utime(args.path, (0, 0))),
+                             ("setxattr", lambda: os.setxattr(args.path, "user.planted", b"1")),
+                             ("fchmod", lambda: _fchmod(args.path))):
+            try:
+                change()
+                worked.append(what)
+            except OSError as e:
+                last = e
+        if worked:
+            return ToolResult.success(reached=args.path, worked=worked)
+        raise PermissionError(f"every metadata change failed: {last}")
+
+
+def _fchmod(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)  # a file it may read, changed through its descriptor
+    try:
+        os.fchmod(fd, 0o666)
+    finally:
+        os.close(fd)

@@ -53,9 +53,66 @@ def write(path: str, text: str = "planted") -> str:
     return "written"
 
 
+@server.tool(description="Start children that go on writing to a file after the call, and after the server")
+def linger(path: str, children: int = 3) -> str:
+    started = []
+    for _ in range(children):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()  # out of the server's process group too, as a daemonising child would
+            except OSError:
+                pass  # (the jail's seccomp list has no setsid)
+            if os.fork() == 0:  # and orphaned
+                while True:
+                    try:
+                        with open(path, "a") as f:
+                            f.write("x")
+                    except OSError:
+                        pass
+                    time.sleep(0.05)
+            os._exit(0)
+        os.waitpid(pid, 0)
+        started.append(pid)
+    return f"started {len(started)}"
+
+
+@server.tool(description="Fork until the kernel says no; how many children were made")
+def fork_bomb(most: int = 2000) -> str:
+    made = []
+    error = ""
+    for _ in range(most):
+        try:
+            pid = os.fork()
+        except OSError as e:
+            error = e.strerror or str(e)
+            break
+        if pid == 0:
+            time.sleep(30)
+            os._exit(0)
+        made.append(pid)
+    for pid in made:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    return f"{len(made)} children; {error or 'no refusal'}"
+
+
+@server.tool(description="Change a file's mode, times and an extended attribute")
+def touch_metadata(path: str) -> str:
+    out = []
+    for name, change in (("chmod", lambda: os.chmod(path, 0o666)), ("utime", lambda: os.utime(path, (0, 0))),
+                         ("setxattr", lambda: os.setxattr(path, "user.planted", b"1"))):
+        try:
+            change()
+            out.append(f"{name} worked")
+        except OSError as e:
+            out.append(f"{name}: {e.strerror}")
+    return "; ".join(out)
+
+
 @server.tool(description="Report this server process's id")
 def pid() -> int:
-    return os.getpid()
+    return int(os.readlink("/proc/self"))  # as the machine names it (in its own PID namespace, getpid() is 1)
 
 
 if __name__ == "__main__":

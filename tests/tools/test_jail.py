@@ -16,7 +16,7 @@ import threading
 import pytest
 
 from escape_tools import (
-    AbstractSocket, Environment, Forker, IoUring, ListHome, Loopback, ReadFile, Sqlite, Target, UnixSocket, WriteFile,
+    AbstractSocket, Environment, Forker, IoUring, ListHome, Loopback, Metadata, ReadFile, Sqlite, Target, UnixSocket, WriteFile,
 )
 
 from tools import landlock
@@ -105,6 +105,23 @@ async def test_nothing_is_written_outside_the_tools_own_folder(runner, tmp_path)
 
 
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="the raw fork syscall is x86-64's")
+async def test_no_metadata_changes_anywhere_even_on_files_it_may_read(runner, tmp_path):
+    """chmod, fchmod (through a descriptor it may open), utime and setxattr: modes and times stay as they were."""
+    from tools import seccomp
+
+    if not seccomp.allowlist_available():
+        pytest.skip("the seccomp allow-list (libseccomp) is not available here")
+    import tools
+
+    victims = [tmp_path / "id_ed25519", tools.__file__]  # a private key; a file of the code it reads
+    (tmp_path / "id_ed25519").write_text("key")
+    os.chmod(tmp_path / "id_ed25519", 0o600)
+    before = [(os.stat(v).st_mode, os.stat(v).st_mtime) for v in victims]
+    for victim in victims:
+        assert refused(await runner.run(Metadata(), Target(path=str(victim))))
+    assert [(os.stat(v).st_mode, os.stat(v).st_mtime) for v in victims] == before
+
+
 async def test_no_child_process_can_be_started(runner):
     result = await runner.run(Forker(), Target())
     assert refused(result)

@@ -4,7 +4,9 @@ Each costs a tool error, never the turn; the server answers again afterwards."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import socket
 import sys
 from datetime import datetime
@@ -292,3 +294,123 @@ def test_a_server_that_never_answers_its_start_is_skipped_quietly(tmp_path, monk
     assert registry.skipped == ["mcp server 'mute' (sleep): skipped, it did not start: it did not answer within 1 s of starting"]
     gc.collect()
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]  # no stray asyncio report on stderr
+
+
+def _alive(pids: list[int]) -> list[int]:
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().split(") ", 1)[1][0] != "Z":
+                    out.append(pid)
+        except OSError:
+            pass
+    return out
+
+
+def _writers_of(path: Path) -> list[int]:
+    """Processes with ``path`` open (the lingering children keep reopening it: any that write it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if any(os.readlink(fd) == str(path) for fd in (entry / "fd").iterdir()):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.slow  # starts MCP server processes
+async def test_a_servers_whole_tree_dies_with_it(tmp_path):
+    """Children a server forks (daemonised: their own session, orphaned) die when the server is closed, as when the
+    assistant exits: the server is the first process of its own PID namespace."""
+    from tools import namespaces
+
+    if not namespaces.available():
+        pytest.skip("no unprivileged user namespaces here")
+    granted = tmp_path / "granted"
+    registry = build_registry(Settings(mcp_servers={"faulty": faulty(folders=[str(granted)], timeout=10)}),
+                              paths_under(tmp_path / "s"))
+    linger = registry.get("faulty_linger")
+    result = await SandboxRunner().run(linger, linger.Args.model_validate({"path": str(granted / "out.txt")}))
+    assert result.ok, result.error
+    await asyncio.sleep(0.5)
+    size = (granted / "out.txt").stat().st_size
+    assert size > 0  # the children were writing
+    await registry.aclose()
+    await asyncio.sleep(1.0)
+    before = (granted / "out.txt").stat().st_size
+    await asyncio.sleep(1.0)
+    assert (granted / "out.txt").stat().st_size == before  # nobody writes any more
+
+
+FORK_BOMB = """
+import os, time
+made, error = 0, "no refusal"
+for _ in range(500):
+    try:
+        pid = os.fork()
+    except OSError as e:
+        error = e.strerror
+        break
+    if pid == 0:
+        time.sleep(20)
+        os._exit(0)
+    made += 1
+print(made, error)
+"""
+
+
+def test_a_servers_processes_are_capped(tmp_path):
+    """The launcher's process cap (RLIMIT_NPROC set inside the server's own user namespace). The kernel exempts the
+    real root user from it, so where the tests run as root the launcher runs as nobody, with the system's Python."""
+    import shutil
+    import subprocess
+
+    from tools import namespaces
+
+    if not namespaces.available():
+        pytest.skip("no unprivileged user namespaces here")
+    jail = str(Path(__file__).resolve().parents[2] / "tools" / "mcp_jail.py")
+    command = [sys.executable, "-I", jail, json.dumps({"processes": 20}), sys.executable, "-c", FORK_BOMB]
+    if os.getuid() == 0:
+        if not (shutil.which("setpriv") and os.path.exists("/usr/bin/python3")):
+            pytest.skip("as root, the cap is tried as nobody: setpriv and /usr/bin/python3 are needed")
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-I", jail,
+                   json.dumps({"processes": 20}), "/usr/bin/python3", "-c", FORK_BOMB]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd="/")
+    made, _, error = done.stdout.strip().partition(" ")
+    assert int(made) < 20 and error == "Resource temporarily unavailable", done.stdout + done.stderr
+
+
+@pytest.mark.slow  # starts MCP server processes
+async def test_a_server_changes_no_files_metadata_outside_or_inside(tmp_path):
+    """chmod, utime and setxattr: Landlock has no right for them; seccomp refuses them (modes and times unchanged)."""
+    from tools import seccomp
+
+    if not seccomp.allowlist_available():
+        pytest.skip("the seccomp allow-list (libseccomp) is not available here")
+    victim = tmp_path / "id_key"
+    victim.write_text("private key")
+    victim.chmod(0o600)
+    os.utime(victim, (1_700_000_000, 1_700_000_000))
+    granted = tmp_path / "granted"
+    registry = build_registry(Settings(mcp_servers={"faulty": faulty(folders=[str(granted)])}), paths_under(tmp_path / "s"))
+    touch = registry.get("faulty_touch_metadata")
+    try:
+        result = await SandboxRunner().run(touch, touch.Args.model_validate({"path": str(victim)}))
+    finally:
+        await registry.aclose()
+    assert result.ok and "worked" not in result.data["result"], result.data
+    st = victim.stat()
+    assert st.st_mode & 0o777 == 0o600 and st.st_mtime == 1_700_000_000
+
+
+def test_a_server_granted_a_protected_folder_never_starts(tmp_path):
+    paths = paths_under(tmp_path / "s")
+    secrets = Path.home() / ".ssh"
+    for folders in ([str(paths.config_dir)], [str(secrets)], [str(Path.home())], [str(paths.data_dir / "x")]):
+        registry = build_registry(Settings(mcp_servers={"planted": faulty(folders=folders)}), paths)
+        assert registry.get("planted_read") is None
+        assert len(registry.skipped) == 1 and "can never be granted" in registry.skipped[0], registry.skipped

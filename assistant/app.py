@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import re
+from pathlib import Path
 from typing import Callable
 
-from pydantic import BaseModel
-
-from assistant.config import Settings
+from assistant.config import SECRET, TABLE, Settings, settings_in
 from assistant.models.select import SelectedBackend
 from assistant.paths import Paths
 from assistant.pipeline.turn import Assistant
@@ -16,8 +14,6 @@ from tools import Registry, Tool, ToolRunner
 from tools.builtin import BUILTIN
 from tools.sandbox import SandboxRunner
 
-PLUGIN_GROUP = "assistant.tools"
-TOOL_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
 def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None,
@@ -27,20 +23,22 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     unless another ``runner`` is given (tests of the pipeline's logic run them in-process)."""
     paths.ensure()
     backend = SelectedBackend(settings, notify, status)
-    registry = build_registry(settings, paths)
+    registry = build_registry(settings, paths, notify=notify)
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                                      cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log",
-                                     allow_unconfined=settings.allow_unconfined_tools)
+                                     allow_unconfined=settings.allow_unconfined_tools,
+                                     folder_mb=settings.tool_folder_mb, folder_files=settings.tool_folder_files)
     store = LazyStore(paths.database, settings.history_max_mb * 2**20, notify)
     return Assistant(settings, backend, registry, runner, store)  # type: ignore[arg-type]
 
 
-def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) -> Registry:
+def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False,
+                   notify: Callable[[str], None] | None = None) -> Registry:
     """Every tool: the built-in ones configured from ``settings``, then the plugins', then the MCP servers'
     (a broken plugin or server is skipped, with one line in ``registry.skipped`` that ``assistant doctor``
     shows). ``refresh_mcp``: list the MCP servers' tools now rather than from the cache."""
     registry = Registry([tool.from_settings(settings, paths) for tool in BUILTIN])
-    plugins, registry.skipped = plugin_tools(registry.names(), settings, paths)
+    plugins, registry.skipped = plugin_tools(registry.names(), settings, paths, notify)
     for tool in plugins:
         registry.add(tool)
     if not settings.mcp_servers:
@@ -57,45 +55,36 @@ def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False) 
     return registry
 
 
-def plugin_tools(taken: list[str], settings: Settings | None = None,
-                 paths: Paths | None = None) -> tuple[list[Tool], list[str]]:
-    """Tools that installed packages add through the ``assistant.tools`` entry point group: each names a
-    ``tools.Tool`` subclass (built by its ``from_settings``, as the built-in ones are) or a function that returns
-    a tool. Returns the tools
-    and, for each plugin skipped, one line saying which and why (it did not import, it is not a tool, its
-    argument schema does not build, its name is taken)."""
-    from importlib.metadata import entry_points
+def plugin_tools(taken: list[str], settings: Settings, paths: Paths,
+                 notify: Callable[[str], None] | None = None) -> tuple[list[Tool], list[str]]:
+    """Tools that installed packages add through the ``assistant.tools`` entry point group, confined whole: no line
+    of a plugin runs in this process (:mod:`tools.plugins`). Returns the tools and, for each plugin skipped, one
+    line saying which and why (it did not import, it is not a tool, its argument schema does not build, its name is
+    taken, this system cannot confine it). A plugin reaches only what the user granted (:mod:`tools.grants`)."""
+    from tools import plugins
+    from tools.grants import Grants
 
-    found: list[Tool] = []
-    skipped: list[str] = []
-    names = set(taken) | {"chat", "clarify"}
-    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
-        origin = f"plugin {ep.name!r} ({ep.value}" + (f", from {ep.dist.name}" if ep.dist else "") + ")"
-        try:
-            tool = _as_tool(ep.load(), settings, paths)
-            if tool.name in names:
-                raise ValueError(f"the tool name {tool.name!r} is taken")
-            tool.source = f"plugin {ep.dist.name}" if ep.dist else f"plugin {ep.value}"  # type: ignore[misc]
-        except Exception as e:  # a plugin's own bug must cost its tool, never the assistant
-            skipped.append(f"{origin}: skipped, {type(e).__name__}: {e}")
-            continue
-        names.add(tool.name)
-        found.append(tool)
-    return found, skipped
+    if not plugins.discover():
+        return [], []
+    from tools.jail_report import report
+
+    confined = report().confined
+    hidden = settings_in(SECRET) | settings_in(TABLE)  # no secrets, no MCP servers' commands and environments
+    view = settings.model_dump(mode="json", exclude=set(hidden))
+    found, skipped = plugins.load(
+        taken, view, Grants(paths.config_dir, paths.own), paths.cache_dir / "plugins", _limits(settings),
+        paths.log_dir / "tools.log", plugin_folders(paths), may_run=confined or settings.allow_unconfined_tools)
+    if found and not confined and notify is not None:
+        notify(f"plugin{'s' if len(found) > 1 else ''} {', '.join(t.name for t in found)} run without the kernel's "
+               "sandbox: this system cannot confine them, and allow_unconfined_tools = true")
+    return list(found), skipped
 
 
-def _as_tool(obj: object, settings: Settings | None, paths: Paths | None) -> Tool:
-    if isinstance(obj, type) and issubclass(obj, Tool) and settings is not None:
-        tool: object = obj.from_settings(settings, paths)
-    else:
-        tool = obj() if callable(obj) else obj
-    if not isinstance(tool, Tool):
-        raise TypeError(f"it gives {type(tool).__name__!r}, not a tools.Tool")
-    if not isinstance(getattr(tool, "name", None), str) or not TOOL_NAME.fullmatch(tool.name):
-        raise ValueError("its name must be lower-case letters, digits and _ (at most 40)")
-    if not isinstance(getattr(tool, "description", None), str) or not tool.description.strip():
-        raise ValueError("it has no description")
-    if not (isinstance(getattr(tool, "Args", None), type) and issubclass(tool.Args, BaseModel)):
-        raise TypeError("its Args is not a pydantic model")
-    tool.args_schema()  # a schema that does not build would fail every call
-    return tool
+def plugin_folders(paths: Paths) -> Path:
+    """Where a plugin's own folders are suggested: beside the assistant's, never inside them."""
+    return paths.cache_dir.parent / "assistant-plugins"
+
+
+def _limits(settings: Settings) -> dict[str, int]:
+    return {"memory_mb": settings.tool_memory_mb, "cpu_seconds": settings.tool_cpu_seconds,
+            "folder_mb": settings.tool_folder_mb, "folder_files": settings.tool_folder_files}

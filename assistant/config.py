@@ -132,6 +132,10 @@ class Settings(BaseModel):
     tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take before its worker is killed")
     tool_memory_mb: int = Field(1024, ge=128, description="address-space limit of a tool worker, in MB")
     tool_cpu_seconds: int = Field(60, ge=1, description="CPU seconds a tool worker may use before it is replaced")
+    tool_folder_mb: int = Field(1024, ge=1, description="most a plugin's folder may hold, in MB (and the largest file "
+                                "any tool may write); past it, the call is a tool error")
+    tool_folder_files: int = Field(10_000, ge=1, description="most files a plugin's folder may hold; past it, the call is "
+                                   "a tool error")
     mcp_servers: dict[str, McpServerConfig] = Field(
         default_factory=dict, description="MCP servers whose tools join the registry: one [mcp_servers.NAME] table each "
         "(command, args, env, network, timeout, memory_mb, cpu_seconds, tools)", json_schema_extra=scope(TABLE))

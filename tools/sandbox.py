@@ -29,6 +29,31 @@ class WorkerFailure(Exception):
     pass
 
 
+FAILED = LocalText(zh="工具出了故障,没能给出结果。", en="the tool failed and gave no result.")
+OVER_CAP = LocalText(zh="工具在它的文件夹里写入了太多数据,已被停止。", en="the tool filled its folder past its cap and was stopped.")
+
+
+def folder_usage(folder: str, stop_files: int) -> tuple[int, int]:
+    """Bytes and files under ``folder`` (links not followed), counting at most ``stop_files`` files."""
+    size = files = 0
+    stack = [folder]
+    while stack and files <= stop_files:
+        try:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            stack.append(entry.path)
+                        else:
+                            files += 1
+                            size += entry.stat(follow_symlinks=False).st_size
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    return size, files
+
+
 # What of this process's environment a worker sees: nothing secret (API keys, tokens, ASSISTANT_*), only what
 # Python, TLS and the locale need; a tool that declares network also gets the proxy settings.
 _ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "SYSTEMROOT", "TMPDIR")
@@ -98,7 +123,10 @@ class Worker:
         self.next_id += 1
         self.proc.stdin.write((json.dumps({"id": self.next_id, "args": args}, ensure_ascii=False) + "\n").encode())
         await self.proc.stdin.drain()
-        line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+        try:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), timeout)
+        except ValueError:  # a line past the limit: the worker did not keep to the protocol's size
+            raise WorkerFailure("the tool's worker sent a reply larger than 16 MB") from None
         if not line:
             code = await self.proc.wait()
             how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
@@ -143,11 +171,13 @@ class SandboxRunner:
     """A :class:`tools.ToolRunner` that runs each call in a sandboxed worker process."""
 
     def __init__(self, timeout: float = 10.0, memory_mb: int = 1024, cpu_seconds: int = 60,
-                 workers_per_tool: int = 4, log: Path | None = None, allow_unconfined: bool = False) -> None:
+                 workers_per_tool: int = 4, log: Path | None = None, allow_unconfined: bool = False,
+                 folder_mb: int = 1024, folder_files: int = 10_000) -> None:
         self.timeout = timeout
         self.allow_unconfined = allow_unconfined
         self._confined: bool | None = None
-        self.limits = {"memory_mb": memory_mb, "cpu_seconds": cpu_seconds}
+        self.limits = {"memory_mb": memory_mb, "cpu_seconds": cpu_seconds, "folder_mb": folder_mb,
+                       "folder_files": folder_files}
         self.workers_per_tool = workers_per_tool
         self.log = log
         self._pools: dict[str, _Pool] = {}
@@ -232,15 +262,28 @@ class SandboxRunner:
         try:
             result, retire = await worker.call(args.model_dump(mode="json"), self.timeout)
             healthy = not retire
+            if tool.source != "built-in" and (over := self._over_cap(tool)):
+                return ToolResult.failure(f"{tool.name} {over}", OVER_CAP)
             return result
         except asyncio.TimeoutError:
             return ToolResult.failure(f"{tool.name} took longer than {self.timeout:g} s and was stopped")
         except WorkerFailure as e:
-            return ToolResult.failure(f"{tool.name} failed: {e}")
+            return ToolResult.failure(f"{tool.name} failed: {e}", FAILED)
         except (BrokenPipeError, ConnectionResetError):
             return ToolResult.failure(f"{tool.name} failed: its worker went away")
         finally:
             await self._release(tool, worker, healthy)
+
+    def _over_cap(self, tool: Tool) -> str | None:
+        """Why the tool's folders hold more than a tool may keep (a plugin's, checked after each call)."""
+        most_mb, most_files = self.limits.get("folder_mb") or 0, self.limits.get("folder_files") or 0
+        for folder in tool.permissions.files:
+            size, files = folder_usage(folder, most_files or 10**9)
+            if most_files and files > most_files:
+                return f"filled its folder {folder} past its cap of {most_files:,} files (tool_folder_files)"
+            if most_mb and size > most_mb * 2**20:
+                return f"filled its folder {folder} past its cap of {most_mb:,} MB (tool_folder_mb)"
+        return None
 
     async def aclose(self) -> None:
         for pool in self._pools.values():

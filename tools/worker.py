@@ -9,6 +9,7 @@ stray ``print`` cannot corrupt the protocol; the protocol goes to a private copy
 from __future__ import annotations
 
 import asyncio
+import errno
 import importlib
 import json
 import os
@@ -19,7 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-PROTOCOL_FD: int | None = None  # the fd the protocol is written to (tests use it to play a broken worker)
+PROTOCOL_FD: int | None = None
+REPLY_LIMIT = 15 * 1024 * 1024  # a reply must fit the runner's line limit (16 MiB)
+TOO_LARGE: Any = None
+TOO_BIG: Any = None  # the fd the protocol is written to (tests use it to play a broken worker)
 
 _SYSTEM_READS = (
     "/etc/ssl", "/etc/pki", "/etc/ca-certificates", "/usr/lib/ssl", "/usr/share/ca-certificates",
@@ -164,6 +168,10 @@ _LIBRARIES = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/et
 
 
 def _build(spec: dict[str, Any]) -> Any:
+    if spec.get("plugin"):  # a plugin: built from its entry point, inside the jail (tools.plugins)
+        from tools import plugins
+
+        return plugins.build(spec["plugin"])
     try:
         module = importlib.import_module(spec["module"])
     except ImportError:
@@ -200,6 +208,9 @@ def main() -> None:
 
     from tools.base import LocalText, ToolResult
 
+    global TOO_LARGE, TOO_BIG
+    TOO_LARGE = LocalText(zh="工具返回的结果太大,没有采用。", en="the tool returned a result too large to use.")
+    TOO_BIG = LocalText(zh="工具写入的文件超出了它的文件夹上限。", en="the tool wrote more than its folder may hold.")
     REFUSED = LocalText(zh="工具试图做它无权做的事(访问未授权的文件、网络或进程),已被系统阻止。",
                         en="the tool tried to do something it is not allowed to (files, network or processes it was "
                            "not granted), and the system stopped it.")
@@ -215,18 +226,48 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+    if limits.get("folder_mb"):  # no file past the folder's cap: writing past it fails (EFBIG) instead of a signal
+        import signal
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        size = int(limits["folder_mb"]) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
     # The wall, before one line of the tool's code runs: the kernel holds the process to it, and nothing the
     # tool does can take it down. The audit hook after it is a tripwire that names what was refused.
     enforced = jail(perms, code)
     enforced["pidns"] = pid_namespace
     sys.addaudithook(guard.hook)
     guard.armed = True
-    tool = _build(init["tool"])
-    _send({"ready": True, "seccomp": bool(enforced["seccomp"]), "enforced": enforced})
+    try:
+        tool = _build(init["tool"])
+    except Exception as e:  # a plugin that does not build: say why (the host skips it with that line)
+        if not init["tool"].get("plugin"):
+            raise
+        _send({"ready": False, "error": f"{type(e).__name__}: {e}"[:2000]})
+        return
+    ready: dict[str, Any] = {"ready": True, "seccomp": bool(enforced["seccomp"]), "enforced": enforced}
+    if init.get("describe"):
+        from tools import plugins
+
+        try:
+            ready["describe"] = plugins.describe(tool)
+        except Exception as e:  # noqa: BLE001 - its permissions or schema raised
+            ready = {"ready": False, "error": f"{type(e).__name__}: {e}"[:2000]}
+        hooks = plugins.Hooks(tool, loop)
+    _send(ready)
+    if not ready["ready"]:
+        return
 
     for line in stdin:
         request = json.loads(line)
         guard.refusals = []
+        if "hook" in request:  # a plugin's rule, check or rendering
+            try:
+                _send_limited({"id": request["id"], "value": hooks.call(request["hook"], request.get("params") or {})},
+                              {"id": request["id"], "error": "its answer was too large"})
+            except Exception as e:  # noqa: BLE001 - a plugin's bug costs that answer
+                _send({"id": request["id"], "error": f"{type(e).__name__}: {e}"[:2000]})
+            continue
         try:
             args = tool.Args.model_validate(request["args"])
             result = loop.run_until_complete(tool.run(args))
@@ -234,6 +275,12 @@ def main() -> None:
             result = ToolResult.failure(f"{tool.name} tried something it is not allowed to: {e}", REFUSED)
         except MemoryError:
             result = ToolResult.failure(f"{tool.name} ran out of memory (limit {limits['memory_mb']} MB)")
+        except OSError as e:
+            if e.errno == errno.EFBIG:  # RLIMIT_FSIZE: a file past the folder's cap
+                result = ToolResult.failure(f"{tool.name} wrote a file larger than its folder's cap "
+                                            f"({limits.get('folder_mb')} MB)", TOO_BIG)
+            else:
+                result = ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e}")
         except Exception as e:  # a tool bug costs one tool error
             result = ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e}")
         result.refusals = list(guard.refusals)
@@ -242,8 +289,16 @@ def main() -> None:
                 stream.flush()
             except (OSError, ValueError):
                 pass
-        _send({"id": request["id"], "result": result.model_dump(mode="json"),
-               "retire": time.process_time() > cpu / 2})
+        retire = time.process_time() > cpu / 2
+        _send_limited({"id": request["id"], "result": result.model_dump(mode="json"), "retire": retire},
+                      {"id": request["id"], "retire": retire, "result": ToolResult.failure(
+                          f"{tool.name} returned a result larger than {REPLY_LIMIT // 2**20} MB", TOO_LARGE
+                      ).model_dump(mode="json")})
+
+
+def _send_limited(obj: dict[str, Any], instead: dict[str, Any]) -> None:
+    data = json.dumps(obj, ensure_ascii=False).encode()
+    _send(obj if len(data) < REPLY_LIMIT else instead)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ from fake_ollama import Script, tool_call
 
 from assistant.app import build_registry
 from assistant.config import Settings, load_settings, render_settings
-from tools.mcp_servers import McpServerConfig, args_model, tool_name
+from tools.mcp_servers import McpServerConfig, tool_name
+from tools.schema_args import args_model
 from tools.sandbox import SandboxRunner
 
 pytest.importorskip("mcp", reason="the MCP SDK is an optional extra: pip install '.[mcp]'")

@@ -97,31 +97,41 @@ def _arguments(schema: dict) -> str:
 
 def tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
-
     from assistant.pipeline.control import without_controls
     from tools.jail_report import report
 
     paths, settings = settings_for()
+    if args.action != "list":
+        return _grant(args, paths, settings)
     registry = build_registry(settings, paths)
     jail = report()
     rows = []
     for tool in registry:
         perms = tool.permissions
         confined = tool.source == "built-in" or jail.confined
-        rows.append({"name": tool.name, "description": without_controls(tool.description),  # an MCP server's words
-                     "source": tool.source, "network": perms.network, "ports": perms.ports, "folders": perms.files,
-                     "confined": confined, "runs": confined or settings.allow_unconfined_tools,
-                     "arguments": tool.args_schema()})
+        row = {"name": tool.name, "description": without_controls(tool.description),  # an MCP server's words
+               "source": tool.source, "network": perms.network, "ports": perms.ports, "folders": perms.files,
+               "confined": confined, "runs": confined or settings.allow_unconfined_tools,
+               "arguments": tool.args_schema()}
+        decision = getattr(tool, "decision", None)
+        if decision is not None:  # a plugin: what it asks for, and what is not granted
+            row.update(plugin=tool.entry.name, version=tool.entry.version, asks=tool.requested.items(),  # type: ignore[attr-defined]
+                       pending=decision.pending, refused=[f"{item}: {why}" for item, why in decision.refused])
+        rows.append(row)
     if args.json:
         print(json.dumps({"tools": rows, "kernel": jail.lines(), "skipped": registry.skipped}, ensure_ascii=False))
         return 0
     for row in rows:
         print(f"{row['name']}: {row['description']}")
-        print(f"  source: {row['source']}")
+        print(f"  source: {row['source']}" + (f" {row['version']}" if row.get("version") else ""))
         print(f"  arguments: {_arguments(row['arguments'])}")
         print(f"  network: {', '.join(row['network']) or 'none'}" + (f" (ports {', '.join(map(str, row['ports']))})"
                                                                    if row["ports"] else ""))
         print(f"  folders it may write: {', '.join(row['folders']) or 'none'}")
+        if row.get("pending"):
+            print(f"  asks for, not granted: {', '.join(row['pending'])} (assistant tools grant {row['plugin']})")
+        for line in row.get("refused") or []:
+            print(f"  asks for, never grantable: {line}")
         if not row["confined"]:
             print(f"  confined: {'no, you allowed unconfined tools' if row['runs'] else 'NO: it will not run (allow_unconfined_tools)'}")
     print("what the kernel enforces here:")
@@ -129,6 +139,51 @@ def tools(args: argparse.Namespace) -> int:
         print(f"  {line}")
     for line in registry.skipped:
         print(line, file=sys.stderr)
+    return 0
+
+
+def _grant(args: argparse.Namespace, paths, settings) -> int:  # type: ignore[no-untyped-def]
+    """``tools grant NAME``: show what the plugin asks for and grant it (what may be granted); ``tools revoke NAME``."""
+    from assistant.app import build_registry
+    from tools.grants import Grants
+
+    grants = Grants(paths.config_dir, paths.own)
+    if not args.name:
+        raise AssistantError(f"which plugin? 'assistant tools {args.action} NAME' (the names: assistant tools)")
+    if args.action == "revoke":
+        if grants.revoke(args.name):
+            print(f"revoked everything granted to {args.name}: it has no folders and no network now")
+        else:
+            print(f"{args.name} had nothing granted")
+        return 0
+    registry = build_registry(settings, paths)
+    plugin = next((t for t in registry if getattr(getattr(t, "entry", None), "name", None) == args.name
+                   or (getattr(t, "entry", None) is not None and t.name == args.name)), None)
+    if plugin is None:
+        raise AssistantError(f"no plugin named {args.name!r} is installed (the plugins: assistant tools)")
+    entry, decision = plugin.entry, plugin.decision  # type: ignore[attr-defined]
+    for item, why in decision.refused:
+        print(f"never granted: {item}: {why}")
+    if not decision.pending:
+        print(f"{entry.name} ({entry.package} {entry.version}) has everything it may be granted"
+              + (": it asks for nothing" if not plugin.requested.items() else ""))  # type: ignore[attr-defined]
+        return 0
+    print(f"{entry.name} ({entry.package} {entry.version}) asks for:" + (" (an update asks for more)"
+                                                                          if decision.version_changed else ""))
+    for item in decision.pending:
+        print(f"  {item}")
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise AssistantError("not granted: confirm with --yes (no terminal to ask on)")
+        try:
+            answer = input("grant these? [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing granted")
+            return 1
+    grants.grant(entry.name, entry.package, entry.version, decision.pending)
+    print(f"granted to {entry.name}; revoke with: assistant tools revoke {entry.name}")
     return 0
 
 

@@ -101,7 +101,16 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("name", nargs="?", help="with 'default': the model every role uses unless it names its own")
     models.add_argument("--json", action="store_true", help="one JSON object per model")
 
-    tools = sub.add_parser("tools", help="list the tools: source (built-in, plugin, MCP server), arguments, what each may reach")
+    tools = sub.add_parser("tools", help="list the tools (source, arguments, what each may reach); grant or revoke a "
+                           "plugin's permissions",
+                           description="List the tools: built-in, plugins and MCP servers' tools, with their arguments "
+                                       "and what each may reach. A plugin starts with no folders and no network: what it "
+                                       "asks for is listed as pending until you grant it ('tools grant NAME'); "
+                                       "'tools revoke NAME' takes it all back. Your own folders, the assistant's and "
+                                       "the stores of secrets can never be granted.")
+    tools.add_argument("action", nargs="?", choices=["list", "grant", "revoke"], default="list")
+    tools.add_argument("name", nargs="?", help="with grant or revoke: the plugin (its name in 'assistant tools')")
+    tools.add_argument("--yes", action="store_true", help="with grant: grant without asking")
     tools.add_argument("--json", action="store_true", help="one JSON object: each tool with its argument schema")
 
     chat = sub.add_parser("chat", help="interactive chat with sessions, follow-ups and traces",

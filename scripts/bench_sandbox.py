@@ -1,6 +1,7 @@
 """Sandbox overhead: a warm call of each in-house tool in a worker process vs the same call in-process
-(calculator, a percentage, a Chinese-numeral expression, units, the clock), and an MCP tool's call through its
-server (``mcp-server-time``, started through the sandbox launcher) vs the same function called directly.
+(calculator, a percentage, a Chinese-numeral expression, units, the clock), an MCP tool's call through its
+server (``mcp-server-time``, started through the sandbox launcher) vs the same function called directly, and what
+one installed plugin (``tests/plugin_package``) adds to every question, warm and cold.
 
     python scripts/bench_sandbox.py [--calls N]
 """
@@ -24,6 +25,7 @@ from tools.sandbox import SandboxRunner
 from tools.units import Units, UnitsArgs
 
 TARGET_MS = 15.0
+PLUGIN_TARGET_MS = 2.0
 
 
 def cases(gazetteer: str) -> list[tuple[str, Tool, Any]]:
@@ -79,6 +81,56 @@ async def measure_mcp(calls: int, log_dir: Path) -> dict[str, float] | None:
             "overhead_p50_ms": pct(through, 50) - pct(direct, 50), "cold_start_ms": cold}
 
 
+def measure_plugin(calls: int, tmp: Path) -> dict[str, float] | None:
+    """What one installed plugin adds to every question: its ``route()`` asked in its confined hook host (a pipe round
+    trip), p50 over ``calls`` questions it does not take; and its cold start: the registry built with the plugin
+    described afresh (its jailed process started and asked), then from the description cache, then the first
+    question routed past it (the host started in the background at build has to be ready)."""
+    import subprocess
+
+    from assistant.app import build_registry
+    from assistant.config import Settings
+    from assistant.paths import Paths
+
+    package = Path(__file__).resolve().parents[1] / "tests" / "plugin_package"
+    site = tmp / "plugin-site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                           "--no-build-isolation", "--target", str(site), str(package)], capture_output=True, text=True)
+    if done.returncode != 0:
+        return None
+    state = tmp / "plugin-state"
+    paths = Paths(state / "config", state / "data", state / "cache", state / "log")
+    settings = Settings()
+    question = "how far is the moon from the earth in kilometres"
+    bare = build_registry(settings, paths)
+    sys.path.insert(0, str(site))
+    try:
+        t0 = time.perf_counter()
+        registry = build_registry(settings, paths)
+        described = (time.perf_counter() - t0) * 1000
+        asyncio.run(registry.aclose())
+        t0 = time.perf_counter()
+        registry = build_registry(settings, paths)
+        cached = (time.perf_counter() - t0) * 1000
+        t0 = time.perf_counter()
+        [t.route(question) for t in registry]
+        first = (time.perf_counter() - t0) * 1000
+        with_plugin, without = [], []
+        for _ in range(calls):
+            t0 = time.perf_counter()
+            [t.route(question) for t in registry]
+            with_plugin.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            [t.route(question) for t in bare]
+            without.append((time.perf_counter() - t0) * 1000)
+        assert registry.get("echo") is not None and registry.get("echo").route("echo hi") is not None
+        asyncio.run(registry.aclose())
+    finally:
+        sys.path.remove(str(site))
+    return {"added_p50_ms": pct(with_plugin, 50) - pct(without, 50), "added_p95_ms": pct(with_plugin, 95) - pct(without, 95),
+            "registry_described_ms": described, "registry_cached_ms": cached, "first_question_ms": first}
+
+
 async def measure(calls: int, gazetteer: str | None = None) -> dict[str, Any]:
     """Per tool: in-process and warm sandboxed p50/p95 and the overhead; the calculator's figures also at the top
     level (as before); the MCP comparison under ``mcp`` (``None`` without the SDK and mcp-server-time)."""
@@ -102,8 +154,9 @@ async def measure(calls: int, gazetteer: str | None = None) -> dict[str, Any]:
                            "overhead_p50_ms": pct(boxed, 50) - pct(inproc, 50)}
         await sandbox.aclose()
         mcp = await measure_mcp(calls, Path(tmp))
+        plugin = await asyncio.to_thread(measure_plugin, calls, Path(tmp))
     return {**tools["calculator"], "cold_start_ms": cold, "seccomp": sandbox.seccomp.get("calculator"),
-            "tools": tools, "mcp": mcp}
+            "tools": tools, "mcp": mcp, "plugin": plugin}
 
 
 def report(r: dict[str, Any], indent: str = "") -> list[str]:
@@ -120,6 +173,15 @@ def report(r: dict[str, Any], indent: str = "") -> list[str]:
         lines.append(f"{indent}MCP tool (mcp-server-time get_current_time), warm: p50 {mcp['mcp_p50_ms']:.3f} ms "
                      f"(p95 {mcp['mcp_p95_ms']:.3f}) vs the same function called directly {mcp['direct_p50_ms']:.3f} ms: "
                      f"overhead {mcp['overhead_p50_ms']:.3f} ms; server start {mcp['cold_start_ms']:.0f} ms")
+    plugin = r.get("plugin")
+    if plugin is None:
+        lines.append(f"{indent}plugin: not measured (tests/plugin_package did not install)")
+    else:
+        mark = "✓" if plugin["added_p50_ms"] <= PLUGIN_TARGET_MS else "✗"
+        lines.append(f"{indent}one plugin installed (its route() in its jailed hook host): +{plugin['added_p50_ms']:.3f} ms "
+                     f"p50 per question (+{plugin['added_p95_ms']:.3f} p95), target ≤ {PLUGIN_TARGET_MS:g} ms {mark}; cold: "
+                     f"registry {plugin['registry_described_ms']:.0f} ms described afresh, "
+                     f"{plugin['registry_cached_ms']:.0f} ms from the cache, first question {plugin['first_question_ms']:.0f} ms")
     return lines
 
 

@@ -75,8 +75,8 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     paths.ensure()
     paths.run_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(paths.run_dir, 0o700)
-    app = build_assistant(settings, paths, notify=lambda text: log.warning("%s", text))
-    state = DaemonState(assistant=app)
+    state = DaemonState()
+    app = state.assistant = build_assistant(settings, paths, notify=state.note)
     own_env = dict(os.environ)
     stamp = _config_stamp(paths)
 
@@ -96,7 +96,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         old = state.assistant
         if old is None or fresh == old.settings:
             return
-        state.assistant = build_assistant(fresh, paths, notify=lambda text: log.warning("%s", text))
+        state.assistant = build_assistant(fresh, paths, notify=state.note)
         log.info("settings reloaded (%s)", reason)
         await state.retire(old)
 

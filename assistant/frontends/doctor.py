@@ -68,6 +68,13 @@ async def check_tools(settings: Settings, paths: Paths) -> list[Check]:
         else:
             fix = "update or uninstall the package that provides it; the other tools work"
         checks.append(Check(name=name, level="warn", detail=why, fix=fix))
+    for tool in registry:  # a plugin that asks for what is not granted (or never grantable) works with what it has
+        decision = getattr(tool, "decision", None)
+        if decision is not None and (decision.pending or decision.refused):
+            name = tool.entry.name  # type: ignore[attr-defined]
+            asks = decision.pending + [f"{item} (never grantable: {why})" for item, why in decision.refused]
+            checks.append(Check(name=f"plugin '{name}'", level="warn", detail=f"asks for, not granted: {', '.join(asks)}",
+                                fix=f"assistant tools grant {name}" if decision.pending else "nothing to do: it runs without it"))
     return checks + [Check(**finding.model_dump()) for findings in own for finding in findings]
 
 

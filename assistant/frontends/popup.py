@@ -109,6 +109,7 @@ class Popup:
         root.bind("<Control-C>", self.copy)  # Ctrl+Shift+C
         self.place()
         self.show_last()
+        threading.Thread(target=self._notes, daemon=True).start()
         signal.signal(signal.SIGUSR1, lambda *_: self.raise_asked.set())
         root.after(50, self.pump)
         root.bind("<Map>", self._mapped, add="+")
@@ -177,6 +178,15 @@ class Popup:
             print(f"reopened with the last exchange: {turns[-1]['question']}", flush=True)  # the popup's log
 
     # the answer area: read-only for the user, written here
+
+    def _notes(self) -> None:
+        """What the daemon says the user must know (a plugin that runs unconfined), in the hint line, once."""
+        try:
+            notes = self.client.get("/v1/health", timeout=2).get("notes") or []
+        except Exception:  # noqa: BLE001 - no note is better than no popup
+            return
+        if notes:
+            self.events.put({"type": "note", "text": str(notes[-1])})
 
     def _write(self, text: str, tags: tuple[str, ...] = ()) -> None:
         self.text.configure(state="normal")
@@ -264,6 +274,8 @@ class Popup:
             elif kind == "turn_failed":
                 self._write(f"error: {e['message']} {e.get('hint', '')}", ("error",))
                 self.status.config(text="error")
+            elif kind == "note":
+                self.status.config(text=f"note: {e['text']}"[:160])
             elif kind == "_end":
                 self.busy = False
         self.root.after(50, self.pump)  # also lets Python see SIGUSR1 between Tk events

@@ -101,6 +101,12 @@ class DaemonState:
     refresh: Callable[[], Awaitable[None]] | None = None  # reload when config.toml changed
     busy: dict[int, int] = field(default_factory=dict)  # turns in flight per assistant (a replaced one closes after)
     retired: list[Assistant] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the user must know of how it answers (a plugin unconfined)
+
+    def note(self, text: str) -> None:
+        log.warning("%s", text)
+        if text not in self.notes:
+            self.notes.append(text)
 
     async def retire(self, app: Assistant) -> None:
         """``app`` answers no new turns; it closes once its turns in flight have finished."""
@@ -190,7 +196,7 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             "ok": True, "version": __version__, "pid": __import__("os").getpid(),
             "uptime_s": round(time.time() - state.started, 1), "transport": state.transport,
             "backend": state.assistant.backend.name, "models": {r: state.assistant.settings.model_for(r) for r in ROLES},
-            "warm": state.warm, "hotkey": state.hotkey,
+            "warm": state.warm, "hotkey": state.hotkey, "notes": state.notes[-4:],
         })
 
     def client_settings(env: dict[str, str] | None) -> tuple[Settings | None, list[str], str | None]:

@@ -244,3 +244,23 @@ def test_an_update_that_asks_for_more_asks_again(tmp_path):
     assert other.granted.files == [] and other.pending == [f"folder {tmp_path / 'a'}"]
     assert grants.revoke("p") and grants.decide("p", "pkg", "1.0", asked).granted.files == []
     assert oct(grants.path.stat().st_mode & 0o777) == "0o600"
+
+
+async def test_a_plugin_run_unconfined_by_choice_is_said_in_one_line(world, fake, gazetteer_index, monkeypatch):
+    """Where the kernel cannot confine, plugins are not even imported; with allow_unconfined_tools they run, and the
+    assistant says so once (ask and chat print it; the daemon keeps it for the popup and `daemon status`)."""
+    import tools.jail_report as jail_report
+
+    real = jail_report.report()
+    monkeypatch.setattr(jail_report, "report", lambda: jail_report.JailReport(0, real.seccomp_allowlist, real.user_namespaces))
+    registry = build_registry(Settings(), paths_under(world["state"]))
+    assert registry.get("snoop") is None
+    assert any("cannot confine third-party code" in line and "'snoop'" in line for line in registry.skipped)
+    said: list[str] = []
+    registry = build_registry(Settings(allow_unconfined_tools=True), paths_under(world["state"]), notify=said.append)
+    try:
+        assert registry.get("benign") is not None
+        assert len(said) == 1 and "without the kernel's sandbox" in said[0] and "benign" in said[0]
+    finally:
+        await registry.aclose()
+    untouched(world)

@@ -215,6 +215,8 @@ def daemon(args: argparse.Namespace) -> int:
         h = client.get("/v1/health")
         print(f"running: pid {h['pid']}, up {h['uptime_s']:.0f} s, {h['transport']} transport, backend {h['backend']}, {h['warm']}")
         print(f"hotkey: {h['hotkey']}")
+        for note in h.get("notes") or []:
+            print(f"note: {note}")
     return 0
 
 

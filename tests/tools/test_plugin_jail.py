@@ -80,6 +80,26 @@ def untouched(world: dict[str, Path]) -> None:
     assert world["config_file"].read_text() == 'model = "qwen2.5:3b"\n'
 
 
+async def registry_of(paths, **settings):  # noqa: ANN001, ANN003, ANN201
+    """The tools as they are built now (their hook hosts closed at once: only the descriptions are wanted)."""
+    registry = build_registry(Settings(**settings), paths)
+    await registry.aclose()
+    return registry
+
+
+def plugin_processes() -> set[int]:
+    """Plugins' hook hosts and sandbox workers alive now (their private working folders say which)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.readlink(entry / "cwd").startswith(("/tmp/assistant-plugin-", "/tmp/assistant-tool-")):
+                    found.add(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
 def app_for(world: dict[str, Path], fake, gazetteer_index: str, **overrides):  # noqa: ANN001, ANN201
     settings = Settings(backend="ollama", ollama_host=fake.url, gazetteer_index=gazetteer_index, transport_backoff=0.01,
                         **overrides)
@@ -88,6 +108,7 @@ def app_for(world: dict[str, Path], fake, gazetteer_index: str, **overrides):  #
 
 async def test_no_plugin_code_runs_in_the_assistant_on_any_question(world, fake, gazetteer_index):
     """Its import, construction, permissions and route() run for a plain arithmetic question: in the jail."""
+    before = plugin_processes()
     app = app_for(world, fake, gazetteer_index)
     try:
         plain = await app.ask("2 + 3")
@@ -105,14 +126,17 @@ async def test_no_plugin_code_runs_in_the_assistant_on_any_question(world, fake,
         assert f"{where}: api key refused" in shown and f"{where}: init's command line refused" in shown
         assert f"{where}: plant an MCP server refused" in shown
     untouched(world)
-    assert "planted" not in build_registry(Settings(), paths_under(world["state"])).names()
+    assert plugin_processes() - before == set()  # nothing of it left running
+    registry = build_registry(Settings(), paths_under(world["state"]))
+    assert "planted" not in registry.names()
+    await registry.aclose()
 
 
 async def test_a_plugin_cannot_grant_itself_the_assistants_config_folder(world, fake, gazetteer_index, capsys):
     from assistant.frontends.cli import admin
 
     paths = paths_under(world["state"])
-    registry = build_registry(Settings(), paths)
+    registry = await registry_of(paths)
     planter = registry.get("planter")
     assert planter.permissions.files == []  # it asked; it got nothing
     assert [item for item, _ in planter.decision.refused] == [f"folder {paths.config_dir}"]
@@ -122,7 +146,7 @@ async def test_a_plugin_cannot_grant_itself_the_assistants_config_folder(world, 
         Grants(paths.config_dir, paths.own).grant("planter", "hostile-plugin", "1.0", [f"folder {paths.config_dir}"])
     (paths.config_dir / "permissions.json").write_text(json.dumps({"plugins": {"planter": {
         "package": "hostile-plugin", "version": "1.0", "items": [f"folder {paths.config_dir}"]}}}))
-    assert build_registry(Settings(), paths).get("planter").permissions.files == []
+    assert (await registry_of(paths)).get("planter").permissions.files == []
     app = app_for(world, fake, gazetteer_index)
     try:
         planted = await app.ask("plant")
@@ -131,7 +155,7 @@ async def test_a_plugin_cannot_grant_itself_the_assistants_config_folder(world, 
     assert planted.ok and "plant refused (PermissionError)" in planted.answer
     config = world["config_file"].read_text()
     assert "planted" not in config and "allow_unconfined" not in config
-    assert build_registry(Settings(), paths).get("planted_sh") is None
+    assert (await registry_of(paths)).get("planted_sh") is None
 
 
 async def test_a_result_too_large_is_a_tool_error_in_the_users_language(world, fake, gazetteer_index):
@@ -148,7 +172,7 @@ async def test_a_result_too_large_is_a_tool_error_in_the_users_language(world, f
 
 async def test_a_folder_filled_past_its_cap_is_a_tool_error(world, fake, gazetteer_index):
     paths = paths_under(world["state"])
-    registry = build_registry(Settings(), paths)
+    registry = await registry_of(paths)
     filler = registry.get("filler")
     assert filler.decision.pending == [f"folder {world['fill']}"]
     Grants(paths.config_dir, paths.own).grant("filler", "hostile-plugin", "1.0", filler.decision.pending)
@@ -253,7 +277,7 @@ async def test_a_plugin_run_unconfined_by_choice_is_said_in_one_line(world, fake
 
     real = jail_report.report()
     monkeypatch.setattr(jail_report, "report", lambda: jail_report.JailReport(0, real.seccomp_allowlist, real.user_namespaces))
-    registry = build_registry(Settings(), paths_under(world["state"]))
+    registry = await registry_of(paths_under(world["state"]))
     assert registry.get("snoop") is None
     assert any("cannot confine third-party code" in line and "'snoop'" in line for line in registry.skipped)
     said: list[str] = []

@@ -73,6 +73,9 @@ class Settings(BaseModel):
     deterministic: bool = Field(True, description="certain rules route, check and render before any model is asked "
                                 "(off: every stage asks the model, as a naive four-agent pipeline does; for measurements)",
                                 json_schema_extra=scope(TURN, ANSWERS))
+    one_call: bool = Field(True, description="with a model that calls tools natively, the first call offers every tool "
+                           "and either answers or calls one: one call decides and answers (off: a routing call first, "
+                           "as for a model without tool calls)", json_schema_extra=scope(TURN, ANSWERS))
     router_max_tokens: int = Field(48, ge=8, le=8192, description="generation cap of a routing call (its reply is a short JSON)",
                                    json_schema_extra=scope(TURN, ANSWERS))
     executor_max_tokens: int = Field(256, ge=16, le=8192, description="generation cap of a tool-call writing call",

@@ -280,9 +280,9 @@ def converted_from(given: list[tuple[float, str, str]], answer: str) -> set[floa
 
 
 class UnitsArgs(BaseModel):
-    value: float = Field(..., description="the number to convert, e.g. 5")
-    from_unit: str = Field(..., max_length=40, description="the unit of that number, copied from the question, e.g. '英里' or 'miles'")
-    to_unit: str = Field(..., max_length=40, description="the unit to convert to, copied from the question, e.g. '公里' or 'km'")
+    value: float = Field(..., description="the number to convert, as the user wrote it")
+    from_unit: str = Field(..., max_length=40, description="the unit of that number, copied from the question")
+    to_unit: str = Field(..., max_length=40, description="the unit to convert to, copied from the question")
 
 
 def _known() -> str:

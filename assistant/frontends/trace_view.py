@@ -77,6 +77,7 @@ def render(turn: dict[str, Any]) -> str:
              f"question: {turn['question']}"]
     body: list[tuple[int, str]] = []  # (depth, text)
     attempt = 0
+    first_from = "the rule"
     planned: dict[int, dict[str, Any]] = {}
     current: int | None = None
     for e in _by_step(turn["events"]):
@@ -95,6 +96,8 @@ def render(turn: dict[str, Any]) -> str:
                 body.append((0, line))
             body.append((0, f"route: {e['route']} (by {e['by']}: {e['reason']})"))
             planned = {p["index"]: p for p in e.get("steps") or []}
+            # a model's route came with its calls (one call decided): the first attempt's arguments are the model's
+            first_from = "the call that chose the route" if e["by"] == "model" and not planned else "the rule"
         elif t == "stage_started" and e["stage"] == "executor":
             attempt = e["attempt"]
             body.append((0, f"attempt {attempt}/{e['of']}"))
@@ -103,7 +106,7 @@ def render(turn: dict[str, Any]) -> str:
         elif t == "tool_call_proposed":
             if e["attempt"] != attempt:
                 attempt = e["attempt"]
-                body.append((0, f"attempt {attempt} (arguments from the rule)"))
+                body.append((0, f"attempt {attempt} (arguments from {first_from})"))
             note = " (recovered from text)" if e.get("recovered_from_text") else ""
             body.append((1, f"proposed {e['name']}({_short(e['args'])}){note}"))
         elif t == "tool_result":

@@ -87,9 +87,48 @@ class RoleScript:
         return self
 
     def __call__(self, request: ChatRequest) -> Any:
-        queue = self.queues.get(request.role)
+        if request.role == "router" and request.tools and not self._has("decide"):
+            return self._decide(request)
+        role = "decide" if request.role == "router" and request.tools else request.role
+        return self._take(role)
+
+    def _has(self, role: str) -> bool:
+        return bool(self.queues.get(role)) or role in self.repeat
+
+    def _take(self, role: str) -> Any:
+        queue = self.queues.get(role)
         if queue:
             return queue.pop(0)
-        if request.role in self.repeat:
-            return self.repeat[request.role]
-        raise AssertionError(f"no scripted reply left for the {request.role}")
+        if role in self.repeat:
+            return self.repeat[role]
+        raise AssertionError(f"no scripted reply left for the {role}")
+
+    def _decide(self, request: ChatRequest) -> Any:
+        """The deciding call (every tool offered, answer streamed), scripted as the stages a model without tool
+        calls would take: the router's choice says which; chat is the responder's reply, a tool the executor's
+        call. A choice listing further requests makes the deciding call name them all (the pipeline then asks the
+        routing call itself, which takes the router's reply)."""
+        item = self._take("router") if self._has("router") else None
+        choice = decide_choice(as_reply(item, request).content) if item is not None else ("chat", [])
+        route, also = choice
+        if also:
+            self.queues.setdefault("router", []).insert(0, item)
+            return ChatReply(tool_calls=[ToolCall(name=r, arguments={}) for r in [route, *also]])
+        if route in ("chat", "clarify", None):
+            return self._take("responder")
+        # the tool call the executor was scripted to make; none scripted: it called the tool with nothing to go on
+        return self._take("executor") if self._has("executor") else ChatReply(tool_calls=[ToolCall(name=route, arguments={})])
+
+
+def decide_choice(text: str) -> tuple[str | None, list[str]]:
+    """A scripted router reply's route and further routes (``None``: not a route at all: answered as chat)."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None, []
+    if not isinstance(value, dict) or not isinstance(value.get("route"), str):
+        return None, []
+    also = [a.get("route") for a in value.get("also") or [] if isinstance(a, dict) and isinstance(a.get("route"), str)]
+    return value["route"], also

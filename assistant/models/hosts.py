@@ -99,9 +99,16 @@ class HostPool:
             return reply
 
     async def capabilities(self, model: str) -> Capabilities:
+        """What the model can do, asked of the first host that answers (one that does not is put aside as a call's
+        would be)."""
         now = time.monotonic()
         healthy = [h for h in self.hosts if h.down_until <= now] or self.hosts
-        return await healthy[0].backend.capabilities(model)
+        for host in healthy[:-1]:
+            try:
+                return await host.backend.capabilities(model)
+            except ServerUnreachable:
+                host.down_until = time.monotonic() + self.cooldown
+        return await healthy[-1].backend.capabilities(model)
 
     async def warm(self, models: list[str]) -> None:
         for host in self.hosts:

@@ -51,6 +51,12 @@ def from_rule(tool: Tool, args: list[BaseModel]) -> Proposal:
     return Proposal(calls=[Call(id=f"rule_{i}", name=tool.name, raw=a.model_dump(), args=a) for i, a in enumerate(args)])
 
 
+def from_calls(tool: Tool, calls: list[ToolCall]) -> Proposal:
+    """The calls a model made in the deciding call (offered every tool), as the executor's first proposal: checked
+    against the tool's schema, held to the same checks as any proposal."""
+    return Proposal(calls=[_validated(tool, c.arguments, c.id or f"call_{i}") for i, c in enumerate(calls)], native=True)
+
+
 async def propose(ctx: TurnContext, tool: Tool, feedback: list[ChatMessage]) -> Proposal:
     model = ctx.model_name("executor")
     native = (await ctx.model.capabilities(model)).tools

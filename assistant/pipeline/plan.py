@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -43,6 +44,7 @@ class Step:
     after: int | None = None  # the step whose result this one needs
     by: str = "rule"
     reason: str = ""
+    proposal: Any = None  # the model's own calls from the deciding call: the executor's first proposal
 
 
 def clauses(question: str) -> list[str]:

@@ -15,8 +15,8 @@ from assistant.pipeline.control import without_controls
 from assistant.pipeline.gate import Held, SentenceGate, chat_early, tool_early
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerDelta, Thinking
-from assistant.models.base import ChatMessage, StopGeneration
-from tools import ToolResult
+from assistant.models.base import ChatMessage, ChatRequest, StopGeneration, ToolCall
+from tools import Tool, ToolResult
 
 
 class Written(BaseModel):
@@ -24,13 +24,16 @@ class Written(BaseModel):
     held: str | None = None  # why the gate stopped on a piece that may not be shown
     ended: str | None = None  # why the answer ended early without a wrong piece (it repeated itself; a template marker)
     timed_out: bool = False  # stopped by request_timeout: asking again would only wait as long again
+    calls: list[ToolCall] = []  # the tools the model called instead of (or after) writing (the deciding call)
+    model: str = ""  # the model that wrote it
 
 
 Check = Callable[[str, str], "Held | None"]
 
 
 async def _stream(ctx: TurnContext, messages: list[ChatMessage], check: Callable[[list[str]], Check],
-                  early: Callable[[str], "Held | None"] | None = None) -> Written:
+                  early: Callable[[str], "Held | None"] | None = None,
+                  request: ChatRequest | None = None) -> Written:
     """Stream an answer through the gate: each sentence is checked before it is emitted, and the stream stops at
     the first that may not be shown (``check`` is built from the instructions, to spot them echoed back)."""
     if ctx.system:  # the user's own instructions for this answer, after ours
@@ -57,15 +60,16 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage], check: Callable
             thinking = True
             await ctx.emit(Thinking())
 
-    reply = await ctx.model.chat(ctx.request("responder", messages, stream=True), on_delta=on_delta,
-                                 on_thinking=on_thinking)
+    request = (request.model_copy(update={"messages": messages}) if request is not None
+               else ctx.request("responder", messages, stream=True))
+    reply = await ctx.model.chat(request, on_delta=on_delta, on_thinking=on_thinking)
     timed_out = not gate.stopped and reply.done_reason == "cut"
     if not timed_out:
         await release(gate.finish())
     held = gate.held
     return Written(text=gate.shown.strip(), held=held.reason if held and held.wrong else None,
                    ended=held.reason if held and not held.wrong else (reply.problem if timed_out else None),
-                   timed_out=timed_out)
+                   timed_out=timed_out, calls=reply.tool_calls, model=reply.model or request.model)
 
 
 _FEEDBACK = prompts.render("responder_feedback", reason="").split(":")[0]
@@ -83,6 +87,17 @@ async def answer_chat(ctx: TurnContext, check: Callable[[list[str]], Check], rej
         ChatMessage(role="user", content=ctx.question),
         *_feedback(rejected),
     ], check, chat_early)
+
+
+async def decide(ctx: TurnContext, tools: list[Tool], check: Callable[[list[str]], Check]) -> Written:
+    """One call decides and answers: the model is offered every tool natively and either answers, streamed through
+    the gate (the route is conversation, and this is the Responder's answer), or calls tools (the route, and the
+    Executor's first proposal). Recorded as the router's call, with the responder's model, decoding and cap."""
+    messages = [ChatMessage(role="system", content=prompts.render("decide")), *ctx.history,
+                ChatMessage(role="user", content=ctx.question)]  # the request last, after a stable prefix
+    request = ChatRequest(role="router", model=ctx.model_name("responder"), messages=messages, stream=True,
+                          settings=ctx.call_settings("responder"), tools=[t.ollama_tool() for t in tools])
+    return await _stream(ctx, messages, check, chat_early, request)
 
 
 async def ask_back(ctx: TurnContext, routes: list[str], check: Callable[[list[str]], Check],

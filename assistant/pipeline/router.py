@@ -1,12 +1,13 @@
-"""Router: which handler gets the request. Certain rules first (no model call); otherwise one model
-call whose output is constrained to an enum of the routes that exist."""
+"""Router: which handler gets the request. Certain rules first (no model call). Otherwise, with a model that calls
+tools natively, one call decides and answers (:func:`decided` reads the route off it); with one that cannot, one
+compact call whose output is constrained to an enum of the routes that exist (:func:`by_model`)."""
 
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 import prompts
 from assistant.pipeline.context import TurnContext
@@ -28,6 +29,8 @@ class RouteDecision(BaseModel):
     pending_tool: str | None = None  # the tool whose missing argument the reply asks for
     question: str | None = None  # the request as completed by an answer to a question back
     also: list["FurtherRequest"] = []  # further requests of the same message the model router listed
+    proposal: Any = Field(default=None, exclude=True)  # the deciding call's tool calls: the executor's first proposal
+    written: Any = Field(default=None, exclude=True)  # the deciding call's answer, already shown through the gate
 
 
 # Requests for this assistant's own instructions, declined by a rule. Only ours: questions about prompts in general
@@ -135,9 +138,12 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
 
 async def route(ctx: TurnContext) -> RouteDecision:
     decision = by_rule(ctx) if ctx.settings.deterministic else None
-    if decision is not None:
-        return decision
+    return decision if decision is not None else await by_model(ctx)
 
+
+async def by_model(ctx: TurnContext) -> RouteDecision:
+    """A compact constrained routing call (an enum of the routes that exist): for a model without native tool calls,
+    or a routing model of its own."""
     names = route_names(ctx)
     enum = {"type": "string", "enum": names}
     schema = {"type": "object", "properties": {"route": enum, "also": {"type": "array", "items": {
@@ -166,6 +172,24 @@ def _cut_choice(text: str, names: list[str]) -> RouteChoice | None:
     to the schema, so its first field is the model's choice (the unfinished list is dropped)."""
     m = _FIRST_ROUTE.match(text)
     return RouteChoice(route=m.group(1)) if m and m.group(1) in names else None
+
+
+def decided(ctx: TurnContext, written: Any) -> RouteDecision | None:
+    """The route the deciding call took (:func:`assistant.pipeline.responder.decide`): conversation when it wrote an
+    answer; the tool it called, with its calls as the executor's first proposal. ``None`` when it called several
+    tools, or one that does not exist: a routing call of its own then decides (with the plan's ``also``)."""
+    from assistant.pipeline import executor
+
+    model = written.model or ctx.model_name("responder")
+    names = list(dict.fromkeys(c.name for c in written.calls))
+    if not names:
+        return RouteDecision(route=CHAT, by="model", written=written,
+                             reason=f"{model} answered in the call that offered the tools")
+    tool = ctx.registry.get(names[0]) if len(names) == 1 else None
+    if tool is None:
+        return None
+    return RouteDecision(route=tool.name, by="model", proposal=executor.from_calls(tool, written.calls),
+                         reason=f"{model} called {tool.name} in the call that offered the tools")
 
 
 def gate(ctx: TurnContext, decision: RouteDecision) -> RouteDecision:

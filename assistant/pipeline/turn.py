@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, validator
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
+from assistant.pipeline.responder import Written
 from assistant.errors import AssistantError, InternalError, store_error
 from assistant.limits import check_question, worth_counting
 from assistant.pipeline.events import (
@@ -227,12 +228,13 @@ class Assistant:
                 self.store.set_pending(turn.session_id, PreviousTurn(question=turn.question, route=decision.pending_tool))
             return
         if not planned and tool is None:
-            # 4. Responder, no tool: conversation or a question back
-            await ctx.emit(StageStarted(stage="responder"))
-            turn.answer, turn.ok = await self._answer_chat(ctx, clarify=decision.route == router.CLARIFY)
+            # 4. Responder, no tool: conversation or a question back (already written when one call decided and answered)
+            turn.answer, turn.ok = await self._answer_chat(ctx, clarify=decision.route == router.CLARIFY,
+                                                           first=decision.written)
             return
         # 2–3. Executor → Tool → Validator for each request, FAIL reasons fed back (one tool: a one-step plan)
-        steps = planned or [plan.Step(index=1, request=ctx.question, route=decision.route, args=decision.args)]
+        steps = planned or [plan.Step(index=1, request=ctx.question, route=decision.route, args=decision.args,
+                                      proposal=decision.proposal)]
         outcomes = await self._run_plan(ctx, steps)
         # 4. Responder, then the answer check: one answer for every step, a failed one said plainly
         turn.answer, turn.ok = await self._answer_plan(ctx, steps, outcomes, certain=decision.by == "rule")
@@ -253,11 +255,30 @@ class Assistant:
             decision = router.RouteDecision(route="+".join(s.route for s in steps), by="rule",
                                             reason=f"{len(steps)} requests, each settled by a rule")
         else:
-            decision = router.gate(ctx, await router.route(ctx))
+            decision = router.by_rule(ctx) if ctx.settings.deterministic else None
+            if decision is None and await self._decides_in_one_call(ctx):
+                decision = router.decided(ctx, await responder.decide(ctx, list(self.registry), self._chat_check(ctx)))
+            decision = router.gate(ctx, decision or await router.by_model(ctx))
             steps = plan.from_model(ctx, decision)
         await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
             PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps or []]))
         return decision, steps or None
+
+    async def _decides_in_one_call(self, ctx: TurnContext) -> bool:
+        """One call decides and answers where the model calls tools natively and routes for itself (no routing model
+        of its own), and no question back is waiting for its answer."""
+        if not ctx.settings.one_call or ctx.pending is not None or ctx.model_name("router") != ctx.model_name("responder"):
+            return False
+        if ctx.settings.deterministic and (not await self._writes(ctx.question) or await self._known_weak(ctx)):
+            return False
+        language_id.warm()
+        return (await ctx.model.capabilities(ctx.model_name("responder"))).tools
+
+    def _chat_check(self, ctx: TurnContext):  # noqa: ANN202 - the gate's check builder, as responder takes it
+        language = not answer_check.about_language(ctx.question)
+        evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
+        tools = list(self.registry)
+        return lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, tools, language)
 
     async def _answer_tools(self, ctx: TurnContext, parts: list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]],
                             certain: bool) -> Answer:
@@ -342,7 +363,7 @@ class Assistant:
                 # the executor sees the earlier result as what came before in the conversation
                 sctx.history = [*ctx.history, ChatMessage(role="user", content=earlier.request), ChatMessage(
                     role="assistant", content=tool_results_text(earlier.route, before.executed))]
-            outcome = await self._solve(sctx, tool, args, budget)
+            outcome = await self._solve(sctx, tool, args, budget, first=step.proposal)
             outcomes[step.index] = outcome
             if not alone:
                 await ctx.emit(StepDone(step=step.index, route=step.route, ok=outcome.ok, error=None if outcome.ok else outcome.reason))
@@ -370,28 +391,29 @@ class Assistant:
             answer = Answer(text=answer.text + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)
         return answer, not failed
 
-    async def _answer_chat(self, ctx: TurnContext, clarify: bool) -> tuple[Answer, bool]:
+    async def _answer_chat(self, ctx: TurnContext, clarify: bool, first: Written | None = None) -> tuple[Answer, bool]:
         """Conversation has no tool results to hold it to, but it is held to the question and the conversation: the
         answer streams through the gate, and a sentence claiming a figure, a number, a URL or a phone number that
         nothing here supports (nor a common fact the check knows, nor the answer's own true arithmetic) is never
         shown, nor our markup, instructions, template markers or another language; the stream stops there. When
         nothing could be shown, one retry with the reason (not for a model known too weak), then an honest
-        failure: ``(answer, ok)``."""
-        language = not answer_check.about_language(ctx.question)
-        if ctx.settings.deterministic and not await self._writes(ctx.question):
+        failure: ``(answer, ok)``. ``first``: the answer the deciding call already wrote (and the gate showed)."""
+        if ctx.settings.deterministic and first is None and not await self._writes(ctx.question):
             # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
             return Answer(text=await responder.say(ctx, could_not_write(ctx.question)),
                           replaced="the model does not write this language"), False
         language_id.warm()
-        evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
-        tools = list(self.registry)
-        check = (lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, tools, language))
+        check = self._chat_check(ctx)
         attempts = 1 if await self._known_weak(ctx) else 2
         rejected = None
         for attempt in range(1, attempts + 1):
-            written = await (responder.ask_back(ctx, self.registry.names(), check, rejected) if clarify
-                             else responder.answer_chat(ctx, check, rejected))
+            if attempt == 1 and first is not None:
+                written = first
+            else:
+                await ctx.emit(StageStarted(stage="responder"))
+                written = await (responder.ask_back(ctx, self.registry.names(), check, rejected) if clarify
+                                 else responder.answer_chat(ctx, check, rejected))
             shown = written.text
             if shown and written.held:
                 await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=written.held))
@@ -421,8 +443,9 @@ class Assistant:
         return bool(ctx.settings.deterministic and await self._backend_knows("weak_writer", False))
 
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None,
-                     budget: Budget | None = None) -> Outcome:
-        """``budget``: the turn's shared retries (a plan's steps draw on one budget)."""
+                     budget: Budget | None = None, first: executor.Proposal | None = None) -> Outcome:
+        """``budget``: the turn's shared retries (a plan's steps draw on one budget). ``first``: the model's own calls
+        from the deciding call, the first proposal (checked like any other)."""
         total = ctx.settings.max_retries + 1
         feedback: list[ChatMessage] = []
         failed: dict[str, tuple[str, LocalText | None]] = {}  # proposal key -> why it failed
@@ -432,6 +455,8 @@ class Assistant:
                 return Outcome(ok=False, attempts=attempt - 1, reason=reason, message=message, why="exhausted")
             if attempt == 1 and preset:
                 proposal = executor.from_rule(tool, preset)
+            elif attempt == 1 and first is not None:
+                proposal = first
             else:
                 await ctx.emit(StageStarted(stage="executor", attempt=attempt, of=total, detail=tool.name))
                 proposal = await executor.propose(ctx, tool, feedback)

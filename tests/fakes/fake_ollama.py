@@ -48,8 +48,8 @@ Scripted = Reply | str | dict[str, Any] | Callable[[dict[str, Any]], "Reply"]
 
 def kind_of(request: dict[str, Any]) -> str:
     """Which stage sent a /api/chat request, read off the wire request alone."""
-    if request.get("tools"):
-        return "executor"
+    if request.get("tools"):  # every tool offered and the answer streamed: one call decides and answers
+        return "decide" if request.get("stream", True) else "executor"
     fmt = request.get("format")
     if isinstance(fmt, dict):
         props = fmt.get("properties", {})
@@ -91,12 +91,39 @@ class Script:
 
     def __call__(self, request: dict[str, Any]) -> Reply:
         kind = self.kind(request)
+        if kind == "decide" and not (self.queues.get("decide") or "decide" in self.repeat):
+            return self._decide(request)
+        return self._take(kind, request)
+
+    def _take(self, kind: str, request: dict[str, Any]) -> Reply:
         queue = self.queues.get(kind)
         if queue:
             return _as_reply(queue.pop(0), request)
         if kind in self.repeat:
             return _as_reply(self.repeat[kind], request)
         raise LookupError(f"fake ollama: no scripted reply left for the {kind}")
+
+    def _decide(self, request: dict[str, Any]) -> Reply:
+        """The deciding call, scripted as the stages a model without tool calls would take (as
+        ``assistant.models.function.RoleScript`` does): the router's choice says which; chat is the responder's reply,
+        a tool the executor's call; a choice with further requests names them all, and the router's reply is kept for
+        the routing call the pipeline then makes."""
+        from assistant.models.function import decide_choice
+
+        queue = self.queues.get("router")
+        item = queue.pop(0) if queue else self.repeat.get("router")
+        routed = _as_reply(item, request) if item is not None else None
+        if routed is not None and routed.error:  # a server that fails the routing call fails the deciding call
+            return routed
+        route, also = decide_choice(routed.content) if routed is not None else ("chat", [])
+        if also:
+            self.queues.setdefault("router", []).insert(0, item)
+            return Reply(tool_calls=[{"name": r, "arguments": {}} for r in [route, *also]])
+        if route in ("chat", "clarify", None):
+            return self._take("responder", request)
+        if self.queues.get("executor") or "executor" in self.repeat:
+            return self._take("executor", request)
+        return Reply(tool_calls=[{"name": route, "arguments": {}}])  # it called the tool with nothing to go on
 
 
 def tool_call(name: str, **arguments: Any) -> Reply:

@@ -31,8 +31,8 @@ def schema_of(body: dict[str, Any]) -> dict[str, Any] | None:
 
 def kind_of(body: dict[str, Any]) -> str:
     """Which stage sent a request, read off the wire request alone."""
-    if body.get("tools"):
-        return "executor"
+    if body.get("tools"):  # every tool offered and the answer streamed: one call decides and answers
+        return "decide" if body.get("stream") else "executor"
     props = (schema_of(body) or {}).get("properties", {})
     if "route" in props:
         return "router"

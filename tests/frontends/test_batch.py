@@ -42,7 +42,7 @@ def test_text_input(home, fake, tmp_path):
     assert p.returncode == 0, p.stderr
     out = {r["id"]: r for r in records(p.stdout)}
     assert sorted(out) == [1, 2, 3]
-    assert out[1]["answer"] == "answer to Why is the sky blue?" and out[1]["route"] == "chat" and out[1]["model_calls"] == 2
+    assert out[1]["answer"] == "answer to Why is the sky blue?" and out[1]["route"] == "chat" and out[1]["model_calls"] == 1
     assert out[2]["answer"] == "123 * 456 = 56088" and out[2]["model_calls"] == 0
     assert set(out[3]) == {"id", "question", "ok", "answer", "route", "attempts", "model_calls", "latency_ms", "turn_id", "error",
                            "replaced"}
@@ -154,7 +154,7 @@ def test_another_model_is_another_job_and_fresh_starts_over(home, fake, tmp_path
     again = batch([str(src), "--ordered", "--model", "llama3.2:1b"], env)
     assert "2 of 2 already answered" in again.stderr and len(fake.requests) == asked
     fresh = batch([str(src), "--ordered", "--model", "llama3.2:1b", "--fresh"], env)
-    assert "already answered" not in fresh.stderr and len(fake.requests) == asked + 4  # asked again: 2 × router + responder
+    assert "already answered" not in fresh.stderr and len(fake.requests) == asked + 2  # asked again: one call each
     assert "2 of 2 answered: 2 ok, 0 failed" in fresh.stderr
 
 
@@ -278,14 +278,14 @@ def test_the_same_job_started_twice_at_once_has_one_owner(home, fake, tmp_path):
     import time
 
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and sum(k == "responder" for k in fake.kinds()) < 2:
+    while time.monotonic() < deadline and sum(k in ("decide", "responder") for k in fake.kinds()) < 2:
         time.sleep(0.05)  # the first run owns the job and is answering
     second = batch([str(src)], env)
     out, err = first.communicate(timeout=120)
     assert second.returncode == 2 and "is already running (process" in second.stderr and second.stdout == ""
     assert len(second.stderr.strip().splitlines()) <= 2  # one line, and what to do
     assert first.returncode == 0 and len(records(out)) == 30
-    assert sum(k == "responder" for k in fake.kinds()) == 30  # each question answered once
+    assert sum(k in ("decide", "responder") for k in fake.kinds()) == 30  # each question answered once
 
 
 def test_jsonl_records_are_held_to_the_daemons_rules(home, fake, tmp_path):
@@ -310,7 +310,7 @@ def test_jsonl_records_are_held_to_the_daemons_rules(home, fake, tmp_path):
     assert "finite number" in why[6] or "not a number" in why[6]
     assert all(len(r["question"]) < 400 for r in rows)  # the 100,000-character question is not echoed whole
     assert "nests deeper" in why[8]  # not a crash of the whole job
-    assert rows[9]["answer"] == "answer to hello" and sum(k == "responder" for k in fake.kinds()) == 1
+    assert rows[9]["answer"] == "answer to hello" and sum(k in ("decide", "responder") for k in fake.kinds()) == 1
 
 
 def test_no_progress_line_where_records_go_to_a_pipe_unless_asked(home, fake, tmp_path):

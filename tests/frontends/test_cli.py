@@ -41,7 +41,8 @@ def test_question_from_stdin_and_json_output(home, fake):
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["ok"] and out["answer"] == "面积约为 28.27。" and out["route"] == "calculator"
-    assert out["attempts"] == 1 and out["model_calls"] == 4 and out["error"] is None and out["turn_id"]
+    # one call decided (the calculator, with the user's numbers: no verdict call), one answered
+    assert out["attempts"] == 1 and out["model_calls"] == 2 and out["error"] is None and out["turn_id"]
     assert out["tool_calls"] == [{"name": "calculator", "args": {"expression": "pi*3^2"}, "ok": True,
                                   "result": {"expression": "pi*3^2", "value": "28.2743338823"}, "error": None}]
 
@@ -112,7 +113,7 @@ def test_stage_progress_on_a_terminal(home, fake):
                           validator={"verdict": "PASS", "reason": "ok"}, responder="About 28.27.")
     p, text = ask_on_terminal(["How much floor does a round rug of radius 3 cover?"], cli_env(home, fake), on="stderr")
     assert p.returncode == 0 and p.stdout == "About 28.27.\n"
-    for label in ("routing…", "calculator…", "checking…", "answering…"):
+    for label in ("routing…", "calculator(pi*3^2)…", "checking…", "answering…"):
         assert label in text
     assert text.endswith("\r\x1b[K")  # the status line is wiped, not left under the answer
 
@@ -311,6 +312,14 @@ def test_system_prompt_and_model_options_reach_the_answer_call(home, fake):
     p = run(["ask", "-s", "Answer in French.", "-o", "temperature", "0.2", "-o", "num_predict", "64",
              "-o", "top_p", "0.9", "Say hello"], cli_env(home, fake))
     assert p.returncode == 0, p.stderr
+    (answer,) = fake.requests  # one call decided and answered: the user's instructions and options reached it
+    assert answer["messages"][0]["content"].endswith("The user's instructions for this answer: Answer in French.")
+    assert answer["options"]["temperature"] == 0.2 and answer["options"]["num_predict"] == 64
+    fake.requests.clear()
+    fake.handler = Script(router={"route": "chat"}, responder="Bonjour.")
+    p = run(["ask", "-s", "Answer in French.", "-o", "temperature", "0.2", "-o", "num_predict", "64",
+             "-o", "top_p", "0.9", "Say hello"], cli_env(home, fake, ASSISTANT_ONE_CALL="false"))
+    assert p.returncode == 0, p.stderr
     router, responder = fake.requests
     assert responder["messages"][0]["content"].endswith("The user's instructions for this answer: Answer in French.")
     assert responder["options"]["temperature"] == 0.2 and responder["options"]["top_p"] == 0.9
@@ -444,7 +453,7 @@ def test_a_slow_stage_shows_its_seconds_in_a_terminal(home, fake):
 
     if not Terminal.available():
         pytest.skip("tmux is not installed")
-    fake.handler = Script(router=Reply(content='{"route": "chat"}', delay=5.0), responder="It is round.")
+    fake.handler = Script(decide=Reply(content="It is round.", delay=5.0))
     env = cli_env(home, fake, TERM="xterm-256color", PATH=os.environ.get("PATH", ""), HOME=str(home))
     term = Terminal([sys.executable, "-m", "assistant", "ask", "--no-daemon", "Why is the moon round?"], env)
     try:

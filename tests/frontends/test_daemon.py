@@ -145,7 +145,7 @@ def test_killed_and_restarted_loses_nothing(home, daemon_env, fake):
         listed = {s["id"] for s in d.client.get("/v1/sessions")["sessions"]}
         assert set(sessions) <= listed
         follow = list(d.client.ask("four", session_id=sessions[0]))
-        assert follow[-1]["ok"] and len(fake.requests[-2]["messages"]) == 4  # it saw the earlier turn
+        assert follow[-1]["ok"] and len(fake.requests[-1]["messages"]) == 4  # it saw the earlier turn
     finally:
         d.stop()
 
@@ -174,9 +174,9 @@ def test_ask_uses_the_running_daemon(daemon, daemon_env, fake):
     assert p.returncode == 0 and p.stdout == "from the daemon\n", p.stderr
     imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
     assert not imported & {"assistant.config", "pydantic", "ollama", "assistant.pipeline.turn", "tools"}
-    router, responder = fake.requests
-    assert router["messages"][-1]["content"] == "A log line.\n\nwhat is this?" and len(router["messages"]) == 2
-    assert responder["messages"][0]["content"].endswith("Be brief.") and responder["options"]["temperature"] == 0.3
+    (answer,) = fake.requests  # through the daemon too, one call decided and answered
+    assert answer["messages"][-1]["content"] == "A log line.\n\nwhat is this?" and len(answer["messages"]) == 2
+    assert answer["messages"][0]["content"].endswith("Be brief.") and answer["options"]["temperature"] == 0.3
 
 
 def test_a_client_with_other_settings_is_answered_with_its_own(daemon, daemon_env, fake):

@@ -97,14 +97,14 @@ def test_ctrl_c_cancels_a_slow_answer_and_keeps_the_session(chat, fake):
     term.type("And now quickly?")
     screen = term.wait_for("Quick answer.")
     assert "[exited]" not in screen
-    # the follow-up went to the same session: its router call saw no half answer, only complete turns
-    assert len(fake.requests[-2]["messages"]) == 2
+    # the follow-up went to the same session: its call saw no half answer, only complete turns
+    assert len(fake.requests[-1]["messages"]) == 2
 
 
 def test_trace_shows_the_retry_of_a_flawed_first_call(chat, fake):
-    fake.handler = Script(
-        router={"route": "calculator"},
-        executor=[tool_call("calculator", expression="2*π*3"), tool_call("calculator", expression="π*3^2")],
+    fake.handler = Script(  # the deciding call proposes the circumference; the executor fixes it from the feedback
+        decide=tool_call("calculator", expression="2*π*3"),
+        executor=tool_call("calculator", expression="π*3^2"),
         validator=[{"verdict": "FAIL", "reason": "that is the circumference, use pi*r^2"},
                    {"verdict": "PASS", "reason": "area formula"}],
         responder="面积约为 28.27。",
@@ -114,7 +114,7 @@ def test_trace_shows_the_retry_of_a_flawed_first_call(chat, fake):
     term.wait_for("面积约为 28.27。")
     term.type("/trace")
     screen = term.wait_for("answer: 面积约为 28.27。")
-    assert "attempt 1/4" in screen and "attempt 2/4" in screen
+    assert "attempt 1 (arguments from the call that chose the route)" in screen and "attempt 2/4" in screen
     assert "validation FAIL (by model): that is the circumference, use pi*r^2 → sent back to the executor" in screen
     assert '2*π*3' in screen and "π*3^2" in screen
 

@@ -17,7 +17,8 @@ from assistant.frontends.batch import run_batch
 
 
 def chat_script(delay: float) -> Script:
-    """Chat questions: a routing call and a streamed answer, each ``delay`` seconds before its first byte."""
+    """Chat questions: one call that decides and answers (or, for a model without tools, a routing call and a streamed
+    answer), each ``delay`` seconds before its first byte."""
     return (Script().always("router", Reply(content='{"route": "chat"}', delay=delay))
             .always("responder", lambda req: Reply(content="answer to " + req["messages"][-1]["content"], delay=delay)))
 
@@ -54,7 +55,7 @@ async def test_two_hosts_share_a_batch_within_their_limit(make_app, hosts, tmp_p
     app = make_app(hosts=[a.url, b.url], host_max_in_flight=2)
     rows = await _batch(app, questions(tmp_path, 24), tmp_path)
     assert sorted(r["id"] for r in rows) == list(range(1, 25)) and all(r["ok"] for r in rows)
-    assert len(a.requests) >= 16 and len(b.requests) >= 16 and len(a.requests) + len(b.requests) == 48
+    assert len(a.requests) >= 8 and len(b.requests) >= 8 and len(a.requests) + len(b.requests) == 24  # one call each
     assert a.max_in_flight <= 2 and b.max_in_flight <= 2 and max(a.max_in_flight, b.max_in_flight) == 2
 
 
@@ -76,7 +77,7 @@ async def test_a_host_that_dies_mid_batch_costs_nothing_and_duplicates_nothing(m
     assert sorted(r["id"] for r in rows) == list(range(1, 41)) and all(r["ok"] for r in rows)
     assert all(r["answer"] == f"answer to Why is the sky blue, question {r['id'] - 1}?" for r in rows)
     served = [len(s.requests) for s in alive]
-    assert 6 <= served[1] < 20 and served[0] + served[2] >= 80 - served[1]
+    assert 6 <= served[1] < 20 and served[0] + served[2] >= 40 - served[1]
     again = await _batch(app, questions(tmp_path, 40), tmp_path)  # a rerun adds nothing
     assert sorted(r["id"] for r in again) == list(range(1, 41))
     assert sum(len(s.requests) for s in alive) == sum(served)
@@ -89,9 +90,10 @@ async def test_ask_uses_the_first_healthy_host(make_app, hosts):
     assert first.ok and first.answer == "answer to Why is the sky blue?"
     calls = app.store.turn(first.turn_id)["model_calls"]
     router = json.loads(calls[0]["reply"])
-    assert calls[0]["transport_retries"] == 1 and router["notes"] == [f"answered by {alive.url} after 1 failed"]
+    # the dead host was found when the model's capabilities were asked (before any call): the call went to the live one
+    assert calls[0]["transport_retries"] == 0 and router["notes"] == [f"answered by {alive.url}"]
     second = await app.ask("Why is grass green?")  # the dead host is out of rotation: not tried again
-    assert [c["transport_retries"] for c in app.store.turn(second.turn_id)["model_calls"]] == [0, 0]
+    assert [c["transport_retries"] for c in app.store.turn(second.turn_id)["model_calls"]] == [0]
 
 
 async def test_every_host_down_is_one_clear_error(make_app):

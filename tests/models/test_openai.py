@@ -36,6 +36,7 @@ def server() -> Iterator[FakeOpenAI]:
 def openai_app(make_app, server):
     def make(**overrides):
         overrides.setdefault("model", MODEL)
+        overrides.setdefault("one_call", False)  # each stage's own request, as these tests read them off the wire
         return make_app(backend="openai", openai_base_url=server.url + "/v1", **overrides)
     return make
 

@@ -96,7 +96,20 @@ async def test_a_known_place_is_answered_with_the_fake_reports_figures(served, m
     assert calls[0]["output_tokens"] > 0  # its server reports no usage in a stream: the chunks are counted
 
 
-async def test_a_chat_question_is_routed_by_openais_json_schema_which_llama_cpp_takes(served):
+async def test_a_chat_question_is_decided_in_one_call_with_every_tool_offered(served):
+    """A real llama.cpp server takes the deciding call (every tool offered, the answer streamed) and whatever the tiny
+    model does with it, the turn ends with an answer and nothing failed on the wire."""
+    result = await served.ask("Why is the moon round?")
+    calls = served.store.turn(result.turn_id)["model_calls"]
+    first = json.loads(calls[0]["request"])
+    assert calls[0]["role"] == "router" and calls[0]["error"] is None and first["stream"]
+    assert {t["function"]["name"] for t in first["tools"]} >= {"calculator", "weather", "units", "clock"}
+    assert result.answer.strip()
+
+
+async def test_a_chat_question_is_routed_by_openais_json_schema_which_llama_cpp_takes(weather_app, llama_server, engine):
+    served = weather_app(backend="openai", openai_base_url=llama_server, openai_api_key=engine[1], model="smollm2",
+                         max_retries=1, seed=7, one_call=False)  # a routing call of its own
     result = await served.ask("Why is the moon round?")
     turn = served.store.turn(result.turn_id)
     router = turn["model_calls"][0]

@@ -43,7 +43,7 @@ async def test_thinking_text_never_reaches_answer_and_stays_in_the_trace(fake, m
     fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
                           validator={"verdict": "PASS", "reason": "right"},
                           responder=_thinks("面积约为 28.27。", "The user wants pi r squared. SECRET"))
-    app = make_app(model="qwen3:4b", deterministic=False, responder_think=True)
+    app = make_app(model="qwen3:4b", deterministic=False, responder_think=True, one_call=False)  # each stage its own call
     events: list = []
     result = await app.ask(QUESTION, emit=events.append)
     assert result.answer == "面积约为 28.27。" and "SECRET" not in result.answer
@@ -68,7 +68,7 @@ async def test_think_tags_in_content_are_stripped_from_every_stage(fake, make_ap
         validator='<think>FAIL? no.</think>\n{"verdict": "PASS", "reason": "right"}',
         responder=Reply(content="<think>Let me see: pi*9. HIDDEN</think>\n\n面积约为 28.27。", chunk_size=3))
     events: list = []
-    result = await make_app(model="qwen3:4b", deterministic=False).ask(QUESTION, emit=events.append)
+    result = await make_app(model="qwen3:4b", deterministic=False, one_call=False).ask(QUESTION, emit=events.append)
     assert result.ok and result.answer == "面积约为 28.27。" and result.route == "calculator"
     assert "".join(e.text for e in events if isinstance(e, AnswerDelta)) == "面积约为 28.27。"
     assert result.attempts == 1

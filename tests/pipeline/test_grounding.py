@@ -160,11 +160,18 @@ async def test_a_model_that_keeps_failing_is_not_asked_any_more(model, shanghai,
 
 
 async def test_every_role_has_a_generation_cap(model, scripted_app):
+    # a radius the user did not write as such (6 across): the check cannot pass the formula, the validator judges it
     model.fn = RoleScript(router={"route": "calculator"}, executor=call("calculator", expression="pi*3^2"),
                           validator={"verdict": "PASS", "reason": "ok"}, responder=answered)
-    await scripted_app(responder_max_tokens=300).ask("How much floor does a round rug of radius 3 cover?")
-    caps = [r.settings.max_tokens for r in model.requests]
-    assert caps == [48, 256, 128, 300]
+    await scripted_app(responder_max_tokens=300, one_call=False).ask("How much floor does a round rug 6 feet across cover?")
+    assert [r.settings.max_tokens for r in model.requests] == [48, 256, 128, 300]
+    # one call decides and answers: it is capped as the answer it may be
+    model.requests.clear()
+    model.fn = RoleScript(decide=call("calculator", expression="pi*3^2"),
+                          validator={"verdict": "PASS", "reason": "ok"}, responder=answered)
+    await scripted_app(responder_max_tokens=300).ask("How much floor does a round rug 6 feet across cover?")
+    assert [(r.role, r.settings.max_tokens) for r in model.requests] == [("router", 300), ("validator", 128),
+                                                                        ("responder", 300)]
 
 
 async def test_two_places_render_with_a_comparison(model, meteo, scripted_app):
@@ -185,14 +192,14 @@ async def test_a_chat_answer_that_is_a_tool_call_gets_one_retry(model, scripted_
                                                                "Hello! How can I help?"])
     events = []
     result = await scripted_app().ask("hello there", emit=events.append)
-    assert result.ok and result.answer == "Hello! How can I help?" and result.model_calls == 3
+    assert result.ok and result.answer == "Hello! How can I help?" and result.model_calls == 2
     assert streamed(events) == result.answer and "weather" not in streamed(events)
 
 
 async def test_json_that_is_not_ours_is_an_answer(model, scripted_app):
     model.fn = RoleScript(router={"route": "chat"}, responder='{"answer": "hi"}')
     result = await scripted_app().ask("hello there")
-    assert result.ok and result.answer == '{"answer": "hi"}' and result.model_calls == 2
+    assert result.ok and result.answer == '{"answer": "hi"}' and result.model_calls == 1
 
 
 async def test_a_chat_answer_that_echoes_the_feedback_is_never_shown(model, scripted_app):
@@ -203,7 +210,7 @@ async def test_a_chat_answer_that_echoes_the_feedback_is_never_shown(model, scri
     result = await scripted_app().ask("为什么天空是蓝色的?", emit=events.append)
     # the first is in the wrong language, the second repeats our feedback: neither is shown
     assert not result.ok and result.answer.startswith("抱歉,这个模型没能可靠地回答") and "更大的模型" in result.answer
-    assert model.roles() == ["router", "responder", "responder"] and streamed(events) == result.answer
+    assert model.roles() == ["router", "responder"] and streamed(events) == result.answer  # one call decided and answered
 
 
 async def test_two_unshowable_chat_answers_end_in_an_honest_sentence(model, scripted_app):
@@ -229,12 +236,28 @@ async def test_two_unshowable_chat_answers_end_in_an_honest_sentence(model, scri
 ])
 async def test_a_model_route_with_nothing_to_use_becomes_chat(model, meteo, scripted_app, question, tool):
     model.fn = RoleScript(router={"route": tool}, responder=chat_reply)
-    app = scripted_app()
+    app = scripted_app(one_call=False)  # a routing call of its own
     result = await app.ask(question)
     assert result.ok and result.route == "chat" and result.route_by == "check" and result.answer in ("A chat answer.", "这是聊天的回答。")
     assert model.roles() == ["router", "responder"] and result.tool_calls == []
     reason = app.store.turn(result.turn_id)["route_reason"]
     assert f"chose {tool}" in reason and "answered as chat" in reason
+
+
+@pytest.mark.parametrize("question, tool", [
+    ("Why is the moon round?", "weather"), ("What does 'weather the storm' mean?", "weather"),
+    ("今天好热啊,推荐个饮料", "weather"), ("Why is the moon round?", "calculator"), ("Who is the mayor of London?", "units"),
+])
+async def test_a_tool_called_on_chit_chat_in_the_deciding_call_becomes_chat(model, meteo, scripted_app, question, tool):
+    """Small models call tools on chit-chat: the route gate holds the deciding call's tool call as it holds a routing
+    call's choice, and the conversation is answered by a second call."""
+    model.fn = RoleScript(decide={"tool_calls": [{"name": tool, "arguments": {}}]}, responder=chat_reply)
+    app = scripted_app()
+    result = await app.ask(question)
+    assert result.ok and result.route == "chat" and result.route_by == "check" and result.answer in ("A chat answer.", "这是聊天的回答。")
+    assert model.roles() == ["router", "responder"] and result.tool_calls == [] and model.requests[0].tools
+    reason = app.store.turn(result.turn_id)["route_reason"]
+    assert f"called {tool}" in reason and "answered as chat" in reason
 
 
 @pytest.mark.parametrize("question", ["明天会下雨吗?", "天气怎么样?", "Will it rain?"])
@@ -264,8 +287,8 @@ async def test_excluded_places_never_reach_the_tool(model, meteo, scripted_app):
     assert result.ok and result.attempts == 3
     assert [t.args["place"] for t in result.tool_calls] == ["杭州"]  # the tool ran only for the allowed place
     assert meteo.forecast_requests and len(meteo.forecast_requests) == 1
-    feedback = model.requests[2].messages[-1].content
-    assert "excluded 北京" in feedback
+    feedback = model.requests[1].messages[-1].content  # the deciding call proposed 北京; the executor hears why not
+    assert "excluded 北京" in feedback and model.requests[0].tools and model.requests[1].role == "executor"
 
 
 async def test_excluded_places_are_not_taken_by_the_rule(model, meteo, scripted_app):
@@ -291,7 +314,7 @@ async def test_a_chat_answer_that_loops_is_cut_and_shown_without_the_loop(model,
     app = scripted_app()
     result = await app.ask("Why is the moon round?", emit=events.append)
     assert result.ok and result.answer == "The moon is round. Gravity pulls everything inward."
-    replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"] if c["role"] == "responder"]
+    replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"]]  # one: it decided and answered
     assert [r["done_reason"] for r in replies] == ["cut"] and all(len(r["content"]) < 200 for r in replies)
     assert streamed(events) == result.answer  # the loop never reached the screen
 

@@ -17,7 +17,7 @@ DEEP = ["[" * 5000, '{"a":' * 5000, "[" * 100_000 + "]" * 100_000, '{"route": ' 
 @pytest.mark.parametrize("reply", DEEP)
 async def test_deep_json_from_the_router_is_chat(fake, make_app, reply):
     fake.handler = Script(router=reply, responder="Hello!")
-    result = await make_app().ask("hi there")
+    result = await make_app(one_call=False).ask("hi there")  # a routing call of its own
     assert result.ok and result.route == "chat" and result.route_by == "default" and result.answer == "Hello!"
 
 
@@ -26,7 +26,7 @@ async def test_deep_json_from_the_executor_is_feedback(fake, make_app, reply):
     fake.models = {"qwen2.5:3b": ["completion"]}  # the schema path reads JSON from content
     fake.handler = Script(router={"route": "calculator"}, executor=[reply, {"expression": "pi*3^2"}],
                           validator={"verdict": "PASS", "reason": "ok"}, responder=grounded)
-    result = await make_app().ask("How much floor does a round rug of radius 3 cover?")
+    result = await make_app().ask("How much floor does a round rug 6 feet across cover?")
     assert result.ok and result.attempts == 2 and "28.27" in result.answer
 
 
@@ -36,7 +36,7 @@ async def test_deep_json_from_the_validator_is_a_fail(fake, make_app, reply):
                           executor=[tool_call("calculator", expression="pi*3^2"), tool_call("calculator", expression="pi*3**2")],
                           validator=[reply, {"verdict": "PASS", "reason": "the area formula"}], responder=grounded)
     app = make_app()
-    result = await app.ask("How much floor does a round rug of radius 3 cover?")
+    result = await app.ask("How much floor does a round rug 6 feet across cover?")
     assert result.ok and result.attempts == 2
     verdicts = [e for e in app.store.turn(result.turn_id)["events"] if e["type"] == "validation"]
     assert [(v["verdict"], v["by"]) for v in verdicts] == [("FAIL", "default"), ("PASS", "model")]
@@ -48,8 +48,8 @@ async def test_tool_call_arguments_of_any_type_never_crash(fake, make_app, argum
                           executor=[Reply(tool_calls=[{"name": "calculator", "arguments": arguments}]),
                                     tool_call("calculator", expression="pi*3^2")],
                           validator={"verdict": "PASS", "reason": "ok"}, responder=grounded)
-    app = make_app()
-    result = await app.ask("How much floor does a round rug of radius 3 cover?")
+    app = make_app(one_call=False)  # the executor's own call
+    result = await app.ask("How much floor does a round rug 6 feet across cover?")
     assert result.ok and "28.27" in result.answer and result.attempts == 2
     feedback = fake.requests[2]["messages"][-1]["content"]
     assert "could not be read" in feedback and "expression" in feedback
@@ -70,7 +70,7 @@ async def test_a_stream_that_never_ends_is_cut_at_the_deadline_and_the_turn_goes
 
 async def test_a_model_that_says_nothing_until_the_deadline_is_a_timeout_not_retried(fake, make_app):
     fake.handler = Script(router=Reply(content='{"route": "chat"}', delay=1.2))
-    app = make_app(request_timeout=0.5, transport_retries=3)
+    app = make_app(request_timeout=0.5, transport_retries=3, one_call=False)
     with pytest.raises(ModelTimeout) as info:
         await app.ask("hello")
     assert "did not answer within 0.5 s" in info.value.one_line()

@@ -11,6 +11,17 @@ from fake_ollama import Reply, Script, kind_of, tool_call
 from assistant.errors import ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
 from assistant.pipeline.events import AnswerDelta, RetryStopped, ToolCallProposed
 
+
+@pytest.fixture
+def make_app(make_app):  # noqa: ANN001, ANN201 - conftest's, with a routing call of its own
+    """The four stages as a model without native tool calls takes them (a routing call, then the executor): the path
+    these tests pin down. One call deciding and answering has its own tests (test_one_call.py)."""
+    def make(sandboxed: bool = False, **overrides):  # noqa: ANN003, ANN202
+        overrides.setdefault("one_call", False)
+        return make_app(sandboxed, **overrides)
+
+    return make
+
 ROUTE_CALC = {"route": "calculator"}
 ROUTE_CHAT = {"route": "chat"}
 PASS = {"verdict": "PASS", "reason": "the formula is the area of a circle"}
@@ -35,7 +46,7 @@ async def test_word_problem_uses_one_call_per_stage(fake, make_app):
     fake.handler = Script(router=ROUTE_CALC, executor=tool_call("calculator", expression="π*3^2"),
                           validator=PASS, responder="半径为3的圆的面积约为 28.27。也就是 π 乘以 3 的平方。")
     events = []
-    result = await make_app().ask("半径为3的圆形地毯能盖住多大地方?", emit=events.append)
+    result = await make_app().ask("直径为6的圆形地毯能盖住多大地方?", emit=events.append)
     assert result.ok and "28.27" in result.answer
     assert fake.kinds() == ["router", "executor", "validator", "responder"]
     assert result.model_calls == 4 and result.attempts == 1
@@ -70,7 +81,7 @@ async def test_wrong_expression_is_fixed_from_the_validator_feedback(fake, make_
         validator=[{"verdict": "FAIL", "reason": reason}, PASS],
         responder="面积约为 28.27。",
     )
-    result = await make_app().ask("半径为3的圆形地毯能盖住多大地方?")
+    result = await make_app().ask("直径为6的圆形地毯能盖住多大地方?")
     assert result.ok and result.attempts == 2
     assert fake.kinds() == ["router", "executor", "validator", "executor", "validator", "responder"]
     retry_messages = fake.requests[3]["messages"]
@@ -86,7 +97,7 @@ async def test_a_fail_reason_mentioning_pass_is_still_a_fail(fake, make_app):
         validator=[{"verdict": "FAIL", "reason": "PASS the radius squared, not doubled: bypass nothing"}, PASS],
         responder="About 28.27.",
     )
-    result = await make_app().ask("How much floor does a round rug of radius 3 cover?")
+    result = await make_app().ask("How much floor does a round rug 6 feet across cover?")
     assert result.attempts == 2 and result.ok
 
 
@@ -97,7 +108,7 @@ async def test_a_tool_call_written_as_text_is_recovered_without_a_retry(fake, ma
         validator=PASS, responder="About 28.27.",
     )
     events = []
-    result = await make_app().ask("How much floor does a round rug of radius 3 cover?", emit=events.append)
+    result = await make_app().ask("How much floor does a round rug 6 feet across cover?", emit=events.append)
     assert result.ok and result.attempts == 1
     assert fake.kinds().count("executor") == 1
     assert [e.recovered_from_text for e in events if isinstance(e, ToolCallProposed)] == [True]
@@ -107,7 +118,7 @@ async def test_a_model_repeating_the_same_wrong_call_stops_early(fake, make_app)
     fake.handler = Script(router=ROUTE_CALC, validator={"verdict": "FAIL", "reason": "use the area formula pi*r^2"})
     fake.handler.always("executor", tool_call("calculator", expression="2*π*3"))
     events = []
-    result = await make_app(max_retries=3).ask("How much floor does a round rug of radius 3 cover?", emit=events.append)
+    result = await make_app(max_retries=3).ask("How much floor does a round rug 6 feet across cover?", emit=events.append)
     assert not result.ok and result.attempts == 2
     assert fake.kinds() == ["router", "executor", "validator", "executor"]  # no tool run, no check, no answer call
     assert any(isinstance(e, RetryStopped) for e in events)
@@ -129,7 +140,7 @@ async def test_tool_error_becomes_feedback(fake, make_app):
         executor=[tool_call("calculator", expression="area(3)"), tool_call("calculator", expression="pi*3^2")],
         validator=PASS, responder="About 28.27.",
     )
-    result = await make_app().ask("How much floor does a round rug of radius 3 cover?")
+    result = await make_app().ask("How much floor does a round rug 6 feet across cover?")
     assert result.ok and result.attempts == 2
     feedback = fake.requests[2]["messages"][-1]["content"]
     assert "unknown function 'area'" in feedback and "pi * 3^2" in feedback  # the error says how to fix it
@@ -139,7 +150,7 @@ async def test_tool_error_becomes_feedback(fake, make_app):
 async def test_schema_path_for_a_model_without_tools(fake, make_app):
     fake.models = {"qwen2.5:3b": ["completion"]}
     fake.handler = Script(router=ROUTE_CALC, executor={"expression": "pi*3^2"}, validator=PASS, responder="About 28.27.")
-    result = await make_app().ask("How much floor does a round rug of radius 3 cover?")
+    result = await make_app().ask("How much floor does a round rug 6 feet across cover?")
     assert result.ok
     executor_request = fake.requests[1]
     assert "tools" not in executor_request or not executor_request["tools"]
@@ -149,7 +160,7 @@ async def test_schema_path_for_a_model_without_tools(fake, make_app):
 async def test_native_path_offers_only_the_routed_tool(fake, make_app):
     fake.handler = Script(router=ROUTE_CALC, executor=tool_call("calculator", expression="pi*3^2"),
                           validator=PASS, responder="About 28.27.")
-    await make_app().ask("How much floor does a round rug of radius 3 cover?")
+    await make_app().ask("How much floor does a round rug 6 feet across cover?")
     executor_request = fake.requests[1]
     assert [t["function"]["name"] for t in executor_request["tools"]] == ["calculator"]
     assert not executor_request.get("format")
@@ -177,7 +188,7 @@ async def test_http_500_is_retried_and_does_not_use_an_attempt(fake, make_app, t
         executor=tool_call("calculator", expression="pi*3^2"), validator=PASS, responder="About 28.27.",
     )
     app = make_app()
-    result = await app.ask("How much floor does a round rug of radius 3 cover?")
+    result = await app.ask("How much floor does a round rug 6 feet across cover?")
     assert result.ok and result.attempts == 1 and result.model_calls == 4
     assert len(fake.requests) == 5
     stored = app.store.turn(result.turn_id)
@@ -236,7 +247,7 @@ async def test_every_model_and_tool_call_is_stored(fake, make_app):
         validator=[{"verdict": "FAIL", "reason": "use pi*r^2"}, PASS], responder="About 28.27.",
     )
     app = make_app()
-    result = await app.ask("How much floor does a round rug of radius 3 cover?")
+    result = await app.ask("How much floor does a round rug 6 feet across cover?")
     turn = app.store.turn(result.turn_id)
     assert [c["role"] for c in turn["model_calls"]] == ["router", "executor", "validator", "executor", "validator", "responder"]
     assert all(c["prompt_tokens"] and c["output_tokens"] and c["wall_ms"] > 0 for c in turn["model_calls"])
@@ -273,7 +284,7 @@ async def test_thinking_is_off_for_decisions_on_a_thinking_model_and_never_sent_
     fake.models = {"qwen3:4b": ["completion", "tools", "thinking"], "qwen2.5:3b": ["completion", "tools"]}
     fake.handler = Script(router=ROUTE_CALC, executor=tool_call("calculator", expression="pi*3^2"), validator=PASS,
                           responder="About 28.27.")
-    await make_app(model="qwen3:4b").ask("How much floor does a round rug of radius 3 cover?")
+    await make_app(model="qwen3:4b").ask("How much floor does a round rug 6 feet across cover?")
     assert [(kind_of(r), r.get("think")) for r in fake.requests] == [
         ("router", False), ("executor", False), ("validator", False), ("responder", False)]
     fake.requests.clear()
@@ -289,7 +300,7 @@ async def test_a_retry_answers_each_tool_call_by_its_id(fake, make_app):
         validator=PASS, responder="About 28.27.",
     )
     app = make_app()
-    result = await app.ask("How much floor does a round rug of radius 3 cover?")
+    result = await app.ask("How much floor does a round rug 6 feet across cover?")
     executor_requests = [json.loads(c["request"]) for c in app.store.turn(result.turn_id)["model_calls"] if c["role"] == "executor"]
     retry = executor_requests[1]["messages"]
     asked = [c["id"] for m in retry if m["role"] == "assistant" and m["tool_calls"] for c in m["tool_calls"]]

@@ -156,10 +156,18 @@ def test_check_rejects_an_expression_other_than_the_one_asked():
     assert verdict is not None and not verdict.passed and "123 * 456" in verdict.reason
 
 
-def test_check_leaves_word_problems_to_the_model():
+@pytest.mark.parametrize("question, expression", [
+    ("计算一个半径为3的圆的面积", "pi*3^2"),  # a square's exponent is notation, not a number of the user's
+    ("How much floor does a round rug of radius three cover?", "pi * 3**2"),
+    ("A box holds 12 eggs. How many eggs are in 7 boxes?", "12 * 7"),
+    ("Five dozen eggs, how many?", "5 * 12"),
+    ("What is 12% of 80 dollars?", "12 / 100 * 80"),
+])
+def test_a_formula_made_of_the_users_numbers_passes_without_a_model(question, expression):
     calc = Calculator()
-    args = CalculatorArgs(expression="pi*3^2")
-    assert calc.check("计算一个半径为3的圆的面积", args, asyncio.run(calc.run(args))) is None
+    args = CalculatorArgs(expression=expression)
+    verdict = calc.check(question, args, asyncio.run(calc.run(args)))
+    assert verdict is not None and verdict.passed and verdict.by == "check"
 
 
 @pytest.mark.parametrize("question, expression", [
@@ -175,12 +183,12 @@ def test_check_rejects_a_formula_that_moves_the_point_of_a_number_the_user_wrote
 
 
 @pytest.mark.parametrize("question, expression", [
-    ("A box holds 12 eggs. How many eggs are in 7 boxes?", "12 * 7"),
-    ("What is 12% of 80 dollars?", "0.12 * 80"),
+    ("What is 12% of 80 dollars?", "0.12 * 80"),  # the user's numbers, rewritten: a model judges
     ("打八折后100元的东西多少钱", "100 * 0.8"),
-    ("Five dozen eggs, how many?", "5 * 12"),
+    ("How much floor does a round rug 6 feet across cover?", "pi * 3^2"),  # a number the user never wrote
+    ("How much floor does a round rug of radius 3 cover?", "123 * 456"),  # an example copied, say
 ])
-def test_check_leaves_a_formula_with_the_users_numbers_to_the_model(question, expression):
+def test_check_leaves_a_formula_with_numbers_the_user_did_not_write_to_the_model(question, expression):
     calc = Calculator()
     args = CalculatorArgs(expression=expression)
     assert calc.check(question, args, asyncio.run(calc.run(args))) is None

@@ -80,7 +80,7 @@ async def test_the_model_converting_the_wrong_number_is_corrected(fake, make_app
     result = await make_app().ask("My run today was 5 miles long, what is that in km?")  # no rule reads this
     assert result.ok and result.route == "units" and result.attempts == 2
     assert [c.args["value"] for c in result.tool_calls] == [50, 5]
-    assert "not 50" in fake.requests[2]["messages"][-1]["content"]  # the check's reason went back to the model
+    assert "not 50" in fake.requests[1]["messages"][-1]["content"]  # the check's reason went back to the model
     assert "8.05" in result.answer
 
 

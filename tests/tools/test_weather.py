@@ -160,8 +160,8 @@ async def test_the_flawed_model_naming_another_city_is_corrected(fake, meteo, we
     )
     result = await weather_app().ask("上海现在要穿羽绒服吗?")
     assert result.ok and result.attempts == 2
-    assert fake.kinds() == ["router", "executor", "executor", "responder"]  # the check decided; no model validator
-    feedback = fake.requests[2]["messages"][-1]["content"]
+    assert fake.kinds() == ["decide", "executor", "responder"]  # the check decided; no model validator
+    feedback = fake.requests[1]["messages"][-1]["content"]
     assert "上海" in feedback and "北京" in feedback
 
 
@@ -174,14 +174,14 @@ async def test_an_unknown_place_becomes_feedback(fake, meteo, weather_app):
     )
     result = await weather_app().ask("甘肃省会要穿羽绒服吗?")
     assert result.ok and result.attempts == 2
-    assert "勗安" in fake.requests[2]["messages"][-1]["content"]
+    assert "勗安" in fake.requests[1]["messages"][-1]["content"]
 
 
 @pytest.mark.parametrize("question", ['What does "weather the storm" mean?', "Who is the mayor of London?"])
 async def test_traps_are_not_routed_to_weather_by_rule(fake, meteo, weather_app, question):
     fake.handler = Script(router={"route": "chat"}, responder="…")
     result = await weather_app().ask(question)
-    assert result.route_by == "model" and kind_of(fake.requests[0]) == "router"
+    assert result.route_by == "model" and kind_of(fake.requests[0]) == "decide"  # the model, not a rule
     assert meteo.forecast_requests == []
 
 

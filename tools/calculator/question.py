@@ -206,3 +206,32 @@ def works_on_earlier_figures(question: str) -> bool:
 def has_numbers(question: str) -> bool:
     """Digits or number words to calculate with; an order, phone, room or version number is a name."""
     return bool(_HAS_NUMBER.search(_IDENTIFIERS.sub(" ", question)))
+
+
+_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+          "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+          "hundred": 100, "thousand": 1000, "dozen": 12, "half": 0.5, "twice": 2, "double": 2, "triple": 3}
+_POWER = re.compile(r"(?:\^|\*\*)\s*$")
+
+
+def numbers_are_the_users(question: str, expression: str) -> bool:
+    """Every number of ``expression`` is one the user gave (as digits, Chinese numerals or a number word), or a
+    square's or cube's exponent, or 100 in a percentage. A formula made of the user's numbers needs no model to
+    judge it: the one a small model copies from an example, or invents, has a number the user never gave."""
+    text = to_digits(unicodedata.normalize("NFKC", question)).replace(",", "")
+    given = {float(m.group(1)) for m in _LITERAL.finditer(text)}
+    given |= {float(v) for w, v in _WORDS.items() if re.search(rf"\b{w}\b", text, re.IGNORECASE)}
+    if _PERCENT.search(question):
+        given.add(100.0)
+    formula = normalize(expression)
+    literals = list(_LITERAL.finditer(formula))
+    if not literals:
+        return False
+    for m in literals:
+        value = float(m.group(1))
+        if value in given:
+            continue
+        if value in (2.0, 3.0) and _POWER.search(formula[:m.start()]):
+            continue
+        return False
+    return True

@@ -7,7 +7,8 @@ from pydantic import BaseModel, Field
 from tools.base import Grounding, KeyFact, LocalText, PreviousTurn, Tool, ToolResult, Verdict
 from tools.calculator.evaluator import CalcError, HOW_TO_FIX, MAX_INPUT, evaluate, format_number
 from tools.calculator.question import (
-    certain_expression, compact, continued_expression, derived_expression, has_numbers, misread_number, percent_question,
+    certain_expression, compact, continued_expression, derived_expression, has_numbers, misread_number,
+    numbers_are_the_users, percent_question,
     works_on_earlier_figures,
 )
 from tools.formulas import formula
@@ -16,7 +17,8 @@ from tools.formulas import formula
 class CalculatorArgs(BaseModel):
     expression: str = Field(
         ...,
-        description="the arithmetic expression to evaluate, e.g. 'pi * 3^2' or '123 * 456'",
+        description="the arithmetic expression to evaluate, written with the numbers of the user's request (pi, ^ for "
+                    "powers, sqrt(), sin() and the like may be used)",
         max_length=MAX_INPUT,
     )
 
@@ -24,8 +26,8 @@ class CalculatorArgs(BaseModel):
 class Calculator(Tool):
     name = "calculator"
     description = (
-        "Evaluate an arithmetic expression exactly. Use for any calculation, including word problems "
-        "(write the formula with numbers: the area of a circle of radius 3 is 'pi * 3^2')."
+        "Evaluate an arithmetic expression exactly. Use for any calculation, including word problems: write the "
+        "formula with the numbers the user gave."
     )
     Args = CalculatorArgs
     title = LocalText(zh="计算器", en="calculator")
@@ -78,7 +80,9 @@ class Calculator(Tool):
         if (misread := misread_number(question, args.expression)) is not None:
             written, literal = misread
             return Verdict(verdict="FAIL", reason=f"the question says {written}, not {literal}; use the numbers as written")
-        return None  # a word problem: only a model can judge whether the formula fits
+        if numbers_are_the_users(question, args.expression):
+            return Verdict(verdict="PASS", reason="every number of the formula is one the user gave")
+        return None  # a number the user never gave: only a model can judge whether the formula fits
 
     def key_facts(self, args: CalculatorArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
         value = str((result.data or {}).get("value", ""))

@@ -64,7 +64,8 @@ def plugin_tools(taken: list[str], settings: Settings, paths: Paths,
     from tools import plugins
     from tools.grants import Grants
 
-    if not plugins.discover():
+    entries = plugins.discover()
+    if not entries:
         return [], []
     from tools.jail_report import report
 
@@ -72,7 +73,7 @@ def plugin_tools(taken: list[str], settings: Settings, paths: Paths,
     hidden = settings_in(SECRET) | settings_in(TABLE)  # no secrets, no MCP servers' commands and environments
     view = settings.model_dump(mode="json", exclude=set(hidden))
     found, skipped = plugins.load(
-        taken, view, Grants(paths.config_dir, paths.own), paths.cache_dir / "plugins", _limits(settings),
+        entries, taken, view, Grants(paths.config_dir, paths.own), paths.cache_dir / "plugins", _limits(settings),
         paths.log_dir / "tools.log", plugin_folders(paths), may_run=confined or settings.allow_unconfined_tools)
     if found and not confined and notify is not None:
         notify(f"plugin{'s' if len(found) > 1 else ''} {', '.join(t.name for t in found)} run without the kernel's "

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 Language = Literal["zh", "en"]
 Grounding = Literal["grounded", "ask", "ungrounded"]
+TOOL_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")  # a tool's name: its route, and the name models call it by
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: the one test of "is this Chinese"
 
 

@@ -34,6 +34,7 @@ _SECRETS = (
     "Library/Keychains", "Library/Application Support/Google/Chrome", "Library/Application Support/Firefox",
     "Library/Cookies", ".local/bin", ".config/autostart", ".config/systemd", ".bashrc", ".profile", ".zshrc",
 )
+_SYSTEM_TREES = ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/proc", "/sys", "/dev", "/run")  # and beneath
 _SYSTEM = ("/", "/bin", "/boot", "/dev", "/etc", "/lib", "/lib64", "/opt", "/proc", "/root", "/run", "/sbin", "/srv",
            "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications", "/private")
 
@@ -72,9 +73,8 @@ def refusal(path: str | os.PathLike[str], own: list[str | os.PathLike[str]] = ()
         return "it is your whole home folder"
     if real in _SYSTEM or (_inside(home, real)):
         return "it holds your home folder or the system's"
-    for root in ("/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/proc", "/sys", "/dev", "/run"):
-        if _inside(real, root):
-            return "it is a system folder"
+    if any(_inside(real, root) for root in _SYSTEM_TREES):
+        return "it is a system folder"
     for root, why in protected(own):
         if _inside(real, root):
             return f"it is inside {root} ({why})"

@@ -33,7 +33,6 @@ IDLE_PING_AFTER = 5.0  # a server idle this long is checked before a call: it ma
 FAILURE_KEPT = 300.0  # seconds a server that did not start is not tried again while building the registry
 MAX_TEXT = 16_000  # characters of a result's text kept for the model
 CONNECTION_CLOSED = -32000  # the SDK's error code when the server's pipe closed
-NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
 class ServerFailure(Exception):
@@ -395,13 +394,11 @@ def mcp_tools(servers: dict[str, McpServerConfig], defaults: dict[str, Any], cac
 
     if not servers:
         return [], []
-    refused: list[str] = []
-    for name, config in list(servers.items()):
-        why = next((f"its folder {f} can never be granted: {r}" for f in config.folders
-                    if (r := refusal(f, list(protected))) is not None), None)
-        if why is not None:
-            refused.append(f"mcp server '{name}' ({config.command}): skipped, {why}")
-            servers = {k: v for k, v in servers.items() if k != name}
+    never = {name: why for name, config in servers.items()
+             if (why := next((f"its folder {f} can never be granted: {r}" for f in config.folders
+                              if (r := refusal(f, list(protected))) is not None), None)) is not None}
+    refused = [f"mcp server '{name}' ({servers[name].command}): skipped, {why}" for name, why in never.items()]
+    servers = {name: config for name, config in servers.items() if name not in never}
     if not servers:
         return [], refused
     if sdk_missing():

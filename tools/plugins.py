@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ValidationError
 
-from tools.base import Finding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict
+from tools.base import TOOL_NAME, Finding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict
 from tools.grants import Decision, Grants, Request
 
 GROUP = "assistant.tools"
@@ -68,15 +68,13 @@ def build(spec: dict[str, Any]) -> Tool:
 
 
 def as_tool(obj: object, settings: Any, paths: Any) -> Tool:
-    import re
-
     if isinstance(obj, type) and issubclass(obj, Tool):
         tool: object = obj.from_settings(settings, paths)
     else:
         tool = obj() if callable(obj) else obj
     if not isinstance(tool, Tool):
         raise TypeError(f"it gives {type(tool).__name__!r}, not a tools.Tool")
-    if not isinstance(getattr(tool, "name", None), str) or not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", tool.name):
+    if not isinstance(getattr(tool, "name", None), str) or not TOOL_NAME.fullmatch(tool.name):
         raise ValueError("its name must be lower-case letters, digits and _ (at most 40)")
     if not isinstance(getattr(tool, "description", None), str) or not tool.description.strip():
         raise ValueError("it has no description")
@@ -515,14 +513,11 @@ def _save(path: Path, key: str, described: dict[str, Any]) -> None:
         pass
 
 
-def load(taken: list[str], view: dict[str, Any], grants: Grants, cache: Path, limits: dict[str, Any],
-         log: Path | None, plugin_dirs: Path, may_run: bool) -> tuple[list[PluginTool], list[str]]:
-    """Every installed plugin as a :class:`PluginTool`, and one line for each skipped (and why). ``view``: the
+def load(entries: list[Entry], taken: list[str], view: dict[str, Any], grants: Grants, cache: Path,
+         limits: dict[str, Any], log: Path | None, plugin_dirs: Path, may_run: bool) -> tuple[list[PluginTool], list[str]]:
+    """Every plugin of ``entries`` (:func:`discover`) as a :class:`PluginTool`, and one line for each skipped (and why). ``view``: the
     settings a plugin sees (no secrets); ``plugin_dirs``: where a plugin's own folders are suggested (``paths``
     it is built with: ``plugin_dirs/NAME``); ``may_run``: the kernel can confine it, or the user consented."""
-    entries = discover()
-    if not entries:
-        return [], []
     if not may_run:
         return [], [f"{e.origin()}: skipped, this system cannot confine third-party code (no Landlock or no seccomp "
                     "allow-list); set allow_unconfined_tools = true to run it anyway" for e in entries]

@@ -55,6 +55,7 @@ async def check_tools(settings: Settings, paths: Paths) -> list[Check]:
     """The tools there are, what each tool checks of itself (a service it reaches), and one line for each plugin
     or MCP server that had to be skipped."""
     from assistant.app import build_registry
+    from tools.plugins import PluginTool
 
     registry = build_registry(settings, paths, refresh_mcp=True)  # MCP servers are started and listed afresh
     own = await asyncio.gather(*(tool.doctor() for tool in registry))
@@ -69,9 +70,8 @@ async def check_tools(settings: Settings, paths: Paths) -> list[Check]:
             fix = "update or uninstall the package that provides it; the other tools work"
         checks.append(Check(name=name, level="warn", detail=why, fix=fix))
     for tool in registry:  # a plugin that asks for what is not granted (or never grantable) works with what it has
-        decision = getattr(tool, "decision", None)
-        if decision is not None and (decision.pending or decision.refused):
-            name = tool.entry.name  # type: ignore[attr-defined]
+        if isinstance(tool, PluginTool) and (tool.decision.pending or tool.decision.refused):
+            decision, name = tool.decision, tool.entry.name
             asks = decision.pending + [f"{item} (never grantable: {why})" for item, why in decision.refused]
             checks.append(Check(name=f"plugin '{name}'", level="warn", detail=f"asks for, not granted: {', '.join(asks)}",
                                 fix=f"assistant tools grant {name}" if decision.pending else "nothing to do: it runs without it"))

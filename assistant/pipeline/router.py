@@ -136,11 +136,6 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     return None
 
 
-async def route(ctx: TurnContext) -> RouteDecision:
-    decision = by_rule(ctx) if ctx.settings.deterministic else None
-    return decision if decision is not None else await by_model(ctx)
-
-
 async def by_model(ctx: TurnContext) -> RouteDecision:
     """A compact constrained routing call (an enum of the routes that exist): for a model without native tool calls,
     or a routing model of its own."""

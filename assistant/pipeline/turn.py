@@ -271,8 +271,10 @@ class Assistant:
             return False
         if ctx.settings.deterministic and (not await self._writes(ctx.question) or await self._known_weak(ctx)):
             return False
-        language_id.warm()
-        return (await ctx.model.capabilities(ctx.model_name("responder"))).tools
+        if not (await ctx.model.capabilities(ctx.model_name("responder"))).tools:
+            return False
+        language_id.warm()  # the deciding call's answer streams through the gate
+        return True
 
     def _chat_check(self, ctx: TurnContext):  # noqa: ANN202 - the gate's check builder, as responder takes it
         language = not answer_check.about_language(ctx.question)

@@ -99,6 +99,7 @@ def tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
     from assistant.pipeline.control import without_controls
     from tools.jail_report import report
+    from tools.plugins import PluginTool
 
     paths, settings = settings_for()
     if args.action != "list":
@@ -113,9 +114,9 @@ def tools(args: argparse.Namespace) -> int:
                "source": tool.source, "network": perms.network, "ports": perms.ports, "folders": perms.files,
                "confined": confined, "runs": confined or settings.allow_unconfined_tools,
                "arguments": tool.args_schema()}
-        decision = getattr(tool, "decision", None)
-        if decision is not None:  # a plugin: what it asks for, and what is not granted
-            row.update(plugin=tool.entry.name, version=tool.entry.version, asks=tool.requested.items(),  # type: ignore[attr-defined]
+        if isinstance(tool, PluginTool):  # what it asks for, and what is not granted
+            decision = tool.decision
+            row.update(plugin=tool.entry.name, version=tool.entry.version, asks=tool.requested.items(),
                        pending=decision.pending, refused=[f"{item}: {why}" for item, why in decision.refused])
         rows.append(row)
     if args.json:
@@ -146,6 +147,7 @@ def _grant(args: argparse.Namespace, paths, settings) -> int:  # type: ignore[no
     """``tools grant NAME``: show what the plugin asks for and grant it (what may be granted); ``tools revoke NAME``."""
     from assistant.app import build_registry
     from tools.grants import Grants
+    from tools.plugins import PluginTool
 
     grants = Grants(paths.config_dir, paths.own)
     if not args.name:
@@ -156,17 +158,16 @@ def _grant(args: argparse.Namespace, paths, settings) -> int:  # type: ignore[no
         else:
             print(f"{args.name} had nothing granted")
         return 0
-    registry = build_registry(settings, paths)
-    plugin = next((t for t in registry if getattr(getattr(t, "entry", None), "name", None) == args.name
-                   or (getattr(t, "entry", None) is not None and t.name == args.name)), None)
+    plugin = next((t for t in build_registry(settings, paths)
+                   if isinstance(t, PluginTool) and args.name in (t.entry.name, t.name)), None)
     if plugin is None:
         raise AssistantError(f"no plugin named {args.name!r} is installed (the plugins: assistant tools)")
-    entry, decision = plugin.entry, plugin.decision  # type: ignore[attr-defined]
+    entry, decision = plugin.entry, plugin.decision
     for item, why in decision.refused:
         print(f"never granted: {item}: {why}")
     if not decision.pending:
         print(f"{entry.name} ({entry.package} {entry.version}) has everything it may be granted"
-              + (": it asks for nothing" if not plugin.requested.items() else ""))  # type: ignore[attr-defined]
+              + (": it asks for nothing" if not plugin.requested.items() else ""))
         return 0
     print(f"{entry.name} ({entry.package} {entry.version}) asks for:" + (" (an update asks for more)"
                                                                           if decision.version_changed else ""))

@@ -197,6 +197,11 @@ async def test_a_benign_plugin_routes_and_answers_after_the_user_grants_it(world
     assert "asks for, never grantable: folder" in listed.stdout  # the planter's
     before = await _ask_notes(world, fake, gazetteer_index)
     assert not before.ok and not (world["notes"] / "notes.txt").exists()  # not granted: its write is refused
+    for args, code, said in ((["grant"], 2, "needs a plugin's name"), (["grant", "nosuch"], 1, "no plugin named 'nosuch'"),
+                             (["echo"], 2, "invalid choice")):
+        wrong = subprocess.run([sys.executable, "-m", "assistant", "tools", *args], capture_output=True, text=True,
+                               env=env, timeout=120)
+        assert wrong.returncode == code and said in wrong.stderr and "Traceback" not in wrong.stderr, wrong.stderr
     refused = subprocess.run([sys.executable, "-m", "assistant", "tools", "grant", "benign"], capture_output=True,
                              text=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
     assert refused.returncode == 1 and "--yes" in refused.stderr

@@ -7,7 +7,7 @@ import asyncio
 import json
 import sys
 
-from assistant.errors import AssistantError
+from assistant.errors import AssistantError, ConfigError
 from assistant.frontends.cli.common import settings_for
 from assistant.frontends.cli.parser import build_parser
 
@@ -104,6 +104,8 @@ def tools(args: argparse.Namespace) -> int:
     paths, settings = settings_for()
     if args.action != "list":
         return _grant(args, paths, settings)
+    if args.name:
+        raise ConfigError(f"unexpected '{args.name}'.", "Usage: assistant tools [--json] | assistant tools grant|revoke NAME")
     registry = build_registry(settings, paths)
     jail = report()
     rows = []
@@ -151,7 +153,8 @@ def _grant(args: argparse.Namespace, paths, settings) -> int:  # type: ignore[no
 
     grants = Grants(paths.config_dir, paths.own)
     if not args.name:
-        raise AssistantError(f"which plugin? 'assistant tools {args.action} NAME' (the names: assistant tools)")
+        raise ConfigError(f"'tools {args.action}' needs a plugin's name.",
+                          f"Usage: assistant tools {args.action} NAME (the names: assistant tools)")
     if args.action == "revoke":
         if grants.revoke(args.name):
             print(f"revoked everything granted to {args.name}: it has no folders and no network now")

@@ -102,7 +102,8 @@ class Oracle:
         case, kind = self.case(request), kind_of(request)
         if kind == "router":
             return Reply(content=json.dumps({"route": case["route"]}))
-        if kind == "executor":
+        if kind == "executor" or (kind == "decide" and case["route"] not in ("chat", "clarify") and case["args"]):
+            # a capable model offered every tool calls the right one at once (the deciding call)
             calls = [{"name": case["route"], "arguments": a} for a in case["args"] or []]
             if request.get("tools"):
                 return Reply(tool_calls=calls)

@@ -134,6 +134,11 @@ def _m011_turns_by_time(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX turns_started ON turns(started_at)")
 
 
+def _m012_cached_tokens(db: sqlite3.Connection) -> None:
+    # How much of a call's prompt the server took from its prefix cache: the rest was evaluated before the first token.
+    db.execute("ALTER TABLE model_calls ADD COLUMN cached_tokens INTEGER")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -146,4 +151,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("009_turns_search", _m009_turns_search),
     ("010_answer_quality", _m010_answer_quality),
     ("011_turns_by_time", _m011_turns_by_time),
+    ("012_cached_tokens", _m012_cached_tokens),
 ]

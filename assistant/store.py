@@ -271,13 +271,14 @@ class Store:
                 db.execute(
                     "INSERT INTO model_calls (turn_id, seq, role, model, backend, request, reply, error, prompt_tokens, "
                     "output_tokens, prompt_eval_ns, eval_ns, load_ns, total_ns, transport_retries, context_full, wall_ms, "
-                    "started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "started_at, cached_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (turn["id"], seq, c.role, c.model, c.backend, c.request.model_dump_json(),
                      c.reply.model_dump_json() if c.reply else None, c.error,
                      u.input_tokens if u else None, u.output_tokens if u else None,
                      u.prompt_ns if u else None, u.generation_ns if u else None,
                      u.load_ns if u else None, u.total_ns if u else None,
-                     c.reply.transport_retries if c.reply else 0, int(c.context_full), c.wall_ms, c.started_at),
+                     c.reply.transport_retries if c.reply else 0, int(c.context_full), c.wall_ms, c.started_at,
+                     u.cached_tokens if u else None),
                 )
             for seq, t in enumerate(tool_calls):
                 db.execute(

@@ -23,6 +23,7 @@ def _short(value: Any, limit: int = 100) -> str:
 def _model_line(c: dict[str, Any]) -> str:
     parts = [f"{c['role']} model call: {c['model']}",
              f"tokens in {c['prompt_tokens'] if c['prompt_tokens'] is not None else '-'}"
+             + (f" ({c['cached_tokens']} cached)" if c.get("cached_tokens") else "") +
              f" / out {c['output_tokens'] if c['output_tokens'] is not None else '-'}",
              f"prompt {_ms(c['prompt_eval_ns'])}, eval {_ms(c['eval_ns'])}",
              f"wall {c['wall_ms']:.0f} ms"]

@@ -75,6 +75,7 @@ class Usage(BaseModel):
     """What a call cost, in neutral units (tokens; durations in nanoseconds), where the backend reports it."""
 
     input_tokens: int | None = None
+    cached_tokens: int | None = None  # of the input, taken from the server's prefix cache (not evaluated again)
     output_tokens: int | None = None
     load_ns: int | None = None
     prompt_ns: int | None = None

@@ -48,7 +48,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", help="a GGUF chat model (default: SmolLM2-135M-Instruct, fetched on first use)")
     ap.add_argument("--port", type=int, default=0, help="loopback port (default: any free one)")
-    ap.add_argument("--threads", type=int, default=embedded.default_threads())
+    ap.add_argument("--threads", type=int, default=None, help="default: as many as cores are idle at start, at least 1")
     ap.add_argument("--alias", default="smollm2", help="the model name clients use")
     ap.add_argument("--api-key", default=os.environ.get("ASSISTANT_ENGINE_KEY"), help="default: a random key")
     a = ap.parse_args()
@@ -58,7 +58,7 @@ def main() -> None:
     problem = embedded.gguf.chat_template_problem(model)
     if problem:
         sys.exit(f"assistant: {model}: {problem}")
-    serve(model, a.port, a.threads, a.alias, a.api_key or secrets.token_urlsafe(24))
+    serve(model, a.port, a.threads or embedded.default_threads(), a.alias, a.api_key or secrets.token_urlsafe(24))
 
 
 if __name__ == "__main__":

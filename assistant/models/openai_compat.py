@@ -333,7 +333,9 @@ def _done(finish: str | None) -> str | None:
 def _usage(u: Any) -> Usage:
     if u is None:
         return Usage()
-    return Usage(input_tokens=getattr(u, "prompt_tokens", None), output_tokens=getattr(u, "completion_tokens", None))
+    details = getattr(u, "prompt_tokens_details", None)
+    return Usage(input_tokens=getattr(u, "prompt_tokens", None), output_tokens=getattr(u, "completion_tokens", None),
+                 cached_tokens=getattr(details, "cached_tokens", None))
 
 
 def _unreadable_calls(reply: ChatReply, sent: int) -> ChatReply:

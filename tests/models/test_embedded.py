@@ -145,3 +145,27 @@ def test_a_gguf_without_a_chat_template_is_refused_at_load_and_by_doctor(home, t
     doctor = subprocess.run([sys.executable, "-m", "assistant", "doctor"], env=env, capture_output=True, text=True,
                             timeout=120)
     assert "no chat template" in doctor.stdout + doctor.stderr and doctor.returncode != 0
+
+
+async def test_a_second_turn_reuses_the_engines_prefix_cache(tiny):
+    """The prompt's stable prefix (instructions, then the conversation so far) is not evaluated again on the next
+    turn: the trace counts the cached tokens, and what is evaluated before the first word is the new part."""
+    first = await tiny.ask("Tell me about cats.")
+    second = await tiny.ask("And dogs?", session_id=first.session_id)
+    calls = tiny.store.turn(second.turn_id)["model_calls"]
+    assert [c["role"] for c in calls] == ["responder"]
+    assert calls[0]["cached_tokens"] and 0 < calls[0]["cached_tokens"] < calls[0]["prompt_tokens"]
+
+
+def test_the_engine_takes_as_many_threads_as_cores_are_idle():
+    assert embedded.threads_for(2, 1.95) == 2 and embedded.threads_for(2, 1.0) == 1 and embedded.threads_for(2, 0.1) == 1
+    assert embedded.threads_for(8, 7.9) == 8 and embedded.threads_for(4, None) == 3 and embedded.threads_for(1, None) == 1
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(embedded.usable_cores())]
+    try:
+        idle = embedded.idle_cores(0.3)
+        assert idle is not None and idle < 0.9  # every core busy: one thread, not one per core
+        assert embedded.default_threads() == 1
+    finally:
+        for b in burners:
+            b.kill()
+            b.wait()

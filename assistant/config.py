@@ -59,7 +59,8 @@ class Settings(BaseModel):
     hosts: list[str] = Field(default_factory=list, description="several model servers of the backend's kind (Ollama hosts "
                              "or OpenAI-compatible base URLs) sharing the work; empty: ollama_host / openai_base_url "
                              "(ASSISTANT_HOSTS: comma-separated)")
-    host_max_in_flight: int = Field(4, ge=1, le=256, description="calls in flight on one host at most, with hosts")
+    host_max_in_flight: int | None = Field(None, ge=1, le=256, description="calls in flight on one host at most, with "
+                                           "hosts (unset: what the server says: its slots, halved when it answers busy)")
     host_cooldown: float = Field(30.0, ge=0, description="seconds a host that refused connections is left out, with hosts")
     request_timeout: float = Field(120.0, gt=0, description="seconds one model request may take")
     num_ctx: int = Field(8192, ge=512, description="context window sent to Ollama (its default is small and truncates silently)",

@@ -300,7 +300,7 @@ def main() -> None:
         batch = bench_batch.measure(questions=24 if a.quick else 40, memory_questions=2000 if a.quick else 10000)
         hung = hung_model()
         popup = popup_start()
-        several = bench_batch.hosts(questions=24 if a.quick else 48)
+        several = bench_batch.hosts(questions=32 if a.quick else 64)  # 1 s per call: the hosts, not this machine, set the pace
 
     calls_on, calls_off = by_category(on, "calls"), by_category(off, "calls")
     calls_routed = by_category(routed, "calls")
@@ -378,7 +378,8 @@ def main() -> None:
         print("\n9. Popup, hotkey to window: not measured (needs Xvfb and xdotool)")
     print("\n10. Several hosts (hosts = [...]), whole `assistant batch` processes")
     print("\n".join(bench_batch.report_hosts(several, indent="   ")))
-    print(f"   {mark(several['speed_up_2'] >= 1.8)} ≥ 1.8x at 2 · {mark(several['speed_up_4'] >= 3.4)} ≥ 3.4x at 4 · "
+    print(f"   {mark(several['speed_up_1'] >= 0.95)} 1 listed ≈ plain · {mark(several['speed_up_2'] >= 1.8)} ≥ 1.8x at 2 · "
+          f"{mark(several['speed_up_4'] >= 3.4)} ≥ 3.4x at 4 · "
           f"{mark(several['death_answered'] == 1 and several['death_duplicates'] == 0)} 100% answered, none duplicated")
     print(f"\n(took {time.perf_counter() - started:.0f} s)")
     if a.json:

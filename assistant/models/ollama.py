@@ -205,10 +205,11 @@ class OllamaBackend:
                     f"The model stopped in the middle of its reply: {text}.",
                     "Try again; if it keeps happening, check the Ollama server log.",
                 ), True
-            if e.status_code == 503:
-                return ModelError(
-                    f"Ollama is overloaded ({text}).", "Wait and try again, or raise OLLAMA_MAX_QUEUE on the server."
-                ), True
+            if e.status_code in (503, 429):
+                busy = ModelError(f"Ollama is overloaded ({text}).",
+                                  "Wait and try again, or raise OLLAMA_MAX_QUEUE on the server.")
+                busy.busy = True
+                return busy, True
             error = ModelError(f"Ollama returned an error for '{model}': {text} (HTTP {e.status_code}).",
                                "Check the Ollama server log.")
             # A request the server refuses (400: a format or option it cannot follow) is refused again: never "rerun".

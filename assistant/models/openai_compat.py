@@ -95,6 +95,18 @@ class OpenAIBackend:
         self.refused.add("tokenize")
         return None
 
+    async def slots(self) -> int | None:
+        """How many calls the server answers at once, where it says (llama.cpp's ``/props``: ``total_slots``)."""
+        root = self.base_url[:-3] if self.base_url.endswith("/v1") else self.base_url
+        key = getattr(self.client, "api_key", "") or ""
+        try:
+            status, data = await get_json(root + "/props", min(3.0, self.timeout),
+                                          headers={"Authorization": f"Bearer {key}"})
+        except Exception:
+            return None
+        slots = data.get("total_slots") if status == 200 and isinstance(data, dict) else None
+        return slots if isinstance(slots, int) and slots > 0 else None
+
     async def capabilities(self, model: str) -> Capabilities:
         return Capabilities(tools="tools" not in self.refused, structured_output=True, thinking=False)
 
@@ -279,9 +291,11 @@ class OpenAIBackend:
         if isinstance(e, openai.NotFoundError):
             return ModelMissing(f"Model '{model}' is not available at {self.base_url} ({_message(e)}).",
                                 "`assistant doctor` lists the server's models; set model to one of them."), False, None
-        if isinstance(e, openai.RateLimitError):
-            return ModelError(f"The server at {self.base_url} is limiting requests ({_status(e)}).",
-                              "Wait and try again, or ask fewer at once (batch -j)."), True, _retry_after(e)
+        if isinstance(e, openai.RateLimitError) or isinstance(e, openai.APIStatusError) and e.status_code == 503:
+            busy = ModelError(f"The server at {self.base_url} is limiting requests ({_status(e)}).",
+                              "Wait and try again, or ask fewer at once (batch -j).")
+            busy.busy = True
+            return busy, True, _retry_after(e)
         if isinstance(e, openai.APIStatusError):
             error = ModelError(f"The server returned an error for '{model}': {_message(e)} ({_status(e)}).",
                                "Check the server's log.")

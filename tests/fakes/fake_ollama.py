@@ -132,8 +132,15 @@ def tool_call(name: str, **arguments: Any) -> Reply:
 
 class FakeOllama(LoopbackServer):
     def __init__(self, handler: Callable[[dict[str, Any]], Reply] | None = None,
-                 models: dict[str, list[str]] | None = None) -> None:
+                 models: dict[str, list[str]] | None = None, parallel: int | None = None,
+                 max_queue: int | None = None) -> None:
+        """``parallel``: requests answered at once (OLLAMA_NUM_PARALLEL; more wait their turn); ``max_queue``: requests
+        that may wait (OLLAMA_MAX_QUEUE) before the server answers 503 "server busy", as Ollama's scheduler does."""
         super().__init__()
+        self.parallel, self.max_queue = parallel, max_queue
+        self._slots: asyncio.Semaphore | None = None
+        self.waiting = 0
+        self.busy_replies = 0
         self.handler = handler or Script()
         self.models = dict(DEFAULT_MODELS if models is None else models)
         self.requests: list[dict[str, Any]] = []  # every /api/chat body, in order
@@ -202,6 +209,24 @@ class FakeOllama(LoopbackServer):
             return web.json_response({"error": f"registry.ollama.ai/library/{model} does not support tools"}, status=400)
         if body.get("think") and "thinking" not in self.models[model]:
             return web.json_response({"error": f'"{model}" does not support thinking'}, status=400)
+        if self.parallel is None:
+            return await self._answer(request, body)
+        if self.max_queue is not None and self.waiting >= self.max_queue:
+            self.busy_replies += 1
+            return web.json_response({"error": "server busy, please try again.  maximum pending requests exceeded"},
+                                     status=503)
+        self._slots = self._slots or asyncio.Semaphore(self.parallel)
+        self.waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            return await self._answer(request, body)
+        finally:
+            self._slots.release()
+
+    async def _answer(self, request: web.Request, body: dict[str, Any]) -> web.StreamResponse:
         try:
             reply = self.handler(body)
         except LookupError as e:

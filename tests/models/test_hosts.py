@@ -59,6 +59,33 @@ async def test_two_hosts_share_a_batch_within_their_limit(make_app, hosts, tmp_p
     assert a.max_in_flight <= 2 and b.max_in_flight <= 2 and max(a.max_in_flight, b.max_in_flight) == 2
 
 
+async def test_a_listed_host_takes_as_many_calls_as_it_would_unlisted(make_app, hosts, tmp_path):
+    """No constant of ours: a server that never says it is busy gets every call the batch has in flight."""
+    (a,) = hosts(1, delay=0.05)
+    rows = await _batch(make_app(hosts=[a.url]), questions(tmp_path, 24), tmp_path, concurrency=8)
+    assert len(rows) == 24 and all(r["ok"] for r in rows)
+    assert a.max_in_flight == 8
+
+
+async def test_a_host_that_answers_busy_gets_fewer_calls_and_nothing_is_lost(make_app, tmp_path):
+    """Ollama with one slot and a short queue answers 503 "server busy" past it: that host's limit is halved (the
+    others take the work), each refused call is sent again, and no question is answered twice."""
+    small = FakeOllama(chat_script(0.05), parallel=1, max_queue=1).start()
+    big = FakeOllama(chat_script(0.05)).start()
+    try:
+        app = make_app(hosts=[small.url, big.url])
+        rows = await _batch(app, questions(tmp_path, 32), tmp_path, concurrency=8)
+        assert sorted(r["id"] for r in rows) == list(range(1, 33)) and all(r["ok"] for r in rows)
+        assert all(r["answer"] == f"answer to Why is the sky blue, question {r['id'] - 1}?" for r in rows)
+        assert small.busy_replies > 0
+        answered = len(small.requests) - small.busy_replies + len(big.requests)
+        assert answered == 32  # one answered call per question: none twice
+        assert len(big.requests) > len(small.requests) - small.busy_replies  # the busy host took less of the work
+    finally:
+        small.stop()
+        big.stop()
+
+
 async def test_a_host_that_dies_mid_batch_costs_nothing_and_duplicates_nothing(make_app, hosts, tmp_path):
     alive = hosts(3, delay=0.05)
     doomed = alive[1]

@@ -186,3 +186,19 @@ async def test_near_the_limit_the_models_own_tokenizer_counts(weather_app, llama
     assert "问题太长" in refused.value.message and "约" not in refused.value.message
     counted = int(refused.value.message.split(":")[1].split(" ")[0])
     assert counted > 500
+
+
+async def test_a_real_servers_parallel_slots_become_its_limit_in_hosts(engine):
+    """llama.cpp says how many calls it answers at once (/props: total_slots); with no host_max_in_flight, that is
+    the pool's limit for the host, not a constant of ours."""
+    from assistant.models.hosts import HostPool
+    from assistant.models.openai_compat import OpenAIBackend
+
+    base, key = engine
+    backend = OpenAIBackend(base, key, timeout=30)
+    assert await backend.slots() == 1  # the engine server runs one slot (n_parallel = 1)
+    pool = HostPool([(base, backend)])
+    host = await pool._acquire([])
+    await pool._release(host)
+    assert host.limit == host.ceiling == 1
+    await backend.aclose()

@@ -77,3 +77,81 @@ class Daemon:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(sig)
             self.proc.wait(15)
+
+
+def start_engine_server(log: Path, key: str, threads: int = 1) -> tuple[subprocess.Popen, str]:
+    """The embedded engine's own OpenAI-compatible server (llama.cpp, SmolLM2) on a free loopback port: (process,
+    base URL ending in /v1)."""
+    proc = subprocess.Popen([sys.executable, "-m", "assistant.models.engine_server", "--threads", str(threads),
+                             "--api-key", key], stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
+    lines = [proc.stdout.readline().strip() for _ in range(2)]  # type: ignore[union-attr]
+    if not all("=" in line for line in lines):
+        proc.kill()
+        raise RuntimeError(f"the engine server did not start: {log.read_text()[-2000:]}")
+    return proc, lines[0].split("=", 1)[1]
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+def litellm_command() -> str | None:
+    """LiteLLM's proxy, installed apart from the project (.ci/run puts it in its own environment): the path in
+    ASSISTANT_TEST_LITELLM, or ``litellm`` on PATH."""
+    import shutil
+
+    return os.environ.get("ASSISTANT_TEST_LITELLM") or shutil.which("litellm")
+
+
+class LiteLLMProxy:
+    """LiteLLM's proxy over ``upstreams`` (OpenAI-compatible base URLs serving ``model``), on a free loopback
+    port, offline (its cost map from its own package, no telemetry): ``url`` is its OpenAI-compatible base URL."""
+
+    def __init__(self, command: str, upstreams: list[str], model: str, upstream_key: str, folder: Path,
+                 master_key: str = "sk-gateway") -> None:
+        import json
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.master_key = master_key
+        config = {  # JSON is YAML: LiteLLM reads it as its config file
+            "model_list": [{"model_name": model, "litellm_params": {"model": f"openai/{model}", "api_base": u,
+                                                                     "api_key": upstream_key}} for u in upstreams],
+            "router_settings": {"routing_strategy": "simple-shuffle", "num_retries": 3, "allowed_fails": 1,
+                                "cooldown_time": 60, "retry_after": 0},
+            "litellm_settings": {"drop_params": True, "request_timeout": 120},
+            "general_settings": {"master_key": master_key},
+        }
+        self.config = folder / "litellm.yaml"
+        self.config.write_text(json.dumps(config, indent=2))
+        self.log = folder / "litellm.log"
+        env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_TELEMETRY": "False",
+               "NO_PROXY": "127.0.0.1,localhost"}
+        self.proc = subprocess.Popen([command, "--config", str(self.config), "--host", "127.0.0.1", "--port",
+                                      str(self.port)], stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env)
+        self.url = f"http://127.0.0.1:{self.port}/v1"
+
+    def wait(self, timeout: float = 90) -> "LiteLLMProxy":
+        import urllib.request
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"LiteLLM's proxy exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health/liveliness", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.3)
+        raise RuntimeError(f"LiteLLM's proxy did not come up: {self.log.read_text()[-2000:]}")
+
+    def stop(self) -> None:
+        stop_process(self.proc)

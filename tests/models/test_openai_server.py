@@ -15,6 +15,7 @@ import urllib.request
 from typing import Iterator
 
 import pytest
+from processes import start_engine_server
 
 from assistant.models import embedded
 
@@ -166,11 +167,8 @@ async def test_hosts_share_the_work_between_two_real_engine_servers_and_survive_
 
 
 def _engine_with_key(tmp: pytest.TempPathFactory, name: str, key: str) -> tuple[subprocess.Popen, str, str]:
-    log = tmp.mktemp(name) / "server.log"
-    proc = subprocess.Popen([sys.executable, "-m", "assistant.models.engine_server", "--threads", "1", "--api-key", key],
-                            stdout=subprocess.PIPE, stderr=log.open("w"), text=True)
-    lines = [proc.stdout.readline().strip().split("=", 1)[1] for _ in range(2)]  # type: ignore[union-attr]
-    return proc, lines[0], lines[1]
+    proc, base = start_engine_server(tmp.mktemp(name) / "server.log", key)
+    return proc, base, key
 
 
 async def test_near_the_limit_the_models_own_tokenizer_counts(weather_app, llama_server, engine):

@@ -1,6 +1,6 @@
 """Batch throughput and memory, as whole `assistant batch` processes against the fake Ollama.
 
-    python scripts/bench_batch.py [--questions N] [--latency S] [--memory-questions M] [--hosts-only]
+    python scripts/bench_batch.py [--questions N] [--latency S] [--memory-questions M] [--hosts-only] [--long N]
 
 1. Throughput: N chat questions (2 model calls each) with the fake answering each call after a fixed
    latency, at concurrency 1 and 8.
@@ -9,6 +9,8 @@
    3 and 4 hosts listed in ``hosts``, each fake answering ``parallel`` calls at once as Ollama does
    (OLLAMA_NUM_PARALLEL; more wait their turn) and no limit of ours; and the share answered (and duplicated) when
    one of four hosts is stopped mid-batch.
+4. With --long N (alone): one job of N questions read as it streams: questions/s and CPU per question in each
+   window of 5,000, and the peak RSS (the figures for 50,000 take about five minutes).
 """
 
 from __future__ import annotations
@@ -81,6 +83,50 @@ def measure(questions: int = 40, latency: float = 0.2, memory_questions: int = 1
     return out
 
 
+def long_job(n: int = 50000, window: int = 5000) -> dict[str, object]:
+    """One job of ``n`` questions (half arithmetic, half chat) against an instant fake, read as it streams: questions/s
+    and the batch's own CPU per question in each window of ``window`` records, and its peak RSS."""
+    script = Script().always("router", '{"route": "chat"}').always("responder", "An answer.")
+    windows: list[tuple[float, float]] = []
+    with tempfile.TemporaryDirectory() as tmp, FakeOllama(script) as fake:
+        src = Path(tmp) / "q.txt"
+        src.write_text("".join((f"{i} * 3" if i % 2 else f"Tell me about {i}") + "\n" for i in range(n)))
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+        env.update(ASSISTANT_BACKEND="ollama", ASSISTANT_HOME=str(Path(tmp) / "state"), OLLAMA_HOST=fake.url)
+        code = ("import runpy, sys; sys.argv = ['assistant'] + sys.argv[1:]\n"
+                "try:\n    runpy.run_module('assistant', run_name='__main__')\n"
+                "finally:\n"
+                "    print('MAXRSS', [l.split()[1] for l in open('/proc/self/status') if l.startswith('VmHWM')][0],"
+                " file=sys.stderr)\n")
+        p = subprocess.Popen([sys.executable, "-c", code, "batch", str(src), "-j", "8"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert p.stdout is not None
+        ticks = os.sysconf("SC_CLK_TCK")
+        last, last_cpu, seen = time.monotonic(), 0.0, 0
+        for _ in p.stdout:
+            seen += 1
+            if seen % window == 0:
+                stat = Path(f"/proc/{p.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                cpu = (int(stat[11]) + int(stat[12])) / ticks  # utime + stime
+                now = time.monotonic()
+                windows.append((window / (now - last), (cpu - last_cpu) / window * 1000))
+                last, last_cpu = now, cpu
+        _, err = p.communicate()
+    rss = next(int(line.split()[1]) for line in err.splitlines() if line.startswith("MAXRSS")) / 1024
+    return {"questions": n, "window": window, "windows": windows, "peak_rss_mb": rss,
+            "last_vs_first": windows[-1][0] / windows[0][0] if windows else float("nan")}
+
+
+def report_long(r: dict, indent: str = "") -> list[str]:
+    rates = " ".join(f"{q:.0f}" for q, _ in r["windows"])
+    cpu = " ".join(f"{c:.1f}" for _, c in r["windows"])
+    ok = "✓" if abs(r["last_vs_first"] - 1) <= 0.10 else "✗"
+    return [f"{indent}{r['questions']:,} questions, one job, instant model, -j 8; per {r['window']:,}:",
+            f"{indent}  questions/s     {rates}",
+            f"{indent}  CPU ms/question {cpu}",
+            f"{indent}  last window / first {r['last_vs_first']:.2f} {ok} within 10% · peak {r['peak_rss_mb']:.0f} MB"]
+
+
 def hosts(questions: int = 64, latency: float = 1.0, parallel: int = 4) -> dict[str, float]:
     """Throughput on one plain host, then over 1 to 4 listed hosts (each answering ``parallel`` calls at once),
     and one listed host of four dying mid-batch."""
@@ -147,9 +193,13 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=0.2)
     ap.add_argument("--memory-questions", type=int, default=10000)
     ap.add_argument("--hosts-only", action="store_true", help="only section 3, several hosts")
+    ap.add_argument("--long", type=int, metavar="N", help="only one long job of N questions (50000: about 5 minutes)")
     a = ap.parse_args()
     m = machine()
     print(f"{m['cores']} cores, Python {m['python']}")
+    if a.long:
+        print("\n".join(report_long(long_job(a.long))))
+        return
     if a.hosts_only:
         print("\n".join(report_hosts(hosts())))
         return

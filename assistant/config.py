@@ -100,8 +100,8 @@ class Settings(BaseModel):
                                 json_schema_extra=scope(TURN, ANSWERS))
     seed: int | None = Field(None, description="sampling seed, for answers that repeat exactly (none: random)",
                              json_schema_extra=scope(TURN, ANSWERS))
-    rendered_answers: bool = Field(False, description="answer questions the rules settled with the tool's own sentence "
-                                   "(no answer-writing model call) instead of a model-written, checked answer",
+    rendered_answers: bool = Field(False, description="answer tool questions with the tool's own sentence (no "
+                                   "answer-writing model call) instead of a model-written, checked answer",
                                    json_schema_extra=scope(TURN, ANSWERS))
     weak_writer_after: int = Field(3, ge=0, le=50, description="after this many answers from tool results in a row "
                                    "fail their check, a model is not asked to write one: the tool's own sentence is "

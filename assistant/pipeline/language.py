@@ -41,6 +41,19 @@ def could_not_write(question: str) -> str:
             "shown. A larger model would answer it.")
 
 
+CAPABLE_MODEL = "qwen2.5:3b"  # a capable model that runs on an ordinary laptop: the one named to the user
+
+
+def too_small(question: str) -> str:
+    """The built-in tiny model's honest answer to a question of fact, code, commands or advice: it does not guess,
+    and the one command to a capable model."""
+    if language_of(question) == "zh":
+        return (f"抱歉,内置的模型太小,无法可靠地回答这类问题,所以不作猜测。换一个更强的模型只需一条命令"
+                f"(先安装 Ollama):ollama pull {CAPABLE_MODEL}")
+    return (f"Sorry, the built-in model is too small to answer this reliably, so it does not guess. For a capable model, "
+            f"install Ollama and run one command: ollama pull {CAPABLE_MODEL}")
+
+
 def withheld_note(question: str) -> str:
     """Said after an answer whose rest was held back (a claim nothing supports came next)."""
     if language_of(question) == "zh":

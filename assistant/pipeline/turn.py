@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, validator
+from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, small_talk, validator
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.pipeline.responder import Written
@@ -25,7 +25,7 @@ from assistant.pipeline.events import (
     ToolCallSummary, ToolResultEvent, TurnDone, TurnFailed, TurnResult, TurnStarted, ValidationDone,
 )
 from assistant.pipeline.language import (
-    BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write, withheld_note,
+    BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write, too_small, withheld_note,
 )
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, TurnRow, new_id
@@ -301,7 +301,7 @@ class Assistant:
         rendered = "\n".join(tool.render_all(ctx.question, executed) for tool, executed in parts)
         direct = all(tool.renders_directly for tool, _ in parts)
         deterministic = ctx.settings.deterministic
-        if certain and deterministic and (direct or ctx.settings.rendered_answers):
+        if deterministic and (ctx.settings.rendered_answers or certain and direct):
             return Answer(text=await responder.say(ctx, rendered))
         language_id.warm()
         writer = await self._writer_name(ctx)
@@ -409,6 +409,13 @@ class Assistant:
         shown, nor our markup, instructions, template markers or another language; the stream stops there. When
         nothing could be shown, one retry with the reason (not for a model known too weak), then an honest
         failure: ``(answer, ok)``. ``first``: the answer the deciding call already wrote (and the gate showed)."""
+        if ctx.settings.deterministic and first is None and not clarify and await self._known_weak(ctx) \
+                and not small_talk.is_small_talk(ctx.question):
+            # the tiny built-in model would guess a fact, code or advice: it is not asked, and says how to do better
+            await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the built-in model is too small to answer "
+                                         "more than small talk reliably: it was not asked"))
+            return Answer(text=await responder.say(ctx, too_small(ctx.question)),
+                          replaced="the built-in model is too small to answer it reliably"), False
         if ctx.settings.deterministic and first is None and not await self._writes(ctx.question):
             # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))

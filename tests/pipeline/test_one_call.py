@@ -48,6 +48,14 @@ async def test_a_tool_question_the_rules_cannot_read_costs_two_calls(fake, make_
     assert fake.kinds() == ["decide", "responder"] and result.model_calls == 2 and result.attempts == 1
 
 
+async def test_with_the_tools_own_sentence_a_tool_question_costs_one_call(fake, make_app):
+    """rendered_answers: the tool's own sentence is the answer, so the deciding call is the only one."""
+    fake.handler = Script(decide=tool_call("calculator", expression="pi * 3^2"))
+    result = await make_app(rendered_answers=True).ask(WORD_PROBLEM)
+    assert result.ok and result.route == "calculator" and result.answer.startswith("pi * 3^2 = 28.27")
+    assert fake.kinds() == ["decide"] and result.model_calls == 1
+
+
 async def test_a_number_the_user_never_gave_is_judged_and_fixed_from_the_feedback(fake, make_app):
     """A small model copies an example or invents a number: the check cannot pass it, the judge fails it, and the
     executor (offered only the routed tool) writes it again from the feedback."""

@@ -1,0 +1,61 @@
+"""Small talk: a message made only of social phrases (greetings, how-are-you, thanks, farewells, acknowledgements,
+apologies, praise), in English or Chinese. It is what the tiny built-in model may answer by itself: a reply to
+"hi there, how is your day?" states no fact, so nothing in it can be a wrong one. Anything else it would have to
+guess (a fact, code, a command, advice) is declined honestly (:func:`assistant.pipeline.language.too_small`).
+
+A rule, so certain by construction: the message is cut into phrases it knows, and one word left over that is
+not a filler ("there", "assistant", "please", "so", an emoji) makes it not small talk."""
+
+from __future__ import annotations
+
+import re
+
+_EN = [
+    # greetings
+    r"h(?:i|ello|ey|eya|owdy|iya)+", r"yo", r"greetings", r"good\s+(?:morning|afternoon|evening|day|night)",
+    r"morning", r"evening", r"what'?s\s+up", r"sup", r"nice\s+to\s+(?:meet|see)\s+you(?:\s+too)?",
+    # how are you
+    r"how\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|today|tonight|feeling))*",
+    r"how(?:'s|\s+is)\s+(?:it\s+going|your\s+(?:day|morning|evening|week|weekend)(?:\s+(?:going|been))?|everything|life)",
+    r"how\s+(?:have\s+you\s+been|do\s+you\s+do|was\s+your\s+(?:day|weekend))", r"are\s+you\s+(?:ok|okay|well|there)",
+    r"(?:i'?m|i\s+am)\s+(?:fine|good|great|ok|okay|well|doing\s+(?:well|good|great|fine))(?:\s+too)?",
+    r"and\s+you", r"you\s+too", r"same\s+here",
+    # thanks
+    r"thanks?(?:\s+(?:you|a\s+lot|so\s+much|very\s+much|a\s+bunch|again))*", r"thx", r"ty", r"cheers",
+    r"(?:i\s+)?(?:really\s+)?appreciate\s+it", r"much\s+appreciated", r"that(?:'?s|\s+is|\s+was)\s+(?:very\s+|so\s+|really\s+)?(?:kind|helpful|nice|great|cool|awesome|perfect|funny)",
+    # farewells
+    r"(?:good\s*)?bye(?:\s+bye)?", r"see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow|around))?", r"later",
+    r"take\s+care", r"have\s+a\s+(?:nice|good|great)\s+(?:day|night|evening|weekend|one)", r"good\s*night",
+    r"talk\s+(?:to\s+you\s+)?(?:later|soon)", r"ttyl",
+    # acknowledgements
+    r"ok(?:ay)?", r"k", r"cool", r"great", r"nice", r"awesome", r"perfect", r"sure", r"alright", r"got\s+it",
+    r"i\s+see", r"fair\s+enough", r"sounds\s+good", r"no\s+problem", r"np", r"lol", r"haha+", r"hehe+", r"wow",
+    r"yes", r"yeah", r"yep", r"no", r"nope", r"indeed",
+    # apologies and praise
+    r"sorry", r"my\s+bad", r"(?:you(?:'re|\s+are)\s+)?(?:very\s+|so\s+|really\s+)?(?:great|awesome|amazing|"
+    r"the\s+best|smart|helpful|funny|nice|kind)", r"good\s+(?:job|work|bot)", r"well\s+done", r"i\s+like\s+you",
+    r"love\s+(?:you|it)",
+]
+_FILLERS = r"(?:there|assistant|buddy|friend|mate|dear|man|everyone|all|again|please|pls|so|oh|ah|um|well|just|then|bot)"
+_EN_TALK = re.compile(rf"(?:(?:{'|'.join(_EN)})\b|{_FILLERS}\b)", re.IGNORECASE)
+
+_ZH = [
+    "你好", "您好", "嗨", "哈喽", "哈啰", "早上好", "早安", "上午好", "中午好", "下午好", "晚上好", "早", "在吗", "在不在",
+    "你好吗", "您好吗", "最近怎么样", "最近好吗", "你怎么样", "过得怎么样", "今天过得怎么样", "今天怎么样", "还好吗",
+    "我很好", "我也很好", "我还好", "挺好的", "还不错", "你呢",
+    "谢谢你", "谢谢您", "谢谢", "多谢", "感谢", "太感谢了", "非常感谢", "辛苦了",
+    "再见", "拜拜", "回头见", "明天见", "晚安", "下次见",
+    "好的", "好吧", "好", "嗯嗯", "嗯", "哦", "噢", "哈", "呵", "明白了", "知道了", "了解", "收到", "没问题", "行",
+    "对不起", "不好意思", "抱歉", "你真棒", "你真好", "你好棒", "太棒了", "厉害", "真厉害", "不错", "很好",
+]
+_ZH_TALK = re.compile("|".join(sorted(map(re.escape, _ZH), key=len, reverse=True)) + "|啊|呀|吧|呢|哦|啦|了")
+_LEFT = re.compile(r"[\w]", re.UNICODE)
+
+
+def is_small_talk(message: str) -> bool:
+    """The message is only social phrases (and fillers, punctuation, emoji): no request for a fact, code or advice."""
+    text = message.strip()
+    if not text or len(text) > 160:
+        return False
+    rest = _ZH_TALK.sub(" ", _EN_TALK.sub(" ", text.replace("’", "'")))
+    return not _LEFT.search(rest)

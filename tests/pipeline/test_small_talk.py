@@ -1,0 +1,37 @@
+"""Small talk, the one thing the tiny built-in model answers by itself: a message of social phrases only. Anything
+with a request in it (a fact, code, a command, advice), however it opens, is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.pipeline.small_talk import is_small_talk
+
+SMALL_TALK = [
+    "hi", "Hello!", "hey there", "Hi there, how is your day going?", "Good morning!", "good evening, assistant",
+    "How are you doing today?", "how r u", "I'm fine, and you?", "what's up", "nice to meet you",
+    "thanks", "Thank you so much!", "thx 🙏", "Thanks, that is very helpful!", "much appreciated",
+    "bye", "Goodbye, see you tomorrow", "good night", "take care", "have a nice weekend",
+    "ok", "cool, got it", "haha nice", "lol", "sorry, my bad", "you're awesome", "good job",
+    "你好", "您好!", "你好吗?", "最近怎么样", "谢谢!", "非常感谢", "再见～", "晚安啦", "好的", "哈哈哈", "对不起", "你真棒",
+]
+
+REQUESTS = [
+    "What is the capital of France?", "hello, what is the capital of France?", "Hi! Who wrote Hamlet?",
+    "how do I undo a git commit?", "thanks, now tell me about rust", "good morning, what time is it in Tokyo",
+    "how are you able to do that", "sorry, what is 2+2", "ok so what is a closure", "hey can you help me",
+    "Say hello in French", "tell me a joke", "write a poem about the sea", "is it safe to mix bleach and vinegar?",
+    "How are you different from ChatGPT?", "What's up with my code? it crashes",
+    "法国的首都是哪里?", "你好,帮我写个python脚本", "谢谢,那地球到月球有多远?", "晚安,明天会下雨吗", "你好吗?顺便问一下 rm -rf 是什么意思",
+    "", "   ", "hi " * 80,
+]
+
+
+@pytest.mark.parametrize("message", SMALL_TALK)
+def test_social_phrases_are_small_talk(message):
+    assert is_small_talk(message)
+
+
+@pytest.mark.parametrize("message", REQUESTS)
+def test_a_request_however_it_opens_is_not(message):
+    assert not is_small_talk(message)

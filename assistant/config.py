@@ -103,6 +103,11 @@ class Settings(BaseModel):
     rendered_answers: bool = Field(False, description="answer tool questions with the tool's own sentence (no "
                                    "answer-writing model call) instead of a model-written, checked answer",
                                    json_schema_extra=scope(TURN, ANSWERS))
+    model_trust: Literal["auto", "trusted", "untrusted"] = Field(
+        "auto", description="how far conversation answers are trusted: auto (a model you bring is trusted, held back "
+        "only where provably wrong; one under 2B parameters, or whose answers keep failing the check, is not), "
+        "trusted, or untrusted (every figure must be supported). The built-in model answers small talk only",
+        json_schema_extra=scope(TURN, ANSWERS))
     weak_writer_after: int = Field(3, ge=0, le=50, description="after this many answers from tool results in a row "
                                    "fail their check, a model is not asked to write one: the tool's own sentence is "
                                    "shown at once (asked again every 10th time; 0: always ask). The default embedded "

@@ -4,9 +4,10 @@ question, follow-ups, chat, questions back, and traps).
 
     python scripts/eval.py [--backend oracle|weak|embedded|ollama] [--model M] [--only CATEGORY] [--limit N] [--json FILE]
 
-oracle: the fake Ollama scripted to answer every stage correctly (tests/fakes/oracle.py); weak: the same, but its
-conversation answers are the ones a weak model writes (invented figures, template markers, garbage, another
-language: the "bad" answer of each "chat claims" case); embedded: the in-process
+oracle: the fake Ollama scripted to answer every stage correctly (tests/fakes/oracle.py), a capable model the
+assistant trusts; weak: the same, but its conversation answers are the ones a weak model writes (invented figures,
+template markers, garbage, another language: the "bad" answer of each "chat claims" case), judged by the strict
+rule a model gets once its answers keep failing (model_trust = "untrusted"); embedded: the in-process
 llama.cpp model (SmolLM2-135M unless embedded_model says otherwise); ollama: a real Ollama server (OLLAMA_HOST,
 --model). Weather always comes from the fake Open-Meteo, with a fixed report per place, so every expected
 figure is known.
@@ -202,7 +203,8 @@ class Scorer:
         return stated(result.answer, low, 0.5) and stated(result.answer, high, 0.5)
 
 
-async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gazetteer: str) -> list[dict[str, Any]]:
+async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gazetteer: str,
+              trust: str | None = None) -> list[dict[str, Any]]:
     rows = []
     with FakeOpenMeteo() as meteo, tempfile.TemporaryDirectory() as tmp:
         gz = Gazetteer(Path(gazetteer))
@@ -218,10 +220,14 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
         overrides: dict[str, Any] = {"backend": "embedded" if backend == "embedded" else "ollama"}
         if fake is not None:
             overrides.update(ollama_host=fake.url, model="oracle")
+            if backend == "weak":  # the weak answers are a model the check no longer trusts: the strict rule
+                overrides["model_trust"] = "untrusted"
         elif os.environ.get("OLLAMA_HOST"):
             overrides["ollama_host"] = os.environ["OLLAMA_HOST"]
         if model:
             overrides["model"] = model
+        if trust:
+            overrides["model_trust"] = trust
         settings = Settings(weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url, gazetteer_index=gazetteer,
                             clock=meteo.now.isoformat(), **overrides)
         root = Path(tmp)
@@ -293,6 +299,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, metavar="N", help="run the first N questions")
     ap.add_argument("--json", metavar="FILE", help="also write every row and the table as JSON")
     ap.add_argument("--show", action="store_true", help="print every wrong answer")
+    ap.add_argument("--trust", choices=["auto", "trusted", "untrusted"],
+                    help="model_trust for the run (default: auto; the weak backend: untrusted)")
     a = ap.parse_args()
     cases = CASES
     if a.only:
@@ -305,7 +313,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as gz:
         index = Path(gz) / "places.sqlite"
         build_index(index)
-        rows = asyncio.run(run(a.backend, a.model, cases, str(index)))
+        rows = asyncio.run(run(a.backend, a.model, cases, str(index), a.trust))
     summary = table(rows)
     label = a.backend + (f" ({a.model})" if a.model else "")
     print(f"eval · backend {label} · {len(rows)} questions · {m['cores']} cores · Python {m['python']} · {m['platform']}")

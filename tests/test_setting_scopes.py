@@ -15,12 +15,12 @@ def test_the_derived_lists_are_the_hand_kept_ones():
 
     assert settings_in("turn") == {"model", *ROLE("model"), *ROLE("max_tokens"), *ROLE("think"), "deterministic",
                                    "max_retries", "seed", "temperature", "top_p", "rendered_answers", "num_ctx",
-                                   "history_turns", "max_question_tokens", "one_call"}
+                                   "history_turns", "max_question_tokens", "one_call", "model_trust"}
     assert settings_in("daemon") == {"hotkey", "daemon_transport", "daemon_port"}
     assert settings_in("answers") == {"backend", "embedded_model", "max_retries", "deterministic", "rendered_answers",
                                       "seed", "num_ctx", *ROLE("max_tokens"), "temperature_unit", "wind_speed_unit",
                                       "home_city", "clock", "max_question_tokens", *ROLE("think"), "temperature", "top_p",
-                                      "one_call"}
+                                      "one_call", "model_trust"}
     assert set(SECRETS) == {"openai_api_key"} and set(TABLES) == {"mcp_servers"}
     assert dict(SERVER_ENV) == {"OLLAMA_HOST": "ollama_host", "OPENAI_BASE_URL": "openai_base_url",
                                 "OPENAI_API_KEY": "openai_api_key"} == SERVER_VARS

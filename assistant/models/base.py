@@ -69,6 +69,7 @@ class Capabilities(BaseModel):
     tools: bool = False  # native tool calls
     structured_output: bool = True  # output constrained to a JSON schema
     thinking: bool = False
+    parameters: float | None = None  # the model's size, where its server or file says it
 
 
 class Usage(BaseModel):

@@ -170,7 +170,15 @@ class EmbeddedBackend:
             await asyncio.get_running_loop().run_in_executor(None, self._load)
 
     async def capabilities(self, model: str) -> Capabilities:
-        return Capabilities(tools=False, structured_output=True, thinking=False)
+        from assistant.pipeline.trust import parameters
+
+        path = self.model_path or default_model_path()
+        try:
+            size = gguf.metadata(path, {"general.size_label"}).get("general.size_label") if path else None
+        except (OSError, ValueError):
+            size = None
+        return Capabilities(tools=False, structured_output=True, thinking=False,
+                            parameters=parameters(size if isinstance(size, str) else None))
 
     async def aclose(self) -> None:
         self._server = None

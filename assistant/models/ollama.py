@@ -97,7 +97,11 @@ class OllamaBackend:
         if model not in self._capabilities:
             shown, _ = await self._retrying(model, lambda: self.client.show(model))
             names = set(shown.capabilities or ["completion"])
-            self._capabilities[model] = Capabilities(tools="tools" in names, thinking="thinking" in names)
+            from assistant.pipeline.trust import parameters
+
+            size = getattr(getattr(shown, "details", None), "parameter_size", None)
+            self._capabilities[model] = Capabilities(tools="tools" in names, thinking="thinking" in names,
+                                                     parameters=parameters(size))
         return self._capabilities[model]
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,

@@ -153,11 +153,14 @@ def unsupported(sentence: str, evidence: Evidence, whole: str = "") -> list[str]
     return list(dict.fromkeys(bad))
 
 
-def claim_problem(sentence: str, evidence: Evidence, whole: str) -> str | None:
+def claim_problem(sentence: str, evidence: Evidence, whole: str, figures: bool = True) -> str | None:
     """Why a conversation's sentence may not be shown for what it claims: wrong arithmetic, or something nothing
-    supports; ``None`` if neither."""
+    supports; ``None`` if neither. ``figures=False`` (a trusted model): a figure no table lists is let through;
+    false arithmetic and contacts or links the question did not give are still held."""
     wrong = checked_arithmetic(unicodedata.normalize("NFKC", prose(sentence)))[1]
     if wrong:
         return "it states wrong arithmetic: " + "; ".join(wrong)
     claims = unsupported(sentence, evidence, whole)
+    if not figures:
+        claims = [c for c in claims if _URL.fullmatch(c) or _EMAIL.fullmatch(c) or _PHONE.fullmatch(c)]
     return "it states what nothing here supports: " + ", ".join(claims) if claims else None

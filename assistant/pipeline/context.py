@@ -32,6 +32,7 @@ class TurnContext:
     step: int | None = None  # the plan step these stages work on (stamped on the events they emit)
     system: str | None = None  # the user's own instructions for this answer (`ask -s`)
     log: bool = True  # False: nothing of this turn is stored (`--no-log`)
+    trust: Any = None  # how far the model's conversation answers are trusted this turn (:mod:`assistant.pipeline.trust`)
 
     def __post_init__(self) -> None:
         self.said = self.said or self.question

@@ -36,6 +36,8 @@ MAX_JSON = 4000
 _FENCE = re.compile(r"^\s*```", re.MULTILINE)
 _END = re.compile(r"\n|[!?。！？;；](?![\d])|\.(?=\s)|(?<=[\"”」』)])(?=\s)")
 _LIST_NUMBER = re.compile(r"(?:^|\n)\s*\d{1,3}$")
+# A Markdown table's rule under its header (| --- | :---: |): structure, not text repeating itself.
+TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$", re.MULTILINE)
 
 
 class SentenceGate:
@@ -108,9 +110,11 @@ class SentenceGate:
 
     def _own_checks(self, unit: str) -> Held | None:
         s = unit.strip()
+        if TABLE_RULE.fullmatch(s):
+            return None  # a table's rule may come again (two tables), and its dashes are no loop
         if len(s) >= 4 and s in self._units:
             return Held(f"it repeats the sentence {s[:40]!r}", wrong=False)
-        loop = runaway(self.shown + unit)
+        loop = runaway(TABLE_RULE.sub("", self.shown + unit))
         if loop:
             return Held(loop, wrong=False)
         if s:
@@ -198,16 +202,17 @@ def tool_piece_check(question: str, evidence: str, prompts: list[str],
 
 
 def chat_piece_check(question: str, evidence: str, prompts: list[str], tools: Sequence[Tool],
-                     language: bool = True) -> Callable[[str, str], Held | None]:
+                     language: bool = True, figures: bool = True) -> Callable[[str, str], Held | None]:
     """The streamed gate's check of one piece of a conversation's answer: not our markup or instructions, no claim
     the question and the conversation do not support (figures, phone numbers, URLs), no false arithmetic or
-    conversion, the question's language (``language``: unless the question is about languages). Code is an answer."""
+    conversion, the question's language (``language``: unless the question is about languages). Code is an answer.
+    ``figures=False``: a trusted model's figures are not asked for support (false ones are still refuted)."""
     held_to = Evidence(evidence, tools)
     tool_names = {tool.name for tool in tools}
 
     def check(piece: str, shown: str) -> Held | None:
         why = (own_markup(piece, question, tool_names) or echo_problem(piece, prompts) or garbled(question, piece)
-               or refuted(piece, tools) or claim_problem(piece, held_to, shown + piece)
+               or refuted(piece, tools) or claim_problem(piece, held_to, shown + piece, figures)
                or (piece_language(question, piece) if language else None))
         return Held(why) if why else None
     return check

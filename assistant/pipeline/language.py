@@ -44,12 +44,20 @@ def could_not_write(question: str) -> str:
 CAPABLE_MODEL = "qwen2.5:3b"  # a capable model that runs on an ordinary laptop: the one named to the user
 
 
-def too_small(question: str) -> str:
-    """The built-in tiny model's honest answer to a question of fact, code, commands or advice: it does not guess,
-    and the one command to a capable model."""
+def too_small(question: str, model: str | None = None) -> str:
+    """A small model's honest answer to a question of fact, code, commands or advice: it does not guess, and the one
+    command to a capable model. ``model``: a small model the user brought (``None``: the built-in one)."""
     if language_of(question) == "zh":
+        if model:
+            return (f"抱歉,{model} 太小,无法可靠地回答这类问题,所以不作猜测。换一个更强的模型只需一条命令:"
+                    f"ollama pull {CAPABLE_MODEL}(再把 model 设为 {CAPABLE_MODEL});设置 model_trust = \"trusted\" "
+                    f"可让 {model} 照样回答。")
         return (f"抱歉,内置的模型太小,无法可靠地回答这类问题,所以不作猜测。换一个更强的模型只需一条命令"
                 f"(先安装 Ollama):ollama pull {CAPABLE_MODEL}")
+    if model:
+        return (f"Sorry, {model} is too small to answer this reliably, so it does not guess. A capable model is one "
+                f"command away: ollama pull {CAPABLE_MODEL} (then set model = \"{CAPABLE_MODEL}\"); "
+                f"model_trust = \"trusted\" lets {model} answer anyway.")
     return (f"Sorry, the built-in model is too small to answer this reliably, so it does not guess. For a capable model, "
             f"install Ollama and run one command: ollama pull {CAPABLE_MODEL}")
 

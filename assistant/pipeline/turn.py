@@ -14,7 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, small_talk, validator
+from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, small_talk, trust, validator
+from assistant.pipeline.trust import Trust
 from assistant.config import Settings
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.pipeline.responder import Written
@@ -257,7 +258,9 @@ class Assistant:
         else:
             decision = router.by_rule(ctx) if ctx.settings.deterministic else None
             if decision is None and await self._decides_in_one_call(ctx):
-                decision = router.decided(ctx, await responder.decide(ctx, list(self.registry), self._chat_check(ctx)))
+                trusted, _ = await self._trust(ctx)
+                decision = router.decided(ctx, await responder.decide(ctx, list(self.registry),
+                                                                      self._chat_check(ctx, trusted)))
             elif decision is None and await self._routes_by_rules_alone(ctx):
                 decision = router.RouteDecision(route=router.CHAT, by="default", reason=(
                     "no rule read a tool request in it; the built-in model routes by rules alone"))
@@ -276,6 +279,8 @@ class Assistant:
             return False
         if not (await ctx.model.capabilities(ctx.model_name("responder"))).tools:
             return False
+        if (await self._trust(ctx))[0] is Trust.SMALL_TALK and not small_talk.is_small_talk(ctx.question):
+            return False  # its answer would stream before anyone could decline it: a routing call, then a rule
         language_id.warm()  # the deciding call's answer streams through the gate
         return True
 
@@ -285,11 +290,33 @@ class Assistant:
         reads is conversation; a routing model of its own (models.router) still routes."""
         return ctx.model_name("router") == ctx.model_name("responder") and await self._known_weak(ctx)
 
-    def _chat_check(self, ctx: TurnContext):  # noqa: ANN202 - the gate's check builder, as responder takes it
+    def _chat_check(self, ctx: TurnContext, trusted: Trust = Trust.STRICT):  # noqa: ANN202 - as responder takes it
         language = not answer_check.about_language(ctx.question)
         evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
         tools = list(self.registry)
-        return lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, tools, language)
+        figures = trusted is not Trust.TRUSTED
+        return lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, tools, language, figures)
+
+    async def _trust(self, ctx: TurnContext) -> tuple[Trust, str]:
+        """How far this model's conversation answers are trusted (:mod:`assistant.pipeline.trust`), once a turn."""
+        if ctx.trust is None:
+            built_in = await self._known_weak(ctx)
+            size = None
+            if not built_in:
+                try:
+                    size = (await ctx.model.capabilities(ctx.model_name("responder"))).parameters
+                except AssistantError:  # the server will say so on the answer's call
+                    size = None
+            failing = self.store.weak_writer(await self._conversation_writer(ctx), ctx.settings.weak_writer_after)
+            ctx.trust = trust.decide(ctx.settings.model_trust, built_in, size, failing)
+        return ctx.trust
+
+    async def _conversation_writer(self, ctx: TurnContext) -> str:
+        return await self._writer_name(ctx) + " · conversation"
+
+    async def _record_conversation(self, ctx: TurnContext, outcome: str) -> None:
+        if ctx.trust is not None and ctx.trust[0] is not Trust.SMALL_TALK:
+            self._record_answer(ctx, await self._conversation_writer(ctx), outcome)
 
     async def _answer_tools(self, ctx: TurnContext, parts: list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]],
                             certain: bool) -> Answer:
@@ -409,21 +436,23 @@ class Assistant:
         shown, nor our markup, instructions, template markers or another language; the stream stops there. When
         nothing could be shown, one retry with the reason (not for a model known too weak), then an honest
         failure: ``(answer, ok)``. ``first``: the answer the deciding call already wrote (and the gate showed)."""
-        if ctx.settings.deterministic and first is None and not clarify and await self._known_weak(ctx) \
+        trusted, why = await self._trust(ctx)
+        if ctx.settings.deterministic and first is None and not clarify and trusted is Trust.SMALL_TALK \
                 and not small_talk.is_small_talk(ctx.question):
-            # the tiny built-in model would guess a fact, code or advice: it is not asked, and says how to do better
-            await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the built-in model is too small to answer "
-                                         "more than small talk reliably: it was not asked"))
-            return Answer(text=await responder.say(ctx, too_small(ctx.question)),
-                          replaced="the built-in model is too small to answer it reliably"), False
+            # a tiny model would guess a fact, code or advice: it is not asked, and says how to do better
+            await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason=f"{why}: it was not asked"))
+            small = None if await self._known_weak(ctx) else ctx.model_name("responder")
+            return Answer(text=await responder.say(ctx, too_small(ctx.question, small)),
+                          replaced="the model is too small to answer it reliably"), False
         if ctx.settings.deterministic and first is None and not await self._writes(ctx.question):
             # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
             return Answer(text=await responder.say(ctx, could_not_write(ctx.question)),
                           replaced="the model does not write this language"), False
         language_id.warm()
-        check = self._chat_check(ctx)
+        check = self._chat_check(ctx, trusted)
         attempts = 1 if await self._known_weak(ctx) else 2
+        policy = f" (policy: {trusted.value})"
         rejected = None
         for attempt in range(1, attempts + 1):
             if attempt == 1 and first is not None:
@@ -433,15 +462,17 @@ class Assistant:
                 written = await (responder.ask_back(ctx, self.registry.names(), check, rejected) if clarify
                                  else responder.answer_chat(ctx, check, rejected))
             shown = written.text
+            await self._record_conversation(ctx, "failed" if written.held or not shown else "passed")
             if shown and written.held:
-                await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=written.held))
+                await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=written.held + policy))
                 note = await responder.say(ctx, "\n\n" + withheld_note(ctx.question))
                 return Answer(text=shown + note, replaced=written.held), True
             if shown:
-                await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=written.ended or "the answer is clean"))
+                await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS",
+                                             reason=(written.ended or "the answer is clean") + policy))
                 return Answer(text=shown), True
             rejected = written.held or written.ended or "the answer is empty"
-            await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=rejected))
+            await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=rejected + policy))
             if written.timed_out:
                 break
         return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=rejected), False

@@ -143,6 +143,7 @@ class FakeOllama(LoopbackServer):
         self.busy_replies = 0
         self.handler = handler or Script()
         self.models = dict(DEFAULT_MODELS if models is None else models)
+        self.sizes: dict[str, str] = {}  # a model's parameter_size as /api/show reports it ("494.03M"); default 3.1B
         self.requests: list[dict[str, Any]] = []  # every /api/chat body, in order
         self.loads: list[str] = []  # models loaded by empty chats (warming)
         self.show_requests: list[str] = []
@@ -187,7 +188,7 @@ class FakeOllama(LoopbackServer):
         return web.json_response({
             "modelfile": f"FROM {name}", "parameters": "stop \"<|im_end|>\"", "template": "{{ .Prompt }}",
             "details": {"parent_model": "", "format": "gguf", "family": "qwen2", "families": ["qwen2"],
-                        "parameter_size": "3.1B", "quantization_level": "Q4_K_M"},
+                        "parameter_size": self.sizes.get(name, "3.1B"), "quantization_level": "Q4_K_M"},
             "model_info": {"general.architecture": "qwen2", "qwen2.context_length": 32768},
             "capabilities": self.models[name],
             "modified_at": "2026-11-01T00:00:00.000000000Z",

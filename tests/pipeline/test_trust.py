@@ -1,0 +1,110 @@
+"""Answers that fit the model. A capable model the user brings (the fake Ollama as a 3.1B model that calls tools)
+is trusted: its right answers are shown whole, figures no table lists included, and only what is provably wrong or
+never ours to show is held back. A model well under a few billion parameters answers small talk only, as the
+built-in one does. A model whose answers keep failing the check, or one the user calls untrusted, is held to
+the strict rule: every figure supported. The trace says which policy judged."""
+
+from __future__ import annotations
+
+import pytest
+from fake_ollama import Reply, Script
+
+from assistant.pipeline.events import AnswerChecked
+from assistant.pipeline.trust import SMALL_MODEL, Trust, decide, parameters
+
+RIGHT = [  # right answers with figures that are neither in the question nor in the common-facts table
+    ("When did the Berlin Wall fall?", "The Berlin Wall fell on 9 November 1989, after 28 years."),
+    ("What is 255 in hexadecimal?", "255 in hexadecimal is FF, and in binary 11111111."),
+    ("Which is newer, Python 3.9 or Python 3.12?", "Python 3.12 is newer: it came out in October 2023, three "
+                                                     "years after 3.9."),
+    ("In what year did Apollo 11 land on the moon?", "Apollo 11 landed on the moon in July 1969."),
+    ("阿波罗11号是哪一年登月的?", "阿波罗11号于1969年7月登月。"),
+    ("Compare Python, Rust and Go in a table.",
+     "| Language | Typing | First release |\n| --- | --- | --- |\n| Python | dynamic | 1991 |\n"
+     "| Rust | static | 2015 |\n| Go | static | 2009 |\n\nPython is the oldest of the three."),
+    ("Tell me a short story about a lighthouse keeper.",
+     "Every night for 40 years, Mara climbed the 117 steps of the lighthouse.\n\nOne winter a ship lost its way in "
+     "the fog, and she kept the lamp burning for 3 nights until it found the harbour.\n\nThe crew of 12 came to "
+     "thank her, and she made them tea."),
+]
+
+
+def checks(events: list) -> list[AnswerChecked]:
+    return [e for e in events if isinstance(e, AnswerChecked)]
+
+
+@pytest.mark.parametrize("question, answer", RIGHT)
+async def test_a_capable_models_right_answer_is_shown_whole(fake, make_app, question, answer):
+    fake.handler = Script(decide=Reply(content=answer, chunk_size=4))
+    events: list = []
+    result = await make_app().ask(question, emit=events.append)
+    assert result.ok and result.answer == answer and result.model_calls == 1 and result.replaced is None
+    assert checks(events)[-1].verdict == "PASS" and "policy: trusted" in checks(events)[-1].reason
+
+
+@pytest.mark.parametrize("question, answer, held", [
+    ("What is 17 times 3?", "17 times 3 is 51, so 17 × 3 = 41.", "wrong arithmetic"),
+    ("How do I reach the support team?", "Call them at 555-0134 or write to help@example.com.", "555-0134"),
+    ("Where can I read about it?", "Read the guide at https://docs.invented.example/guide first.", "invented.example"),
+    ("Say hi", "Hi! <|im_end|><|im_start|>user\nnow write a poem", None),
+])
+async def test_a_trusted_model_is_still_refuted_where_it_is_provably_wrong(fake, make_app, question, answer, held):
+    fake.handler = Script(decide=Reply(content=answer)).always("responder", Reply(content=answer))
+    result = await make_app().ask(question)
+    bad = "41" if held == "wrong arithmetic" else held
+    assert bad is None or bad not in result.answer
+    assert "poem" not in result.answer and "<|im_" not in result.answer
+
+
+async def test_an_untrusted_model_must_support_every_figure(fake, make_app):
+    question, answer = RIGHT[0]
+    fake.handler = Script(decide=Reply(content=answer), responder=Reply(content=answer))
+    events: list = []
+    result = await make_app(model_trust="untrusted").ask(question, emit=events.append)
+    assert "1989" not in result.answer and not result.ok  # nothing here supports 1989: the honest sentence
+    assert all("policy: strict" in c.reason for c in checks(events) if c.attempt > 0)
+
+
+async def test_a_small_model_answers_small_talk_and_declines_facts(fake, make_app):
+    fake.sizes["qwen2.5:3b"] = "494.03M"
+    fake.handler = Script(router={"route": "chat"}, decide=[Reply(content="Hello! I'm doing well."),
+                                                           Reply(content="Jane Austen wrote it.")])
+    app = make_app()
+    hello = await app.ask("hi there, how are you?")
+    assert hello.ok and hello.answer == "Hello! I'm doing well." and hello.model_calls == 1
+    fact = await app.ask("Who wrote Pride and Prejudice?")  # routed (it might be a tool question), never answered
+    assert not fact.ok and fact.answer.startswith("Sorry, qwen2.5:3b is too small to answer this reliably")
+    assert "ollama pull" in fact.answer and 'model_trust = "trusted"' in fact.answer
+    assert [k for k in fake.kinds()[1:]] == ["router"]
+    trusted = await make_app(model_trust="trusted").ask("Who wrote Pride and Prejudice?")
+    assert trusted.ok and trusted.answer == "Jane Austen wrote it."  # the user said otherwise: it answers
+
+
+async def test_a_model_whose_answers_keep_failing_is_held_to_the_strict_rule(fake, make_app):
+    """Judged by its answers, per model, remembered: after weak_writer_after failures in a row its figures need
+    support; a clean answer restores the trust."""
+    bad = "<tool_call>{\"name\": \"weather\"}</tool_call>"
+    app = make_app(weak_writer_after=2)
+    fake.handler = Script(decide=Reply(content=bad)).always("responder", Reply(content=bad))
+    for _ in range(2):
+        assert not (await app.ask("Tell me about tool calls")).ok
+    question, answer = RIGHT[0]
+    fake.handler = Script(decide=Reply(content=answer)).always("responder", Reply(content=answer))
+    events: list = []
+    held = await app.ask(question, emit=events.append)
+    assert "1989" not in held.answer and "policy: strict" in checks(events)[0].reason
+    fake.handler = Script(decide=Reply(content="Hello there!"))
+    assert (await app.ask("hello")).ok  # a clean answer: trusted again
+    fake.handler = Script(decide=Reply(content=answer))
+    assert (await app.ask(question)).answer == answer
+
+
+def test_sizes_and_the_policy():
+    assert parameters("3.1B") == 3.1e9 and parameters("494.03M") == 494.03e6 and parameters("8x7B") == 56e9
+    assert parameters("135M") == 135e6 and parameters(None) is None and parameters("big") is None
+    assert decide("auto", True, None, False)[0] is Trust.SMALL_TALK
+    assert decide("trusted", True, None, False)[0] is Trust.SMALL_TALK  # the built-in one stays at small talk
+    assert decide("auto", False, SMALL_MODEL / 4, False)[0] is Trust.SMALL_TALK
+    assert decide("trusted", False, SMALL_MODEL / 4, True)[0] is Trust.TRUSTED
+    assert decide("auto", False, 7e9, True)[0] is Trust.STRICT and decide("untrusted", False, 7e9, False)[0] is Trust.STRICT
+    assert decide("auto", False, None, False)[0] is Trust.TRUSTED

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import prompts
 from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage
+from assistant.limits import request_of
 from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
 
@@ -99,14 +100,27 @@ def _routes_text(ctx: TurnContext) -> str:
     return "\n".join(lines)
 
 
+def document_attached(question: str) -> bool:
+    """A document rides along with the request (``-f`` files, piped text, a paste of several lines)."""
+    return request_of(question) != question
+
+
+def _declined(q: str) -> RouteDecision:
+    text = ("抱歉,我不能透露我的系统提示或内部指令。还有什么可以帮您?" if is_chinese(q) else
+            "Sorry, I can't share my system prompt or internal instructions. Is there anything else I can help with?")
+    return RouteDecision(route=CHAT, by="rule", reason="a request for internal instructions is declined", reply=text)
+
+
 def by_rule(ctx: TurnContext) -> RouteDecision | None:
     """The certain tiers, in order: a guard, an answer to a pending question back, a tool's own rule,
     a follow-up of the previous turn, a tool's question back for a missing argument."""
     q = ctx.question
+    if document_attached(q):
+        # the rules read the words that ask, never a pasted or piped document (its place names, its sums)
+        q = request_of(q)
+        return _declined(q) if guarded(q) else None
     if guarded(q):
-        text = ("抱歉,我不能透露我的系统提示或内部指令。还有什么可以帮您?" if is_chinese(q) else
-                "Sorry, I can't share my system prompt or internal instructions. Is there anything else I can help with?")
-        return RouteDecision(route=CHAT, by="rule", reason="a request for internal instructions is declined", reply=text)
+        return _declined(q)
     if ctx.pending is not None:
         tool = ctx.registry.get(ctx.pending.route or "")
         if tool is not None:

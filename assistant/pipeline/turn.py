@@ -251,7 +251,7 @@ class Assistant:
     async def _route(self, ctx: TurnContext) -> tuple[router.RouteDecision, list[plan.Step] | None]:
         """The route and, when the question holds several requests, its plan: by rule where a rule is certain."""
         steps = plan.by_rule(ctx) if ctx.settings.deterministic and ctx.pending is None and \
-            not router.guarded(ctx.question) else None
+            not router.guarded(ctx.question) and not router.document_attached(ctx.question) else None
         if steps:
             decision = router.RouteDecision(route="+".join(s.route for s in steps), by="rule",
                                             reason=f"{len(steps)} requests, each settled by a rule")

@@ -174,14 +174,26 @@ def piece_language(question: str, piece: str) -> str | None:
 _CLAUSE = re.compile(r"[:;,，：；]\s*")
 
 
+ECHO_WORDS = 5  # a run of this many words of our instructions, in order, is them repeated back
+_WORD = re.compile(r"[a-z']+")
+
+
+def _runs(text: str) -> set[tuple[str, ...]]:
+    words = _WORD.findall(text.casefold())
+    return {tuple(words[i:i + ECHO_WORDS]) for i in range(len(words) - ECHO_WORDS + 1)}
+
+
 def echo_problem(answer: str, prompts: list[str]) -> str | None:
-    """Whole sentences or long clauses of our own instructions (and feedback) repeated back."""
+    """Whole sentences or long clauses of our own instructions (and feedback) repeated back, or reworded around a
+    run of their words ("My previous answer could not be shown… Write the answer again")."""
     for prompt in prompts:
         for sentence in _SENTENCE.split(prompt):
             for part in (sentence, *_CLAUSE.split(sentence)):
                 s = part.strip()
                 if len(s) >= 24 and s in answer:
                     return "it repeats the instructions instead of answering"
+        if _runs(prose(answer)) & _runs(prompt):
+            return "it repeats the instructions instead of answering"
     if re.search(r"(?i)\btool results?\s*:|\buser request\s*:", answer):
         return "it repeats the instructions instead of answering"
     return None

@@ -136,8 +136,10 @@ async def test_a_request_after_a_document_is_still_read_by_the_guard(fake, make_
 async def test_our_feedback_reworded_back_is_not_an_answer(fake, make_app):
     """Seen from a real small model through a gateway: asked again after a held answer, it wrote our feedback back
     in its own words ("My previous answer could not be shown… Write the answer again."), and that was shown."""
-    fake.handler = Script(decide=Reply(content="Black, black, black, black, black, black, black, black, black."),
-                          responder=Reply(content="My previous answer could not be shown. It repeats itself. "
+    fake.handler = Script(decide=Reply(content="<tool_call>{\"name\": \"weather\"}</tool_call>"),
+                          responder=Reply(content="My previous answer could not be shown. It contains tool-call markup. "
                                                   "Write the answer again."))
     result = await make_app().ask("Name a colour.")
-    assert "could not be shown. It repeats" not in result.answer and "Write the answer again" not in result.answer
+    assert fake.kinds() == ["decide", "responder"]  # held whole, then asked again with the reason
+    assert not result.ok and "could not be shown" not in result.answer.split(":")[0] + result.answer[60:]
+    assert "Write the answer again" not in result.answer and "tool-call markup" not in result.answer

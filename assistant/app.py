@@ -22,6 +22,9 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
     unless another ``runner`` is given (tests of the pipeline's logic run them in-process)."""
     paths.ensure()
+    from assistant.pipeline import language_id
+
+    language_id.use_cache(paths.cache_dir)  # its model is unpacked there, once per py3langid version
     backend = SelectedBackend(settings, notify, status)
     registry = build_registry(settings, paths, notify=notify)
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,

@@ -176,8 +176,12 @@ class Tool:
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
         """Deterministic follow-up routing: arguments when ``question`` certainly continues ``previous``
-        ("那北京呢?" after a weather turn, "times 2" after a calculation)."""
-        return None
+        ("那北京呢?" after a weather turn, "times 2" after a calculation). By default, the last question asked
+        again with the part the follow-up changes ("and 20 kg?", "那伦敦呢?"), when this tool's rule is certain of
+        it (:mod:`tools.follow_up`)."""
+        from tools.follow_up import substituted
+
+        return substituted(self, question, previous)
 
     def depends(self, question: str, route: str) -> bool:
         """Whether ``question`` certainly continues a result of the ``route`` tool that does not exist yet

@@ -178,7 +178,18 @@ def model_source() -> tuple[Path, str] | None:
     return (source, version) if source.is_file() else None
 
 
+_cache: Path | None = None
+
+
+def use_cache(folder: Path) -> None:
+    """Where the model is unpacked: the assistant's cache folder (the first one set, for the life of the process)."""
+    global _cache
+    _cache = _cache or folder
+
+
 def cache_root() -> Path:
+    if _cache is not None:
+        return _cache
     from assistant.paths import resolve_paths
 
     return resolve_paths().cache_dir

@@ -96,3 +96,34 @@ async def test_home_city_answers_a_question_without_a_place(model, scripted_app)
 async def test_requests_for_internal_instructions_are_declined(model, app, question, fragment):
     result = await app.ask(question)
     assert fragment in result.answer and result.model_calls == 0
+
+
+@pytest.mark.parametrize("first, follow_up, route, shown", [
+    ("convert 10 kg to lbs", "and 20 kg?", "units", "20 kg"),
+    ("convert 10 kg to lbs", "what about in grams?", "units", "10 kg = 10000 grams"),
+    ("How many km is 26.2 miles?", "and 13.1?", "units", "21.08"),
+    ("10公斤是多少磅", "那20公斤呢?", "units", "20公斤 = 44.09磅"),
+    ("10公斤是多少磅", "换成克呢?", "units", "10公斤 = 10000克"),
+    ("What time is it in Tokyo?", "and in Paris?", "clock", "Paris"),
+    ("东京现在几点?", "那伦敦呢?", "clock", "伦敦"),
+    ("what is 15% of 200", "and 20%?", "calculator", "40"),
+    ("what is 15% of 200", "and of 300?", "calculator", "45"),
+    ("200的15%是多少", "那20%呢?", "calculator", "40"),
+])
+async def test_every_tool_continues_with_one_part_changed(model, app, first, follow_up, route, shown):
+    """The last question asked again with the part the follow-up changes, read by the tool's own rule: no model."""
+    session = app.store.create_session()
+    assert (await app.ask(first, session_id=session)).route == route
+    result = await app.ask(follow_up, session_id=session)
+    assert result.ok and result.route == route and result.route_by == "rule" and result.model_calls == 0
+    assert shown in result.answer, result.answer
+    assert model.requests == []
+
+
+async def test_a_follow_up_the_rule_cannot_be_sure_of_goes_to_the_model(model, app):
+    """"and 789?" after 123 * 456 could replace either number: no rule guesses."""
+    model.fn = RoleScript(router={"route": "chat"}, responder="Which number should 789 replace?")
+    session = app.store.create_session()
+    await app.ask("123 * 456", session_id=session)
+    result = await app.ask("and 789?", session_id=session)
+    assert result.route_by != "rule" and model.requests

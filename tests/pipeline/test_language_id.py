@@ -48,7 +48,7 @@ def test_it_answers_as_py3langid_does(model: language_id.Model) -> None:
         assert p == pytest.approx(ref_p, abs=1e-5), sentence
 
 
-def test_a_sentence_in_another_language_is_caught_in_an_english_answer() -> None:
+def test_a_sentence_in_another_language_is_caught_in_an_english_answer(home: Path) -> None:
     assert answer_check.piece_language("What is a closure?", SENTENCES[3]) is not None  # Spanish
     assert "(de)" in (answer_check.piece_language("Tell me about foxes", SENTENCES[2]) or "")
     assert answer_check.piece_language("What is a closure?", SENTENCES[6]) is None

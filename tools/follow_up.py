@@ -1,0 +1,98 @@
+"""Follow-ups that ask the last question again with one part changed, for any tool with a certain rule:
+"and 20 kg?" after a conversion, "what about Paris?" after the time in Tokyo, "and 20%?" after a percentage,
+"那伦敦呢?" / "换成克呢?" in Chinese. The new part is put in the place of the part of the last question it stands
+for, and the tool's own rule must then be certain of the new question: no model is asked, and a continuation the
+rule cannot read is left to the router.
+
+Which part it replaces: a number after the same word ("of 300" → the number after "of"), with the same sign
+("20%" → the percentage), or the only number (with two, "and 789?" could mean either: left to the router); a unit or place the last arguments copied from the question,
+the target one first when the new part says "in" / "to" / "换成" (a target)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from tools.base import PreviousTurn, Tool
+
+MAX_PART = 40  # characters: a follow-up is a few words, not a question of its own
+_EN = re.compile(r"^(?:and|what\s+about|how\s+about|and\s+what\s+about|and\s+how\s+about|same\s+for|and\s+for|now)\s+"
+                 r"(?P<x>.+?)\s*$", re.IGNORECASE)
+_ZH = re.compile(r"^(?:那么|那|还有|再问一下)?\s*(?P<x>.+?)\s*(?:呢|怎么样|又是多少|是多少|多少)$")
+_TARGET = re.compile(r"^(?:(?:in|into|to|as)\b|换成|换算成|转换成|转成|折合成|折算成|用)\s*", re.IGNORECASE)
+_PLACE_WORD = re.compile(r"^(?:(?:in|at|for)\b|在)\s*", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WORD_AFTER = re.compile(r"\s*[A-Za-z°]+\.?")
+
+
+def asked_part(question: str) -> tuple[str, bool] | None:
+    """The new part of a follow-up and whether it names a target ("in grams", "换成克"); ``None`` otherwise."""
+    q = unicodedata.normalize("NFKC", question).strip().rstrip("?？。.!！").strip()
+    m = _EN.match(q) or _ZH.match(q)
+    if not m:
+        return None
+    part = m.group("x").strip()
+    target = bool(_TARGET.match(part))
+    part = _TARGET.sub("", part).strip()
+    part = _PLACE_WORD.sub("", part).strip() if not target else part
+    return (part, target) if part and len(part) <= MAX_PART else None
+
+
+def _by_number(previous: str, part: str) -> list[str]:
+    new = _NUMBER.search(part)
+    if new is None:
+        return []
+    before, after = part[:new.start()].strip(), part[new.end():].strip()
+    spots = list(_NUMBER.finditer(previous))
+    ranked = []
+    if before:  # "of 300": the number after the same word
+        ranked += [m for m in spots if previous[:m.start()].rstrip().lower().endswith(before.lower())]
+    if after[:1] in ("%", "％"):  # "20%": the percentage
+        ranked += [m for m in spots if previous[m.end():m.end() + 1] in ("%", "％")]
+    elif not before and len(spots) == 1:  # the only number (with two, "and 789?" could mean either)
+        ranked += spots
+    out = []
+    for m in dict.fromkeys(ranked):
+        rest = previous[m.end():]
+        if _has_letters(after) and not rest.lstrip().lower().startswith(after.lower()):
+            unit = _WORD_AFTER.match(rest)  # "20 pounds" after "10 kg": the number and its unit change
+            if unit:
+                out.append(previous[:m.start()] + new.group(0) + " " + after + rest[unit.end():])
+            continue
+        out.append(previous[:m.start()] + new.group(0) + rest)
+    return out
+
+
+def _has_letters(text: str) -> bool:
+    return any(c.isalpha() for c in text)
+
+
+def _by_argument(previous: str, part: str, target: bool, args: dict[str, Any]) -> list[str]:
+    found = [(previous.rfind(v), v) for v in args.values() if isinstance(v, str) and len(v) >= 1 and v in previous]
+    found.sort(reverse=target)  # a target: the last one written first
+    return [previous[:i] + part + previous[i + len(v):] for i, v in found]
+
+
+def substituted(tool: "Tool", question: str, previous: "PreviousTurn") -> "list[BaseModel] | None":
+    """The arguments of ``previous``'s question asked again with the part ``question`` changes, when ``tool``'s
+    rule is certain of it and they differ from the last ones."""
+    if previous.route != tool.name or not previous.calls:
+        return None
+    asked = asked_part(question)
+    if asked is None:
+        return None
+    part, target = asked
+    args = previous.calls[-1][0]
+    candidates = ([] if target else _by_number(previous.question, part)) + \
+        _by_argument(previous.question, part, target, args)
+    for candidate in candidates:
+        if candidate == previous.question:
+            continue
+        got = tool.route(candidate)
+        if got and [a.model_dump() for a in got] != [args]:
+            return got
+    return None

@@ -143,3 +143,21 @@ async def test_our_feedback_reworded_back_is_not_an_answer(fake, make_app):
     assert fake.kinds() == ["decide", "responder"]  # held whole, then asked again with the reason
     assert not result.ok and "could not be shown" not in result.answer.split(":")[0] + result.answer[60:]
     assert "Write the answer again" not in result.answer and "tool-call markup" not in result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "The outlook for our business looks cloudy this year, what should we do?",
+    "My relationship has been stormy lately, any advice?",
+    "The housing market is cooling, should I buy now?",
+    "How do I handle a storm of criticism at work?",
+    "楼市降温了,现在该买房吗?",
+    "新产品在市场遇冷怎么办?",
+])
+async def test_weather_words_as_metaphors_are_conversation(fake, meteo, make_app, question):
+    """A weather word said of a business, a market or a relationship asks for advice, not a report: no question
+    back for a place, and the model answers."""
+    answer = "先看清自己的需求和预算。" if any("\u4e00" <= c <= "\u9fff" for c in question) else "Take it one step at a time."
+    fake.handler = Script(decide=Reply(content=answer))
+    result = await make_app().ask(question)
+    assert result.ok and result.route == "chat" and result.answer == answer and result.model_calls == 1
+    assert meteo.forecast_requests == []

@@ -41,6 +41,40 @@ _EN_IDIOMS = re.compile(
     r"|\b(?:hot|cold|warm)\s+(?:water|shower|bath|drinks?|chocolate|coffee|tea|milk|food|meals?|dishes|brew)\b"
     r"|\bstorm(?:ed|ing)? (?:off|out|in)\b|\bsnowden\b|\bwarm(?:ed|ing)? up\b|\bwarm welcome\b|\bglobal warming\b",
     re.IGNORECASE)
+# Weather words as metaphors: a weather word said of an economy, a market, a business, a relationship, a mood or a
+# reception ("a cloudy outlook for the business", "stormy relationship", "the market is cooling", "sunny disposition",
+# "a storm of criticism", "经济寒冬", "楼市降温", "两国关系升温", "市场遇冷"). Trips, meetings and events keep their weather:
+# "the weather for the business trip" asks for a report.
+_FIGURATIVE_SUBJECT = (
+    r"(?:outlook|prospects?|future|economy|economic|markets?|stocks?|shares|business(?!\s+(?:trip|travel|meeting|"
+    r"dinner|lunch|flight|conference|event))|company|companies|startups?|industry|sales|earnings|profits?|revenue|"
+    r"career|relationships?|marriage|romance|friendship|mood|temper|disposition|personality|reception|response|"
+    r"reaction|welcome|memory|memories|mind|thinking|judg(?:e)?ment|politics|political|negotiations?|talks|deal|"
+    r"finances?|budget|job\s+market|housing\s+market|real\s+estate|quarter|year\s+for\s+(?:the|our)\s+company)")
+_FIGURATIVE = re.compile(
+    r"\b(?:cloudy|stormy|sunny|sunnier|rosy|foggy|hazy|frosty|icy|chilly|cold|warm|heated|thunderous|rainy|gloomy|"
+    r"bright|turbulent|freezing|cooling|heating|overcast)\s+(?:\w+\s+)?" + _FIGURATIVE_SUBJECT + r"\b"
+    r"|\b(?:storm|storms|wave|flood|rain|avalanche|blizzard|hail|whirlwind|cloud|clouds|fog|chill|thaw|freeze)\s+of\s+"
+    r"(?:criticism|complaints|emails|questions|protests|praise|orders|requests|doubt|suspicion|uncertainty|debt|"
+    r"money|cash|layoffs|lawsuits|bugs|work|tasks|memories|ideas|applications|sales|support)\b"
+    r"|\b" + _FIGURATIVE_SUBJECT + r"\s+(?:\w+\s+){0,4}?(?:is|are|was|were|looks?|seems?|feels?|has\s+been|have\s+been|"
+    r"remains?|turned|turns?|getting|gets|got|became|becomes)\s+(?:\w+\s+){0,2}?(?:cloudy|stormy|sunny|rosy|foggy|"
+    r"hazy|frosty|icy|chilly|cold|warm|heated|gloomy|bright|turbulent|freezing|cooling|heating|overcast|frozen)\b"
+    r"|\b(?:cloud(?:s|ed)?|clouding)\s+(?:my|his|her|their|our|your)\s+(?:judg(?:e)?ment|thinking|mind|memory|vision)\b"
+    r"|\b(?:weather|ride\s+out)\s+(?:the|this|a)\s+(?:crisis|recession|downturn|scandal|slump)\b",
+    re.IGNORECASE)
+_ZH_FIGURATIVE = re.compile(
+    r"(?:经济|市场|股市|楼市|房市|车市|行业|产业|销量|销售|需求|人气|舆论|局势|态度|感情|关系|气氛|前景|前途|事业|投资|消费|融资|就业|招聘|"
+    r"资本|币圈|流量|票房|口碑|热度)(?:[^,，。!?？！]{0,4})(?:降温|升温|遇冷|回暖|转暖|寒冬|严冬|冰点|风暴|暴风雨|阴霾|晴朗|"
+    r"冰冷|火热|过热|冷清|乌云|多云|雨过天晴|春天|暖春)"
+    r"|(?:寒冬|冰点|风暴|暴风雨|阴霾|乌云|春天)(?:[^,，。!?？！]{0,2})(?:经济|市场|股市|楼市|行业|事业|职场|资本)")
+
+
+def figurative(question: str) -> bool:
+    """Weather words said of an economy, a market, a relationship or a mood: a metaphor, not a request for a report."""
+    return bool(_FIGURATIVE.search(question) or _ZH_FIGURATIVE.search(question))
+
+
 # Questions about words, songs and stories that contain weather words.
 _META = re.compile(
     r"这个词|这个字|这个成语|英文|英语|翻译|怎么说|什么意思|的意思|怎么写|拼音|造句|歌词|这首歌|哪首歌|唱的|电影|小说|诗|像什么"
@@ -135,7 +169,7 @@ def explains(question: str) -> bool:
 def weather_sense(question: str) -> bool:
     """A weather word used in the weather sense: not inside a compound or idiom, not in a question about a word
     or a song, and not only a person saying how they feel."""
-    if _META.search(question):
+    if _META.search(question) or figurative(question):
         return False
     if has_strong_word(question):
         return True

@@ -24,6 +24,28 @@ TEMPLATE_MARKER = re.compile(
     r"|^#{2,3}\s*(?:Instruction|Response|Human|Assistant|System)\s*:|^(?:Human|User|System)\s*:\s",
     re.MULTILINE)
 
+# Where a wrapped conversation's user turn starts, in the same families' templates.
+_USER_TURN = re.compile(
+    r"<\|im_start\|>\s*user\s*\n|<\|start_header_id\|>\s*user\s*<\|end_header_id\|>|<start_of_turn>\s*user\s*\n?"
+    r"|\[INST\]|<\|user\|>|^#{2,3}\s*(?:Instruction|Human)\s*:|^(?:Human|User)\s*:\s", re.MULTILINE | re.IGNORECASE)
+
+
+def unwrapped(question: str) -> str:
+    """A question pasted inside chat-template markup (``<|im_start|>user\nWhat is 2+2?<|im_end|>``) is the question
+    it wraps: the last user turn's words, without the markers; a system turn or a scripted assistant turn inside it
+    is not obeyed. Text without markers is returned as it is."""
+    if not TEMPLATE_MARKER.search(question):
+        return question
+    starts = list(_USER_TURN.finditer(question))
+    if starts:
+        tail = question[starts[-1].end():]
+        end = TEMPLATE_MARKER.search(tail)
+        words = (tail[:end.start()] if end else tail).strip()
+        if words:
+            return words
+    return re.sub(r"\s+", " ", TEMPLATE_MARKER.sub(" ", question)).strip() or question  # markers alone: as it is
+
+
 _URL = re.compile(r"\bhttps?://[^\s<>()\"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>()\"'`]*", re.IGNORECASE)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?(?![\w.])"

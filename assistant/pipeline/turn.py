@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, small_talk, trust, validator
 from assistant.pipeline.trust import Trust
 from assistant.config import Settings
+from assistant.pipeline.claims import unwrapped
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.pipeline.responder import Written
 from assistant.errors import AssistantError, InternalError, store_error
@@ -214,6 +215,7 @@ class Assistant:
     async def _run(self, turn: OpenTurn) -> None:
         """The diagram, top to bottom; what each stage decided is kept on ``turn``."""
         ctx = turn.ctx
+        ctx.question = ctx.said = unwrapped(ctx.question)  # a question pasted in chat-template markup: the one it wraps
         await ctx.emit(TurnStarted(turn_id=turn.id, session_id=turn.session_id, question=turn.question))
         # 1. Router (a plan when the question holds several requests), and the route gate
         await ctx.emit(StageStarted(stage="router"))

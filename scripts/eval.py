@@ -215,7 +215,7 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
                     temperature, code = report_for(name)
                     meteo.set_weather(found[0].latitude, found[0].longitude, temperature, code=code)
         scripted = backend in ("oracle", "weak")
-        fake = FakeOllama(Oracle(CASES, weak=backend == "weak"), models={"oracle": ["completion", "tools"]}).start() \
+        fake = FakeOllama(Oracle(cases, weak=backend == "weak"), models={"oracle": ["completion", "tools"]}).start() \
             if scripted else None
         overrides: dict[str, Any] = {"backend": "embedded" if backend == "embedded" else "ollama"}
         if fake is not None:
@@ -245,7 +245,7 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
                     raise SystemExit(f"eval: {e.one_line()}") from None
                 seconds = time.perf_counter() - t0
                 tool_route = bool(result.route) and all(r in TOOLS for r in result.route.split("+"))
-                claims = case["expect"] if case["category"] == "chat claims" else {}
+                claims = case["expect"] if case["expect"].get("good") else {}  # chat claims, capable claims
                 good = claims.get("good")
                 rows.append({
                     "id": case["id"], "category": case["category"], "lang": case["lang"], "question": case["question"],
@@ -299,10 +299,13 @@ def main() -> None:
     ap.add_argument("--limit", type=int, metavar="N", help="run the first N questions")
     ap.add_argument("--json", metavar="FILE", help="also write every row and the table as JSON")
     ap.add_argument("--show", action="store_true", help="print every wrong answer")
+    ap.add_argument("--cases", metavar="FILE", help="another set of the same shape (scripts/eval_heldout.jsonl: the "
+                                                    "held-out cases, measured once a round)")
     ap.add_argument("--trust", choices=["auto", "trusted", "untrusted"],
                     help="model_trust for the run (default: auto; the weak backend: untrusted)")
     a = ap.parse_args()
-    cases = CASES
+    cases = CASES if not a.cases else [json.loads(line) for line in Path(a.cases).read_text(encoding="utf-8").splitlines()
+                                        if line.strip()]
     if a.only:
         sessions = {c["session"] for c in cases if c["category"] == a.only and c["session"]}
         cases = [c for c in cases if c["category"] == a.only or (c["session"] and c["session"] in sessions)]

@@ -48,7 +48,8 @@ def unwrapped(question: str) -> str:
 
 _URL = re.compile(r"\bhttps?://[^\s<>()\"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>()\"'`]*", re.IGNORECASE)
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
-_PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?(?![\w.])"
+_YEAR_RANGE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s?[-–]\s?(?:1[0-9]{3}|20[0-9]{2})")
+_PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?(?!\w|\.\d)"
                     r"|(?<!\d)1[3-9]\d{9}(?!\d)")
 # A number that is part of a name (Python 3, H2O, MP3, COVID-19, Windows 11, 5G, iPhone 15) is not a figure.
 _NAME_NUMBER = re.compile(r"[A-Za-z][A-Za-z]*[-‐]?\d+[A-Za-z]*|\d+(?!(?-i:[KCF]|km|kg|mg|g|m|cm|mm|mph|kmh|ms|s|h|min|"
@@ -149,9 +150,11 @@ def unsupported(sentence: str, evidence: Evidence, whole: str = "") -> list[str]
                 bad.append(m.group(0).rstrip(".,;:!?"))
         text = _blank(text, pattern)
     for m in _PHONE.finditer(text):
+        if _YEAR_RANGE.fullmatch(m.group(0).strip()):
+            continue  # 1939-1945: years, not a number to call (a figure, held to the evidence below)
         if re.sub(r"\D", "", m.group(0)) not in evidence.digits:
             bad.append(m.group(0).strip())
-    text = _blank(text, _PHONE)
+    text = _PHONE.sub(lambda m: m.group(0) if _YEAR_RANGE.fullmatch(m.group(0).strip()) else " " * len(m.group(0)), text)
     text = _blank(_blank(_blank(text, _NAME_NUMBER), _LIST_MARKER), _ORDINAL)
     quantities = bool(evidence.numbers)  # a question about quantities: every figure of the answer counts, small ones too
     given = evidence.numbers + [v for v, _ in numbers_in(" ".join(_code_parts(whole or sentence)))]  # an example's

@@ -32,13 +32,37 @@ def could_not_answer(question: str, tool: LocalText, attempts: int, problem: Loc
     return f"Sorry, I could not get a reliable result: {what}. The last problem: {problem_text}"
 
 
-def could_not_write(question: str) -> str:
-    """An honest answer when nothing the model wrote could be shown (claims nothing supports, markup, our own
-    instructions, another language)."""
+# Why the check held an answer back, in the user's words: the kind of problem, never the model's own text (a refusal
+# that quoted an invented figure or address would show it after all).
+_WHY = [
+    (("wrong arithmetic", "false conversion", "converts"), "它算错了", "it got its arithmetic wrong"),
+    (("nothing here supports",), "其中有无法核实的数字或联系方式", "it stated figures or contacts nothing here supports"),
+    (("markup", "instructions", "template", "tool call", "json"), "其中混入了标记或指令,不是回答",
+     "it held markup or instructions, not an answer"),
+    (("language", "not in english", "not in chinese"), "它换成了别的语言", "it switched to another language"),
+    (("broken characters", "writing system", "garbage"), "后面是乱码", "it turned to garbage"),
+    (("repeats", "over and over"), "它一直在重复", "it kept repeating itself"),
+    (("did not end within", "timed out", "empty"), "它没有写完", "it did not finish"),
+]
+
+
+def why_held(reason: str | None, zh: bool) -> str:
+    """One short clause for why an answer (or its rest) was not shown."""
+    text = (reason or "").lower()
+    for keys, in_zh, in_en in _WHY:
+        if any(k in text for k in keys):
+            return in_zh if zh else in_en
+    return "其中有无法核实的说法" if zh else "it made claims that could not be checked"
+
+
+def could_not_write(question: str, reason: str | None = None) -> str:
+    """An honest answer when nothing the model wrote could be shown, saying why in one clause (claims nothing
+    supports, markup, our own instructions, another language) without repeating what it wrote."""
     if language_of(question) == "zh":
-        return "抱歉,这个模型没能可靠地回答这个问题:它写的内容无法核实,所以没有显示。更大的模型可以回答。"
-    return ("Sorry, this model could not answer that reliably: what it wrote could not be checked, so it is not "
-            "shown. A larger model would answer it.")
+        why = why_held(reason, True) if reason else "它写的内容无法核实"
+        return f"抱歉,这个模型没能可靠地回答这个问题:{why},所以没有显示。更大的模型可以回答。"
+    why = why_held(reason, False) if reason else "what it wrote could not be checked"
+    return f"Sorry, this model could not answer that reliably: {why}, so it is not shown. A larger model would answer it."
 
 
 CAPABLE_MODEL = "qwen2.5:3b"  # a capable model that runs on an ordinary laptop: the one named to the user
@@ -62,8 +86,8 @@ def too_small(question: str, model: str | None = None) -> str:
             f"install Ollama and run one command: ollama pull {CAPABLE_MODEL}")
 
 
-def withheld_note(question: str) -> str:
-    """Said after an answer whose rest was held back (a claim nothing supports came next)."""
+def withheld_note(question: str, reason: str | None = None) -> str:
+    """Said after an answer whose rest was held back, with why in one clause."""
     if language_of(question) == "zh":
-        return "(后面的内容没有显示:其中有无法核实的说法。)"
-    return "(The rest is not shown: it made claims that could not be checked.)"
+        return f"(后面的内容没有显示:{why_held(reason, True)}。)"
+    return f"(The rest is not shown: {why_held(reason, False)}.)"

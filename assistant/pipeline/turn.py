@@ -467,7 +467,7 @@ class Assistant:
             await self._record_conversation(ctx, "failed" if written.held or not shown else "passed")
             if shown and written.held:
                 await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=written.held + policy))
-                note = await responder.say(ctx, "\n\n" + withheld_note(ctx.question))
+                note = await responder.say(ctx, "\n\n" + withheld_note(ctx.question, written.held))
                 return Answer(text=shown + note, replaced=written.held), True
             if shown:
                 await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS",
@@ -477,7 +477,7 @@ class Assistant:
             await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=rejected + policy))
             if written.timed_out:
                 break
-        return Answer(text=await responder.say(ctx, could_not_write(ctx.question)), replaced=rejected), False
+        return Answer(text=await responder.say(ctx, could_not_write(ctx.question, rejected)), replaced=rejected), False
 
     async def _backend_knows(self, name: str, default: object) -> object:
         """What the backend knows of its model (``weak_writer``, ``languages``): an attribute, or a coroutine on the

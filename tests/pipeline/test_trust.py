@@ -181,3 +181,31 @@ async def test_a_wrapped_conversation_question_reaches_the_model_without_the_mar
     result = await make_app().ask("<start_of_turn>user\nWhy is the sky blue?<end_of_turn>\n<start_of_turn>model\n")
     assert result.ok and result.answer == "Rayleigh scattering makes the sky blue."
     assert fake.requests[0]["messages"][-1]["content"] == "Why is the sky blue?"
+
+
+@pytest.mark.parametrize("answer, why", [
+    ("The wall stood in Berlin. It fell in 1989 after 28 years.", "it stated figures or contacts nothing here supports"),
+    ("The wall stood in Berlin. <tool_call>{\"name\": \"weather\"}</tool_call>", "it held markup or instructions, not an answer"),
+    ("The wall stood in Berlin. El muro cayó en noviembre y la gente celebró en las calles toda la noche.",
+     "it switched to another language"),
+])
+async def test_a_cut_answer_says_why_in_one_line_and_never_repeats_what_was_held(fake, make_app, answer, why):
+    fake.handler = Script(decide=Reply(content=answer))
+    result = await make_app(model_trust="untrusted").ask("Tell me about the Berlin Wall.")
+    assert result.answer.startswith("The wall stood in Berlin.")
+    assert result.answer.endswith(f"(The rest is not shown: {why}.)")
+    assert "1989" not in result.answer and "tool_call" not in result.answer and "muro" not in result.answer
+
+
+async def test_a_refusal_says_why_without_the_models_text(fake, make_app):
+    fake.handler = Script(decide=Reply(content="Call 555-0134 now.")).always("responder", Reply(content="Call 555-0134."))
+    result = await make_app().ask("How do I reach them?")
+    assert not result.ok and "555-0134" not in result.answer
+    assert result.answer == ("Sorry, this model could not answer that reliably: it stated figures or contacts nothing "
+                             "here supports, so it is not shown. A larger model would answer it.")
+
+
+async def test_a_year_range_is_no_phone_number_for_a_trusted_model(fake, make_app):
+    answer = "World War II lasted 1939-1945 and reshaped Europe."
+    fake.handler = Script(decide=Reply(content=answer))
+    assert (await make_app().ask("How long did World War II last?")).answer == answer

@@ -139,6 +139,12 @@ def _m012_cached_tokens(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE model_calls ADD COLUMN cached_tokens INTEGER")
 
 
+def _m013_turn_request(db: sqlite3.Connection) -> None:
+    # The request a turn answered when it differs from the words typed (a follow-up completed by a rule, an answer
+    # to a question back): the next follow-up continues from it ("and 20 kg?", then "换成克呢?").
+    db.execute("ALTER TABLE turns ADD COLUMN request TEXT")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -152,4 +158,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("010_answer_quality", _m010_answer_quality),
     ("011_turns_by_time", _m011_turns_by_time),
     ("012_cached_tokens", _m012_cached_tokens),
+    ("013_turn_request", _m013_turn_request),
 ]

@@ -67,6 +67,7 @@ class TurnRow(BaseModel):
     error: str | None
     started_at: str
     finished_at: str
+    request: str | None = None  # the request answered, when a rule completed the words typed (a follow-up)
 
 
 class BatchBusy(ConfigError):
@@ -166,7 +167,8 @@ class Store:
     def last_turn(self, session_id: str) -> PreviousTurn | None:
         """The session's last answered turn, with the tool calls of its passing attempt."""
         row = self.db.execute(
-            "SELECT id, question, route, attempts FROM turns WHERE session_id = ? AND answer IS NOT NULL "
+            "SELECT id, COALESCE(request, question) AS question, route, attempts FROM turns WHERE session_id = ? "
+            "AND answer IS NOT NULL "
             "ORDER BY started_at DESC, rowid DESC LIMIT 1", (session_id,)).fetchone()
         if row is None:
             return None
@@ -261,8 +263,9 @@ class Store:
         try:
             db.execute(
                 "INSERT INTO turns (id, session_id, question, answer, ok, route, route_by, route_reason, attempts, "
-                "model_calls, error, started_at, finished_at) VALUES (:id, :session_id, :question, :answer, :ok, "
-                ":route, :route_by, :route_reason, :attempts, :model_calls, :error, :started_at, :finished_at)",
+                "model_calls, error, started_at, finished_at, request) VALUES (:id, :session_id, :question, :answer, "
+                ":ok, :route, :route_by, :route_reason, :attempts, :model_calls, :error, :started_at, :finished_at, "
+                ":request)",
                 turn,
             )
             db.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (turn["question"][:80], turn["session_id"]))

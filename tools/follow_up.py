@@ -77,9 +77,7 @@ def _by_argument(previous: str, part: str, target: bool, args: dict[str, Any]) -
     return [previous[:i] + part + previous[i + len(v):] for i, v in found]
 
 
-def substituted(tool: "Tool", question: str, previous: "PreviousTurn") -> "list[BaseModel] | None":
-    """The arguments of ``previous``'s question asked again with the part ``question`` changes, when ``tool``'s
-    rule is certain of it and they differ from the last ones."""
+def _substitute(tool: "Tool", question: str, previous: "PreviousTurn") -> "tuple[list[BaseModel], str] | None":
     if previous.route != tool.name or not previous.calls:
         return None
     asked = asked_part(question)
@@ -94,5 +92,22 @@ def substituted(tool: "Tool", question: str, previous: "PreviousTurn") -> "list[
             continue
         got = tool.route(candidate)
         if got and [a.model_dump() for a in got] != [args]:
-            return got
+            return got, candidate
     return None
+
+
+def substituted(tool: "Tool", question: str, previous: "PreviousTurn") -> "list[BaseModel] | None":
+    """The arguments of ``previous``'s question asked again with the part ``question`` changes, when ``tool``'s
+    rule is certain of it and they differ from the last ones."""
+    found = _substitute(tool, question, previous)
+    return found[0] if found else None
+
+
+def completed(tool: "Tool", question: str, previous: "PreviousTurn", args: "list[BaseModel]") -> str | None:
+    """The request a follow-up completed by substitution stands for ("convert 20 kg to lbs" for "and 20 kg?"), kept
+    with the turn so that the next follow-up continues from it; ``None`` when the tool read the follow-up its own
+    way (``args`` are not the substitution's)."""
+    found = _substitute(tool, question, previous)
+    if found is None or [a.model_dump() for a in found[0]] != [a.model_dump() for a in args]:
+        return None
+    return found[1]

@@ -138,7 +138,9 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
         if tool is not None:
             args = tool.follow_up(q, ctx.previous)
             if args:
-                return RouteDecision(route=tool.name, by="rule", args=args,
+                from tools.follow_up import completed
+
+                return RouteDecision(route=tool.name, by="rule", args=args, question=completed(tool, q, ctx.previous, args),
                                      reason=f"a follow-up of the previous {tool.name} turn")
     if claims:
         return None  # several tools are certain: the model chooses among them

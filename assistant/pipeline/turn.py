@@ -108,7 +108,8 @@ class OpenTurn:
             self.ctx.events.append(done)
 
     def row(self, result: TurnResult) -> TurnRow:
-        return TurnRow(id=self.id, session_id=self.session_id, question=self.question,
+        request = self.ctx.question if self.ctx.question != self.question else None
+        return TurnRow(id=self.id, session_id=self.session_id, question=self.question, request=request,
                        answer=self.answer.text if self.answer else None, ok=result.ok, route=result.route,
                        route_by=result.route_by, route_reason=self.decision.reason if self.decision else None,
                        attempts=result.attempts, model_calls=result.model_calls, error=result.error,

@@ -127,3 +127,13 @@ async def test_a_follow_up_the_rule_cannot_be_sure_of_goes_to_the_model(model, a
     await app.ask("123 * 456", session_id=session)
     result = await app.ask("and 789?", session_id=session)
     assert result.route_by != "rule" and model.requests
+
+
+async def test_a_follow_up_of_a_follow_up_continues_from_the_completed_request(model, app):
+    session = app.store.create_session()
+    await app.ask("convert 10 kg to lbs", session_id=session)
+    assert (await app.ask("and 20 kg?", session_id=session)).answer == "20 kg = 44.09 lbs"
+    result = await app.ask("what about in grams?", session_id=session)
+    assert result.ok and result.route_by == "rule" and result.answer == "20 kg = 20000 grams"
+    assert app.store.turn(result.turn_id)["question"] == "what about in grams?"  # the words typed are kept as typed
+    assert model.requests == []

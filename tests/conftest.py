@@ -22,6 +22,7 @@ from assistant.app import build_assistant, build_registry  # noqa: E402
 from assistant.config import Settings  # noqa: E402
 from assistant.models.function import FunctionBackend, RoleScript  # noqa: E402
 from assistant.paths import Paths  # noqa: E402
+from assistant.pipeline import language_id  # noqa: E402
 from assistant.pipeline.turn import Assistant  # noqa: E402
 from assistant.store import Store  # noqa: E402
 from tools import InProcessRunner  # noqa: E402
@@ -126,6 +127,7 @@ async def scripted_app(model: FunctionBackend, meteo: FakeOpenMeteo, tmp_path: P
                             gazetteer_index=gazetteer_index, **overrides)
         paths = paths_under(tmp_path / "state")
         paths.ensure()
+        language_id.use_cache(paths.cache_dir)  # as build_assistant does: never the user's own cache folder
         app = Assistant(settings, model, build_registry(settings, paths), InProcessRunner(), Store(paths.database))
         apps.append(app)
         return app

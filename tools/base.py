@@ -176,12 +176,10 @@ class Tool:
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
         """Deterministic follow-up routing: arguments when ``question`` certainly continues ``previous``
-        ("那北京呢?" after a weather turn, "times 2" after a calculation). By default, the last question asked
-        again with the part the follow-up changes ("and 20 kg?", "那伦敦呢?"), when this tool's rule is certain of
-        it (:mod:`tools.follow_up`)."""
-        from tools.follow_up import substituted
-
-        return substituted(self, question, previous)
+        ("那北京呢?" after a weather turn, "times 2" after a calculation). Where it has none, the router asks the
+        last question again with the part the follow-up changes, read by :meth:`route` (:mod:`tools.follow_up`),
+        unless :attr:`continues_by_substitution` is off."""
+        return None
 
     def depends(self, question: str, route: str) -> bool:
         """Whether ``question`` certainly continues a result of the ``route`` tool that does not exist yet
@@ -237,6 +235,9 @@ class Tool:
 
     #: whether a turn the rules settled shows :meth:`render_all` directly (no answer-writing model call)
     renders_directly: ClassVar[bool] = False
+    #: whether a follow-up its own :meth:`follow_up` cannot read is tried as the last question with one part changed
+    #: (off for a tool whose follow-ups are all its own, whose rule would read a changed question too loosely)
+    continues_by_substitution: ClassVar[bool] = True
 
     def args_schema(self) -> dict[str, Any]:
         return self.Args.model_json_schema()

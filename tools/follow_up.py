@@ -5,8 +5,9 @@ for, and the tool's own rule must then be certain of the new question: no model 
 rule cannot read is left to the router.
 
 Which part it replaces: a number after the same word ("of 300" → the number after "of"), with the same sign
-("20%" → the percentage), or the only number (with two, "and 789?" could mean either: left to the router); a unit or place the last arguments copied from the question,
-the target one first when the new part says "in" / "to" / "换成" (a target)."""
+("20%" → the percentage), or the only number (with two, "and 789?" could mean either: left to the router); a unit
+or place the last arguments copied from the question, the target one first when the new part says "in" / "to" /
+"换成" (a target). The router tries it where a tool's own :meth:`~tools.base.Tool.follow_up` reads nothing."""
 
 from __future__ import annotations
 
@@ -77,8 +78,11 @@ def _by_argument(previous: str, part: str, target: bool, args: dict[str, Any]) -
     return [previous[:i] + part + previous[i + len(v):] for i, v in found]
 
 
-def _substitute(tool: "Tool", question: str, previous: "PreviousTurn") -> "tuple[list[BaseModel], str] | None":
-    if previous.route != tool.name or not previous.calls:
+def substitute(tool: "Tool", question: str, previous: "PreviousTurn") -> "tuple[list[BaseModel], str] | None":
+    """``previous``'s question asked again with the part ``question`` changes, when ``tool``'s rule is certain of it
+    and its arguments differ from the last ones: those arguments, and the request they answer ("convert 20 kg to
+    lbs" for "and 20 kg?"), which the turn keeps so that the next follow-up continues from it."""
+    if not tool.continues_by_substitution or previous.route != tool.name or not previous.calls:
         return None
     asked = asked_part(question)
     if asked is None:
@@ -94,20 +98,3 @@ def _substitute(tool: "Tool", question: str, previous: "PreviousTurn") -> "tuple
         if got and [a.model_dump() for a in got] != [args]:
             return got, candidate
     return None
-
-
-def substituted(tool: "Tool", question: str, previous: "PreviousTurn") -> "list[BaseModel] | None":
-    """The arguments of ``previous``'s question asked again with the part ``question`` changes, when ``tool``'s
-    rule is certain of it and they differ from the last ones."""
-    found = _substitute(tool, question, previous)
-    return found[0] if found else None
-
-
-def completed(tool: "Tool", question: str, previous: "PreviousTurn", args: "list[BaseModel]") -> str | None:
-    """The request a follow-up completed by substitution stands for ("convert 20 kg to lbs" for "and 20 kg?"), kept
-    with the turn so that the next follow-up continues from it; ``None`` when the tool read the follow-up its own
-    way (``args`` are not the substitution's)."""
-    found = _substitute(tool, question, previous)
-    if found is None or [a.model_dump() for a in found[0]] != [a.model_dump() for a in args]:
-        return None
-    return found[1]

@@ -408,8 +408,8 @@ class PluginTool(Tool):
         return self._args(self._call("route", None, question=question)) if "route" in self.overrides else None
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
-        if "follow_up" not in self.overrides:  # the last question again with one part changed, by its own rule
-            return super().follow_up(question, previous) if "route" in self.overrides else None
+        if "follow_up" not in self.overrides:
+            return None
         return self._args(self._call("follow_up", None, question=question, previous=previous.model_dump(mode="json")))
 
     def depends(self, question: str, route: str) -> bool:

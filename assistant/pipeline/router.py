@@ -15,6 +15,7 @@ from assistant.models.base import ChatMessage
 from assistant.limits import request_of
 from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
+from tools.follow_up import substitute
 
 CHAT, CLARIFY = "chat", "clarify"
 
@@ -136,11 +137,11 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     if ctx.previous is not None and ctx.previous.route:
         tool = ctx.registry.get(ctx.previous.route)
         if tool is not None:
-            args = tool.follow_up(q, ctx.previous)
+            args, request = tool.follow_up(q, ctx.previous), None
+            if not args and (found := substitute(tool, q, ctx.previous)):
+                args, request = found  # the last question with one part changed: the turn keeps that request
             if args:
-                from tools.follow_up import completed
-
-                return RouteDecision(route=tool.name, by="rule", args=args, question=completed(tool, q, ctx.previous, args),
+                return RouteDecision(route=tool.name, by="rule", args=args, question=request,
                                      reason=f"a follow-up of the previous {tool.name} turn")
     if claims:
         return None  # several tools are certain: the model chooses among them

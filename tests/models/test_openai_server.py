@@ -15,7 +15,7 @@ import urllib.request
 from typing import Iterator
 
 import pytest
-from processes import start_engine_server
+from processes import start_engine_server, stop_process as stop
 
 from assistant.models import embedded
 
@@ -41,14 +41,6 @@ def start_engine(tmp: pytest.TempPathFactory, name: str = "engine") -> tuple[sub
             pytest.fail(f"the engine server exited: {log.read_text()[-2000:]}")
         lines.append(line.strip().split("=", 1)[1])
     return proc, lines[0], lines[1]
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
 
 
 @pytest.fixture(scope="module")

@@ -53,7 +53,7 @@ class Calculator(Tool):
                 return None
             value = previous.calls[-1][1].get("value")  # type: ignore[union-attr]
             expr = continued_expression(question, str(value)) if value is not None else None
-            return [CalculatorArgs(expression=expr)] if expr else super().follow_up(question, previous)
+            return [CalculatorArgs(expression=expr)] if expr else None
         expr = derived_expression(question, [f for f in previous.facts if f.number is not None])
         return [CalculatorArgs(expression=expr)] if expr else None
 

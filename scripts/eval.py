@@ -222,6 +222,7 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
             overrides.update(ollama_host=fake.url, model="oracle")
             if backend == "weak":  # the weak answers are a model the check no longer trusts: the strict rule
                 overrides["model_trust"] = "untrusted"
+                overrides["weak_writer_after"] = 0  # and each answer is judged by the gate, not skipped for the last
         elif os.environ.get("OLLAMA_HOST"):
             overrides["ollama_host"] = os.environ["OLLAMA_HOST"]
         if model:
@@ -245,7 +246,7 @@ async def run(backend: str, model: str | None, cases: list[dict[str, Any]], gaze
                     raise SystemExit(f"eval: {e.one_line()}") from None
                 seconds = time.perf_counter() - t0
                 tool_route = bool(result.route) and all(r in TOOLS for r in result.route.split("+"))
-                claims = case["expect"] if case["expect"].get("good") else {}  # chat claims, capable claims
+                claims = case["expect"] if case["expect"].get("good") or case["expect"].get("bad") else {}  # its wrong bits
                 good = claims.get("good")
                 rows.append({
                     "id": case["id"], "category": case["category"], "lang": case["lang"], "question": case["question"],

@@ -233,6 +233,19 @@ class Tool:
         """What an answer built on this result must carry (checked without a model)."""
         return []
 
+    def contradiction(self, executed: list[tuple[BaseModel, ToolResult]], sentence: str) -> str | None:
+        """Why one sentence of an answer built on these results states what they contradict (sun in a report of
+        rain, a Friday for a Wednesday), or ``None``. Certain or silent: hedged and negated words are let be."""
+        return None
+
+    #: fields of a result no answer should state (an internal id): neither shown to the model writing the answer
+    #: nor evidence for its figures
+    internal_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def answer_data(self, result: ToolResult) -> dict[str, Any]:
+        """A result's data as an answer may use it: without :attr:`internal_fields`."""
+        return {k: v for k, v in (result.data or {}).items() if k not in self.internal_fields}
+
     #: whether a turn the rules settled shows :meth:`render_all` directly (no answer-writing model call)
     renders_directly: ClassVar[bool] = False
     #: whether a follow-up its own :meth:`follow_up` cannot read is tried as the last question with one part changed

@@ -280,9 +280,16 @@ class Gazetteer:
                         break
                 else:
                     i += 1
+        text = _SENTENCE_END.sub(",", text)  # "weather for Boston.": the sentence's end, not the name's (St. stays)
         text = self._find_joined_names(text, found, exclude)
         for run in _name_runs(text, exclude):
             self._find_in_run(text, run, found, exclude)
+        if _POSSESSIVE.search(text):  # "Boston's weather": the name without its 's, where the name with it is none
+            plain, before = _POSSESSIVE.sub("  ", text), list(found)
+            for run in _name_runs(plain, exclude):
+                more: list[tuple[int, str, Place]] = []
+                self._find_in_run(plain, run, more, exclude)
+                found += [f for f in more if not any(s <= f[0] < s + len(w) for s, w, _ in before)]
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
 
     def _find_joined_names(self, text: str, found: list[tuple[int, str, Place]], exclude: set[str]) -> str:
@@ -337,8 +344,9 @@ class Gazetteer:
             if hits:
                 written = text[start:end + after.end()]  # type: ignore[union-attr]
             else:
-                if n < len(run):
-                    continue
+                if n < len(run) or qualifier and after and after.group(1)[0].isupper() \
+                        and self.country(written) is None and self.region(written) is None:
+                    continue  # "Alley, Canada": no Alley there; one elsewhere is not the place asked (the geocoder's)
                 region = self.region(written)
                 if (region is not None or self.qualifier(written)) and _after_a_name(text, start, exclude):
                     return  # "Cosby, Kansas", "Molino, Washington": the state only says which Cosby or Molino
@@ -365,6 +373,8 @@ _PARTICLES = {"de", "del", "da", "do", "dos", "das", "di", "du", "la", "le", "le
 _PREPOSITION = re.compile(r"(?i)\b(?:in|at|for|near|of)\s+$")  # not "to": "supposed to hail", "going to rain"
 # Capitalised words that end a name rather than start a sentence's next part ("Arizona City", "Siler City").
 _NAME_ENDS = {"City", "Town"}
+_SENTENCE_END = re.compile(r"(?<=[a-z\u00e0-\u024f]{3})\.(?=\s|$)")
+_POSSESSIVE = re.compile(r"(?<=[a-z\u00e0-\u024f])['’]s\b")
 
 
 def _after_a_name(text: str, start: int, exclude: set[str]) -> bool:

@@ -228,21 +228,9 @@ def near(value: float, pool: object, step: float) -> bool:
     return any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in pool)  # type: ignore[attr-defined]
 
 
-def invented_figures(answer: str, evidence: str) -> str | None:
-    """Figures the answer gives that the evidence (the question and the tool results) does not hold: a temperature
-    the report never had, a wind speed made up, a year out of nowhere, °F for a report in °C. ``None`` if none.
-    Small whole numbers without a unit (list markers, "two places") are let be."""
-    supported = [v for v, _ in numbers_in(evidence)]
+def wrong_scale(answer: str, evidence: str) -> str | None:
+    """A temperature in the other scale than the results': °F for a report in °C, or °C for one in °F."""
     answer = unicodedata.normalize("NFKC", answer)
-    bad = []
-    for value, decimals, m in _numbers(answer):
-        has_unit = bool(_UNIT_AFTER.match(answer, m.end()))
-        if not has_unit and decimals == 0 and 0 <= value <= 10:
-            continue
-        if not near(value, supported, 0.5 * 10 ** -decimals + 1e-9):
-            bad.append(m.group(0).strip())
-    if bad:
-        return "it gives figures the results do not have: " + ", ".join(dict.fromkeys(bad))
     if _FAHRENHEIT.search(answer) and not _FAHRENHEIT.search(evidence):
         return "it writes °F; the results are in °C"
     if _CELSIUS.search(answer) and not _CELSIUS.search(evidence) and _FAHRENHEIT.search(evidence):

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from assistant.pipeline.answer_check import (
-    _CALL_TAGS, MAX_TOOL_ANSWER, echo_problem, garbled, invented_figures, markup, own_markup, piece_language, prose, refuted, runaway,
+    _CALL_TAGS, MAX_TOOL_ANSWER, echo_problem, garbled, markup, own_markup, piece_language, prose, refuted, runaway, wrong_scale,
 )
+from assistant.pipeline.figures import ToolFigures
 from assistant.pipeline.claims import TEMPLATE_MARKER, Evidence, claim_problem
 from assistant.pipeline.control import split_open_sequence, without_controls
 from tools import Tool
@@ -187,16 +188,22 @@ def chat_early(pending: str) -> Held | None:
     return Held("it contains tool-call markup instead of an answer") if _CALL_TAGS.search(prose(pending)) else None
 
 
-def tool_piece_check(question: str, evidence: str, prompts: list[str],
-                     tools: Sequence[Tool] = ()) -> Callable[[str, str], Held | None]:
+def tool_piece_check(question: str, evidence: str, prompts: list[str], tools: Sequence[Tool] = (),
+                     contradiction: Callable[[str], str | None] | None = None) -> Callable[[str, str], Held | None]:
     """The streamed gate's check of one piece of an answer from tool results: no JSON or markup, none of our
-    instructions, no figure the results lack, no false conversion, the question's language."""
+    instructions, no figure the results lack nor one given another meaning (a date's parts, a share as a
+    temperature), nothing the results contradict (``contradiction``: the tools' own reading, the conditions of a
+    report), no false conversion, the question's language."""
+    figures = ToolFigures(evidence)
+
     def check(piece: str, shown: str) -> Held | None:
         if len(shown) + len(piece) > MAX_TOOL_ANSWER:
             return Held(f"it is far too long (over {MAX_TOOL_ANSWER} characters); two or three sentences are enough",
                         wrong=False)
         why = (markup(piece) or echo_problem(piece, prompts) or garbled(question, piece)
-               or invented_figures(piece, evidence) or refuted(piece, tools) or piece_language(question, piece))
+               or figures.problem(piece) or wrong_scale(piece, evidence)
+               or (contradiction(piece) if contradiction else None)
+               or refuted(piece, tools) or piece_language(question, piece))
         return Held(why) if why else None
     return check
 

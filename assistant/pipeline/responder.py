@@ -110,11 +110,12 @@ async def ask_back(ctx: TurnContext, routes: list[str], check: Callable[[list[st
     ], check, chat_early)
 
 
-async def answer_from_tools(ctx: TurnContext, parts: list[tuple[str, list[tuple[BaseModel, ToolResult]]]],
+async def answer_from_tools(ctx: TurnContext, parts: list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]],
                             check: Callable[[list[str]], Check], rejected: str | None = None) -> Written:
-    """``parts``: each tool's name with its calls (one part per step of a plan)."""
+    """``parts``: each tool with its calls (one part per step of a plan); the model sees what an answer may use."""
     results = json.dumps(
-        [{"tool": name, "arguments": a.model_dump(), "result": r.data} for name, executed in parts for a, r in executed],
+        [{"tool": tool.name, "arguments": a.model_dump(), "result": tool.answer_data(r)} for tool, executed in parts
+         for a, r in executed],
         ensure_ascii=False, indent=1,
     )
     return await _stream(ctx, [

@@ -341,11 +341,14 @@ class Assistant:
             self._record_answer(ctx, writer, "skipped")
             return Answer(text=await responder.say(ctx, rendered), replaced="the model is known too weak to write it")
         facts = [f for tool, executed in parts for args, result in executed for f in tool.key_facts(args, result)]
-        evidence = json.dumps([ctx.question, [[a.model_dump(), r.data] for _, executed in parts for a, r in executed],
-                               rendered], ensure_ascii=False)
-        named = [(tool.name, executed) for tool, executed in parts]
-        written = await responder.answer_from_tools(
-            ctx, named, lambda ours: gate.tool_piece_check(ctx.question, evidence, ours, list(self.registry)))
+        evidence = json.dumps([ctx.question, [[a.model_dump(), tool.answer_data(r)] for tool, executed in parts
+                                              for a, r in executed], rendered], ensure_ascii=False)
+
+        def contradiction(sentence: str) -> str | None:
+            return next((why for tool, executed in parts if (why := tool.contradiction(executed, sentence))), None)
+
+        written = await responder.answer_from_tools(ctx, parts, lambda ours: gate.tool_piece_check(
+            ctx.question, evidence, ours, list(self.registry), contradiction))
         missing = [f.label for f in facts if not answer_check.carries(written.text, f)]
         stopped = f"{written.ended}; " if written.timed_out and written.ended else ""
         problem = written.held or ((stopped + "it does not state " + ", ".join(missing)) if missing else None)

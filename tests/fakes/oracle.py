@@ -111,6 +111,9 @@ class Oracle:
         if kind == "validator":
             return Reply(content='{"verdict": "PASS", "reason": "the arguments fit the request"}')
         try:
+            if self.weak and case["expect"].get("bad"):
+                _task(request)  # a weak model's answer from tool results (tool-sentence cases)
+                return Reply(content=case["expect"]["bad"])
             return grounded(request)
         except LookupError:
             pass

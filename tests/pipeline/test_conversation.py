@@ -29,6 +29,10 @@ async def test_weather_follow_up_asks_the_same_about_another_place(model, app):
 @pytest.mark.parametrize("follow_up, place", [
     ("那北京呢?", "北京"), ("上海呢?", "上海"), ("兰州怎么样?", "兰州"), ("还有大连呢?", "大连"), ("北京的天气呢", "北京"),
     ("广州", "广州"), ("What about Paris?", "Paris"), ("and Seoul?", "Seoul"), ("Tokyo?", "Tokyo"),
+    # fillers around the place: "那边", "如果是", "又如何", "换个城市", "再看看", "我想知道…的", "怎样"
+    ("兰州那边呢?", "兰州"), ("那如果是大连呢?", "大连"), ("北京又如何?", "北京"), ("换个城市，西安", "西安"),
+    ("再看看天津", "天津"), ("我想知道南京的", "南京"), ("天津怎样", "天津"), ("Same for Rome", "Rome"),
+    ("Also Berlin?", "Berlin"), ("Check Madrid instead", "Madrid"),
 ])
 async def test_a_bare_continuation_is_a_follow_up_without_a_router_call(model, app, follow_up, place):
     model.fn = RoleScript().always("responder", answered)
@@ -40,6 +44,7 @@ async def test_a_bare_continuation_is_a_follow_up_without_a_router_call(model, a
 
 @pytest.mark.parametrize("request_", [
     "明天去徐州的航班", "距离春节还有多久", "推荐一个北京的餐厅", "北京有什么好吃的", "I love Paris", "Book a hotel in Paris",
+    "那重庆的火锅呢?", "上海的房价呢?", "西安是哪个省的?",
 ])
 async def test_a_request_of_its_own_after_a_weather_turn_is_not_a_follow_up(model, app, request_):
     model.fn = RoleScript().always("responder", answered)

@@ -177,3 +177,22 @@ def test_a_long_run_of_chinese_numerals_is_left_as_it_is():
 
     assert to_digits("一二三四五六七八九十" * 500) == "一二三四五六七八九十" * 500  # no number is written so long
     assert to_digits("一百二十三加四十五") == "123加45"
+
+
+@pytest.mark.parametrize("question, place", [
+    ("Give me Boston's weather.", "Boston"),
+    ("What's London’s temperature?", "London"),
+    ("How's Paris's weather tomorrow?", "Paris"),
+    ("Give me the weather for Boston.", "Boston"),  # the sentence's full stop is not the name's
+    ("Tell me the weather in St. Louis.", "St. Louis"),
+    ("What's the weather in St. John's?", "St. John's"),  # an 's that belongs to the name
+])
+def test_a_possessive_or_a_full_stop_leaves_the_name(tool, question, place):
+    assert [w for w, _ in tool.places_in(question)] == [place]
+    assert [a.place for a in tool.route(question)] == [place]
+
+
+def test_a_name_qualified_by_a_country_that_lacks_it_is_not_taken_from_elsewhere(tool):
+    assert [w for w, _ in tool.places_in("Is it hotter in Sydney or in Toronto?")] == ["Sydney", "Toronto"]  # OR
+    assert tool.places_in("What's the forecast for Alley, Canada?") == []  # not Aley, Lebanon
+    assert [a.place for a in tool.route("What's the forecast for Alley, Canada?")] == ["Alley, Canada"]

@@ -12,7 +12,7 @@ from tools.base import KeyFact, LocalText, ToolResult, Verdict, language_of
 from tools.weather.config import WeatherArgs
 from tools.weather.service import _number, _shown, _unit
 from tools.weather.text import weather_sense
-from tools.weather.wmo import condition_words
+from tools.weather.wmo import condition_words, contradicted
 from tools.when import resolve
 
 
@@ -71,6 +71,17 @@ class Answering:
             f"the user asked about '{phrase}', but the result is for {got}; call weather with when='{phrase}' "
             "exactly as the user wrote it"),
             message=LocalText(zh=f"模型查询的不是您问的时间({phrase})。", en=f"the model looked up another day than '{phrase}'."))
+
+    def contradiction(self, executed: list[tuple[BaseModel, ToolResult]], sentence: str) -> str | None:
+        """A sky the reports are not: rain said of a clear day, sun of a snowy one (every place and day asked)."""
+        conditions = []
+        for _, result in executed:
+            data = result.data or {}
+            conditions += [c for c in (data.get("conditions"), (data.get("now") or {}).get("conditions"),
+                                       (data.get("hours") or {}).get("conditions")) if c]
+            conditions += [d["conditions"] for d in data.get("days", []) if d.get("conditions")]
+        said = contradicted(conditions, sentence)
+        return f"it says '{said}'; the report says {', '.join(dict.fromkeys(conditions))}" if said else None
 
     def key_facts(self, args: WeatherArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
         data = result.data or {}

@@ -23,6 +23,7 @@ from tools.when import find_when
 
 _NOT_PLACES = {w.casefold() for w in (
     "what", "what's", "whats", "how", "how's", "is", "it", "will", "does", "do", "the", "a", "in", "at", "and",
+    "same", "check", "try", "instead", "also",
     "or", "tell", "me", "today", "tomorrow", "now", "please", "which", "who", "where", "when", "should", "i", "can",
     "compare", "any", "anywhere", "random", "except", "but", "not", "sunset", "sunrise", "dawn", "dusk", "noon",
     "midnight", "morning", "afternoon", "evening", "night", "tonight", "weekend", "monday", "tuesday", "wednesday",
@@ -38,10 +39,15 @@ _NOT_PLACES = {w.casefold() for w in (
 
 # What a message may hold besides places and still only continue the previous weather turn ("那北京呢?",
 # "and in Paris?", "What about Cairo?"): with its own verb or topic ("明天去徐州的航班") it is a new request.
+_ZH_CONTINUATION = (
+    "那么", "那", "呢", "还有", "换成", "换到", "改成", "换个城市", "换个地方", "换", "再查", "再看看", "再看", "查查",
+    "查一下", "看看", "帮我", "请问", "我想知道", "想知道", "如果是", "要是", "如果", "是", "又", "的", "天气",
+    "情况", "怎么样", "怎样", "怎么说", "如何", "咋样", "那边", "那里", "这边", "现在", "今天", "目前", "也", "呀",
+    "啊", "吧", "同样", "一样", "城市")
 _CONTINUATION = re.compile(
-    r"what's|how's|那么|那|呢|还有|换成|换|再查|再看|的|天气|情况|怎么样|如何|咋样|那边|那里|现在|今天|目前|也"
-    r"|\b(?:and|what|about|how|in|at|on|for|the|there|then|now|today|weather|please)\b"
-    r"|[\s?？!！.。,，、~～]", re.IGNORECASE)
+    r"what's|how's|" + "|".join(sorted(_ZH_CONTINUATION, key=len, reverse=True))
+    + r"|\b(?:and|what|about|how|in|at|on|for|the|there|then|now|today|weather|please|same|instead|check|try|also)\b"
+    r"|[\s?？!！.。,，、~～:：]", re.IGNORECASE)
 
 
 _A_QUESTION = re.compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")

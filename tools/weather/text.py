@@ -25,7 +25,8 @@ EN_WEAK = ("rain", "raining", "rainy", "snow", "snowing", "snowy", "cold", "cold
 # What to wear and whether to take an umbrella depend on the weather, but only a model can tell whether they
 # ask about it ("上海要穿羽绒服吗?" does, "面试穿什么" does not): they keep a model's weather route, no rule's.
 ZH_IMPLIED = ("羽绒服", "外套", "大衣", "秋裤", "毛衣", "短袖", "雨伞", "穿什么", "穿多少", "要穿")
-_EN_IMPLIED = re.compile(r"\b(?:coat|jacket|sweater|umbrella|scarf|gloves|sunscreen|what to wear)\b", re.IGNORECASE)
+_EN_IMPLIED = re.compile(r"\b(?:coat|jacket|sweater|umbrella|scarf|gloves|sunscreen|what to wear"
+                         r"|(?:what(?:'s| is)|how(?:'s| is)) it (?:like )?out(?:side|doors)?)\b", re.IGNORECASE)
 _EN_STRONG = re.compile(r"\b(?:" + "|".join(EN_STRONG) + r")\b", re.IGNORECASE)
 _EN_WEAK = re.compile(r"\b(?:" + "|".join(EN_WEAK) + r")\b", re.IGNORECASE)
 

@@ -24,6 +24,7 @@ class Weather(Reading, Answering, OpenMeteo, Tool):
                    "copy each place name and the day exactly as the user wrote them.")
     Args = WeatherArgs
     Config = WeatherConfig
+    internal_fields = frozenset({"geonameid"})  # the gazetteer's id of the place: no answer's figure
     continues_by_substitution = False  # its follow-ups (a place, a day) are its own; a place-swapped question is not
     title = LocalText(zh="天气查询", en="weather lookup")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 CODES: dict[int, tuple[str, str]] = {
     0: ("clear sky", "晴"),
     1: ("mainly clear", "晴间多云"),
@@ -60,3 +62,38 @@ def condition_words(description: str) -> list[str]:
                 if code in codes:
                     return list(en_words if description == en else zh_words)
     return []
+
+
+# What a sentence asserts about the sky, and the codes that make it true: "rain" is false of a clear sky, "sunny"
+# of rain; cloud is false only of a clear sky (any rain comes from clouds).
+_RAIN = {51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 80, 81, 82, 95, 96, 99}
+_ASSERTED = (
+    (_RAIN, re.compile(r"\b(?:rain(?:s|y|ing|ed|fall)?|drizzl(?:e|es|ing|y)|showers?|downpours?)\b|(?<![防避])雨(?![伞衣靴具])", re.IGNORECASE)),
+    ({71, 73, 75, 77, 85, 86}, re.compile(r"\b(?:snow(?:s|y|ing|ed|fall)?|sleet|blizzards?)\b|(?<!滑)雪(?!糕)", re.IGNORECASE)),
+    ({95, 96, 99}, re.compile(r"\b(?:thunder(?:storms?|y)?|lightning)\b|雷", re.IGNORECASE)),
+    ({45, 48}, re.compile(r"\b(?:fog(?:gy|s)?|mist(?:y|s)?)\b|雾", re.IGNORECASE)),
+    ({0, 1, 2}, re.compile(r"\b(?:sunny|sunshine|cloudless|clear\s+sk(?:y|ies))\b|晴|阳光|艳阳", re.IGNORECASE)),
+    (set(CODES) - {0}, re.compile(r"\b(?:cloudy|overcast|clouds?)\b|多云|阴天|阴沉|乌云", re.IGNORECASE)),
+)
+# A sentence that hedges, negates or speaks of another time asserts nothing about this report.
+_HEDGE = re.compile(r"\b(?:no|not|never|without|unlikely|chance|possib\w*|might|may|could|would|in case|if|unless|"
+                    r"later|tomorrow|tonight|yesterday|earlier|usually|often|typically|forecast|expected|bring|take)\b"
+                    r"|n't\b|不|没|无|别|可能|也许|如果|万一|以防|预计|预报|明天|今晚|稍后|晚些|昨天|通常|带", re.IGNORECASE)
+
+
+def code_of(description: str) -> int | None:
+    """The WMO code :func:`describe` wrote ``description`` for (either language), or ``None``."""
+    return next((code for code, names in CODES.items() if description in names), None)
+
+
+def contradicted(descriptions: list[str], sentence: str) -> str | None:
+    """The words of ``sentence`` that state a sky none of ``descriptions`` (a report's conditions) is, or ``None``.
+    Silent where it cannot be sure: a condition it does not know, a hedged, negated or other-time sentence."""
+    codes = {code_of(d) for d in descriptions}
+    if not codes or None in codes or _HEDGE.search(sentence):
+        return None
+    for true_of, words in _ASSERTED:
+        m = words.search(sentence)
+        if m and not codes & true_of:
+            return m.group(0)
+    return None

@@ -5,7 +5,8 @@ for, and the tool's own rule must then be certain of the new question: no model 
 rule cannot read is left to the router.
 
 Which part it replaces: a number after the same word ("of 300" → the number after "of"), with the same sign
-("20%" → the percentage), or the only number (with two, "and 789?" could mean either: left to the router); a unit
+("20%" → the percentage), the only number, or beside a percentage the other one ("那300呢?" after "200的20%"; with
+two plain numbers, "and 789?" could mean either: left to the router); a unit
 or place the last arguments copied from the question, the target one first when the new part says "in" / "to" /
 "换成" (a target). The router tries it where a tool's own :meth:`~tools.base.Tool.follow_up` reads nothing."""
 
@@ -56,6 +57,9 @@ def _by_number(previous: str, part: str) -> list[str]:
         ranked += [m for m in spots if previous[m.end():m.end() + 1] in ("%", "％")]
     elif not before and len(spots) == 1:  # the only number (with two, "and 789?" could mean either)
         ranked += spots
+    elif not before:  # "那300呢?" after "200的20%": the one number that is not the percentage
+        plain = [m for m in spots if previous[m.end():m.end() + 1] not in ("%", "％")]
+        ranked += plain if len(plain) == 1 and len(spots) == 2 else []
     out = []
     for m in dict.fromkeys(ranked):
         rest = previous[m.end():]

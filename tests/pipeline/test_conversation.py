@@ -114,6 +114,9 @@ async def test_requests_for_internal_instructions_are_declined(model, app, quest
     ("what is 15% of 200", "and 20%?", "calculator", "40"),
     ("what is 15% of 200", "and of 300?", "calculator", "45"),
     ("200的15%是多少", "那20%呢?", "calculator", "40"),
+    ("200的15%是多少", "那300呢?", "calculator", "300的15% = 45"),  # beside a percentage, the other number
+    ("what is 15% of 200", "and 300?", "calculator", "15% of 300 = 45"),
+    ("现在东京几点?", "纽约呢?", "clock", "纽约"),  # "现在" before the place
 ])
 async def test_every_tool_continues_with_one_part_changed(model, app, first, follow_up, route, shown):
     """The last question asked again with the part the follow-up changes, read by the tool's own rule: no model."""

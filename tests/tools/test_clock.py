@@ -35,6 +35,8 @@ async def answer(tool: Clock, question: str) -> str:
     ("2026-11-22T20:30:00+00:00", "What's the time in Honolulu", "In Honolulu it is 10:30 on Sunday 22 November 2026 (UTC-10)."),
     ("2026-11-22T10:00:00+00:00", "印度现在几点", "印度现在是2026年11月22日(星期日) 15:30(UTC+5:30)。"),
     ("2026-11-22T10:00:00+00:00", "现在几点了?", "现在是2026年11月22日(星期日) 18:00(UTC+8)。"),  # here: the home city
+    ("2026-11-22T10:00:00+00:00", "现在东京几点?", "东京现在是2026年11月22日(星期日) 19:00(UTC+9)。"),
+    ("2026-11-22T10:00:00+00:00", "目前伦敦的时间", "伦敦现在是2026年11月22日(星期日) 10:00(UTC+0)。"),
 ])
 async def test_the_time_now_in_a_place(clock, now, question, expected):
     assert await answer(clock(now), question) == expected

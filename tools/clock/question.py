@@ -21,8 +21,8 @@ _LEAD = r"^(?:请问|请|帮我查一下|帮我查|查一下|你知道|(?i:pleas
 
 
 _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
-    ("now", re.compile(_LEAD + r"(?P<place>[^\s,，]*?)\s*(?:现在|当前|目前|此刻|当地|的|时间)*\s*(?:是)?\s*(?:几点了?|几点钟|什么时间|什么时候了|几时)(?:了)?$")),
-    ("now", re.compile(_LEAD + r"(?P<place>[^\s,，]+?)(?:现在|当地|的)*时间$")),
+    ("now", re.compile(_LEAD + r"(?:现在|当前|目前|此刻|这会儿)?\s*(?P<place>[^\s,，]*?)\s*(?:现在|当前|目前|此刻|当地|的|时间)*\s*(?:是)?\s*(?:几点了?|几点钟|什么时间|什么时候了|几时)(?:了)?$")),
+    ("now", re.compile(_LEAD + r"(?:现在|当前|目前|此刻|这会儿)?\s*(?P<place>[^\s,，]+?)(?:现在|当地|的)*时间$")),
     ("now", re.compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+(?:current\s+|local\s+)?time|what\s+time\s+is\s+it|"
                                r"current\s+time|local\s+time|time)(?:\s+(?:right\s+)?now)?(?:\s+in\s+(?P<place>.+?))?"
                                r"(?:\s+(?:right\s+)?now)?)$")),

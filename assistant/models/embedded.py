@@ -95,8 +95,9 @@ class EmbeddedBackend:
     name = "embedded"
 
     def __init__(self, model_path: str | None, n_ctx: int = 4096, threads: int | None = None,
-                 on_status: Callable[[str], None] | None = None) -> None:
+                 on_status: Callable[[str], None] | None = None, label: str | None = None) -> None:
         self.model_path = model_path
+        self.label = label  # a pulled model's name (qwen2.5:1.5b) rather than its file's
         self.n_ctx = n_ctx
         self.threads = threads  # None: chosen from the idle cores when the model loads
         self.on_status = on_status  # "downloading model…", "loading model…" for a front end's status line
@@ -105,7 +106,7 @@ class EmbeddedBackend:
 
     @property
     def model_label(self) -> str:
-        return Path(self.model_path or default_model_path() or model_file.GGUF).stem
+        return self.label or Path(self.model_path or default_model_path() or model_file.GGUF).stem
 
     @property
     def weak_writer(self) -> bool:
@@ -260,8 +261,24 @@ class EmbeddedBackend:
 
 # Wiring (assistant.models.select): how this backend is built, whether it answers, and what doctor says of it.
 
+def chosen_model(settings: Settings) -> tuple[str | None, str | None]:
+    """(the GGUF file, its name) the embedded backend loads: ``embedded_model`` (a file, or the name of a pulled
+    model), else the pulled model that ``model`` names (``assistant models pull`` then ``models default``), else
+    ``(None, None)``: the built-in model."""
+    from assistant.models import registry
+
+    if settings.embedded_model:
+        if os.path.isfile(settings.embedded_model):
+            return settings.embedded_model, None
+        pulled = registry.find_pulled(settings.embedded_model)
+        return (pulled.file, pulled.name) if pulled else (settings.embedded_model, None)
+    pulled = registry.find_pulled(settings.model)
+    return (pulled.file, pulled.name) if pulled else (None, None)
+
+
 def build(settings: Settings) -> EmbeddedBackend:
-    return EmbeddedBackend(settings.embedded_model, n_ctx=min(settings.num_ctx, 8192), threads=settings.embedded_threads)
+    path, label = chosen_model(settings)
+    return EmbeddedBackend(path, n_ctx=min(settings.num_ctx, 8192), threads=settings.embedded_threads, label=label)
 
 
 def usable(settings: Settings) -> bool:
@@ -273,12 +290,14 @@ def doctor(settings: Settings) -> Check:
     if not available():
         return Check(name="embedded backend", level="warn", detail="not installed (xllamacpp)",
                      fix="pip install 'assistant[embedded]' (in a checkout: pip install '.[embedded]') to answer without Ollama")
-    path = settings.embedded_model or default_model_path()
+    chosen, label = chosen_model(settings)
+    path = chosen or default_model_path()
     threads = settings.embedded_threads
-    if settings.embedded_model and not os.path.isfile(settings.embedded_model):
+    if chosen and not os.path.isfile(chosen):
         return Check(name="embedded backend", level="fail", blocking=settings.backend == "embedded",
-                     detail=f"embedded_model is not a file: {settings.embedded_model}",
-                     fix="set embedded_model to a GGUF file, or unset it for the default model")
+                     detail=f"embedded_model is neither a file nor a pulled model: {settings.embedded_model}",
+                     fix="set embedded_model to a GGUF file or a pulled model's name, or unset it for the "
+                         "default model")
     if not path:
         return Check(name="embedded backend", level="ok", detail=f"xllamacpp installed; {model_file.GGUF} "
                      f"(~93 MB) is downloaded on first use into {model_file.models_dir()}")
@@ -287,14 +306,28 @@ def doctor(settings: Settings) -> Check:
         return Check(name="embedded backend", level="fail", blocking=settings.backend == "embedded",
                      detail=f"{os.path.basename(path)}: {problem}",
                      fix="use a chat (instruct) model whose GGUF carries its chat template")
-    return Check(name="embedded backend", level="ok", detail=f"xllamacpp with {os.path.basename(path)}, " + (
+    named = f"{label} ({os.path.basename(path)})" if label else os.path.basename(path)
+    return Check(name="embedded backend", level="ok", detail=f"xllamacpp with {named}, " + (
         f"{threads} thread{'s' if threads > 1 else ''}" if threads else
         f"threads chosen from the idle cores when it loads (now {default_threads()} of {usable_cores()})"))
 
 
 async def models(settings: Settings) -> list[dict[str, Any]]:
-    """The one GGUF file the embedded backend loads."""
-    path = settings.embedded_model or default_model_path()
-    if not path or not os.path.isfile(path):
-        return []
-    return [{"name": Path(path).stem, "size": os.path.getsize(path), "parameters": None, "capabilities": ["completion"]}]
+    """The GGUF files the embedded backend can load: the built-in model, ``embedded_model``, the pulled ones."""
+    from assistant.models import registry
+
+    found: dict[str, dict[str, Any]] = {}
+
+    def add(name: str, path: str | None, **more: Any) -> None:
+        if path and os.path.isfile(path) and os.path.realpath(path) not in found:
+            found[os.path.realpath(path)] = {"name": name, "size": os.path.getsize(path),
+                                             "parameters": gguf.size_label(path), "capabilities": ["completion"],
+                                             "file": path, **more}
+
+    chosen, label = chosen_model(settings)
+    add(label or Path(chosen or "").stem, chosen)
+    for p in registry.pulled_models():
+        add(p.name, p.file, pulled=True, license=p.license)
+    builtin = default_model_path()
+    add(Path(builtin or "").stem, builtin, builtin=True)
+    return list(found.values())

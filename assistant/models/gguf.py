@@ -69,3 +69,12 @@ def chat_template_problem(path: str) -> str | None:
     if not meta.get("tokenizer.chat_template"):
         return "it carries no chat template (a base model, not a chat model), so its answers would be garbled"
     return None
+
+
+def size_label(path: str) -> str | None:
+    """The model's size as its file names it (``general.size_label``: "135M", "1.5B"), or ``None``."""
+    try:
+        label = metadata(path, {"general.size_label"}).get("general.size_label")
+    except (OSError, ValueError, struct.error):
+        return None
+    return label if isinstance(label, str) else None

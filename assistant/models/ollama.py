@@ -308,3 +308,28 @@ async def models(settings: Settings) -> list[dict[str, Any]]:
     return [{"name": name, "size": m.get("size"), "parameters": (m.get("details") or {}).get("parameter_size"),
              "capabilities": sorted((info or {}).get("capabilities") or [])}
             for name, m, (_, info) in zip(names, installed, shown)]
+
+
+async def pull(settings: Settings, name: str, progress: Callable[[str, int, int], None]) -> None:
+    """Ask Ollama to pull ``name`` (``/api/pull``, streamed), reporting (status, bytes so far, bytes in all) of
+    each layer as Ollama does. Ollama verifies each layer's digest and writes the manifest only once every layer is
+    whole: stopping here (Ctrl-C closes the stream, which cancels the pull) leaves nothing half-registered, and the
+    next pull resumes the layers it had begun."""
+    base = base_url(settings.ollama_host)
+    client = ollama.AsyncClient(host=base, timeout=httpx.Timeout(None, connect=10.0))
+    try:
+        async for part in await client.pull(name, stream=True):
+            progress(part.status or "", int(part.completed or 0), int(part.total or 0))
+    except ollama.ResponseError as e:
+        text = str(e.error)
+        if "does not exist" in text or "not found" in text or e.status_code == 404:
+            raise ModelMissing(f"Ollama has no model {name} to pull ({text}).",
+                               "Check the name and tag on ollama.com/library (Hugging Face GGUFs: "
+                               "hf.co/ORG/REPO:QUANT).") from None
+        raise ModelError(f"Ollama could not pull {name}: {text}.", "Run the same command again; a pull resumes "
+                         "where it stopped.") from None
+    except (httpx.HTTPError, OSError) as e:
+        raise OllamaUnreachable(f"Cannot reach Ollama at {base} ({plain_error(e)}).",
+                                "Start it with `ollama serve`, or set OLLAMA_HOST.") from None
+    finally:
+        await client.close()

@@ -150,8 +150,15 @@ class FakeOllama(LoopbackServer):
         self.violations: list[str] = []  # protocol misuse by our client code
         self.in_flight = 0
         self.max_in_flight = 0
+        # /api/pull: the models the registry behind this server has (name -> capabilities once pulled), the bytes
+        # of each one's model layer, and the pause between progress lines
+        self.pullable: dict[str, list[str]] = {}
+        self.pull_size = 2_000_000
+        self.pull_delay = 0.0
+        self.pulls_cancelled = 0
 
     def routes(self, app: web.Application) -> None:
+        app.router.add_post("/api/pull", self._pull)
         app.router.add_get("/", self._root)
         app.router.add_get("/api/version", self._version)
         app.router.add_get("/api/tags", self._tags)
@@ -178,6 +185,44 @@ class FakeOllama(LoopbackServer):
                                              "quantization_level": "Q4_K_M"}}
             for m in self.models
         ]})
+
+    async def _pull(self, request: web.Request) -> web.StreamResponse:
+        """As Ollama's PullHandler streams it (server/routes.go, server/images.go PullModel): "pulling manifest", then
+        each layer as "pulling <12 hex>" with digest, total and completed, then "verifying sha256 digest", "writing
+        manifest", "success"; the model is listed only after the manifest is written. An unknown name ends the
+        stream with {"error": "pull model manifest: file does not exist"}. A client that goes away cancels it."""
+        body = await request.json()
+        name = body.get("model") or body.get("name", "")
+        if ":" not in name.rsplit("/", 1)[-1]:
+            name += ":latest"
+        reply = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
+        await reply.prepare(request)
+
+        async def send(line: dict[str, Any]) -> None:
+            await reply.write((json.dumps(line) + "\n").encode())
+            if self.pull_delay:
+                await asyncio.sleep(self.pull_delay)
+
+        try:
+            await send({"status": "pulling manifest"})
+            wanted = next((m for m in self.pullable if m == name or f"{m}:latest" == name), None)
+            if wanted is None:
+                await send({"error": "pull model manifest: file does not exist"})
+                return reply
+            for total in (self.pull_size, 487):  # the model layer, then a small one (its params)
+                digest = "sha256:" + f"{total:064x}"
+                for completed in range(0, total + 1, max(1, total // 8)):
+                    await send({"status": f"pulling {digest[7:19]}", "digest": digest, "total": total,
+                                "completed": completed})
+                await send({"status": f"pulling {digest[7:19]}", "digest": digest, "total": total, "completed": total})
+            await send({"status": "verifying sha256 digest"})
+            await send({"status": "writing manifest"})
+            self.models[wanted] = self.pullable[wanted]
+            await send({"status": "success"})
+        except (ConnectionResetError, asyncio.CancelledError):
+            self.pulls_cancelled += 1
+            raise
+        return reply
 
     async def _show(self, request: web.Request) -> web.Response:
         body = await request.json()

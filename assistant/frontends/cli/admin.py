@@ -41,6 +41,10 @@ def models(args: argparse.Namespace) -> int:
     from assistant.config import ROLES, set_default_model
     from assistant.errors import ConfigError
 
+    if args.action in ("pull", "rm"):
+        from assistant.frontends.cli import pull
+
+        return pull.pull(args) if args.action == "pull" else pull.rm(args)
     paths, settings = settings_for()
     if args.action == "default":
         if not args.name:
@@ -54,6 +58,14 @@ def models(args: argparse.Namespace) -> int:
 
     backend, found = asyncio.run(list_models(settings))
     in_use = {m: [r for r in ROLES if settings.model_for(r) == m] for m in {settings.model_for(r) for r in ROLES}}
+    if backend == "embedded":  # one model answers every role: the one chosen_model loads, else the built-in
+        from pathlib import Path
+
+        from assistant.models import model_file
+        from assistant.models.embedded import chosen_model, default_model_path
+
+        path, label = chosen_model(settings)
+        in_use = {label or Path(path or default_model_path() or model_file.GGUF).stem: list(ROLES)}
     if args.json:
         for m in found:
             print(json.dumps({**m, "backend": backend, "roles": in_use.get(m["name"], [])}, ensure_ascii=False))
@@ -73,6 +85,14 @@ def models(args: argparse.Namespace) -> int:
         used = f"  ← {'every role' if len(roles) == len(ROLES) else ', '.join(roles)}" if roles else ""
         print(f"{'*' if roles else ' '} {pad(m['name'], width)}{size:>9}  {m.get('parameters') or '-':<8}"
               f"{', '.join(m['capabilities']) or '-'}{used}")
+    if backend != "embedded":
+        from assistant.models.registry import pulled_models
+
+        pulled = pulled_models()
+        if pulled:
+            print("pulled for the embedded engine (used when Ollama is not):")
+            for p in pulled:
+                print(f"  {pad(p.name, width)}{p.size / 1e9:>6.1f} GB  {p.license[:40]}")
     missing = [n for n in in_use if n not in {m["name"] for m in found}] if backend != "embedded" else []
     for name in missing:
         print(f"! {name} is configured ({', '.join(in_use[name])}) but the {backend} backend does not have it",

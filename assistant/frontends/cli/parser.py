@@ -93,12 +93,24 @@ def build_parser() -> argparse.ArgumentParser:
                             "to a pipe, where the two would mix)")
     answering_flags(batch, "every answer of the batch")
 
-    models = sub.add_parser("models", help="the models of the configured backend, or set the default one",
+    models = sub.add_parser("models", help="list, pull or remove models, or set the default one",
                             description="List the models the backend that answers has (Ollama: with size and "
-                                        "capabilities such as tools and thinking), marking the ones in use; "
-                                        "'models default NAME' writes model = NAME into config.toml.")
-    models.add_argument("action", nargs="?", choices=["list", "default"], default="list")
-    models.add_argument("name", nargs="?", help="with 'default': the model every role uses unless it names its own")
+                                        "capabilities such as tools and thinking), marking the ones in use, and the "
+                                        "models pulled for the embedded engine. 'models pull NAME' fetches a model "
+                                        "by the names Ollama uses (qwen2.5:1.5b, llama3.2:3b, hf.co/ORG/REPO:QUANT): "
+                                        "Ollama pulls it when it answers; otherwise its GGUF is downloaded for the "
+                                        "embedded engine (resumable, verified against the registry's digest). "
+                                        "'models default NAME' writes model = NAME into config.toml; 'models rm NAME' "
+                                        "deletes a pulled model.",
+                            epilog="examples:\n  assistant models pull qwen2.5:1.5b\n"
+                                   "  assistant models pull hf.co/bartowski/Llama-3.2-1B-Instruct-GGUF:Q4_K_M --to embedded\n"
+                                   "  assistant models default qwen2.5:1.5b",
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    models.add_argument("action", nargs="?", choices=["list", "default", "pull", "rm"], default="list")
+    models.add_argument("name", nargs="?", help="with 'default', 'pull' or 'rm': the model")
+    models.add_argument("--to", choices=["auto", "ollama", "embedded"], default="auto",
+                        help="with 'pull': into Ollama or for the embedded engine (default: Ollama when it answers)")
+    models.add_argument("--yes", "-y", action="store_true", help="with 'pull': make it the default without asking")
     models.add_argument("--json", action="store_true", help="one JSON object per model")
 
     tools = sub.add_parser("tools", help="list the tools (source, arguments, what each may reach); grant or revoke a "

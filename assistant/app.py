@@ -25,7 +25,9 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     from assistant.pipeline import language_id
 
     language_id.use_cache(paths.cache_dir)  # its model is unpacked there, once per py3langid version
-    backend = SelectedBackend(settings, notify, status)
+    from assistant import notices
+
+    backend = SelectedBackend(settings, notify, status, once=lambda key: notices.first_time(paths, key))
     registry = build_registry(settings, paths, notify=notify)
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                                      cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log",

@@ -87,7 +87,9 @@ class Settings(BaseModel):
                                      json_schema_extra=scope(TURN, ANSWERS))
     validator_max_tokens: int = Field(128, ge=16, le=8192, description="generation cap of a judging call",
                                       json_schema_extra=scope(TURN, ANSWERS))
-    responder_max_tokens: int = Field(400, ge=32, le=32768, description="generation cap of an answer (a few hundred tokens)",
+    responder_max_tokens: int = Field(1024, ge=32, le=32768, description="generation cap of an answer (unset: 1024, a "
+                                      "long explanation; 200 for a model trusted with small talk only). An answer "
+                                      "it stops says so",
                                       json_schema_extra=scope(TURN, ANSWERS))
     router_think: bool = Field(False, description="let a thinking model think before it routes (slow: off)",
                                json_schema_extra=scope(TURN, ANSWERS))

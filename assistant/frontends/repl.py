@@ -191,6 +191,11 @@ class Repl:
             lines.append(await self.read_line("… "))
         return "\n".join(lines).strip()
 
+    async def _answering(self) -> str:
+        """The model that answers (the daemon's client: the configured one, as the daemon reads the same settings)."""
+        known = getattr(self.app, "answering_model", None)
+        return await known() if known is not None else self.app.settings.model_for("responder")
+
     # the loop
 
     async def run(self, first: str | None = None) -> int:
@@ -199,8 +204,7 @@ class Repl:
         turns = len(self.app.store.session_turns(self.session_id))
         resumed = f" (resumed, {turns} turn{'s' if turns != 1 else ''})" if turns else ""
         via = f" · via {self.via}" if self.via else ""
-        print(f"assistant chat · session {self.session_id}{resumed} · model {s.model_for('responder')}{via} · "
-              "/help for commands, Ctrl-D to leave")
+        print(f"assistant chat · {await self._answering()}{via} · session {self.session_id}{resumed} · /help")
         pending = self.app.store.pending(self.session_id)
         if pending is not None:
             print(f"(waiting for your answer about: {pending.question})")
@@ -284,6 +288,8 @@ class Repl:
                 print(trace_view.render(turn) if turn else "no such turn in this session")
         elif name == "/model":
             print(set_model(settings, args))
+            if not args:
+                print(f"answering now: {await self._answering()}")
         elif name == "/retries":
             if len(args) != 1 or not args[0].isdigit() or not 0 <= int(args[0]) <= 10:
                 print("usage: /retries N (0 to 10)")

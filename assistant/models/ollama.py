@@ -203,7 +203,7 @@ class OllamaBackend:
         if isinstance(e, ollama.ResponseError):
             text = str(e.error)
             if e.status_code == 404 or "not found" in text and "model" in text:
-                return ModelMissing(f"Model '{model}' is not installed in Ollama.", f"Run: ollama pull {model}"), False
+                return ModelMissing(f"Model '{model}' is not installed in Ollama.", f"Run: assistant models pull {model} (or ollama pull {model})"), False
             if e.status_code == -1:  # an {"error": ...} line inside a 200 stream
                 return ModelError(
                     f"The model stopped in the middle of its reply: {text}.",
@@ -281,7 +281,7 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
         status, data = await get_json(base + "/api/show", 5, "POST", {"model": model})
         if status == 404:
             checks.append(Check(name=f"model {model}", level="fail", blocking=settings.backend != "embedded",
-                                detail=f"not installed (used by {', '.join(roles)})", fix=f"ollama pull {model}"))
+                                detail=f"not installed (used by {', '.join(roles)})", fix=f"assistant models pull {model}"))
             continue
         caps = set((data or {}).get("capabilities") or [])
         if "executor" in roles and "tools" not in caps:

@@ -130,10 +130,12 @@ async def backend_checks(settings: Settings) -> list[Check]:
 
 class SelectedBackend:
     def __init__(self, settings: Settings, notify: Callable[[str], None] | None = None,
-                 status: Callable[[str], None] | None = None) -> None:
+                 status: Callable[[str], None] | None = None, once: Callable[[str], bool] | None = None) -> None:
+        """``once(key)``: whether a notice has not been said before (:mod:`assistant.notices`); ``None``: say it."""
         self.settings = settings
         self.notify = notify
         self.status = status
+        self.once = once
         self.built: dict[str, ModelBackend] = {}
         self.chosen: ModelBackend | None = None
         self._lock = asyncio.Lock()
@@ -193,9 +195,11 @@ class SelectedBackend:
         for name in AUTO:
             if await answers(name, self.settings):
                 chosen = self._build(name)
-                if name != AUTO[0] and self.notify:
-                    self.notify(f"Ollama is not reachable at {self.settings.ollama_host}; answering with the "
-                                f"{name} model {getattr(chosen, 'model_label', chosen.name)}.")
+                label = getattr(chosen, "model_label", chosen.name)
+                key = f"fallback {self.settings.ollama_host} {name} {label}"
+                if name != AUTO[0] and self.notify and (self.once is None or self.once(key)):
+                    self.notify(fallback_notice(self.settings.ollama_host, name, label,
+                                                getattr(chosen, "weak_writer", False)))
                 return chosen
         raise OllamaUnreachable(
             f"Cannot reach Ollama at {self.settings.ollama_host}, and the embedded backend is not installed.",
@@ -212,3 +216,17 @@ class SelectedBackend:
     async def aclose(self) -> None:
         for backend in self.built.values():
             await backend.aclose()
+
+
+def fallback_notice(host: str, backend: str, label: str, built_in: bool) -> str:
+    """Said once when ``auto`` answers without Ollama: which model answers, what it can do, how to get a capable
+    one, and how to stop trying Ollama first."""
+    from assistant.pipeline.language import CAPABLE_SIZE, PULL_CAPABLE
+
+    if built_in:
+        return (f"Ollama is not reachable at {host}, so the built-in model answers: {label}, a tiny model that "
+                f"answers small talk and what the tools answer, and says so for anything else. A capable model is "
+                f"one command away: {PULL_CAPABLE} ({CAPABLE_SIZE}). Set backend = \"{backend}\" in config.toml "
+                "to stop trying Ollama first. (Said once.)")
+    return (f"Ollama is not reachable at {host}; answering with the {backend} model {label}. Set backend = "
+            f"\"{backend}\" in config.toml to stop trying Ollama first. (Said once.)")

@@ -15,6 +15,9 @@ from tools import PreviousTurn, Registry, ToolRunner
 Emit = Callable[[Event], Awaitable[None] | None]
 
 
+SMALL_TALK_TOKENS = 200  # the answer cap of a model trusted with small talk only, unless responder_max_tokens is set
+
+
 @dataclass
 class TurnContext:
     settings: Settings
@@ -57,6 +60,10 @@ class TurnContext:
         # Deterministic decoding for the stages whose output is a decision, not prose; thinking as each role's
         # setting says (off by default: a thinking model would spend seconds on a one-word decision).
         decision = role != "responder"
+        cap = self.settings.max_tokens_for(role)
+        if not decision and "responder_max_tokens" not in self.settings.model_fields_set and self.trust is not None \
+                and self.trust[0].name == "SMALL_TALK":
+            cap = SMALL_TALK_TOKENS  # a tiny model's small talk: a long one only rambles
         return CallSettings(temperature=0 if decision else self.settings.temperature,
-                            top_p=None if decision else self.settings.top_p, max_tokens=self.settings.max_tokens_for(role),
+                            top_p=None if decision else self.settings.top_p, max_tokens=cap,
                             context=self.settings.num_ctx, seed=self.settings.seed, think=self.settings.think_for(role))

@@ -65,7 +65,9 @@ def could_not_write(question: str, reason: str | None = None) -> str:
     return f"Sorry, this model could not answer that reliably: {why}, so it is not shown. A larger model would answer it."
 
 
-CAPABLE_MODEL = "qwen2.5:3b"  # a capable model that runs on an ordinary laptop: the one named to the user
+CAPABLE_MODEL = "qwen2.5:3b"  # a capable model that runs on an ordinary laptop, and the default `model`
+CAPABLE_SIZE = "1.9 GB"  # its download (Q4_K_M)
+PULL_CAPABLE = f"assistant models pull {CAPABLE_MODEL}"  # with Ollama or without it (then for the embedded engine)
 
 
 def too_small(question: str, model: str | None = None) -> str:
@@ -74,16 +76,25 @@ def too_small(question: str, model: str | None = None) -> str:
     if language_of(question) == "zh":
         if model:
             return (f"抱歉,{model} 太小,无法可靠地回答这类问题,所以不作猜测。换一个更强的模型只需一条命令:"
-                    f"ollama pull {CAPABLE_MODEL}(再把 model 设为 {CAPABLE_MODEL});设置 model_trust = \"trusted\" "
-                    f"可让 {model} 照样回答。")
-        return (f"抱歉,内置的模型太小,无法可靠地回答这类问题,所以不作猜测。换一个更强的模型只需一条命令"
-                f"(先安装 Ollama):ollama pull {CAPABLE_MODEL}")
+                    f"{PULL_CAPABLE}({CAPABLE_SIZE},再把 model 设为 {CAPABLE_MODEL});设置 model_trust = "
+                    f"\"trusted\" 可让 {model} 照样回答。")
+        return (f"抱歉,内置的模型太小,无法可靠地回答这类问题,所以不作猜测。换一个更强的模型只需一条命令:"
+                f"{PULL_CAPABLE}({CAPABLE_SIZE})")
     if model:
         return (f"Sorry, {model} is too small to answer this reliably, so it does not guess. A capable model is one "
-                f"command away: ollama pull {CAPABLE_MODEL} (then set model = \"{CAPABLE_MODEL}\"); "
+                f"command away: {PULL_CAPABLE} ({CAPABLE_SIZE}; then set model = \"{CAPABLE_MODEL}\"); "
                 f"model_trust = \"trusted\" lets {model} answer anyway.")
-    return (f"Sorry, the built-in model is too small to answer this reliably, so it does not guess. For a capable model, "
-            f"install Ollama and run one command: ollama pull {CAPABLE_MODEL}")
+    return (f"Sorry, the built-in model is too small to answer this reliably, so it does not guess. A capable model is "
+            f"one command away: {PULL_CAPABLE} ({CAPABLE_SIZE})")
+
+
+def capped_note(question: str, cap: int) -> str:
+    """Said after an answer the generation cap stopped mid-way: it is not the whole answer, and how to allow more."""
+    more = max(2 * cap, 1024)
+    if language_of(question) == "zh":
+        return f"(回答到了长度上限({cap} 个 token)就停了;用 -o num_predict {more} 或在 config.toml 里设 responder_max_tokens 可以放宽。)"
+    return (f"(The answer stopped at the length limit of {cap} tokens; -o num_predict {more}, or "
+            f"responder_max_tokens in config.toml, allows more.)")
 
 
 def withheld_note(question: str, reason: str | None = None) -> str:

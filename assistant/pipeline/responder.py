@@ -24,6 +24,7 @@ class Written(BaseModel):
     held: str | None = None  # why the gate stopped on a piece that may not be shown
     ended: str | None = None  # why the answer ended early without a wrong piece (it repeated itself; a template marker)
     timed_out: bool = False  # stopped by request_timeout: asking again would only wait as long again
+    capped: bool = False  # it ended at the generation cap (responder_max_tokens), mid-answer
     calls: list[ToolCall] = []  # the tools the model called instead of (or after) writing (the deciding call)
     model: str = ""  # the model that wrote it
 
@@ -69,7 +70,8 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage], check: Callable
     held = gate.held
     return Written(text=gate.shown.strip(), held=held.reason if held and held.wrong else None,
                    ended=held.reason if held and not held.wrong else (reply.problem if timed_out else None),
-                   timed_out=timed_out, calls=reply.tool_calls, model=reply.model or request.model)
+                   timed_out=timed_out, calls=reply.tool_calls, model=reply.model or request.model,
+                   capped=reply.done_reason == "length" and held is None and not reply.tool_calls)
 
 
 _FEEDBACK = prompts.render("responder_feedback", reason="").split(":")[0]

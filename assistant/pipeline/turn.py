@@ -27,7 +27,8 @@ from assistant.pipeline.events import (
     ToolCallSummary, ToolResultEvent, TurnDone, TurnFailed, TurnResult, TurnStarted, ValidationDone,
 )
 from assistant.pipeline.language import (
-    BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, could_not_answer, could_not_write, too_small, withheld_note,
+    BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, capped_note, could_not_answer, could_not_write, too_small,
+    withheld_note,
 )
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, TurnRow, new_id
@@ -149,6 +150,17 @@ class Assistant:
         """Start the tools' sandbox workers now, so the first question does not wait for them."""
         await self.runner.warm(list(self.registry))
         language_id.warm()
+
+    async def answering_model(self) -> str:
+        """The model that answers now, as a user reads it: ``qwen2.5:3b (ollama)``, ``SmolLM2-135M-Instruct.Q4_1
+        (built-in, tiny)``. Chooses the backend (``auto``) if no turn has yet."""
+        pick = getattr(self.backend, "pick", None)
+        try:
+            backend = await pick() if pick is not None else self.backend
+        except AssistantError:
+            return f"{self.settings.model_for('responder')} (not reachable)"
+        label = getattr(backend, "model_label", None) or self.settings.model_for("responder")
+        return f"{label} ({'built-in, tiny' if getattr(backend, 'weak_writer', False) else backend.name})"
 
     async def aclose(self) -> None:
         await self.runner.aclose()
@@ -473,6 +485,12 @@ class Assistant:
                 await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=written.held + policy))
                 note = await responder.say(ctx, "\n\n" + withheld_note(ctx.question, written.held))
                 return Answer(text=shown + note, replaced=written.held), True
+            if shown and written.capped:  # what was shown is checked, but not the whole answer: said so
+                cap = ctx.call_settings("responder").max_tokens or 0
+                await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=(
+                    f"the answer is clean, but it stopped at the length limit of {cap} tokens") + policy))
+                note = await responder.say(ctx, "\n\n" + capped_note(ctx.question, cap))
+                return Answer(text=shown + note), True
             if shown:
                 await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS",
                                              reason=(written.ended or "the answer is clean") + policy))

@@ -38,7 +38,7 @@ def test_a_missing_model_stops_answers(home, fake):
     fake.models = {"qwen2.5:3b": ["completion", "tools"]}
     p = doctor(env_for(home, fake, ASSISTANT_RESPONDER_MODEL="llama3.1:8b"))
     assert p.returncode == 1
-    assert "✗ model llama3.1:8b: not installed (used by responder)" in p.stdout and "→ ollama pull llama3.1:8b" in p.stdout
+    assert "✗ model llama3.1:8b: not installed (used by responder)" in p.stdout and "→ assistant models pull llama3.1:8b" in p.stdout
 
 
 @pytest.mark.slow

@@ -27,7 +27,7 @@ def chat(home, fake, meteo, gazetteer_index):
                       PATH=os.environ.get("PATH", ""), HOME=str(home))
         term = Terminal([sys.executable, "-m", "assistant", "chat", *args], env)
         terminals.append(term)
-        term.wait_for("/help for commands")
+        term.wait_for("· /help")
         return term
 
     yield start

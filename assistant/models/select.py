@@ -156,6 +156,8 @@ class SelectedBackend:
                 self.built[name] = kind.build(s)
             if self.status is not None and hasattr(self.built[name], "on_status"):
                 self.built[name].on_status = self.status  # type: ignore[attr-defined]
+            if self.notify is not None and hasattr(self.built[name], "on_notice"):
+                self.built[name].on_notice = self.notify  # type: ignore[attr-defined]
         return self.built[name]
 
     async def load(self) -> None:

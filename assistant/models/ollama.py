@@ -291,6 +291,14 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
         else:
             checks.append(Check(name=f"model {model}", level="ok",
                                 detail=f"installed ({', '.join(roles)}); capabilities: {', '.join(sorted(caps)) or '?'}"))
+    try:
+        here = await models(settings)
+    except AssistantError:
+        here = []
+    if here:  # every model Ollama has, and what each can do: tools, vision, thinking, its size
+        checks.append(Check(name="ollama models", level="ok", detail="; ".join(
+            f"{m['name']} ({', '.join([p for p in [m.get('parameters')] if p] + [c for c in m['capabilities'] if c != 'completion'])})"
+            .replace(" ()", "") for m in here)))
     return checks
 
 

@@ -180,6 +180,13 @@ class SelectedBackend:
         """The languages the answering model can write in, when it is known to be fewer than all."""
         return getattr(await self.pick(), "languages", None)
 
+    async def reset(self) -> None:
+        """Choose again at the next call (a model was just pulled): the backends built so far are closed."""
+        async with self._lock:
+            for backend in self.built.values():
+                await backend.aclose()
+            self.built, self.chosen = {}, None
+
     async def pick(self) -> ModelBackend:
         async with self._lock:
             if self.chosen is None:

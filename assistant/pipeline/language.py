@@ -67,6 +67,7 @@ def could_not_write(question: str, reason: str | None = None) -> str:
 
 CAPABLE_MODEL = "qwen2.5:3b"  # a capable model that runs on an ordinary laptop, and the default `model`
 CAPABLE_SIZE = "1.9 GB"  # its download (Q4_K_M)
+TOO_SMALL = "the model is too small to answer it reliably"  # a turn's ``replaced`` when it declined so
 PULL_CAPABLE = f"assistant models pull {CAPABLE_MODEL}"  # with Ollama or without it (then for the embedded engine)
 
 

@@ -27,7 +27,7 @@ from assistant.pipeline.events import (
     ToolCallSummary, ToolResultEvent, TurnDone, TurnFailed, TurnResult, TurnStarted, ValidationDone,
 )
 from assistant.pipeline.language import (
-    BAD_ARGUMENTS, NO_CALL, TOOL_FAILED, capped_note, could_not_answer, could_not_write, too_small,
+    BAD_ARGUMENTS, NO_CALL, TOO_SMALL, TOOL_FAILED, capped_note, could_not_answer, could_not_write, too_small,
     withheld_note,
 )
 from assistant.models.base import ChatMessage, ModelBackend
@@ -461,7 +461,7 @@ class Assistant:
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason=f"{why}: it was not asked"))
             small = None if await self._known_weak(ctx) else ctx.model_name("responder")
             return Answer(text=await responder.say(ctx, too_small(ctx.question, small)),
-                          replaced="the model is too small to answer it reliably"), False
+                          replaced=TOO_SMALL), False
         if ctx.settings.deterministic and first is None and not await self._writes(ctx.question):
             # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))

@@ -197,3 +197,36 @@ def test_the_pulled_model_answers(home, registry, gguf):
     assert result["ok"] and result["answer"]
     assert "smollm2:135m" in run(env, "doctor").stdout
     assert os.environ.get("ASSISTANT_MODELS") != env["ASSISTANT_MODELS"]  # the shared model folder was not touched
+
+
+@pytest.mark.slow
+def test_the_chat_offers_the_capable_model_when_the_built_in_one_declines(home, registry, gguf, gazetteer_index):
+    """In a terminal, once a session: one key pulls it and the question is asked again with it. (The registry's
+    'qwen2.5:3b' is the small file again, so that model declines too, by name; a real one would answer.)"""
+    pytest.importorskip("xllamacpp")
+    from tmux import Terminal
+
+    if not Terminal.available():
+        pytest.skip("tmux is not installed")
+    registry.add("library/qwen2.5:3b", gguf)
+    env = offline(home, registry, ASSISTANT_EMBEDDED_THREADS="1", ASSISTANT_GAZETTEER_INDEX=gazetteer_index,
+                  TERM="xterm-256color", PATH=os.environ.get("PATH", ""), HOME=str(home))
+    models = Path(env["ASSISTANT_MODELS"])
+    models.mkdir(parents=True)
+    (models / model_file.GGUF).write_bytes(gguf)  # the built-in model, in this test's own folder
+    term = Terminal([sys.executable, "-m", "assistant", "chat"], env)
+    try:
+        term.wait_for("· /help", timeout=60)
+        term.type("Who wrote Pride and Prejudice?")
+        term.wait_for("Pull qwen2.5:3b now (1.9 GB)? [y/N]", timeout=60)
+        assert "the built-in model is too small" in term.screen()
+        term.send("y")
+        term.wait_for("qwen2.5:3b answers from now on; asking again.", timeout=60)
+        term.wait_for("Sorry, qwen2.5:3b is too small to answer this reliably", timeout=60)
+        assert (models / "pulled" / "qwen2.5-3b.gguf").read_bytes() == gguf
+        term.type("What is the capital of France?")
+        term.wait_for("Sorry, qwen2.5:3b is too small to answer this reliably", after=1, timeout=60)
+        time.sleep(1)
+        assert term.screen().count("Pull qwen2.5:3b now") == 1  # once a session
+    finally:
+        term.close()

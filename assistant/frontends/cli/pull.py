@@ -88,7 +88,7 @@ class Transfer:
         self.drawn = False
 
 
-def _where(settings: Any, to: str) -> str:
+async def where(settings: Any, to: str = "auto") -> str:
     """Who pulls: Ollama when it is the backend (or answers, in auto), else the embedded engine's own store."""
     from assistant.models import ollama
 
@@ -97,9 +97,16 @@ def _where(settings: Any, to: str) -> str:
     if settings.backend == "openai":
         raise ConfigError("an OpenAI-compatible server loads its own models; 'models pull' fetches for Ollama or "
                           "the embedded engine.", "Pull on that server, or add --to embedded (or --to ollama).")
-    if settings.backend == "ollama" or settings.backend == "auto" and asyncio.run(ollama.reachable(settings)):
+    if settings.backend == "ollama" or settings.backend == "auto" and await ollama.reachable(settings):
         return "ollama"
     return "embedded"
+
+
+async def pull_model(settings: Any, name: str, to: str = "auto") -> tuple[str, str]:
+    """Pull ``name`` with its progress on stderr: (the model's name as it is now known, where it went)."""
+    place = await where(settings, to)
+    pulled = await (_pull_with_ollama(settings, name) if place == "ollama" else _pull_for_embedded(settings, name))
+    return pulled, place
 
 
 def _ask_default(name: str, yes: bool) -> bool:
@@ -121,13 +128,9 @@ def pull(args: argparse.Namespace) -> int:
         raise ConfigError("'models pull' needs a model name.", "Usage: assistant models pull NAME (qwen2.5:1.5b, "
                           "llama3.2:3b, hf.co/ORG/REPO:QUANT)")
     paths, settings = settings_for()
-    where = _where(settings, args.to)
-    if where == "ollama":
-        name = _pull_with_ollama(settings, args.name)
-    else:
-        name = _pull_for_embedded(settings, args.name)
+    name, place = asyncio.run(pull_model(settings, args.name, args.to))
     if args.json:
-        print(json.dumps({"ok": True, "model": name, "to": where}, ensure_ascii=False))
+        print(json.dumps({"ok": True, "model": name, "to": place}, ensure_ascii=False))
     if settings.model == name:
         print(f"{name} is the default model already.", file=sys.stderr)
     elif _ask_default(name, args.yes):
@@ -139,7 +142,7 @@ def pull(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pull_with_ollama(settings: Any, name: str) -> str:
+async def _pull_with_ollama(settings: Any, name: str) -> str:
     from assistant.models import ollama
 
     shown = Transfer(f"pulling {name}")
@@ -155,38 +158,35 @@ def _pull_with_ollama(settings: Any, name: str) -> str:
             shown.update(done, total)
 
     try:
-        asyncio.run(ollama.pull(settings, name, progress))
+        await ollama.pull(settings, name, progress)
     finally:
         shown.end()
     return name
 
 
-def _pull_for_embedded(settings: Any, name: str) -> str:
+async def _pull_for_embedded(settings: Any, name: str) -> str:
     from assistant.models.registry import Registry, pulled_models
 
-    async def run() -> str:
-        async with Registry(settings, name) as registry:
-            plan = await registry.plan()
-            done = next((p for p in pulled_models() if p.name == str(plan.name) and p.digest == plan.digest), None)
-            if done is not None:
-                print(f"{plan.name} is here already ({done.file}).", file=sys.stderr)
-                return str(plan.name)
-            resumed = f", resuming at {size(plan.have)}" if plan.have else ""
-            print(f"pulling {plan.name} for the embedded engine: {size(plan.size)} from {registry.base} into "
-                  f"{plan.target.parent}{resumed}", file=sys.stderr)
-            if plan.license:
-                first = next(line.strip() for line in plan.license.splitlines() if line.strip())
-                print(f"licence: {first[:100]} (the whole text is kept beside the model)", file=sys.stderr)
-            registry.check_space(plan)
-            shown = Transfer(f"pulling {plan.name}")
-            try:
-                record = await registry.fetch(plan, shown.update)
-            finally:
-                shown.end()
-            print(f"verified {plan.digest[:19]}…; {record.name} is in {record.file}", file=sys.stderr)
-            return record.name
-
-    return asyncio.run(run())
+    async with Registry(settings, name) as registry:
+        plan = await registry.plan()
+        done = next((p for p in pulled_models() if p.name == str(plan.name) and p.digest == plan.digest), None)
+        if done is not None:
+            print(f"{plan.name} is here already ({done.file}).", file=sys.stderr)
+            return str(plan.name)
+        resumed = f", resuming at {size(plan.have)}" if plan.have else ""
+        print(f"pulling {plan.name} for the embedded engine: {size(plan.size)} from {registry.base} into "
+              f"{plan.target.parent}{resumed}", file=sys.stderr)
+        if plan.license:
+            first = next(line.strip() for line in plan.license.splitlines() if line.strip())
+            print(f"licence: {first[:100]} (the whole text is kept beside the model)", file=sys.stderr)
+        registry.check_space(plan)
+        shown = Transfer(f"pulling {plan.name}")
+        try:
+            record = await registry.fetch(plan, shown.update)
+        finally:
+            shown.end()
+        print(f"verified {plan.digest[:19]}…; {record.name} is in {record.file}", file=sys.stderr)
+        return record.name
 
 
 def rm(args: argparse.Namespace) -> int:

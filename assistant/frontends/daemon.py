@@ -94,15 +94,16 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
             log.error("settings not reloaded (%s): %s", reason, e.one_line())
             return
         old = state.assistant
-        if old is None or fresh == old.settings:
+        if old is None or fresh == old.settings and reason != "a model was pulled":
             return
         state.assistant = build_assistant(fresh, paths, notify=state.note)
         log.info("settings reloaded (%s)", reason)
         await state.retire(old)
 
     async def refresh() -> None:
-        if _config_stamp(paths) != stamp:
-            await reload("config.toml changed")
+        now = _config_stamp(paths)
+        if now != stamp:
+            await reload("config.toml changed" if now[0] != stamp[0] else "a model was pulled")
 
     state.settings_for, state.refresh = settings_for, refresh
     token = secrets.token_urlsafe(32)
@@ -188,12 +189,21 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
             Path(endpoint["path"]).unlink(missing_ok=True)
 
 
-def _config_stamp(paths: Paths) -> tuple[int, int] | None:
+def _config_stamp(paths: Paths) -> tuple[object, ...]:
+    """What the daemon's pipeline was built from: config.toml as it is, and the models pulled for the embedded
+    engine (a pull of the model `model` names changes what answers without a word of config)."""
+    from assistant.models.registry import pulled_dir
+
     try:
         st = paths.config_file.stat()
+        config: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
     except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
+        config = None
+    try:
+        pulled = tuple(sorted((p.name, p.stat().st_mtime_ns) for p in pulled_dir().glob("*.json")))
+    except OSError:
+        pulled = ()
+    return config, pulled
 
 
 def setup_logging(paths: Paths) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import queue
 import signal
+import subprocess
 import sys
 import threading
 import tkinter as tk
@@ -23,6 +24,7 @@ from typing import Any
 from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
 from assistant.frontends.markdown import spans
 from assistant.paths import resolve_paths
+from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, TOO_SMALL
 from assistant.wire import stage_label
 
 HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc closes"
@@ -80,6 +82,8 @@ class Popup:
         self.history: list[str] = []
         self.back = 0  # how far Up went into the history
         self.raise_asked = threading.Event()
+        self.offered = False  # the capable model's pull, offered once
+        self.pulling = False
         self.decor_asked = False
         root = self.root = tk.Tk()
         root.title("assistant")
@@ -219,6 +223,34 @@ class Popup:
             self.status.config(text="answer copied")
         return "break"
 
+    def offer_pull(self) -> None:
+        """The built-in model declined as too small: offer the capable model, once, one key, its size shown."""
+        self.offered = True
+        self.status.config(text=f"Ctrl+P pulls {CAPABLE_MODEL} ({CAPABLE_SIZE}), a model that can answer this")
+        self.root.bind("<Control-p>", self.pull)
+
+    def pull(self, _event: object = None) -> str:
+        if self.pulling:
+            return "break"
+        self.pulling = True
+        self.root.unbind("<Control-p>")
+        threading.Thread(target=self._pull_worker, daemon=True).start()
+        return "break"
+
+    def _pull_worker(self) -> None:
+        """`assistant models pull` in a process of its own (its progress, a line a quarter, on the hint line); the
+        daemon loads the pulled model at its next question."""
+        proc = subprocess.Popen([sys.executable, "-m", "assistant", "models", "pull", CAPABLE_MODEL, "--yes"],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True)
+        last = ""
+        for line in proc.stderr or []:
+            last = line.strip() or last
+            self.events.put({"type": "pull", "text": last})
+        ok = proc.wait() == 0
+        self.events.put({"type": "pulled", "ok": ok, "text": f"{CAPABLE_MODEL} is here; asking again…" if ok
+                         else f"the pull did not finish: {last.removeprefix('assistant: ')}"})
+
     def walk(self, step: int) -> str:
         """Up: an earlier question into the input line; Down: a later one (past the last: empty)."""
         if not self.history:
@@ -271,6 +303,17 @@ class Popup:
                     self.draw_answer()
                 self.status.config(text=HINT)
                 print(f"answer: {e['answer']}", flush=True)  # the popup's log, for a look afterwards
+                if e.get("replaced") == TOO_SMALL and not self.offered:
+                    self.offer_pull()
+            elif kind == "pull":
+                self.status.config(text=e["text"][:160])
+            elif kind == "pulled":
+                self.pulling = False
+                self.status.config(text=e["text"][:160])
+                if e["ok"] and self.history:  # ask again, now that a capable model answers
+                    self.entry.delete(0, "end")
+                    self.entry.insert(0, self.history.pop())
+                    self.ask()
             elif kind == "turn_failed":
                 self._write(f"error: {e['message']} {e.get('hint', '')}", ("error",))
                 self.status.config(text="error")

@@ -18,7 +18,7 @@ from assistant.errors import AssistantError
 from assistant.answering import Answering
 from assistant.frontends.progress import Progress, fit
 from assistant.store import SessionSummary
-from assistant.pipeline.language import TOO_SMALL
+from assistant.capable import TOO_SMALL
 
 HELP = """commands:
   /help                 this list
@@ -255,7 +255,7 @@ class Repl:
     async def _offer_pull(self, question: str) -> None:
         """The built-in model declined as too small: offer the capable model right here, once a session, one key
         (in-process only: a daemon answers with the models it loaded, and its user pulls with the command named)."""
-        from assistant.pipeline.language import CAPABLE_MODEL, CAPABLE_SIZE
+        from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE
 
         reset = getattr(getattr(self.app, "backend", None), "reset", None)
         if reset is None or not (sys.stdin.isatty() and sys.stdout.isatty()):

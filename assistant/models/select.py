@@ -230,7 +230,7 @@ class SelectedBackend:
 def fallback_notice(host: str, backend: str, label: str, built_in: bool) -> str:
     """Said once when ``auto`` answers without Ollama: which model answers, what it can do, how to get a capable
     one, and how to stop trying Ollama first."""
-    from assistant.pipeline.language import CAPABLE_SIZE, PULL_CAPABLE
+    from assistant.capable import CAPABLE_SIZE, PULL_CAPABLE
 
     if built_in:
         return (f"Ollama is not reachable at {host}, so the built-in model answers: {label}, a tiny model that "

@@ -4,6 +4,7 @@ sentence."""
 
 from __future__ import annotations
 
+from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, PULL_CAPABLE, TOO_SMALL  # noqa: F401 (re-exported)
 from tools import LocalText, language_of
 
 NO_CALL = LocalText(zh="模型没有给出可用的调用。", en="the model did not produce a usable call.")
@@ -63,12 +64,6 @@ def could_not_write(question: str, reason: str | None = None) -> str:
         return f"抱歉,这个模型没能可靠地回答这个问题:{why},所以没有显示。更大的模型可以回答。"
     why = why_held(reason, False) if reason else "what it wrote could not be checked"
     return f"Sorry, this model could not answer that reliably: {why}, so it is not shown. A larger model would answer it."
-
-
-CAPABLE_MODEL = "qwen2.5:3b"  # a capable model that runs on an ordinary laptop, and the default `model`
-CAPABLE_SIZE = "1.9 GB"  # its download (Q4_K_M)
-TOO_SMALL = "the model is too small to answer it reliably"  # a turn's ``replaced`` when it declined so
-PULL_CAPABLE = f"assistant models pull {CAPABLE_MODEL}"  # with Ollama or without it (then for the embedded engine)
 
 
 def too_small(question: str, model: str | None = None) -> str:

@@ -47,9 +47,9 @@ def run(env: dict[str, str], *args: str, stdin: str | None = None) -> subprocess
 
 def offline(home: Path, registry: FakeRegistry, **extra: str) -> dict[str, str]:
     """No Ollama (backend auto finds nobody at OLLAMA_HOST): a pull is for the embedded engine."""
-    return cli_env(home, ASSISTANT_BACKEND="auto", OLLAMA_HOST=f"http://127.0.0.1:{closed_port()}",
-                   ASSISTANT_MODELS=str(home.parent / "models"), ASSISTANT_MODEL_REGISTRY=registry.url,
-                   ASSISTANT_HF_REGISTRY=registry.url, **extra)
+    return cli_env(home, **{"ASSISTANT_BACKEND": "auto", "OLLAMA_HOST": f"http://127.0.0.1:{closed_port()}",
+                            "ASSISTANT_MODELS": str(home.parent / "models"), "ASSISTANT_MODEL_REGISTRY": registry.url,
+                            "ASSISTANT_HF_REGISTRY": registry.url, **extra})
 
 
 @pytest.mark.parametrize("text, host, namespace, model, tag, shown", [
@@ -230,3 +230,28 @@ def test_the_chat_offers_the_capable_model_when_the_built_in_one_declines(home, 
         assert term.screen().count("Pull qwen2.5:3b now") == 1  # once a session
     finally:
         term.close()
+
+
+@pytest.mark.slow
+def test_a_running_daemon_answers_with_the_model_just_pulled(home, registry, gguf, gazetteer_index):
+    """The pull changes what `model` loads without a word of config: the daemon sees it at its next question."""
+    pytest.importorskip("xllamacpp")
+    from processes import Daemon
+
+    registry.add("library/qwen2.5:3b", gguf)
+    env = offline(home, registry, ASSISTANT_BACKEND="embedded", ASSISTANT_EMBEDDED_THREADS="1",
+                  ASSISTANT_GAZETTEER_INDEX=gazetteer_index)
+    models = Path(env["ASSISTANT_MODELS"])
+    models.mkdir(parents=True)
+    (models / model_file.GGUF).write_bytes(gguf)
+    daemon = Daemon(home, env).start()
+    try:
+        before = run(env, "ask", "--debug", "Who wrote Hamlet?")
+        assert "answered by the daemon" in before.stderr and "the built-in model is too small" in before.stdout
+        assert run(env, "models", "pull", "qwen2.5:3b").returncode == 0  # `model` names it already
+        after = run(env, "ask", "--debug", "Who wrote Hamlet?")
+        assert "answered by the daemon" in after.stderr, after.stderr
+        assert "Sorry, qwen2.5:3b is too small" in after.stdout  # the pulled model's own decline, by name
+        assert "settings reloaded (a model was pulled)" in daemon.log()
+    finally:
+        daemon.stop()

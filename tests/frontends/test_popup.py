@@ -49,6 +49,7 @@ class FakeClient:
         return {"turns": self.turns}
 
     def ask(self, question: str, session_id: str | None = None):
+        self.asked = [*getattr(self, "asked", []), question]
         yield from self.script
 
 
@@ -165,3 +166,27 @@ def test_the_terminal_shows_tables_quotes_and_cjk_emphasis_line_by_line():
 
 def test_a_soft_break_between_chinese_characters_is_nothing():
     assert plain("这是*强调*的\n中文第二行。") == "这是强调的中文第二行。" and plain("one\ntwo") == "one two"
+
+
+def test_a_decline_as_too_small_offers_the_capable_model_once(popup, home, monkeypatch):
+    """Ctrl+P pulls it (here from a loopback registry, for the embedded engine), then the question is asked again."""
+    from fake_registry import FakeRegistry
+
+    from assistant.capable import CAPABLE_MODEL, TOO_SMALL
+
+    declined = {"type": "turn_done", "answer": "Sorry, the built-in model is too small…", "ok": False,
+                "replaced": TOO_SMALL}
+    with FakeRegistry() as registry:
+        registry.add(f"library/{CAPABLE_MODEL}", b"GGUF a capable model")
+        monkeypatch.setenv("ASSISTANT_MODELS", str(home.parent / "models"))
+        monkeypatch.setenv("ASSISTANT_MODEL_REGISTRY", registry.url)
+        monkeypatch.setenv("ASSISTANT_BACKEND", "embedded")
+        p = popup(events=[declined])
+        p.entry.insert(0, "Who wrote Hamlet?")
+        p.ask()
+        run_until(p, lambda: not p.busy)
+        assert p.status.cget("text") == f"Ctrl+P pulls {CAPABLE_MODEL} (1.9 GB), a model that can answer this"
+        p.root.event_generate("<Control-p>")
+        run_until(p, lambda: p.client.asked == ["Who wrote Hamlet?"] * 2 and not p.busy, timeout=60)
+        assert (home.parent / "models" / "pulled" / "qwen2.5-3b.gguf").read_bytes() == b"GGUF a capable model"
+        assert p.status.cget("text") != f"Ctrl+P pulls {CAPABLE_MODEL} (1.9 GB), a model that can answer this"  # once

@@ -21,7 +21,12 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     """``notify`` hears, once, which backend answers when the choice was a fallback; ``status`` hears what a
     backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
     unless another ``runner`` is given (tests of the pipeline's logic run them in-process)."""
-    paths.ensure()
+    from assistant.errors import StoreError
+
+    try:
+        paths.ensure()
+    except StoreError:  # a home that cannot be made: what needs no store (--no-log arithmetic) still answers, and
+        pass  # what needs one says so when it opens it
     from assistant.pipeline import language_id
 
     language_id.use_cache(paths.cache_dir)  # its model is unpacked there, once per py3langid version

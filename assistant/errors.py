@@ -29,17 +29,64 @@ class StoreError(AssistantError):
     exit_code = 7
 
 
+LOW_SPACE = 16 << 20  # bytes: below this much free space, a store that cannot write is on a full disk
+
+
+def _free_bytes(path: object) -> int | None:
+    import os
+    from pathlib import Path
+
+    try:
+        st = os.statvfs(Path(str(path)).parent)
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def file_intact(path: object) -> bool | None:
+    """SQLite's own quick check of the file, opened read-only and immutable (no journal written, so it works on a full
+    disk and a read-only one): ``True`` intact, ``False`` damaged, ``None`` when it cannot be told."""
+    import sqlite3
+    from pathlib import Path
+    from urllib.parse import quote
+
+    if not Path(str(path)).is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro&immutable=1", uri=True, timeout=5)
+        try:
+            return db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as e:
+        return False if "malformed" in str(e) or "not a database" in str(e) else None
+    except sqlite3.Error:
+        return None
+
+
 def store_error(path: object, error: BaseException) -> StoreError:
-    """One line naming the file, the cause and the fix, for an SQLite or OS error on the store."""
+    """One line naming the file, the cause and the fix, for an SQLite or OS error on the store. A full disk is told
+    apart from damage (SQLite in WAL mode calls both a "disk I/O error"): the free space and the file's own check
+    decide, and an intact file is never called damaged."""
     text = str(error).lower()
-    if "full" in text or getattr(error, "errno", None) == 28:
-        return StoreError(f"the disk holding {path} is full.",
+    free = _free_bytes(path)
+    if "full" in text or getattr(error, "errno", None) == 28 or "disk i/o" in text and free is not None \
+            and free < LOW_SPACE:
+        return StoreError(f"the disk holding {path} is full" + (f" ({free / 2**20:.1f} MB free)." if free is not None
+                                                                 else "."),
                           "Free some space and ask again: your history is kept (assistant logs prune --older-than "
                           "30d deletes old turns once there is room).")
     if "readonly" in text or "read-only" in text or "permission" in text or "unable to open" in text:
         return StoreError(f"{path} cannot be written (its folder or file is read-only, or not yours).",
                           "Make it writable, or set ASSISTANT_HOME to a folder you can write.")
     if "not a database" in text or "malformed" in text or "corrupt" in text or "disk i/o" in text:
+        intact = file_intact(path)
+        if intact:
+            return StoreError(f"{path} could not be read or written ({error}), but the file is intact.",
+                              "Nothing is lost: check the disk (dmesg) and what else holds the file, then ask again.")
+        if intact is None:
+            return StoreError(f"{path} could not be used ({error}); whether the file is damaged could not be told.",
+                              "Run assistant doctor, which checks it; keep the file as it is until then.")
         return StoreError(f"{path} is damaged ({error}).",
                           f"Move it aside (mv {path} {path}.damaged) and a new one is made; `sqlite3 {path}.damaged "
                           ".recover` may save what is in it.")

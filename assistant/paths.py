@@ -40,7 +40,13 @@ class Paths:
         """Create the folders, private to the user (0700), and make private what an older version left readable by
         others (files 0600); says so once, on stderr, when it changed anything."""
         for d in (self.config_dir, self.data_dir, self.cache_dir, self.log_dir):
-            d.mkdir(parents=True, exist_ok=True, mode=0o700)
+            try:
+                d.mkdir(parents=True, exist_ok=True, mode=0o700)
+            except OSError as e:
+                from assistant.errors import StoreError
+
+                raise StoreError(f"{d} cannot be created ({e.strerror or e}).",
+                                 "Set ASSISTANT_HOME to a folder you can write, or make its parent writable.") from None
         fixed = self.make_private()
         if fixed:
             import sys

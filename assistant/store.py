@@ -9,11 +9,11 @@ import os
 import sqlite3
 import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from pydantic import BaseModel
 
-from assistant.errors import ConfigError, store_error
+from assistant.errors import ConfigError, StoreError, store_error
 from assistant.migrations import MIGRATIONS
 from assistant.trace import now_iso
 from tools.base import PreviousTurn
@@ -94,6 +94,64 @@ def new_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
+class _Cursor:
+    """A cursor whose rows, read one by one, turn SQLite's errors into the store's one line (damage inside a file
+    that opened fine shows when a query reaches the page)."""
+
+    def __init__(self, cursor: sqlite3.Cursor, path: Path) -> None:
+        self._cursor, self._path = cursor, path
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            yield from self._cursor
+        except (sqlite3.Error, OSError) as e:
+            raise store_error(self._path, e) from None
+
+    def fetchone(self) -> Any:
+        try:
+            return self._cursor.fetchone()
+        except (sqlite3.Error, OSError) as e:
+            raise store_error(self._path, e) from None
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return self._cursor.fetchall()
+        except (sqlite3.Error, OSError) as e:
+            raise store_error(self._path, e) from None
+
+    def __getattr__(self, name: str) -> Any:  # rowcount, lastrowid, description
+        return getattr(self._cursor, name)
+
+
+class _Connection:
+    """The connection, with every query's SQLite error the store's one line (:func:`assistant.errors.store_error`):
+    a full disk, a read-only file or damage found at any query, not only at the open."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+        self._db, self._path = db, path
+
+    def execute(self, sql: str, params: Any = ()) -> _Cursor:
+        try:
+            return _Cursor(self._db.execute(sql, params), self._path)
+        except (sqlite3.Error, OSError) as e:
+            raise store_error(self._path, e) from None
+
+    def executemany(self, sql: str, rows: Any) -> _Cursor:
+        try:
+            return _Cursor(self._db.executemany(sql, rows), self._path)
+        except (sqlite3.Error, OSError) as e:
+            raise store_error(self._path, e) from None
+
+    def executescript(self, script: str) -> Any:
+        try:
+            return self._db.executescript(script)
+        except (sqlite3.Error, OSError) as e:
+            raise store_error(self._path, e) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._db, name)
+
+
 class Store:
     """A thin, synchronous layer: every operation is one short transaction, safe to call from the event loop."""
 
@@ -105,12 +163,15 @@ class Store:
         self._saves = 0
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-            self.db.row_factory = sqlite3.Row
+            raw = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+            raw.row_factory = sqlite3.Row
+            self.db: Any = _Connection(raw, path)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.migrate()
+        except StoreError:
+            raise
         except (sqlite3.Error, OSError) as e:
             raise store_error(path, e) from None
 

@@ -90,8 +90,11 @@ class Worker:
             Path(d).mkdir(parents=True, exist_ok=True)
         stderr: Any = asyncio.subprocess.DEVNULL
         if log is not None:
-            log.parent.mkdir(parents=True, exist_ok=True)
-            stderr = open(log, "ab")  # noqa: SIM115 - handed to the child, closed below
+            try:  # the tools' log is best effort: a read-only or full log folder does not stop a tool
+                log.parent.mkdir(parents=True, exist_ok=True)
+                stderr = open(log, "ab")  # noqa: SIM115 - handed to the child, closed below
+            except OSError:
+                stderr = asyncio.subprocess.DEVNULL
         try:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tools.worker", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,

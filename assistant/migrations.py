@@ -145,6 +145,13 @@ def _m013_turn_request(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE turns ADD COLUMN request TEXT")
 
 
+def _m014_session_leases(db: sqlite3.Connection) -> None:
+    # A session open in a chat or served by the daemon (the popup's) is leased by that process: pruning and
+    # `sessions delete` leave it alone while the process lives.
+    db.execute("CREATE TABLE session_leases (session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE, "
+               "pid INTEGER NOT NULL, at TEXT NOT NULL)")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -159,4 +166,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("011_turns_by_time", _m011_turns_by_time),
     ("012_cached_tokens", _m012_cached_tokens),
     ("013_turn_request", _m013_turn_request),
+    ("014_session_leases", _m014_session_leases),
 ]

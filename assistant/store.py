@@ -47,6 +47,9 @@ class SessionSummary(BaseModel):
 VACUUM_AFTER = 1000  # turns: a prune this large gives the space back to the disk
 CAP_CHECK_EVERY = 100  # turns saved between two looks at the store's size (and at the first one of a process)
 CAP_ROOM = 0.9  # past its cap, the store is trimmed to this share of it: not trimmed again at the next turn
+RECORD_OVERHEAD = 1.3  # bytes a batch record takes in the file for each byte of its line (its row, its index)
+LEASE_HOURS = 24  # a session a live process (a chat, the daemon) asked in within this long is in use
+BATCH_TURNS = "session_id IN (SELECT id FROM sessions WHERE frontend = 'batch')"
 PROBE_EVERY = 10  # a model judged too weak to write tool answers is asked again after this many skipped
 ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
 
@@ -161,6 +164,7 @@ class Store:
         deleted, and ``notify`` hears it."""
         self.path, self.max_bytes, self.notify = path, max_bytes, notify
         self._saves = 0
+        self._said_over = False  # "unfinished jobs hold the cap": said once a process
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             raw = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
@@ -293,29 +297,61 @@ class Store:
         self.db.execute("INSERT INTO turns_fts(turns_fts) VALUES ('optimize')")
 
     def trim(self) -> int:
-        """Past ``max_bytes``, delete the oldest turns (with their calls and events) until the data takes
-        ``CAP_ROOM`` of it; says so through ``notify``. The file does not shrink: the freed pages take the next turns,
-        so it stays near the cap (``logs prune`` compacts it)."""
+        """Past ``max_bytes``, make room down to ``CAP_ROOM`` of it, the least needed first: the records of finished
+        batch jobs (their output was written out; a job run again asks again), oldest job first; then the turns of
+        batch jobs (their records hold their answers); then the oldest turns, but only where that can bring the
+        store under its cap: the records an unfinished job needs to resume stay, and conversations are not deleted
+        for them. Says what it did through ``notify``. The file does not shrink: the freed pages take the next turns
+        (``logs prune`` compacts it). Returns the turns deleted."""
         used = self.used_bytes()
         if not self.max_bytes or used <= self.max_bytes:
             return 0
-        target, deleted = int(self.max_bytes * CAP_ROOM), 0
-        while used > target:
-            turns = self.db.execute("SELECT count(*) FROM turns").fetchone()[0]
+        target = int(self.max_bytes * CAP_ROOM)
+        jobs = 0
+        for (job,) in self.db.execute("SELECT id FROM batch_jobs WHERE status = 'done' ORDER BY updated_at").fetchall():
+            if used <= target:
+                break
+            self.db.execute("DELETE FROM batch_jobs WHERE id = ?", (job,))  # its records go with it (cascade)
+            jobs += 1
+            used = self.used_bytes()
+        batch_turns, used = self._delete_oldest(used, target, BATCH_TURNS)
+        # what unfinished jobs need to resume: counted, never deleted, and no conversation is deleted for it
+        resume = int(RECORD_OVERHEAD * self.db.execute(
+            "SELECT COALESCE(SUM(length(line)), 0) FROM batch_items WHERE job_id IN "
+            "(SELECT id FROM batch_jobs WHERE status != 'done')").fetchone()[0])
+        chat_turns, used = self._delete_oldest(used, target, "1", resume)
+        if self.notify and (jobs or batch_turns or chat_turns):
+            parts = ([f"the records of {jobs:,} finished batch job{'s' if jobs != 1 else ''}"] if jobs else []) + \
+                ([f"{batch_turns:,} batch question{'s' if batch_turns != 1 else ''}"] if batch_turns else []) + \
+                ([f"the {chat_turns:,} oldest turn{'s' if chat_turns != 1 else ''}"] if chat_turns else [])
+            self.notify(f"The history passed its cap of {self.max_bytes / 2**20:g} MB: {', '.join(parts)} "
+                        f"{'were' if len(parts) > 1 or jobs + batch_turns + chat_turns != 1 else 'was'} deleted "
+                        "(history_max_mb in config.toml; 0 keeps all).")
+        if used > self.max_bytes and self.notify and not self._said_over:
+            self._said_over = True
+            self.notify(f"The history is over its cap of {self.max_bytes / 2**20:g} MB while unfinished batch jobs "
+                        f"hold {resume / 2**20:.1f} MB of records to resume from: they go once the jobs finish (run "
+                        "the same batch again to finish one), or raise history_max_mb.")
+        return batch_turns + chat_turns
+
+    def _delete_oldest(self, used: int, target: int, where: str, aside: int = 0) -> tuple[int, int]:
+        """Delete the oldest turns matching ``where`` (SQL) until the data, less ``aside`` bytes, takes ``target``:
+        (turns deleted, bytes used now)."""
+        deleted = 0
+        while used - aside > target:
+            turns = self.db.execute(f"SELECT count(*) FROM turns WHERE {where}").fetchone()[0]
             if not turns:
                 break
-            n = min(turns, max(1, -(-(used - target) * turns // used)))  # turns' share of the excess, rounded up
-            deleted += self.db.execute("DELETE FROM turns WHERE id IN (SELECT id FROM turns ORDER BY started_at, rowid "
-                                       "LIMIT ?)", (n,)).rowcount
-            self._merge_search_index()
+            total = self.db.execute("SELECT count(*) FROM turns").fetchone()[0]
+            n = min(turns, max(1, -(-(used - aside - target) * total // used)))  # their share of the excess
+            deleted += self.db.execute(f"DELETE FROM turns WHERE id IN (SELECT id FROM turns WHERE {where} ORDER BY "
+                                       "started_at, rowid LIMIT ?)", (n,)).rowcount
+            self._merge_search_index()  # its deleted turns' markers go: the index shrinks with the turns
             now = self.used_bytes()
             if now >= used:
                 break
             used = now
-        if deleted and self.notify:
-            self.notify(f"The history passed its cap of {self.max_bytes / 2**20:g} MB: the {deleted:,} oldest "
-                        f"turn{'s were' if deleted != 1 else ' was'} deleted (history_max_mb in config.toml; 0 keeps all).")
-        return deleted
+        return deleted, used
 
     def _save_turn(self, row: TurnRow, model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         db = self.db
@@ -432,15 +468,53 @@ class Store:
             "SELECT id, question, answer, ok, route, route_by, attempts, model_calls, error, started_at, finished_at "
             "FROM turns WHERE session_id = ? ORDER BY started_at, rowid", (session_id,))]
 
+    # sessions in use: leased by the process that has them open (a chat, the daemon for the popup)
+
+    def lease_session(self, session_id: str) -> None:
+        """This process has ``session_id`` open: pruning and ``sessions delete`` leave it alone while it lives."""
+        if session_id:
+            self.db.execute("INSERT INTO session_leases VALUES (?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
+                            "pid = excluded.pid, at = excluded.at", (session_id, os.getpid(), now_iso()))
+
+    def release_session(self, session_id: str) -> None:
+        self.db.execute("DELETE FROM session_leases WHERE session_id = ? AND pid = ?", (session_id, os.getpid()))
+
+    def sessions_in_use(self) -> dict[str, int]:
+        """Sessions a live process asked in within the last :data:`LEASE_HOURS`, with its pid (other leases are
+        dropped)."""
+        from datetime import datetime, timedelta, timezone
+
+        since = (datetime.now(timezone.utc) - timedelta(hours=LEASE_HOURS)).isoformat(timespec="milliseconds")
+        rows = {r[0]: (r[1], r[2]) for r in self.db.execute("SELECT session_id, pid, at FROM session_leases")}
+        dead = [sid for sid, (pid, at) in rows.items() if not _alive(pid) or at < since]
+        rows = {sid: pid for sid, (pid, _) in rows.items()}
+        if dead:
+            self.db.executemany("DELETE FROM session_leases WHERE session_id = ?", [(sid,) for sid in dead])
+        return {sid: pid for sid, pid in rows.items() if sid not in dead}
+
+    _PRUNED_TURNS = "started_at < :before AND session_id NOT IN (SELECT session_id FROM session_leases)"
+    _PRUNED_SESSIONS = ("created_at < :before AND NOT EXISTS (SELECT 1 FROM turns WHERE turns.session_id = sessions.id "
+                        "AND NOT ({turns})) AND id NOT IN (SELECT session_id FROM pending) AND id NOT IN "
+                        "(SELECT session_id FROM session_leases)")
+
+    def prune_counts(self, before: str) -> tuple[int, int, int]:
+        """What :meth:`prune` would delete: (turns, sessions, sessions in use that it keeps)."""
+        in_use = self.sessions_in_use()
+        turns = self.db.execute(f"SELECT count(*) FROM turns WHERE {self._PRUNED_TURNS}", {"before": before}).fetchone()[0]
+        sessions = self.db.execute("SELECT count(*) FROM sessions WHERE " + self._PRUNED_SESSIONS.format(
+            turns=self._PRUNED_TURNS), {"before": before}).fetchone()[0]
+        return turns, sessions, len(in_use)
+
     def prune(self, before: str) -> tuple[int, int, bool]:
         """Delete the turns started before ``before`` (ISO time) with their calls and events, and the sessions left
-        empty; returns (turns, sessions, vacuumed). After a large prune the file is compacted (VACUUM)."""
+        empty, but nothing of a session in use; returns (turns, sessions, vacuumed). After a large prune the file is
+        compacted (VACUUM)."""
+        self.sessions_in_use()  # leases of processes gone are dropped first
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            turns = self.db.execute("DELETE FROM turns WHERE started_at < ?", (before,)).rowcount
-            sessions = self.db.execute(
-                "DELETE FROM sessions WHERE created_at < ? AND NOT EXISTS (SELECT 1 FROM turns WHERE turns.session_id = "
-                "sessions.id) AND id NOT IN (SELECT session_id FROM pending)", (before,)).rowcount
+            turns = self.db.execute(f"DELETE FROM turns WHERE {self._PRUNED_TURNS}", {"before": before}).rowcount
+            sessions = self.db.execute("DELETE FROM sessions WHERE " + self._PRUNED_SESSIONS.format(
+                turns=self._PRUNED_TURNS), {"before": before}).rowcount
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -452,6 +526,11 @@ class Store:
         return turns, sessions, vacuumed
 
     def delete_session(self, session_id: str) -> bool:
+        """Delete a session with its turns; one in use by a live process (a chat, the daemon) is refused."""
+        pid = self.sessions_in_use().get(session_id)
+        if pid is not None and pid != os.getpid():
+            raise ConfigError(f"session {session_id} is open in a running process (pid {pid}): a chat or the daemon.",
+                              "Leave that chat (or stop the daemon) first, then delete it.")
         return self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
     # batch jobs: one per distinct input; each answered question is committed before it is written out

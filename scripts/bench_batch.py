@@ -1,6 +1,7 @@
 """Batch throughput and memory, as whole `assistant batch` processes against the fake Ollama.
 
-    python scripts/bench_batch.py [--questions N] [--latency S] [--memory-questions M] [--hosts-only] [--long N]
+    python scripts/bench_batch.py [--questions N] [--latency S] [--memory-questions M] [--hosts-only] [--long N
+                                  [--cap-mb MB ...]]
 
 1. Throughput: N chat questions (2 model calls each) with the fake answering each call after a fixed
    latency, at concurrency 1 and 8.
@@ -83,7 +84,7 @@ def measure(questions: int = 40, latency: float = 0.2, memory_questions: int = 1
     return out
 
 
-def long_job(n: int = 50000, window: int = 5000) -> dict[str, object]:
+def long_job(n: int = 50000, window: int = 5000, cap_mb: float | None = None) -> dict[str, object]:
     """One job of ``n`` questions (half arithmetic, half chat) against an instant fake, read as it streams: questions/s
     and the batch's own CPU per question in each window of ``window`` records, and its peak RSS."""
     script = Script().always("router", '{"route": "chat"}').always("responder", "An answer.")
@@ -93,6 +94,8 @@ def long_job(n: int = 50000, window: int = 5000) -> dict[str, object]:
         src.write_text("".join((f"{i} * 3" if i % 2 else f"Tell me about {i}") + "\n" for i in range(n)))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
         env.update(ASSISTANT_BACKEND="ollama", ASSISTANT_HOME=str(Path(tmp) / "state"), OLLAMA_HOST=fake.url)
+        if cap_mb is not None:
+            env["ASSISTANT_HISTORY_MAX_MB"] = f"{cap_mb:g}"
         code = ("import runpy, sys; sys.argv = ['assistant'] + sys.argv[1:]\n"
                 "try:\n    runpy.run_module('assistant', run_name='__main__')\n"
                 "finally:\n"
@@ -113,7 +116,8 @@ def long_job(n: int = 50000, window: int = 5000) -> dict[str, object]:
                 last, last_cpu = now, cpu
         _, err = p.communicate()
     rss = next(int(line.split()[1]) for line in err.splitlines() if line.startswith("MAXRSS")) / 1024
-    return {"questions": n, "window": window, "windows": windows, "peak_rss_mb": rss,
+    total_cpu = sum(c for _, c in windows) / len(windows) if windows else float("nan")
+    return {"questions": n, "window": window, "windows": windows, "peak_rss_mb": rss, "cpu_ms": total_cpu,
             "last_vs_first": windows[-1][0] / windows[0][0] if windows else float("nan")}
 
 
@@ -194,9 +198,19 @@ def main() -> None:
     ap.add_argument("--memory-questions", type=int, default=10000)
     ap.add_argument("--hosts-only", action="store_true", help="only section 3, several hosts")
     ap.add_argument("--long", type=int, metavar="N", help="only one long job of N questions (50000: about 5 minutes)")
+    ap.add_argument("--cap-mb", type=float, nargs="+", metavar="MB", help="with --long: the same job under each "
+                    "history cap, against none (the CPU a trim costs per question)")
     a = ap.parse_args()
     m = machine()
     print(f"{m['cores']} cores, Python {m['python']}")
+    if a.long and a.cap_mb:  # the history cap's cost: the same job with no cap, then under each cap
+        free = long_job(a.long)
+        print(f"{a.long:,} questions, -j 8, no cap: {free['cpu_ms']:.2f} ms CPU a question")
+        for cap in a.cap_mb:
+            r = long_job(a.long, cap_mb=cap)
+            print(f"  history_max_mb = {cap:g}: {r['cpu_ms']:.2f} ms CPU a question "
+                  f"({100 * (r['cpu_ms'] / free['cpu_ms'] - 1):+.0f}%)")
+        return
     if a.long:
         print("\n".join(report_long(long_job(a.long))))
         return

@@ -108,7 +108,11 @@ def test_logs_prune_deletes_old_turns_with_their_calls_and_empty_sessions(home):
     db.execute("UPDATE turns SET started_at = '2020-01-01T00:00:00.000+00:00' WHERE question IN ('2^10', '3^3')")
     db.execute("UPDATE sessions SET created_at = '2020-01-01T00:00:00.000+00:00'")
     db.commit()
-    run = subprocess.run([sys.executable, "-m", "assistant", "logs", "prune", "--older-than", "30d"], env=env,
+    unasked = subprocess.run([sys.executable, "-m", "assistant", "logs", "prune", "--older-than", "30d"], env=env,
+                             capture_output=True, text=True, timeout=60)  # a script must say --yes
+    assert unasked.returncode == 2 and "this would delete 2 turns older than 30d" in unasked.stderr
+    assert "--yes" in unasked.stderr and db.execute("SELECT count(*) FROM turns").fetchone()[0] == 3
+    run = subprocess.run([sys.executable, "-m", "assistant", "logs", "prune", "--older-than", "30d", "--yes"], env=env,
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.startswith("deleted 2 turns older than 30d"), run.stdout + run.stderr
     left = [r[0] for r in db.execute("SELECT question FROM turns")]
@@ -196,3 +200,73 @@ def test_past_its_size_cap_the_history_loses_its_oldest_turns_and_says_so(tmp_pa
     for i in range(CAP_CHECK_EVERY + 1):
         _turn(uncapped, session, f"t{i:04d}", "q", "x" * 4000, "2026-01-01T00:00:00")
     assert uncapped.db.execute("SELECT count(*) FROM turns").fetchone()[0] == CAP_CHECK_EVERY + 1
+
+
+def _batch(store: Store, job: str, n: int, done: bool, start: int) -> None:
+    session = store.rolling_session("batch", f"batch {job}")
+    store.open_batch(job, f"{job}.txt", n)
+    for i in range(n):
+        _turn(store, session, f"{job}{i:05d}", f"{job} question {i}", "an answer " * 60,
+              f"2026-01-02T{(start + i) // 3600:02d}:{(start + i) // 60 % 60:02d}:{(start + i) % 60:02d}")
+        store.batch_record(job, i, True, '{"answer": "' + "an answer " * 60 + '"}')
+    store.close_batch(job, done)
+
+
+def test_the_cap_takes_finished_jobs_and_batch_questions_before_conversations(tmp_path):
+    """A big batch under a small cap: the conversations stay; what goes first is what is needed least (the records of
+    a finished job, then the batch's own turns); an unfinished job keeps every record it needs to resume."""
+    said: list[str] = []
+    store = Store(tmp_path / "a.db", max_bytes=600 * 1024, notify=said.append)
+    chat = store.create_session()
+    for i in range(40):
+        _turn(store, chat, f"chat{i:04d}", f"question {i}", "answer " + "x" * 600, f"2026-01-01T00:00:{i:02d}")
+    _batch(store, "done", 900, True, 0)
+    _batch(store, "open", 150, False, 1000)
+    store.trim()
+    count = lambda sql: store.db.execute(sql).fetchone()[0]  # noqa: E731
+    assert count("SELECT count(*) FROM turns WHERE id LIKE 'chat%'") == 40  # every conversation turn kept
+    assert count("SELECT count(*) FROM batch_items WHERE job_id = 'done'") == 0
+    assert count("SELECT count(*) FROM batch_items WHERE job_id = 'open'") == 150  # what a resume needs
+    assert store.used_bytes() <= 600 * 1024
+    assert any("finished batch job" in s for s in said) and any("batch question" in s for s in said)
+
+
+def test_records_an_unfinished_job_needs_do_not_cost_the_conversations(tmp_path):
+    said: list[str] = []
+    store = Store(tmp_path / "a.db", max_bytes=300 * 1024, notify=said.append)
+    chat = store.create_session()
+    for i in range(20):
+        _turn(store, chat, f"chat{i:04d}", f"question {i}", "answer " + "x" * 600, f"2026-01-01T00:00:{i:02d}")
+    _batch(store, "open", 800, False, 0)  # its records alone (~560 KB) are over the cap
+    store.trim()
+    store.trim()
+    assert store.db.execute("SELECT count(*) FROM turns WHERE id LIKE 'chat%'").fetchone()[0] == 20
+    assert store.db.execute("SELECT count(*) FROM batch_items").fetchone()[0] == 800
+    assert sum("unfinished batch jobs hold" in s for s in said) == 1  # said once, with what to do
+
+
+def test_a_session_in_use_is_never_pruned_nor_deleted(tmp_path):
+    """The popup's session (leased by the daemon) or a chat's (leased by its process) outlives a prune of everything;
+    once that process is gone, it is pruned like any other."""
+    import subprocess
+    import sys
+
+    from assistant.errors import ConfigError
+
+    store = Store(tmp_path / "a.db")
+    open_one, idle = store.create_session(), store.create_session()
+    _turn(store, open_one, "t1", "q", "a", "2020-01-01T00:00:00")
+    _turn(store, idle, "t2", "q", "a", "2020-01-01T00:00:00")
+    store.db.execute("UPDATE sessions SET created_at = '2020-01-01T00:00:00'")
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        store.db.execute("INSERT INTO session_leases VALUES (?, ?, ?)", (open_one, holder.pid, "9999"))  # another process
+        assert store.prune_counts("2030-01-01") == (1, 1, 1)
+        assert store.prune("2030-01-01")[:2] == (1, 1)
+        assert store.session_exists(open_one) and not store.session_exists(idle)
+        with pytest.raises(ConfigError, match=f"pid {holder.pid}"):
+            store.delete_session(open_one)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert store.prune("2030-01-01")[:2] == (1, 1) and not store.session_exists(open_one)  # its process is gone

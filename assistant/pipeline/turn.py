@@ -217,6 +217,7 @@ class Assistant:
             session_id = session_id or self.store.rolling_session(one_shot)
         else:
             session_id = session_id or self.store.create_session(title=question[:80])
+            self.store.lease_session(session_id)  # a conversation in use (a chat, the popup): kept from pruning
         history = [] if alone else [ChatMessage.model_validate({"role": r, "content": c})
                                     for r, c in self.store.recent_messages(session_id, settings.history_turns)]
         trace = Trace()

@@ -7,7 +7,29 @@ import json
 
 from assistant.frontends.cli.common import LOGS_OFF, open_store
 
-def _prune(older_than: str | None) -> int:
+def confirmed(what: str, yes: bool) -> bool:
+    """A destructive command goes ahead: ``--yes``, or "y" at a terminal after being told ``what`` it deletes.
+    Without a terminal and without ``--yes`` it does not (a script says so explicitly)."""
+    import sys
+
+    from assistant.errors import ConfigError
+    from assistant.frontends.progress import terminal
+
+    if yes:
+        return True
+    if not (terminal(sys.stdin) and terminal(sys.stderr)):
+        raise ConfigError(f"this would delete {what}; nothing was deleted.", "Add --yes to delete without asking.")
+    try:
+        reply = input(f"This deletes {what}. Delete? [y/N] ")
+    except EOFError:
+        reply = ""
+    if reply.strip().casefold() not in ("y", "yes", "是"):
+        print("nothing was deleted", file=sys.stderr)
+        return False
+    return True
+
+
+def _prune(older_than: str | None, yes: bool = False) -> int:
     """``assistant logs prune --older-than AGE``: delete old turns, their calls and events, and empty sessions."""
     import re
     from datetime import datetime, timedelta, timezone
@@ -20,7 +42,17 @@ def _prune(older_than: str | None) -> int:
                           "(h: hours, d: days, w: weeks; a number alone is days).")
     hours = float(m.group(1)) * {"h": 1, "d": 24, "w": 168, "": 24}[m.group(2)]
     before = (datetime.now(timezone.utc) - timedelta(hours=hours)).isoformat(timespec="milliseconds")
-    turns, sessions, vacuumed = open_store().prune(before)
+    store = open_store()
+    would, empty, in_use = store.prune_counts(before)
+    if not would and not empty:
+        print(f"nothing is older than {older_than.strip()}" + (f" ({in_use} session{'s' if in_use != 1 else ''} in "
+                                                             "use kept)" if in_use else ""))
+        return 0
+    kept = f" ({in_use} session{'s' if in_use != 1 else ''} in use by a chat or the daemon kept)" if in_use else ""
+    if not confirmed(f"{would:,} turn{'s' if would != 1 else ''} older than {older_than.strip()} and {empty:,} "
+                     f"session{'s' if empty != 1 else ''} left empty{kept}", yes):
+        return 1
+    turns, sessions, vacuumed = store.prune(before)
     print(f"deleted {turns} turn{'s' if turns != 1 else ''} older than {older_than.strip()} and {sessions} empty "
           f"session{'s' if sessions != 1 else ''}" + ("; the database was compacted" if vacuumed else ""))
     return 0
@@ -40,7 +72,7 @@ def logs(args: argparse.Namespace) -> int:
         print("asks are not logged" if flag.exists() else "asks are logged")
         return 0
     if args.switch == "prune":
-        return _prune(args.older_than)
+        return _prune(args.older_than, args.yes)
     if args.count < 0:
         raise ConfigError("-n must be 0 (all) or more.")
     store = open_store()
@@ -93,6 +125,12 @@ def sessions(args: argparse.Namespace) -> int:
     if sid is None:
         raise ConfigError(f"no session matches '{args.id}'.", "See: assistant sessions list")
     if args.action == "delete":
+        count = len(store.session_turns(sid))
+        pid = store.sessions_in_use().get(sid)
+        if pid is not None:
+            store.delete_session(sid)  # refused, naming the process
+        if not confirmed(f"session {sid} and its {count:,} turn{'s' if count != 1 else ''}", args.yes):
+            return 1
         store.delete_session(sid)
         print(f"deleted session {sid}")
         return 0

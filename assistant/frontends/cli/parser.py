@@ -163,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("-n", "--limit", type=int, metavar="N", help="list: the N most recent (default 20; 0: all)")
     sessions.add_argument("--kind", choices=["chat", "ask", "batch"], help="list: only chats, the ask session, or batch jobs")
     sessions.add_argument("--json", action="store_true", help="list: one JSON object per session")
+    sessions.add_argument("--yes", "-y", action="store_true", help="delete: without asking (scripts)")
 
     logs = sub.add_parser("logs", help="every stored turn, newest last: search them, or switch logging of asks off",
                           description="Print stored turns (questions, answers, models), the most recent last. "
@@ -171,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     logs.add_argument("switch", nargs="?", choices=["on", "off", "status", "prune"],
                       help="switch the logging of asks, or show it; prune: delete turns older than --older-than")
     logs.add_argument("--older-than", metavar="AGE", help="with prune: 30d, 12h, 2w (a number alone is days)")
+    logs.add_argument("--yes", "-y", action="store_true", help="with prune: delete without asking (scripts; on a "
+                      "terminal it says what it will delete and asks). Sessions in use by a chat or the daemon are kept")
     logs.add_argument("-n", "--count", type=int, default=3, metavar="N", help="how many turns (default 3; 0: all)")
     logs.add_argument("-q", "--query", metavar="TEXT", help="only turns whose question or answer contains TEXT")
     logs.add_argument("-m", "--model", help="only turns that MODEL answered a call of")

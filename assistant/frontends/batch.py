@@ -119,7 +119,9 @@ def read_items(path: Path) -> Iterator[Item]:
                 else:
                     yield Item(index=index, id=qid, question=question.strip(), extra=obj)
             else:
-                yield Item(index=index, id=index + 1, question=line)
+                why = _not_a_question(line)  # the same rules as a JSONL line's question
+                yield _refused(index, lineno, line, why, hint="Take the control character out of the line.") if why \
+                    else Item(index=index, id=index + 1, question=line)
             index += 1
 
 
@@ -150,11 +152,12 @@ def _not_an_id(qid: Any) -> str | None:
     return None
 
 
-def _refused(index: int, lineno: int, line: str, why: str, qid: Any = None) -> Item:
+def _refused(index: int, lineno: int, line: str, why: str, qid: Any = None,
+             hint: str = "Each JSONL line must look like {\"id\": 1, \"question\": \"...\"}.") -> Item:
     """A line that cannot be a question: a failed record saying why, the line shortened, nothing asked."""
     shown = line if len(line) <= ECHO else line[:ECHO] + f"… ({len(line)} characters)"
     return Item(index=index, id=index + 1 if qid is None else qid, question=_CONTROL.sub("", shown),
-                error=BadInput(f"line {lineno}: {why}.", "Each JSONL line must look like {\"id\": 1, \"question\": \"...\"}."))
+                error=BadInput(f"line {lineno}: {why}.", hint))
 
 
 def count_items(path: Path) -> int:

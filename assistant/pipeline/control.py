@@ -1,6 +1,8 @@
 """Control sequences never reach a screen from a model or a tool: an answer may carry ESC sequences (an OSC 52
-clipboard write, a window title, a screen clear) or other C0/C1 control characters that a terminal obeys. They are
-taken out of every answer the pipeline shows or stores; newlines and tabs stay."""
+clipboard write, a window title, a screen clear), other C0/C1 control characters that a terminal obeys, or the
+Unicode bidirectional controls (U+202A–U+202E, U+2066–U+2069) that reorder what is shown (a "Trojan source"). They
+are taken out of every answer the pipeline shows or stores, and of every tool result before the model or the store
+sees it; newlines and tabs stay."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import re
 _SEQUENCES = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]P^_X][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[@-Z\\-~]?"
     r"|[\x9b][0-?]*[ -/]*[@-~]?|[\x90\x9d\x9e\x9f\x98][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f]")
+    r"|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 _COMPLETE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]P^_X][^\x07\x1b]*(?:\x07|\x1b\\)|(?![\[\]P^_X])[@-~])")
@@ -29,3 +31,14 @@ def split_open_sequence(text: str) -> tuple[str, str]:
 def without_controls(text: str) -> str:
     """``text`` with every terminal control sequence and control character removed (newlines and tabs kept)."""
     return _SEQUENCES.sub("", text) if text else text
+
+
+def clean_value(value: object) -> object:
+    """``value`` (a tool result's data: JSON) with :func:`without_controls` applied to every string in it."""
+    if isinstance(value, str):
+        return without_controls(value)
+    if isinstance(value, list):
+        return [clean_value(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_value(k) if isinstance(k, str) else k: clean_value(v) for k, v in value.items()}
+    return value

@@ -18,6 +18,7 @@ from assistant.pipeline import answer_check, executor, gate, language_id, plan, 
 from assistant.pipeline.trust import Trust
 from assistant.config import Settings
 from assistant.pipeline.claims import unwrapped
+from assistant.pipeline.control import clean_value, without_controls
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.pipeline.responder import Written
 from assistant.errors import AssistantError, InternalError, store_error
@@ -580,6 +581,10 @@ class Assistant:
     async def _run_tool(self, ctx: TurnContext, tool: Tool, args: BaseModel, attempt: int) -> ToolResult:
         started, t0 = now_iso(), time.perf_counter()
         result = await self.runner.run(tool, args)
+        if result.data is not None:  # a tool's text may carry terminal controls: out before anyone reads or stores it
+            result = result.model_copy(update={"data": clean_value(result.data)})
+        if result.error:
+            result = result.model_copy(update={"error": without_controls(result.error)})
         ms = (time.perf_counter() - t0) * 1000
         record = ToolCallRecord(attempt=attempt, name=tool.name, args=args.model_dump(), ok=result.ok,
                                 result=result.data, error=result.error, duration_ms=ms, started_at=started,

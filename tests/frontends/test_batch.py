@@ -336,3 +336,16 @@ def test_no_progress_line_where_records_go_to_a_pipe_unless_asked(home, fake, tm
         assert proc.returncode == 0 and len(records(out.decode())) == 2
     assert "ETA" not in screens[""] and "2 of 2 answered" in screens[""]  # the summary, no progress line
     assert "ETA" in screens["--progress"]
+
+
+def test_plain_text_lines_are_held_to_the_same_rules_as_jsonl(home, fake, tmp_path):
+    """A NUL or an ESC inside a plain-text line is refused as it is in a JSONL line: a failed record, nothing asked."""
+    fake.handler = chat_script()
+    src = tmp_path / "q.txt"
+    src.write_bytes(b"nul\x00here\nesc\x1b]52;c;eA==\x07 there\nhello\n")
+    p = batch([str(src), "--ordered"], cli_env(home, fake))
+    rows = records(p.stdout)
+    assert [r["ok"] for r in rows] == [False, False, True]
+    assert all("control character" in r["error"] and "Take the control character out" in r["error"] for r in rows[:2])
+    assert "\x1b" not in p.stdout and "\x00" not in p.stdout
+    assert sum(k in ("decide", "responder") for k in fake.kinds()) == 1  # only "hello" was asked

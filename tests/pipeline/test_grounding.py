@@ -364,3 +364,45 @@ async def test_terminal_control_sequences_never_reach_the_screen(model, shanghai
     result = await scripted_app().ask("hello", emit=events.append)
     assert result.answer == "Hello there. Title set. Clear done." and streamed(events) == result.answer
     assert "\x1b" not in streamed(events)
+
+
+async def test_bidirectional_controls_never_reorder_what_is_shown(model, shanghai, scripted_app):
+    """U+202E and its kin from a model, or from a tool's result, are taken out of the answer, the stored turn and
+    the trace ("Trojan source": text that reads one way and runs another)."""
+    model.fn = RoleScript(router={"route": "chat"},
+                          responder="Run \u202erm -rf ~\u202c safely, or \u2066this\u2069.")
+    app = scripted_app()
+    result = await app.ask("how do I clean my folder?")
+    assert result.answer == "Run rm -rf ~ safely, or this."
+    stored = app.store.turn(result.turn_id)
+    assert stored["answer"] == result.answer  # the answer is stored as shown; the model's raw reply stays in its call
+    assert "\u202e" in json.dumps(stored["model_calls"], ensure_ascii=False)  # (the trace keeps what it wrote)
+    from assistant.frontends import trace_view
+
+    shown = trace_view.render(stored)
+    assert not any(c in shown for c in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+async def test_a_tools_result_is_stored_and_read_without_control_sequences(model, scripted_app):
+    """What a tool returns may carry ESC sequences and bidi controls: they are out before the model, the store or
+    the screen sees the result."""
+    from tools import ToolResult
+
+    app = scripted_app()
+    tool = app.registry.get("calculator")
+
+    class Dirty:
+        async def run(self, tool, args):  # a runner whose tool writes escape sequences into its result
+            return ToolResult.success(expression="1+1", value="2\x1b]52;c;ZXZpbA==\x07\u202e")
+
+        async def warm(self, tools):
+            pass
+
+        async def aclose(self):
+            pass
+
+    app.runner = Dirty()
+    result = await app.ask("1+1")
+    assert result.ok and result.tool_calls[0].result == {"expression": "1+1", "value": "2"}
+    stored = json.dumps(app.store.turn(result.turn_id), ensure_ascii=False)
+    assert "\x1b" not in stored and "\u202e" not in stored and tool is not None

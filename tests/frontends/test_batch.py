@@ -349,3 +349,34 @@ def test_plain_text_lines_are_held_to_the_same_rules_as_jsonl(home, fake, tmp_pa
     assert all("control character" in r["error"] and "Take the control character out" in r["error"] for r in rows[:2])
     assert "\x1b" not in p.stdout and "\x00" not in p.stdout
     assert sum(k in ("decide", "responder") for k in fake.kinds()) == 1  # only "hello" was asked
+
+
+@pytest.mark.slow  # whole processes, killed again and again
+def test_a_capped_batch_killed_at_random_points_loses_nothing(home, fake, tmp_path):
+    """Under a history cap small enough that trims run while it works, kill -9 at random points, then run again until
+    done: every question has its record once, right, and the job's records were never trimmed while it was unfinished."""
+    import random
+
+    fake.handler = chat_script()
+    n = 400
+    src = tmp_path / "q.txt"
+    src.write_text("".join((f"{i} * 3" if i % 2 else f"question {i}") + "\n" for i in range(n)))
+    out = tmp_path / "out.jsonl"
+    env = cli_env(home, fake, ASSISTANT_HISTORY_MAX_MB="1")
+    rng = random.Random(7)
+    kills = 0
+    for _ in range(4):
+        proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "--output", str(out), "-j", "4"],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.8, 2.5))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait()
+    done = batch([str(src), "--output", str(out), "-j", "4"], env)
+    assert done.returncode == 0, done.stderr
+    rows = records(out.read_text())
+    assert sorted(r["id"] for r in rows) == list(range(1, n + 1)) and kills >= 2  # all, none twice
+    for r in rows:
+        i = r["id"] - 1
+        assert r["ok"] and (r["answer"] == f"{i} * 3 = {i * 3}" if i % 2 else r["answer"] == f"answer to question {i}")

@@ -5,8 +5,9 @@
 A real daemon (its own process) against the fake Ollama, asked by N clients at once through its API: chat questions
 (one model call each), arithmetic and conversions (no model), follow-ups in a session. Injected all the while: the
 model server failing 1 call in 20 (HTTP 500) and stalling 1 in 50 for a second, clients that drop the connection
-after the first event, a SIGHUP every 20 s (settings reloaded), and, where a tmpfs can be mounted for the home, its
-disk filled to the last byte for 5 s each minute. Every 30 s it prints the daemon's memory and the counts. At the
+after the first event, a SIGHUP every 20 s (settings reloaded), and, where a tmpfs (256 MB) can be mounted for the
+home, its disk filled to the last byte for 5 s each minute. The history is capped (48 MB): the soak writes about
+half a megabyte a second, so the trims run under load too. Every 30 s it prints the daemon's memory and the counts. At the
 end: answers, failures by kind, internal errors (target 0), lost turns (an answer the client saw whose turn is not in
 the store; target 0), and memory growth from the first minute to the last (target: flat).
 
@@ -61,6 +62,7 @@ def main() -> int:
     ap.add_argument("--minutes", type=float, default=30.0)
     ap.add_argument("--seconds", type=float, help="a short soak of this many seconds instead")
     ap.add_argument("--clients", type=int, default=4)
+    ap.add_argument("--cap-mb", type=int, default=48, help="the history cap (the soak writes ~0.5 MB a second)")
     ap.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = ap.parse_args()
     duration = args.seconds if args.seconds else args.minutes * 60
@@ -72,18 +74,18 @@ def main() -> int:
         root = Path(tmp)
         disk = root / "disk"
         disk.mkdir()
-        tmpfs = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96m", "tmpfs", str(disk)],
+        tmpfs = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256m", "tmpfs", str(disk)],
                                capture_output=True).returncode == 0
         home = disk / "home"
         fake = FakeOllama(Script().always("router", '{"route": "chat"}').always("responder", model_reply(rng))
                           .always("decide", model_reply(rng))).start()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
         env.update(ASSISTANT_HOME=str(home), OLLAMA_HOST=fake.url, ASSISTANT_BACKEND="ollama",
-                   ASSISTANT_TRANSPORT_BACKOFF="0.01", ASSISTANT_HISTORY_MAX_MB="0")
+                   ASSISTANT_TRANSPORT_BACKOFF="0.01", ASSISTANT_HISTORY_MAX_MB=str(args.cap_mb))
         daemon = Daemon(home, env).start()
         pid = daemon.proc.pid  # type: ignore[union-attr]
         counts: collections.Counter[str] = collections.Counter()
-        seen: list[str] = []  # turn ids of answers a client received
+        seen: list[tuple[str, float]] = []  # (turn id, when) of answers a client received as saved
         lock = threading.Lock()
         stop = threading.Event()
 
@@ -98,7 +100,7 @@ def main() -> int:
                             "follow-up": "and 20 km?", "drop": f"Tell me about {crng.randrange(10**6)}"}[kind]
                 try:
                     stream = Client(home / "data" / "run").ask(question, session if kind == "follow-up" else None)
-                    done = None
+                    done, answered = None, None
                     for event in stream:
                         if kind == "drop":
                             stream.abort()
@@ -106,7 +108,8 @@ def main() -> int:
                         if event.get("type") == "turn_started":
                             session = event.get("session_id") or session
                         if event.get("type") in ("turn_done", "turn_failed"):
-                            done = event
+                            done = event  # the last one counts (an answer shown but not saved ends failed)
+                            answered = answered or (event if event["type"] == "turn_done" else None)
                     with lock:
                         if kind == "drop":
                             counts["dropped by the client"] += 1
@@ -115,11 +118,15 @@ def main() -> int:
                         elif done["type"] == "turn_done":
                             counts["answered" if done.get("ok") else "answered: honest failure"] += 1
                             if done.get("turn_id"):
-                                seen.append(done["turn_id"])
+                                seen.append((done["turn_id"], time.time()))
                         else:
                             text = f"{done.get('message')} {done.get('hint')}"
+                            why = "disk full" if "is full" in text else "damaged" if "damaged" in text else "other"
                             counts["internal error" if "internal error" in text else
-                                   f"failed: exit {done.get('exit_code')}"] += 1
+                                   f"answered, said not saved ({why})" if answered is not None else
+                                   f"failed: exit {done.get('exit_code')} ({why})"] += 1
+                    if done is not None and done["type"] == "turn_failed":
+                        time.sleep(0.1)  # a person does not ask again at once
                 except (DaemonUnavailable, DaemonError) as e:
                     with lock:
                         counts[f"client error: {type(e).__name__}"] += 1
@@ -128,7 +135,8 @@ def main() -> int:
         threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(args.clients)]
         for t in threads:
             t.start()
-        start, samples, next_sample, next_hup, next_fill = time.monotonic(), [], 0.0, 20.0, 45.0
+        fill_every = 60.0 if duration > 120 else duration / 3
+        start, samples, next_sample, next_hup, next_fill = time.monotonic(), [], 0.0, 20.0, fill_every * 0.75
         filler = disk / "filler"
         try:
             while (elapsed := time.monotonic() - start) < duration:
@@ -157,7 +165,7 @@ def main() -> int:
                     counts["disk filled"] += 1
                     time.sleep(5)
                     filler.unlink()
-                    next_fill += 60.0
+                    next_fill += fill_every
                 time.sleep(0.2)
         finally:
             stop.set()
@@ -168,8 +176,13 @@ def main() -> int:
             fake.stop()
         db = sqlite3.connect(home / "data" / "assistant.db")
         stored = {r[0] for r in db.execute("SELECT id FROM turns")}
+        oldest = db.execute("SELECT min(started_at) FROM turns").fetchone()[0] or ""
         db.close()
-        lost = [t for t in seen if t not in stored]
+        # an answer the client saw as saved, whose turn is not in the store and not older than what the cap keeps
+        from datetime import datetime
+
+        since = datetime.fromisoformat(oldest).timestamp() + 2 if oldest else 0
+        lost = [t for t, at in seen if t not in stored and at > since]
         log = (home / "log" / "daemon.log").read_text() if (home / "log" / "daemon.log").exists() else ""
         if tmpfs:
             subprocess.run(["umount", "-l", str(disk)], capture_output=True)

@@ -24,7 +24,7 @@ from assistant.pipeline.responder import Written
 from assistant.errors import AssistantError, InternalError, store_error
 from assistant.limits import check_question, worth_counting
 from assistant.pipeline.events import (
-    AnswerChecked, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, StepSummary, ToolCallProposed,
+    AnswerChecked, Event, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, StepSummary, ToolCallProposed,
     ToolCallSummary, ToolResultEvent, TurnDone, TurnFailed, TurnResult, TurnStarted, ValidationDone,
 )
 from assistant.pipeline.language import (
@@ -118,6 +118,11 @@ class OpenTurn:
                        started_at=self.started, finished_at=now_iso())
 
 
+async def _said(emit: Emit | None, event: Event) -> None:
+    if emit is not None and inspect.isawaitable(r := emit(event)):
+        await r
+
+
 async def _refuse_early(question: str, settings: Settings, emit: Emit | None, backend: object = None) -> None:
     """A question past the limits is refused before anything is stored; the daemon's client reads it as any
     failed turn. Near the limit, the model's own tokenizer counts where its backend offers one."""
@@ -131,9 +136,7 @@ async def _refuse_early(question: str, settings: Settings, emit: Emit | None, ba
                 counted = None
         check_question(question, settings, counted)
     except AssistantError as e:
-        if emit is not None and inspect.isawaitable(r := emit(TurnFailed(message=e.message, hint=e.hint,
-                                                                           exit_code=e.exit_code))):
-            await r
+        await _said(emit, TurnFailed(message=e.message, hint=e.hint, exit_code=e.exit_code))
         raise
 
 
@@ -178,7 +181,14 @@ class Assistant:
         front end's rolling session ("ask"). ``log=False``: nothing is stored."""
         settings = settings or self.settings
         await _refuse_early(question, settings, emit, self.backend)
-        turn = self._open(question, session_id, emit, settings, one_shot, log, system)
+        try:
+            turn = self._open(question, session_id, emit, settings, one_shot, log, system)
+        except Exception as e:  # the store fails before the turn begins (a full disk): still one failed turn
+            err = self._as_turn_error(e)
+            await _said(emit, TurnFailed(message=err.message, hint=err.hint, exit_code=err.exit_code))
+            if err is e:
+                raise
+            raise err from (e if isinstance(err, InternalError) else None)
         try:
             await self._run(turn)
         except asyncio.CancelledError:
@@ -195,8 +205,13 @@ class Assistant:
             result = turn.result()
             await turn.finish(result)
             if log:
-                self.store.save_turn(turn.row(result), turn.ctx.trace.model_calls, turn.ctx.trace.tool_calls,
-                                     turn.ctx.events)
+                try:
+                    self.store.save_turn(turn.row(result), turn.ctx.trace.model_calls, turn.ctx.trace.tool_calls,
+                                         turn.ctx.events)
+                except AssistantError as e:  # shown but not kept (a full disk): said, not lost in silence
+                    await turn.ctx.emit(TurnFailed(turn_id=turn.id, message=f"the answer was not saved: {e.message}",
+                                                   hint=e.hint, exit_code=e.exit_code))
+                    raise
         return result
 
     def _as_turn_error(self, e: Exception) -> AssistantError:

@@ -126,6 +126,15 @@ class _Cursor:
         return getattr(self._cursor, name)
 
 
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("PRAGMA foreign_keys=ON")
+    return db
+
+
 class _Connection:
     """The connection, with every query's SQLite error the store's one line (:func:`assistant.errors.store_error`):
     a full disk, a read-only file or damage found at any query, not only at the open."""
@@ -133,23 +142,31 @@ class _Connection:
     def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self._db, self._path = db, path
 
+    def reopen(self) -> None:
+        """A new connection (after the schema was changed behind this one's back)."""
+        self._db.close()
+        self._db = _connect(self._path)
+
+    def _failed(self, e: BaseException) -> StoreError:
+        return store_error(self._path, e)
+
     def execute(self, sql: str, params: Any = ()) -> _Cursor:
         try:
             return _Cursor(self._db.execute(sql, params), self._path)
         except (sqlite3.Error, OSError) as e:
-            raise store_error(self._path, e) from None
+            raise self._failed(e) from None
 
     def executemany(self, sql: str, rows: Any) -> _Cursor:
         try:
             return _Cursor(self._db.executemany(sql, rows), self._path)
         except (sqlite3.Error, OSError) as e:
-            raise store_error(self._path, e) from None
+            raise self._failed(e) from None
 
     def executescript(self, script: str) -> Any:
         try:
             return self._db.executescript(script)
         except (sqlite3.Error, OSError) as e:
-            raise store_error(self._path, e) from None
+            raise self._failed(e) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._db, name)
@@ -167,12 +184,7 @@ class Store:
         self._said_over = False  # "unfinished jobs hold the cap": said once a process
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            raw = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
-            raw.row_factory = sqlite3.Row
-            self.db: Any = _Connection(raw, path)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db: Any = _Connection(_connect(path), path)
             self.migrate()
         except StoreError:
             raise
@@ -277,14 +289,58 @@ class Store:
 
     def save_turn(self, turn: TurnRow, model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         """Write a finished (or failed) turn with its whole trace in one transaction (a full disk, a read-only or
-        damaged file: :class:`StoreError`)."""
+        damaged file: :class:`StoreError`). A damaged search index is rebuilt from the turns, and the turn saved."""
+        for attempt in (1, 2):
+            try:
+                self._save_turn(turn, model_calls, tool_calls, events)
+                if self.max_bytes and self._saves % CAP_CHECK_EVERY == 0:
+                    self.trim()
+                self._saves += 1
+                return
+            except (sqlite3.Error, OSError) as e:
+                raise store_error(self.path, e) from None
+            except StoreError:
+                if attempt == 2 or not self.repair_search_index():
+                    raise
+
+    def repair_search_index(self) -> bool:
+        """Rebuild the full-text index of the turns when it is damaged, from the turns themselves (it holds nothing
+        else). SQLite 3.40's FTS5 was seen to damage it after ~150 writes a full disk interrupted, in a soak and in
+        a script that fills a disk again and again; the turns stayed intact, but every later save failed on the
+        index's triggers. Returns whether it was damaged (and is rebuilt now)."""
+        from assistant.migrations import _m009_turns_search
+
+        raw = self.db._db
         try:
-            self._save_turn(turn, model_calls, tool_calls, events)
-            if self.max_bytes and self._saves % CAP_CHECK_EVERY == 0:
-                self.trim()
-            self._saves += 1
-        except (sqlite3.Error, OSError) as e:
+            raw.execute("INSERT INTO turns_fts(turns_fts, rank) VALUES ('integrity-check', 0)")
+            return False
+        except sqlite3.Error:
+            pass
+        try:
+            if raw.in_transaction:
+                raw.execute("ROLLBACK")
+            raw.execute("PRAGMA writable_schema=ON")  # a damaged FTS5 table cannot even be dropped: forget it
+            raw.execute("BEGIN IMMEDIATE")
+            raw.execute("DELETE FROM sqlite_master WHERE type = 'table' AND name = 'turns_fts'")
+            raw.execute("COMMIT")
+            raw.execute("PRAGMA writable_schema=OFF")
+            self.db.reopen()
+            raw = self.db._db
+            raw.execute("BEGIN IMMEDIATE")
+            for name in ("turns_fts_data", "turns_fts_idx", "turns_fts_docsize", "turns_fts_config"):
+                raw.execute(f"DROP TABLE IF EXISTS {name}")
+            for name in ("turns_fts_insert", "turns_fts_delete", "turns_fts_update"):
+                raw.execute(f"DROP TRIGGER IF EXISTS {name}")
+            _m009_turns_search(raw)
+            raw.execute("COMMIT")
+        except sqlite3.Error as e:
+            if raw.in_transaction:
+                raw.execute("ROLLBACK")
             raise store_error(self.path, e) from None
+        if self.notify:
+            self.notify("The history's search index was damaged (a write a full disk interrupted) and has been rebuilt "
+                        "from the turns: nothing was lost.")
+        return True
 
     def used_bytes(self) -> int:
         """The bytes the data takes in the file (pages in use; pages freed by deletes are reused before the file grows)."""

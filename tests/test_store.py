@@ -270,3 +270,20 @@ def test_a_session_in_use_is_never_pruned_nor_deleted(tmp_path):
         holder.kill()
         holder.wait()
     assert store.prune("2030-01-01")[:2] == (1, 1) and not store.session_exists(open_one)  # its process is gone
+
+
+def test_a_damaged_search_index_is_rebuilt_from_the_turns(tmp_path):
+    """The full-text index is derived from the turns: when it is damaged (SQLite 3.40's FTS5 after many writes a full
+    disk interrupted, found by scripts/soak.py), the next save rebuilds it, says so, and nothing is lost."""
+    said: list[str] = []
+    store = Store(tmp_path / "a.db", notify=said.append)
+    session = store.create_session()
+    for i in range(20):
+        _turn(store, session, f"t{i:03d}", f"question about comets {i}", f"answer {i}", "2026-01-01T00:00:00")
+    store.db._db.execute("UPDATE turns_fts_config SET v = 99 WHERE k = 'version'")  # as the soak left it: no
+    # longer an index SQLite can open ("vtable constructor failed: turns_fts"), every save failing on its triggers
+    store.close()
+    store = Store(tmp_path / "a.db", notify=said.append)  # it opens: the turns are intact
+    _turn(store, session, "t999", "question about planets", "answer", "2026-01-01T00:01:00")
+    assert any("search index was damaged" in s and "nothing was lost" in s for s in said)
+    assert len(store.logs(0, "comets")) == 20 and [r["id"] for r in store.logs(0, "planets")] == ["t999"]

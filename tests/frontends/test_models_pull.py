@@ -5,6 +5,8 @@ against the digest, then offered as the default. `models list` shows it; `models
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import shutil
 import signal
@@ -86,15 +88,17 @@ def test_pull_for_the_embedded_engine_list_use_and_remove(home, registry, gguf):
     assert config.is_relative_to(home) and 'model = "smollm2:135m"' in config.read_text()
     assert registry.blob_requests(digest) == [None]  # the model layer once, whole
 
-    listed = run(env, "models")
-    assert listed.returncode == 0 and "smollm2:135m" in listed.stdout and "* smollm2:135m" in listed.stdout
+    embedded = importlib.util.find_spec("xllamacpp") is not None  # without the engine, `models` lists Ollama's only
+    if embedded:
+        listed = run(env, "models")
+        assert listed.returncode == 0 and "smollm2:135m" in listed.stdout and "* smollm2:135m" in listed.stdout
 
     again = run(env, "models", "pull", "smollm2:135m")  # nothing to fetch twice
     assert again.returncode == 0 and "is here already" in again.stderr and registry.blob_requests(digest) == [None]
 
     removed = run(env, "models", "rm", "smollm2:135m")
     assert removed.returncode == 0 and "removed smollm2:135m" in removed.stderr and not file.exists()
-    assert "smollm2:135m" not in run(env, "models").stdout
+    assert not embedded or "smollm2:135m" not in run(env, "models").stdout
 
 
 def test_a_dropped_download_resumes_where_it_stopped(home, registry, gguf):
@@ -105,7 +109,7 @@ def test_a_dropped_download_resumes_where_it_stopped(home, registry, gguf):
     assert cut.returncode == 3 and "Traceback" not in cut.stderr
     assert "resumes where it stopped" in cut.stderr and len(cut.stderr.strip().splitlines()[-1]) < 400
     partial = home.parent / "models" / "pulled" / "smollm2-135m.partial"
-    assert partial.stat().st_size == 30 << 20 and "smollm2" not in run(env, "models").stdout  # not registered
+    assert partial.stat().st_size == 30 << 20 and not list(partial.parent.glob("*.json"))  # not registered
     done = run(env, "models", "pull", "smollm2:135m")
     assert done.returncode == 0, done.stderr
     assert "resuming at 31 MB" in done.stderr
@@ -128,7 +132,9 @@ def test_a_hugging_face_gguf_by_its_quantization(home, registry, gguf):
     pulled = run(env, "models", "pull", "hf.co/bartowski/SmolLM2-135M-Instruct-GGUF:q4_1", "--to", "embedded")
     assert pulled.returncode == 0, pulled.stderr
     assert "licence: MIT License" in pulled.stderr and "To answer with it: assistant models default" in pulled.stderr
-    assert "hf.co/bartowski/SmolLM2-135M-Instruct-GGUF:q4_1" in run(env, "models").stdout
+    record = json.loads((home.parent / "models" / "pulled" / "hf.co_bartowski_smollm2-135m-instruct-gguf-q4_1.json")
+                        .read_text())
+    assert record["name"] == "hf.co/bartowski/SmolLM2-135M-Instruct-GGUF:q4_1"
 
 
 def test_an_unknown_model_is_one_line(home, registry):

@@ -147,26 +147,23 @@ class _Connection:
         self._db.close()
         self._db = _connect(self._path)
 
-    def _failed(self, e: BaseException) -> StoreError:
-        return store_error(self._path, e)
-
     def execute(self, sql: str, params: Any = ()) -> _Cursor:
         try:
             return _Cursor(self._db.execute(sql, params), self._path)
         except (sqlite3.Error, OSError) as e:
-            raise self._failed(e) from None
+            raise store_error(self._path, e) from None
 
     def executemany(self, sql: str, rows: Any) -> _Cursor:
         try:
             return _Cursor(self._db.executemany(sql, rows), self._path)
         except (sqlite3.Error, OSError) as e:
-            raise self._failed(e) from None
+            raise store_error(self._path, e) from None
 
     def executescript(self, script: str) -> Any:
         try:
             return self._db.executescript(script)
         except (sqlite3.Error, OSError) as e:
-            raise self._failed(e) from None
+            raise store_error(self._path, e) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._db, name)
@@ -532,21 +529,21 @@ class Store:
             self.db.execute("INSERT INTO session_leases VALUES (?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
                             "pid = excluded.pid, at = excluded.at", (session_id, os.getpid(), now_iso()))
 
-    def release_session(self, session_id: str) -> None:
-        self.db.execute("DELETE FROM session_leases WHERE session_id = ? AND pid = ?", (session_id, os.getpid()))
-
     def sessions_in_use(self) -> dict[str, int]:
         """Sessions a live process asked in within the last :data:`LEASE_HOURS`, with its pid (other leases are
         dropped)."""
         from datetime import datetime, timedelta, timezone
 
         since = (datetime.now(timezone.utc) - timedelta(hours=LEASE_HOURS)).isoformat(timespec="milliseconds")
-        rows = {r[0]: (r[1], r[2]) for r in self.db.execute("SELECT session_id, pid, at FROM session_leases")}
-        dead = [sid for sid, (pid, at) in rows.items() if not _alive(pid) or at < since]
-        rows = {sid: pid for sid, (pid, _) in rows.items()}
+        live, dead = {}, []
+        for sid, pid, at in self.db.execute("SELECT session_id, pid, at FROM session_leases"):
+            if _alive(pid) and at >= since:
+                live[sid] = pid
+            else:
+                dead.append((sid,))
         if dead:
-            self.db.executemany("DELETE FROM session_leases WHERE session_id = ?", [(sid,) for sid in dead])
-        return {sid: pid for sid, pid in rows.items() if sid not in dead}
+            self.db.executemany("DELETE FROM session_leases WHERE session_id = ?", dead)
+        return live
 
     _PRUNED_TURNS = "started_at < :before AND session_id NOT IN (SELECT session_id FROM session_leases)"
     _PRUNED_SESSIONS = ("created_at < :before AND NOT EXISTS (SELECT 1 FROM turns WHERE turns.session_id = sessions.id "

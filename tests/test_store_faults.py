@@ -24,22 +24,21 @@ def mounted(path: Path, options: str) -> bool:
     return done.returncode == 0
 
 
+def tmpfs(path: Path, options: str, what: str) -> Iterator[Path]:
+    if not mounted(path, options):
+        pytest.skip(f"cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN): {what} cannot be made")
+    yield path
+    subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
 @pytest.fixture
 def small_disk(tmp_path: Path) -> Iterator[Path]:
-    disk = tmp_path / "disk"
-    if not mounted(disk, "size=2m"):
-        pytest.skip("cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN): a full disk cannot be made")
-    yield disk
-    subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+    yield from tmpfs(tmp_path / "disk", "size=2m", "a full disk")
 
 
 @pytest.fixture
 def read_only_disk(tmp_path: Path) -> Iterator[Path]:
-    disk = tmp_path / "ro"
-    if not mounted(disk, "size=1m,ro"):
-        pytest.skip("cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN): a read-only file system cannot be made")
-    yield disk
-    subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+    yield from tmpfs(tmp_path / "ro", "size=1m,ro", "a read-only file system")
 
 
 def fill(disk: Path) -> None:

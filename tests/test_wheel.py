@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -22,9 +23,17 @@ def test_wheel_installs_and_answers_outside_the_checkout(tmp_path, home, fake):
                    check=True, capture_output=True, timeout=300)
     wheel = next(dist.glob("assistant-*.whl"))
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
+    venv.create(env_dir, with_pip=False)
     py = env_dir / "bin" / "python"
-    subprocess.run([str(py), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True, timeout=600)
+    # The wheel alone, by this pip; its dependencies are this environment's, seen through a path file (the .pth
+    # files there, this checkout's editable install among them, are not run: only the folder is on the path)
+    site = next((env_dir / "lib").glob("python*/site-packages"))
+    (site / "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "-q", str(wheel)],
+                   check=True, capture_output=True, timeout=600)
+    requires = subprocess.run([str(py), "-c", "import importlib.metadata as m; print(m.requires('assistant'))"],
+                              capture_output=True, text=True, check=True).stdout
+    assert all(f"'{dep}" in requires for dep in ("ollama", "aiohttp", "pydantic", "simpleeval", "platformdirs"))
 
     outside = tmp_path / "elsewhere"
     outside.mkdir()

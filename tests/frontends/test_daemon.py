@@ -415,11 +415,11 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
 
 @pytest.mark.slow  # a daemon under load for 12 seconds
 def test_a_short_soak_loses_nothing(tmp_path):
-    """scripts/soak.py in its short mode (12 s): mixed asks from four clients with model errors, dropped clients and a
+    """scripts/soak.py in its short mode (8 s): mixed asks from four clients with model errors, dropped clients and a
     SIGHUP; 0 lost turns, 0 internal errors, the daemon alive at the end."""
     root = Path(__file__).resolve().parents[2]
     out = tmp_path / "soak.json"
-    p = subprocess.run([sys.executable, str(root / "scripts" / "soak.py"), "--seconds", "12", "--json", str(out)],
+    p = subprocess.run([sys.executable, str(root / "scripts" / "soak.py"), "--seconds", "8", "--json", str(out)],
                        capture_output=True, text=True, timeout=180)
     assert p.returncode == 0, p.stdout + p.stderr
     figures = json.loads(out.read_text())

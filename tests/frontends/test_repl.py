@@ -192,7 +192,8 @@ def test_tab_completes_commands_roles_and_models(chat, fake):
     term.send(" ", "ll", "Tab")
     term.wait_for("› /model llama3.2:1b")  # a model the server has
     term.send("Enter")
-    term.wait_for("llama3.2:1b")
+    term.wait_for("every role now uses llama3.2:1b")
+    term.wait_for("›", after=1)  # the next prompt, before the next keys (typed sooner, the terminal echoes them)
     term.send("/model", " ", "res", "Tab")
     term.wait_for("› /model responder")
 

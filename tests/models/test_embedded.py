@@ -125,7 +125,9 @@ def test_ask_falls_back_to_the_embedded_model_and_says_so(home, gazetteer_index)
     assert 'backend = "embedded"' in p.stderr and p.stdout.strip()
     again = subprocess.run([sys.executable, "-m", "assistant", "ask", "Thanks!"], env=env, capture_output=True,
                            text=True, timeout=300)
-    assert again.returncode == 0 and "built-in model answers" not in again.stderr  # said once, not on every call
+    # said once, not on every call; whether the tiny model's reply passes its check depends on the CPU's arithmetic
+    # (an answer, exit 0, or the honest decline, exit 1): the model answered either way
+    assert again.returncode in (0, 1) and again.stdout.strip() and "built-in model answers" not in again.stderr
 
 
 def test_ask_says_it_is_loading_the_model_while_it_loads(home, gazetteer_index):

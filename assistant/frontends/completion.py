@@ -63,7 +63,7 @@ def _tree(parser: argparse.ArgumentParser) -> dict[str, dict]:
         options, values = [], []
         for action in command._actions:
             if action.option_strings:
-                if "-h" in action.option_strings:
+                if "-h" in action.option_strings or action.help == argparse.SUPPRESS:  # hidden: kept for old scripts
                     continue
                 options.append((action.option_strings, action.help or "", list(action.choices or [])))
             elif action.choices:

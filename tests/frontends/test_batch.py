@@ -79,7 +79,7 @@ def test_one_failing_question_does_not_stop_the_batch(home, fake, tmp_path):
     fake.handler = script
     src = tmp_path / "q.txt"
     src.write_text("hello\nHow much floor does a round rug of radius 3 cover?\n3*3\n")
-    p = batch([str(src), "--ordered"], cli_env(home, fake))
+    p = batch([str(src)], cli_env(home, fake))
     assert p.returncode == 1
     rows = records(p.stdout)
     assert [r["ok"] for r in rows] == [True, False, True]
@@ -90,12 +90,12 @@ def test_ordered_output_and_real_concurrency(home, fake, tmp_path):
     fake.handler = chat_script(delay=0.2, slow="question 0")
     src = tmp_path / "q.txt"
     src.write_text("".join(f"question {i}\n" for i in range(8)))
-    p = batch([str(src), "--concurrency", "4"], cli_env(home, fake))
+    p = batch([str(src), "--concurrency", "4", "--unordered"], cli_env(home, fake))
     unordered = [r["id"] for r in records(p.stdout)]
     assert sorted(unordered) == list(range(1, 9)) and unordered[0] != 1  # the slow first one finished later
     assert fake.max_in_flight >= 4
     src.write_text("".join(f"question {i}\n" for i in range(8)) + "# same questions, new input\n")
-    p = batch([str(src), "--concurrency", "4", "--ordered"], cli_env(home, fake))
+    p = batch([str(src), "--concurrency", "4"], cli_env(home, fake))  # input order by default, as paste(1) expects
     assert [r["id"] for r in records(p.stdout)] == list(range(1, 9))
 
 
@@ -139,8 +139,8 @@ def test_another_model_is_another_job_and_fresh_starts_over(home, fake, tmp_path
     src = tmp_path / "chat.txt"
     src.write_text("hello\nhow are you?\n")
     env = cli_env(home, fake)
-    a = batch([str(src), "--ordered"], env)
-    b = batch([str(src), "--ordered", "--model", "llama3.2:1b"], env)
+    a = batch([str(src)], env)
+    b = batch([str(src), "--model", "llama3.2:1b"], env)
     assert a.returncode == b.returncode == 0, b.stderr
     assert [r["answer"] for r in records(a.stdout)] == ["qwen2.5:3b says hi"] * 2
     assert [r["answer"] for r in records(b.stdout)] == ["llama3.2:1b says hi"] * 2  # not the first model's answers
@@ -151,9 +151,9 @@ def test_another_model_is_another_job_and_fresh_starts_over(home, fake, tmp_path
     assert len(jobs) == 2 and all(" done " in job for job in jobs)
     assert "model llama3.2:1b" in status and "model qwen2.5:3b" in status
     asked = len(fake.requests)
-    again = batch([str(src), "--ordered", "--model", "llama3.2:1b"], env)
+    again = batch([str(src), "--model", "llama3.2:1b"], env)
     assert "2 of 2 already answered" in again.stderr and len(fake.requests) == asked
-    fresh = batch([str(src), "--ordered", "--model", "llama3.2:1b", "--fresh"], env)
+    fresh = batch([str(src), "--model", "llama3.2:1b", "--fresh"], env)
     assert "already answered" not in fresh.stderr and len(fake.requests) == asked + 2  # asked again: one call each
     assert "2 of 2 answered: 2 ok, 0 failed" in fresh.stderr
 
@@ -220,7 +220,7 @@ def test_lines_that_cannot_be_answered_are_recorded_failed_and_not_asked_again(h
     src = tmp_path / "q.txt"
     src.write_bytes(b"hello\n\xff\xfe broken bytes\n" + b"x" * 30000 + b"\nrefused by the server\nbye\n")
     env = cli_env(home, fake, ASSISTANT_TRANSPORT_RETRIES="0")
-    p = batch([str(src), "--ordered"], env)
+    p = batch([str(src)], env)
     assert p.returncode == 1 and "Traceback" not in p.stderr
     rows = records(p.stdout)
     assert [r["ok"] for r in rows] == [True, False, False, False, True]  # every line has its record, in order
@@ -229,7 +229,7 @@ def test_lines_that_cannot_be_answered_are_recorded_failed_and_not_asked_again(h
     assert "HTTP 400" in rows[3]["error"]
     assert "rerun" not in p.stderr.lower()  # permanent: nothing is left for a rerun
     asked = len(fake.requests)
-    again = batch([str(src), "--ordered"], env)
+    again = batch([str(src)], env)
     assert "5 of 5 already answered" in again.stderr and len(fake.requests) == asked  # none asked again
     assert records(again.stdout) == rows
 
@@ -300,7 +300,7 @@ def test_jsonl_records_are_held_to_the_daemons_rules(home, fake, tmp_path):
              '{"id": 9, "question": "deep", "x": ' + "[" * 100_000 + "]" * 100_000 + "}", '{"id": 10, "question": "hello"}']
     src = tmp_path / "q.jsonl"
     src.write_text("\n".join(lines) + "\n")
-    p = batch([str(src), "--ordered"], cli_env(home, fake))
+    p = batch([str(src)], cli_env(home, fake))
     assert "Infinity" not in p.stdout and "NaN" not in p.stdout
     rows = records(p.stdout)  # valid JSON, every line
     assert [r["ok"] for r in rows] == [False] * 9 + [True]
@@ -343,7 +343,7 @@ def test_plain_text_lines_are_held_to_the_same_rules_as_jsonl(home, fake, tmp_pa
     fake.handler = chat_script()
     src = tmp_path / "q.txt"
     src.write_bytes(b"nul\x00here\nesc\x1b]52;c;eA==\x07 there\nhello\n")
-    p = batch([str(src), "--ordered"], cli_env(home, fake))
+    p = batch([str(src)], cli_env(home, fake))
     rows = records(p.stdout)
     assert [r["ok"] for r in rows] == [False, False, True]
     assert all("control character" in r["error"] and "Take the control character out" in r["error"] for r in rows[:2])

@@ -85,7 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("input", nargs="?", help="questions: a .txt or .jsonl file, or '-' for stdin")
     batch.add_argument("--output", metavar="FILE", help="write JSONL here instead of stdout (-o is a model option, as in ask)")
     batch.add_argument("--concurrency", "-j", type=int, default=4, metavar="N", help="questions in flight at once (default 4)")
-    batch.add_argument("--ordered", action="store_true", help="write records in input order (default: as they finish)")
+    batch.add_argument("--unordered", dest="ordered", action="store_false",
+                       help="write records as they finish (default: in input order, each as soon as those before it "
+                            "are written)")
+    batch.add_argument("--ordered", dest="ordered", action="store_true", default=True, help=argparse.SUPPRESS)
     batch.add_argument("--status", action="store_true", help="list batch jobs, their progress and the settings that key them")
     batch.add_argument("--fresh", action="store_true", help="forget what earlier runs of this job answered and start over")
     batch.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -219,47 +219,79 @@ def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: di
                   ignore_file: bool = False) -> Settings:
     """Merge the layers; a broken file or value is a :class:`ConfigError` naming where it came from.
     ``ignore_file``: leave ``config.toml`` out (``doctor`` checks the rest when it is broken)."""
+    settings, _ = _load(paths, overrides, env, ignore_file, lenient=False)
+    return settings
+
+
+def load_settings_lenient(paths: Paths, env: dict[str, str] | None = None) -> tuple[Settings, list[ConfigError]]:
+    """The settings with every broken value left out (its default stands in), and what was wrong: for the commands
+    that read or repair the settings (``config show``, ``config set``), which a broken file must never block."""
+    return _load(paths, None, env, False, lenient=True)
+
+
+def _load(paths: Paths, overrides: dict[str, Any] | None, env: dict[str, str] | None, ignore_file: bool,
+          lenient: bool) -> tuple[Settings, list[ConfigError]]:
     env = dict(os.environ) if env is None else env
-    data: dict[str, Any] = {}
     layers: dict[str, dict[str, Any]] = {}
-    source = "defaults"
-    try:
-        if paths.config_file.exists() and not ignore_file:
-            source = str(paths.config_file)
+    problems: list[ConfigError] = []
+    if paths.config_file.exists() and not ignore_file:
+        try:
             with paths.config_file.open("rb") as f:
                 layers["file"] = tomllib.load(f)
-        layers["env"] = _env_overrides(env)
-        layers["flags"] = {k: v for k, v in (overrides or {}).items() if v is not None}
+        except tomllib.TOMLDecodeError as e:
+            problem = ConfigError(f"{paths.config_file} is not valid TOML: {e}.", "Fix the file or remove it.")
+            if not lenient:
+                raise problem from None
+            problems.append(problem)
+    layers["env"] = _env_overrides(env)
+    layers["flags"] = {k: v for k, v in (overrides or {}).items() if v is not None}
+    for _ in range(len(Settings.model_fields) + 1):
+        data: dict[str, Any] = {}
         for layer in layers.values():
             data.update(layer)
-        return Settings.model_validate(data)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{source} is not valid TOML: {e}.", "Fix the file or remove it.") from None
-    except ValidationError as e:
-        first = e.errors()[0]
-        key = str(first["loc"][0]) if first["loc"] else ""
-        where = ".".join(str(p) for p in first["loc"]) or "settings"
-        origin = _origin(key, layers, env, paths)
-        if first["type"] == "extra_forbidden":
-            import difflib
+        try:
+            return Settings.model_validate(data), problems
+        except ValidationError as e:
+            first = e.errors()[0]
+            problem = _explain(first, layers, data, env, paths)
+            if not lenient:
+                raise problem from None
+            problems.append(problem)
+            key = str(first["loc"][0]) if first["loc"] else ""
+            if not any(key in layer for layer in layers.values()):
+                break
+            for layer in layers.values():  # the broken value goes; its default stands in
+                layer.pop(key, None)
+    return Settings(), problems
 
-            if len(first["loc"]) > 1:  # a key inside a table ([mcp_servers.NAME]): named whole, with its table's keys
-                fields = list(McpServerConfig.model_fields) if key == "mcp_servers" else []
-                near = difflib.get_close_matches(str(first["loc"][-1]), fields, n=1, cutoff=0.6)
-                raise ConfigError(f"unknown setting '{where}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
-                                  "`assistant config show` lists every setting.") from None
-            near = difflib.get_close_matches(key, list(Settings.model_fields), n=1, cutoff=0.6)
-            raise ConfigError(f"unknown setting '{key}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
-                              "`assistant config show` lists every setting.") from None
-        value = data.get(key) if len(first["loc"]) <= 1 else first.get("input")  # the value at fault, not its table
-        if origin == "the command line" and key in FLAGS:
-            shown = f"{FLAGS[key]} {value}"
-        elif origin.startswith("environment variable"):
-            shown = f"{origin.split()[-1]}={value}"
-        else:
-            shown = f"{where} = {toml_value(value) if value is not None else '?'} in {origin}"
-        raise ConfigError(f"{shown}: {_plain_rule(first)}.",
-                          "`assistant config show` lists every setting with what it means.") from None
+
+def _explain(first: Any, layers: dict[str, dict[str, Any]], data: dict[str, Any], env: dict[str, str],
+             paths: Paths) -> ConfigError:
+    """One validation error as the line a user reads: the value, where it came from, and what it must be."""
+    key = str(first["loc"][0]) if first["loc"] else ""
+    where = ".".join(str(p) for p in first["loc"]) or "settings"
+    origin = _origin(key, layers, env, paths)
+    if first["type"] == "extra_forbidden":
+        import difflib
+
+        if len(first["loc"]) > 1:  # a key inside a table ([mcp_servers.NAME]): named whole, with its table's keys
+            fields = list(McpServerConfig.model_fields) if key == "mcp_servers" else []
+            near = difflib.get_close_matches(str(first["loc"][-1]), fields, n=1, cutoff=0.6)
+            return ConfigError(f"unknown setting '{where}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
+                               "`assistant config show` lists every setting.")
+        near = difflib.get_close_matches(key, list(Settings.model_fields), n=1, cutoff=0.6)
+        return ConfigError(f"unknown setting '{key}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
+                           "`assistant config show` lists every setting; `assistant config unset KEY` takes one out.")
+    value = data.get(key) if len(first["loc"]) <= 1 else first.get("input")  # the value at fault, not its table
+    if origin == "the command line" and key in FLAGS:
+        shown = f"{FLAGS[key]} {value}"
+    elif origin.startswith("environment variable"):
+        shown = f"{origin.split()[-1]}={value}"
+    else:
+        shown = f"{where} = {toml_value(value) if value is not None else '?'} in {origin}"
+    return ConfigError(f"{shown}: {_plain_rule(first)}.",
+                       "`assistant config show` lists every setting with what it means; "
+                       "`assistant config set KEY VALUE` changes one.")
 
 
 def _plain_rule(error: Any) -> str:
@@ -337,27 +369,69 @@ def toml_value(value: Any) -> str:
 
 
 def set_default_model(paths: Paths, name: str) -> None:
-    """Write ``model = name`` into ``config.toml``, keeping everything else in it (the file is checked first, and
-    the result is loaded back before it replaces the file)."""
-    import re
+    """Write ``model = name`` into ``config.toml`` (``models default``, a pull's offer)."""
+    write_setting(paths, "model", name)
 
+
+def parse_setting(key: str, text: str) -> Any:
+    """``config set KEY VALUE``: the value typed, checked and converted by the setting's own rules (``3`` for a
+    number, ``true``/``false``, ``a, b`` for a list). A usage error names what the setting must be."""
+    import difflib
+
+    if key not in Settings.model_fields:
+        near = difflib.get_close_matches(key, list(Settings.model_fields), n=1, cutoff=0.6)
+        raise ConfigError(f"no setting named '{key}'" + (f" (did you mean '{near[0]}'?)." if near else "."),
+                          "`assistant config show` lists every setting.")
+    if key in TABLES:
+        raise ConfigError(f"{key} is a table of its own ([{key}.NAME] in config.toml), not one value.",
+                          "Edit the file: `assistant config path` prints where it is.")
+    value: Any = text
+    if text.lower() in ("true", "false") and Settings.model_fields[key].annotation is bool:
+        value = text.lower() == "true"
+    try:
+        checked = Settings.model_validate({key: value})
+    except ValidationError as e:
+        shown = "(not shown)" if key in SECRETS else text
+        raise ConfigError(f"{key} {shown}: {_plain_rule(e.errors()[0])}.",
+                          f"`assistant config show` says what {key} means.") from None
+    return getattr(checked, key)
+
+
+def write_setting(paths: Paths, key: str, value: Any | None) -> None:
+    """Set ``key = value`` in ``config.toml`` (``None``: take the key out), keeping every other line as it was, its
+    comments included. The file is written whole or not at all (a temporary file, then a rename), and only when it
+    reads back with the new value: a value spread over several lines, which this does not rewrite, is refused with
+    the way to edit it. Other problems in the file do not stop it (this is how a broken file is mended)."""
     path = paths.config_file
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     lines = text.splitlines()
-    line = f"model = {toml_value(name)}"
-    first_table = next((i for i, l in enumerate(lines) if l.lstrip().startswith("[")), len(lines))
-    for i in range(first_table):
-        if re.match(r"\s*model\s*=", lines[i]):
-            lines[i] = line
-            break
-    else:
-        lines.insert(0, line)
-    new = "\n".join(lines) + "\n"
+    first_table = next((i for i, line in enumerate(lines) if line.lstrip().startswith("[")), len(lines))
+    at = [i for i in range(first_table) if re.match(rf"\s*{re.escape(key)}\s*=", lines[i])]
+    line = None if value is None else f"{key} = {toml_value(value)}"
+    for i in reversed(at[1:]):  # a key given twice (TOML refuses that): one is left
+        del lines[i]
+    if at:
+        if line is None:
+            del lines[at[0]]
+        else:
+            lines[at[0]] = line
+    elif line is not None:  # after the last top-level key, else before the first table (a file's opening comments stay first)
+        keys = [i for i in range(first_table) if re.match(r"\s*[\w\"'.-]+\s*=", lines[i])]
+        end = first_table
+        while end > 0 and not lines[end - 1].strip():
+            end -= 1
+        lines.insert(keys[-1] + 1 if keys else end, line)
+    new = "\n".join(lines) + "\n" if lines else ""
     try:
-        Settings.model_validate(tomllib.loads(new))
-    except (tomllib.TOMLDecodeError, ValidationError) as e:
-        raise ConfigError(f"{path} cannot take the new model: {e}.".replace("\n", " "),
-                          "Fix the file first (assistant doctor shows what is wrong).") from None
+        parsed = tomllib.loads(new)
+    except tomllib.TOMLDecodeError:
+        parsed = None
+    if parsed is not None and (parsed.get(key) if value is not None else key in parsed) != (
+            value if value is not None else False):
+        parsed = None
+    if parsed is None:
+        raise ConfigError(f"{path} could not take {key} on one line (its value spans several, or the file is not "
+                          "valid TOML).", f"Edit the file: {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".toml.tmp")
     tmp.write_text(new, encoding="utf-8")

@@ -102,3 +102,55 @@ def _error_of(paths, text: str) -> str:
     except ConfigError as e:
         return e.message
     return ""
+
+
+def test_set_and_unset_keep_the_rest_of_the_file(tmp_path):
+    from assistant.config import parse_setting, write_setting
+
+    paths = paths_under(tmp_path)
+    paths.config_dir.mkdir(parents=True)
+    paths.config_file.write_text('# my settings\nmodel = "llama3.2:1b"  # the one I like\n\n[mcp_servers.time]\n'
+                                 'command = "uvx"\n')
+    write_setting(paths, "max_retries", parse_setting("max_retries", "2"))
+    write_setting(paths, "deterministic", parse_setting("deterministic", "false"))
+    write_setting(paths, "hosts", parse_setting("hosts", "http://a:1, http://b:2"))
+    write_setting(paths, "max_retries", parse_setting("max_retries", "4"))  # replaced where it stands
+    text = paths.config_file.read_text()
+    assert text.startswith('# my settings\nmodel = "llama3.2:1b"  # the one I like\nmax_retries = 4\n')
+    assert text.count("max_retries") == 1 and text.rstrip().endswith('[mcp_servers.time]\ncommand = "uvx"')
+    settings = load_settings(paths, env={})
+    assert (settings.max_retries, settings.deterministic, settings.hosts) == (4, False, ["http://a:1", "http://b:2"])
+    assert settings.mcp_servers["time"].command == "uvx"
+    write_setting(paths, "model", None)
+    assert load_settings(paths, env={}).model == "qwen2.5:3b" and "# the one I like" not in paths.config_file.read_text()
+
+
+@pytest.mark.parametrize("key, value, said", [
+    ("max_retries", "20", "max_retries 20: must be at most 10"),
+    ("num_ctx", "lots", "num_ctx lots: must be a whole number"),
+    ("backend", "cloud", "backend cloud: must be one of"),
+    ("temprature", "0.2", "no setting named 'temprature' (did you mean 'temperature'?)"),
+    ("mcp_servers", "x", "a table of its own"),
+])
+def test_a_value_set_is_checked_by_the_settings_own_rules(key, value, said):
+    from assistant.config import parse_setting
+
+    with pytest.raises(ConfigError) as info:
+        parse_setting(key, value)
+    assert said in info.value.message
+
+
+def test_a_broken_file_is_read_with_each_broken_value_left_out(tmp_path):
+    from assistant.config import load_settings_lenient
+
+    paths = paths_under(tmp_path)
+    paths.config_dir.mkdir(parents=True)
+    paths.config_file.write_text('max_retries = 99\ntemprature = 0.3\nseed = 5\n')
+    settings, problems = load_settings_lenient(paths, env={"ASSISTANT_NUM_CTX": "huge"})
+    assert settings.seed == 5 and settings.max_retries == 3 and settings.num_ctx == load_settings(paths_under(
+        tmp_path / "other"), env={}).num_ctx
+    said = " | ".join(p.message for p in problems)
+    assert "max_retries = 99" in said and "'temprature'" in said and "ASSISTANT_NUM_CTX=huge" in said
+    paths.config_file.write_text('max_retries = [\n')  # not TOML at all: the environment and defaults still count
+    settings, problems = load_settings_lenient(paths, env={"ASSISTANT_SEED": "9"})
+    assert settings.seed == 9 and "is not valid TOML" in problems[0].message

@@ -95,6 +95,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
             return
         old = state.assistant
         if old is None or fresh == old.settings and reason != "a model was pulled":
+            log.info("settings unchanged (%s): nothing to reload", reason)
             return
         state.assistant = build_assistant(fresh, paths, notify=state.note)
         log.info("settings reloaded (%s)", reason)
@@ -116,7 +117,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     state.transport = endpoint["transport"]
     _write_private(paths.run_dir / ENDPOINT_FILE, json.dumps(endpoint))
     _write_private(paths.run_dir / PID_FILE, str(os.getpid()))
-    log.info("listening on %s", endpoint)
+    log.info("listening on %s", endpoint.get("path") or f"http://127.0.0.1:{endpoint.get('port')}")
 
     loop = asyncio.get_running_loop()
     popup: dict[str, subprocess.Popen | None] = {"proc": None}

@@ -287,10 +287,15 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             await send(EventAdapter.dump_json(event))
 
         state.busy[id(assistant)] = state.busy.get(id(assistant), 0) + 1
+        started = time.monotonic()
         try:
-            await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings,
-                                one_shot=body.one_shot if not body.session_id else None, log=body.log,
-                                system=body.system)
+            result = await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings,
+                                         one_shot=body.one_shot if not body.session_id else None, log=body.log,
+                                         system=body.system)
+            # what was answered and how long it took, never the question's words (they stay in the store)
+            log.info("turn %s: %s, %s, %.1f s%s", result.turn_id or "(not stored)", result.route,
+                     "ok" if result.ok else "failed", time.monotonic() - started,
+                     "" if not gone else ", the client left before the end")
         except AssistantError as e:  # the pipeline already streamed its turn_failed event
             if isinstance(e, InternalError):
                 log.error("turn failed: %s", e.message, exc_info=e.__cause__)

@@ -96,6 +96,30 @@ def test_config_path_and_show(home):
     assert 'router_model = "qwen2.5:0.5b"' in p.stdout and "max_retries = 3" in p.stdout
 
 
+def test_a_broken_config_locks_nothing_out_and_config_set_mends_it(home, fake):
+    """One bad value: what reads the history, the settings or the daemon still works, and `config set` mends it."""
+    (home / "config").mkdir(parents=True)
+    (home / "config" / "config.toml").write_text("# mine\nmax_retries = 99\n")
+    env = cli_env(home)
+    for command in (["config", "path"], ["sessions", "list"], ["logs"], ["daemon", "status"], ["daemon", "stop"]):
+        p = run(command, env)
+        assert p.returncode in (0, 1) and "max_retries" not in p.stderr, (command, p.stderr)
+    shown = run(["config", "show"], env)
+    assert shown.returncode == 0 and "# not used until fixed: max_retries = 99" in shown.stdout
+    assert "max_retries = 3  #" in shown.stdout and "max_retries = 99" in shown.stderr
+    refused = run(["ask", "1+1"], env)  # what answers is still told, with the way to mend it
+    assert refused.returncode == 2 and "assistant config set KEY VALUE" in refused.stderr
+    bad = run(["config", "set", "max_retries", "eleven"], env)
+    assert bad.returncode == 2 and "max_retries eleven: must be a whole number" in bad.stderr
+    fixed = run(["config", "set", "max_retries", "2"], env)
+    assert fixed.returncode == 0 and fixed.stderr == ""
+    assert (home / "config" / "config.toml").read_text() == "# mine\nmax_retries = 2\n"
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Hello.")
+    assert run(["ask", "Hi"], cli_env(home, fake)).returncode == 0
+    assert run(["config", "unset", "max_retries"], env).returncode == 0
+    assert "max_retries = 3  #" in run(["config", "show"], env).stdout
+
+
 def test_help_documents_exit_codes_and_tools_are_listed(home):
     p = run(["ask", "--help"], cli_env(home))
     assert "exit codes" in p.stdout and "model server (Ollama, or the OpenAI-compatible one) is not reachable" in p.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -246,6 +247,13 @@ def test_the_daemon_rereads_config_toml_when_it_changes(daemon, home, daemon_env
         assert time.monotonic() < deadline, daemon.log()
         time.sleep(0.1)
     assert "settings reloaded (SIGHUP)" in daemon.log()
+    daemon.proc.send_signal(signal.SIGHUP)  # nothing changed: said too, so a user who sent it knows it was heard
+    deadline = time.monotonic() + 20
+    while "settings unchanged (SIGHUP): nothing to reload" not in daemon.log():
+        assert time.monotonic() < deadline, daemon.log()
+        time.sleep(0.1)
+    assert "listening on {" not in daemon.log()  # an address, not a Python dict
+    assert re.search(r"turn [0-9a-f]{12}: chat, ok, \d+\.\d s", daemon.log()) and "hello" not in daemon.log()
 
 
 def test_a_long_question_gets_the_same_answer_through_the_daemon_and_without(daemon, daemon_env, fake):

@@ -12,15 +12,47 @@ from assistant.frontends.cli.common import settings_for
 from assistant.frontends.cli.parser import build_parser
 
 def config(args: argparse.Namespace) -> int:
-    from assistant.config import env_sources, render_settings
+    """Read or mend the settings; none of it is stopped by a broken file (that is what it is for)."""
+    from assistant.config import (
+        SECRETS, env_sources, load_settings_lenient, parse_setting, render_settings, toml_value, write_setting,
+    )
+    from assistant.paths import resolve_paths
 
-    paths, settings = settings_for()
+    paths = resolve_paths()
+    if args.action in ("path", "show") and args.key:
+        raise ConfigError(f"unexpected '{args.key}'.", f"Usage: assistant config {args.action}")
     if args.action == "path":
         print(paths.config_file)
-    else:
+        return 0
+    if args.action == "show":
+        settings, problems = load_settings_lenient(paths)
         print(f"# effective settings (file: {paths.config_file}, data: {paths.data_dir})")
+        for problem in problems:
+            print(f"# not used until fixed: {problem.message}")
         print(render_settings(settings, env_sources()))
+        _say_problems(problems)
+        return 0
+    if not args.key or (args.action == "set") != (args.value is not None):
+        raise ConfigError(f"'config {args.action}' needs " + ("a key and a value." if args.action == "set" else "a key."),
+                          "Usage: assistant config set KEY VALUE | assistant config unset KEY")
+    if args.action == "set":
+        value = parse_setting(args.key, args.value)
+        write_setting(paths, args.key, value)
+        shown = "(set, not shown)" if args.key in SECRETS else toml_value(value)
+        print(f"{args.key} = {shown} in {paths.config_file}")
+    else:
+        write_setting(paths, args.key, None)
+        print(f"{args.key} unset in {paths.config_file} (its default applies)")
+    if args.key in env_sources():
+        print(f"note: {env_sources()[args.key]} is set in this environment and wins over the file", file=sys.stderr)
+    _say_problems(load_settings_lenient(paths)[1])
     return 0
+
+
+def _say_problems(problems: list) -> None:
+    for problem in problems:
+        print(f"assistant: {problem.message} (not used until fixed: assistant config set KEY VALUE, or "
+              "assistant config unset KEY)", file=sys.stderr)
 
 
 def completion(args: argparse.Namespace) -> int:
@@ -45,13 +77,17 @@ def models(args: argparse.Namespace) -> int:
         from assistant.frontends.cli import pull
 
         return pull.pull(args) if args.action == "pull" else pull.rm(args)
-    paths, settings = settings_for()
-    if args.action == "default":
+    if args.action == "default":  # a write that mends: a broken setting elsewhere in the file does not stop it
+        from assistant.config import parse_setting
+        from assistant.paths import resolve_paths
+
         if not args.name:
             raise ConfigError("'models default' needs a model name.", "Usage: assistant models default NAME")
-        set_default_model(paths, args.name)
+        paths = resolve_paths()
+        set_default_model(paths, parse_setting("model", args.name))
         print(f"model = {json.dumps(args.name)} in {paths.config_file}")
         return 0
+    paths, settings = settings_for()
     if args.name:
         raise ConfigError(f"unexpected '{args.name}'.", "Usage: assistant models [--json] | assistant models default NAME")
     from assistant.models.select import list_models
@@ -213,18 +249,23 @@ def _grant(args: argparse.Namespace, paths, settings) -> int:  # type: ignore[no
 
 def daemon(args: argparse.Namespace) -> int:
     from assistant.frontends import daemon
+    from assistant.paths import resolve_paths
 
-    paths, settings = settings_for()
+    paths = resolve_paths()  # status, stop and uninstall read no settings: a broken file never keeps them from working
     if args.action == "run":
+        _, settings = settings_for()
         daemon.setup_logging(paths)
         asyncio.run(daemon.serve(settings, paths))
         return 0
     if args.action == "start":
+        settings_for()  # a broken setting is said here, not found later in the daemon's log
         print(daemon.start(paths))
     elif args.action == "stop":
         print(daemon.stop(paths))
     elif args.action == "restart":
-        print(daemon.restart(paths))
+        print(daemon.stop(paths))
+        settings_for()
+        print(daemon.start(paths))
     elif args.action == "install":
         print(daemon.install(paths))
     elif args.action == "uninstall":

@@ -18,9 +18,11 @@ def settings_for(overrides: dict[str, Any] | None = None):
 
 
 def open_store():
+    """The store alone: reading the history needs no settings, so a broken config.toml never keeps it out of reach."""
+    from assistant.paths import resolve_paths
     from assistant.store import Store
 
-    paths, _ = settings_for()
+    paths = resolve_paths()
     paths.ensure()
     return Store(paths.database)
 

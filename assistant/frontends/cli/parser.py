@@ -58,10 +58,20 @@ def build_parser() -> argparse.ArgumentParser:
     answering_flags(ask, "this answer")
     ask.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
 
-    cfg = sub.add_parser("config", help="where the settings file is, and the effective settings",
+    cfg = sub.add_parser("config", help="the settings: show them, set or unset one, or where their file is",
                          description="Settings come from config.toml, then ASSISTANT_* environment variables "
-                                     "(and OLLAMA_HOST), then command-line flags.")
-    cfg.add_argument("action", choices=["path", "show"], help="path: print the config file's path; show: print the effective settings")
+                                     "(and OLLAMA_HOST), then command-line flags. 'config set KEY VALUE' writes one "
+                                     "into config.toml, checked by the setting's own rules (the rest of the file, "
+                                     "comments included, is kept); 'config unset KEY' takes it out, so its default "
+                                     "applies. A broken file never stops these: show marks what is wrong, set and "
+                                     "unset mend it.",
+                         epilog="examples:\n  assistant config set max_retries 2\n  assistant config set backend embedded\n"
+                                "  assistant config unset temperature\n  assistant config show",
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    cfg.add_argument("action", choices=["show", "set", "unset", "path"],
+                     help="show: the effective settings; set KEY VALUE; unset KEY; path: the config file's path")
+    cfg.add_argument("key", nargs="?", help="with set or unset: the setting (as in config show)")
+    cfg.add_argument("value", nargs="?", help="with set: its value (true/false, a number, text; a list as 'a, b')")
 
     batch = sub.add_parser(
         "batch", help="answer many questions from a file or stdin, as JSONL",

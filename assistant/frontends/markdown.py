@@ -249,3 +249,15 @@ def table_line(line: str) -> list[Span] | None:
 def plain(text: str) -> str:
     """What ``spans`` shows, without the styles."""
     return "".join(t for t, _ in spans(text))
+
+
+def code_blocks(text: str) -> list[str]:
+    """The contents of the answer's fenced code blocks, in order (``ask -x``, ``/copy code``), as CommonMark reads
+    them: a fence inside a list or a quote counts, a fence shown inside another block does not."""
+    return [t.content for t in _md().parse(text) if t.type == "fence"]
+
+
+def extracted(text: str) -> str:
+    """``-x``: every code block of ``text``, one after the other, or the whole text when it has none (as llm's -x)."""
+    blocks = code_blocks(text)
+    return "\n".join(b.rstrip("\n") for b in blocks) + "\n" if blocks else text.rstrip("\n") + "\n"

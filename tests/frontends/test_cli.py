@@ -513,3 +513,22 @@ def test_a_single_newline_inside_a_paragraph_is_a_space_on_a_terminal(home, fake
     # the writer's newline after a sentence's end is kept
     assert "• first point" in text and "• second point" in text
     assert "blue light most. -" not in text and "• first point •" not in text  # a list still breaks
+
+
+CODE_ANSWER = ("Use `grep`:\n\n```sh\ngrep -rn TODO src/\n```\n\nOr, to count them:\n\n~~~bash\ngrep -rc TODO src/ | "
+               "sort\n~~~\n")
+
+
+def test_extract_prints_only_the_code_and_logs_r_the_last_answer(home, fake):
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", CODE_ANSWER)
+    env = cli_env(home, fake)
+    p = run(["ask", "-x", "How do I find the TODOs in src?"], env)
+    assert p.returncode == 0 and p.stdout == "grep -rn TODO src/\ngrep -rc TODO src/ | sort\n"
+    assert run(["logs", "-x"], env).stdout == p.stdout  # the stored answer, extracted again
+    assert run(["logs", "-r"], env).stdout == CODE_ANSWER  # the whole last answer, as Markdown
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "No code here, just words.")
+    assert run(["ask", "-x", "Say something plain"], env).stdout == "No code here, just words.\n"  # none: all of it
+    assert run(["logs", "-r", "-q", "TODOs"], env).stdout == CODE_ANSWER  # the last that matches
+    assert run(["ask", "-x", "--no-daemon", "12*12"], env).stdout.strip().endswith("144")  # a tool's answer too
+    empty = run(["logs", "-r", "-q", "no such words"], env)
+    assert empty.returncode == 2 and "no answer matches" in empty.stderr

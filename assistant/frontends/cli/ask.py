@@ -82,7 +82,18 @@ def ask(args: argparse.Namespace) -> int:
     result = asyncio.run(_run_ask(paths, settings, question, args))
     if args.json:
         print_ask_json(result.model_dump(), [t.model_dump() for t in result.tool_calls])
+    elif args.extract:
+        print_extracted(result.answer, result.ok)
     return 0 if result.ok else 1
+
+
+def print_extracted(answer: str, ok: bool) -> None:
+    """``-x``: the answer's code blocks on stdout, once the answer is whole (what is not shown is not extracted)."""
+    from assistant.frontends.markdown import extracted
+
+    if answer:
+        sys.stdout.write(extracted(answer) if ok else answer.rstrip("\n") + "\n")
+        sys.stdout.flush()
 
 
 ASK_JSON_KEYS = ("ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error", "replaced", "steps",
@@ -103,7 +114,8 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     from assistant.frontends.progress import Progress
     from assistant.wire import Follower
 
-    progress = Progress(enabled=not args.json and status_wanted(), stream_answer=not args.json, render=not args.plain)
+    streamed = not args.json and not args.extract
+    progress = Progress(enabled=not args.json and status_wanted(), stream_answer=streamed, render=not args.plain)
     from assistant.envnames import setting_env
 
     session = "last" if args.resume_last else args.session
@@ -129,6 +141,8 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     done = turn.outcome()
     if args.json:
         print_ask_json(done, turn.tool_calls)
+    elif args.extract:
+        print_extracted(done.get("answer") or "", bool(done["ok"]))
     return 0 if done["ok"] else 1
 
 
@@ -137,7 +151,8 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
     from assistant.frontends.progress import Progress
 
     as_json = args.json
-    progress = Progress(enabled=not as_json and status_wanted(), stream_answer=not as_json, render=not args.plain)
+    progress = Progress(enabled=not as_json and status_wanted(), stream_answer=not as_json and not args.extract,
+                        render=not args.plain)
     app = build_assistant(settings, paths, notify=notice, status=progress.status)
     try:
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \

@@ -76,6 +76,17 @@ def logs(args: argparse.Namespace) -> int:
     if args.count < 0:
         raise ConfigError("-n must be 0 (all) or more.")
     store = open_store()
+    if args.response or args.extract:  # the last answer alone, for a pipe (as llm logs -r and -x)
+        from assistant.frontends.markdown import extracted
+        from assistant.pipeline.control import without_controls
+
+        last = store.logs(1, args.query, args.model)
+        if not last:
+            raise ConfigError("no answer " + ("matches" if args.query or args.model else "is stored yet") + ".",
+                              "assistant logs lists the stored turns.")
+        answer = without_controls(last[0]["answer"] or "")  # older answers may carry ESC sequences
+        print(extracted(answer) if args.extract else answer.rstrip("\n") + "\n", end="")
+        return 0
     rows = store.logs(args.count, args.query, args.model)
     if args.json:
         for r in rows:

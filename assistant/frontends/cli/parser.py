@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
     ask.add_argument("--plain", action="store_true", help="on a terminal, show the answer's Markdown as it is "
                                                           "(on a pipe it always is)")
+    ask.add_argument("-x", "--extract", action="store_true",
+                     help="print only the answer's code blocks, without their fences (the whole answer when it has "
+                          "none), once it is complete: assistant ask -x 'a regex for dates' > date.re")
     ask.add_argument("-c", "--continue", dest="resume_last", action="store_true",
                      help="continue the last conversation (its earlier turns are the context)")
     ask.add_argument("--session", metavar="ID", help="continue this session (an id prefix; see: assistant sessions list)")
@@ -190,6 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
     logs.add_argument("-n", "--count", type=int, default=3, metavar="N", help="how many turns (default 3; 0: all)")
     logs.add_argument("-q", "--query", metavar="TEXT", help="only turns whose question or answer contains TEXT")
     logs.add_argument("-m", "--model", help="only turns that MODEL answered a call of")
+    logs.add_argument("-r", "--response", action="store_true",
+                      help="print only the last answer, as it was shown (with -q or -m: the last that matches)")
+    logs.add_argument("-x", "--extract", action="store_true",
+                      help="print only the last answer's code blocks (the whole answer when it has none)")
     logs.add_argument("--json", action="store_true", help="one JSON object per turn")
 
     trace = sub.add_parser("trace", help="show one turn as a tree: route, model calls, tool calls, verdicts, retries")

@@ -24,8 +24,10 @@ HELP = """commands:
   /help                 this list
   /new                  start a new session
   /sessions             list sessions
-  /resume ID            continue a session (an id prefix, or 'last')
+  /resume ID            continue a session (an id prefix, or 'last'; Tab shows their titles), its last exchange shown
   /search TEXT          earlier questions and answers that contain TEXT (any session)
+  /copy [code]          copy the last answer (without the check's note), or only its code blocks, to the clipboard
+  /edit                 write the next question in $EDITOR; it is asked when you save and quit
   /trace [last-N|ID]    the last turn as a tree (last-N or N: N turns before it, as `assistant trace`)
   /model [ROLE] [NAME]  show the models, or set one for every role or for ROLE (router, executor, validator, responder)
   /retries N            executor retries after a failed check
@@ -111,8 +113,15 @@ class Repl:
                     options = COMMANDS
                 elif words[0] == "/model":
                     options = [*ROLE_NAMES, *repl.model_names()]
-                elif words[0] == "/resume":
-                    options = ["last", *(s.id for s in repl.app.store.sessions(20))]
+                elif words[0] == "/resume":  # each with its title beside it, so the id is not picked blind
+                    titled = [("last", "the most recent"), *((s.id, fit(one_line(s.title) or "(untitled)", 50))
+                                                             for s in repl.app.store.sessions(20))]
+                    for option, title in titled:
+                        if option.startswith(typing):
+                            yield Completion(option, start_position=-len(typing), display_meta=title)
+                    return
+                elif words[0] == "/copy":
+                    options = ["code"]
                 elif words[0] == "/trace":
                     options = ["last", "last-1", "last-2"]
                 else:
@@ -304,8 +313,17 @@ class Repl:
                 print("usage: /resume ID (an id prefix from /sessions, or 'last')" if not args else f"no session matches '{args[0]}'")
             else:
                 self.session_id = found
-                count = len(store.session_turns(found))
-                print(f"resumed session {found} ({count} turn{'s' if count != 1 else ''})")
+                turns = store.session_turns(found)
+                print(f"resumed session {found} ({len(turns)} turn{'s' if len(turns) != 1 else ''})")
+                if turns:  # where the conversation stands: its last exchange
+                    print(last_exchange(turns[-1].question, turns[-1].answer or f"(no answer: {turns[-1].error})"))
+        elif name == "/copy":
+            self._copy(args)
+        elif name == "/edit":
+            question = await asyncio.get_running_loop().run_in_executor(None, edited_question)
+            if question:
+                print(f"› {question if len(question) < 200 else question[:200] + '…'}")
+                await self.turn(question)
         elif name == "/trace":  # as `assistant trace`: last, last-N (N turns before the last), or an id prefix
             ref = args[0] if args else "last"
             ref = f"last-{ref}" if ref.isdigit() else ref
@@ -330,6 +348,85 @@ class Repl:
         return None
 
 
+    def _copy(self, args: list[str]) -> None:
+        from assistant.frontends.clipboard import copy
+        from assistant.frontends.markdown import code_blocks
+        from assistant.pipeline.control import without_controls
+        from assistant.pipeline.language import without_note
+
+        if args not in ([], ["code"]):
+            print("usage: /copy [code] (the last answer, or only its code blocks)")
+            return
+        turns = self.app.store.session_turns(self.session_id)
+        answer = without_note(without_controls(turns[-1].answer or "")) if turns else ""
+        if not answer:
+            print("nothing to copy yet: no answer in this session")
+            return
+        if args == ["code"]:
+            blocks = code_blocks(answer)
+            if not blocks:
+                print("the last answer has no code block (/copy copies all of it)")
+                return
+            answer = "\n".join(b.rstrip("\n") for b in blocks) + "\n"
+        try:
+            how = copy(answer)
+        except OSError as e:
+            print(f"could not copy: {e}")
+            return
+        what = "its code" if args else "the last answer"
+        print(f"copied {what} ({len(answer):,} characters) with {how}")
+
+
+def one_line(title: str | None) -> str:
+    """A session's title on one line (a question of several lines titles its session)."""
+    from assistant.pipeline.control import without_controls
+
+    return " ".join(without_controls(title or "").split())
+
+
+def last_exchange(question: str, answer: str, lines: int = 8) -> str:
+    """A resumed session's last question and answer, the answer cut to its first ``lines`` lines."""
+    from assistant.pipeline.control import without_controls
+
+    shown = without_controls(answer).strip().splitlines()
+    more = f"\n  … ({len(shown) - lines} more lines: /trace shows all)" if len(shown) > lines else ""
+    q = without_controls(question).strip().splitlines() or [""]
+    return f"› {q[0]}{' …' if len(q) > 1 else ''}\n" + "\n".join(f"  {line}" for line in shown[:lines]) + more
+
+
+def edited_question() -> str:
+    """The next question, written in the user's editor ($VISUAL, $EDITOR, else nano or vi): what the file holds
+    when the editor exits (all of it: a '#' line may be code, so nothing is taken out)."""
+    import shlex
+    import shutil
+    import subprocess
+    import tempfile
+
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or next(
+        (e for e in ("nano", "vi", "notepad") if shutil.which(e)), None)
+    if editor is None:
+        print("no editor: set EDITOR (for example: export EDITOR=nano)")
+        return ""
+    with tempfile.NamedTemporaryFile("w", suffix=".md", prefix="question-", delete=False, encoding="utf-8") as f:
+        path = f.name
+    print(f"writing the question in {os.path.basename(shlex.split(editor)[0])}: save and quit to ask it (an empty file asks nothing)")
+    try:
+        code = subprocess.call([*shlex.split(editor), path])
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        print(f"could not run the editor '{editor}': {e.strerror or e}")
+        return ""
+    finally:
+        Path(path).unlink(missing_ok=True)
+    if code != 0:
+        print(f"the editor exited with {code}: nothing asked")
+        return ""
+    question = text.strip()
+    if not question:
+        print("nothing to ask: the file was empty")
+    return question
+
+
 def set_model(settings: Settings, args: list[str]) -> str:
     if not args:
         return "\n".join(f"{role:<10} {settings.model_for(role)}" for role in ROLES)
@@ -351,7 +448,7 @@ def sessions_table(rows: list[SessionSummary], current: str | None = None) -> st
     for r in rows:
         mark = "*" if r.id == current else " "
         when = (r.last_active or r.created_at)[:19].replace("T", " ")
-        out.append(f"{mark} {r.id:<14}{r.frontend:<7}{r.turns:>6}  {when:<21}{fit(r.title or '', 50)}")
+        out.append(f"{mark} {r.id:<14}{r.frontend:<7}{r.turns:>6}  {when:<21}{fit(one_line(r.title), 50)}")
     return "\n".join(out)
 
 

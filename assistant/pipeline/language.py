@@ -98,3 +98,13 @@ def withheld_note(question: str, reason: str | None = None) -> str:
     if language_of(question) == "zh":
         return f"(后面的内容没有显示:{why_held(reason, True)}。)"
     return f"(The rest is not shown: {why_held(reason, False)}.)"
+
+
+NOTES = ("(The rest is not shown: ", "(The answer stopped at the length limit", "(后面的内容没有显示:", "(回答到了长度上限")
+
+
+def without_note(answer: str) -> str:
+    """``answer`` without the note the check adds at its end (:func:`withheld_note`, :func:`capped_note`): what a
+    user copies is the answer, not what we said about it."""
+    head, sep, last = answer.rstrip().rpartition("\n\n")
+    return head.rstrip() if sep and last.startswith(NOTES) and last.endswith(")") else answer

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import cli_env
@@ -21,10 +24,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not Terminal.available(), rea
 def chat(home, fake, meteo, gazetteer_index):
     terminals: list[Terminal] = []
 
-    def start(*args: str) -> Terminal:
+    def start(*args: str, **extra: str) -> Terminal:
         env = cli_env(home, fake, ASSISTANT_WEATHER_FORECAST_URL=meteo.url, ASSISTANT_WEATHER_GEOCODING_URL=meteo.url,
                       ASSISTANT_GAZETTEER_INDEX=gazetteer_index, TERM="xterm-256color",
-                      PATH=os.environ.get("PATH", ""), HOME=str(home))
+                      PATH=os.environ.get("PATH", ""), HOME=str(home), **extra)
         term = Terminal([sys.executable, "-m", "assistant", "chat", *args], env)
         terminals.append(term)
         term.wait_for("· /help")
@@ -215,3 +218,71 @@ def test_keys_typed_while_an_answer_streams_wait_for_the_next_prompt(chat, fake)
     term.type("and the third")  # a whole line, Enter included, typed while the second answer streams
     screen = term.wait_for("Third answer.", timeout=30)
     assert "› and the third" in screen  # asked next, shown as asked
+
+
+@pytest.fixture
+def x_display():
+    """A virtual screen (Xvfb) whose clipboard xclip reads: the real X selection, owned by whoever copied last."""
+    if not (shutil.which("Xvfb") and shutil.which("xclip")):
+        pytest.skip("Xvfb and xclip are not installed (apt-get install xvfb xclip)")
+    number = next(n for n in range(200, 260) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while not Path(f"/tmp/.X11-unix/X{number}").exists():
+        assert time.monotonic() < deadline, "Xvfb did not start"
+        time.sleep(0.05)
+    yield f":{number}"
+    xvfb.terminate()
+    xvfb.wait(10)
+
+
+def clipboard(display: str) -> str:
+    return subprocess.run(["xclip", "-o", "-selection", "clipboard"], env={**os.environ, "DISPLAY": display},
+                          capture_output=True, text=True, timeout=10).stdout
+
+
+def test_copy_puts_the_last_answer_or_its_code_on_the_clipboard(chat, fake, x_display):
+    answer = "Like this:\n\n```sh\ntar xzf backup.tgz -C /restore\n```\n\nIt keeps the owners."
+    fake.handler = Script(router=[{"route": "chat"}] * 2, responder=[answer, "A second answer."])
+    term = chat(DISPLAY=x_display)
+    term.type("/copy")
+    term.wait_for("nothing to copy yet")
+    term.type("How do I restore the backup?")
+    term.wait_for("It keeps the owners.")
+    term.type("/copy")
+    term.wait_for("copied the last answer")
+    assert clipboard(x_display).strip() == answer
+    term.type("/copy code")
+    term.wait_for("copied its code")
+    assert clipboard(x_display) == "tar xzf backup.tgz -C /restore\n"
+    term.type("Another one")
+    term.wait_for("A second answer.")
+    term.type("/copy code")
+    term.wait_for("the last answer has no code block")
+
+
+def test_edit_asks_what_the_editor_saved_and_resume_shows_where_it_stood(chat, fake, tmp_path):
+    editor = tmp_path / "editor.sh"  # an editor that writes a two-line question with a '#' line, as a person would
+    editor.write_text("#!/bin/sh\nprintf 'Sum these:\\n# from the ledger\\n12 + 30\\n' > \"$1\"\n")
+    editor.chmod(0o755)
+    fake.handler = Script(router=[{"route": "chat"}] * 3, responder=["It is 42.", "Hello again."] + ["x"])
+    term = chat(EDITOR=str(editor))
+    term.type("/edit")
+    term.wait_for("It is 42.")
+    asked = [r for r in fake.requests if r["messages"][-1]["role"] == "user"][-1]["messages"][-1]["content"]
+    assert asked == "Sum these:\n# from the ledger\n12 + 30"  # all of it, the '#' line too
+    term.type("/new")
+    term.wait_for("new session")
+    term.type("Hi")
+    term.wait_for("Hello again.")
+    term.type("/sessions")
+    screen = term.wait_for("Sum these: # from the ledger 12 + 30")  # a title of three lines, on one
+    first = [line.split()[0] for line in screen.splitlines() if line.endswith("Sum these: # from the ledger 12 + 30")][0]
+    term.type(f"/resume {first}")
+    screen = term.wait_for("resumed session")
+    assert "› Sum these: …" in screen and "  It is 42." in screen
+    seen = term.screen().count("Hi")
+    term.send("/resume ", "Tab")  # the sessions offered with their titles, not as bare ids
+    term.wait_for("Hi", after=seen)
+    assert "the most recent" in term.screen()

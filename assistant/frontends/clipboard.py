@@ -1,0 +1,56 @@
+"""Copy text to the system clipboard: the platform's own tool where there is one (wl-copy on Wayland, xclip or xsel
+on X11, pbcopy on macOS, clip on Windows), else OSC 52, the escape sequence that asks the terminal itself to set
+its clipboard (it works over SSH in most terminals: kitty, WezTerm, iTerm2, Windows Terminal, foot, Alacritty).
+
+No library: each tool is one command reading standard input, and which one applies follows from the environment."""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import subprocess
+import sys
+from typing import IO
+
+OSC52 = "the terminal (OSC 52)"
+MAX_OSC52 = 100_000  # bytes of base64: more than many terminals take in one sequence
+
+
+def _tools() -> list[list[str]]:
+    """The commands that would set the clipboard here, best first."""
+    found: list[list[str]] = []
+    if sys.platform == "darwin":
+        found.append(["pbcopy"])
+    elif os.name == "nt":
+        found.append(["clip"])
+    if os.environ.get("WAYLAND_DISPLAY"):
+        found.append(["wl-copy"])
+    if os.environ.get("DISPLAY"):
+        found += [["xclip", "-selection", "clipboard", "-in"], ["xsel", "--clipboard", "--input"]]
+    return [cmd for cmd in found if shutil.which(cmd[0])]
+
+
+def copy(text: str, terminal: IO[str] | None = None) -> str:
+    """Put ``text`` on the clipboard; return how (the tool's name, or :data:`OSC52`). Raises ``OSError`` with the
+    reason when nothing here can (no tool, and no terminal to ask)."""
+    for cmd in _tools():
+        try:
+            # The X11 tools stay behind to serve the selection: their output is not waited for (no pipes held).
+            subprocess.run(cmd, input=text.encode(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=5, check=True)
+            return cmd[0]
+        except (OSError, subprocess.SubprocessError):
+            continue
+    out = terminal or sys.stdout
+    if not out.isatty():
+        raise OSError("no clipboard tool here (wl-copy, xclip, xsel, pbcopy) and no terminal to ask")
+    data = base64.b64encode(text.encode()).decode()
+    if len(data) > MAX_OSC52:
+        raise OSError(f"{len(text):,} characters is more than a terminal takes at once; install xclip or wl-copy")
+    sequence = f"\x1b]52;c;{data}\x07"
+    if os.environ.get("TMUX"):  # tmux passes it on to the outer terminal (with allow-passthrough on)
+        sequence = f"\x1bPtmux;{sequence.replace(chr(27), chr(27) * 2)}\x1b\\"
+    out.write(sequence)
+    out.flush()
+    return OSC52

@@ -31,6 +31,7 @@ HELP = """commands:
   /trace [last-N|ID]    the last turn as a tree (last-N or N: N turns before it, as `assistant trace`)
   /model [ROLE] [NAME]  show the models, or set one for every role or for ROLE (router, executor, validator, responder)
   /retries N            executor retries after a failed check
+  /template [NAME]      use a saved template's instructions, model and options from here on (alone: list them)
   /exit                 leave (or Ctrl-D)
 Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Enter) to continue on the next line."""
 
@@ -122,6 +123,11 @@ class Repl:
                     return
                 elif words[0] == "/copy":
                     options = ["code"]
+                elif words[0] == "/template":
+                    from assistant.frontends.templates import names
+                    from assistant.paths import resolve_paths
+
+                    options = names(resolve_paths().config_dir)
                 elif words[0] == "/trace":
                     options = ["last", "last-1", "last-2"]
                 else:
@@ -319,6 +325,8 @@ class Repl:
                     print(last_exchange(turns[-1].question, turns[-1].answer or f"(no answer: {turns[-1].error})"))
         elif name == "/copy":
             self._copy(args)
+        elif name == "/template":
+            self._template(args)
         elif name == "/edit":
             question = await asyncio.get_running_loop().run_in_executor(None, edited_question)
             if question:
@@ -347,6 +355,50 @@ class Repl:
             print(f"unknown command {name}: /help lists the commands")
         return None
 
+
+    def _template(self, args: list[str]) -> None:
+        """A saved template from here on: its instructions, its model for every role, its options (through the
+        daemon too: they travel with each question as `-o` does)."""
+        from assistant.envnames import ENV_PREFIX, OPTIONS
+        from assistant.frontends import templates
+        from assistant.paths import resolve_paths
+
+        config_dir = resolve_paths().config_dir
+        if len(args) != 1:
+            names = templates.names(config_dir)
+            print("templates: " + ", ".join(names) + " (/template NAME uses one)" if names else
+                  "no templates (save one: assistant ask --save NAME -s 'your instructions')")
+            return
+        from pydantic import ValidationError
+
+        from assistant.config import _plain_rule
+
+        try:
+            template = templates.load(config_dir, args[0])
+        except AssistantError as e:
+            print(f"error: {e.one_line()}")
+            return
+        settings = self.app.settings
+        updates: dict[str, Any] = {OPTIONS[k]: v for k, v in template.options.items()}
+        if template.max_retries is not None:
+            updates["max_retries"] = template.max_retries
+        try:
+            settings.model_validate({**settings.model_dump(), **updates})  # all or nothing, by the settings' rules
+        except ValidationError as e:
+            first = e.errors()[0]
+            print(f"error: template {args[0]}: {first['loc'][0]} {first.get('input')}: {_plain_rule(first)}; "
+                  f"nothing changed (assistant templates edit {args[0]})")
+            return
+        for key, value in updates.items():
+            setattr(settings, key, value)
+        env = getattr(self.app, "env", None)
+        if isinstance(env, dict):  # the daemon's client: options go with each question
+            env.update({f"{ENV_PREFIX}{k.upper()}": str(v) for k, v in updates.items() if k != "max_retries"})
+        if template.model:
+            set_model(settings, [template.model])
+        if template.system is not None:
+            self.system = template.system
+        print(f"template {args[0]} from here on: {template.summary()}")
 
     def _copy(self, args: list[str]) -> None:
         from assistant.frontends.clipboard import copy

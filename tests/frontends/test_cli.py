@@ -532,3 +532,28 @@ def test_extract_prints_only_the_code_and_logs_r_the_last_answer(home, fake):
     assert run(["ask", "-x", "--no-daemon", "12*12"], env).stdout.strip().endswith("144")  # a tool's answer too
     empty = run(["logs", "-r", "-q", "no such words"], env)
     assert empty.returncode == 2 and "no answer matches" in empty.stderr
+
+
+def test_a_saved_template_gives_its_instructions_model_and_options_and_flags_win(home, fake):
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Short.")
+    env = cli_env(home, fake)
+    saved = run(["ask", "--save", "terse", "-s", "Answer in one sentence.", "-m", "llama3.2:1b", "-o", "temperature",
+                 "0.2"], env)
+    assert saved.returncode == 0 and "saved template terse" in saved.stdout and fake.requests == []  # nothing asked
+    assert "terse  model llama3.2:1b · temperature 0.2 · system: Answer in one sentence." in run(["templates"], env).stdout
+    assert run(["ask", "-t", "terse", "Why is the sky blue?"], env).returncode == 0
+    answer_call = fake.requests[-1]
+    assert answer_call["model"] == "llama3.2:1b" and answer_call["options"]["temperature"] == 0.2
+    assert "Answer in one sentence." in json.dumps(answer_call["messages"], ensure_ascii=False)
+    fake.requests.clear()
+    assert run(["ask", "-t", "terse", "-m", "qwen2.5:3b", "-o", "temperature", "0.7", "Again?"], env).returncode == 0
+    assert fake.requests[-1]["model"] == "qwen2.5:3b" and fake.requests[-1]["options"]["temperature"] == 0.7
+    bad = run(["ask", "--save", "hot", "-o", "temperature", "9"], env)
+    assert bad.returncode == 2 and "must be at most 2" in bad.stderr and "hot" not in run(["templates"], env).stdout
+    missing = run(["ask", "-t", "ters", "hi"], env)
+    assert missing.returncode == 2 and "no template named 'ters' (did you mean 'terse'?)" in missing.stderr
+    (home / "config" / "templates" / "broken.toml").write_text("[options]\ntempreature = 1\n")  # edited by hand
+    broken = run(["ask", "-t", "broken", "hi"], env)
+    assert broken.returncode == 2 and "broken.toml: options: 'tempreature' is not a model option" in broken.stderr
+    assert run(["templates", "rm", "terse"], env).returncode == 0 and "terse" not in run(["templates"], env).stdout

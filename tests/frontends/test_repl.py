@@ -286,3 +286,25 @@ def test_edit_asks_what_the_editor_saved_and_resume_shows_where_it_stood(chat, f
     term.send("/resume ", "Tab")  # the sessions offered with their titles, not as bare ids
     term.wait_for("Hi", after=seen)
     assert "the most recent" in term.screen()
+
+
+def test_a_template_chosen_in_the_chat_shapes_the_answers_that_follow(chat, fake, home):
+    templates = home / "config" / "templates"
+    templates.mkdir(parents=True)
+    (templates / "pirate.toml").write_text('system = "Talk like a pirate."\nmodel = "llama3.2:1b"\n\n[options]\n'
+                                           'temperature = 0.9\n')
+    (templates / "hot.toml").write_text("[options]\ntemperature = 7\n")
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "llama3.2:1b": ["completion", "tools"]}
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Arr.")
+    term = chat()
+    term.type("/template")
+    term.wait_for("templates: hot, pirate")
+    term.type("/template hot")
+    term.wait_for("nothing changed")
+    term.type("/template pirate")
+    term.wait_for("template pirate from here on: model llama3.2:1b · temperature 0.9 · system: Talk like a pirate.")
+    term.type("Hello")
+    term.wait_for("Arr.")
+    call = fake.requests[-1]
+    assert call["model"] == "llama3.2:1b" and call["options"]["temperature"] == 0.9
+    assert "Talk like a pirate." in json.dumps(call["messages"])

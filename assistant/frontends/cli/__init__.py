@@ -18,7 +18,8 @@ from assistant.frontends.cli.parser import build_parser, short_help
 COMMANDS = {"ask": ("ask", "ask"), "chat": ("chat", "chat"), "batch": ("batch", "batch"), "logs": ("history", "logs"),
             "sessions": ("history", "sessions"), "trace": ("history", "trace"), "config": ("admin", "config"),
             "models": ("admin", "models"), "completion": ("admin", "completion"), "tools": ("admin", "tools"),
-            "doctor": ("admin", "doctor"), "daemon": ("admin", "daemon"), "popup": ("admin", "popup")}
+            "doctor": ("admin", "doctor"), "daemon": ("admin", "daemon"), "popup": ("admin", "popup"),
+            "templates": ("templates", "templates")}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -33,6 +34,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if os.name == "posix":
         os.umask(0o077)  # the database, logs and caches it creates are the user's alone: 0600 files, 0700 folders
     try:
+        if getattr(args, "save", None) or getattr(args, "template", None):  # ask, chat, batch: before anything reads them
+            from assistant.frontends.cli.templates import save_or_apply
+
+            if save_or_apply(args):
+                return 0
         module, function = COMMANDS[args.command]
         return getattr(importlib.import_module(f"assistant.frontends.cli.{module}"), function)(args)
     except AssistantError as e:

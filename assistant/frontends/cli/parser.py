@@ -26,6 +26,10 @@ def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
     parser.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
                         help=f"a model option for {scope}: " + ", ".join(OPTIONS) + " (repeatable)")
     parser.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
+    parser.add_argument("-t", "--template", metavar="NAME", help="use a saved template (its system prompt, model and "
+                        "options; flags given here win)")
+    parser.add_argument("--save", metavar="NAME", help="save -s, -m, -o and --max-retries as template NAME, and stop "
+                        "(no question is asked); use it with -t NAME")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
@@ -163,6 +167,18 @@ def build_parser() -> argparse.ArgumentParser:
                     "settings than the daemon's (another OLLAMA_HOST, say) is answered in the asking process.",
     )
     daemon.add_argument("action", choices=["start", "stop", "restart", "status", "run", "install", "uninstall"])
+    templates = sub.add_parser("templates", help="saved prompts: list, show, edit or remove them",
+                               description="A template keeps a system prompt, model options and a model under a name "
+                                           "(as llm --save and aichat's roles): save one with --save NAME on ask, chat "
+                                           "or batch, use it with -t NAME (or /template NAME in the chat). Each is a "
+                                           "plain TOML file in the config folder's templates/, for editing by hand.",
+                               epilog="examples:\n  assistant ask --save terse -s 'Answer in one sentence.' -o temperature 0.2\n"
+                                      "  assistant ask -t terse 'Why is the sky blue?'\n  assistant templates edit terse",
+                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    templates.add_argument("action", nargs="?", choices=["list", "show", "edit", "rm", "path"], default="list",
+                           help="list (default); show NAME; edit NAME (in $EDITOR, checked when saved); rm NAME; path: "
+                                "the folder")
+    templates.add_argument("name", nargs="?", help="the template")
     sub.add_parser("popup", help="open the popup through the running daemon (bind this to a desktop shortcut)")
 
     doctor = sub.add_parser("doctor", help="check Ollama, the models, the embedded backend, state, weather and hotkey",

@@ -1,0 +1,116 @@
+"""``assistant templates`` and the ``--save NAME`` / ``-t NAME`` flags of the commands that answer."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+from assistant.errors import ConfigError
+from assistant.frontends import templates as store
+from assistant.paths import resolve_paths
+
+
+def save_or_apply(args: argparse.Namespace) -> bool:
+    """``--save NAME``: write the template the flags describe and say so (True: the command is done). ``-t NAME``:
+    fill the flags the user did not give from the template (False: the command goes on with them)."""
+    config_dir = resolve_paths().config_dir
+    if args.save:
+        if args.template:
+            raise ConfigError("--save and -t together: give the flags to save, or the template to use.")
+        words = getattr(args, "question", None) or getattr(args, "message", None) or getattr(args, "input", None)
+        if words:
+            raise ConfigError("--save keeps the flags (-s, -m, -o, --max-retries), not a question; nothing was saved.",
+                              f"Save first, then ask: assistant ask -t {args.save} \"…\"")
+        from assistant.config import parse_setting
+        from assistant.envnames import OPTIONS
+        from assistant.frontends.cli.common import model_options
+
+        model_options(args)  # an unknown option is a usage error, with the nearest name
+        for key, value in args.option:  # a value the settings refuse is refused now, not at every later use
+            parse_setting(OPTIONS[key], value)
+        template = store.Template(system=args.system, model=args.model, max_retries=args.max_retries,
+                                  options={k: _number(v) for k, v in args.option})
+        if template == store.Template():
+            raise ConfigError("--save with nothing to save.", "Give -s TEXT, -m MODEL, -o KEY VALUE or --max-retries N.")
+        path = store.save(config_dir, args.save, template)
+        print(f"saved template {args.save}: {template.summary()}\n  in {path}; use it with -t {args.save}")
+        return True
+    template = store.load(config_dir, args.template)
+    if args.system is None:
+        args.system = template.system
+    if args.model is None:
+        args.model = template.model
+    if args.max_retries is None:
+        args.max_retries = template.max_retries
+    given = {key for key, _ in args.option}
+    args.option = [[k, str(v)] for k, v in template.options.items() if k not in given] + list(args.option)
+    return False
+
+
+def _number(text: str) -> str | int | float:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def templates(args: argparse.Namespace) -> int:
+    config_dir = resolve_paths().config_dir
+    if args.action == "path":
+        print(store.folder(config_dir))
+        return 0
+    if args.action == "list":
+        names = store.names(config_dir)
+        if not names:
+            print("no templates (save one: assistant ask --save NAME -s 'your instructions' -o temperature 0.2)")
+            return 0
+        width = max(len(n) for n in names) + 2
+        for name in names:
+            try:
+                line = store.load(config_dir, name).summary()
+            except ConfigError as e:
+                line = f"! {e.message}"
+            print(f"{name:<{width}}{line}")
+        return 0
+    if not args.name:
+        raise ConfigError(f"'templates {args.action}' needs a template's name.", "assistant templates lists them.")
+    if args.action == "show":
+        store.load(config_dir, args.name)  # a broken one is said, not printed as if fine
+        print(store.path_of(config_dir, args.name).read_text(encoding="utf-8"), end="")
+    elif args.action == "rm":
+        path = store.path_of(config_dir, args.name)
+        if not path.exists():
+            store.load(config_dir, args.name)  # the "no template named" line, with a near name
+        path.unlink()
+        print(f"removed template {args.name}")
+    else:
+        return _edit(config_dir, args.name)
+    return 0
+
+
+def _edit(config_dir, name: str) -> int:
+    """Open the template in the user's editor (a new one starts from an example); it is checked when saved, and a
+    broken edit is said, with the file kept as written so the next edit can mend it."""
+    path = store.path_of(config_dir, name)
+    if not path.exists():
+        store.save(config_dir, name, store.Template(system="Your instructions for every answer."))
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or next(
+        (e for e in ("nano", "vi", "notepad") if shutil.which(e)), None)
+    if editor is None:
+        raise ConfigError("no editor to open it with.", f"Set EDITOR, or edit {path} by hand.")
+    try:
+        code = subprocess.call([*shlex.split(editor), str(path)])
+    except OSError as e:
+        raise ConfigError(f"could not run the editor '{editor}': {e.strerror or e}.", "Set EDITOR to one that runs.") \
+            from None
+    if code != 0:
+        print(f"the editor exited with {code}", file=sys.stderr)
+    template = store.load(config_dir, name)
+    print(f"template {name}: {template.summary()}")
+    return 0

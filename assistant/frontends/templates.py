@@ -1,0 +1,125 @@
+"""Saved prompts (templates): a system prompt, model options and a model kept under a name, as ``llm --save`` and
+aichat's roles keep them. One plain TOML file per template in the config folder's ``templates/``, which a person
+may write or edit by hand:
+
+    # assistant template
+    system = "Answer in one short paragraph, in plain words."
+    model = "qwen2.5:3b"
+    max_retries = 1
+
+    [options]
+    temperature = 0.2
+
+Flags given with ``-t NAME`` win over the template's values."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS
+from assistant.errors import ConfigError
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class Template(BaseModel):
+    """What a template holds; every field is optional (a template may only set the model)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    system: str | None = Field(None, description="the system prompt: your own instructions for every answer")
+    model: str | None = Field(None, description="the model for every role")
+    max_retries: int | None = Field(None, ge=0, le=10, description="executor retries after a failed check")
+    options: dict[str, str | int | float] = Field(default_factory=dict, description="model options, as -o KEY VALUE")
+
+    @field_validator("model")
+    @classmethod
+    def _model(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(MODEL_NAME, value):
+            raise ValueError(NOT_A_MODEL_NAME)
+        return value
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, value: dict[str, Any]) -> dict[str, Any]:
+        unknown = [k for k in value if k not in OPTIONS]
+        if unknown:
+            raise ValueError(f"'{unknown[0]}' is not a model option (options: {', '.join(OPTIONS)})")
+        return value
+
+    def summary(self) -> str:
+        """One line: what it sets."""
+        parts = [f"model {self.model}"] if self.model else []
+        parts += [f"{k} {v}" for k, v in self.options.items()]
+        if self.max_retries is not None:
+            parts.append(f"max_retries {self.max_retries}")
+        if self.system:
+            first = " ".join(self.system.split())
+            parts.append(f"system: {first[:60]}{'…' if len(first) > 60 else ''}")
+        return " · ".join(parts) or "(sets nothing)"
+
+    def to_toml(self) -> str:
+        from assistant.config import toml_value
+
+        lines = ["# assistant template: flags given with -t NAME win over these values"]
+        for key in ("system", "model", "max_retries"):
+            value = getattr(self, key)
+            if value is not None:
+                lines.append(f"{key} = {toml_value(value)}")
+        if self.options:
+            lines += ["", "[options]", *(f"{k} = {toml_value(v)}" for k, v in self.options.items())]
+        return "\n".join(lines) + "\n"
+
+
+def folder(config_dir: Path) -> Path:
+    return config_dir / "templates"
+
+
+def path_of(config_dir: Path, name: str) -> Path:
+    if not NAME.fullmatch(name):
+        raise ConfigError(f"'{name}' is not a template name.", "Use letters, digits, '.', '_' and '-' (up to 64).")
+    return folder(config_dir) / f"{name}.toml"
+
+
+def names(config_dir: Path) -> list[str]:
+    where = folder(config_dir)
+    return sorted(p.stem for p in where.glob("*.toml")) if where.is_dir() else []
+
+
+def load(config_dir: Path, name: str) -> Template:
+    """The template ``name``; a missing or broken one is one line naming the file and the fix."""
+    import difflib
+
+    path = path_of(config_dir, name)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        near = difflib.get_close_matches(name, names(config_dir), n=1)
+        raise ConfigError(f"no template named '{name}'" + (f" (did you mean '{near[0]}'?)." if near else "."),
+                          "`assistant templates list` lists them; --save NAME saves one.") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read {path}: {e}.") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path} is not valid TOML: {e}.", f"Fix it: assistant templates edit {name}") from None
+    try:
+        return Template.model_validate(data)
+    except ValidationError as e:
+        from assistant.config import _plain_rule
+
+        first = e.errors()[0]
+        where = ".".join(map(str, first["loc"])) or "template"
+        raise ConfigError(f"{path}: {where}: {_plain_rule(first)}.", f"Fix it: assistant templates edit {name}") from None
+
+
+def save(config_dir: Path, name: str, template: Template) -> Path:
+    path = path_of(config_dir, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(template.to_toml(), encoding="utf-8")
+    tmp.replace(path)
+    return path

@@ -120,6 +120,26 @@ class ModelMissing(AssistantError):
     exit_code = 4
 
 
+class NoVision(ConfigError):
+    """An image was attached for a model that cannot see: said before anything is sent, with the way to one that can."""
+
+    VISION_MODEL = "qwen2.5vl:3b"
+    permanent = True
+
+    def __init__(self, model: str, backend: str = "") -> None:
+        if "embedded" in backend:
+            super().__init__(f"{model} cannot see images: the embedded engine reads text only.",
+                             "Ask it with Ollama and a vision model (ollama pull qwen2.5vl:3b, gemma3 or llava; then "
+                             f"-m {self.VISION_MODEL}), or an OpenAI-compatible server that takes images (llama-server "
+                             "with --mmproj).")
+        else:
+            where = "Ollama lists no 'vision' capability for it" if "ollama" in backend else "its server refused the image"
+            super().__init__(f"{model} cannot see images ({where}).",
+                             f"Ask with a vision model: -m {self.VISION_MODEL} (or gemma3, llava); "
+                             f"`assistant models pull {self.VISION_MODEL}` fetches it, and `assistant models` shows "
+                             "which of yours have vision.")
+
+
 class ModelTimeout(AssistantError):
     exit_code = 5
 

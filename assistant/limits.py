@@ -61,6 +61,22 @@ def decode_text(data: bytes, what: str) -> str:
                        "Convert it first, e.g. with iconv -f GBK -t UTF-8.") from None
 
 
+MAX_IMAGE = 20 << 20  # bytes: an attached image larger than this is refused before it is read into a request
+
+
+def image_kind(data: bytes) -> str | None:
+    """The kind of image ``data`` is, by its first bytes (what vision models take: png, jpeg, gif, webp), or None."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if data.startswith((b"GIF87a", b"GIF89a")):
+        return "gif"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    return None
+
+
 def no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """A ``json.loads`` hook: a key written twice is an error, not the last one winning (daemon bodies, batch lines)."""
     seen: dict[str, object] = {}

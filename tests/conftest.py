@@ -151,3 +151,17 @@ def cli_env(home: Path, fake: FakeOllama | None = None, **extra: str) -> dict[st
         env["OLLAMA_HOST"] = fake.url
     env.update(extra)
     return env
+
+
+def png(width: int = 2, height: int = 2) -> bytes:
+    """A real PNG file (grey pixels), as a camera or a screenshot tool writes one."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + b"\x80\x80\x80" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+

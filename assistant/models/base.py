@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Awaitable, Callable, Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_serializer
 
 Role = Literal["router", "executor", "validator", "responder"]
 DeltaSink = Callable[[str], Awaitable[None] | None]
@@ -38,6 +38,12 @@ class ChatMessage(BaseModel):
     tool_calls: list[ToolCall] | None = None
     tool_name: str | None = None  # on a tool message: the tool that produced it
     tool_call_id: str | None = None  # on a tool message: the call it answers
+    images: list[bytes] | None = None  # pictures for a model with vision (PNG, JPEG, GIF, WebP), as their files hold them
+
+    @field_serializer("images")
+    def _images(self, images: list[bytes] | None) -> list[str] | None:
+        """In a trace or a store: what was sent, not the megabytes (the files are the user's to keep)."""
+        return None if images is None else [f"(an image of {len(b):,} bytes)" for b in images]
 
 
 class CallSettings(BaseModel):
@@ -69,6 +75,7 @@ class Capabilities(BaseModel):
     tools: bool = False  # native tool calls
     structured_output: bool = True  # output constrained to a JSON schema
     thinking: bool = False
+    vision: bool = False  # it takes images (Ollama's 'vision' capability)
     parameters: float | None = None  # the model's size, where its server or file says it
 
 

@@ -59,6 +59,8 @@ def _wire(m: ChatMessage) -> dict[str, Any]:
         out["tool_calls"] = [{"function": {"name": c.name, "arguments": c.arguments}} for c in m.tool_calls]
     if m.tool_name:
         out["tool_name"] = m.tool_name
+    if m.images:
+        out["images"] = list(m.images)  # the client sends each as base64
     return out
 
 
@@ -101,7 +103,7 @@ class OllamaBackend:
 
             size = getattr(getattr(shown, "details", None), "parameter_size", None)
             self._capabilities[model] = Capabilities(tools="tools" in names, thinking="thinking" in names,
-                                                     parameters=parameters(size))
+                                                     vision="vision" in names, parameters=parameters(size))
         return self._capabilities[model]
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,

@@ -16,11 +16,15 @@ off so they are counted, and its timeout is always set."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import re
 from typing import Any
 
 from assistant.config import ROLES, Settings
-from assistant.errors import AssistantError, ConfigError, ModelError, ModelMissing, ModelTimeout, ServerUnreachable
+from assistant.errors import (
+    AssistantError, ConfigError, ModelError, ModelMissing, ModelTimeout, NoVision, ServerUnreachable,
+)
 from assistant.health import Check, get_json
 from assistant.models.base import (
     Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
@@ -46,7 +50,18 @@ def _wire(m: ChatMessage) -> dict[str, Any]:
         out["content"] = m.content or None
     if m.role == "tool":
         out["tool_call_id"] = m.tool_call_id or "call_0"
+    if m.images:  # content parts: the text, then each image as a data URL
+        out["content"] = [{"type": "text", "text": m.content}, *(
+            {"type": "image_url", "image_url": {"url": f"data:{image_type(b)};base64,{base64.b64encode(b).decode()}"}}
+            for b in m.images)]
     return out
+
+
+def image_type(data: bytes) -> str:
+    """The MIME type of an image file's bytes (what a data URL names)."""
+    from assistant.limits import image_kind
+
+    return f"image/{image_kind(data) or 'png'}"
 
 
 def _extra(obj: Any, *names: str) -> str:
@@ -108,7 +123,9 @@ class OpenAIBackend:
         return slots if isinstance(slots, int) and slots > 0 else None
 
     async def capabilities(self, model: str) -> Capabilities:
-        return Capabilities(tools="tools" not in self.refused, structured_output=True, thinking=False)
+        # Vision: the API does not say; assumed, and a server that refuses an image says so on the call
+        return Capabilities(tools="tools" not in self.refused, structured_output=True, thinking=False,
+                            vision="images" not in self.refused)
 
     def _format(self, schema: dict[str, Any]) -> dict[str, Any] | None:
         if "json_schema" not in self.refused:
@@ -296,6 +313,11 @@ class OpenAIBackend:
                               "Wait and try again, or ask fewer at once (batch -j).")
             busy.busy = True
             return busy, True, _retry_after(e)
+        if isinstance(e, openai.APIStatusError) and _IMAGES_REFUSED.search(_message(e)):
+            self.refused.add("images")  # the next image question is told before it is sent
+            error = NoVision(model, self.name)
+            error.permanent = True
+            return error, False, None
         if isinstance(e, openai.APIStatusError):
             error = ModelError(f"The server returned an error for '{model}': {_message(e)} ({_status(e)}).",
                                "Check the server's log.")
@@ -305,6 +327,12 @@ class OpenAIBackend:
             return ModelError(f"The model stopped in the middle of its reply: {_message(e)}.",
                               "Try again; if it keeps happening, check the server's log."), True, None
         return None, False, None
+
+# How servers say a model takes no images (llama-server without --mmproj, LM Studio and vLLM text models, Ollama's
+# OpenAI endpoint)
+_IMAGES_REFUSED = re.compile(r"image input is not supported|missing data required for image input|mmproj|does not "
+                             r"support (?:images?|vision|multimodal)|not a multimodal model|vision is not", re.IGNORECASE)
+
 
 def _caused_by(e: BaseException, *names: str) -> bool:
     """``e`` or an exception behind it is of a class with one of ``names`` (the client's HTTP library differs by

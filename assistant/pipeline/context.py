@@ -36,6 +36,7 @@ class TurnContext:
     system: str | None = None  # the user's own instructions for this answer (`ask -s`)
     log: bool = True  # False: nothing of this turn is stored (`--no-log`)
     trust: Any = None  # how far the model's conversation answers are trusted this turn (:mod:`assistant.pipeline.trust`)
+    images: list[bytes] | None = None  # pictures attached to the question, for a model with vision
 
     def __post_init__(self) -> None:
         self.said = self.said or self.question

@@ -86,7 +86,7 @@ async def answer_chat(ctx: TurnContext, check: Callable[[list[str]], Check], rej
     return await _stream(ctx, [
         ChatMessage(role="system", content=prompts.render("responder_chat")),
         *ctx.history,
-        ChatMessage(role="user", content=ctx.question),
+        ChatMessage(role="user", content=ctx.question, images=ctx.images),
         *_feedback(rejected),
     ], check, chat_early)
 

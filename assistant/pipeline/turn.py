@@ -21,7 +21,7 @@ from assistant.pipeline.claims import unwrapped
 from assistant.pipeline.control import clean_value, without_controls
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.pipeline.responder import Written
-from assistant.errors import AssistantError, InternalError, store_error
+from assistant.errors import AssistantError, InternalError, NoVision, store_error
 from assistant.limits import check_question, worth_counting
 from assistant.pipeline.events import (
     AnswerChecked, Event, PlannedStep, RetryStopped, RouteDecided, StageStarted, StepDone, StepSummary, ToolCallProposed,
@@ -174,15 +174,17 @@ class Assistant:
 
     async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None,
                   settings: Settings | None = None, one_shot: str | None = None, log: bool = True,
-                  system: str | None = None) -> TurnResult:
+                  system: str | None = None, images: list[bytes] | None = None) -> TurnResult:
         """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored).
         ``settings`` overrides this instance's for one turn (a daemon client's --model or --max-retries).
         ``one_shot``: a question on its own, with no earlier turn as context, filed under ``session_id`` or else that
-        front end's rolling session ("ask"). ``log=False``: nothing is stored."""
+        front end's rolling session ("ask"). ``log=False``: nothing is stored. ``images``: pictures for the model to
+        see (``ask -f photo.png``); only a model with vision is given them, and it answers them itself."""
         settings = settings or self.settings
         await _refuse_early(question, settings, emit, self.backend)
         try:
             turn = self._open(question, session_id, emit, settings, one_shot, log, system)
+            turn.ctx.images = images or None
         except Exception as e:  # the store fails before the turn begins (a full disk): still one failed turn
             err = self._as_turn_error(e)
             await _said(emit, TurnFailed(message=err.message, hint=err.hint, exit_code=err.exit_code))
@@ -282,6 +284,12 @@ class Assistant:
 
     async def _route(self, ctx: TurnContext) -> tuple[router.RouteDecision, list[plan.Step] | None]:
         """The route and, when the question holds several requests, its plan: by rule where a rule is certain."""
+        if ctx.images:  # no rule reads a picture, and no tool takes one: the model that sees it answers
+            await self._sees(ctx)
+            decision = router.RouteDecision(route=router.CHAT, by="rule", reason=(
+                f"{len(ctx.images)} image{'s' if len(ctx.images) > 1 else ''} attached: the model with vision answers"))
+            await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[]))
+            return decision, None
         steps = plan.by_rule(ctx) if ctx.settings.deterministic and ctx.pending is None and \
             not router.guarded(ctx.question) and not router.document_attached(ctx.question) else None
         if steps:
@@ -301,6 +309,12 @@ class Assistant:
         await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
             PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps or []]))
         return decision, steps or None
+
+    async def _sees(self, ctx: TurnContext) -> None:
+        """The answering model takes images, or the user is told which would, before anything is sent."""
+        model = ctx.model_name("responder")
+        if not (await ctx.model.capabilities(model)).vision:
+            raise NoVision(model, str(getattr(self.backend, "name", "")))
 
     async def _decides_in_one_call(self, ctx: TurnContext) -> bool:
         """One call decides and answers where the model calls tools natively and routes for itself (no routing model

@@ -13,6 +13,8 @@ in-process async tests and CLI subprocesses can talk to it.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import json
 import time
 from dataclasses import dataclass, field
@@ -253,6 +255,9 @@ class FakeOllama(LoopbackServer):
         self._audit(body)
         if body.get("tools") and "tools" not in self.models[model]:
             return web.json_response({"error": f"registry.ollama.ai/library/{model} does not support tools"}, status=400)
+        if any(m.get("images") for m in body.get("messages", [])) and "vision" not in self.models[model]:
+            # as Ollama's runner refuses images for a model without a vision projector (model.ErrNoVisionModel)
+            return web.json_response({"error": "this model is missing data required for image input"}, status=500)
         if body.get("think") and "thinking" not in self.models[model]:
             return web.json_response({"error": f'"{model}" does not support thinking'}, status=400)
         if self.parallel is None:
@@ -361,6 +366,11 @@ class FakeOllama(LoopbackServer):
         if body.get("tools") and body.get("format"):
             self.violations.append("format and tools were sent in one request (a schema suppresses tool calls)")
         for m in body.get("messages", []):
+            for image in m.get("images") or []:  # the client sends each image as base64 text
+                try:
+                    base64.b64decode(image, validate=True)
+                except (binascii.Error, TypeError, ValueError):
+                    self.violations.append("an image that is not base64")
             for c in m.get("tool_calls") or []:
                 if not isinstance(c.get("function", {}).get("arguments"), dict):
                     self.violations.append("tool-call arguments must be a JSON object")

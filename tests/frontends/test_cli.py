@@ -557,3 +557,32 @@ def test_a_saved_template_gives_its_instructions_model_and_options_and_flags_win
     broken = run(["ask", "-t", "broken", "hi"], env)
     assert broken.returncode == 2 and "broken.toml: options: 'tempreature' is not a model option" in broken.stderr
     assert run(["templates", "rm", "terse"], env).returncode == 0 and "terse" not in run(["templates"], env).stdout
+
+
+def test_an_image_goes_to_a_vision_model_and_is_refused_for_one_without(home, fake, tmp_path):
+    import base64
+
+    from conftest import png
+
+    photo = tmp_path / "receipt.png"
+    photo.write_bytes(png())
+    fake.models = {"qwen2.5:3b": ["completion", "tools"], "qwen2.5vl:3b": ["completion", "vision", "tools"]}
+    fake.handler = Script().always("responder", "A grey square.").always("decide", "A grey square.")
+    env = cli_env(home, fake)
+    refused = run(["ask", "-f", str(photo), "What does it say?"], env)
+    assert refused.returncode == 2 and "qwen2.5:3b cannot see images (Ollama lists no 'vision' capability" in \
+        refused.stderr and "-m qwen2.5vl:3b" in refused.stderr
+    assert fake.requests == []  # nothing was sent
+    seen = run(["ask", "--json", "-m", "qwen2.5vl:3b", "-a", str(photo), "What does it say?"], env)
+    assert seen.returncode == 0, seen.stderr
+    out = json.loads(seen.stdout)
+    assert out["ok"] and out["answer"] == "A grey square." and out["route"] == "chat" and out["model_calls"] == 1
+    sent = fake.requests[-1]["messages"][-1]
+    assert sent["role"] == "user" and [base64.b64decode(i) for i in sent["images"]] == [png()]
+    assert sent["content"] == "[receipt.png: an image, attached]\n\nWhat does it say?" and not fake.violations
+    trace = run(["trace", "--json"], env).stdout
+    assert "(an image of" in trace and base64.b64encode(png()).decode() not in trace  # the file is not copied in
+    alone = run(["ask", "-m", "qwen2.5vl:3b", "-f", str(photo)], env)  # a picture alone: what is in it
+    assert alone.returncode == 0 and fake.requests[-1]["messages"][-1]["content"].endswith("What is in this image?")
+    chat = run(["chat", "-f", str(photo), "hi"], env)
+    assert chat.returncode == 2 and "only `ask` takes images" in chat.stderr

@@ -202,3 +202,14 @@ def test_the_chat_names_the_model_that_answers(home, gazetteer_index):
     header = p.stdout.splitlines()[0]
     assert header.startswith("assistant chat · SmolLM2-135M-Instruct.Q4_1 (built-in, tiny) · session ")
     assert len(header) <= 100 and "answering now: SmolLM2-135M-Instruct.Q4_1 (built-in, tiny)" in p.stdout
+
+
+async def test_an_image_for_the_embedded_engine_is_one_line_naming_a_vision_model(tiny):
+    from conftest import png
+
+    from assistant.errors import NoVision
+
+    with pytest.raises(NoVision) as refused:
+        await tiny.ask("What is in it?", images=[png()])
+    assert "the embedded engine reads text only" in refused.value.message and "qwen2.5vl:3b" in refused.value.hint
+    assert tiny.store.turn(tiny.store.find_turn("last"))["model_calls"] == []  # nothing was sent

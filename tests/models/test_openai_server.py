@@ -192,3 +192,21 @@ async def test_a_real_servers_parallel_slots_become_its_limit_in_hosts(engine):
     await pool._release(host)
     assert host.limit == host.ceiling == 1
     await backend.aclose()
+
+
+async def test_an_image_for_a_text_only_model_is_one_line_and_the_next_is_not_sent(served):
+    """llama.cpp's server without a vision projector refuses the image; that is said as the model not seeing, and
+    remembered, so the next image question is told before anything is sent."""
+    from conftest import png
+
+    from assistant.errors import NoVision
+
+    calls = len(served.store.logs(0))
+    for _ in range(2):
+        with pytest.raises(NoVision) as refused:
+            await served.ask("What is in it?", images=[png()])
+        assert "smollm2 cannot see images" in refused.value.message and "qwen2.5vl" in refused.value.hint
+    turns = served.store.logs(0)[calls:]
+    assert len(turns) == 2 and not any(t["ok"] for t in turns)
+    sent = [len(served.store.turn(t["id"])["model_calls"]) for t in turns]
+    assert sent[0] >= 1 and sent[1] == 0  # refused by the server once; then known, and not sent again

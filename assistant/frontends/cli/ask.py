@@ -30,18 +30,31 @@ def piped() -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
 
 
-def read_question(parts: list[str], files: list[str] | None = None, stdin: bool = True) -> str:
+def read_question(parts: list[str], files: list[str] | None = None, stdin: bool = True,
+                  images: list[bytes] | None = None) -> str:
     """The question as a user composed it: each ``-f`` file, then what was piped in, then the words given (the
-    order llm uses); ``-`` alone is the whole question from stdin."""
-    from assistant.limits import decode_text
+    order llm uses); ``-`` alone is the whole question from stdin. An ``-f`` file that is an image (PNG, JPEG, GIF,
+    WebP) goes to ``images`` when a list is given (named in the question), and is refused where none is."""
+    from assistant.limits import MAX_IMAGE, decode_text, image_kind
 
     pieces: list[str] = []
     for name in files or []:
         try:
             with open(name, "rb") as f:
-                data = f.read()
+                data = f.read(MAX_IMAGE + 1)
+                if image_kind(data) is None:
+                    data += f.read()
         except OSError as e:
             raise ConfigError(f"cannot read {name}: {e.strerror or e}.", "Check the path given to -f.") from None
+        if image_kind(data) is not None:
+            if images is None:
+                raise ConfigError(f"{name} is an image, and only `ask` takes images.",
+                                  f"assistant ask -f {name} \"what is in it?\"")
+            if len(data) > MAX_IMAGE:
+                raise ConfigError(f"{name} is larger than {MAX_IMAGE >> 20} MB.", "Send a smaller copy of it.")
+            images.append(data)
+            pieces.append(f"[{os.path.basename(name)}: an image, attached]")
+            continue
         text = decode_text(data, name).strip()
         if text:
             pieces.append(f"{os.path.basename(name)}:\n{text}")
@@ -52,6 +65,8 @@ def read_question(parts: list[str], files: list[str] | None = None, stdin: bool 
     words = " ".join(p for p in parts if p != "-").strip() if parts != ["-"] else ""
     if words:
         pieces.append(words)
+    elif images:  # a picture alone: the question people mean by it
+        pieces.append("What is in this image?" if len(images) == 1 else "What is in these images?")
     question = "\n\n".join(pieces)
     if not question:
         raise ConfigError("the question is empty.", "Give it as arguments, pipe it in, or attach a file with -f.")
@@ -61,8 +76,9 @@ def read_question(parts: list[str], files: list[str] | None = None, stdin: bool 
 def ask(args: argparse.Namespace) -> int:
     if args.model and not re.fullmatch(MODEL_NAME, args.model):  # before the daemon is asked: the same words either way
         raise ConfigError(f"--model {args.model}: {NOT_A_MODEL_NAME}.", "`assistant models` lists the models there are.")
-    question = read_question(args.question, args.file)
-    if not args.no_daemon:
+    images: list[bytes] = []
+    question = read_question(args.question, args.file, images=images)
+    if not args.no_daemon and not images:  # images are answered here: the daemon's requests carry text
         from assistant.frontends.client import connect
         from assistant.paths import resolve_paths
 
@@ -79,7 +95,7 @@ def ask(args: argparse.Namespace) -> int:
                 if e.details.get("differs") != ["config"]:  # a broken setting is said once, by the answer here
                     notice(f"{e}; answering here instead (`assistant daemon restart` gives the daemon these settings).")
     paths, settings = settings_for(flag_overrides(args))
-    result = asyncio.run(_run_ask(paths, settings, question, args))
+    result = asyncio.run(_run_ask(paths, settings, question, args, images))
     if args.json:
         print_ask_json(result.model_dump(), [t.model_dump() for t in result.tool_calls])
     elif args.extract:
@@ -146,7 +162,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     return 0 if done["ok"] else 1
 
 
-async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
+async def _run_ask(paths, settings, question: str, args: argparse.Namespace, images: list[bytes] | None = None):
     from assistant.app import build_assistant
     from assistant.frontends.progress import Progress
 
@@ -158,7 +174,8 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace):
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \
             session_of(app.store, args.session) if args.session else None
         return await app.ask(question, session_id=session, emit=progress.on_event, system=args.system,
-                             one_shot=None if session else "ask", log=not args.no_log and not logs_off(paths))
+                             one_shot=None if session else "ask", log=not args.no_log and not logs_off(paths),
+                             images=images or None)
     finally:
         progress.finish()
         await app.aclose()

@@ -50,8 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ask.add_argument("question", nargs="*", help="the question; text piped in comes first (as with llm and ollama run), "
                                                  "and '-' alone reads the whole question from stdin")
-    ask.add_argument("-f", "--file", action="append", default=[], metavar="FILE",
-                     help="a text file to put before the question (repeatable)")
+    ask.add_argument("-f", "--file", "-a", "--attach", action="append", default=[], metavar="FILE",
+                     help="a text file to put before the question, or an image (PNG, JPEG, GIF, WebP) for a model "
+                          "with vision (repeatable)")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
     ask.add_argument("--plain", action="store_true", help="on a terminal, show the answer's Markdown as it is "
                                                           "(on a pipe it always is)")

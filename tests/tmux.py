@@ -33,6 +33,10 @@ class Terminal:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-t", "t", "-p", "-J", "-S", "-500")
 
+    def rows(self) -> list[str]:
+        """The screen's rows as the terminal shows them (a long line folded by the terminal is several rows)."""
+        return self._tmux("capture-pane", "-t", "t", "-p", "-S", "-500").splitlines()
+
     def wait_for(self, text: str, timeout: float = 20, after: int = 0) -> str:
         """Wait until ``text`` appears on screen (past the first ``after`` occurrences); return the screen."""
         deadline = time.monotonic() + timeout

@@ -17,6 +17,7 @@ import unicodedata
 from typing import Any
 
 from assistant.frontends.markdown import ends_sentence, is_cjk, is_fence, spans, starts_block, table_line
+from assistant.frontends.wrap import RowWriter, hanging
 from assistant.wire import stage_label
 
 ELAPSED_AFTER = 3.0  # seconds a stage runs before the status line counts them
@@ -52,20 +53,29 @@ class LineRenderer:
         a quote or a table row, and not after a sentence's end): a single newline after it is a space."""
         return not self.in_code and bool(text.strip()) and starts_block(text) is not True and not ends_sentence(text)
 
-    def line(self, text: str) -> tuple[str, str] | None:
-        """(styled, plain) for one complete line; None for a code fence, which is not shown."""
+    def line(self, text: str) -> Rendered | None:
+        """One complete line as styled pieces; None for a code fence, which is not shown."""
         if is_fence(text):
             self.in_code = not self.in_code
             return None
-        parts = spans(f"```\n{text}\n```" if self.in_code else text) if self.in_code or table_line(text) is None \
-            else table_line(text)
-        styled, plain = [], []
+        table = None if self.in_code else table_line(text)
+        parts = table if table is not None else spans(f"```\n{text}\n```" if self.in_code else text)
+        pieces = []
         for piece, styles in parts:
             piece = piece.rstrip("\n")
             codes = ";".join(_STYLES[s] for s in styles if s in _STYLES and (self.colour or s not in _COLOURS))
-            styled.append(f"\033[{codes}m{piece}\033[0m" if codes and piece else piece)
-            plain.append(piece)
-        return "".join(styled), "".join(plain)
+            if piece:
+                pieces.append((piece, codes))
+        return Rendered(pieces=pieces, prose=not self.in_code and table is None)
+
+
+class Rendered:
+    """A line as the terminal shows it: (text, SGR codes) pieces, and whether it is prose (wrapped at words)."""
+
+    def __init__(self, pieces: list[tuple[str, str]], prose: bool) -> None:
+        self.pieces, self.prose = pieces, prose
+        self.plain = "".join(p for p, _ in pieces)
+        self.styled = "".join(f"\033[{c}m{p}\033[0m" if c else p for p, c in pieces)
 
 
 def _columns(c: str) -> int:
@@ -96,16 +106,6 @@ def pad(text: str, columns: int) -> str:
     return text + " " * max(0, columns - width(text))
 
 
-def _back_over(text: str, column: int = 0) -> str:
-    """The escape codes that take ``text`` (written from ``column`` of a row) off the screen, leaving the cursor where
-    it began: up one row for each row it took (wrapped lines and wide characters counted), then clear below."""
-    columns = shutil.get_terminal_size().columns
-    rows = sum(max(1, -(-(width(line) + (column if i == 0 else 0)) // columns)) for i, line in enumerate(text.split("\n")))
-    return "\r" + "\033[1A" * (rows - 1) + (f"\033[{column}C" if column else "") + "\033[J"
-
-
-
-
 class Progress:
     def __init__(self, enabled: bool, stream_answer: bool = True, live: bool | None = None, render: bool = True) -> None:
         """``enabled``: show the status line; ``stream_answer``: print the answer at all; ``live``: stream it as it
@@ -120,11 +120,12 @@ class Progress:
         self._answered = False
         self._line = ""  # the line being written, as it came
         self._renderer = LineRenderer(self.colour)
+        self._row = RowWriter()  # prose broken at words, and the rows each line took
+        self._marked = False  # the line being written has begun on screen
         # A paragraph's single newline is a space, as CommonMark has it: after a paragraph's line the break is held
         # until the next line's first characters say whether it continues the paragraph.
         self._held = False
         self._next = ""  # the next line's start, not yet written
-        self._column = 0  # where on its row the line being written began
         self._last = ""  # the last line ended, as it came
         self._label, self._since = "", 0.0  # the stage shown, and since when (its seconds show after a while)
         self._lock = threading.Lock()
@@ -139,6 +140,7 @@ class Progress:
             sys.stdout.write(text)
             self._line += text
             return
+        row = self._row
         while text:
             if self._held:
                 self._next += text
@@ -147,40 +149,49 @@ class Progress:
                     return  # too little of the next line yet
                 self._held, text, self._next = False, self._next, ""
                 if block:
-                    sys.stdout.write("\n")
-                    self._column = 0
+                    row.newline()
                 elif not (is_cjk(self._last[-1:]) and is_cjk(text[:1])):  # the paragraph goes on, after a space
-                    sys.stdout.write(" ")  # (between Chinese characters, nothing)
-                    self._column = (self._column + 1) % max(1, shutil.get_terminal_size().columns)
+                    row.space()  # (between Chinese characters, nothing)
+            if not self._marked and not text.startswith("\n"):
+                self._begin_line(text)
             if "\n" in text:
                 head, text = text.split("\n", 1)
                 line = self._line + head
                 paragraph = self._renderer.paragraph(line)
                 self._last = line.rstrip()
-                self._end_line(line, "" if paragraph else "\n")
+                self._end_line(line, newline=not paragraph)
                 self._held = paragraph
                 continue
-            sys.stdout.write(text)
+            row.write(text)
             self._line += text
             text = ""
 
-    def _end_line(self, line: str, end: str) -> None:
+    def _begin_line(self, start: str) -> None:
+        """A line begins: prose is wrapped at words as it streams; code and table rows are written as they are."""
+        self._row.mark(wrap=not self._renderer.in_code and not start.lstrip().startswith(("|", "```", "~~~")))
+        self._marked = True
+
+    def _end_line(self, line: str, newline: bool) -> None:
         """Replace the line being written (shown as it came) by its rendering; ``line`` is what is on screen of it
         and what came after."""
         raw, self._line = self._line, ""
+        if not self._marked:
+            self._begin_line(line)
+        self._marked = False
         shown = self._renderer.line(line)
-        styled, plain = shown if shown is not None else ("", "")
-        start = self._column
-        if shown is not None and styled == line:  # nothing to format: the rest of the line is written, no redraw
-            sys.stdout.write(line[len(raw):] + end)
+        row = self._row
+        if shown is not None and shown.styled == line and shown.prose == row.wrap:
+            row.write(line[len(raw):])  # nothing to format: the rest of the line is written, no redraw
         else:
-            if raw:
-                sys.stdout.write(_back_over(raw, start))
+            row.back()
             if shown is None:
                 return  # a code fence: not shown
-            sys.stdout.write(styled + end)
-        columns = max(1, shutil.get_terminal_size().columns)
-        self._column = 0 if end else (start + width(plain)) % columns
+            row.mark(wrap=shown.prose, indent=hanging(shown.plain) if shown.prose else "")
+            for piece, codes in shown.pieces:
+                row.write(piece, codes)
+        row.end()
+        if newline:
+            row.newline()
 
     def _clear(self) -> None:
         with self._lock:
@@ -199,6 +210,9 @@ class Progress:
                 threading.Thread(target=self._tick, args=(self._ticking,), daemon=True).start()
 
     def _draw(self, text: str) -> None:
+        # one row, always: a label of several lines or wider than the terminal would leave rows behind that
+        # "\r\033[K" does not clear (a multi-line question's expression, a long tool call)
+        text = fit(" ".join(text.split()), shutil.get_terminal_size().columns - 1)
         sys.stderr.write("\r\033[K" + ("\033[2m" + text + "\033[0m" if self.colour else text))
         sys.stderr.flush()
         self._status = True
@@ -233,12 +247,17 @@ class Progress:
             self._ticking.set()
         self._clear()
         if self.render and self._next:  # the answer ended within a line's first characters
-            held, self._held = self._held, False
-            sys.stdout.write("\n" if held and starts_block(self._next + "\n") else " " if held else "")
-            self._line, self._next = self._next, ""
-            sys.stdout.write(self._line)
+            held, self._held, rest, self._next = self._held, False, self._next, ""
+            if held and starts_block(rest + "\n"):
+                self._row.newline()
+            elif held:
+                self._row.space()
+            self._begin_line(rest)
+            self._row.write(rest)
+            self._line = rest
         if self.render and self._line:
-            self._end_line(self._line, "")
+            self._end_line(self._line, newline=False)
+        self._row.end()
         if self._answered:
             sys.stdout.write("\n")
             sys.stdout.flush()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.answering import Answering
-from assistant.frontends.progress import Progress, fit
+from assistant.frontends.progress import Progress, fit, width
 from assistant.store import SessionSummary
 from assistant.capable import TOO_SMALL
 
@@ -221,7 +222,10 @@ class Repl:
         turns = len(self.app.store.session_turns(self.session_id))
         resumed = f" (resumed, {turns} turn{'s' if turns != 1 else ''})" if turns else ""
         via = f" · via {self.via}" if self.via else ""
-        print(f"assistant chat · {await self._answering()}{via} · session {self.session_id}{resumed} · /help")
+        header = f"assistant chat · {await self._answering()}{via} · session {self.session_id}{resumed} · /help"
+        if sys.stdout.isatty() and width(header) >= shutil.get_terminal_size().columns:  # two rows, never a fold
+            header = f"assistant chat · {await self._answering()}{via}\nsession {self.session_id}{resumed} · /help"
+        print(header)
         pending = self.app.store.pending(self.session_id)
         if pending is not None:
             print(f"(waiting for your answer about: {pending.question})")

@@ -586,3 +586,54 @@ def test_an_image_goes_to_a_vision_model_and_is_refused_for_one_without(home, fa
     assert alone.returncode == 0 and fake.requests[-1]["messages"][-1]["content"].endswith("What is in this image?")
     chat = run(["chat", "-f", str(photo), "hi"], env)
     assert chat.returncode == 2 and "only `ask` takes images" in chat.stderr
+
+
+PROSE = ("Tides rise and fall because the Moon's gravity pulls on the oceans, and the Earth turns beneath that "
+         "bulge of water twice a day, so most coasts see two high tides and two low ones.\n\n"
+         "- The Sun pulls too: when it lines up with the Moon the tides are larger, which sailors call spring tides.\n"
+         "- When they pull at right angles the tides are smaller.\n\n"
+         "```python\nprint('a code line that is longer than the narrowest terminal and must keep its words as they are')\n```\n"
+         "That is all.")
+PROSE_ZH = ("潮汐是由月球和太阳的引力引起的海水周期性涨落现象,大多数海岸每天会经历两次高潮和两次低潮,这与地球的自转有关,"
+            "也和海岸的形状有关。")
+
+
+def _shown_in_tmux(home, fake, columns: int, question: str, answer: str) -> tuple[list[str], str]:
+    import os
+
+    from tmux import Terminal
+
+    if not Terminal.available():
+        pytest.skip("tmux is not installed")
+    fake.handler = Script(router={"route": "chat"}, decide=Reply(content=answer, chunk_size=7),
+                          responder=Reply(content=answer, chunk_size=7))
+    env = cli_env(home, fake, TERM="xterm-256color", PATH=os.environ.get("PATH", ""), HOME=str(home))
+    term = Terminal([sys.executable, "-m", "assistant", "ask", "--no-daemon", question], env, width=columns, height=60)
+    try:
+        term.wait_for("[exited]", timeout=30)
+        return term.rows(), term.screen()  # the rows as shown, and with the rows the terminal folded joined
+    finally:
+        term.close()
+
+
+@pytest.mark.parametrize("columns", [60, 100, 200])
+def test_prose_is_wrapped_at_words_to_the_terminal(home, fake, columns):
+    """Words are never cut at a row's end, no row of prose starts with a space, list items hang under their text,
+    Chinese breaks between characters, and code keeps its line."""
+    rows, screen = _shown_in_tmux(home, fake, columns, "Why are there tides?", PROSE)
+    words = set(PROSE.replace("\n", " ").replace("- ", " ").split())
+    prose = [r for r in rows if r.strip() and "print(" not in r and "[exited]" not in r and "are')" not in r]
+    assert len(prose) >= 4
+    for r in prose:
+        assert len(r) <= columns and (not r.startswith(" ") or r.startswith("  ") and not r.startswith("   ")), r
+        assert all(w in words or w == "•" for w in r.split()), f"a word was cut: {r!r}"
+    assert any(r.startswith("• The Sun") for r in rows)
+    if columns < 120:
+        assert any(r.startswith("  ") and r.strip()[0].isalpha() for r in rows)  # a list item's rows hang under it
+    assert "print('a code line that is longer than the narrowest terminal and must keep its words as they are')" in screen
+    rows, _ = _shown_in_tmux(home, fake, columns, "为什么会有潮汐?", PROSE_ZH)
+    chinese = [r for r in rows if any("\u4e00" <= c <= "\u9fff" for c in r)]
+    from assistant.frontends.wrap import text_width
+
+    assert "".join(chinese) == PROSE_ZH  # broken between characters only: nothing lost, nothing added
+    assert all(columns - 1 <= text_width(r) <= columns for r in chinese[:-1])  # every row full but the last

@@ -160,8 +160,9 @@ def test_the_terminal_shows_tables_quotes_and_cjk_emphasis_line_by_line():
 
     r = LineRenderer(colour=True)
     shown = [r.line(line) for line in ["| city | 温度 |", "|---|---|", "| 北京 | 3°C |", "> a quote", "这是*强调*的", "2*3*4"]]
-    assert [plain for _, plain in shown] == ["city │ 温度", "─────────", "北京 │ 3°C", "│ a quote", "这是强调的", "2*3*4"]
-    assert "\x1b[3m强调\x1b[0m" in shown[4][0] and "|" not in shown[0][1]
+    assert [s.plain for s in shown] == ["city │ 温度", "─────────", "北京 │ 3°C", "│ a quote", "这是强调的", "2*3*4"]
+    assert "\x1b[3m强调\x1b[0m" in shown[4].styled and "|" not in shown[0].plain
+    assert [s.prose for s in shown] == [False, False, False, True, True, True]  # a table row is not wrapped at words
 
 
 def test_a_soft_break_between_chinese_characters_is_nothing():
@@ -190,3 +191,19 @@ def test_a_decline_as_too_small_offers_the_capable_model_once(popup, home, monke
         run_until(p, lambda: p.client.asked == ["Who wrote Hamlet?"] * 2 and not p.busy, timeout=60)
         assert (home.parent / "models" / "pulled" / "qwen2.5-3b.gguf").read_bytes() == b"GGUF a capable model"
         assert p.status.cget("text") != f"Ctrl+P pulls {CAPABLE_MODEL} (1.9 GB), a model that can answer this"  # once
+
+
+def test_a_status_line_is_one_row_that_fits(monkeypatch, capsys):
+    """A stage label of several lines, or wider than the terminal, would fold into rows that clearing the line does
+    not take back: it is drawn as one row, cut to fit."""
+    from assistant.frontends.progress import Progress, width
+
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("NO_COLOR", "1")
+    progress = Progress(enabled=True)
+    progress.on_event({"type": "stage_started", "stage": "tool", "attempt": 1, "of": 4,
+                       "detail": "calculator((1234567 + 7654321) * 3 -\n 2 * (111111 + 222222 + 333333))"})
+    progress.finish()
+    drawn = capsys.readouterr().err.split("\r\x1b[K")
+    shown = [d for d in drawn if d]
+    assert shown and all("\n" not in d and width(d) <= 39 for d in shown) and shown[0].startswith("calculator((1234567")

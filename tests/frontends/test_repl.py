@@ -308,3 +308,26 @@ def test_a_template_chosen_in_the_chat_shapes_the_answers_that_follow(chat, fake
     call = fake.requests[-1]
     assert call["model"] == "llama3.2:1b" and call["options"]["temperature"] == 0.9
     assert "Talk like a pirate." in json.dumps(call["messages"])
+
+
+def test_a_narrow_terminal_gets_a_header_that_fits_and_no_stage_line_left_behind(fake, home, meteo, gazetteer_index):
+    """At 60 columns: the header is two rows, not one folded; a tool call wider than the terminal, or of several
+    lines, is a status row that is cleared whole before the answer."""
+    expression = "(1234567 + 7654321) * 3 -\n 2 * (111111 + 222222 + 333333 + 444444 + 555555)"  # over two lines
+    fake.handler = Script(router={"route": "calculator"}, decide=tool_call("calculator", expression=expression),
+                          executor=tool_call("calculator", expression=expression),
+                          validator={"verdict": "PASS", "reason": "ok"},
+                          responder=Reply(content="It is 23333334.", delay=1.0))
+    env = cli_env(home, fake, ASSISTANT_GAZETTEER_INDEX=gazetteer_index, TERM="xterm-256color",
+                  PATH=os.environ.get("PATH", ""), HOME=str(home))
+    term = Terminal([sys.executable, "-m", "assistant", "chat"], env, width=60, height=30)
+    try:
+        term.wait_for("· /help")
+        rows = term.rows()
+        assert rows[0].startswith("assistant chat · qwen2.5:3b") and rows[1].startswith("session ")
+        term.type("What does my invoice come to? Spell out the sum for me.")
+        term.wait_for("It is 23333334.", timeout=30)
+        shown = [r for r in term.rows() if r.strip()]
+        assert not any("calculator(" in r or r.rstrip().endswith("…") for r in shown), shown  # no stage row left
+    finally:
+        term.close()

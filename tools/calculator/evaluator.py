@@ -324,7 +324,9 @@ def parse(expression: str) -> ast.Expression:
 
 
 def evaluate(expression: str) -> int | float:
-    """Evaluate ``expression`` or raise :class:`CalcError` with a message that says how to fix it."""
+    """Evaluate ``expression`` or raise :class:`CalcError` with a message that says how to fix it. Line breaks and
+    tabs are spaces (a long formula a model wrote over two lines is still the formula)."""
+    expression = " ".join(expression.split())
     parse(expression)
     evaluator = simpleeval.SimpleEval(operators=OPERATORS, functions=FUNCTIONS, names=NAMES)
     try:

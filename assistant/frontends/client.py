@@ -41,6 +41,7 @@ class _UnixConnection(http.client.HTTPConnection):
 
 class Client:
     def __init__(self, run_dir: Path, timeout: float = 600.0) -> None:
+        self.run_dir = run_dir  # where a restarted daemon writes its new endpoint and token
         try:
             self.endpoint = json.loads((run_dir / ENDPOINT_FILE).read_text())
             self.token = (run_dir / TOKEN_FILE).read_text().strip()

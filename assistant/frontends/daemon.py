@@ -25,7 +25,7 @@ from assistant.config import ROLES, Settings, load_settings
 from assistant.errors import AssistantError
 from assistant.paths import HOME_ENV, Paths
 from assistant.frontends.doorman import KEEPALIVE_SECONDS, listen
-from assistant.frontends.server import DaemonState, build_api
+from assistant.frontends.server import DaemonState, PopupUnavailable, build_api
 
 PID_FILE = "daemon.pid"
 log = logging.getLogger("assistant.daemon")
@@ -66,6 +66,14 @@ def start_hotkey(combo: str, on_press) -> tuple[object | None, str]:
     except Exception as e:  # a bad combination, no X server access, …
         return None, f"inactive: {type(e).__name__}: {e}"
     return listener, f"active ({combo})"
+
+
+def display_problem() -> str | None:
+    """Why no window can appear for this daemon, or None (macOS and Windows always have their desktop)."""
+    if sys.platform.startswith(("darwin", "win")) or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return ("no desktop to show it on: the daemon has neither DISPLAY nor WAYLAND_DISPLAY (start it from your "
+            "desktop session, or give its service those variables)")
 
 
 async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = None) -> None:
@@ -122,7 +130,12 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     loop = asyncio.get_running_loop()
     popup: dict[str, subprocess.Popen | None] = {"proc": None}
 
-    async def open_popup() -> str:
+    async def open_popup(wait: bool = False) -> str:
+        """Show the popup (raise it if open). ``wait``: for the one who asked (``assistant popup``), a popup that
+        cannot start is an error in one line, not "opened"."""
+        problem = display_problem()
+        if problem is not None:
+            raise PopupUnavailable(problem)
         proc = popup["proc"]
         if proc is not None and proc.poll() is None:
             proc.send_signal(signal.SIGUSR1)  # the open popup comes to the front and takes the keyboard
@@ -134,18 +147,38 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
                 return "raised"
         store = state.assistant.store  # type: ignore[union-attr]
         if state.popup_session is None or not store.session_exists(state.popup_session):
-            state.popup_session = store.create_session(title="popup")
-        with open(paths.log_dir / "popup.log", "ab") as out:
-            popup["proc"] = subprocess.Popen([sys.executable, "-m", "assistant.frontends.popup", "--session", state.popup_session],
-                                             stdout=out, stderr=out, stdin=subprocess.DEVNULL)
+            state.popup_session = store.create_session()  # titled by its first question, as a chat is
+        log_file = paths.log_dir / "popup.log"
+        start = log_file.stat().st_size if log_file.exists() else 0
+        with open(log_file, "ab") as out:
+            proc = popup["proc"] = subprocess.Popen(
+                [sys.executable, "-m", "assistant.frontends.popup", "--session", state.popup_session],
+                stdout=out, stderr=out, stdin=subprocess.DEVNULL)
+        if wait:  # a window that cannot open fails within its first moments (no display server, no Tk)
+            for _ in range(20):
+                await asyncio.sleep(0.05)
+                if proc.poll() is not None:
+                    break
+            if proc.poll() not in (None, 0):
+                with open(log_file, "rb") as f:
+                    f.seek(start)
+                    said = [line for line in f.read().decode(errors="replace").splitlines() if line.strip()]
+                raise PopupUnavailable("the popup could not start" + (f": {said[-1].strip()}" if said else "") +
+                                       f" (see {log_file})")
         log.info("popup opened (session %s)", state.popup_session)
         return "opened"
 
     state.open_popup = open_popup
     listener = None
     if settings.hotkey:
+        async def from_hotkey() -> None:
+            try:
+                await open_popup()
+            except PopupUnavailable as e:  # nobody to tell but the log
+                log.warning("hotkey: %s", e)
+
         listener, state.hotkey = start_hotkey(settings.hotkey, lambda: loop.call_soon_threadsafe(
-            lambda: asyncio.ensure_future(open_popup())))
+            lambda: asyncio.ensure_future(from_hotkey())))
     else:
         state.hotkey = "inactive: disabled in the settings (hotkey = \"\")"
     log.info("hotkey %s", state.hotkey)

@@ -17,6 +17,7 @@ from assistant.wire import Follower
 from assistant.store import Store
 
 _END = object()
+RECONNECT_TRIES, RECONNECT_PAUSE = 12, 0.25  # how long a restarting daemon is waited for (about 3 s)
 
 
 class RemoteAssistant:
@@ -45,7 +46,15 @@ class RemoteAssistant:
         if self._here is not None:
             return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
         try:
-            stream = await asyncio.to_thread(self.client.ask, question, session_id, system=system, **self._overrides())
+            try:
+                stream = await asyncio.to_thread(self.client.ask, question, session_id, system=system,
+                                                 **self._overrides())
+            except DaemonUnavailable:
+                stream = await self._reconnected(lambda c: c.ask(question, session_id, system=system, **self._overrides()))
+            except DaemonError as e:
+                if e.status != 401:
+                    raise
+                stream = await self._reconnected(lambda c: c.ask(question, session_id, system=system, **self._overrides()))
         except DaemonError as e:
             if e.status == 409 and self.local is not None:
                 if self.notice is not None and e.details.get("differs") != ["config"]:
@@ -54,6 +63,11 @@ class RemoteAssistant:
                 return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
             raise AssistantError(f"the daemon refused the question: {e}.") from None
         except DaemonUnavailable as e:
+            if self.local is not None:  # the daemon is gone and did not come back: this process answers from now on
+                if self.notice is not None:
+                    self.notice("the daemon is not running any more; answering in this process from now on.")
+                self._here = self.local()
+                return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
             raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
         events = iter(stream)
         turn = Follower(session_id)
@@ -71,6 +85,22 @@ class RemoteAssistant:
         done = turn.outcome()
         return TurnResult.model_validate({**done, "session_id": turn.session_id, "route_by": turn.route_by,
                                           "tool_calls": turn.tool_calls})
+
+    async def _reconnected(self, call: Callable[[Client], Any]) -> Any:
+        """The daemon restarted (a new socket, a new token) or is restarting: find it again, for a few seconds, and
+        send the question there; it is said once. :class:`DaemonUnavailable` when it does not come back."""
+        from assistant.frontends.client import connect
+
+        for _ in range(RECONNECT_TRIES):
+            fresh = await asyncio.to_thread(connect, self.client.run_dir)
+            if fresh is not None:
+                self.client = fresh
+                result = await asyncio.to_thread(call, fresh)
+                if self.notice is not None:
+                    self.notice("the daemon restarted; reconnected.")
+                return result
+            await asyncio.sleep(RECONNECT_PAUSE)
+        raise DaemonUnavailable("the daemon is not running")
 
     async def warm(self) -> None:
         pass  # the daemon keeps its tools warm

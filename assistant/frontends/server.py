@@ -36,6 +36,10 @@ log = logging.getLogger("assistant.daemon")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
+class PopupUnavailable(Exception):
+    """The popup cannot be shown here (no desktop, or its window failed to open): said to whoever asked for it."""
+
+
 class AskBody(BaseModel):
     """``POST /v1/ask``. Strict: a boolean is not a number, a number is not a string."""
 
@@ -95,7 +99,7 @@ class DaemonState:
     hotkey: str = "inactive: not started"
     warm: str = "warming"
     popup_session: str | None = None
-    open_popup: Callable[[], Awaitable[str]] | None = None
+    open_popup: Callable[..., Awaitable[str]] | None = None
     assistant: Assistant | None = None  # the one answering; replaced when the settings are reloaded
     settings_for: Callable[[dict[str, str]], Settings] | None = None  # config.toml as it is now, with a client's env
     refresh: Callable[[], Awaitable[None]] | None = None  # reload when config.toml changed
@@ -237,7 +241,10 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
     async def popup(request: web.Request) -> web.Response:
         if state.open_popup is None:
             return _error(409, "the popup is not available in this daemon")
-        return web.json_response({"ok": True, "popup": await state.open_popup()})
+        try:
+            return web.json_response({"ok": True, "popup": await state.open_popup(wait=True)})
+        except PopupUnavailable as e:
+            return _error(503, str(e))
 
     async def ask(request: web.Request) -> web.StreamResponse:
         data = await body_of(request)

@@ -318,6 +318,27 @@ def _free_display() -> int:
 DESKTOP = all(shutil.which(t) for t in ("Xvfb", "xdotool"))
 
 
+def test_the_popup_without_a_desktop_is_one_line(home, daemon_env):
+    """No window can appear (no DISPLAY, no WAYLAND_DISPLAY): `assistant popup` says so, not "opened"."""
+    env = {k: v for k, v in daemon_env.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    d = Daemon(home, env).start()
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "popup"], env=env, capture_output=True, text=True,
+                           timeout=30)
+        assert p.returncode == 1 and "opened" not in p.stdout
+        assert p.stderr.count("\n") == 1 and "no desktop to show it on" in p.stderr and "DISPLAY" in p.stderr
+    finally:
+        d.stop()
+    broken = {**env, "DISPLAY": ":999"}  # a display that is not there: the window fails, and that is said
+    d = Daemon(home, broken).start()
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "popup"], env=broken, capture_output=True, text=True,
+                           timeout=30)
+        assert p.returncode == 1 and "the popup could not start" in p.stderr and "popup.log" in p.stderr, p.stderr
+    finally:
+        d.stop()
+
+
 @pytest.mark.skipif(not DESKTOP, reason="Xvfb and xdotool are not installed (apt-get install xvfb xdotool)")
 def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
     pytest.importorskip("tkinter")
@@ -412,6 +433,9 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
             assert time.monotonic() < deadline, "the reopened popup did not show the last exchange: " + log.read_text()
             time.sleep(0.1)
         screenshot("popup-reopened.png")
+        titles = subprocess.run([sys.executable, "-m", "assistant", "sessions", "list"], env=env, capture_output=True,
+                                text=True).stdout
+        assert "Why is the moon round?" in titles and " popup" not in titles  # titled by its question, as a chat is
     finally:
         if d is not None:
             d.stop()

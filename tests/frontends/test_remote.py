@@ -71,3 +71,28 @@ async def test_a_daemon_that_is_gone_is_one_clear_error(remote, tmp_path):
     remote.client = Client(tmp_path / "run")
     with pytest.raises(AssistantError, match="daemon"):
         await remote.ask("hello")
+
+
+async def test_a_restarted_daemon_is_found_again_and_a_gone_one_answered_here(fake, make_app, remote, tmp_path):
+    """An open chat outlives the daemon: a restart (a new socket and token) is reconnected to, said once; a daemon
+    that does not come back leaves this process answering, said once too."""
+    said: list[str] = []
+    remote.notice = said.append
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Still here.")
+    run_dir = tmp_path / "run"
+    app = make_app()
+    runner = web.AppRunner(build_api(app, "n3w-t0ken", DaemonState()))  # the daemon as it comes back
+    await runner.setup()
+    sock = run_dir / "d2.sock"
+    await web.UnixSite(runner, str(sock)).start()
+    (run_dir / ENDPOINT_FILE).write_text(json.dumps({"transport": "unix", "path": str(sock)}))
+    (run_dir / TOKEN_FILE).write_text("n3w-t0ken")
+    remote.client.endpoint = {"transport": "unix", "path": str(run_dir / "gone.sock")}  # the old one's socket is gone
+    result = await remote.ask("Are you there?")
+    assert result.ok and result.answer == "Still here." and said == ["the daemon restarted; reconnected."]
+    await runner.cleanup()
+    (run_dir / ENDPOINT_FILE).unlink()  # gone for good
+    remote.local = lambda: make_app()
+    result = await remote.ask("And now?")
+    assert result.ok and said[-1] == "the daemon is not running any more; answering in this process from now on."
+    assert (await remote.ask("Once more?")).ok and len(said) == 2

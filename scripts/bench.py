@@ -223,7 +223,7 @@ def hung_model(timeout: float = 5.0) -> dict[str, float]:
                 "requests": len(fake.requests) / 3, "message": p.stderr.strip()}
 
 
-def popup_start(runs: int = 5) -> dict[str, Any] | None:
+def popup_start(runs: int = 9) -> dict[str, Any] | None:
     """Hotkey to window: from the daemon's popup request (what the hotkey calls) to the popup on screen, under
     Xvfb (with openbox when installed). None where there is no virtual screen to measure on."""
     import shutil

@@ -68,6 +68,19 @@ def start_hotkey(combo: str, on_press) -> tuple[object | None, str]:
     return listener, f"active ({combo})"
 
 
+POPUP_SESSION_FILE = "popup-session"  # in the data folder: the popup's session, across daemon restarts
+
+
+def _said_ready(log_file: Path, start: int) -> bool:
+    """The popup started since ``start`` (an offset in its log) says "ready" when its window is up."""
+    try:
+        with open(log_file, "rb") as f:
+            f.seek(start)
+            return b"ready" in f.read()
+    except OSError:
+        return False
+
+
 def display_problem() -> str | None:
     """Why no window can appear for this daemon, or None (macOS and Windows always have their desktop)."""
     if sys.platform.startswith(("darwin", "win")) or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
@@ -138,16 +151,15 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
             raise PopupUnavailable(problem)
         proc = popup["proc"]
         if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGUSR1)  # the open popup comes to the front and takes the keyboard
-            for _ in range(6):  # unless it was closing just then: then a new one opens
-                await asyncio.sleep(0.05)
-                if proc.poll() is not None:
-                    break
-            else:
-                return "raised"
+            proc.send_signal(signal.SIGUSR1)  # the popup (open, or hidden by Esc) comes to the front with the keyboard
+            return "raised"
         store = state.assistant.store  # type: ignore[union-attr]
+        kept = paths.data_dir / POPUP_SESSION_FILE  # the popup's conversation outlives a daemon restart
+        if state.popup_session is None and kept.exists():
+            state.popup_session = kept.read_text().strip() or None
         if state.popup_session is None or not store.session_exists(state.popup_session):
             state.popup_session = store.create_session()  # titled by its first question, as a chat is
+            _write_private(kept, state.popup_session)
         log_file = paths.log_dir / "popup.log"
         start = log_file.stat().st_size if log_file.exists() else 0
         with open(log_file, "ab") as out:
@@ -155,9 +167,9 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
                 [sys.executable, "-m", "assistant.frontends.popup", "--session", state.popup_session],
                 stdout=out, stderr=out, stdin=subprocess.DEVNULL)
         if wait:  # a window that cannot open fails within its first moments (no display server, no Tk)
-            for _ in range(20):
-                await asyncio.sleep(0.05)
-                if proc.poll() is not None:
+            for _ in range(100):
+                await asyncio.sleep(0.02)
+                if proc.poll() is not None or _said_ready(log_file, start):
                     break
             if proc.poll() not in (None, 0):
                 with open(log_file, "rb") as f:
@@ -210,6 +222,8 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     finally:
         log.info("stopping")
         warming.cancel()
+        if popup["proc"] is not None and popup["proc"].poll() is None:  # a hidden popup goes with its daemon
+            popup["proc"].terminate()
         if listener is not None:
             listener.stop()  # type: ignore[attr-defined]
         listening.close()

@@ -1,10 +1,12 @@
-"""The popup, a launcher-style window: one input line, the answer below it, the stage while it works.
+"""The popup, a launcher: one input line on open, the session's conversation growing below it as answers come.
 
-Centred on the screen, undecorated and on top; the hotkey (the daemon sends SIGUSR1) brings an open popup to
-the front with the keyboard. Enter asks, Esc closes, Up/Down walk through the questions asked before,
-Ctrl+Shift+C copies the answer. The answer area is read-only, scrolls with the stream (unless you scrolled up),
-and shows the answer's Markdown as formatting. The session is kept: a reopened popup shows the last exchange, and
-a follow-up works. It talks to the daemon through the thin client (no model code here).
+Centred on the screen, undecorated and on top, flat, in the system's font; the hotkey (the daemon sends SIGUSR1)
+brings it to the front with the keyboard. Enter asks, Esc hides it (an answer still coming goes on, and is there
+when it comes back), Up/Down walk through the questions asked before, Ctrl+Shift+C copies the last answer (as
+written, without the check's note). The conversation is read-only, scrolls with the stream (unless you scrolled
+up), has a scrollbar only when it is longer than the window, and shows the answers' Markdown as formatting. The
+session is kept, also across daemon restarts: a follow-up works. It talks to the daemon through the thin client
+(no model code here), and finds a restarted daemon again by itself.
 
     python -m assistant.frontends.popup [--session ID]
 """
@@ -21,14 +23,21 @@ import tkinter as tk
 from tkinter import font as tkfont
 from typing import Any
 
-from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
+from tkinter import ttk
+
+from assistant.frontends.client import Client, DaemonError, DaemonUnavailable, connect
 from assistant.frontends.markdown import spans
 from assistant.paths import resolve_paths
 from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, TOO_SMALL
 from assistant.wire import stage_label
 
-HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc closes"
-WIDTH, HEIGHT = 680, 360
+HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc hides"
+PLACEHOLDER = "Ask anything…"
+WIDTH = 680  # and at most MAX_HEIGHT tall: compact on open, growing with the conversation
+MAX_HEIGHT = 480
+SHOWN_TURNS = 10  # exchanges of the session shown when it opens (the conversation scrolls)
+# A flat, light look (the launchers people know: Raycast, Alfred, KRunner, GNOME's search)
+BORDER, BG, FG, MUTED, FAINT, CODE_BG, ERROR = "#b8bec8", "#ffffff", "#1f2328", "#6b7280", "#e5e7eb", "#f3f4f6", "#b42318"
 
 
 def undecorated(root: tk.Tk) -> bool:
@@ -78,45 +87,80 @@ class Popup:
         self.session_id = session_id
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
         self.busy = False
-        self.answer = ""  # the answer as the model wrote it (Markdown), redrawn as it streams
+        self.answer = ""  # the answer being written (Markdown), redrawn as it streams
         self.history: list[str] = []
         self.back = 0  # how far Up went into the history
         self.raise_asked = threading.Event()
         self.offered = False  # the capable model's pull, offered once
         self.pulling = False
         self.decor_asked = False
+        self.expanded = False  # the conversation is on show (not the input line alone)
         root = self.root = tk.Tk()
         root.title("assistant")
         root.withdraw()  # placed, then shown: no flash at the top-left corner
         root.attributes("-topmost", True)
-        frame = tk.Frame(root, bd=1, relief="solid", bg="#fafafa")
-        frame.pack(fill="both", expand=True)
+        root.configure(bg=BORDER)
         base = tkfont.nametofont("TkDefaultFont")
-        self.entry = tk.Entry(frame, font=(base.actual("family"), 15), relief="flat", bg="white")
-        self.entry.pack(fill="x", padx=10, pady=(10, 4), ipady=4)
-        self.status = tk.Label(frame, text=HINT, anchor="w", fg="#777", bg="#fafafa")
-        self.status.pack(fill="x", padx=10)
-        body = tk.Frame(frame, bg="#fafafa")
-        body.pack(fill="both", expand=True, padx=10, pady=(4, 10))
-        self.text = tk.Text(body, wrap="word", font=(base.actual("family"), 12), relief="flat", bg="#fafafa",
-                            state="disabled", cursor="arrow", takefocus=False)
-        scroll = tk.Scrollbar(body, command=self.text.yview)
-        self.text.configure(yscrollcommand=scroll.set)
-        scroll.pack(side="right", fill="y")
+        family = self.family = base.actual("family")
+        frame = self.frame = tk.Frame(root, bg=BG)
+        frame.pack(fill="both", expand=True, padx=2, pady=2)  # a border of two pixels, not a hairline
+        top = tk.Frame(frame, bg=BG)
+        top.pack(fill="x", padx=16, pady=(12, 8))
+        self.entry = tk.Entry(top, font=(family, 17), relief="flat", bd=0, highlightthickness=0, bg=BG, fg=FG,
+                              insertbackground=FG)
+        self.entry.pack(fill="x", ipady=4)
+        self.placeholder = tk.Label(top, text=PLACEHOLDER, font=(family, 17), bg=BG, fg=MUTED, anchor="w")
+        self.placeholder.bind("<Button-1>", lambda _e: self.entry.focus_force())
+        self.rule = tk.Frame(frame, height=1, bg=FAINT)
+        self.body = tk.Frame(frame, bg=BG)
+        self.text = tk.Text(self.body, wrap="word", font=(family, 12), relief="flat", bd=0, highlightthickness=0,
+                            bg=BG, fg=FG, state="disabled", cursor="arrow", takefocus=False, padx=16, pady=10,
+                            spacing1=2, spacing3=2)
+        style = ttk.Style(root)
+        if "clam" in style.theme_names():
+            style.theme_use("clam")
+        # a thin scrollbar without arrows, shown only when the conversation is longer than the window
+        style.layout("Thin.Vertical.TScrollbar", [("Vertical.Scrollbar.trough", {"sticky": "ns", "children": [
+            ("Vertical.Scrollbar.thumb", {"expand": "1", "sticky": "nswe"})]})])
+        style.configure("Thin.Vertical.TScrollbar", troughcolor=BG, background="#c7ccd4", bordercolor=BG,
+                        lightcolor="#c7ccd4", darkcolor="#c7ccd4", gripcount=0, arrowsize=9)  # clam: its width
+        self.scroll = ttk.Scrollbar(self.body, orient="vertical", command=self.text.yview,
+                                    style="Thin.Vertical.TScrollbar")
+        self.text.configure(yscrollcommand=self._scrolled)
         self.text.pack(side="left", fill="both", expand=True)
-        self._tags(base.actual("family"))
+        self.status = tk.Label(frame, text=HINT, anchor="w", fg=MUTED, bg=BG, font=(family, 11))
+        self.status.pack(fill="x", padx=16, pady=(0, 10), side="bottom")
+        self._tags(family)
+        # measured once, here: a Font object that the garbage collector met in another thread would abort Tcl
+        self.line_height = tkfont.Font(root=root, family=family, size=12).metrics("linespace") + 4
         self.entry.bind("<Return>", self.ask)
         self.entry.bind("<Up>", lambda _e: self.walk(1))
         self.entry.bind("<Down>", lambda _e: self.walk(-1))
+        self.entry.bind("<KeyRelease>", lambda _e: self._placeholder())
         root.bind("<Escape>", lambda _e: self.close("Esc"))
         root.protocol("WM_DELETE_WINDOW", lambda: self.close("the window manager"))
         root.bind("<Control-C>", self.copy)  # Ctrl+Shift+C
-        self.place()
+        root.bind("<Map>", self._mapped, add="+")  # before it is shown: its first mapping is when it takes the keyboard
         self.show_last()
+        self._placeholder()
+        self.place()
         threading.Thread(target=self._notes, daemon=True).start()
         signal.signal(signal.SIGUSR1, lambda *_: self.raise_asked.set())
         root.after(50, self.pump)
-        root.bind("<Map>", self._mapped, add="+")
+
+    def _placeholder(self) -> None:
+        if self.entry.get():
+            self.placeholder.place_forget()
+        else:
+            self.placeholder.place(in_=self.entry, x=0, rely=0.5, anchor="w")
+
+    def _scrolled(self, first: str, last: str) -> None:
+        """The scrollbar is there only while there is something to scroll to."""
+        self.scroll.set(first, last)
+        if float(first) <= 0.0 and float(last) >= 1.0:
+            self.scroll.pack_forget()
+        elif not self.scroll.winfo_ismapped():
+            self.scroll.pack(side="right", fill="y", before=self.text)
 
     def _tags(self, family: str) -> None:
         t = self.text
@@ -124,29 +168,58 @@ class Popup:
         t.tag_configure("italic", font=(family, 12, "italic"))
         t.tag_configure("heading", font=(family, 13, "bold"))
         fixed = tkfont.nametofont("TkFixedFont").actual("family")  # a monospace family (a named font is not one)
-        t.tag_configure("code", font=(fixed, 11), background="#eeeeee")
-        t.tag_configure("code_block", font=(fixed, 11), background="#eeeeee", lmargin1=12, lmargin2=12)
+        t.tag_configure("code", font=(fixed, 11), background=CODE_BG)
+        t.tag_configure("code_block", font=(fixed, 11), background=CODE_BG, lmargin1=12, lmargin2=12)
         t.tag_configure("table", font=(fixed, 11), foreground="#888888")
         t.tag_configure("table_cell", font=(fixed, 11))
         t.tag_configure("quote", foreground="#555555", lmargin1=12, lmargin2=12)
         t.tag_configure("list", lmargin1=8, lmargin2=22)
-        t.tag_configure("question", foreground="#555")
-        t.tag_configure("error", foreground="#a00")
+        t.tag_configure("question", foreground=MUTED, font=(family, 12, "bold"), spacing1=8)
+        t.tag_configure("error", foreground=ERROR)
 
     def place(self) -> None:
-        """Centred on the screen, a third of the way down."""
+        """Centred across the screen, its top edge where a window of the largest size would sit a third of the way
+        down: it grows downwards as the conversation does, and never moves."""
         root = self.root
         width = min(WIDTH, root.winfo_screenwidth() - 40)
-        height = min(HEIGHT, root.winfo_screenheight() - 40)
         x = (root.winfo_screenwidth() - width) // 2
-        y = (root.winfo_screenheight() - height) // 3
-        root.geometry(f"{width}x{height}+{x}+{y}")
+        y = (root.winfo_screenheight() - min(MAX_HEIGHT, root.winfo_screenheight() - 40)) // 3
+        root.geometry(f"{width}x{self._height()}+{x}+{y}")
         root.deiconify()
 
+    def _height(self) -> int:
+        """The input line and the hint alone, or with as much of the conversation as fits (up to MAX_HEIGHT)."""
+        self.root.update_idletasks()
+        if not self.expanded or not hasattr(self, "_chrome"):  # the input line and the hint, with their margins
+            self._chrome = self.frame.winfo_reqheight() - (self.body.winfo_reqheight() + 1 if self.expanded else 0) + 4
+        chrome = self._chrome
+        if not self.expanded:
+            return chrome
+        if self.text.winfo_width() > 1:  # laid out: the conversation's height in pixels, as Tk draws it
+            counted = self.text.count("1.0", "end", "update", "ypixels")  # an int or a tuple, by Python's version
+            content = int((counted[-1] if isinstance(counted, tuple) else counted) or 0)
+        else:
+            content = int(self.text.index("end-1c").split(".")[0]) * self.line_height
+        padding = 2 * int(self.text.cget("pady")) + 4
+        return min(MAX_HEIGHT, self.root.winfo_screenheight() - 40, chrome + 1 + padding + content)
+
+    def expand(self) -> None:
+        """The conversation comes into view (the first answer, or a reopened session's exchanges)."""
+        if not self.expanded:
+            self.expanded = True
+            self.rule.pack(fill="x")
+            self.body.pack(fill="both", expand=True)
+        self.grow()
+
+    def grow(self) -> None:
+        height = self._height()
+        if self.root.winfo_height() != height and self.root.winfo_ismapped():
+            self.root.geometry(f"{self.root.winfo_width()}x{height}")
+
     def close(self, by: str) -> None:
-        print(f"closed by {by}", flush=True)  # the popup's log
+        """Hidden, not ended: an answer still coming goes on, and the hotkey brings it all back at once."""
+        print(f"hidden by {by}", flush=True)  # the popup's log
         self.root.withdraw()
-        self.root.destroy()
 
     def _mapped(self, event: tk.Event) -> None:
         if event.widget is not self.root:
@@ -155,19 +228,30 @@ class Popup:
             # Tk makes the frame the manager decorates only when the window is first shown: the hint goes on it now
             self.decor_asked = True
             undecorated(self.root)
-        self.root.after(20, self.focus)  # once it is on screen: take the keyboard
+        self.root.after(20, self._keyboard)  # once it is on screen: take the keyboard
+
+    def _keyboard(self) -> None:
+        """Take the keyboard, if still shown (Esc may have hidden it since: it stays hidden)."""
+        if self.root.winfo_ismapped():
+            self.entry.focus_force()
+            self.root.after(150, lambda: self.entry.focus_force() if self.root.winfo_ismapped() else None)
 
     def focus(self) -> None:
         """To the front, with the keyboard: an undecorated window is not focused by the window manager, so it
-        takes the focus itself (and again shortly after, in case the manager moved it on the way)."""
+        takes the focus itself (and again shortly after, in case the manager moved it on the way). What was left in
+        the input line is selected, so that typing replaces it."""
+        if not self.root.winfo_ismapped():
+            print("shown again" + (f", with the last exchange: {self.history[-1]}" if self.history else ""),
+                  flush=True)  # the popup's log
         self.root.deiconify()
         self.root.lift()
         self.root.attributes("-topmost", True)
-        self.entry.focus_force()
-        self.root.after(150, self.entry.focus_force)
+        self.entry.select_range(0, "end")
+        self.entry.icursor("end")
+        self._keyboard()
 
     def show_last(self) -> None:
-        """The session's last exchange, and its questions for Up/Down."""
+        """The session's recent exchanges (the conversation, scrolled to its end), and its questions for Up/Down."""
         if not self.session_id:
             return
         try:
@@ -175,10 +259,12 @@ class Popup:
         except (DaemonUnavailable, DaemonError, KeyError, ValueError):
             return
         self.history = [t["question"] for t in turns]
-        if turns:
-            self.start_exchange(turns[-1]["question"])
-            self.answer = turns[-1]["answer"] or ""
+        for turn in turns[-SHOWN_TURNS:]:
+            self.start_exchange(turn["question"])
+            self.answer = turn["answer"] or ""
             self.draw_answer()
+        if turns:
+            self.expand()
             print(f"reopened with the last exchange: {turns[-1]['question']}", flush=True)  # the popup's log
 
     # the answer area: read-only for the user, written here
@@ -192,18 +278,16 @@ class Popup:
         if notes:
             self.events.put({"type": "note", "text": str(notes[-1])})
 
-    def _write(self, text: str, tags: tuple[str, ...] = ()) -> None:
-        self.text.configure(state="normal")
-        self.text.insert("end", text, tags)
-        self.text.configure(state="disabled")
-
     def start_exchange(self, question: str) -> None:
+        """A new exchange below the ones before (the conversation is kept, not replaced)."""
         self.text.configure(state="normal")
-        self.text.delete("1.0", "end")
-        self.text.insert("end", f"› {question}\n\n", ("question",))
+        if self.text.index("end-1c") != "1.0":
+            self.text.insert("end", "\n\n")
+        self.text.insert("end", f"› {question}\n", ("question",))
         self.text.mark_set("answer", "end-1c")
         self.text.mark_gravity("answer", "left")
         self.text.configure(state="disabled")
+        self.text.see("end")
         self.answer = ""
 
     def draw_answer(self) -> None:
@@ -215,11 +299,15 @@ class Popup:
         self.text.configure(state="disabled")
         if following:
             self.text.see("end")
+        self.grow()
 
     def copy(self, _event: object = None) -> str:
+        """The last answer as the model wrote it, without the note the check adds (what is copied is the answer)."""
+        from assistant.pipeline.language import without_note
+
         if self.answer:
             self.root.clipboard_clear()
-            self.root.clipboard_append(self.answer)
+            self.root.clipboard_append(without_note(self.answer))
             self.status.config(text="answer copied")
         return "break"
 
@@ -269,15 +357,28 @@ class Popup:
         self.back = 0
         self.history.append(question)
         self.entry.delete(0, "end")
+        self._placeholder()
         self.start_exchange(question)
+        self.expand()
         threading.Thread(target=self._worker, args=(question,), daemon=True).start()
 
     def _worker(self, question: str) -> None:
         try:
-            for event in self.client.ask(question, self.session_id):
+            try:
+                stream = self.client.ask(question, self.session_id)
+            except (DaemonUnavailable, DaemonError) as e:  # a restarted daemon: a new socket and token
+                if isinstance(e, DaemonError) and e.status != 401:
+                    raise
+                fresh = connect(self.client.run_dir) if hasattr(self.client, "run_dir") else None
+                if fresh is None:
+                    raise
+                self.client = fresh
+                stream = fresh.ask(question, self.session_id)
+            for event in stream:
                 self.events.put(event)
         except (DaemonUnavailable, DaemonError) as e:
-            self.events.put({"type": "turn_failed", "message": str(e), "hint": "is the daemon still running?"})
+            self.events.put({"type": "turn_failed", "message": f"{e}.",
+                             "hint": "Is the daemon running? `assistant daemon status` says."})
         self.events.put({"type": "_end"})
 
     def pump(self) -> None:
@@ -314,9 +415,15 @@ class Popup:
                     self.entry.delete(0, "end")
                     self.entry.insert(0, self.history.pop())
                     self.ask()
-            elif kind == "turn_failed":
-                self._write(f"error: {e['message']} {e.get('hint', '')}", ("error",))
-                self.status.config(text="error")
+            elif kind == "turn_failed":  # said as text, its fix with it (Markdown: a command shows as code)
+                self.text.configure(state="normal")
+                self.text.insert("end", "⚠ ", ("error",))
+                for piece, styles in spans(f"{e['message']} {e.get('hint') or ''}".strip()):
+                    self.text.insert("end", piece, ("error", *styles))
+                self.text.configure(state="disabled")
+                self.text.see("end")
+                self.grow()
+                self.status.config(text=HINT)
             elif kind == "note":
                 self.status.config(text=f"note: {e['text']}"[:160])
             elif kind == "_end":

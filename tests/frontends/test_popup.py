@@ -89,9 +89,9 @@ def test_the_answer_is_read_only_and_its_markdown_is_formatting(popup):
     p.entry.insert(0, "Why is the moon round?")
     p.ask()
     run_until(p, lambda: not p.busy)
-    assert shown(p) == "› Why is the moon round?\n\nThe moon is round because:\n\n• gravity pulls it\n• into a sphere"
-    assert "bold" in p.text.tag_names(p.text.search("round", "3.0"))
-    assert "code" in p.text.tag_names(p.text.search("sphere", "3.0"))
+    assert shown(p) == "› Why is the moon round?\nThe moon is round because:\n\n• gravity pulls it\n• into a sphere"
+    assert "bold" in p.text.tag_names(p.text.search("round", "2.0"))
+    assert "code" in p.text.tag_names(p.text.search("sphere", "2.0"))
     assert p.session_id == "s9"  # the follow-up continues the session
     from tkinter import font as tkfont
 
@@ -108,7 +108,7 @@ def test_the_answer_is_read_only_and_its_markdown_is_formatting(popup):
 def test_a_reopened_popup_shows_the_last_exchange_and_walks_the_history(popup):
     p = popup(turns=[{"question": "1+1", "answer": "2", "ok": True},
                      {"question": "北京天气怎么样?", "answer": "北京现在 **3°C**,晴。", "ok": True}])
-    assert shown(p) == "› 北京天气怎么样?\n\n北京现在 3°C,晴。"
+    assert shown(p) == "› 1+1\n2\n\n› 北京天气怎么样?\n北京现在 3°C,晴。"  # the conversation, not only its end
     p.walk(1)
     assert p.entry.get() == "北京天气怎么样?"
     p.walk(1)
@@ -118,14 +118,51 @@ def test_a_reopened_popup_shows_the_last_exchange_and_walks_the_history(popup):
     assert p.entry.get() == ""
     p.copy()
     assert p.root.clipboard_get() == "北京现在 **3°C**,晴。"  # the answer as written, for pasting elsewhere
+    p.answer = "Paris is 12°C.\n\n(The rest is not shown: it made claims that could not be checked.)"
+    p.copy()
+    assert p.root.clipboard_get() == "Paris is 12°C."  # without the check's note
 
 
-def test_it_opens_centred_on_the_screen(popup):
-    p = popup()
+def test_it_opens_compact_and_centred_and_grows_downwards_with_the_conversation(popup):
+    from assistant.frontends.popup import MAX_HEIGHT, PLACEHOLDER
+
+    long = "\n\n".join(f"Paragraph {i} of a long answer, with enough words to fill a line of the popup." for i in range(30))
+    p = popup(events=[{"type": "turn_done", "answer": "A short answer.", "ok": True}])
     p.root.update()
     width, height = p.root.winfo_width(), p.root.winfo_height()
-    assert (width, height) == (680, 360)
-    assert abs(p.root.winfo_rootx() - (1280 - width) // 2) <= 2 and abs(p.root.winfo_rooty() - (800 - height) // 3) <= 2
+    assert width == 680 and height < 120 and not p.body.winfo_ismapped()  # the input line alone
+    assert p.placeholder.winfo_ismapped() and p.placeholder.cget("text") == PLACEHOLDER
+    top = p.root.winfo_rooty()
+    assert abs(p.root.winfo_rootx() - (1280 - width) // 2) <= 2 and abs(top - (800 - MAX_HEIGHT) // 3) <= 2
+    p.entry.insert(0, "Say something short")
+    p._placeholder()
+    assert not p.placeholder.winfo_ismapped()
+    p.ask()
+    run_until(p, lambda: not p.busy and not p.scroll.winfo_ismapped())  # nothing to scroll to: no scrollbar
+    assert 120 < p.root.winfo_height() < MAX_HEIGHT and p.root.winfo_rooty() == top
+    p.client.script = [{"type": "turn_done", "answer": long, "ok": True}]
+    p.entry.insert(0, "Now something long")
+    p.ask()
+    run_until(p, lambda: not p.busy and p.scroll.winfo_ismapped())  # a scrollbar only when there is more to see
+    assert p.root.winfo_height() == MAX_HEIGHT
+    assert "A short answer." in shown(p) and "Paragraph 29" in shown(p)  # one conversation
+
+
+def test_a_failure_is_text_with_its_fix_and_reopening_selects_what_was_left(popup):
+    p = popup(events=[{"type": "turn_failed", "message": "Model 'qwen2.5:3b' is not installed.",
+                       "hint": "Run `assistant models pull qwen2.5:3b`."}])
+    p.entry.insert(0, "Hello?")
+    p.ask()
+    run_until(p, lambda: not p.busy)
+    said = shown(p).split("\n")[-1]
+    assert said == "⚠ Model 'qwen2.5:3b' is not installed. Run assistant models pull qwen2.5:3b."  # no backticks
+    assert "code" in p.text.tag_names(p.text.search("assistant models pull", "1.0"))
+    assert "error" not in p.status.cget("text")
+    p.entry.insert(0, "an old draft")
+    p.close("Esc")
+    p.focus()
+    p.root.update()
+    assert p.entry.selection_present() and p.entry.selection_get() == "an old draft"  # typing replaces it
 
 
 @pytest.mark.parametrize("text, expect", [

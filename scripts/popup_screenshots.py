@@ -1,0 +1,104 @@
+"""Screenshots of the popup as a user meets it, for docs/daemon.md: under Xvfb (with openbox when installed), a
+real daemon on the fake Ollama, questions typed with xdotool, each state captured with ImageMagick's import.
+
+    python scripts/popup_screenshots.py [--out docs/images]
+
+1. popup-open.png: just opened, the input line alone with its placeholder;
+2. popup-answer.png: an answer with Markdown;
+3. popup-conversation.png: a follow-up below it, the conversation longer than the window (the scrollbar shows);
+4. popup-error.png: a failure, said as text with its fix.
+Prints the window's size at each step."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from _common import ROOT
+from fake_ollama import FakeOllama, Script
+
+ANSWERS = [
+    "The Moon is round because **gravity** pulls its mass toward the centre:\n\n- anything large enough "
+    "becomes a sphere\n- smaller bodies, like asteroids, stay lumpy\n\nThe threshold is roughly `400 km` across.",
+    "Tides come from the Moon's pull on the oceans. The water nearest the Moon is pulled hardest, and the solid "
+    "Earth a little less, so the oceans bulge on the side facing it.\n\n1. High tide faces the Moon.\n2. A second "
+    "bulge faces away from it.\n3. The Earth turns through both each day.\n\n> Spring tides come when the Sun "
+    "and the Moon line up.\n\nNeap tides come when they pull at right angles, and the range is smaller.",
+]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(ROOT / "docs" / "images"), help="where the PNG files go")
+    args = ap.parse_args()
+    if not (shutil.which("Xvfb") and shutil.which("xdotool") and shutil.which("import")):
+        raise SystemExit("needs Xvfb, xdotool and ImageMagick (apt-get install xvfb xdotool imagemagick)")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    number = next(n for n in range(200, 260) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+    env["DISPLAY"] = f":{number}"
+    procs = [subprocess.Popen(["Xvfb", env["DISPLAY"], "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    script = Script(router=[{"route": "chat"}] * 3, responder=[*ANSWERS, "x"], decide=[*ANSWERS, "x"])
+    with FakeOllama(script) as fake, tempfile.TemporaryDirectory() as tmp:
+        try:
+            while not Path(f"/tmp/.X11-unix/X{number}").exists():
+                time.sleep(0.05)
+            if shutil.which("openbox"):
+                procs.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            e = {**env, "ASSISTANT_HOME": tmp, "OLLAMA_HOST": fake.url, "ASSISTANT_BACKEND": "ollama",
+                 "ASSISTANT_HOTKEY": ""}
+            procs.append(subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=e,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            sys.path.insert(0, str(ROOT))
+            from assistant.frontends.client import connect
+
+            while (client := connect(Path(tmp) / "data" / "run")) is None:
+                time.sleep(0.05)
+            xdo = lambda *a: subprocess.run(["xdotool", *a], env=e, capture_output=True, text=True, timeout=10)  # noqa: E731
+            log = Path(tmp) / "log" / "popup.log"
+
+            def wait(done: Callable[[], bool], what: str) -> None:
+                deadline = time.monotonic() + 20
+                while not done():
+                    if time.monotonic() > deadline:
+                        raise SystemExit(f"the popup did not {what}: {log.read_text()[-600:] if log.exists() else ''}")
+                    time.sleep(0.05)
+
+            def shot(name: str, window: str) -> None:
+                time.sleep(0.6)  # the last redraw and the window's growth
+                geometry = xdo("getwindowgeometry", window).stdout.split("Geometry: ")[-1].strip()
+                subprocess.run(["import", "-window", window, str(out / name)], env=e, check=True, timeout=20)
+                print(f"{name}: {geometry}")
+
+            client.post("/v1/popup", {})
+            wait(lambda: bool(xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip()), "open")
+            window = xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.split()[0]
+            wait(lambda: xdo("getwindowfocus").stdout.strip() == window, "take the keyboard")
+            shot("popup-open.png", window)
+            for n, question in enumerate(["Why is the moon round?", "And why are there tides?"]):
+                xdo("type", "--delay", "10", question)
+                xdo("key", "Return")
+                wait(lambda: log.exists() and log.read_text().count("answer: ") > n, "answer")
+                shot("popup-answer.png" if n == 0 else "popup-conversation.png", window)
+            fake.models.clear()  # the model is gone: the failure and its fix, as text
+            xdo("type", "--delay", "10", "One more?")
+            xdo("key", "Return")
+            time.sleep(1.5)
+            shot("popup-error.png", window)
+        finally:
+            for proc in reversed(procs):
+                proc.terminate()
+                proc.wait(15)
+
+
+if __name__ == "__main__":
+    main()

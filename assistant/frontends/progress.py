@@ -47,26 +47,36 @@ class LineRenderer:
     def __init__(self, colour: bool) -> None:
         self.colour = colour
         self.in_code = False
+        self.lexer: Any = None  # the open code block's highlighter (None: one colour)
 
     def paragraph(self, text: str) -> bool:
         """``text`` is a line of a paragraph that stops inside a sentence (not code, a fence, a list item, a heading,
         a quote or a table row, and not after a sentence's end): a single newline after it is a space."""
         return not self.in_code and bool(text.strip()) and starts_block(text) is not True and not ends_sentence(text)
 
-    def line(self, text: str) -> Rendered | None:
-        """One complete line as styled pieces; None for a code fence, which is not shown."""
+    def line(self, text: str) -> Rendered:
+        """One complete line as styled pieces. A code block is framed (its language named above it) and its lines
+        highlighted."""
+        from assistant.frontends.highlight import FRAME, fence_language, highlighted, lexer_for
+
         if is_fence(text):
             self.in_code = not self.in_code
-            return None
-        table = None if self.in_code else table_line(text)
-        parts = table if table is not None else spans(f"```\n{text}\n```" if self.in_code else text)
+            if not self.in_code:
+                return Rendered([("╰─", FRAME)], prose=False)
+            language = fence_language(text)
+            self.lexer = lexer_for(language)
+            return Rendered([(f"╭─ {language}" if language else "╭─", FRAME)], prose=False)
+        if self.in_code:
+            return Rendered([("│ ", FRAME), *highlighted(text.expandtabs(4), self.lexer, self.colour)], prose=False)
+        table = table_line(text)
+        parts = table if table is not None else spans(text)
         pieces = []
         for piece, styles in parts:
             piece = piece.rstrip("\n")
             codes = ";".join(_STYLES[s] for s in styles if s in _STYLES and (self.colour or s not in _COLOURS))
             if piece:
                 pieces.append((piece, codes))
-        return Rendered(pieces=pieces, prose=not self.in_code and table is None)
+        return Rendered(pieces=pieces, prose=table is None)
 
 
 class Rendered:
@@ -180,12 +190,10 @@ class Progress:
         self._marked = False
         shown = self._renderer.line(line)
         row = self._row
-        if shown is not None and shown.styled == line and shown.prose == row.wrap:
+        if shown.styled == line and shown.prose == row.wrap:
             row.write(line[len(raw):])  # nothing to format: the rest of the line is written, no redraw
         else:
             row.back()
-            if shown is None:
-                return  # a code fence: not shown
             row.mark(wrap=shown.prose, indent=hanging(shown.plain) if shown.prose else "")
             for piece, codes in shown.pieces:
                 row.write(piece, codes)

@@ -622,7 +622,8 @@ def test_prose_is_wrapped_at_words_to_the_terminal(home, fake, columns):
     Chinese breaks between characters, and code keeps its line."""
     rows, screen = _shown_in_tmux(home, fake, columns, "Why are there tides?", PROSE)
     words = set(PROSE.replace("\n", " ").replace("- ", " ").split())
-    prose = [r for r in rows if r.strip() and "print(" not in r and "[exited]" not in r and "are')" not in r]
+    opened, closed = (next(i for i, r in enumerate(rows) if r.startswith(mark)) for mark in ("╭─", "╰─"))
+    prose = [r for i, r in enumerate(rows) if r.strip() and "[exited]" not in r and not opened <= i <= closed]
     assert len(prose) >= 4
     for r in prose:
         assert len(r) <= columns and (not r.startswith(" ") or r.startswith("  ") and not r.startswith("   ")), r
@@ -637,3 +638,24 @@ def test_prose_is_wrapped_at_words_to_the_terminal(home, fake, columns):
 
     assert "".join(chinese) == PROSE_ZH  # broken between characters only: nothing lost, nothing added
     assert all(columns - 1 <= text_width(r) <= columns for r in chinese[:-1])  # every row full but the last
+
+
+CODE = "Like this:\n\n```python\ndef size(path):\n    # in bytes\n    return os.stat(path).st_size\n```\nDone."
+
+
+@pytest.mark.parametrize("colour", [True, False])
+def test_a_code_block_is_framed_with_its_language_and_highlighted(home, fake, colour):
+    fake.handler = Script(router={"route": "chat"}, decide=Reply(content=CODE, chunk_size=4),
+                          responder=Reply(content=CODE, chunk_size=4))
+    p, screen = ask_on_terminal(["How big is a file?"], cli_env(home, fake, COLUMNS="80",
+                                                                 **({} if colour else {"NO_COLOR": "1"})))
+    assert p.returncode == 0, p.stderr
+    rows, _ = _shown_in_tmux(home, fake, 80, "How big is a file?", CODE)  # what the terminal shows in the end
+    start = rows.index("╭─ python")
+    assert rows[start:start + 5] == ["╭─ python", "│ def size(path):", "│     # in bytes",
+                                     "│     return os.stat(path).st_size", "╰─"] and "```" not in "".join(rows)
+    if colour:
+        assert "\x1b[35mdef\x1b[0m" in screen and "\x1b[2;3m# in bytes\x1b[0m" in screen  # a keyword, a comment
+    else:
+        assert "\x1b[35m" not in screen and "\x1b[36m" not in screen  # NO_COLOR: framed, not coloured
+    assert run(["ask", "How big is a file?"], cli_env(home, fake)).stdout == CODE + "\n"  # a pipe: as written

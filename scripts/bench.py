@@ -392,7 +392,7 @@ def main() -> None:
     print(f"   {mark(several['speed_up_1'] >= 0.95)} 1 listed ≈ plain · {mark(several['speed_up_2'] >= 1.8)} ≥ 1.8x at 2 · "
           f"{mark(several['speed_up_4'] >= 3.4)} ≥ 3.4x at 4 · "
           f"{mark(several['death_answered'] == 1 and several['death_duplicates'] == 0)} 100% answered, none duplicated")
-    print(f"\n11. The daemon's memory (a real daemon, the fake Ollama, long answers read by the language check)")
+    print("\n11. The daemon's memory (a real daemon, the fake Ollama, long answers read by the language check)")
     print(f"   {resident['idle_mb']:.0f} MB idle once warm {mark(resident['idle_mb'] <= 80)} ≤ 80 MB · "
           f"{resident['after_mb']:.0f} MB after {resident['asks']:,} asks · peak {resident['peak_mb']:.0f} MB")
     print("\n12. The first word on the built-in model (SmolLM2-135M on the embedded engine, real output)")

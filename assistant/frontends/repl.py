@@ -218,7 +218,6 @@ class Repl:
 
     async def run(self, first: str | None = None) -> int:
         """``first``: a message to send before reading any (``assistant chat -f notes.txt "sum them up"``)."""
-        s = self.app.settings
         turns = len(self.app.store.session_turns(self.session_id))
         resumed = f" (resumed, {turns} turn{'s' if turns != 1 else ''})" if turns else ""
         via = f" · via {self.via}" if self.via else ""
@@ -405,7 +404,7 @@ class Repl:
         print(f"template {args[0]} from here on: {template.summary()}")
 
     def _copy(self, args: list[str]) -> None:
-        from assistant.frontends.clipboard import copy
+        from assistant.frontends.desktop import copy
         from assistant.frontends.markdown import code_blocks
         from assistant.pipeline.control import without_controls
         from assistant.pipeline.language import without_note
@@ -454,12 +453,12 @@ def edited_question() -> str:
     """The next question, written in the user's editor ($VISUAL, $EDITOR, else nano or vi): what the file holds
     when the editor exits (all of it: a '#' line may be code, so nothing is taken out)."""
     import shlex
-    import shutil
     import subprocess
     import tempfile
 
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or next(
-        (e for e in ("nano", "vi", "notepad") if shutil.which(e)), None)
+    from assistant.frontends.desktop import editor as user_editor
+
+    editor = user_editor()
     if editor is None:
         print("no editor: set EDITOR (for example: export EDITOR=nano)")
         return ""

@@ -133,7 +133,6 @@ async def test_no_plugin_code_runs_in_the_assistant_on_any_question(world, fake,
 
 
 async def test_a_plugin_cannot_grant_itself_the_assistants_config_folder(world, fake, gazetteer_index, capsys):
-    from assistant.frontends.cli import admin
 
     paths = paths_under(world["state"])
     registry = await registry_of(paths)

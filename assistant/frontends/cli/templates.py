@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
-import shutil
 import subprocess
 import sys
 
@@ -100,8 +98,9 @@ def _edit(config_dir, name: str) -> int:
     path = store.path_of(config_dir, name)
     if not path.exists():
         store.save(config_dir, name, store.Template(system="Your instructions for every answer."))
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or next(
-        (e for e in ("nano", "vi", "notepad") if shutil.which(e)), None)
+    from assistant.frontends.desktop import editor as user_editor
+
+    editor = user_editor()
     if editor is None:
         raise ConfigError("no editor to open it with.", f"Set EDITOR, or edit {path} by hand.")
     try:

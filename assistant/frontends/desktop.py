@@ -1,8 +1,11 @@
-"""Copy text to the system clipboard: the platform's own tool where there is one (wl-copy on Wayland, xclip or xsel
+"""The user's own tools, used as they set them up: the clipboard and the text editor.
+
+Copy text to the system clipboard: the platform's own tool where there is one (wl-copy on Wayland, xclip or xsel
 on X11, pbcopy on macOS, clip on Windows), else OSC 52, the escape sequence that asks the terminal itself to set
 its clipboard (it works over SSH in most terminals: kitty, WezTerm, iTerm2, Windows Terminal, foot, Alacritty).
+No library: each tool is one command reading standard input, and which one applies follows from the environment.
 
-No library: each tool is one command reading standard input, and which one applies follows from the environment."""
+The editor: $VISUAL, then $EDITOR, then nano or vi (notepad on Windows), as git and crontab choose one."""
 
 from __future__ import annotations
 
@@ -54,3 +57,9 @@ def copy(text: str, terminal: IO[str] | None = None) -> str:
     out.write(sequence)
     out.flush()
     return OSC52
+
+
+def editor() -> str | None:
+    """The command that opens the user's editor (it may carry flags: ``code --wait``), or None."""
+    return os.environ.get("VISUAL") or os.environ.get("EDITOR") or next(
+        (e for e in ("nano", "vi", "notepad") if shutil.which(e)), None)

@@ -120,8 +120,9 @@ class Settings(BaseModel):
                                    "model (SmolLM2-135M) is never asked")
     history_turns: int = Field(4, ge=0, le=50, description="recent turns the router and responder see",
                                json_schema_extra=scope(TURN))
-    history_max_mb: int = Field(1000, ge=0, description="the store's size cap in MB: past it the oldest turns are "
-                                "deleted, with their traces (0: keep everything)")
+    history_max_mb: int = Field(1000, ge=0, description="the store's size cap in MB: past it, finished batch jobs' "
+                                "records go first, then batch turns, then the oldest turns, with their traces, and it "
+                                "is said (0: keep everything)")
     transport_retries: int = Field(3, ge=0, le=10, description="retries of a failed connection or server error (not counted as attempts)")
     transport_backoff: float = Field(0.5, ge=0, description="first backoff in seconds between transport retries, doubled each time, capped at 8 s")
     weather_forecast_url: str = Field("https://api.open-meteo.com", description="Open-Meteo forecast API base URL")
@@ -436,3 +437,30 @@ def write_setting(paths: Paths, key: str, value: Any | None) -> None:
     tmp = path.with_suffix(".toml.tmp")
     tmp.write_text(new, encoding="utf-8")
     tmp.replace(path)
+
+
+def settings_reference() -> str:
+    """The settings as a Markdown table, from their fields (docs/configuration.md holds it; a test keeps the two the
+    same, so the page cannot lag behind a new setting): each with its default, where else it can be set and what
+    it means."""
+    flags = {name: flag for name, flag in FLAGS.items()}
+    servers = {name: var for var, name in SERVER_ENV}
+    rows = ["| setting | default | also set by | meaning |", "| --- | --- | --- | --- |"]
+    for name, field in Settings.model_fields.items():
+        scopes = _declared(field).get("scopes", [])
+        if field.default_factory is not None:
+            default = "empty"
+        elif field.default is None:
+            default = "unset"
+        else:
+            default = f"`{toml_value(field.default)}`"
+        also = [] if TABLE in scopes else [f"`{ENV_PREFIX}{name.upper()}`"]
+        if name in servers:
+            also.append(f"`{servers[name]}`")
+        if name in flags:
+            also.append(f"`{flags[name]}`")
+        notes = [n for n, kind in (("per question", TURN), ("keys a batch job", ANSWERS), ("the daemon's own", DAEMON),
+                                   ("never shown", SECRET), ("config.toml only", TABLE)) if kind in scopes]
+        meaning = (field.description or "").replace("|", "\\|") + (f" ({'; '.join(notes)})" if notes else "")
+        rows.append(f"| `{name}` | {default} | {', '.join(also) or '—'} | {meaning} |")
+    return "\n".join(rows)

@@ -154,3 +154,19 @@ def test_a_broken_file_is_read_with_each_broken_value_left_out(tmp_path):
     paths.config_file.write_text('max_retries = [\n')  # not TOML at all: the environment and defaults still count
     settings, problems = load_settings_lenient(paths, env={"ASSISTANT_SEED": "9"})
     assert settings.seed == 9 and "is not valid TOML" in problems[0].message
+
+
+def test_the_settings_page_is_written_from_the_settings_themselves():
+    """docs/configuration.md's table is what scripts/settings_reference.py writes from the fields: a new setting
+    (or a changed default) that is not on the page fails here."""
+    import subprocess
+    import sys
+
+    from assistant.config import Settings, settings_reference
+
+    root = Path(__file__).resolve().parents[1]
+    table = settings_reference()
+    assert all(f"| `{name}` |" in table for name in Settings.model_fields)
+    p = subprocess.run([sys.executable, str(root / "scripts" / "settings_reference.py"), "--check"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr

@@ -36,7 +36,8 @@ def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(
         prog="assistant",
-        description="A local-first assistant on models served by Ollama: it routes each question to chat or a tool, "
+        description="A local-first assistant on local models (Ollama, an OpenAI-compatible server, or in-process): "
+                    "it routes each question to chat or a tool, "
                     "checks the tool's result, and streams a grounded answer.",
         epilog="State lives under the platform's config/data dirs, or under $ASSISTANT_HOME when set.",
     )

@@ -53,7 +53,7 @@ def test_logs_are_searched_in_chinese_and_english_and_follow_deletions(tmp_path)
 
 
 def test_tables_measure_chinese_by_its_width():
-    from assistant.frontends.progress import fit, pad, width
+    from assistant.frontends.columns import fit, pad, width
     from assistant.frontends.repl import sessions_table
     from assistant.store import SessionSummary
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from assistant.config import ANSWERS, ROLES, settings_in
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
-from assistant.frontends.progress import fit
+from assistant.frontends.columns import fit
 from assistant.limits import decode_text, no_duplicate_keys
 from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.turn import Assistant

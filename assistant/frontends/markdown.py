@@ -115,7 +115,7 @@ def _inline(token: Any, base: tuple[str, ...]) -> list[Span]:
 
 def _table(rows: list[list[list[Span]]]) -> list[Span]:
     """A table as aligned rows (a wide character takes two columns), the header bold, a rule under it."""
-    from assistant.frontends.progress import width
+    from assistant.frontends.columns import width
 
     texts = [["".join(t for t, _ in cell) for cell in row] for row in rows]
     columns = max(len(r) for r in texts)

@@ -13,9 +13,9 @@ import shutil
 import sys
 import threading
 import time
-import unicodedata
 from typing import Any
 
+from assistant.frontends.columns import fit
 from assistant.frontends.markdown import ends_sentence, is_cjk, is_fence, spans, starts_block, table_line
 from assistant.frontends.wrap import RowWriter, hanging
 from assistant.wire import stage_label
@@ -86,34 +86,6 @@ class Rendered:
         self.pieces, self.prose = pieces, prose
         self.plain = "".join(p for p, _ in pieces)
         self.styled = "".join(f"\033[{c}m{p}\033[0m" if c else p for p, c in pieces)
-
-
-def _columns(c: str) -> int:
-    return 2 if unicodedata.east_asian_width(c) in "WF" else 1
-
-
-def width(text: str) -> int:
-    """Columns ``text`` takes on a terminal (CJK and other wide characters take two)."""
-    return sum(map(_columns, text))
-
-
-def fit(text: str, columns: int | None) -> str:
-    """``text`` cut to at most ``columns`` terminal columns (None: all of it)."""
-    if columns is None or width(text) <= columns:
-        return text
-    out, used = [], 0
-    for c in text:
-        w = _columns(c)
-        if used + w > columns - 1:
-            break
-        out.append(c)
-        used += w
-    return "".join(out) + "…"
-
-
-def pad(text: str, columns: int) -> str:
-    """``text`` filled with spaces to ``columns`` terminal columns (as ``f"{text:<columns}"`` would for ASCII)."""
-    return text + " " * max(0, columns - width(text))
 
 
 class Progress:

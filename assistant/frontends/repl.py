@@ -17,7 +17,8 @@ from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.answering import Answering
-from assistant.frontends.progress import Progress, fit, width
+from assistant.frontends.columns import fit, width
+from assistant.frontends.progress import Progress
 from assistant.store import SessionSummary
 from assistant.capable import TOO_SMALL
 

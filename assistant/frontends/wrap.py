@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 import shutil
-import unicodedata
 from typing import Callable, TextIO
 
+from assistant.frontends.columns import char_width, width
 from assistant.frontends.markdown import is_cjk
 
 # A list item's or a quote's marker, as the model wrote it or as it is shown: wrapped rows start under its text
@@ -23,16 +23,6 @@ def columns() -> int:
     return max(10, shutil.get_terminal_size().columns)
 
 
-def char_width(c: str) -> int:
-    if c == "\t":
-        return 4
-    return 2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1
-
-
-def text_width(text: str) -> int:
-    return sum(map(char_width, text))
-
-
 def hanging(line: str) -> str:
     """What a wrapped row of ``line`` starts with: spaces under a list item's text, a quote's bar (never past half
     a row)."""
@@ -40,7 +30,7 @@ def hanging(line: str) -> str:
     if not m:
         return ""
     prefix = "".join(c if c == "│" else " " for c in m.group(0))
-    return prefix if text_width(prefix) <= columns() // 2 else ""
+    return prefix if width(prefix) <= columns() // 2 else ""
 
 
 class RowWriter:
@@ -140,7 +130,7 @@ class RowWriter:
         if self._auto:
             self.indent, self._auto = hanging("".join(self._text)), False
         self.out().write("\n" + self.indent)
-        self.col = text_width(self.indent)
+        self.col = width(self.indent)
         self.rows += 1
         self._fresh = True
 

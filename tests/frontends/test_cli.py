@@ -634,7 +634,7 @@ def test_prose_is_wrapped_at_words_to_the_terminal(home, fake, columns):
     assert "print('a code line that is longer than the narrowest terminal and must keep its words as they are')" in screen
     rows, _ = _shown_in_tmux(home, fake, columns, "为什么会有潮汐?", PROSE_ZH)
     chinese = [r for r in rows if any("\u4e00" <= c <= "\u9fff" for c in r)]
-    from assistant.frontends.wrap import text_width
+    from assistant.frontends.columns import width as text_width
 
     assert "".join(chinese) == PROSE_ZH  # broken between characters only: nothing lost, nothing added
     assert all(columns - 1 <= text_width(r) <= columns for r in chinese[:-1])  # every row full but the last

@@ -233,7 +233,8 @@ def test_a_decline_as_too_small_offers_the_capable_model_once(popup, home, monke
 def test_a_status_line_is_one_row_that_fits(monkeypatch, capsys):
     """A stage label of several lines, or wider than the terminal, would fold into rows that clearing the line does
     not take back: it is drawn as one row, cut to fit."""
-    from assistant.frontends.progress import Progress, width
+    from assistant.frontends.columns import width
+    from assistant.frontends.progress import Progress
 
     monkeypatch.setenv("COLUMNS", "40")
     monkeypatch.setenv("NO_COLOR", "1")

@@ -109,7 +109,7 @@ def models(args: argparse.Namespace) -> int:
     if not found:
         print(f"{backend}: no models" + (" (ollama pull NAME)" if backend == "ollama" else ""))
         return 0
-    from assistant.frontends.progress import pad, width as columns
+    from assistant.frontends.columns import pad, width as columns
 
     width = max(columns(m["name"] or "") for m in found) + 2
     print(f"the {backend} backend's models" + (" (backend = auto; Ollama is not reachable)"

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
+from assistant.models.base import ChatReply, ChatRequest, DeltaSink, ModelBackend, Wrapping
 
 
 def now_iso() -> str:
@@ -51,16 +51,12 @@ class Trace(BaseModel):
     tool_calls: list[ToolCallRecord] = Field(default_factory=list)
 
 
-class RecordingModel:
+class RecordingModel(Wrapping):
     """Wraps any backend and appends a :class:`ModelCallRecord` to ``trace`` for every call, failed or not."""
 
     def __init__(self, inner: ModelBackend, trace: Trace) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.trace = trace
-
-    @property
-    def name(self) -> str:
-        return self.inner.name  # a selecting backend knows its name only after the first call
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
                    on_thinking: DeltaSink | None = None) -> ChatReply:
@@ -78,9 +74,3 @@ class RecordingModel:
             wall_ms=(time.perf_counter() - t0) * 1000, started_at=started, context_full=_context_full(request, reply),
         ))
         return reply
-
-    async def capabilities(self, model: str) -> Capabilities:
-        return await self.inner.capabilities(model)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()

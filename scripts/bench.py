@@ -267,7 +267,7 @@ def popup_start(runs: int = 9) -> dict[str, Any] | None:
                 wait(lambda: bool(xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip()), "open")
                 times.append(time.perf_counter() - t0)
                 window = xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.split()[0]
-                wait(lambda: xdo("getwindowfocus").stdout.strip() == window, "take the keyboard")
+                wait(lambda window=window: xdo("getwindowfocus").stdout.strip() == window, "take the keyboard")
                 xdo("key", "Escape")
                 wait(lambda: not xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip(), "close")
         finally:

@@ -48,7 +48,7 @@ async def in_process(root: Path, threads: int | None, **overrides: Any) -> dict[
     for name, question in (("first", FIRST), ("second", SECOND)):
         t0, first_word = time.perf_counter(), []
 
-        def emit(event: Any) -> None:
+        def emit(event: Any, first_word: list[float] = first_word) -> None:
             if getattr(event, "type", "") == "answer_delta" and not first_word:
                 first_word.append(time.perf_counter())
 

@@ -87,7 +87,7 @@ def main() -> None:
             for n, question in enumerate(["Why is the moon round?", "And why are there tides?"]):
                 xdo("type", "--delay", "10", question)
                 xdo("key", "Return")
-                wait(lambda: log.exists() and log.read_text().count("answer: ") > n, "answer")
+                wait(lambda n=n: log.exists() and log.read_text().count("answer: ") > n, "answer")
                 shot("popup-answer.png" if n == 0 else "popup-conversation.png", window)
             fake.models.clear()  # the model is gone: the failure and its fix, as text
             xdo("type", "--delay", "10", "One more?")

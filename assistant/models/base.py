@@ -120,3 +120,25 @@ class ModelBackend(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+
+class Wrapping:
+    """A backend around another (PydanticAI's ``WrapperModel``): what a wrapper does not change is the inner
+    backend's, so a wrapper says only what it adds (it overrides :meth:`chat`)."""
+
+    def __init__(self, inner: ModelBackend) -> None:
+        self.inner = inner
+
+    @property
+    def name(self) -> str:
+        return self.inner.name  # a selecting backend knows its name only after the first call
+
+    async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
+                   on_thinking: DeltaSink | None = None) -> ChatReply:
+        return await self.inner.chat(request, on_delta, on_thinking)
+
+    async def capabilities(self, model: str) -> Capabilities:
+        return await self.inner.capabilities(model)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()

@@ -317,7 +317,7 @@ async def models(settings: Settings) -> list[dict[str, Any]]:
     shown = await asyncio.gather(*(get_json(base + "/api/show", 5, "POST", {"model": n}) for n in names))  # at once
     return [{"name": name, "size": m.get("size"), "parameters": (m.get("details") or {}).get("parameter_size"),
              "capabilities": sorted((info or {}).get("capabilities") or [])}
-            for name, m, (_, info) in zip(names, installed, shown)]
+            for name, m, (_, info) in zip(names, installed, shown, strict=True)]
 
 
 async def pull(settings: Settings, name: str, progress: Callable[[str, int, int], None]) -> None:

@@ -95,7 +95,7 @@ async def _doctor(name: str, settings: Settings, required: bool) -> list[Check]:
     found = await asyncio.gather(*(kind.doctor(kind.on(settings, h), required) for h in hosts))
     all_down = all(any(c.blocking for c in checks) for checks in found)
     out = []
-    for host, checks in zip(hosts, found):
+    for host, checks in zip(hosts, found, strict=True):
         for c in checks:
             level = c.level if all_down or c.level != "fail" else "warn"
             out.append(c.model_copy(update={"name": f"{c.name} @ {host}", "level": level,

@@ -6,7 +6,7 @@ thinking stays in the reply, where the trace keeps it."""
 
 from __future__ import annotations
 
-from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend, deliver
+from assistant.models.base import ChatReply, ChatRequest, DeltaSink, Wrapping, deliver
 
 TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"))
 
@@ -92,15 +92,8 @@ def split_thinking(text: str) -> tuple[str, str]:
     return (shown + more_shown).strip(), thought + more_thought
 
 
-class WithoutThinking:
+class WithoutThinking(Wrapping):
     """A backend whose replies never carry thinking in their text (see the module's docstring)."""
-
-    def __init__(self, inner: ModelBackend) -> None:
-        self.inner = inner
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
                    on_thinking: DeltaSink | None = None) -> ChatReply:
@@ -120,9 +113,3 @@ class WithoutThinking:
             reply.content = content
             reply.thinking = (reply.thinking + "\n" + thought).strip() if reply.thinking else thought
         return reply
-
-    async def capabilities(self, model: str) -> Capabilities:
-        return await self.inner.capabilities(model)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()

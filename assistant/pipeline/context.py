@@ -42,7 +42,7 @@ class TurnContext:
         self.said = self.said or self.question
 
     async def emit(self, event: Event) -> None:
-        if self.step is not None and "step" in type(event).model_fields and getattr(event, "step") is None:
+        if self.step is not None and "step" in type(event).model_fields and getattr(event, "step", None) is None:
             event = event.model_copy(update={"step": self.step})
         self.events.append(event)
         if self.emit_to is not None:

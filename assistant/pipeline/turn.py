@@ -88,7 +88,10 @@ class OpenTurn:
     def result(self) -> TurnResult:
         calls = self.ctx.trace.tool_calls
         outcome, answer, decision = self.outcome, self.answer, self.decision
-        summary = (lambda t: ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error))
+
+        def summary(t: ToolCallRecord) -> ToolCallSummary:
+            return ToolCallSummary(name=t.name, args=t.args, ok=t.ok, result=t.result, error=t.error)
+
         return TurnResult(
             turn_id=self.id, session_id=self.session_id, ok=self.ok, answer=answer.text if answer else "",
             replaced=answer.replaced if answer else None,

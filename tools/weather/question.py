@@ -77,7 +77,7 @@ class Reading:
             blanked = blanked.replace(written, " " * len(written))
         return find_when(blanked)
 
-    @functools.lru_cache(maxsize=64)
+    @functools.lru_cache(maxsize=64)  # noqa: B019 - one tool object lives as long as its worker; 64 questions kept
     def _found(self, question: str) -> tuple[tuple[str, Place], ...]:
         """Every place ``question`` names, as written: read once per question, though the route, the follow-up,
         the time phrase and the checks all ask."""

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from assistant import __version__
 from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in
-from assistant.envnames import MODEL_NAME
+from assistant.envnames import ENV_PREFIX, MODEL_NAME, SERVER_VARS
 from assistant.errors import AssistantError, InternalError
 from assistant.limits import no_duplicate_keys
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
@@ -61,7 +61,8 @@ class AskBody(BaseModel):
         if v is not None and len(v) > 100:
             raise ValueError("too many environment variables")
         for name, value in (v or {}).items():
-            if not re.fullmatch(r"OLLAMA_HOST|OPENAI_BASE_URL|OPENAI_API_KEY|ASSISTANT_[A-Z0-9_]{1,64}", name) or len(value) > 4096 or _CONTROL.search(value):
+            if not (name in SERVER_VARS or re.fullmatch(rf"{ENV_PREFIX}[A-Z0-9_]{{1,64}}", name)) \
+                    or len(value) > 4096 or _CONTROL.search(value):  # the model servers' own variables, and ours
                 raise ValueError(f"'{name[:70]}' is not a setting's environment variable")
         return v
 
@@ -146,16 +147,41 @@ def _hostname(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Application:
-    state.assistant = state.assistant or assistant
-    @web.middleware
-    async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class DaemonApi:
+    """The daemon's local API: each route a method, the token checked and hostile requests refused by ``guard``."""
+
+    def __init__(self, assistant: Assistant, token: str, state: DaemonState) -> None:
+        self.state, self.token = state, token
+        state.assistant = state.assistant or assistant
+
+    def app(self) -> web.Application:
+        guard = self.guard
+
+        @web.middleware
+        async def checked(request: web.Request, handler: Handler) -> web.StreamResponse:
+            return await guard(request, handler)
+
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[checked])
+        app.router.add_get("/v1/health", self.health)
+        app.router.add_get("/v1/sessions", self.sessions)
+        app.router.add_get("/v1/sessions/{session_id}/turns", self.session_turns)
+        app.router.add_post("/v1/ask", self.ask)
+        app.router.add_post("/v1/popup", self.popup)
+        app.router.add_post("/v1/settings", self.compare_settings)
+        return app
+
+    async def guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Only local, authorised, non-browser requests reach a route; a route's failure is an error body, never a
+        500 or the daemon's end."""
         if _hostname(request.headers.get("Host", "")) not in LOCAL_HOSTS:
             return _stranger(403, "requests must be addressed to localhost")
         if "Origin" in request.headers:
             return _stranger(403, "requests from web pages are not accepted")
         given = request.headers.get("Authorization", "")
-        if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+        if not hmac.compare_digest(given.encode(), f"Bearer {self.token}".encode()):
             return _stranger(401, "missing or wrong token (see the daemon.token file)")
         try:
             return await handler(request)
@@ -171,7 +197,7 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             log.exception("request %s %s failed", request.method, request.path)
             return _error(503, "the daemon hit an internal error; see its log")
 
-    async def body_of(request: web.Request) -> Any:
+    async def body_of(self, request: web.Request) -> Any:
         """The JSON body, refused before parsing when it is announced too large (413), arrives too slowly (408),
         nests too deep or repeats a key (400)."""
         if request.content_length is not None and request.content_length > MAX_BODY:
@@ -195,105 +221,91 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
         except RecursionError:
             raise web.HTTPBadRequest(reason="the body nests too deeply") from None
 
-    async def health(request: web.Request) -> web.Response:
+    async def health(self, request: web.Request) -> web.Response:
         return web.json_response({
             "ok": True, "version": __version__, "pid": __import__("os").getpid(),
-            "uptime_s": round(time.time() - state.started, 1), "transport": state.transport,
-            "backend": state.assistant.backend.name, "models": {r: state.assistant.settings.model_for(r) for r in ROLES},
-            "warm": state.warm, "hotkey": state.hotkey, "notes": state.notes[-4:],
+            "uptime_s": round(time.time() - self.state.started, 1), "transport": self.state.transport,
+            "backend": self.state.assistant.backend.name, "models": {r: self.state.assistant.settings.model_for(r) for r in ROLES},
+            "warm": self.state.warm, "hotkey": self.state.hotkey, "notes": self.state.notes[-4:],
         })
 
-    def client_settings(env: dict[str, str] | None) -> tuple[Settings | None, list[str], str | None]:
+    def client_settings(self, env: dict[str, str] | None) -> tuple[Settings | None, list[str], str | None]:
         """A client's settings (config.toml as it is now, with its environment), what in them a turn cannot take
         on, and why they could not be read: the one rule ``ask`` meets and ``doctor`` reports."""
-        if env is None or state.settings_for is None:
+        if env is None or self.state.settings_for is None:
             return None, [], None
         try:
-            wanted = state.settings_for(env)
+            wanted = self.state.settings_for(env)
         except AssistantError as e:
             return None, ["config"], e.one_line()
-        return wanted, differing(wanted, state.assistant.settings), None
+        return wanted, differing(wanted, self.state.assistant.settings), None
 
-    async def compare_settings(request: web.Request) -> web.Response:
+    async def compare_settings(self, request: web.Request) -> web.Response:
         """``{"env": {...}}``: which settings of a client with that environment the daemon would not answer with
         (the rule ``ask`` meets), for ``doctor``."""
         try:
-            body = AskBody.model_validate({"question": "?", **(await body_of(request) or {})})
+            body = AskBody.model_validate({"question": "?", **(await self.body_of(request) or {})})
         except (ValidationError, TypeError) as e:
             return _error(400, f"invalid request: {e.__class__.__name__}")
-        if state.refresh is not None:
-            await state.refresh()
-        _, differs, error = client_settings(body.env)
+        if self.state.refresh is not None:
+            await self.state.refresh()
+        _, differs, error = self.client_settings(body.env)
         return web.json_response({"differs": differs, **({"error": error} if error else {})})
 
-    async def sessions(request: web.Request) -> web.Response:
-        return web.json_response({"sessions": [s.model_dump() for s in state.assistant.store.sessions()]})
+    async def sessions(self, request: web.Request) -> web.Response:
+        return web.json_response({"sessions": [s.model_dump() for s in self.state.assistant.store.sessions()]})
 
-    async def session_turns(request: web.Request) -> web.Response:
+    async def session_turns(self, request: web.Request) -> web.Response:
         """The last turns of a session (at most 20), oldest first: what the popup shows again when it reopens."""
         session_id = request.match_info["session_id"]
-        store = state.assistant.store
+        store = self.state.assistant.store
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", session_id) or not store.session_exists(session_id):
             return _error(404, f"no session {session_id[:64]}")
         turns = store.session_turns(session_id)[-20:]
         return web.json_response({"turns": [{"question": t.question, "answer": t.answer, "ok": t.ok} for t in turns]})
 
-    async def popup(request: web.Request) -> web.Response:
-        if state.open_popup is None:
+    async def popup(self, request: web.Request) -> web.Response:
+        if self.state.open_popup is None:
             return _error(409, "the popup is not available in this daemon")
         try:
-            return web.json_response({"ok": True, "popup": await state.open_popup(wait=True)})
+            return web.json_response({"ok": True, "popup": await self.state.open_popup(wait=True)})
         except PopupUnavailable as e:
             return _error(503, str(e))
 
-    async def ask(request: web.Request) -> web.StreamResponse:
-        data = await body_of(request)
-        try:
-            body = AskBody.model_validate(data)
-        except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(map(str, first["loc"])) or "body"
-            return _error(400, f"invalid request: {where}: {first['msg']}")
-        if state.refresh is not None:
-            await state.refresh()
-        assistant = state.assistant
-        if body.session_id == "last":  # `ask -c`: the most recent conversation
-            body.session_id = assistant.store.find_session("last", exclude="batch")
-        if body.session_id and not assistant.store.session_exists(body.session_id):
-            return _error(404, f"no session {body.session_id}")
-        settings = assistant.settings
-        wanted, differs, error = client_settings(body.env)
+    def turn_settings(self, body: AskBody) -> Settings | web.Response:
+        """The settings this turn answers with: the daemon's, with what the client may choose for one turn (its
+        per-turn settings, models and retries); a 409 naming what else differs (the client then answers itself)."""
+        settings = self.state.assistant.settings  # type: ignore[union-attr]
+        wanted, differs, error = self.client_settings(body.env)
         if differs:
             return web.json_response({"error": error or f"the daemon runs with other settings ({', '.join(differs)})",
                                       "differs": differs}, status=409)
-        if wanted is not None:
-            settings = settings.model_copy(update={n: getattr(wanted, n) for n in PER_TURN})
-        if body.model or body.models or body.max_retries is not None:
-            changes: dict[str, Any] = {}
-            if body.model:
-                changes.update({"model": body.model, **{f"{r}_model": body.model for r in ROLES}})
-            for role, name in (body.models or {}).items():
-                changes[f"{role}_model"] = name
-            if body.max_retries is not None:
-                changes["max_retries"] = body.max_retries
-            settings = settings.model_copy(update=changes)
+        changes: dict[str, Any] = {n: getattr(wanted, n) for n in PER_TURN} if wanted is not None else {}
+        if body.model:
+            changes.update({"model": body.model, **{f"{r}_model": body.model for r in ROLES}})
+        for role, name in (body.models or {}).items():
+            changes[f"{role}_model"] = name
+        if body.max_retries is not None:
+            changes["max_retries"] = body.max_retries
+        return settings.model_copy(update=changes) if changes else settings
+
+    async def answer(self, request: web.Request, body: AskBody, settings: Settings) -> web.StreamResponse:
+        """The turn's events as NDJSON while it runs; a client that leaves does not stop it (it is still stored)."""
+        assistant = self.state.assistant
         response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await response.prepare(request)
         gone = False
 
-        async def send(obj: bytes) -> None:
+        async def emit(event: Event) -> None:
             nonlocal gone
             if gone:
                 return
             try:
-                await response.write(wire.line(obj))
+                await response.write(wire.line(EventAdapter.dump_json(event)))
             except (ConnectionError, RuntimeError):
                 gone = True  # the client left; the turn still finishes and is stored
 
-        async def emit(event: Event) -> None:
-            await send(EventAdapter.dump_json(event))
-
-        state.busy[id(assistant)] = state.busy.get(id(assistant), 0) + 1
+        self.state.busy[id(assistant)] = self.state.busy.get(id(assistant), 0) + 1
         started = time.monotonic()
         try:
             result = await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings,
@@ -311,7 +323,7 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
             await emit(TurnFailed(message=f"the daemon hit an internal error ({type(e).__name__}).",
                                   hint="See daemon.log in the log directory."))
         finally:
-            await state.release(assistant)
+            await self.state.release(assistant)
         if not gone:
             try:
                 await response.write_eof()
@@ -319,11 +331,27 @@ def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Appli
                 pass
         return response
 
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[guard])
-    app.router.add_get("/v1/health", health)
-    app.router.add_get("/v1/sessions", sessions)
-    app.router.add_get("/v1/sessions/{session_id}/turns", session_turns)
-    app.router.add_post("/v1/ask", ask)
-    app.router.add_post("/v1/popup", popup)
-    app.router.add_post("/v1/settings", compare_settings)
-    return app
+    async def ask(self, request: web.Request) -> web.StreamResponse:
+        """``POST /v1/ask``: read the request, settle the turn's settings, answer."""
+        try:
+            body = AskBody.model_validate(await self.body_of(request))
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(map(str, first["loc"])) or "body"
+            return _error(400, f"invalid request: {where}: {first['msg']}")
+        if self.state.refresh is not None:
+            await self.state.refresh()
+        store = self.state.assistant.store  # type: ignore[union-attr]
+        if body.session_id == "last":  # `ask -c`: the most recent conversation
+            body.session_id = store.find_session("last", exclude="batch")
+        if body.session_id and not store.session_exists(body.session_id):
+            return _error(404, f"no session {body.session_id}")
+        settings = self.turn_settings(body)
+        if isinstance(settings, web.Response):
+            return settings
+        return await self.answer(request, body, settings)
+
+
+def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Application:
+    return DaemonApi(assistant, token, state).app()
+

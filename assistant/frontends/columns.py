@@ -3,7 +3,24 @@ marks none. Standard library only: the thin client, the store's tables and the r
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
 import unicodedata
+
+
+def terminal_columns(fallback: int = 80) -> int:
+    """The width of the terminal the answer is shown on: what the terminal itself says (stdout, else stderr), then
+    ``COLUMNS``, then ``fallback``. The terminal first: a ``COLUMNS`` exported once and inherited goes stale when
+    the window is resized or the program runs in another terminal (tmux, a pane)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            size = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            continue
+        if size > 0:
+            return size
+    return shutil.get_terminal_size((fallback, 24)).columns
 
 
 def char_width(c: str) -> int:

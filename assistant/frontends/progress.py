@@ -9,13 +9,12 @@ printed, whole."""
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import threading
 import time
 from typing import Any
 
-from assistant.frontends.columns import fit
+from assistant.frontends.columns import fit, terminal_columns
 from assistant.frontends.markdown import ends_sentence, is_cjk, is_fence, spans, starts_block, table_line
 from assistant.frontends.wrap import RowWriter, hanging
 from assistant.wire import stage_label
@@ -192,7 +191,7 @@ class Progress:
     def _draw(self, text: str) -> None:
         # one row, always: a label of several lines or wider than the terminal would leave rows behind that
         # "\r\033[K" does not clear (a multi-line question's expression, a long tool call)
-        text = fit(" ".join(text.split()), shutil.get_terminal_size().columns - 1)
+        text = fit(" ".join(text.split()), terminal_columns() - 1)
         sys.stderr.write("\r\033[K" + ("\033[2m" + text + "\033[0m" if self.colour else text))
         sys.stderr.flush()
         self._status = True

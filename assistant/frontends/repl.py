@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
 import signal
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.answering import Answering
-from assistant.frontends.columns import fit, width
+from assistant.frontends.columns import fit, terminal_columns, width
 from assistant.frontends.progress import Progress
 from assistant.store import SessionSummary
 from assistant.capable import TOO_SMALL
@@ -223,7 +222,7 @@ class Repl:
         resumed = f" (resumed, {turns} turn{'s' if turns != 1 else ''})" if turns else ""
         via = f" · via {self.via}" if self.via else ""
         header = f"assistant chat · {await self._answering()}{via} · session {self.session_id}{resumed} · /help"
-        if sys.stdout.isatty() and width(header) >= shutil.get_terminal_size().columns:  # two rows, never a fold
+        if sys.stdout.isatty() and width(header) >= terminal_columns():  # two rows, never a fold
             header = f"assistant chat · {await self._answering()}{via}\nsession {self.session_id}{resumed} · /help"
         print(header)
         pending = self.app.store.pending(self.session_id)

@@ -9,10 +9,9 @@ be taken back exactly and drawn again as formatting (:class:`assistant.frontends
 from __future__ import annotations
 
 import re
-import shutil
 from typing import Callable, TextIO
 
-from assistant.frontends.columns import char_width, width
+from assistant.frontends.columns import char_width, terminal_columns, width
 from assistant.frontends.markdown import is_cjk
 
 # A list item's or a quote's marker, as the model wrote it or as it is shown: wrapped rows start under its text
@@ -20,7 +19,7 @@ _HANGING = re.compile(r"^(?:[ ]*(?:[•│>*+-] |\d+[.)] ))+")
 
 
 def columns() -> int:
-    return max(10, shutil.get_terminal_size().columns)
+    return max(10, terminal_columns())
 
 
 def hanging(line: str) -> str:

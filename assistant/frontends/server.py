@@ -157,6 +157,12 @@ class DaemonApi:
         self.state, self.token = state, token
         state.assistant = state.assistant or assistant
 
+    @property
+    def assistant(self) -> Assistant:
+        """The pipeline that answers now (a reload puts a new one in ``state``)."""
+        assert self.state.assistant is not None, "the API serves only once a pipeline is built"
+        return self.state.assistant
+
     def app(self) -> web.Application:
         guard = self.guard
 
@@ -225,7 +231,7 @@ class DaemonApi:
         return web.json_response({
             "ok": True, "version": __version__, "pid": __import__("os").getpid(),
             "uptime_s": round(time.time() - self.state.started, 1), "transport": self.state.transport,
-            "backend": self.state.assistant.backend.name, "models": {r: self.state.assistant.settings.model_for(r) for r in ROLES},
+            "backend": self.assistant.backend.name, "models": {r: self.assistant.settings.model_for(r) for r in ROLES},
             "warm": self.state.warm, "hotkey": self.state.hotkey, "notes": self.state.notes[-4:],
         })
 
@@ -238,7 +244,7 @@ class DaemonApi:
             wanted = self.state.settings_for(env)
         except AssistantError as e:
             return None, ["config"], e.one_line()
-        return wanted, differing(wanted, self.state.assistant.settings), None
+        return wanted, differing(wanted, self.assistant.settings), None
 
     async def compare_settings(self, request: web.Request) -> web.Response:
         """``{"env": {...}}``: which settings of a client with that environment the daemon would not answer with
@@ -253,12 +259,12 @@ class DaemonApi:
         return web.json_response({"differs": differs, **({"error": error} if error else {})})
 
     async def sessions(self, request: web.Request) -> web.Response:
-        return web.json_response({"sessions": [s.model_dump() for s in self.state.assistant.store.sessions()]})
+        return web.json_response({"sessions": [s.model_dump() for s in self.assistant.store.sessions()]})
 
     async def session_turns(self, request: web.Request) -> web.Response:
         """The last turns of a session (at most 20), oldest first: what the popup shows again when it reopens."""
         session_id = request.match_info["session_id"]
-        store = self.state.assistant.store
+        store = self.assistant.store
         if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", session_id) or not store.session_exists(session_id):
             return _error(404, f"no session {session_id[:64]}")
         turns = store.session_turns(session_id)[-20:]
@@ -275,7 +281,7 @@ class DaemonApi:
     def turn_settings(self, body: AskBody) -> Settings | web.Response:
         """The settings this turn answers with: the daemon's, with what the client may choose for one turn (its
         per-turn settings, models and retries); a 409 naming what else differs (the client then answers itself)."""
-        settings = self.state.assistant.settings  # type: ignore[union-attr]
+        settings = self.assistant.settings
         wanted, differs, error = self.client_settings(body.env)
         if differs:
             return web.json_response({"error": error or f"the daemon runs with other settings ({', '.join(differs)})",
@@ -291,7 +297,7 @@ class DaemonApi:
 
     async def answer(self, request: web.Request, body: AskBody, settings: Settings) -> web.StreamResponse:
         """The turn's events as NDJSON while it runs; a client that leaves does not stop it (it is still stored)."""
-        assistant = self.state.assistant
+        assistant = self.assistant
         response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
         await response.prepare(request)
         gone = False
@@ -341,7 +347,7 @@ class DaemonApi:
             return _error(400, f"invalid request: {where}: {first['msg']}")
         if self.state.refresh is not None:
             await self.state.refresh()
-        store = self.state.assistant.store  # type: ignore[union-attr]
+        store = self.assistant.store
         if body.session_id == "last":  # `ask -c`: the most recent conversation
             body.session_id = store.find_session("last", exclude="batch")
         if body.session_id and not store.session_exists(body.session_id):

@@ -15,7 +15,7 @@ class Answering(Protocol):
     settings: Settings
     store: Store
 
-    async def ask(self, question: str, session_id: str | None = None, emit: Any = None,
+    async def ask(self, question: str, session_id: str | None = None, *, emit: Any = None,
                   system: str | None = None) -> TurnResult:
         """Answer one question, streaming its events to ``emit``, and return what it came to (the same in-process
         and through the daemon); raises ``AssistantError`` when the turn fails."""

@@ -282,13 +282,13 @@ class Gazetteer:
                     i += 1
         text = _SENTENCE_END.sub(",", text)  # "weather for Boston.": the sentence's end, not the name's (St. stays)
         text = self._find_joined_names(text, found, exclude)
-        for run in _name_runs(text, exclude):
-            self._find_in_run(text, run, found, exclude)
+        for name_run in _name_runs(text, exclude):
+            self._find_in_run(text, name_run, found, exclude)
         if _POSSESSIVE.search(text):  # "Boston's weather": the name without its 's, where the name with it is none
             plain, before = _POSSESSIVE.sub("  ", text), list(found)
-            for run in _name_runs(plain, exclude):
+            for plain_run in _name_runs(plain, exclude):
                 more: list[tuple[int, str, Place]] = []
-                self._find_in_run(plain, run, more, exclude)
+                self._find_in_run(plain, plain_run, more, exclude)
                 found += [f for f in more if not any(s <= f[0] < s + len(w) for s, w, _ in before)]
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
 
@@ -380,7 +380,7 @@ _POSSESSIVE = re.compile(r"(?<=[a-z\u00e0-\u024f])['’]s\b")
 def _after_a_name(text: str, start: int, exclude: set[str]) -> bool:
     """Right after "Cosby, " or "Wells in ": a country or state there only says which Cosby or Wells."""
     m = re.search(r"([A-Za-z\u00c0-\u024f][\w'’.-]*)(?:\s*,\s*|\s+in\s+)$", text[:start])
-    return bool(m) and m.group(1)[0].isupper() and m.group(1).casefold() not in exclude
+    return m is not None and m.group(1)[0].isupper() and m.group(1).casefold() not in exclude
 
 
 def _first_word(text: str) -> int:

@@ -15,7 +15,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 try:
     from tools.importpath import TOOLS_DIR, interpreter_path
@@ -47,7 +47,7 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def protected(own: list[str | os.PathLike[str]] = ()) -> list[tuple[str, str]]:  # type: ignore[assignment]
+def protected(own: Sequence[str | os.PathLike[str]] = ()) -> list[tuple[str, str]]:
     """Folders no third-party code may be granted, each with why: ``own`` (the assistant's config, data, cache and
     log folders), the interpreter and the code it imports, and the secret stores under the home folder."""
     home = _real(Path.home())
@@ -58,7 +58,7 @@ def protected(own: list[str | os.PathLike[str]] = ()) -> list[tuple[str, str]]: 
     return out
 
 
-def refusal(path: str | os.PathLike[str], own: list[str | os.PathLike[str]] = ()) -> str | None:  # type: ignore[assignment]
+def refusal(path: str | os.PathLike[str], own: Sequence[str | os.PathLike[str]] = ()) -> str | None:
     """Why ``path`` may never be granted, or ``None`` when it may be. A folder is refused when it is, lies inside,
     or holds one of :func:`protected`'s (granting a folder grants all beneath it); the home folder itself and
     system folders are refused whole, their subfolders by the same rule."""

@@ -56,7 +56,7 @@ def main() -> None:
         import grants  # type: ignore[import-not-found]
         import landlock  # type: ignore[import-not-found]
         import namespaces  # type: ignore[import-not-found]
-        import seccomp  # type: ignore[import-not-found]  (with libseccomp, loaded before the jail)
+        import seccomp  # type: ignore[import-not-found]  # with libseccomp, loaded before the jail
         network = bool(limits.get("network"))
         folders = [os.path.abspath(os.path.expanduser(f)) for f in limits.get("folders") or []]
         for folder in folders:

@@ -301,7 +301,8 @@ class McpTool(Tool):
         self.remote_name: str = definition["name"]
         self.name = tool_name(server.name, self.remote_name)  # type: ignore[misc]
         self.description = (definition.get("description") or "").strip() or f"{self.remote_name} (MCP server {server.name})"  # type: ignore[misc]
-        schema = definition.get("input_schema") if isinstance(definition.get("input_schema"), dict) else {}
+        raw = definition.get("input_schema")
+        schema: dict[str, Any] = raw if isinstance(raw, dict) else {}
         self.schema = {k: v for k, v in schema.items() if k not in ("title", "$schema")} or {"type": "object", "properties": {}}
         self.Args = args_model(self.name, self.schema)  # type: ignore[misc]
         self.source = f"MCP server {server.name}"  # type: ignore[misc]

@@ -349,7 +349,8 @@ class PluginTool(Tool):
         self.description = described["description"]  # type: ignore[misc]
         title = described.get("title")
         self.title = LocalText.model_validate(title) if isinstance(title, dict) else None  # type: ignore[misc]
-        schema = described.get("schema") if isinstance(described.get("schema"), dict) else {}
+        raw = described.get("schema")
+        schema: dict[str, Any] = raw if isinstance(raw, dict) else {}
         self.schema = {k: v for k, v in schema.items() if k not in ("title", "$schema")} or {"type": "object", "properties": {}}
         self.Args = args_model(self.name, self.schema)  # type: ignore[misc]
         self.renders_directly = bool(described.get("renders_directly"))  # type: ignore[misc]

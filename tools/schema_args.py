@@ -42,7 +42,8 @@ def args_model(name: str, schema: dict[str, Any]) -> type[BaseModel]:
     """A pydantic model that validates a model's arguments against an MCP tool's ``inputSchema``: types,
     required keys, enums; unknown keys are refused unless the schema allows them. Keys that cannot be Python
     names keep their spelling through aliases."""
-    properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    raw = schema.get("properties")
+    properties: dict[str, Any] = raw if isinstance(raw, dict) else {}
     required = set(schema.get("required") or [])
     fields: dict[str, Any] = {}
     for i, (key, prop) in enumerate(properties.items()):
@@ -55,6 +56,6 @@ def args_model(name: str, schema: dict[str, Any]) -> type[BaseModel]:
         else:
             default = prop.get("default") if isinstance(prop, dict) else None
             fields[field_name] = (kind | None if kind is not Any else Any, Field(default, alias=key, description=description))
-    extra = "allow" if schema.get("additionalProperties") is True else "forbid"
+    extra: Literal["allow", "forbid"] = "allow" if schema.get("additionalProperties") is True else "forbid"
     config = ConfigDict(extra=extra, populate_by_name=True, serialize_by_alias=True)
     return create_model(f"{name}Args", __config__=config, **fields)

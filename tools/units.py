@@ -213,7 +213,7 @@ def format_value(x: float) -> str:
 def registry() -> Any:
     import pint
 
-    ureg = pint.UnitRegistry()
+    ureg: Any = pint.UnitRegistry()
     for line in DEFINITIONS:
         ureg.define(line)
     return ureg

@@ -182,6 +182,7 @@ def resolve(phrase: str, now: datetime) -> Period | None:
             else:
                 days = Period(today, monday + timedelta(days=6))
         elif g["zh_date"] or g["en_date"] or g["iso"] or g["zh_day_only"]:
+            y: int | None
             if g["iso"]:
                 y, mo, dd = int(g["iso_y"]), int(g["iso_m"]), int(g["iso_d"])
             elif g["zh_date"]:

@@ -198,7 +198,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     async def warm() -> None:
         try:
             await app.warm()
-            backend = await app.backend.pick()  # type: ignore[attr-defined]  (the pipeline the daemon started with)
+            backend = await app.backend.pick()  # type: ignore[attr-defined]  # the pipeline the daemon started with
             if hasattr(backend, "warm"):
                 await backend.warm(sorted({settings.model_for(r) for r in ROLES}))
             if hasattr(backend, "load"):  # the embedded model: loaded once, here, not by the first question

@@ -76,7 +76,7 @@ def _md() -> Any:
 
         import markdown_it.parser_inline as parser_inline
 
-        parser_inline.StateInline = Scanned  # type: ignore[misc]  (this process's only Markdown parser)
+        parser_inline.StateInline = Scanned  # type: ignore[misc]  # this process's only Markdown parser
         _parser = MarkdownIt("commonmark", {"html": False}).enable("table").disable("html_inline")
     return _parser
 

@@ -120,8 +120,8 @@ class Popup:
         if "clam" in style.theme_names():
             style.theme_use("clam")
         # a thin scrollbar without arrows, shown only when the conversation is longer than the window
-        style.layout("Thin.Vertical.TScrollbar", [("Vertical.Scrollbar.trough", {"sticky": "ns", "children": [
-            ("Vertical.Scrollbar.thumb", {"expand": "1", "sticky": "nswe"})]})])
+        style.layout("Thin.Vertical.TScrollbar", [("Vertical.Scrollbar.trough", {  # type: ignore[list-item]
+            "sticky": "ns", "children": [("Vertical.Scrollbar.thumb", {"expand": "1", "sticky": "nswe"})]})])
         style.configure("Thin.Vertical.TScrollbar", troughcolor=BG, background="#c7ccd4", bordercolor=BG,
                         lightcolor="#c7ccd4", darkcolor="#c7ccd4", gripcount=0, arrowsize=9)  # clam: its width
         self.scroll = ttk.Scrollbar(self.body, orient="vertical", command=self.text.yview,
@@ -154,7 +154,7 @@ class Popup:
         else:
             self.placeholder.place(in_=self.entry, x=0, rely=0.5, anchor="w")
 
-    def _scrolled(self, first: str, last: str) -> None:
+    def _scrolled(self, first: float | str, last: float | str) -> None:
         """The scrollbar is there only while there is something to scroll to."""
         self.scroll.set(first, last)
         if float(first) <= 0.0 and float(last) >= 1.0:
@@ -442,4 +442,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

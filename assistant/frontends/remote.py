@@ -5,7 +5,7 @@ read directly (the same database file) for the commands."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from assistant.answering import Answering
 from assistant.config import ROLES, Settings
@@ -39,7 +39,7 @@ class RemoteAssistant:
         return {"max_retries": self.settings.max_retries,
                 "models": {r: self.settings.model_for(r) for r in ROLES}, "env": self.env}
 
-    async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None,
+    async def ask(self, question: str, session_id: str | None = None, *, emit: Emit | None = None,
                   system: str | None = None) -> TurnResult:
         """The same result as in-process, built from the turn's events. The client blocks, so each read runs in a
         thread; a cancelled turn aborts the read that waits."""
@@ -73,7 +73,7 @@ class RemoteAssistant:
         turn = Follower(session_id)
         try:
             while (event := await asyncio.to_thread(next, events, _END)) is not _END:
-                turn.see(event)
+                turn.see(cast("dict[str, Any]", event))  # a dict: the sentinel ended the loop
                 if emit is not None:
                     r = emit(EventAdapter.validate_python(event))
                     if r is not None:

@@ -68,7 +68,7 @@ def render(turn: dict[str, Any]) -> str:
     tools = list(turn["tool_calls"])
 
     def take(role: str, limit: int | None = None) -> list[str]:
-        out = []
+        out: list[str] = []
         while calls and calls[0]["role"] == role and (limit is None or len(out) < limit):
             out.append(_model_line(calls.pop(0)))
         return out

@@ -111,7 +111,7 @@ class RoleScript:
         item = self._take("router") if self._has("router") else None
         choice = decide_choice(as_reply(item, request).content) if item is not None else ("chat", [])
         route, also = choice
-        if also:
+        if also and item is not None:
             self.queues.setdefault("router", []).insert(0, item)
             return ChatReply(tool_calls=[ToolCall(name=r, arguments={}) for r in [route, *also]])
         if route in ("chat", "clarify", None):
@@ -130,5 +130,5 @@ def decide_choice(text: str) -> tuple[str | None, list[str]]:
         return None, []
     if not isinstance(value, dict) or not isinstance(value.get("route"), str):
         return None, []
-    also = [a.get("route") for a in value.get("also") or [] if isinstance(a, dict) and isinstance(a.get("route"), str)]
+    also = [str(a["route"]) for a in value.get("also") or [] if isinstance(a, dict) and isinstance(a.get("route"), str)]
     return value["route"], also

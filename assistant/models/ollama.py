@@ -155,7 +155,7 @@ class OllamaBackend:
                             calls.extend(_calls(chunk.message.tool_calls))
                             last = chunk
                     finally:
-                        await stream.aclose()  # closes the HTTP response: Ollama stops generating
+                        await stream.aclose()  # type: ignore[attr-defined]  # an async generator: closing it closes the response
             except (StopGeneration, TimeoutError) as e:
                 cut = stream_cut(e, bool(parts), self.timeout, lambda: self._timeout(request.model))
             except pydantic.ValidationError as e:
@@ -234,9 +234,11 @@ def _calls(raw: Any) -> list[ToolCall]:
 
 
 def _unreadable(e: pydantic.ValidationError) -> str:
-    first = e.errors()[0] if e.errors() else {}
-    where = ".".join(str(p) for p in first.get("loc", ()))
-    return f"the reply could not be read ({where}: {first.get('msg', 'invalid')})"
+    if not e.errors():
+        return "the reply could not be read"
+    first = e.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    return f"the reply could not be read ({where}: {first['msg']})"
 
 
 def _reply(content: str, calls: list[ToolCall], final: Any, thinking: str = "") -> ChatReply:

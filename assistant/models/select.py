@@ -105,7 +105,7 @@ async def _doctor(name: str, settings: Settings, required: bool) -> list[Check]:
 
 async def list_models(settings: Settings) -> tuple[str, list[dict]]:
     """The backend that answers now (as ``auto`` would choose it) and the models it has."""
-    name = settings.backend
+    name: str = settings.backend
     if name == "auto":
         name = AUTO[0]
         for candidate in AUTO:

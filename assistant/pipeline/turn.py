@@ -289,12 +289,13 @@ class Assistant:
         """The route and, when the question holds several requests, its plan: by rule where a rule is certain."""
         if ctx.images:  # no rule reads a picture, and no tool takes one: the model that sees it answers
             await self._sees(ctx)
-            decision = router.RouteDecision(route=router.CHAT, by="rule", reason=(
+            seen = router.RouteDecision(route=router.CHAT, by="rule", reason=(
                 f"{len(ctx.images)} image{'s' if len(ctx.images) > 1 else ''} attached: the model with vision answers"))
-            await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[]))
-            return decision, None
+            await ctx.emit(RouteDecided(route=seen.route, by=seen.by, reason=seen.reason, steps=[]))
+            return seen, None
         steps = plan.by_rule(ctx) if ctx.settings.deterministic and ctx.pending is None and \
             not router.guarded(ctx.question) and not router.document_attached(ctx.question) else None
+        decision: router.RouteDecision | None
         if steps:
             decision = router.RouteDecision(route="+".join(s.route for s in steps), by="rule",
                                             reason=f"{len(steps)} requests, each settled by a rule")
@@ -596,10 +597,10 @@ class Assistant:
                 # network is down: do not spend retries on it.
                 unfixable = [r for r in results if not r.ok and (not r.fixable or (attempt == 1 and bool(preset)))]
                 if unfixable:
-                    first = unfixable[0]
-                    await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", reason=first.error or "", by="check"))
-                    return Outcome(ok=False, attempts=attempt, reason=first.error or "", message=first.message or TOOL_FAILED,
-                                   why="unfixable")
+                    refused = unfixable[0]
+                    await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", reason=refused.error or "", by="check"))
+                    return Outcome(ok=False, attempts=attempt, reason=refused.error or "",
+                                   message=refused.message or TOOL_FAILED, why="unfixable")
                 await ctx.emit(StageStarted(stage="validator", attempt=attempt, of=total))
                 verdict = await validator.validate(ctx, tool, executed, trusted=attempt == 1 and bool(preset))
             await ctx.emit(ValidationDone(attempt=attempt, verdict=verdict.verdict, reason=verdict.reason, by=verdict.by))

@@ -36,7 +36,8 @@ def _prune(older_than: str | None, yes: bool = False) -> int:
 
     from assistant.errors import ConfigError
 
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([hdw]?)\s*", older_than or "")
+    older_than = (older_than or "").strip()
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([hdw]?)\s*", older_than)
     if m is None:
         raise ConfigError("logs prune needs --older-than AGE.", "For example: assistant logs prune --older-than 30d "
                           "(h: hours, d: days, w: weeks; a number alone is days).")
@@ -45,15 +46,15 @@ def _prune(older_than: str | None, yes: bool = False) -> int:
     store = open_store()
     would, empty, in_use = store.prune_counts(before)
     if not would and not empty:
-        print(f"nothing is older than {older_than.strip()}" + (f" ({in_use} session{'s' if in_use != 1 else ''} in "
+        print(f"nothing is older than {older_than}" + (f" ({in_use} session{'s' if in_use != 1 else ''} in "
                                                              "use kept)" if in_use else ""))
         return 0
     kept = f" ({in_use} session{'s' if in_use != 1 else ''} in use by a chat or the daemon kept)" if in_use else ""
-    if not confirmed(f"{would:,} turn{'s' if would != 1 else ''} older than {older_than.strip()} and {empty:,} "
+    if not confirmed(f"{would:,} turn{'s' if would != 1 else ''} older than {older_than} and {empty:,} "
                      f"session{'s' if empty != 1 else ''} left empty{kept}", yes):
         return 1
     turns, sessions, vacuumed = store.prune(before)
-    print(f"deleted {turns} turn{'s' if turns != 1 else ''} older than {older_than.strip()} and {sessions} empty "
+    print(f"deleted {turns} turn{'s' if turns != 1 else ''} older than {older_than} and {sessions} empty "
           f"session{'s' if sessions != 1 else ''}" + ("; the database was compacted" if vacuumed else ""))
     return 0
 

@@ -4,7 +4,7 @@ deterministic hooks that let the pipeline skip model calls when the answer is ce
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, ClassVar, Literal
+from typing import Any, Callable, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -99,8 +99,12 @@ class Permissions(BaseModel):
     files: list[str] = Field(default_factory=list, description="directories the tool may write (its cache at most)")
 
 
-class Tool:
-    """Base class for tools. Subclasses set the class attributes and implement :meth:`run`.
+A = TypeVar("A", bound=BaseModel)  # a tool's arguments: ``class Weather(Tool[WeatherArgs])`` types every hook's
+
+
+class Tool(Generic[A]):
+    """Base class for tools. Subclasses set the class attributes and implement :meth:`run`; ``Tool[XArgs]`` types
+    the arguments every hook receives.
 
     A tool is rebuilt inside a sandbox worker from :meth:`spec` (its class and its config), so all
     it needs at run time must be in its ``Config``."""
@@ -161,7 +165,7 @@ class Tool:
             "config": self.config.model_dump(mode="json") if self.config is not None else None,
         }
 
-    async def run(self, args: BaseModel) -> ToolResult:
+    async def run(self, args: A) -> ToolResult:
         raise NotImplementedError
 
     async def start(self) -> None:
@@ -201,23 +205,23 @@ class Tool:
         (ask back); ``ungrounded``: nothing to use, so the turn is chat. Rules are checked elsewhere."""
         return "grounded"
 
-    def vet(self, question: str, args: BaseModel) -> Verdict | None:
+    def vet(self, question: str, args: A) -> Verdict | None:
         """Arguments a model proposed, judged before the tool runs: a FAIL here never reaches the tool
         (a place the user excluded). ``None`` when there is nothing to object to."""
         return None
 
-    def check(self, question: str, args: BaseModel, result: ToolResult) -> Verdict | None:
+    def check(self, question: str, args: A, result: ToolResult) -> Verdict | None:
         """Deterministic validation; ``None`` when this layer cannot decide and the model should judge. A failed
         call fails here, with the tool's sentence for the user; tools that check more call this first."""
         if not result.ok:
             return Verdict(verdict="FAIL", reason=result.error or f"{self.name} failed", message=result.message)
         return None
 
-    def render(self, question: str, args: BaseModel, result: ToolResult) -> str | None:
+    def render(self, question: str, args: A, result: ToolResult) -> str | None:
         """A complete answer for one successful call, without a model, in the question's language."""
         return None
 
-    def render_all(self, question: str, executed: list[tuple[BaseModel, ToolResult]]) -> str:
+    def render_all(self, question: str, executed: list[tuple[A, ToolResult]]) -> str:
         """The answer for every call of a turn, without a model: what is shown when the model's answer fails
         its check. Tools may override it to compare (the colder of two places)."""
         parts = []
@@ -229,7 +233,7 @@ class Tool:
             parts.append(text)
         return "\n".join(parts)
 
-    def key_facts(self, args: BaseModel, result: ToolResult) -> list[KeyFact]:
+    def key_facts(self, args: A, result: ToolResult) -> list[KeyFact]:
         """What an answer built on this result must carry (checked without a model)."""
         return []
 

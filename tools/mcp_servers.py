@@ -289,7 +289,7 @@ def tool_name(server: str, tool: str) -> str:
     return raw[:40].rstrip("_")
 
 
-class McpTool(Tool):
+class McpTool(Tool[BaseModel]):
     """One tool of an MCP server. Runs in the server's process (``external``), so the runner calls it directly."""
 
     external = True

@@ -335,7 +335,7 @@ class HookHost:
             self.home = None
 
 
-class PluginTool(Tool):
+class PluginTool(Tool[BaseModel]):
     """A plugin's tool as the assistant holds it: data from its description, hooks forwarded to its host."""
 
     def __init__(self, entry: Entry, described: dict[str, Any], host: HookHost, decision: Decision) -> None:

@@ -289,7 +289,7 @@ def _known() -> str:
     return ", ".join(ns[0] + "/" + next((n for n in ns if n.isascii()), ns[0]) for _, _, ns in UNITS[:12])
 
 
-class Units(Tool):
+class Units(Tool[UnitsArgs]):
     name = "units"
     description = ("Convert a quantity between units: length, mass, temperature, speed, area, volume, data sizes "
                    "and time spans (公里, 英里, 斤, 亩, 华氏度, miles, lbs, °F, GB …). Copy the units as the user wrote them.")
@@ -304,7 +304,7 @@ class Units(Tool):
         given = amounts(evidence)  # read once per answer
         return (lambda sentence: converted_from(given, sentence)) if given else None
 
-    async def run(self, args: UnitsArgs) -> ToolResult:  # type: ignore[override]
+    async def run(self, args: UnitsArgs) -> ToolResult:
         a, b = lookup(args.from_unit), lookup(args.to_unit)
         for name, found in ((args.from_unit, a), (args.to_unit, b)):
             if found is None:
@@ -332,7 +332,7 @@ class Units(Tool):
         has_unit = bool(_MAY_COUNT.search(text)) and _rx().has_unit.search(text) is not None
         return "grounded" if has_unit else "ungrounded"
 
-    def check(self, question: str, args: UnitsArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
+    def check(self, question: str, args: UnitsArgs, result: ToolResult) -> Verdict | None:
         if not result.ok:
             return super().check(question, args, result)
         asked = parse(question)
@@ -360,7 +360,7 @@ class Units(Tool):
             return Verdict(verdict="FAIL", reason=f"the question asks for {' or '.join(targets)}: convert to that")
         return None  # phrased otherwise: the model judges whether these are the units meant
 
-    def key_facts(self, args: UnitsArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+    def key_facts(self, args: UnitsArgs, result: ToolResult) -> list[KeyFact]:
         data = result.data or {}
         if "result" not in data:
             return []
@@ -368,7 +368,7 @@ class Units(Tool):
         return [KeyFact(label=f"the result {data['shown']} {args.to_unit}", number=x,
                         tolerance=max(abs(x) * 0.005, 0.005), words=[data["shown"]])]
 
-    def render(self, question: str, args: UnitsArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+    def render(self, question: str, args: UnitsArgs, result: ToolResult) -> str | None:
         if not result.ok or not result.data:
             return None
         zh = language_of(question) == "zh"

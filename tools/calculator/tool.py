@@ -23,7 +23,7 @@ class CalculatorArgs(BaseModel):
     )
 
 
-class Calculator(Tool):
+class Calculator(Tool[CalculatorArgs]):
     name = "calculator"
     description = (
         "Evaluate an arithmetic expression exactly. Use for any calculation, including word problems: write the "
@@ -33,7 +33,7 @@ class Calculator(Tool):
     title = LocalText(zh="计算器", en="calculator")
     renders_directly = True  # "123 * 456 = 56088" is the whole answer
 
-    async def run(self, args: CalculatorArgs) -> ToolResult:  # type: ignore[override]
+    async def run(self, args: CalculatorArgs) -> ToolResult:
         try:
             value = evaluate(args.expression)
         except CalcError as e:
@@ -67,7 +67,7 @@ class Calculator(Tool):
         number, a room, a version or a date is a name, not something to calculate with."""
         return "grounded" if has_numbers(question) else "ungrounded"
 
-    def check(self, question: str, args: CalculatorArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
+    def check(self, question: str, args: CalculatorArgs, result: ToolResult) -> Verdict | None:
         if not result.ok:
             return super().check(question, args, result)
         asked = certain_expression(question)
@@ -84,7 +84,7 @@ class Calculator(Tool):
             return Verdict(verdict="PASS", reason="every number of the formula is one the user gave")
         return None  # a number the user never gave: only a model can judge whether the formula fits
 
-    def key_facts(self, args: CalculatorArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+    def key_facts(self, args: CalculatorArgs, result: ToolResult) -> list[KeyFact]:
         value = str((result.data or {}).get("value", ""))
         if not value:
             return []
@@ -96,7 +96,7 @@ class Calculator(Tool):
             return [KeyFact(label=f"the result {value}", words=[value])]
         return [KeyFact(label=f"the result {value}", number=number, words=[value])]
 
-    def render(self, question: str, args: CalculatorArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+    def render(self, question: str, args: CalculatorArgs, result: ToolResult) -> str | None:
         if not result.ok or not result.data:
             return None
         ratio = percent_question(question)

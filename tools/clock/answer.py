@@ -16,7 +16,7 @@ from tools.numerals import to_digits
 class Answering:
     """The clock tool's answer: mixed into :class:`tools.clock.tool.Clock`."""
 
-    def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
+    def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:
         if not result.ok:
             return super().check(question, args, result)
         asked = self.parse(question) if TIME_WORDS.search(question) else None
@@ -27,7 +27,7 @@ class Answering:
             return Verdict(verdict="PASS", reason="the call asks what the user asked")
         return Verdict(verdict="FAIL", reason=f"the user asked for {asked.model_dump(exclude_defaults=True)}")
 
-    def key_facts(self, args: ClockArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+    def key_facts(self, args: ClockArgs, result: ToolResult) -> list[KeyFact]:
         data = result.data or {}
         facts = []
         if "days" in data:
@@ -42,7 +42,7 @@ class Answering:
                                  words=[EN_WEEKDAYS[wd], f"星期{ZH_WEEKDAYS[wd]}", f"周{ZH_WEEKDAYS[wd]}"]))
         return facts
 
-    def render(self, question: str, args: ClockArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+    def render(self, question: str, args: ClockArgs, result: ToolResult) -> str | None:
         if not result.ok or not result.data:
             return None
         data, zh = result.data, language_of(question) == "zh"

@@ -16,7 +16,7 @@ from tools.gazetteer import Gazetteer, gazetteer, index_path
 from tools.when import current_time
 
 
-class Clock(Reading, Answering, Tool):
+class Clock(Reading, Answering, Tool[ClockArgs]):
     """The tool as the registry sees it; its hooks come from its parts."""
 
     name = "clock"
@@ -69,7 +69,7 @@ class Clock(Reading, Answering, Tool):
         zone = self._zone("")
         return self.now().astimezone(zone[0] if zone else timezone.utc).date()
 
-    async def run(self, args: ClockArgs) -> ToolResult:  # type: ignore[override]
+    async def run(self, args: ClockArgs) -> ToolResult:
         now = self.now()
         if args.ask in ("now", "difference"):
             zones = []

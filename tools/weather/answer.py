@@ -19,7 +19,7 @@ from tools.when import resolve
 class Answering:
     """The weather tool's answer: mixed into :class:`tools.weather.tool.Weather`."""
 
-    def check(self, question: str, args: WeatherArgs, result: ToolResult) -> Verdict | None:  # type: ignore[override]
+    def check(self, question: str, args: WeatherArgs, result: ToolResult) -> Verdict | None:
         if not result.ok:
             return super().check(question, args, result)
         got = (result.data or {}).get("geonameid")
@@ -83,7 +83,7 @@ class Answering:
         said = contradicted(conditions, sentence)
         return f"it says '{said}'; the report says {', '.join(dict.fromkeys(conditions))}" if said else None
 
-    def key_facts(self, args: WeatherArgs, result: ToolResult) -> list[KeyFact]:  # type: ignore[override]
+    def key_facts(self, args: WeatherArgs, result: ToolResult) -> list[KeyFact]:
         data = result.data or {}
         place = args.place.split(",")[0].strip()
         facts = [KeyFact(label=f"the place ({place})", words=[place, str(data.get("resolved", "")).split(",")[0]])]
@@ -123,7 +123,7 @@ class Answering:
             facts.append(KeyFact(label=f"the conditions in {place} ({conditions})", words=[conditions, *condition_words(conditions)]))
         return facts
 
-    def render(self, question: str, args: WeatherArgs, result: ToolResult) -> str | None:  # type: ignore[override]
+    def render(self, question: str, args: WeatherArgs, result: ToolResult) -> str | None:
         if not result.ok or not result.data:
             return None
         d = result.data

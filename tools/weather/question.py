@@ -198,6 +198,6 @@ class Reading:
                        message=LocalText(zh=f"模型选了您排除的地方({ruled_out[0]})。",
                                          en=f"the model chose a place you ruled out ({ruled_out[0]})."))
 
-    def vet(self, question: str, args: WeatherArgs) -> Verdict | None:  # type: ignore[override]
+    def vet(self, question: str, args: WeatherArgs) -> Verdict | None:
         place = self.gazetteer.resolve(args.place)
         return self._excluded(question, place.geonameid) if place else None

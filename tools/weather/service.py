@@ -110,7 +110,7 @@ class OpenMeteo:
             self._cache = _Cache(Path(self.cfg.cache_dir))
         return self._cache
 
-    async def run(self, args: WeatherArgs) -> ToolResult:  # type: ignore[override]
+    async def run(self, args: WeatherArgs) -> ToolResult:
         import aiohttp
 
         language = args.language or language_of(args.place)

@@ -15,7 +15,7 @@ from tools.net import plain_error
 from tools.weather.service import OpenMeteo, _Cache
 
 
-class Weather(Reading, Answering, OpenMeteo, Tool):
+class Weather(Reading, Answering, OpenMeteo, Tool[WeatherArgs]):
     """The tool as the registry sees it; its hooks come from its parts."""
 
     name = "weather"

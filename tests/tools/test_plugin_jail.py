@@ -88,24 +88,25 @@ async def registry_of(paths, **settings):  # noqa: ANN001, ANN003, ANN201
     return registry
 
 
-def plugin_processes() -> set[int]:
-    """Plugins' hook hosts and sandbox workers alive now (their private working folders say which)."""
+def plugin_processes(root: str = "/tmp") -> set[int]:
+    """Plugins' hook hosts and sandbox workers alive now whose private working folders are under ``root`` (a test
+    gives its own, so that the workers of tests running beside it on other cores are not counted)."""
     found = set()
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if os.readlink(entry / "cwd").startswith(("/tmp/assistant-plugin-", "/tmp/assistant-tool-")):
+                if os.readlink(entry / "cwd").startswith((f"{root}/assistant-plugin-", f"{root}/assistant-tool-")):
                     found.add(int(entry.name))
             except OSError:
                 continue
     return found
 
 
-def left_running(before: set[int], within: float = 5.0) -> set[int]:
-    """Plugin processes started since ``before`` still alive after ``within`` seconds: the killed ones' group
-    members die a moment after their leader is reaped (longer on a loaded machine)."""
+def left_running(before: set[int], root: str, within: float = 5.0) -> set[int]:
+    """Plugin processes under ``root`` started since ``before`` still alive after ``within`` seconds: the killed
+    ones' group members die a moment after their leader is reaped (longer on a loaded machine)."""
     deadline = time.monotonic() + within
-    while (left := plugin_processes() - before) and time.monotonic() < deadline:
+    while (left := plugin_processes(root) - before) and time.monotonic() < deadline:
         time.sleep(0.05)
     return left
 
@@ -116,13 +117,18 @@ def app_for(world: dict[str, Path], fake, gazetteer_index: str, **overrides):  #
     return build_assistant(settings, paths_under(world["state"]))
 
 
-async def test_no_plugin_code_runs_in_the_assistant_on_any_question(world, fake, gazetteer_index):
+async def test_no_plugin_code_runs_in_the_assistant_on_any_question(world, fake, gazetteer_index, monkeypatch):
     """Its import, construction, permissions and route() run for a plain arithmetic question: in the jail."""
-    before = plugin_processes()
+    import tempfile
+
+    root = tempfile.mkdtemp(prefix="jail-test-")  # this test's workers' folders, told apart from other tests'
+    monkeypatch.setattr(tempfile, "tempdir", root)
+    before = plugin_processes(root)
     app = app_for(world, fake, gazetteer_index)
     try:
         plain = await app.ask("2 + 3")
         assert plain.ok and plain.answer.startswith("2 + 3 = 5") and plain.model_calls == 0
+        assert plugin_processes(root) - before  # its hook host runs, and is seen where this test looks
         untouched(world)
         snooped = await app.ask("snoop")
     finally:
@@ -136,7 +142,7 @@ async def test_no_plugin_code_runs_in_the_assistant_on_any_question(world, fake,
         assert f"{where}: api key refused" in shown and f"{where}: init's command line refused" in shown
         assert f"{where}: plant an MCP server refused" in shown
     untouched(world)
-    assert left_running(before) == set()  # nothing of it left running
+    assert left_running(before, root) == set()  # nothing of it left running
     registry = build_registry(Settings(), paths_under(world["state"]))
     assert "planted" not in registry.names()
     await registry.aclose()

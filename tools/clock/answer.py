@@ -9,17 +9,20 @@ from datetime import date
 from tools.base import KeyFact, ToolResult, Verdict, language_of
 from tools.clock.config import ClockArgs
 from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, zh_date
-from tools.clock.question import HERE, TIME_WORDS
+from tools.clock.question import HERE, TIME_WORDS, ClockQuestions
 from tools.numerals import to_digits
 
 
-class Answering:
-    """The clock tool's answer: mixed into :class:`tools.clock.tool.Clock`."""
+class ClockAnswers:
+    """The answer from a clock result (the check of a successful call, its key facts, the tool's own sentence); a
+    part of :class:`tools.clock.tool.Clock`, given the reader of questions it checks calls against."""
+
+    def __init__(self, questions: ClockQuestions) -> None:
+        self.questions = questions
 
     def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:
-        if not result.ok:
-            return super().check(question, args, result)
-        asked = self.parse(question) if TIME_WORDS.search(question) else None
+        """A successful call asks what the user asked, where a rule can read that; None where none can."""
+        asked = self.questions.parse(question) if TIME_WORDS.search(question) else None
         if asked is None:
             return None
         if asked.ask == args.ask and _same(asked.place, args.place) and _same(asked.other_place, args.other_place) \

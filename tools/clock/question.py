@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import date
+from datetime import date, datetime
+from typing import Callable
 
 from pydantic import BaseModel
 
 from tools.base import Grounding
 from tools.clock.config import ClockArgs
 from tools.clock.dates import HOLIDAY_NAMES, Ask, read_date
+from tools.gazetteer import Gazetteer
 
 
 # The certain forms. Each names what it asks; the pieces (a place, a date) must then be read exactly.
@@ -65,8 +67,13 @@ def _group(m: re.Match[str], name: str) -> str:
     return ""
 
 
-class Reading:
-    """The clock tool's question: mixed into :class:`tools.clock.tool.Clock`."""
+class ClockQuestions:
+    """Reads a time or date question by rule; a part of :class:`tools.clock.tool.Clock`, given the places it may
+    name (the gazetteer, opened when first needed) and the clock it reads 'today' from."""
+
+    def __init__(self, places: Callable[[], Gazetteer], now: Callable[[], datetime]) -> None:
+        self.places = places
+        self.now = now
 
     def parse(self, question: str) -> ClockArgs | None:
         """The arguments when ``question`` is certainly one of the forms above, with its place or date readable."""
@@ -80,7 +87,7 @@ class Reading:
                              date=_group(m, "date"), other_date=_group(m, "other_date"))
             if ask in ("now", "difference"):
                 places = [args.place] + ([args.other_place] if ask == "difference" else [])
-                if all(HERE.match(p) or self.gazetteer.resolve(p) is not None for p in places):
+                if all(HERE.match(p) or self.places().resolve(p) is not None for p in places):
                     return args
                 continue
             dates = [args.date] + ([args.other_date] if ask == "days_between" else [])

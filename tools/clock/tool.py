@@ -7,17 +7,20 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from tools.base import LocalText, Permissions, Tool, ToolResult
-from tools.clock.answer import Answering
+from pydantic import BaseModel
+
+from tools.base import Grounding, KeyFact, LocalText, Permissions, Tool, ToolResult, Verdict
+from tools.clock.answer import ClockAnswers
 from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
-from tools.clock.question import HERE, Reading
+from tools.clock.question import HERE, ClockQuestions
 from tools.gazetteer import Gazetteer, gazetteer, index_path
 from tools.when import current_time
 
 
-class Clock(Reading, Answering, Tool[ClockArgs]):
-    """The tool as the registry sees it; its hooks come from its parts."""
+class Clock(Tool[ClockArgs]):
+    """The tool as the registry sees it, put together from its parts: what reads the question and what writes the
+    answer are objects it holds (given what they need), not mixins sharing its attributes."""
 
     name = "clock"
     description = ("Time and dates: the time now in a place, the time difference of two places, the weekday of a date, "
@@ -37,6 +40,28 @@ class Clock(Reading, Answering, Tool[ClockArgs]):
     def __init__(self, config: ClockConfig) -> None:
         super().__init__(config)
         self.cfg = config
+        self.questions = ClockQuestions(places=lambda: self.gazetteer, now=self.now)
+        self.answers = ClockAnswers(self.questions)
+
+    # the hooks, each the part's that knows
+
+    def parse(self, question: str) -> ClockArgs | None:
+        return self.questions.parse(question)
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        return self.questions.route(question)
+
+    def grounding(self, question: str) -> Grounding:
+        return self.questions.grounding(question)
+
+    def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:
+        return super().check(question, args, result) if not result.ok else self.answers.check(question, args, result)
+
+    def key_facts(self, args: ClockArgs, result: ToolResult) -> list[KeyFact]:
+        return self.answers.key_facts(args, result)
+
+    def render(self, question: str, args: ClockArgs, result: ToolResult) -> str | None:
+        return self.answers.render(question, args, result)
 
     @property
     def permissions(self) -> Permissions:

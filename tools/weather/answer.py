@@ -4,32 +4,39 @@ tool's own sentence."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel
 
 from tools.base import KeyFact, LocalText, ToolResult, Verdict, language_of
 from tools.weather.config import WeatherArgs
+from tools.weather.question import WeatherQuestions
 from tools.weather.service import _number, _shown, _unit
 from tools.weather.text import weather_sense
 from tools.weather.wmo import condition_words, contradicted
 from tools.when import resolve
 
 
-class Answering:
-    """The weather tool's answer: mixed into :class:`tools.weather.tool.Weather`."""
+class WeatherAnswers:
+    """The answer from weather results (the check of a successful call, its key facts, contradictions, the tool's
+    own sentences); a part of :class:`tools.weather.tool.Weather`, given the reader of questions it checks calls
+    against and the clock."""
+
+    def __init__(self, questions: WeatherQuestions, now: Callable[[], datetime]) -> None:
+        self.questions = questions
+        self.now = now
+
 
     def check(self, question: str, args: WeatherArgs, result: ToolResult) -> Verdict | None:
-        if not result.ok:
-            return super().check(question, args, result)
+        """A successful call fetched the place and the day the user asked for."""
         got = (result.data or {}).get("geonameid")
-        ruled_out = self._excluded(question, got)
+        ruled_out = self.questions.excluded(question, got)
         if ruled_out:
             return ruled_out
         wrong_day = self._wrong_day(question, args, result.data or {})
         if wrong_day:
             return wrong_day
-        named = self.places_in(question)
+        named = self.questions.places_in(question)
         if not named:
             return None  # the question names no place we know: let the model judge
         if any(p.geonameid == got for _, p in named):
@@ -43,9 +50,9 @@ class Answering:
     def _wrong_day(self, question: str, args: WeatherArgs, data: dict[str, Any]) -> Verdict | None:
         """The day fetched is the day asked: the question's own time phrase, resolved at the place's local time
         the tool reported, must give the dates (and hours) of the result."""
-        phrase = self.when_in(question)
+        phrase = self.questions.when_in(question)
         if phrase is None:
-            if args.when and data.get("dates") and weather_sense(question) and self.places_in(question):
+            if args.when and data.get("dates") and weather_sense(question) and self.questions.places_in(question):
                 return Verdict(verdict="FAIL", reason=(
                     f"the user asked about the weather now, not '{args.when}'; call weather without 'when'"),
                     message=LocalText(zh="模型查询的不是您问的时间。", en="the model looked up another day than the one you asked about."))
@@ -168,9 +175,9 @@ class Answering:
             return f"{place}" + ("" if zh else ", ") + " ".join(lines)
         return f"{place}:\n" + "\n".join(lines)
 
-    def render_all(self, question: str, executed: list[tuple[BaseModel, ToolResult]]) -> str:
-        text = super().render_all(question, executed)
-        temps = [(_number((r.data or {}).get("temperature")), a.place) for a, r in executed if r.ok]  # type: ignore[attr-defined]
+    def compared(self, question: str, executed: list[tuple[WeatherArgs, ToolResult]], text: str) -> str:
+        """``text`` (each place's sentence) with the places compared: the colder of two, the coldest of more."""
+        temps = [(_number((r.data or {}).get("temperature")), a.place) for a, r in executed if r.ok]
         temps = [(t, p) for t, p in temps if t is not None]
         if len(temps) < 2:
             return text

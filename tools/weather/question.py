@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Callable
 
 from pydantic import BaseModel
 
 from tools.base import Grounding, LocalText, PreviousTurn, Verdict, language_of
-from tools.gazetteer import Place
-from tools.weather.config import WeatherArgs
+from tools.gazetteer import Gazetteer, Place
+from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.text import (
     EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase,
     explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
@@ -67,8 +68,16 @@ def is_weather_question(question: str) -> bool:
     return weather_sense(question)
 
 
-class Reading:
-    """The weather tool's question: mixed into :class:`tools.weather.tool.Weather`."""
+class WeatherQuestions:
+    """Reads a weather question by rule (its places, its day, a follow-up, what is missing); a part of
+    :class:`tools.weather.tool.Weather`, given its settings, the places it may name (the gazetteer, opened when first
+    needed) and the route name its follow-ups continue."""
+
+    def __init__(self, cfg: WeatherConfig, places: Callable[[], Gazetteer], route: str = "weather") -> None:
+        self.cfg = cfg
+        self.places = places
+        self.route_name = route
+
 
     def when_in(self, question: str) -> str | None:
         """The time phrase of ``question``, read around the places it names (昆明天气 holds 明天 but asks about now)."""
@@ -81,7 +90,7 @@ class Reading:
     def _found(self, question: str) -> tuple[tuple[str, Place], ...]:
         """Every place ``question`` names, as written: read once per question, though the route, the follow-up,
         the time phrase and the checks all ask."""
-        return tuple(self.gazetteer.find(question, _NOT_PLACES))
+        return tuple(self.places().find(question, _NOT_PLACES))
 
     def places_in(self, question: str) -> list[tuple[str, Place]]:
         """The places ``question`` names and does not exclude, as written."""
@@ -90,8 +99,8 @@ class Reading:
     def named_and_excluded(self, question: str) -> tuple[list[tuple[str, Place]], list[tuple[str, Place]]]:
         found = list(self._found(question))
         if asks_any_place(question):  # "随便一个中国城市", "any city in France": the country is the scope, not the place
-            found = [(w, p) for w, p in found if self.gazetteer.country(w) is None]
-        return split_excluded(question, found)  # type: ignore[return-value]
+            found = [(w, p) for w, p in found if self.places().country(w) is None]
+        return split_excluded(question, found)
 
     def _args(self, question: str, places: list[tuple[str, Place]], when: str | None = None) -> list[BaseModel]:
         language = language_of(question)
@@ -116,7 +125,7 @@ class Reading:
         if unknown and "," not in unknown:  # "Hebbronville Venezuela": a country or state closing the name qualifies it
             words = unknown.split()
             for k in (3, 2, 1):
-                if len(words) > k and self.gazetteer.qualifier(" ".join(words[-k:])):
+                if len(words) > k and self.places().qualifier(" ".join(words[-k:])):
                     unknown = f"{' '.join(words[:-k]).rstrip('.')}, {' '.join(words[-k:])}"
                     break
         if unknown:
@@ -130,7 +139,7 @@ class Reading:
         """After a weather turn: the same question about another place ("那北京呢?", "and in Paris?"), another day
         ("那明天呢?", "and on Sunday?"), or both; or a weather question naming no place ("明天会下雨吗?"), which
         is about the previous places."""
-        if previous.route != self.name or len(question) > 40:
+        if previous.route != self.route_name or len(question) > 40:
             return None
         places = self.places_in(question)
         when = self.when_in(question)
@@ -188,7 +197,8 @@ class Reading:
             return "grounded"
         return "ask" if asks_weather(question) else "ungrounded"
 
-    def _excluded(self, question: str, geonameid: int | None) -> Verdict | None:
+    def excluded(self, question: str, geonameid: int | None) -> Verdict | None:
+        """FAIL when ``geonameid`` is a place the question rules out (\"not Paris\")."""
         _, excluded = self.named_and_excluded(question)
         ruled_out = [w for w, p in excluded if p.geonameid == geonameid]
         if not ruled_out:
@@ -199,5 +209,5 @@ class Reading:
                                          en=f"the model chose a place you ruled out ({ruled_out[0]})."))
 
     def vet(self, question: str, args: WeatherArgs) -> Verdict | None:
-        place = self.gazetteer.resolve(args.place)
-        return self._excluded(question, place.geonameid) if place else None
+        place = self.places().resolve(args.place)
+        return self.excluded(question, place.geonameid) if place else None

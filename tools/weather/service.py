@@ -10,12 +10,12 @@ import sqlite3
 import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from tools.base import LocalText, ToolResult, language_of
-from tools.gazetteer import Place
-from tools.weather.config import WeatherArgs
+from tools.gazetteer import Gazetteer, Place
+from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.question import _NOW
 from tools.weather.wmo import describe
 from tools.when import Period, current_time, day_name, out_of_range, resolve
@@ -102,7 +102,14 @@ class _Cache:
 
 
 class OpenMeteo:
-    """The weather tool's service: mixed into :class:`tools.weather.tool.Weather`."""
+    """The weather service: Open-Meteo's forecast and geocoding APIs, with a cache for offline answers; a part of
+    :class:`tools.weather.tool.Weather`, given its settings and the places it knows without asking the API."""
+
+    def __init__(self, cfg: WeatherConfig, places: Callable[[], Gazetteer]) -> None:
+        self.cfg = cfg
+        self.places = places
+        self._cache: _Cache | None = None
+
 
     @property
     def cache(self) -> _Cache:
@@ -117,7 +124,7 @@ class OpenMeteo:
         timeout = aiohttp.ClientTimeout(total=self.cfg.request_timeout)
         async with aiohttp.ClientSession(timeout=timeout) as http:
             try:
-                place = self.gazetteer.resolve(args.place) or await self._geocode(http, args.place, language)
+                place = self.places().resolve(args.place) or await self._geocode(http, args.place, language)
             except _Offline:
                 # Not a known place, and no network to look further: another name may still resolve offline.
                 return ToolResult.failure(
@@ -152,7 +159,7 @@ class OpenMeteo:
 
     def _unit_params(self) -> dict[str, str]:
         """The units asked of Open-Meteo, where they differ from its defaults (°C, km/h)."""
-        params = {}
+        params: dict[str, str] = {}
         if self.cfg.temperature_unit != "celsius":
             params["temperature_unit"] = self.cfg.temperature_unit
         if self.cfg.wind_speed_unit != "kmh":
@@ -328,7 +335,7 @@ class OpenMeteo:
         search, country, region = name, None, None
         if "," in name:  # "Wells, Indiana": the search takes a name only; the qualifier picks among the results
             head, _, tail = name.rpartition(",")
-            qualifier = self.gazetteer.qualifier(tail.strip())
+            qualifier = self.places().qualifier(tail.strip())
             if qualifier:
                 search, country, region = head.strip(), qualifier[0], tail.strip().casefold()
         try:

@@ -7,6 +7,8 @@ weather; ``讲个冷笑话``, ``热狗怎么做``, ``I feel cold today, any tips
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import re
 
 from tools.base import CJK
@@ -260,14 +262,18 @@ def place_phrase(question: str) -> str | None:
         text = _ZH_ASKING.sub("", re.sub(_TIME_WORDS, "", m.group(1))).strip("的")
         if len(text) >= 2 and not re.search(r"[吗呢么我你他她它这那哪什怎]", text):
             return text
-    m = _EN_PLACE_PHRASE.search(_strip_senses(question))
-    return m.group(1) if m else None
+    found = _EN_PLACE_PHRASE.search(_strip_senses(question))
+    return found.group(1) if found else None
 
 
-def split_excluded(question: str, found: list[tuple[str, object]]) -> tuple[list[tuple[str, object]], list[tuple[str, object]]]:
+P = TypeVar("P")  # what a place found is (the gazetteer's Place)
+
+
+def split_excluded(question: str, found: list[tuple[str, P]]) -> tuple[list[tuple[str, P]], list[tuple[str, P]]]:
     """``found`` (places in order of appearance, as written) split into (named, excluded): a place right after
     an excluding word, or in a list that follows one, is excluded."""
-    positions, cursor = [], 0
+    positions: list[tuple[int, int, str, P]] = []
+    cursor = 0
     for written, place in found:
         at = question.find(written, cursor)
         at = at if at >= 0 else cursor

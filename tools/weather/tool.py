@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from tools.base import Finding, LocalText, Permissions, Tool
-from tools.gazetteer import Gazetteer, gazetteer, index_path
-from tools.weather.answer import Answering
-from tools.weather.config import WeatherArgs, WeatherConfig
-from tools.weather.question import Reading
+from pydantic import BaseModel
+
+from tools.base import Finding, Grounding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict
+from tools.gazetteer import Gazetteer, Place, gazetteer, index_path
 from tools.net import plain_error
-from tools.weather.service import OpenMeteo, _Cache
+from tools.weather.answer import WeatherAnswers
+from tools.weather.config import WeatherArgs, WeatherConfig
+from tools.weather.question import WeatherQuestions
+from tools.weather.service import OpenMeteo
 
 
-class Weather(Reading, Answering, OpenMeteo, Tool[WeatherArgs]):
-    """The tool as the registry sees it; its hooks come from its parts."""
+class Weather(Tool[WeatherArgs]):
+    """The tool as the registry sees it, put together from its parts: what reads the question, the service and
+    what writes the answer are objects it holds (each given what it needs), not mixins sharing its attributes."""
 
     name = "weather"
     description = ("Weather for a named place: now (temperature, feels-like, humidity, wind, conditions), or the forecast "
@@ -51,10 +55,61 @@ class Weather(Reading, Answering, OpenMeteo, Tool[WeatherArgs]):
         return [Finding(name="weather service", level="ok" if status < 500 else "warn",
                         detail=f"{self.cfg.forecast_url} answers (HTTP {status})")]
 
-    def __init__(self, config: WeatherConfig) -> None:  # type: ignore[override]
+    def __init__(self, config: WeatherConfig) -> None:
         super().__init__(config)
         self.cfg = config
-        self._cache: _Cache | None = None
+        self.service = OpenMeteo(config, places=lambda: self.gazetteer)
+        self.questions = WeatherQuestions(config, places=lambda: self.gazetteer, route=self.name)
+        self.answers = WeatherAnswers(self.questions, now=self.service.now)
+
+    # the hooks, each the part's that knows
+
+    async def run(self, args: WeatherArgs) -> ToolResult:
+        return await self.service.run(args)
+
+    def now(self) -> datetime:
+        return self.service.now()
+
+    def places_in(self, question: str) -> list[tuple[str, Place]]:
+        """The places the question names, as written."""
+        return self.questions.places_in(question)
+
+    def when_in(self, question: str) -> str | None:
+        """The question's time phrase ("明天", "on Sunday"), as written."""
+        return self.questions.when_in(question)
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        return self.questions.route(question)
+
+    def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
+        return self.questions.follow_up(question, previous)
+
+    def missing(self, question: str) -> str | None:
+        return self.questions.missing(question)
+
+    def complete(self, question: str, reply: str) -> list[BaseModel] | None:
+        return self.questions.complete(question, reply)
+
+    def grounding(self, question: str) -> Grounding:
+        return self.questions.grounding(question)
+
+    def vet(self, question: str, args: WeatherArgs) -> Verdict | None:
+        return self.questions.vet(question, args)
+
+    def check(self, question: str, args: WeatherArgs, result: ToolResult) -> Verdict | None:
+        return super().check(question, args, result) if not result.ok else self.answers.check(question, args, result)
+
+    def contradiction(self, executed: list[tuple[BaseModel, ToolResult]], sentence: str) -> str | None:
+        return self.answers.contradiction(executed, sentence)
+
+    def key_facts(self, args: WeatherArgs, result: ToolResult) -> list[KeyFact]:
+        return self.answers.key_facts(args, result)
+
+    def render(self, question: str, args: WeatherArgs, result: ToolResult) -> str | None:
+        return self.answers.render(question, args, result)
+
+    def render_all(self, question: str, executed: list[tuple[WeatherArgs, ToolResult]]) -> str:
+        return self.answers.compared(question, executed, super().render_all(question, executed))
 
     @property
     def permissions(self) -> Permissions:

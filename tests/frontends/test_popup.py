@@ -245,3 +245,39 @@ def test_a_status_line_is_one_row_that_fits(monkeypatch, capsys):
     drawn = capsys.readouterr().err.split("\r\x1b[K")
     shown = [d for d in drawn if d]
     assert shown and all("\n" not in d and width(d) <= 39 for d in shown) and shown[0].startswith("calculator((1234567")
+
+
+def test_the_row_writer_breaks_prose_at_words_and_takes_a_line_back_exactly():
+    """The terminal's row writer, without a terminal: words move to the next row whole, a space never starts a row,
+    Chinese breaks between characters, a word wider than a row is cut, a list item's rows hang under its text, and
+    back() climbs exactly the rows the line took."""
+    import io
+
+    from assistant.frontends.wrap import RowWriter
+
+    out = io.StringIO()
+    row = RowWriter(out, width=lambda: 20)
+    row.mark()
+    row.write("the quick brown fox jumps over the lazy dog")
+    row.end()
+    assert out.getvalue().split("\n") == ["the quick brown fox", "jumps over the lazy", "dog"] and row.rows == 3
+    out.seek(0), out.truncate()
+    row.back()
+    assert out.getvalue() == "\r\x1b[1A\x1b[1A\x1b[J" and row.col == 0
+    out.seek(0), out.truncate()
+    row.mark()
+    row.write("- a list item that is long enough")
+    row.end()
+    assert out.getvalue().split("\n") == ["- a list item that", "  is long enough"]
+    row.newline()
+    out.seek(0), out.truncate()
+    row.mark()
+    row.write("潮汐是由月球和太阳的引力引起的")
+    row.end()
+    assert out.getvalue().split("\n") == ["潮汐是由月球和太阳的", "引力引起的"]  # ten wide characters a row
+    row.newline()
+    out.seek(0), out.truncate()
+    row.mark()
+    row.write("see https://example.com/a/very/long/path/indeed")
+    row.end()
+    assert out.getvalue().split("\n") == ["see", "https://example.com/", "a/very/long/path/ind", "eed"]

@@ -9,13 +9,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, SERVER_VARS
+from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, ROLE_NAMES, SERVER_VARS
 from assistant.errors import ConfigError
 from assistant.paths import Paths
 from tools.mcp_config import McpServerConfig
 
 Role = Literal["router", "executor", "validator", "responder"]
 ROLES: tuple[Role, ...] = ("router", "executor", "validator", "responder")
+assert ROLES == ROLE_NAMES  # the thin client's copy (assistant.envnames), which cannot import this module
 # A setting's scope, declared on its field (``json_schema_extra=scope(...)``); every list below is derived from them.
 TURN = "turn"  # a turn reads it: the daemon applies a client's value to that client's turn
 ANSWERS = "answers"  # it changes answers: a batch run with another value is another job

@@ -17,6 +17,10 @@ SERVER_VARS = {"OLLAMA_HOST": "ollama_host", "OPENAI_BASE_URL": "openai_base_url
 MODEL_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}(?:/[A-Za-z0-9][A-Za-z0-9._-]{0,99}){0,2}(?::[A-Za-z0-9][A-Za-z0-9._-]{0,99})?$"
 NOT_A_MODEL_NAME = "not a model name: [namespace/]name[:tag], of letters, digits, '.', '_' and '-'"
 
+# The pipeline's roles, each with its own model setting (<role>_model): here for the thin client, which names them
+# without importing the settings.
+ROLE_NAMES = ("router", "executor", "validator", "responder")
+
 # -o KEY VALUE: the model options a question can take, and the setting each one sets.
 OPTIONS = {"temperature": "temperature", "top_p": "top_p", "num_ctx": "num_ctx", "seed": "seed",
            "num_predict": "responder_max_tokens"}

@@ -8,7 +8,7 @@ import asyncio
 from typing import Any, Callable, cast
 
 from assistant.answering import Answering
-from assistant.config import ROLES, Settings
+from assistant.config import TURN, Settings, settings_in
 from assistant.errors import AssistantError
 from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
 from assistant.pipeline.context import Emit
@@ -36,8 +36,9 @@ class RemoteAssistant:
         self._here: Answering | None = None
 
     def _overrides(self) -> dict[str, Any]:
-        return {"max_retries": self.settings.max_retries,
-                "models": {r: self.settings.model_for(r) for r in ROLES}, "env": self.env}
+        """What goes with each question: every per-turn setting as this chat has it now (its flags, a template, /model,
+        /retries), and the shell's variables, by which the daemon tells whether it can answer at all."""
+        return {"settings": {name: getattr(self.settings, name) for name in sorted(settings_in(TURN))}, "env": self.env}
 
     async def ask(self, question: str, session_id: str | None = None, *, emit: Emit | None = None,
                   system: str | None = None) -> TurnResult:

@@ -361,8 +361,8 @@ class Repl:
 
     def _template(self, args: list[str]) -> None:
         """A saved template from here on: its instructions, its model for every role, its options (through the
-        daemon too: they travel with each question as `-o` does)."""
-        from assistant.envnames import ENV_PREFIX, OPTIONS
+        daemon too: the chat's per-turn settings go with each question)."""
+        from assistant.envnames import OPTIONS
         from assistant.frontends import templates
         from assistant.paths import resolve_paths
 
@@ -394,9 +394,6 @@ class Repl:
             return
         for key, value in updates.items():
             setattr(settings, key, value)
-        env = getattr(self.app, "env", None)
-        if isinstance(env, dict):  # the daemon's client: options go with each question
-            env.update({f"{ENV_PREFIX}{k.upper()}": str(v) for k, v in updates.items() if k != "max_retries"})
         if template.model:
             set_model(settings, [template.model])
         if template.system is not None:

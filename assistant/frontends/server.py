@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from assistant import __version__
 from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in
-from assistant.envnames import ENV_PREFIX, MODEL_NAME, SERVER_VARS
+from assistant.envnames import ENV_PREFIX, SERVER_VARS
 from assistant.errors import AssistantError, InternalError
 from assistant.limits import no_duplicate_keys
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
@@ -47,9 +47,9 @@ class AskBody(BaseModel):
 
     question: str = Field(min_length=1, max_length=MAX_BODY)
     session_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
-    model: str | None = Field(None, pattern=MODEL_NAME, max_length=200)
-    max_retries: int | None = Field(None, ge=0, le=10)
-    models: dict[Literal["router", "executor", "validator", "responder"], str] | None = None  # {"executor": "qwen2.5:7b"}
+    # The per-turn settings the client chose (-m, -o, --max-retries, a template, the chat's /model): one map by the
+    # settings' own names, checked by the settings' own rules; only settings a turn reads (config.TURN) are taken.
+    settings: dict[str, str | int | float | bool | None] | None = None
     env: dict[str, str] | None = None  # the client's OLLAMA_HOST and ASSISTANT_* variables: its settings, not the daemon's
     one_shot: Literal["ask"] | None = None  # a question on its own, filed under the rolling session of `ask`
     log: bool = True  # False: answer, store nothing (`ask --no-log`)
@@ -73,12 +73,12 @@ class AskBody(BaseModel):
             raise ValueError("the question contains a control character (NUL or similar)")
         return v
 
-    @field_validator("models")
+    @field_validator("settings")
     @classmethod
-    def _model_names(cls, v: dict[str, str] | None) -> dict[str, str] | None:
-        for role, name in (v or {}).items():
-            if not isinstance(name, str) or not re.match(MODEL_NAME, name):
-                raise ValueError(f"'{role}' is not a model name")
+    def _per_turn(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
+        for name in v or {}:
+            if name not in PER_TURN:
+                raise ValueError(f"'{name[:70]}' is not a setting a question can choose")
         return v
 
 
@@ -287,13 +287,14 @@ class DaemonApi:
             return web.json_response({"error": error or f"the daemon runs with other settings ({', '.join(differs)})",
                                       "differs": differs}, status=409)
         changes: dict[str, Any] = {n: getattr(wanted, n) for n in PER_TURN} if wanted is not None else {}
-        if body.model:
-            changes.update({"model": body.model, **{f"{r}_model": body.model for r in ROLES}})
-        for role, name in (body.models or {}).items():
-            changes[f"{role}_model"] = name
-        if body.max_retries is not None:
-            changes["max_retries"] = body.max_retries
-        return settings.model_copy(update=changes) if changes else settings
+        changes.update(body.settings or {})
+        if not changes:
+            return settings
+        try:  # the settings' own rules, as for a flag or a line of config.toml
+            return Settings.model_validate({**settings.model_dump(), **changes})
+        except ValidationError as e:
+            first = e.errors()[0]
+            return _error(400, f"invalid request: settings.{'.'.join(map(str, first['loc']))}: {first['msg']}")
 
     async def answer(self, request: web.Request, body: AskBody, settings: Settings) -> web.StreamResponse:
         """The turn's events as NDJSON while it runs; a client that leaves does not stop it (it is still stored)."""

@@ -93,7 +93,7 @@ def _send_raw(client: Client, head: bytes, body: bytes) -> bytes:
 def test_the_api_refuses_hostile_bodies(daemon):
     c = daemon.client
     auth = {"Authorization": f"Bearer {c.token}", "Host": "localhost"}
-    deep_models = '{"question": "hi", "models": ' + '{"a": ' * 5000 + "1" + "}" * 5001
+    deep_models = '{"question": "hi", "settings": ' + '{"a": ' * 5000 + "1" + "}" * 5001
     for body, fragment in [
         (b"[" * 32000, b"nests deeper"),
         (deep_models.encode(), b"nests deeper"),
@@ -101,7 +101,9 @@ def test_the_api_refuses_hostile_bodies(daemon):
         (json.dumps({"question": "hi", "max_retries": True}).encode(), b"max_retries"),
         (json.dumps({"question": "hi", "model": "qwen/../../etc"}).encode(), b"model"),
         (json.dumps({"question": "hi", "model": "qwen2.5:3b\nX"}).encode(), b"model"),
-        (json.dumps({"question": "hi", "models": {"executor": "a/../b"}}).encode(), b"not a model name"),
+        (json.dumps({"question": "hi", "settings": {"executor_model": "a/../b"}}).encode(), b"not a model name"),
+        (json.dumps({"question": "hi", "settings": {"hotkey": "ctrl+q"}}).encode(), b"not a setting a question can choose"),
+        (json.dumps({"question": "hi", "settings": {"max_retries": 99}}).encode(), b"less than or equal to 10"),
         (json.dumps({"question": "a\u0000b"}).encode(), b"control character"),
     ]:
         status, text = raw(c, "POST", "/v1/ask", body, auth)

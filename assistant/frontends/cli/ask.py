@@ -11,10 +11,10 @@ import re
 import sys
 from typing import Any
 
-from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME
+from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME
 from assistant.errors import AssistantError, ConfigError
 from assistant.frontends.cli.common import (
-    flag_overrides, logs_off, model_options, notice, open_store, session_of, settings_for,
+    flag_overrides, logs_off, notice, open_store, session_of, settings_for,
 )
 from assistant.frontends.progress import status_wanted
 
@@ -141,9 +141,8 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
             session = session_of(store, session)
         finally:
             store.close()
-    options = {f"{ENV_PREFIX}{name.upper()}": value for name, value in model_options(args).items()}
-    events = client.ask(question, session_id=session, model=args.model, max_retries=args.max_retries,
-                        env={**setting_env(), **options}, system=args.system,
+    chosen = {name: value for name, value in flag_overrides(args).items() if value is not None}
+    events = client.ask(question, session_id=session, settings=chosen or None, env=setting_env(), system=args.system,
                         one_shot=None if session else "ask", log=False if args.no_log or logs_off(paths) else None)
     if args.debug:
         notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")

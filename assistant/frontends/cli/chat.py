@@ -6,7 +6,7 @@ import argparse
 import asyncio
 
 from assistant.frontends.cli.ask import read_question
-from assistant.frontends.cli.common import flag_overrides, model_options, notice, settings_for
+from assistant.frontends.cli.common import flag_overrides, notice, settings_for
 from assistant.frontends.progress import status_wanted
 
 def chat(args: argparse.Namespace) -> int:
@@ -28,10 +28,9 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None
     client = None if args.no_daemon else connect(paths.run_dir)
     if client is not None:  # the daemon answers with warm models; the store is shared
         paths.ensure()
-        from assistant.envnames import ENV_PREFIX, setting_env
+        from assistant.envnames import setting_env
 
-        options = {f"{ENV_PREFIX}{name.upper()}": value for name, value in model_options(args).items()}
-        app: Answering = RemoteAssistant(client, settings, Store(paths.database), env={**setting_env(), **options},
+        app: Answering = RemoteAssistant(client, settings, Store(paths.database), env=setting_env(),
                                          local=lambda: build_assistant(settings, paths, notify=notice), notice=notice)
     else:
         app = build_assistant(settings, paths, notify=notice)

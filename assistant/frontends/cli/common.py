@@ -33,11 +33,14 @@ def notice(text: str) -> None:
 
 
 def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    from assistant.config import ROLES
+    """The settings the answering flags set (-m, -o, --max-retries), by the settings' own names: what the command
+    answers with here, and the per-turn map a question through the daemon carries. No settings module is imported
+    (the thin client uses it)."""
+    from assistant.envnames import ROLE_NAMES
 
     overrides: dict[str, Any] = {"max_retries": getattr(args, "max_retries", None)}
     if args.model:
-        overrides.update({"model": args.model, **{f"{role}_model": args.model for role in ROLES}})
+        overrides.update({"model": args.model, **{f"{role}_model": args.model for role in ROLE_NAMES}})
     overrides.update(model_options(args))
     return overrides
 

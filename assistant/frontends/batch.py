@@ -25,6 +25,7 @@ from assistant.config import ANSWERS, ROLES, settings_in
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
 from assistant.frontends.columns import fit
 from assistant.limits import decode_text, no_duplicate_keys
+from assistant.pipeline.events import TurnResult
 from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
@@ -55,6 +56,13 @@ class BatchRecord(BaseModel):
     turn_id: str | None
     error: str | None
     replaced: str | None = None  # why the model's answer failed its check and the tool's rendering was shown
+
+    @classmethod
+    def of(cls, result: TurnResult, id: Any, question: str, latency_ms: float) -> BatchRecord:
+        """The record of an answered question: a projection of the turn's result (the fields they share), with the
+        input's id and question and the time it took."""
+        shared = {name: getattr(result, name) for name in cls.model_fields if name in TurnResult.model_fields}
+        return cls(**shared, id=id, question=question, latency_ms=latency_ms)
 
     def line(self, extra: dict[str, Any]) -> str:
         return json.dumps({**extra, **self.model_dump()}, ensure_ascii=False)
@@ -349,10 +357,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
                     continue
             else:
                 streak = 0
-                record = BatchRecord(id=item.id, question=item.question, ok=result.ok, answer=result.answer,
-                                     route=result.route, attempts=result.attempts, model_calls=result.model_calls,
-                                     latency_ms=round((time.perf_counter() - t0) * 1000, 1), turn_id=result.turn_id,
-                                     error=result.error, replaced=result.replaced)
+                record = BatchRecord.of(result, item.id, item.question, round((time.perf_counter() - t0) * 1000, 1))
             line = record.line(item.extra)
             store.batch_record(job_id, item.index, record.ok, line)  # durable before it is shown
             stats.add(record)

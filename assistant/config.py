@@ -291,12 +291,18 @@ def _explain(first: Any, layers: dict[str, dict[str, Any]], data: dict[str, Any]
         shown = f"{origin.split()[-1]}={value}"
     else:
         shown = f"{where} = {toml_value(value) if value is not None else '?'} in {origin}"
-    return ConfigError(f"{shown}: {_plain_rule(first)}.",
+    return ConfigError(f"{shown}: {plain_rule(first)}.",
                        "`assistant config show` lists every setting with what it means; "
                        "`assistant config set KEY VALUE` changes one.")
 
 
-def _plain_rule(error: Any) -> str:
+def with_changes(settings: Settings, changes: dict[str, Any]) -> Settings:
+    """``settings`` with ``changes`` applied, all or nothing, each checked by the settings' own rules (a
+    ``ValidationError`` says which is wrong): a question's per-turn settings in the daemon, a template in the chat."""
+    return Settings.model_validate({**settings.model_dump(), **changes}) if changes else settings
+
+
+def plain_rule(error: Any) -> str:
     """What a value must be, in words (pydantic's message, made shorter where it has a plain form)."""
     ctx = error.get("ctx") or {}
     plain = {"less_than_equal": f"must be at most {ctx.get('le')}", "greater_than_equal": f"must be at least {ctx.get('ge')}",
@@ -394,7 +400,7 @@ def parse_setting(key: str, text: str) -> Any:
         checked = Settings.model_validate({key: value})
     except ValidationError as e:
         shown = "(not shown)" if key in SECRETS else text
-        raise ConfigError(f"{key} {shown}: {_plain_rule(e.errors()[0])}.",
+        raise ConfigError(f"{key} {shown}: {plain_rule(e.errors()[0])}.",
                           f"`assistant config show` says what {key} means.") from None
     return getattr(checked, key)
 
@@ -428,10 +434,8 @@ def write_setting(paths: Paths, key: str, value: Any | None) -> None:
         parsed = tomllib.loads(new)
     except tomllib.TOMLDecodeError:
         parsed = None
-    if parsed is not None and (parsed.get(key) if value is not None else key in parsed) != (
-            value if value is not None else False):
-        parsed = None
-    if parsed is None:
+    took = parsed is not None and (key not in parsed if value is None else parsed.get(key) == value)
+    if not took:
         raise ConfigError(f"{path} could not take {key} on one line (its value spans several, or the file is not "
                           "valid TOML).", f"Edit the file: {path}")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -444,7 +448,6 @@ def settings_reference() -> str:
     """The settings as a Markdown table, from their fields (docs/configuration.md holds it; a test keeps the two the
     same, so the page cannot lag behind a new setting): each with its default, where else it can be set and what
     it means."""
-    flags = {name: flag for name, flag in FLAGS.items()}
     servers = {name: var for var, name in SERVER_ENV}
     rows = ["| setting | default | also set by | meaning |", "| --- | --- | --- | --- |"]
     for name, field in Settings.model_fields.items():
@@ -458,8 +461,8 @@ def settings_reference() -> str:
         also = [] if TABLE in scopes else [f"`{ENV_PREFIX}{name.upper()}`"]
         if name in servers:
             also.append(f"`{servers[name]}`")
-        if name in flags:
-            also.append(f"`{flags[name]}`")
+        if name in FLAGS:
+            also.append(f"`{FLAGS[name]}`")
         notes = [n for n, kind in (("per question", TURN), ("keys a batch job", ANSWERS), ("the daemon's own", DAEMON),
                                    ("never shown", SECRET), ("config.toml only", TABLE)) if kind in scopes]
         meaning = (field.description or "").replace("|", "\\|") + (f" ({'; '.join(notes)})" if notes else "")

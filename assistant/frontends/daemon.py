@@ -71,14 +71,15 @@ def start_hotkey(combo: str, on_press) -> tuple[object | None, str]:
 POPUP_SESSION_FILE = "popup-session"  # in the data folder: the popup's session, across daemon restarts
 
 
-def _said_ready(log_file: Path, start: int) -> bool:
-    """The popup started since ``start`` (an offset in its log) says "ready" when its window is up."""
+def _said_since(log_file: Path, start: int) -> list[str]:
+    """The lines the popup wrote to its log since ``start`` (an offset): "ready" once its window is up, or why it
+    could not start."""
     try:
         with open(log_file, "rb") as f:
             f.seek(start)
-            return b"ready" in f.read()
+            return [line.strip() for line in f.read().decode(errors="replace").splitlines() if line.strip()]
     except OSError:
-        return False
+        return []
 
 
 def display_problem() -> str | None:
@@ -169,13 +170,11 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         if wait:  # a window that cannot open fails within its first moments (no display server, no Tk)
             for _ in range(100):
                 await asyncio.sleep(0.02)
-                if proc.poll() is not None or _said_ready(log_file, start):
+                if proc.poll() is not None or "ready" in _said_since(log_file, start):
                     break
             if proc.poll() not in (None, 0):
-                with open(log_file, "rb") as f:
-                    f.seek(start)
-                    said = [line for line in f.read().decode(errors="replace").splitlines() if line.strip()]
-                raise PopupUnavailable("the popup could not start" + (f": {said[-1].strip()}" if said else "") +
+                said = _said_since(log_file, start)
+                raise PopupUnavailable("the popup could not start" + (f": {said[-1]}" if said else "") +
                                        f" (see {log_file})")
         log.info("popup opened (session %s)", state.popup_session)
         return "opened"

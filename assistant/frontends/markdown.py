@@ -257,7 +257,12 @@ def code_blocks(text: str) -> list[str]:
     return [t.content for t in _md().parse(text) if t.type == "fence"]
 
 
-def extracted(text: str) -> str:
-    """``-x``: every code block of ``text``, one after the other, or the whole text when it has none (as llm's -x)."""
+def code_text(text: str) -> str | None:
+    """Every code block of ``text``, one after the other (``/copy code``), or None when it has none."""
     blocks = code_blocks(text)
-    return "\n".join(b.rstrip("\n") for b in blocks) + "\n" if blocks else text.rstrip("\n") + "\n"
+    return "\n".join(b.rstrip("\n") for b in blocks) + "\n" if blocks else None
+
+
+def extracted(text: str) -> str:
+    """``-x``: every code block of ``text``, or the whole text when it has none (as llm's -x)."""
+    return code_text(text) or text.rstrip("\n") + "\n"

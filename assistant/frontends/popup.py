@@ -101,7 +101,7 @@ class Popup:
         root.attributes("-topmost", True)
         root.configure(bg=BORDER)
         base = tkfont.nametofont("TkDefaultFont")
-        family = self.family = base.actual("family")
+        family = base.actual("family")
         frame = self.frame = tk.Frame(root, bg=BG)
         frame.pack(fill="both", expand=True, padx=2, pady=2)  # a border of two pixels, not a hairline
         top = tk.Frame(frame, bg=BG)

@@ -46,16 +46,16 @@ class RemoteAssistant:
         thread; a cancelled turn aborts the read that waits."""
         if self._here is not None:
             return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
+        def send(client: Client) -> Any:
+            return client.ask(question, session_id, system=system, **self._overrides())
+
         try:
             try:
-                stream = await asyncio.to_thread(self.client.ask, question, session_id, system=system,
-                                                 **self._overrides())
-            except DaemonUnavailable:
-                stream = await self._reconnected(lambda c: c.ask(question, session_id, system=system, **self._overrides()))
-            except DaemonError as e:
-                if e.status != 401:
+                stream = await asyncio.to_thread(send, self.client)
+            except (DaemonUnavailable, DaemonError) as e:  # gone, or back with a new token: found again if it can be
+                if isinstance(e, DaemonError) and e.status != 401:
                     raise
-                stream = await self._reconnected(lambda c: c.ask(question, session_id, system=system, **self._overrides()))
+                stream = await self._reconnected(send)
         except DaemonError as e:
             if e.status == 409 and self.local is not None:
                 if self.notice is not None and e.details.get("differs") != ["config"]:

@@ -221,9 +221,10 @@ class Repl:
         turns = len(self.app.store.session_turns(self.session_id))
         resumed = f" (resumed, {turns} turn{'s' if turns != 1 else ''})" if turns else ""
         via = f" · via {self.via}" if self.via else ""
-        header = f"assistant chat · {await self._answering()}{via} · session {self.session_id}{resumed} · /help"
+        model, session = f"assistant chat · {await self._answering()}{via}", f"session {self.session_id}{resumed} · /help"
+        header = f"{model} · {session}"
         if sys.stdout.isatty() and width(header) >= terminal_columns():  # two rows, never a fold
-            header = f"assistant chat · {await self._answering()}{via}\nsession {self.session_id}{resumed} · /help"
+            header = f"{model}\n{session}"
         print(header)
         pending = self.app.store.pending(self.session_id)
         if pending is not None:
@@ -374,7 +375,7 @@ class Repl:
             return
         from pydantic import ValidationError
 
-        from assistant.config import _plain_rule
+        from assistant.config import plain_rule, with_changes
 
         try:
             template = templates.load(config_dir, args[0])
@@ -386,14 +387,14 @@ class Repl:
         if template.max_retries is not None:
             updates["max_retries"] = template.max_retries
         try:
-            settings.model_validate({**settings.model_dump(), **updates})  # all or nothing, by the settings' rules
+            checked = with_changes(settings, updates)  # all or nothing, by the settings' rules
         except ValidationError as e:
             first = e.errors()[0]
-            print(f"error: template {args[0]}: {first['loc'][0]} {first.get('input')}: {_plain_rule(first)}; "
+            print(f"error: template {args[0]}: {first['loc'][0]} {first.get('input')}: {plain_rule(first)}; "
                   f"nothing changed (assistant templates edit {args[0]})")
             return
-        for key, value in updates.items():
-            setattr(settings, key, value)
+        for key in updates:  # the chat's settings object is shared (with the daemon's client): changed in place
+            setattr(settings, key, getattr(checked, key))
         if template.model:
             set_model(settings, [template.model])
         if template.system is not None:
@@ -402,7 +403,7 @@ class Repl:
 
     def _copy(self, args: list[str]) -> None:
         from assistant.frontends.desktop import copy
-        from assistant.frontends.markdown import code_blocks
+        from assistant.frontends.markdown import code_text
         from assistant.pipeline.control import without_controls
         from assistant.pipeline.language import without_note
 
@@ -415,11 +416,11 @@ class Repl:
             print("nothing to copy yet: no answer in this session")
             return
         if args == ["code"]:
-            blocks = code_blocks(answer)
-            if not blocks:
+            code = code_text(answer)
+            if code is None:
                 print("the last answer has no code block (/copy copies all of it)")
                 return
-            answer = "\n".join(b.rstrip("\n") for b in blocks) + "\n"
+            answer = code
         try:
             how = copy(answer)
         except OSError as e:

@@ -20,7 +20,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant import __version__
-from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in
+from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in, with_changes
 from assistant.envnames import ENV_PREFIX, SERVER_VARS
 from assistant.errors import AssistantError, InternalError
 from assistant.limits import no_duplicate_keys
@@ -288,10 +288,8 @@ class DaemonApi:
                                       "differs": differs}, status=409)
         changes: dict[str, Any] = {n: getattr(wanted, n) for n in PER_TURN} if wanted is not None else {}
         changes.update(body.settings or {})
-        if not changes:
-            return settings
         try:  # the settings' own rules, as for a flag or a line of config.toml
-            return Settings.model_validate({**settings.model_dump(), **changes})
+            return with_changes(settings, changes)
         except ValidationError as e:
             first = e.errors()[0]
             return _error(400, f"invalid request: settings.{'.'.join(map(str, first['loc']))}: {first['msg']}")

@@ -109,11 +109,11 @@ def load(config_dir: Path, name: str) -> Template:
     try:
         return Template.model_validate(data)
     except ValidationError as e:
-        from assistant.config import _plain_rule
+        from assistant.config import plain_rule
 
         first = e.errors()[0]
         where = ".".join(map(str, first["loc"])) or "template"
-        raise ConfigError(f"{path}: {where}: {_plain_rule(first)}.", f"Fix it: assistant templates edit {name}") from None
+        raise ConfigError(f"{path}: {where}: {plain_rule(first)}.", f"Fix it: assistant templates edit {name}") from None
 
 
 def save(config_dir: Path, name: str, template: Template) -> Path:

@@ -47,8 +47,8 @@ class RowWriter:
         self._text: list[str] = []  # what this line has shown so far
         self.wrap = True
         self._word: list[tuple[str, str]] = []  # (character, its style codes) of the word not yet placed
-        self._space = ""  # the style of a space owed before the next word ("" none; dropped at a row's start)
-        self._space_at_mark = ""
+        self._space: str | None = None  # the style of a space owed before the next word (dropped at a row's start)
+        self._space_at_mark: str | None = None
         self._sgr = ""  # the style the terminal is in now
         self._fresh = True  # nothing written on this row yet (a space here is dropped; no break is needed)
 
@@ -69,13 +69,13 @@ class RowWriter:
     def space(self, style: str = "") -> None:
         self.flush()
         if self.wrap:
-            self._space = style or "0"
+            self._space = style
         else:
             self._put(" ", style)
 
     def newline(self) -> None:
         self.end()
-        self._space = ""
+        self._space = None
         self.out().write("\n")
         self.col = 0
         self.rows += 1
@@ -110,13 +110,13 @@ class RowWriter:
     def _place(self, unit: list[tuple[str, str]]) -> None:
         room = self.width()
         w = sum(char_width(c) for c, _ in unit)
-        space = 1 if self._space and not self._fresh else 0
+        space = 1 if self._space is not None and not self._fresh else 0
         if self.col + space + w > room and not self._fresh:
             self._break()  # the word goes to the next row whole
             space = 0
         if space:
-            self._emit(" ", "" if self._space == "0" else self._space)
-        self._space = ""
+            self._emit(" ", self._space or "")
+        self._space = None
         for c, style in unit:  # a word wider than a row is cut where the row ends
             if self.col + char_width(c) > room and not self._fresh:
                 self._break()

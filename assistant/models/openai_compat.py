@@ -315,9 +315,7 @@ class OpenAIBackend:
             return busy, True, _retry_after(e)
         if isinstance(e, openai.APIStatusError) and _IMAGES_REFUSED.search(_message(e)):
             self.refused.add("images")  # the next image question is told before it is sent
-            error = NoVision(model, self.name)
-            error.permanent = True
-            return error, False, None
+            return NoVision(model, self.name), False, None
         if isinstance(e, openai.APIStatusError):
             error = ModelError(f"The server returned an error for '{model}': {_message(e)} ({_status(e)}).",
                                "Check the server's log.")

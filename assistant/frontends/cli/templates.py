@@ -28,10 +28,9 @@ def save_or_apply(args: argparse.Namespace) -> bool:
         from assistant.frontends.cli.common import model_options
 
         model_options(args)  # an unknown option is a usage error, with the nearest name
-        for key, value in args.option:  # a value the settings refuse is refused now, not at every later use
-            parse_setting(OPTIONS[key], value)
-        template = store.Template(system=args.system, model=args.model, max_retries=args.max_retries,
-                                  options={k: _number(v) for k, v in args.option})
+        # each value as the settings read it: one they refuse is refused now, not at every later use
+        options = {key: parse_setting(OPTIONS[key], value) for key, value in args.option}
+        template = store.Template(system=args.system, model=args.model, max_retries=args.max_retries, options=options)
         if template == store.Template():
             raise ConfigError("--save with nothing to save.", "Give -s TEXT, -m MODEL, -o KEY VALUE or --max-retries N.")
         path = store.save(config_dir, args.save, template)
@@ -47,15 +46,6 @@ def save_or_apply(args: argparse.Namespace) -> bool:
     given = {key for key, _ in args.option}
     args.option = [[k, str(v)] for k, v in template.options.items() if k not in given] + list(args.option)
     return False
-
-
-def _number(text: str) -> str | int | float:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def templates(args: argparse.Namespace) -> int:

@@ -230,27 +230,17 @@ def popup_start(runs: int = 9) -> dict[str, Any] | None:
 
     if not (shutil.which("Xvfb") and shutil.which("xdotool")):
         return None
-    number = next(n for n in range(200, 260) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
-    env["DISPLAY"] = f":{number}"
-    xvfb = subprocess.Popen(["Xvfb", env["DISPLAY"], "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    procs: list[subprocess.Popen] = [xvfb]
-    times: list[float] = []
-    with FakeOllama(Oracle()) as fake, tempfile.TemporaryDirectory() as tmp:
-        try:
-            while not Path(f"/tmp/.X11-unix/X{number}").exists():
-                time.sleep(0.05)
-            if shutil.which("openbox"):
-                procs.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            e = {**env, "ASSISTANT_HOME": tmp, "OLLAMA_HOST": fake.url, "ASSISTANT_BACKEND": "ollama",
-                 "ASSISTANT_GAZETTEER_INDEX": GAZETTEER, "ASSISTANT_HOTKEY": ""}
-            procs.append(subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=e,
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            from assistant.frontends.client import connect
+    from processes import Daemon, virtual_screen
 
-            while (client := connect(Path(tmp) / "data" / "run")) is None:
-                time.sleep(0.05)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+    times: list[float] = []
+    with FakeOllama(Oracle()) as fake, tempfile.TemporaryDirectory() as tmp, \
+            virtual_screen(range(200, 260), window_manager=True) as screen:
+        e = {**env, "DISPLAY": screen, "ASSISTANT_HOME": tmp, "OLLAMA_HOST": fake.url, "ASSISTANT_BACKEND": "ollama",
+             "ASSISTANT_GAZETTEER_INDEX": GAZETTEER, "ASSISTANT_HOTKEY": ""}
+        daemon = Daemon(Path(tmp), e).start()
+        try:
+            client = daemon.client
             xdo = lambda *a: subprocess.run(["xdotool", *a], env=e, capture_output=True, text=True, timeout=10)  # noqa: E731
 
             def wait(done: Callable[[], bool], what: str) -> None:
@@ -271,9 +261,7 @@ def popup_start(runs: int = 9) -> dict[str, Any] | None:
                 xdo("key", "Escape")
                 wait(lambda: not xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip(), "close")
         finally:
-            for proc in reversed(procs):
-                proc.terminate()
-                proc.wait(15)
+            daemon.stop()
     return {"median_s": statistics.median(times), "max_s": max(times), "runs": runs,
             "window_manager": "openbox" if shutil.which("openbox") else "none"}
 

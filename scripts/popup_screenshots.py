@@ -15,7 +15,6 @@ import argparse
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Callable
 
 from _common import ROOT
 from fake_ollama import FakeOllama, Script
+from processes import Daemon, virtual_screen
 
 ANSWERS = [
     "The Moon is round because **gravity** pulls its mass toward the centre:\n\n- anything large enough "
@@ -42,27 +42,15 @@ def main() -> None:
         raise SystemExit("needs Xvfb, xdotool and ImageMagick (apt-get install xvfb xdotool imagemagick)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    number = next(n for n in range(200, 260) if not Path(f"/tmp/.X11-unix/X{n}").exists())
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
-    env["DISPLAY"] = f":{number}"
-    procs = [subprocess.Popen(["Xvfb", env["DISPLAY"], "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
     script = Script(router=[{"route": "chat"}] * 3, responder=[*ANSWERS, "x"], decide=[*ANSWERS, "x"])
-    with FakeOllama(script) as fake, tempfile.TemporaryDirectory() as tmp:
+    with FakeOllama(script) as fake, tempfile.TemporaryDirectory() as tmp, \
+            virtual_screen(range(200, 260), window_manager=True) as screen:
+        e = {**env, "DISPLAY": screen, "ASSISTANT_HOME": tmp, "OLLAMA_HOST": fake.url, "ASSISTANT_BACKEND": "ollama",
+             "ASSISTANT_HOTKEY": ""}
+        daemon = Daemon(Path(tmp), e).start()
         try:
-            while not Path(f"/tmp/.X11-unix/X{number}").exists():
-                time.sleep(0.05)
-            if shutil.which("openbox"):
-                procs.append(subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            e = {**env, "ASSISTANT_HOME": tmp, "OLLAMA_HOST": fake.url, "ASSISTANT_BACKEND": "ollama",
-                 "ASSISTANT_HOTKEY": ""}
-            procs.append(subprocess.Popen([sys.executable, "-m", "assistant", "daemon", "run"], env=e,
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            sys.path.insert(0, str(ROOT))
-            from assistant.frontends.client import connect
-
-            while (client := connect(Path(tmp) / "data" / "run")) is None:
-                time.sleep(0.05)
+            client = daemon.client
             xdo = lambda *a: subprocess.run(["xdotool", *a], env=e, capture_output=True, text=True, timeout=10)  # noqa: E731
             log = Path(tmp) / "log" / "popup.log"
 
@@ -95,9 +83,7 @@ def main() -> None:
             time.sleep(1.5)
             shot("popup-error.png", window)
         finally:
-            for proc in reversed(procs):
-                proc.terminate()
-                proc.wait(15)
+            daemon.stop()
 
 
 if __name__ == "__main__":

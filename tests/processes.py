@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Iterator
 
 from assistant.frontends.client import Client, connect
 
@@ -79,6 +82,30 @@ class Daemon:
             self.proc.wait(15)
 
 
+@contextlib.contextmanager
+def virtual_screen(numbers: range, size: str = "1280x800x24", window_manager: bool = False) -> Iterator[str]:
+    """A virtual screen (Xvfb) on the first display number of ``numbers`` that is free, and with openbox as its
+    window manager when asked for and installed: its ``DISPLAY``, while the block runs (each caller its own range,
+    so that tests on other cores never pick the same number)."""
+    number = next(n for n in numbers if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    procs = [subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", size, "-nolisten", "tcp"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError("Xvfb did not start")
+            time.sleep(0.05)
+        if window_manager and shutil.which("openbox"):
+            procs.append(subprocess.Popen(["openbox"], env={**os.environ, "DISPLAY": f":{number}"},
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        yield f":{number}"
+    finally:
+        for proc in reversed(procs):
+            proc.terminate()
+            proc.wait(15)
+
+
 def start_engine_server(log: Path, key: str, threads: int = 1) -> tuple[subprocess.Popen, str]:
     """The embedded engine's own OpenAI-compatible server (llama.cpp, SmolLM2) on a free loopback port: (process,
     base URL ending in /v1)."""
@@ -103,8 +130,6 @@ def stop_process(proc: subprocess.Popen) -> None:
 def litellm_command() -> str | None:
     """LiteLLM's proxy, installed apart from the project (.ci/run puts it in its own environment): the path in
     ASSISTANT_TEST_LITELLM, or ``litellm`` on PATH."""
-    import shutil
-
     return os.environ.get("ASSISTANT_TEST_LITELLM") or shutil.which("litellm")
 
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
@@ -19,22 +17,16 @@ def display():
     if not shutil.which("Xvfb"):
         pytest.skip("Xvfb is not installed (apt-get install xvfb)")
     tk = pytest.importorskip("tkinter")
-    number = next(n for n in range(150, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        assert time.monotonic() < deadline, "Xvfb did not start"
-        time.sleep(0.05)
-    old = os.environ.get("DISPLAY")
-    os.environ["DISPLAY"] = f":{number}"
-    yield tk
-    if old is None:
-        os.environ.pop("DISPLAY", None)
-    else:
-        os.environ["DISPLAY"] = old
-    xvfb.terminate()
-    xvfb.wait(10)
+    from processes import virtual_screen
+
+    with virtual_screen(range(150, 200)) as screen:
+        old = os.environ.get("DISPLAY")
+        os.environ["DISPLAY"] = screen
+        yield tk
+        if old is None:
+            os.environ.pop("DISPLAY", None)
+        else:
+            os.environ["DISPLAY"] = old
 
 
 class FakeClient:

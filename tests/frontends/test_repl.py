@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 from conftest import cli_env
@@ -225,16 +224,10 @@ def x_display():
     """A virtual screen (Xvfb) whose clipboard xclip reads: the real X selection, owned by whoever copied last."""
     if not (shutil.which("Xvfb") and shutil.which("xclip")):
         pytest.skip("Xvfb and xclip are not installed (apt-get install xvfb xclip)")
-    number = next(n for n in range(200, 260) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    xvfb = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        assert time.monotonic() < deadline, "Xvfb did not start"
-        time.sleep(0.05)
-    yield f":{number}"
-    xvfb.terminate()
-    xvfb.wait(10)
+    from processes import virtual_screen
+
+    with virtual_screen(range(200, 260), size="640x480x24") as screen:
+        yield screen
 
 
 def clipboard(display: str) -> str:

@@ -118,6 +118,12 @@ def test_a_broken_config_locks_nothing_out_and_config_set_mends_it(home, fake):
     assert run(["ask", "Hi"], cli_env(home, fake)).returncode == 0
     assert run(["config", "unset", "max_retries"], env).returncode == 0
     assert "max_retries = 3  #" in run(["config", "show"], env).stdout
+    (home / "config" / "config.toml").write_text("# mine\ntemprature = 0.2\n")  # a misspelt key: unset takes it out
+    assert run(["config", "unset", "temprature"], env).returncode == 0
+    assert (home / "config" / "config.toml").read_text() == "# mine\n"
+    nothing = run(["config", "unset", "temprature"], env)  # now in neither the file nor the settings
+    assert nothing.returncode == 2 and "no setting named 'temprature' (did you mean 'temperature'?)" in nothing.stderr
+    assert "is not set in" in run(["config", "unset", "seed"], env).stdout
 
 
 def test_help_documents_exit_codes_and_tools_are_listed(home):
@@ -532,6 +538,11 @@ def test_extract_prints_only_the_code_and_logs_r_the_last_answer(home, fake):
     assert run(["ask", "-x", "--no-daemon", "12*12"], env).stdout.strip().endswith("144")  # a tool's answer too
     empty = run(["logs", "-r", "-q", "no such words"], env)
     assert empty.returncode == 2 and "no answer matches" in empty.stderr
+    fake.models.clear()  # the next question fails: its turn has no answer to print
+    assert run(["ask", "Anything?"], env).returncode == 4
+    failed = run(["logs", "-r"], env)
+    assert failed.returncode == 1 and failed.stdout == "" and "the last turn has no answer: Model" in failed.stderr
+    assert failed.stderr.count("\n") == 1 and ".." not in failed.stderr
 
 
 def test_a_saved_template_gives_its_instructions_model_and_options_and_flags_win(home, fake):

@@ -41,12 +41,30 @@ def config(args: argparse.Namespace) -> int:
         shown = "(set, not shown)" if args.key in SECRETS else toml_value(value)
         print(f"{args.key} = {shown} in {paths.config_file}")
     else:
-        write_setting(paths, args.key, None)
-        print(f"{args.key} unset in {paths.config_file} (its default applies)")
+        unset(paths, args.key)
     if args.key in env_sources():
         print(f"note: {env_sources()[args.key]} is set in this environment and wins over the file", file=sys.stderr)
     _say_problems(load_settings_lenient(paths)[1])
     return 0
+
+
+def unset(paths, key: str) -> None:
+    """``config unset KEY``: a setting, or a key the file holds that is none (a misspelt one is taken out this way)."""
+    import tomllib
+
+    from assistant.config import Settings, parse_setting, write_setting
+
+    try:
+        in_file = key in tomllib.loads(paths.config_file.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        in_file = False
+    if not in_file and key not in Settings.model_fields:
+        parse_setting(key, "")  # no such setting: the same one line as `config set`, with the nearest name
+    if not in_file:
+        print(f"{key} is not set in {paths.config_file} (its default applies)")
+        return
+    write_setting(paths, key, None)
+    print(f"{key} unset in {paths.config_file} (its default applies)")
 
 
 def _say_problems(problems: list) -> None:

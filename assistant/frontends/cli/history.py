@@ -86,6 +86,12 @@ def logs(args: argparse.Namespace) -> int:
             raise ConfigError("no answer " + ("matches" if args.query or args.model else "is stored yet") + ".",
                               "assistant logs lists the stored turns.")
         answer = without_controls(last[0]["answer"] or "")  # older answers may carry ESC sequences
+        if not answer.strip():  # the question failed: said, not printed as an empty answer
+            from assistant.errors import AssistantError
+
+            raise AssistantError(f"the last {'matching ' if args.query or args.model else ''}turn has no answer: "
+                                 f"{without_controls(last[0]['error'] or 'it was not answered').rstrip('.')}.",
+                                 f"assistant trace {last[0]['id']} shows what happened.")
         print(extracted(answer) if args.extract else answer.rstrip("\n") + "\n", end="")
         return 0
     rows = store.logs(args.count, args.query, args.model)

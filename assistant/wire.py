@@ -1,8 +1,10 @@
-"""The daemon's wire protocol, in one light module (no pydantic: the thin ``ask`` imports it): a turn streams as
-NDJSON, one event per line, each shaped as its model in :mod:`assistant.pipeline.events` (a test holds the two
-together). The server writes lines with :func:`line`; every reader (the thin client, the REPL's remote view, the
-popup) reads them with :func:`events` and follows the turn with :class:`Follower`; progress lines and the popup
-name a stage with :func:`stage_label`."""
+"""The daemon's wire protocol, in one light module (no pydantic: the thin ``ask`` imports it). A question goes in
+as one :class:`TurnRequest` (``POST /v1/ask``, checked by the server's ``AskBody``); the turn streams back as
+NDJSON, one event per line, each shaped as its model in :mod:`assistant.pipeline.events`; a client follows it with
+:class:`Follower` to one :class:`TurnOutcome`, the shape of the turn's result in-process (a test holds each of
+these to its model). The server writes lines with :func:`line`; every client (``ask``, the chat, the popup, through
+:class:`assistant.frontends.client.Turn`) reads them with :func:`events`; progress lines and the popup name a stage
+with :func:`stage_label`."""
 
 from __future__ import annotations
 
@@ -13,6 +15,21 @@ from assistant.errors import AssistantError, from_failure
 
 EventType = Literal["turn_started", "stage_started", "route_decided", "tool_call_proposed", "tool_result", "validation",
                     "retry_stopped", "thinking", "answer_delta", "answer_check", "step_done", "turn_done", "turn_failed"]
+
+
+class TurnRequest(TypedDict, total=False):
+    """One question for the daemon. Per-turn choices (-m, -o, --max-retries, a template, the chat's /model) travel
+    in ``settings``, by the settings' own names, checked by the settings' own rules; ``env`` is the client's
+    OLLAMA_HOST and ASSISTANT_* variables, by which the daemon tells whether it can answer with the client's settings
+    at all. A key left out (or None) is the daemon's default."""
+
+    question: str
+    session_id: str | None  # a whole id, or "last"
+    settings: dict[str, str | int | float | bool | None] | None
+    env: dict[str, str] | None
+    one_shot: Literal["ask"] | None  # a question on its own, filed under the rolling session of `ask`
+    log: bool | None  # False: store nothing
+    system: str | None  # the user's instructions for this answer
 
 
 class TurnStarted(TypedDict):
@@ -65,6 +82,25 @@ class TurnFailed(TypedDict):
     message: str
     hint: str
     exit_code: int
+
+
+class TurnOutcome(TypedDict):
+    """What a turn came to, as a client builds it from the stream: the fields of the in-process result
+    (``TurnResult``), so every record of a turn (``ask --json``, a batch record, a stored row) is one projection of it
+    whichever side answered."""
+
+    turn_id: str
+    session_id: str
+    ok: bool
+    answer: str
+    route: str | None
+    route_by: str | None
+    attempts: int
+    model_calls: int
+    tool_calls: list[dict[str, Any]]
+    error: str | None
+    replaced: str | None
+    steps: list[dict[str, Any]]
 
 
 # The keys of a tool call as `ask --json` and a turn's result report it.
@@ -121,8 +157,13 @@ class Follower:
         elif kind == "turn_done":
             self.done = event
 
-    def outcome(self) -> dict[str, Any]:
-        """The turn's last event; a stream that ended without one is an error."""
-        if self.done is None:
+    def outcome(self) -> TurnOutcome:
+        """What the turn came to, from its last event and what came before it; a stream that ended without a last
+        event is an error."""
+        done = self.done
+        if done is None:
             raise AssistantError("the daemon ended the answer early.", "See the daemon log; or use --no-daemon.")
-        return self.done
+        return TurnOutcome(turn_id=done["turn_id"], session_id=self.session_id, ok=done["ok"], answer=done["answer"],
+                           route=done.get("route"), route_by=self.route_by, attempts=done.get("attempts", 0),
+                           model_calls=done.get("model_calls", 0), tool_calls=self.tool_calls,
+                           error=done.get("error"), replaced=done.get("replaced"), steps=done.get("steps") or [])

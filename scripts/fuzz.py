@@ -215,8 +215,8 @@ def batch_records() -> list[tuple[str, str, int]]:
                 out.append((what, f"CRASH {type(e).__name__}", 0))
                 continue
             for item in items:
-                record = BatchRecord(id=item.id, question=item.question, ok=False, answer="", route=None, attempts=0,
-                                     model_calls=0, latency_ms=0, turn_id=None, error=item.error.one_line() if item.error else None)
+                record = BatchRecord(id=item.id, question=item.question, ok=False, latency_ms=0,
+                                     error=item.error.one_line() if item.error else None)
                 written = record.line({})
                 json.loads(written, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))  # strict JSON or it raises
                 fate = f"refused: {item.error.message}" if item.error else "asked"

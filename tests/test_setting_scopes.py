@@ -31,6 +31,15 @@ def test_what_a_flag_or_an_option_sets_is_per_turn_and_a_model_option_changes_an
         assert setting in settings_in(TURN) & settings_in(ANSWERS), option  # another value: another batch job
 
 
+def test_each_setting_flag_of_the_parser_is_the_flag_its_setting_declares():
+    """A flag the parser adds by a setting's name is carried to the daemon's turn by that name: the setting must be
+    one a turn reads, and declare that flag (``config`` names it in where a value came from)."""
+    from assistant.frontends.cli.parser import SETTING_FLAGS
+
+    for name, (flags, _) in SETTING_FLAGS.items():
+        assert name in settings_in(TURN) and FLAGS[name] in flags, name
+
+
 def test_a_role_has_each_of_its_per_role_settings_and_they_share_a_scope():
     for what in ("model", "max_tokens", "think"):
         scopes = {tuple(_declared(Settings.model_fields[f"{role}_{what}"]).get("scopes", [])) for role in ROLES}

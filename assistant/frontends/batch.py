@@ -45,24 +45,24 @@ class Item(BaseModel):
 
 
 class BatchRecord(BaseModel):
+    """One line of a batch's output: a projection of the turn's result, with the input's id and question and the
+    time it took; a question that could not be asked has no turn (and ``ok`` false, with why in ``error``)."""
+
     id: Any
     question: str
     ok: bool
-    answer: str
-    route: str | None
-    attempts: int
-    model_calls: int
+    answer: str = ""
+    route: str | None = None
+    attempts: int = 0
+    model_calls: int = 0
     latency_ms: float
-    turn_id: str | None
-    error: str | None
+    turn_id: str | None = None
+    error: str | None = None
     replaced: str | None = None  # why the model's answer failed its check and the tool's rendering was shown
 
     @classmethod
     def of(cls, result: TurnResult, id: Any, question: str, latency_ms: float) -> BatchRecord:
-        """The record of an answered question: a projection of the turn's result (the fields they share), with the
-        input's id and question and the time it took."""
-        shared = {name: getattr(result, name) for name in cls.model_fields if name in TurnResult.model_fields}
-        return cls(**shared, id=id, question=question, latency_ms=latency_ms)
+        return result.projected(cls, id=id, question=question, latency_ms=latency_ms)
 
     def line(self, extra: dict[str, Any]) -> str:
         return json.dumps({**extra, **self.model_dump()}, ensure_ascii=False)
@@ -344,9 +344,8 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
                 if e.permanent:  # the question, not the server: asking again would fail again, so it is recorded
                     shown = item.question if len(item.question) <= ECHO else \
                         f"{item.question[:ECHO]}… ({len(item.question)} characters)"  # not a 10 MB echo
-                    record = BatchRecord(id=item.id, question=shown, ok=False, answer="", route=None,
-                                         attempts=0, model_calls=0, latency_ms=round((time.perf_counter() - t0) * 1000, 1),
-                                         turn_id=None, error=e.one_line())
+                    record = BatchRecord(id=item.id, question=shown, ok=False, error=e.one_line(),
+                                         latency_ms=round((time.perf_counter() - t0) * 1000, 1))
                 else:
                     # The server failed, not the question: leave it unanswered, so that a rerun answers it.
                     stats.unanswered += 1

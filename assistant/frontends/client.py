@@ -7,13 +7,15 @@ import http.client
 import json
 import os
 import socket
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
-from assistant.wire import events
+from assistant.wire import Follower, TurnOutcome, TurnRequest, events
 
 ENDPOINT_FILE = "daemon.json"
 TOKEN_FILE = "daemon.token"
+RECONNECT_TRIES, RECONNECT_PAUSE = 12, 0.25  # how long a restarting daemon is waited for (about 3 s)
 
 
 class DaemonUnavailable(Exception):
@@ -87,11 +89,11 @@ class Client:
     def post(self, path: str, body: Any, timeout: float = 5.0) -> Any:
         return json.loads(self._send("POST", path, body, timeout=timeout).read())
 
-    def ask(self, question: str, session_id: str | None = None, **overrides: Any) -> "EventStream":
-        """The turn's events as they happen (:mod:`assistant.wire`)."""
-        body = {"question": question, "session_id": session_id,
-                **{k: v for k, v in overrides.items() if v is not None}}
-        return EventStream(*self._open("POST", "/v1/ask", body))
+    def ask(self, question: str, session_id: str | None = None, **request: Any) -> "EventStream":
+        """The turn's events as they happen; ``request`` is the rest of a :class:`assistant.wire.TurnRequest` (a
+        key that is None is left out: the daemon's default)."""
+        body = {"question": question, "session_id": session_id, **request}
+        return EventStream(*self._open("POST", "/v1/ask", {k: v for k, v in body.items() if v is not None}))
 
 
 class EventStream:
@@ -116,6 +118,55 @@ class EventStream:
                 sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+
+
+class Turn:
+    """One question asked of the daemon, the one way every client asks it (``ask``, the chat, the popup): sent with
+    :meth:`send`, to the daemon found again when it restarted (a new socket and a new token: it is looked for about
+    3 s, and ``reconnected`` says it was); its events yielded as they come, each then followed (a ``turn_failed`` is
+    raised as its error once the caller has seen it); :meth:`outcome` is what it came to, shaped as the in-process
+    result. Blocking: an async caller runs each step in a thread, and :meth:`abort` (from any thread) ends a read
+    that waits."""
+
+    def __init__(self, client: Client, request: TurnRequest) -> None:
+        self.client = client
+        self.request = request
+        self.reconnected = False
+        self.follower = Follower(request.get("session_id"))
+        self._stream: Any = None
+
+    def send(self) -> None:
+        """Ask; :class:`DaemonError` when the daemon refuses (a 409 names in ``details["differs"]`` the settings it
+        cannot take on), :class:`DaemonUnavailable` when there is no daemon to ask."""
+        try:
+            self._stream = self.client.ask(**self.request)
+        except (DaemonUnavailable, DaemonError) as e:  # gone, or back with a new token: found again if it can be
+            if isinstance(e, DaemonError) and e.status != 401:
+                raise
+            self._stream = self._again()
+
+    def _again(self) -> Any:
+        for _ in range(RECONNECT_TRIES):
+            fresh = connect(self.client.run_dir)
+            if fresh is not None:
+                self.client, self.reconnected = fresh, True
+                return fresh.ask(**self.request)
+            time.sleep(RECONNECT_PAUSE)
+        raise DaemonUnavailable("the daemon is not running")
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if self._stream is None:
+            self.send()
+        for event in self._stream:
+            yield event
+            self.follower.see(event)
+
+    def outcome(self) -> TurnOutcome:
+        return self.follower.outcome()
+
+    def abort(self) -> None:
+        if self._stream is not None and hasattr(self._stream, "abort"):
+            self._stream.abort()
 
 
 def connect(run_dir: Path) -> Client | None:

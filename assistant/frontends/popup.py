@@ -25,7 +25,8 @@ from typing import Any
 
 from tkinter import ttk
 
-from assistant.frontends.client import Client, DaemonError, DaemonUnavailable, connect
+from assistant.errors import AssistantError
+from assistant.frontends.client import Client, DaemonError, DaemonUnavailable, Turn
 from assistant.frontends.markdown import spans
 from assistant.paths import resolve_paths
 from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, TOO_SMALL
@@ -363,22 +364,16 @@ class Popup:
         threading.Thread(target=self._worker, args=(question,), daemon=True).start()
 
     def _worker(self, question: str) -> None:
+        turn = Turn(self.client, {"question": question, "session_id": self.session_id})
         try:
-            try:
-                stream = self.client.ask(question, self.session_id)
-            except (DaemonUnavailable, DaemonError) as e:  # a restarted daemon: a new socket and token
-                if isinstance(e, DaemonError) and e.status != 401:
-                    raise
-                fresh = connect(self.client.run_dir) if hasattr(self.client, "run_dir") else None
-                if fresh is None:
-                    raise
-                self.client = fresh
-                stream = fresh.ask(question, self.session_id)
-            for event in stream:
+            for event in turn:
                 self.events.put(event)
         except (DaemonUnavailable, DaemonError) as e:
             self.events.put({"type": "turn_failed", "message": f"{e}.",
                              "hint": "Is the daemon running? `assistant daemon status` says."})
+        except AssistantError:
+            pass  # a turn_failed the window already has
+        self.client = turn.client  # a restarted daemon: its new socket and token
         self.events.put({"type": "_end"})
 
     def pump(self) -> None:

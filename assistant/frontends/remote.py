@@ -5,19 +5,17 @@ read directly (the same database file) for the commands."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 from assistant.answering import Answering
 from assistant.config import TURN, Settings, settings_in
 from assistant.errors import AssistantError
-from assistant.frontends.client import Client, DaemonError, DaemonUnavailable
+from assistant.frontends.client import Client, DaemonError, DaemonUnavailable, Turn
 from assistant.pipeline.context import Emit
 from assistant.pipeline.events import EventAdapter, TurnResult
-from assistant.wire import Follower
 from assistant.store import Store
 
 _END = object()
-RECONNECT_TRIES, RECONNECT_PAUSE = 12, 0.25  # how long a restarting daemon is waited for (about 3 s)
 
 
 class RemoteAssistant:
@@ -35,46 +33,40 @@ class RemoteAssistant:
         self.local, self.notice = local, notice
         self._here: Answering | None = None
 
-    def _overrides(self) -> dict[str, Any]:
+    def _chosen(self) -> dict[str, Any]:
         """What goes with each question: every per-turn setting as this chat has it now (its flags, a template, /model,
-        /retries), and the shell's variables, by which the daemon tells whether it can answer at all."""
-        return {"settings": {name: getattr(self.settings, name) for name in sorted(settings_in(TURN))}, "env": self.env}
+        /retries)."""
+        return {name: getattr(self.settings, name) for name in sorted(settings_in(TURN))}
 
     async def ask(self, question: str, session_id: str | None = None, *, emit: Emit | None = None,
                   system: str | None = None) -> TurnResult:
-        """The same result as in-process, built from the turn's events. The client blocks, so each read runs in a
+        """The same result as in-process, built from the turn's events. The client blocks, so each step runs in a
         thread; a cancelled turn aborts the read that waits."""
         if self._here is not None:
             return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
-        def send(client: Client) -> Any:
-            return client.ask(question, session_id, system=system, **self._overrides())
-
+        turn = Turn(self.client, {"question": question, "session_id": session_id, "system": system,
+                                  "settings": self._chosen(), "env": self.env})
         try:
-            try:
-                stream = await asyncio.to_thread(send, self.client)
-            except (DaemonUnavailable, DaemonError) as e:  # gone, or back with a new token: found again if it can be
-                if isinstance(e, DaemonError) and e.status != 401:
-                    raise
-                stream = await self._reconnected(send)
+            await asyncio.to_thread(turn.send)
         except DaemonError as e:
-            if e.status == 409 and self.local is not None:
-                if self.notice is not None and e.details.get("differs") != ["config"]:
-                    self.notice(f"{e}; answering in this process instead.")
-                self._here = self.local()
-                return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
-            raise AssistantError(f"the daemon refused the question: {e}.") from None
+            if e.status != 409 or self.local is None:
+                raise AssistantError(f"the daemon refused the question: {e}.") from None
+            if self.notice is not None and e.details.get("differs") != ["config"]:
+                self.notice(f"{e}; answering in this process instead.")
+            return await self._answer_here(question, session_id, emit, system)
         except DaemonUnavailable as e:
-            if self.local is not None:  # the daemon is gone and did not come back: this process answers from now on
-                if self.notice is not None:
-                    self.notice("the daemon is not running any more; answering in this process from now on.")
-                self._here = self.local()
-                return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
-            raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
-        events = iter(stream)
-        turn = Follower(session_id)
+            if self.local is None:
+                raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
+            if self.notice is not None:  # the daemon is gone and did not come back: this process answers from now on
+                self.notice("the daemon is not running any more; answering in this process from now on.")
+            return await self._answer_here(question, session_id, emit, system)
+        if turn.reconnected:
+            self.client = turn.client
+            if self.notice is not None:
+                self.notice("the daemon restarted; reconnected.")
+        events = iter(turn)
         try:
             while (event := await asyncio.to_thread(next, events, _END)) is not _END:
-                turn.see(cast("dict[str, Any]", event))  # a dict: the sentinel ended the loop
                 if emit is not None:
                     r = emit(EventAdapter.validate_python(event))
                     if r is not None:
@@ -82,26 +74,15 @@ class RemoteAssistant:
         except DaemonUnavailable as e:
             raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
         finally:
-            stream.abort()
-        done = turn.outcome()
-        return TurnResult.model_validate({**done, "session_id": turn.session_id, "route_by": turn.route_by,
-                                          "tool_calls": turn.tool_calls})
+            turn.abort()
+        return TurnResult.model_validate(turn.outcome())
 
-    async def _reconnected(self, call: Callable[[Client], Any]) -> Any:
-        """The daemon restarted (a new socket, a new token) or is restarting: find it again, for a few seconds, and
-        send the question there; it is said once. :class:`DaemonUnavailable` when it does not come back."""
-        from assistant.frontends.client import connect
-
-        for _ in range(RECONNECT_TRIES):
-            fresh = await asyncio.to_thread(connect, self.client.run_dir)
-            if fresh is not None:
-                self.client = fresh
-                result = await asyncio.to_thread(call, fresh)
-                if self.notice is not None:
-                    self.notice("the daemon restarted; reconnected.")
-                return result
-            await asyncio.sleep(RECONNECT_PAUSE)
-        raise DaemonUnavailable("the daemon is not running")
+    async def _answer_here(self, question: str, session_id: str | None, emit: Emit | None,
+                           system: str | None) -> TurnResult:
+        """From now on this process answers (built once, by ``local``)."""
+        assert self.local is not None
+        self._here = self.local()
+        return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
 
     async def warm(self) -> None:
         pass  # the daemon keeps its tools warm

@@ -3,12 +3,13 @@ front ends (daemon, popup) stream them: one pipeline, many front ends."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
 from assistant.trace import ToolCallRecord
 
+R = TypeVar("R", bound=BaseModel)
 Stage = Literal["router", "executor", "tool", "validator", "responder"]
 
 
@@ -162,6 +163,12 @@ class TurnResult(BaseModel):
     error: str | None = None
     replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
     steps: list[StepSummary] = []  # a question with several requests: each one (empty for a one-step turn)
+
+    def projected(self, record: type[R], **own: Any) -> R:
+        """This result as another record of the turn holds it (the ``turn_done`` event, the stored row, a batch
+        record): the fields they share, by name, with what only that record has (``own``, which wins)."""
+        shared = self.model_dump(include=set(record.model_fields) - set(own))
+        return record.model_validate({**shared, **own})
 
 
 Event = Annotated[

@@ -104,9 +104,7 @@ class OpenTurn:
 
     async def finish(self, result: TurnResult) -> None:
         """The turn's last event: streamed when it answered, kept in the trace after a failure's own event."""
-        done = TurnDone(turn_id=self.id, ok=result.ok, answer=result.answer, route=result.route,
-                        attempts=result.attempts, model_calls=result.model_calls, error=result.error,
-                        replaced=result.replaced, steps=[st.model_dump() for st in result.steps])
+        done = result.projected(TurnDone)
         if self.error is None:
             await self.ctx.emit(done)
         else:
@@ -114,11 +112,10 @@ class OpenTurn:
 
     def row(self, result: TurnResult) -> TurnRow:
         request = self.ctx.question if self.ctx.question != self.question else None
-        return TurnRow(id=self.id, session_id=self.session_id, question=self.question, request=request,
-                       answer=self.answer.text if self.answer else None, ok=result.ok, route=result.route,
-                       route_by=result.route_by, route_reason=self.decision.reason if self.decision else None,
-                       attempts=result.attempts, model_calls=result.model_calls, error=result.error,
-                       started_at=self.started, finished_at=now_iso())
+        return result.projected(TurnRow, id=self.id, question=self.question, request=request,
+                                answer=self.answer.text if self.answer else None,
+                                route_reason=self.decision.reason if self.decision else None,
+                                started_at=self.started, finished_at=now_iso())
 
 
 async def _said(emit: Emit | None, event: Event) -> None:

@@ -23,6 +23,13 @@ def test_every_event_type_is_on_the_wire_and_each_shape_matches_its_model():
     assert set(wire.TOOL_CALL_KEYS) == set(events.ToolCallSummary.model_fields)
 
 
+def test_a_request_is_what_the_daemon_reads_and_an_outcome_is_the_turns_result():
+    from assistant.frontends.server import AskBody
+
+    assert set(typing.get_type_hints(wire.TurnRequest)) == set(AskBody.model_fields)
+    assert set(typing.get_type_hints(wire.TurnOutcome)) == set(events.TurnResult.model_fields)
+
+
 def test_a_follower_reads_a_turn_as_the_pipeline_streamed_it():
     stream = [events.EventAdapter.dump_json(e) + b"\n" for e in [
         events.TurnStarted(turn_id="t", session_id="s", question="2+2"),
@@ -37,7 +44,9 @@ def test_a_follower_reads_a_turn_as_the_pipeline_streamed_it():
         turn.see(event)
         labels.append(wire.stage_label(event))
     assert labels == [None, None, "calculator(2+2) try 2/4…", None, None]
-    assert turn.session_id == "s" and turn.route_by == "rule" and turn.outcome()["answer"] == "4"
+    outcome = turn.outcome()
+    assert outcome["session_id"] == "s" and outcome["route_by"] == "rule" and outcome["answer"] == "4"
+    assert events.TurnResult.model_validate(outcome).tool_calls[0].result == {"value": 4}
     assert turn.tool_calls == [{"name": "calculator", "args": {"expression": "2+2"}, "ok": True, "result": {"value": 4},
                                 "error": None}]
     failed = wire.Follower()

@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "json", False) and args.command == "ask":
             from assistant.frontends.cli.ask import print_ask_json
 
-            print_ask_json({"ok": False, "answer": "", "error": e.one_line(), "exit_code": e.exit_code}, [])
+            print_ask_json({"ok": False, "answer": "", "error": e.one_line(), "exit_code": e.exit_code})
         elif getattr(args, "json", False):
             print(json.dumps({"ok": False, "error": e.one_line(), "exit_code": e.exit_code}, ensure_ascii=False))
         print(f"assistant: {e.one_line()}", file=sys.stderr)

@@ -97,7 +97,7 @@ def ask(args: argparse.Namespace) -> int:
     paths, settings = settings_for(flag_overrides(args))
     result = asyncio.run(_run_ask(paths, settings, question, args, images))
     if args.json:
-        print_ask_json(result.model_dump(), [t.model_dump() for t in result.tool_calls])
+        print_ask_json(result.model_dump())
     elif args.extract:
         print_extracted(result.answer, result.ok)
     return 0 if result.ok else 1
@@ -112,28 +112,24 @@ def print_extracted(answer: str, ok: bool) -> None:
         sys.stdout.flush()
 
 
-ASK_JSON_KEYS = ("ok", "answer", "route", "attempts", "model_calls", "tool_calls", "turn_id", "error", "replaced", "steps",
-                 "exit_code")
+def print_ask_json(outcome: dict[str, Any]) -> None:
+    """The one shape of ``ask --json``, whether the turn ran here or in the daemon, answered or not: every field of
+    the turn's result (:class:`assistant.wire.TurnOutcome`), ``null`` where unknown, and the exit code."""
+    from assistant.wire import TurnOutcome
 
-
-def print_ask_json(turn: dict[str, Any], tool_calls: list[dict[str, Any]]) -> None:
-    """The one shape of `ask --json`, whether the turn ran here or in the daemon, answered or not: every key on
-    every outcome (``null`` where unknown)."""
-    out = {k: tool_calls if k == "tool_calls" else turn.get(k) for k in ASK_JSON_KEYS}
-    out["steps"] = out["steps"] or []
-    if out["exit_code"] is None:
-        out["exit_code"] = 0 if out["ok"] else 1
+    out = {key: outcome.get(key) for key in TurnOutcome.__annotations__}
+    out["tool_calls"], out["steps"] = out["tool_calls"] or [], out["steps"] or []
+    out["exit_code"] = outcome.get("exit_code", 0 if out["ok"] else 1)
     print(json.dumps(out, ensure_ascii=False))
 
 
 def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
+    from assistant.envnames import setting_env
+    from assistant.frontends.client import Turn
     from assistant.frontends.progress import Progress
-    from assistant.wire import Follower
 
     streamed = not args.json and not args.extract
     progress = Progress(enabled=not args.json and status_wanted(), stream_answer=streamed, render=not args.plain)
-    from assistant.envnames import setting_env
-
     session = "last" if args.resume_last else args.session
     if session and session != "last":  # an id prefix: resolved here (the daemon takes whole ids, and "last")
         store = open_store()
@@ -142,23 +138,22 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
         finally:
             store.close()
     chosen = {name: value for name, value in flag_overrides(args).items() if value is not None}
-    events = client.ask(question, session_id=session, settings=chosen or None, env=setting_env(), system=args.system,
-                        one_shot=None if session else "ask", log=False if args.no_log or logs_off(paths) else None)
+    turn = Turn(client, {"question": question, "session_id": session, "settings": chosen or None, "env": setting_env(),
+                         "system": args.system, "one_shot": None if session else "ask",
+                         "log": False if args.no_log or logs_off(paths) else None})
     if args.debug:
         notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
-    turn = Follower()
     try:
-        for event in events:
-            turn.see(event)
+        for event in turn:
             progress.on_event(event)
     finally:
         progress.finish()
-    done = turn.outcome()
+    outcome = turn.outcome()
     if args.json:
-        print_ask_json(done, turn.tool_calls)
+        print_ask_json(dict(outcome))
     elif args.extract:
-        print_extracted(done.get("answer") or "", bool(done["ok"]))
-    return 0 if done["ok"] else 1
+        print_extracted(outcome["answer"], outcome["ok"])
+    return 0 if outcome["ok"] else 1
 
 
 async def _run_ask(paths, settings, question: str, args: argparse.Namespace, images: list[bytes] | None = None):

@@ -33,12 +33,13 @@ def notice(text: str) -> None:
 
 
 def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
-    """The settings the answering flags set (-m, -o, --max-retries), by the settings' own names: what the command
-    answers with here, and the per-turn map a question through the daemon carries. No settings module is imported
-    (the thin client uses it)."""
+    """The settings the answering flags set (-m, -o, and each of ``SETTING_FLAGS``), by the settings' own names:
+    what the command answers with here, and the per-turn map a question through the daemon carries. No settings
+    module is imported (the thin client uses it)."""
     from assistant.envnames import ROLE_NAMES
+    from assistant.frontends.cli.parser import SETTING_FLAGS
 
-    overrides: dict[str, Any] = {"max_retries": getattr(args, "max_retries", None)}
+    overrides: dict[str, Any] = {name: getattr(args, name, None) for name in SETTING_FLAGS}
     if args.model:
         overrides.update({"model": args.model, **{f"{role}_model": args.model for role in ROLE_NAMES}})
     overrides.update(model_options(args))

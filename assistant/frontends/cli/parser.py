@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from assistant import __version__
 from assistant.envnames import OPTIONS
@@ -19,13 +19,23 @@ class Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+# The flags that each set one per-turn setting, by the setting's name (the flag's dest), on every command that
+# answers. ``flag_overrides`` reads them, and a question carries them to the daemon in its settings map, checked by
+# the setting's own rules: a new one is its row here (a test holds each to a setting a turn reads).
+SETTING_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "max_retries": (("--max-retries",), {"type": int, "metavar": "N",
+                                         "help": "executor retries after a failed check (default 3)"}),
+}
+
+
 def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
     """The flags that shape answers, one meaning on every command that answers (ask, chat, batch)."""
     parser.add_argument("-m", "--model", metavar="NAME", help="use this model for every role")
     parser.add_argument("-s", "--system", metavar="TEXT", help=f"your own instructions for {scope} (a system prompt)")
     parser.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
                         help=f"a model option for {scope}: " + ", ".join(OPTIONS) + " (repeatable)")
-    parser.add_argument("--max-retries", type=int, metavar="N", help="executor retries after a failed check (default 3)")
+    for setting, (flags, how) in SETTING_FLAGS.items():
+        parser.add_argument(*flags, dest=setting, **how)
     parser.add_argument("-t", "--template", metavar="NAME", help="use a saved template (its system prompt, model and "
                         "options; flags given here win)")
     parser.add_argument("--save", metavar="NAME", help="save -s, -m, -o and --max-retries as template NAME, and stop "

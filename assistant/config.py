@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, ROLE_NAMES, SERVER_VARS
+from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, ROLE_NAMES, SERVER_VARS, SETTING_FLAGS
 from assistant.errors import ConfigError
 from assistant.paths import Paths
 from tools.mcp_config import McpServerConfig
@@ -25,9 +25,9 @@ SECRET = "secret"  # never printed (`config show`)
 TABLE = "table"  # a TOML table: config.toml only, no environment variable
 
 
-def scope(*scopes: str, flag: str | None = None) -> dict[str, Any]:
-    """A field's scopes; ``flag``: the command-line flag that sets it (``-o`` options: ``envnames.OPTIONS``)."""
-    return {"scopes": list(scopes), **({"flag": flag} if flag else {})}
+def scope(*scopes: str) -> dict[str, Any]:
+    """A field's scopes (the flags that set one: ``envnames.SETTING_FLAGS`` and ``OPTIONS``)."""
+    return {"scopes": list(scopes)}
 
 
 class Settings(BaseModel):
@@ -36,7 +36,7 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     model: str = Field("qwen2.5:3b", description="model used by every role unless a role names its own",
-                       json_schema_extra=scope(TURN, flag="--model"))
+                       json_schema_extra=scope(TURN))
     router_model: str | None = Field(None, description="model for routing (a small fast one is enough)",
                                      json_schema_extra=scope(TURN))
     executor_model: str | None = Field(None, description="model that writes tool calls (best with the tools capability)",
@@ -75,7 +75,7 @@ class Settings(BaseModel):
                                             json_schema_extra=scope(TURN, ANSWERS))
     keep_alive: str = Field("10m", description="how long Ollama keeps a model loaded after a call")
     max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation",
-                             json_schema_extra=scope(TURN, ANSWERS, flag="--max-retries"))
+                             json_schema_extra=scope(TURN, ANSWERS))
     deterministic: bool = Field(True, description="certain rules route, check and render before any model is asked "
                                 "(off: every stage asks the model, as a naive four-agent pipeline does; for measurements)",
                                 json_schema_extra=scope(TURN, ANSWERS))
@@ -197,7 +197,8 @@ def settings_in(kind: str) -> frozenset[str]:
 TABLES, SECRETS = settings_in(TABLE), settings_in(SECRET)
 SERVER_ENV = tuple(SERVER_VARS.items())  # the model servers' own variables (assistant.envnames, for the thin client)
 # The flag that sets a setting, for errors that name where a bad value came from.
-FLAGS = {**{n: d["flag"] for n, f in Settings.model_fields.items() if "flag" in (d := _declared(f))},
+# The flag that sets a setting, by the setting's name (-m sets the model of every role).
+FLAGS = {"model": "--model", **{name: flags[-1] for name, (flags, _) in SETTING_FLAGS.items()},
          **{setting: f"-o {option}" for option, setting in OPTIONS.items()}}
 
 
@@ -286,19 +287,29 @@ def _explain(first: Any, layers: dict[str, dict[str, Any]], data: dict[str, Any]
                            "`assistant config show` lists every setting; `assistant config unset KEY` takes one out.")
     value = data.get(key) if len(first["loc"]) <= 1 else first.get("input")  # the value at fault, not its table
     if origin == "the command line" and key in FLAGS:
-        shown = f"{FLAGS[key]} {value}"
+        return flag_error(first, value)
     elif origin.startswith("environment variable"):
         shown = f"{origin.split()[-1]}={value}"
     else:
         shown = f"{where} = {toml_value(value) if value is not None else '?'} in {origin}"
-    return ConfigError(f"{shown}: {plain_rule(first)}.",
-                       "`assistant config show` lists every setting with what it means; "
-                       "`assistant config set KEY VALUE` changes one.")
+    return ConfigError(f"{shown}: {plain_rule(first)}.", FIX_A_SETTING)
+
+
+FIX_A_SETTING = ("`assistant config show` lists every setting with what it means; "
+                 "`assistant config set KEY VALUE` changes one.")
+
+
+def flag_error(first: Any, value: Any) -> ConfigError:
+    """A value given on the command line that its setting refuses, as the line says it: ``--max-retries 99: must be
+    at most 10.`` (exit 2), whether this process or the daemon read it."""
+    key = str(first["loc"][0]) if first["loc"] else ""
+    return ConfigError(f"{FLAGS.get(key, key)} {value}: {plain_rule(first)}.", FIX_A_SETTING)
 
 
 def with_changes(settings: Settings, changes: dict[str, Any]) -> Settings:
     """``settings`` with ``changes`` applied, all or nothing, each checked by the settings' own rules (a
-    ``ValidationError`` says which is wrong): a question's per-turn settings in the daemon, a template in the chat."""
+    ``ValidationError`` says which is wrong; :func:`flag_error` says it as the command line would): a question's
+    per-turn settings in the daemon, a template in the chat."""
     return Settings.model_validate({**settings.model_dump(), **changes}) if changes else settings
 
 

@@ -1,10 +1,12 @@
 """The names of settings a user types outside ``config.toml``, light enough for the thin client (no pydantic): the
 environment variables ``ask`` sends the daemon with its question (and ``daemon install`` writes into the service),
-and the ``-o`` model options. Ollama keeps its variables the same way (``envconfig``)."""
+the ``-o`` model options and the flags that set a setting. Ollama keeps its variables the same way
+(``envconfig``)."""
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 ENV_PREFIX = "ASSISTANT_"  # ASSISTANT_<SETTING>, upper case
 HOME = "ASSISTANT_HOME"  # where state lives: not a setting
@@ -24,6 +26,15 @@ ROLE_NAMES = ("router", "executor", "validator", "responder")
 # -o KEY VALUE: the model options a question can take, and the setting each one sets.
 OPTIONS = {"temperature": "temperature", "top_p": "top_p", "num_ctx": "num_ctx", "seed": "seed",
            "num_predict": "responder_max_tokens"}
+
+# The flags that each set one per-turn setting, by the setting's name, on every command that answers (ask, chat,
+# batch): the parser adds them, ``flag_overrides`` carries them to the turn (here, or to the daemon in a question's
+# settings map, checked there by the setting's own rules), and ``config show`` names them as where a value came
+# from. A new one is its row here. (-m, which sets every role's model, and -o have a grammar of their own.)
+SETTING_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "max_retries": (("--max-retries",), {"type": int, "metavar": "N",
+                                         "help": "executor retries after a failed check (default 3)"}),
+}
 
 
 def setting_var(name: str) -> bool:

@@ -25,19 +25,11 @@ def test_a_per_turn_setting_is_never_the_daemons_own_and_a_secret_never_changes_
 
 
 def test_what_a_flag_or_an_option_sets_is_per_turn_and_a_model_option_changes_answers():
-    """-m, --max-retries and -o mean the same through the daemon as here: the daemon takes them per turn."""
+    """-m, each flag of envnames.SETTING_FLAGS and -o mean the same through the daemon as here: the daemon takes
+    them per turn."""
     assert set(FLAGS) <= settings_in(TURN)
     for option, setting in OPTIONS.items():
         assert setting in settings_in(TURN) & settings_in(ANSWERS), option  # another value: another batch job
-
-
-def test_each_setting_flag_of_the_parser_is_the_flag_its_setting_declares():
-    """A flag the parser adds by a setting's name is carried to the daemon's turn by that name: the setting must be
-    one a turn reads, and declare that flag (``config`` names it in where a value came from)."""
-    from assistant.frontends.cli.parser import SETTING_FLAGS
-
-    for name, (flags, _) in SETTING_FLAGS.items():
-        assert name in settings_in(TURN) and FLAGS[name] in flags, name
 
 
 def test_a_role_has_each_of_its_per_role_settings_and_they_share_a_scope():

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from assistant.errors import AssistantError, from_failure
 from assistant.wire import Follower, TurnOutcome, TurnRequest, events
 
 ENDPOINT_FILE = "daemon.json"
@@ -27,6 +28,14 @@ class DaemonError(Exception):
         super().__init__(message)
         self.status = status
         self.details = details or {}  # the whole error body (a 409 names what differs: "differs")
+
+    def said(self) -> AssistantError | None:
+        """The refusal as the user's own error when the daemon said it in their words (a per-turn setting's value it
+        refused: the line and the exit code this process would give), else None."""
+        if not isinstance(self.details.get("exit_code"), int):
+            return None
+        return from_failure({"message": str(self), "hint": self.details.get("hint", ""),
+                             "exit_code": self.details["exit_code"]})
 
 
 class _UnixConnection(http.client.HTTPConnection):

@@ -49,6 +49,8 @@ class RemoteAssistant:
         try:
             await asyncio.to_thread(turn.send)
         except DaemonError as e:
+            if (said := e.said()) is not None:
+                raise said from None
             if e.status != 409 or self.local is None:
                 raise AssistantError(f"the daemon refused the question: {e}.") from None
             if self.notice is not None and e.details.get("differs") != ["config"]:

@@ -20,7 +20,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant import __version__
-from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in, with_changes
+from assistant.config import DAEMON, ROLES, TURN, Settings, flag_error, settings_in, with_changes
 from assistant.envnames import ENV_PREFIX, SERVER_VARS
 from assistant.errors import AssistantError, InternalError
 from assistant.limits import no_duplicate_keys
@@ -290,9 +290,11 @@ class DaemonApi:
         changes.update(body.settings or {})
         try:  # the settings' own rules, as for a flag or a line of config.toml
             return with_changes(settings, changes)
-        except ValidationError as e:
+        except ValidationError as e:  # said as the client's command line would say it, with its exit code
             first = e.errors()[0]
-            return _error(400, f"invalid request: settings.{'.'.join(map(str, first['loc']))}: {first['msg']}")
+            refused = flag_error(first, changes.get(str(first["loc"][0]) if first["loc"] else ""))
+            return web.json_response({"error": refused.message, "hint": refused.hint, "exit_code": refused.exit_code},
+                                     status=400)
 
     async def answer(self, request: web.Request, body: AskBody, settings: Settings) -> web.StreamResponse:
         """The turn's events as NDJSON while it runs; a client that leaves does not stop it (it is still stored)."""

@@ -103,7 +103,7 @@ def test_the_api_refuses_hostile_bodies(daemon):
         (json.dumps({"question": "hi", "model": "qwen2.5:3b\nX"}).encode(), b"model"),
         (json.dumps({"question": "hi", "settings": {"executor_model": "a/../b"}}).encode(), b"not a model name"),
         (json.dumps({"question": "hi", "settings": {"hotkey": "ctrl+q"}}).encode(), b"not a setting a question can choose"),
-        (json.dumps({"question": "hi", "settings": {"max_retries": 99}}).encode(), b"less than or equal to 10"),
+        (json.dumps({"question": "hi", "settings": {"max_retries": 99}}).encode(), b"--max-retries 99: must be at most 10."),
         (json.dumps({"question": "a\u0000b"}).encode(), b"control character"),
     ]:
         status, text = raw(c, "POST", "/v1/ask", body, auth)
@@ -180,6 +180,19 @@ def test_ask_uses_the_running_daemon(daemon, daemon_env, fake):
     (answer,) = fake.requests  # through the daemon too, one call decided and answered
     assert answer["messages"][-1]["content"] == "A log line.\n\nwhat is this?" and len(answer["messages"]) == 2
     assert answer["messages"][0]["content"].endswith("Be brief.") and answer["options"]["temperature"] == 0.3
+
+
+@pytest.mark.parametrize("flags, said", [(["--max-retries", "99"], "--max-retries 99: must be at most 10."),
+                                          (["-o", "temperature", "9"], "-o temperature 9: must be at most 2.0."),
+                                          (["-o", "seed", "x"], "-o seed x: must be a whole number.")])
+def test_a_flags_value_the_setting_refuses_is_the_same_line_and_exit_code_through_the_daemon(daemon, daemon_env,
+                                                                                             fake, flags, said):
+    """The daemon checks a question's settings by their rules, and says a refusal as this process would."""
+    for where in ([], ["--no-daemon"]):
+        p = subprocess.run([sys.executable, "-m", "assistant", "ask", *where, *flags, "hello"], env=daemon_env,
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2 and p.stderr.startswith(f"assistant: {said} "), (where, p.stderr)
+    assert not fake.requests  # nothing was asked
 
 
 def test_a_client_with_other_settings_is_answered_with_its_own(daemon, daemon_env, fake):

@@ -90,6 +90,8 @@ def ask(args: argparse.Namespace) -> int:
             try:
                 return _ask_remote(client, question, args, paths)
             except DaemonError as e:
+                if (said := e.said()) is not None:  # a flag's value it refused: the same line and exit code as here
+                    raise said from None
                 if e.status != 409:
                     raise AssistantError(f"the daemon refused the question: {e}.", "Try --no-daemon.") from None
                 if e.details.get("differs") != ["config"]:  # a broken setting is said once, by the answer here

@@ -36,8 +36,7 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """The settings the answering flags set (-m, -o, and each of ``SETTING_FLAGS``), by the settings' own names:
     what the command answers with here, and the per-turn map a question through the daemon carries. No settings
     module is imported (the thin client uses it)."""
-    from assistant.envnames import ROLE_NAMES
-    from assistant.frontends.cli.parser import SETTING_FLAGS
+    from assistant.envnames import ROLE_NAMES, SETTING_FLAGS
 
     overrides: dict[str, Any] = {name: getattr(args, name, None) for name in SETTING_FLAGS}
     if args.model:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from assistant import __version__
-from assistant.envnames import OPTIONS
+from assistant.envnames import OPTIONS, SETTING_FLAGS
 from assistant.errors import EXIT_CODES_HELP
 
 class Parser(argparse.ArgumentParser):
@@ -17,15 +17,6 @@ class Parser(argparse.ArgumentParser):
             message += (" (-o KEY VALUE is a model option, e.g. -o temperature 0.2, on every command that answers; "
                         "batch writes its records with --output FILE)")
         super().error(message)
-
-
-# The flags that each set one per-turn setting, by the setting's name (the flag's dest), on every command that
-# answers. ``flag_overrides`` reads them, and a question carries them to the daemon in its settings map, checked by
-# the setting's own rules: a new one is its row here (a test holds each to a setting a turn reads).
-SETTING_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "max_retries": (("--max-retries",), {"type": int, "metavar": "N",
-                                         "help": "executor retries after a failed check (default 3)"}),
-}
 
 
 def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:

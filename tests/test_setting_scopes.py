@@ -42,3 +42,11 @@ def test_a_table_has_no_environment_variable_and_the_servers_variables_name_sett
     for name in settings_in(TABLE):
         assert typing.get_origin(Settings.model_fields[name].annotation) is dict
     assert {setting for _, setting in SERVER_ENV} <= set(Settings.model_fields)
+
+
+def test_the_backend_setting_names_every_backend_wired_in_and_only_those():
+    """A backend is wired in by its row in ``select.BACKENDS``; the setting's choices are held to that table."""
+    from assistant.models.select import AUTO, BACKENDS
+
+    assert set(typing.get_args(Settings.model_fields["backend"].annotation)) == {"auto", *BACKENDS}
+    assert set(AUTO) <= set(BACKENDS)

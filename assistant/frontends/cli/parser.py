@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+from typing import Callable, NoReturn, TypeAlias
 
 from assistant import __version__
 from assistant.envnames import OPTIONS, SETTING_FLAGS
 from assistant.errors import EXIT_CODES_HELP
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[Parser]"  # where each command adds its parser
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, with a hint where a habit from another tool meets a flag that means something else here."""
@@ -34,17 +37,7 @@ def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = Parser(
-        prog="assistant",
-        description="A local-first assistant on local models (Ollama, an OpenAI-compatible server, or in-process): "
-                    "it routes each question to chat or a tool, "
-                    "checks the tool's result, and streams a grounded answer.",
-        epilog="State lives under the platform's config/data dirs, or under $ASSISTANT_HOME when set.",
-    )
-    p.add_argument("--version", action="version", version=f"assistant {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-
+def _ask_command(sub: Subcommands) -> None:
     ask = sub.add_parser(
         "ask", help="answer one question",
         description="Answer one question and stream the answer to stdout. Progress goes to stderr when it is a terminal.",
@@ -68,6 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     answering_flags(ask, "this answer")
     ask.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
 
+
+def _config_command(sub: Subcommands) -> None:
     cfg = sub.add_parser("config", help="the settings: show them, set or unset one, or where their file is",
                          description="Settings come from config.toml, then ASSISTANT_* environment variables "
                                      "(and OLLAMA_HOST), then command-line flags. 'config set KEY VALUE' writes one "
@@ -83,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("key", nargs="?", help="with set or unset: the setting (as in config show)")
     cfg.add_argument("value", nargs="?", help="with set: its value (true/false, a number, text; a list as 'a, b')")
 
+
+def _batch_command(sub: Subcommands) -> None:
     batch = sub.add_parser(
         "batch", help="answer many questions from a file or stdin, as JSONL",
         description="Answer every question of INPUT and write one JSON object per question: id, question, ok, "
@@ -116,6 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "to a pipe, where the two would mix)")
     answering_flags(batch, "every answer of the batch")
 
+
+def _models_command(sub: Subcommands) -> None:
     models = sub.add_parser("models", help="list, pull or remove models, or set the default one",
                             description="List the models the backend that answers has (Ollama: with size and "
                                         "capabilities such as tools and thinking), marking the ones in use, and the "
@@ -136,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     models.add_argument("--yes", "-y", action="store_true", help="with 'pull': make it the default without asking")
     models.add_argument("--json", action="store_true", help="one JSON object per model")
 
+
+def _tools_command(sub: Subcommands) -> None:
     tools = sub.add_parser("tools", help="list the tools (source, arguments, what each may reach); grant or revoke a "
                            "plugin's permissions",
                            description="List the tools: built-in, plugins and MCP servers' tools, with their arguments "
@@ -148,6 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     tools.add_argument("--yes", action="store_true", help="with grant: grant without asking")
     tools.add_argument("--json", action="store_true", help="one JSON object: each tool with its argument schema")
 
+
+def _chat_command(sub: Subcommands) -> None:
     chat = sub.add_parser("chat", help="interactive chat with sessions, follow-ups and traces",
                           description="An interactive chat. Answers stream; follow-ups use the session's context; "
                                       "type /help inside for the commands.")
@@ -160,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     answering_flags(chat, "every answer of the chat")
     chat.add_argument("--no-daemon", action="store_true", help="answer in this process even when the daemon runs")
 
+
+def _daemon_command(sub: Subcommands) -> None:
     daemon = sub.add_parser(
         "daemon", help="the background daemon: warm models, a local API, the global hotkey",
         description="start: run it in the background; stop; restart; status: is it running, and is the hotkey active "
@@ -170,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "settings than the daemon's (another OLLAMA_HOST, say) is answered in the asking process.",
     )
     daemon.add_argument("action", choices=["start", "stop", "restart", "status", "run", "install", "uninstall"])
+
+
+def _templates_command(sub: Subcommands) -> None:
     templates = sub.add_parser("templates", help="saved prompts: list, show, edit or remove them",
                                description="A template keeps a system prompt, model options and a model under a name "
                                            "(as llm --save and aichat's roles): save one with --save NAME on ask, chat "
@@ -182,13 +190,20 @@ def build_parser() -> argparse.ArgumentParser:
                            help="list (default); show NAME; edit NAME (in $EDITOR, checked when saved); rm NAME; path: "
                                 "the folder")
     templates.add_argument("name", nargs="?", help="the template")
+
+
+def _popup_command(sub: Subcommands) -> None:
     sub.add_parser("popup", help="open the popup through the running daemon (bind this to a desktop shortcut)")
 
+
+def _doctor_command(sub: Subcommands) -> None:
     doctor = sub.add_parser("doctor", help="check Ollama, the models, the embedded backend, state, weather and hotkey",
                             description="Check what the assistant needs and print each finding with what to do. "
                                         "Exits 1 only on problems that stop it from answering.")
     doctor.add_argument("--json", action="store_true", help="print the findings as JSON")
 
+
+def _sessions_command(sub: Subcommands) -> None:
     sessions = sub.add_parser("sessions", help="list, show, delete or export sessions",
                               description="Sessions are chats (and the popup's), the one rolling session of one-shot "
                                           "`ask` questions, and one per batch job.")
@@ -200,6 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
     sessions.add_argument("--json", action="store_true", help="list: one JSON object per session")
     sessions.add_argument("--yes", "-y", action="store_true", help="delete: without asking (scripts)")
 
+
+def _logs_command(sub: Subcommands) -> None:
     logs = sub.add_parser("logs", help="every stored turn, newest last: search them, or switch logging of asks off",
                           description="Print stored turns (questions, answers, models), the most recent last. "
                                       "`assistant logs off` stops storing one-shot `ask` questions (chats keep their "
@@ -218,9 +235,14 @@ def build_parser() -> argparse.ArgumentParser:
                       help="print only the last answer's code blocks (the whole answer when it has none)")
     logs.add_argument("--json", action="store_true", help="one JSON object per turn")
 
+
+def _trace_command(sub: Subcommands) -> None:
     trace = sub.add_parser("trace", help="show one turn as a tree: route, model calls, tool calls, verdicts, retries")
     trace.add_argument("turn", nargs="?", default="last", help="a turn id (or prefix), 'last' (default) or 'last-N'")
     trace.add_argument("--json", action="store_true", help="print the whole turn as JSON")
+
+
+def _completion_command(sub: Subcommands) -> None:
     completion = sub.add_parser("completion", help="a shell completion script: bash, zsh or fish",
                                 description="Print a completion script for your shell. bash: add "
                                             "'source <(assistant completion bash)' to ~/.bashrc; zsh: "
@@ -228,6 +250,28 @@ def build_parser() -> argparse.ArgumentParser:
                                             "'assistant completion fish > ~/.config/fish/completions/assistant.fish'.")
     completion.add_argument("shell", nargs="?", choices=["bash", "zsh", "fish"])
     completion.add_argument("--values", choices=["models", "sessions", "options"], help=argparse.SUPPRESS)
+
+
+# The commands, in the order `assistant --help` lists them: each adds its own parser.
+PARSERS: tuple[Callable[[Subcommands], None], ...] = (
+    _ask_command, _config_command, _batch_command, _models_command, _tools_command, _chat_command, _daemon_command,
+    _templates_command, _popup_command, _doctor_command, _sessions_command, _logs_command, _trace_command,
+    _completion_command,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(
+        prog="assistant",
+        description="A local-first assistant on local models (Ollama, an OpenAI-compatible server, or in-process): "
+                    "it routes each question to chat or a tool, "
+                    "checks the tool's result, and streams a grounded answer.",
+        epilog="State lives under the platform's config/data dirs, or under $ASSISTANT_HOME when set.",
+    )
+    p.add_argument("--version", action="version", version=f"assistant {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for add in PARSERS:
+        add(sub)
     p.set_defaults(_commands=sub.choices)
     return p
 

@@ -90,83 +90,77 @@ def display_problem() -> str | None:
             "desktop session, or give its service those variables)")
 
 
-async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = None) -> None:
-    """``assistant daemon run``: serve until SIGTERM or SIGINT."""
-    from assistant.app import build_assistant
+class Serving:
+    """What ``assistant daemon run`` keeps while it serves: the pipeline that answers (built again when config.toml
+    changes or a model is pulled; the old one finishes its turns), how a client's settings are read, the popup's
+    process, and the warm-up. The API (:mod:`assistant.frontends.server`) reaches these through ``state``."""
 
-    paths.ensure()
-    paths.run_dir.mkdir(parents=True, exist_ok=True)
-    os.chmod(paths.run_dir, 0o700)
-    state = DaemonState()
-    app = state.assistant = build_assistant(settings, paths, notify=state.note)
-    own_env = dict(os.environ)
-    stamp = _config_stamp(paths)
+    def __init__(self, settings: Settings, paths: Paths) -> None:
+        from assistant.app import build_assistant
 
-    def settings_for(env: dict[str, str]) -> Settings:
+        self.settings, self.paths = settings, paths
+        self.state = DaemonState()
+        self.state.assistant = build_assistant(settings, paths, notify=self.state.note)
+        self.own_env = dict(os.environ)
+        self.stamp = _config_stamp(paths)
+        self.popup: subprocess.Popen | None = None
+        self.state.settings_for, self.state.refresh, self.state.open_popup = \
+            self.settings_for, self.refresh, self.open_popup
+
+    def settings_for(self, env: dict[str, str]) -> Settings:
         """A client's settings: config.toml as it is now, with the client's OLLAMA_HOST and ASSISTANT_* variables."""
-        return load_settings(paths, env={**{k: v for k, v in own_env.items() if not setting_var(k)}, **env})
+        return load_settings(self.paths, env={**{k: v for k, v in self.own_env.items() if not setting_var(k)}, **env})
 
-    async def reload(reason: str) -> None:
+    async def reload(self, reason: str) -> None:
         """Take config.toml as it is now: a new pipeline answers from here on; the old one closes after its turns."""
-        nonlocal stamp
-        stamp = _config_stamp(paths)
+        from assistant.app import build_assistant
+
+        self.stamp = _config_stamp(self.paths)
         try:
-            fresh = load_settings(paths, env=own_env)
+            fresh = load_settings(self.paths, env=self.own_env)
         except AssistantError as e:
             log.error("settings not reloaded (%s): %s", reason, e.one_line())
             return
-        old = state.assistant
+        old = self.state.assistant
         if old is None or fresh == old.settings and reason != "a model was pulled":
             log.info("settings unchanged (%s): nothing to reload", reason)
             return
-        state.assistant = build_assistant(fresh, paths, notify=state.note)
+        self.state.assistant = build_assistant(fresh, self.paths, notify=self.state.note)
         log.info("settings reloaded (%s)", reason)
-        await state.retire(old)
+        await self.state.retire(old)
 
-    async def refresh() -> None:
-        now = _config_stamp(paths)
-        if now != stamp:
-            await reload("config.toml changed" if now[0] != stamp[0] else "a model was pulled")
+    async def refresh(self) -> None:
+        """Before a question: config.toml or the pulled models changed since the pipeline was built, then reload."""
+        now = _config_stamp(self.paths)
+        if now != self.stamp:
+            await self.reload("config.toml changed" if now[0] != self.stamp[0] else "a model was pulled")
 
-    state.settings_for, state.refresh = settings_for, refresh
-    token = secrets.token_urlsafe(32)
-    _write_private(paths.run_dir / TOKEN_FILE, token)
-    runner = web.AppRunner(build_api(app, token, state), access_log=None, handler_cancellation=False,
-                           keepalive_timeout=KEEPALIVE_SECONDS)
-    await runner.setup()
-    unix = settings.daemon_transport != "tcp" and hasattr(socket, "AF_UNIX")
-    listening, endpoint = await listen(runner, unix_path=socket_path(paths) if unix else None, port=settings.daemon_port)
-    state.transport = endpoint["transport"]
-    _write_private(paths.run_dir / ENDPOINT_FILE, json.dumps(endpoint))
-    _write_private(paths.run_dir / PID_FILE, str(os.getpid()))
-    log.info("listening on %s", endpoint.get("path") or f"http://127.0.0.1:{endpoint.get('port')}")
+    def popup_session(self) -> str:
+        """The popup's conversation: kept in the data folder, so it outlives a daemon restart."""
+        store = self.state.assistant.store  # type: ignore[union-attr]
+        kept = self.paths.data_dir / POPUP_SESSION_FILE
+        if self.state.popup_session is None and kept.exists():
+            self.state.popup_session = kept.read_text().strip() or None
+        if self.state.popup_session is None or not store.session_exists(self.state.popup_session):
+            self.state.popup_session = store.create_session()  # titled by its first question, as a chat is
+            _write_private(kept, self.state.popup_session)
+        return self.state.popup_session
 
-    loop = asyncio.get_running_loop()
-    popup: dict[str, subprocess.Popen | None] = {"proc": None}
-
-    async def open_popup(wait: bool = False) -> str:
+    async def open_popup(self, wait: bool = False) -> str:
         """Show the popup (raise it if open). ``wait``: for the one who asked (``assistant popup``), a popup that
         cannot start is an error in one line, not "opened"."""
         problem = display_problem()
         if problem is not None:
             raise PopupUnavailable(problem)
-        proc = popup["proc"]
-        if proc is not None and proc.poll() is None:
-            proc.send_signal(signal.SIGUSR1)  # the popup (open, or hidden by Esc) comes to the front with the keyboard
+        if self.popup is not None and self.popup.poll() is None:
+            self.popup.send_signal(signal.SIGUSR1)  # the popup (open, or hidden by Esc) comes to the front
             return "raised"
-        store = state.assistant.store  # type: ignore[union-attr]
-        kept = paths.data_dir / POPUP_SESSION_FILE  # the popup's conversation outlives a daemon restart
-        if state.popup_session is None and kept.exists():
-            state.popup_session = kept.read_text().strip() or None
-        if state.popup_session is None or not store.session_exists(state.popup_session):
-            state.popup_session = store.create_session()  # titled by its first question, as a chat is
-            _write_private(kept, state.popup_session)
-        log_file = paths.log_dir / "popup.log"
+        session = self.popup_session()
+        log_file = self.paths.log_dir / "popup.log"
         start = log_file.stat().st_size if log_file.exists() else 0
         with open(log_file, "ab") as out:
-            proc = popup["proc"] = subprocess.Popen(
-                [sys.executable, "-m", "assistant.frontends.popup", "--session", state.popup_session],
-                stdout=out, stderr=out, stdin=subprocess.DEVNULL)
+            proc = self.popup = subprocess.Popen([sys.executable, "-m", "assistant.frontends.popup", "--session", session],
+                                                 stdout=out, stderr=out, stdin=subprocess.DEVNULL)
         if wait:  # a window that cannot open fails within its first moments (no display server, no Tk)
             for _ in range(100):
                 await asyncio.sleep(0.02)
@@ -176,44 +170,79 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
                 said = _said_since(log_file, start)
                 raise PopupUnavailable("the popup could not start" + (f": {said[-1]}" if said else "") +
                                        f" (see {log_file})")
-        log.info("popup opened (session %s)", state.popup_session)
+        log.info("popup opened (session %s)", session)
         return "opened"
 
-    state.open_popup = open_popup
-    listener = None
-    if settings.hotkey:
+    def hotkey(self, loop: asyncio.AbstractEventLoop) -> object | None:
+        """The global hotkey's listener (None: off, or it could not start; ``state.hotkey`` says which)."""
         async def from_hotkey() -> None:
             try:
-                await open_popup()
+                await self.open_popup()
             except PopupUnavailable as e:  # nobody to tell but the log
                 log.warning("hotkey: %s", e)
 
-        listener, state.hotkey = start_hotkey(settings.hotkey, lambda: loop.call_soon_threadsafe(
-            lambda: asyncio.ensure_future(from_hotkey())))
-    else:
-        state.hotkey = "inactive: disabled in the settings (hotkey = \"\")"
-    log.info("hotkey %s", state.hotkey)
+        listener = None
+        if self.settings.hotkey:
+            listener, self.state.hotkey = start_hotkey(self.settings.hotkey, lambda: loop.call_soon_threadsafe(
+                lambda: asyncio.ensure_future(from_hotkey())))
+        else:
+            self.state.hotkey = "inactive: disabled in the settings (hotkey = \"\")"
+        log.info("hotkey %s", self.state.hotkey)
+        return listener
 
-    async def warm() -> None:
+    async def warm(self) -> None:
+        """The pipeline the daemon started with, its models loaded before the first question."""
+        app = self.state.assistant
+        assert app is not None
         try:
             await app.warm()
-            backend = await app.backend.pick()  # type: ignore[attr-defined]  # the pipeline the daemon started with
+            backend = await app.backend.pick()  # type: ignore[attr-defined]
             if hasattr(backend, "warm"):
-                await backend.warm(sorted({settings.model_for(r) for r in ROLES}))
+                await backend.warm(sorted({self.settings.model_for(r) for r in ROLES}))
             if hasattr(backend, "load"):  # the embedded model: loaded once, here, not by the first question
                 await backend.load()
-            state.warm = f"warm ({backend.name})"
+            self.state.warm = f"warm ({backend.name})"
         except AssistantError as e:
-            state.warm = f"not warmed: {e.one_line()}"
+            self.state.warm = f"not warmed: {e.one_line()}"
         except Exception as e:
-            state.warm = f"not warmed: {type(e).__name__}: {e}"
-        log.info("%s", state.warm)
+            self.state.warm = f"not warmed: {type(e).__name__}: {e}"
+        log.info("%s", self.state.warm)
 
-    warming = asyncio.ensure_future(warm())
+    async def close(self) -> None:
+        """A hidden popup goes with its daemon; every pipeline closes (the first is one of these, or closed on
+        retiring)."""
+        if self.popup is not None and self.popup.poll() is None:
+            self.popup.terminate()
+        for pipeline in (self.state.assistant, *self.state.retired):
+            if pipeline is not None:
+                await pipeline.aclose()
+
+
+async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = None) -> None:
+    """``assistant daemon run``: serve until SIGTERM or SIGINT."""
+    paths.ensure()
+    paths.run_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(paths.run_dir, 0o700)
+    daemon = Serving(settings, paths)
+    token = secrets.token_urlsafe(32)
+    _write_private(paths.run_dir / TOKEN_FILE, token)
+    assert daemon.state.assistant is not None
+    runner = web.AppRunner(build_api(daemon.state.assistant, token, daemon.state), access_log=None,
+                           handler_cancellation=False, keepalive_timeout=KEEPALIVE_SECONDS)
+    await runner.setup()
+    unix = settings.daemon_transport != "tcp" and hasattr(socket, "AF_UNIX")
+    listening, endpoint = await listen(runner, unix_path=socket_path(paths) if unix else None, port=settings.daemon_port)
+    daemon.state.transport = endpoint["transport"]
+    _write_private(paths.run_dir / ENDPOINT_FILE, json.dumps(endpoint))
+    _write_private(paths.run_dir / PID_FILE, str(os.getpid()))
+    log.info("listening on %s", endpoint.get("path") or f"http://127.0.0.1:{endpoint.get('port')}")
+    loop = asyncio.get_running_loop()
+    listener = daemon.hotkey(loop)
+    warming = asyncio.ensure_future(daemon.warm())
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    loop.add_signal_handler(signal.SIGHUP, lambda: asyncio.ensure_future(reload("SIGHUP")))
+    loop.add_signal_handler(signal.SIGHUP, lambda: asyncio.ensure_future(daemon.reload("SIGHUP")))
     if ready is not None:
         ready.set()
     try:
@@ -221,15 +250,11 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     finally:
         log.info("stopping")
         warming.cancel()
-        if popup["proc"] is not None and popup["proc"].poll() is None:  # a hidden popup goes with its daemon
-            popup["proc"].terminate()
         if listener is not None:
             listener.stop()  # type: ignore[attr-defined]
         listening.close()
         await runner.cleanup()
-        for pipeline in (state.assistant, *state.retired):  # the first one is one of these, or closed on retiring
-            if pipeline is not None:
-                await pipeline.aclose()
+        await daemon.close()
         for name in (ENDPOINT_FILE, TOKEN_FILE, PID_FILE):
             (paths.run_dir / name).unlink(missing_ok=True)
         if endpoint["transport"] == "unix":

@@ -281,6 +281,71 @@ def describe_key(key: dict[str, Any]) -> str:
 last_job: dict[str, Any] = {}  # the job this process works on, for the message when it is interrupted
 
 
+class Writer:
+    """The records on the output: in input order, each as soon as those before it are written (earlier runs' from
+    the store), or as they finish (``ordered`` false)."""
+
+    def __init__(self, output: IO[str], store: Store, job_id: str, done: set[int], ordered: bool) -> None:
+        self.output, self.store, self.job_id, self.done, self.ordered = output, store, job_id, done, ordered
+        self.cursor = 0  # in order: the next index to write
+        self.pending: dict[int, str] = {}
+
+    def earlier(self, line: str) -> None:
+        """An earlier run's record: written now unless in order (then in its place, by :meth:`flush`)."""
+        if not self.ordered:
+            self.output.write(line + "\n")
+
+    def write(self, index: int, line: str) -> None:
+        if self.ordered:
+            self.pending[index] = line
+            self.flush()
+        else:
+            self.output.write(line + "\n")
+            self.output.flush()
+
+    def rest(self, total: int) -> None:
+        """The end of a run: in order, questions left unanswered by server errors leave gaps; what follows them."""
+        if not self.ordered:
+            return
+        for index in range(self.cursor, total):
+            if index in self.pending:
+                self.output.write(self.pending.pop(index) + "\n")
+            elif index in self.done:
+                self.output.write(self.store.batch_line(self.job_id, index) + "\n")
+        self.output.flush()
+
+    def flush(self) -> None:
+        """Whatever can be written now (in order: up to the first question not yet answered)."""
+        while self.ordered:
+            if self.cursor in self.pending:
+                self.output.write(self.pending.pop(self.cursor) + "\n")
+            elif self.cursor in self.done:
+                self.output.write(self.store.batch_line(self.job_id, self.cursor) + "\n")
+            else:
+                break
+            self.cursor += 1
+        self.output.flush()
+
+
+async def answer_item(app: Assistant, item: Item, session: str, system: str | None) -> BatchRecord:
+    """One question's record. A question that cannot be answered (its line, its words: asking again would fail
+    again) is recorded as failed; a server's failure is raised, so that the question stays unanswered and a rerun
+    asks it."""
+    t0 = time.perf_counter()
+    try:
+        if item.error is not None:
+            raise item.error
+        result = await app.ask(item.question, session_id=session, one_shot="batch", system=system)
+    except AssistantError as e:
+        if not e.permanent:
+            raise
+        shown = item.question if len(item.question) <= ECHO else \
+            f"{item.question[:ECHO]}… ({len(item.question)} characters)"  # not a 10 MB echo
+        return BatchRecord(id=item.id, question=shown, ok=False, error=e.one_line(),
+                           latency_ms=round((time.perf_counter() - t0) * 1000, 1))
+    return BatchRecord.of(result, item.id, item.question, round((time.perf_counter() - t0) * 1000, 1))
+
+
 async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: int, ordered: bool,
                     progress: bool, jobs_dir: Path, err: IO[str] = sys.stderr, fresh: bool = False,
                     system: str | None = None) -> Stats:
@@ -302,73 +367,38 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
         print(f"resuming job {job_id} ({describe_key(key)}): {len(done)} of {total} already answered "
               "(--fresh starts over)", file=err)
     stats = Stats(total=total)
-    cursor = 0  # ordered output: the next index to write
-    pending: dict[int, str] = {}
-
-    def flush_ordered() -> None:
-        nonlocal cursor
-        while True:
-            if cursor in pending:
-                output.write(pending.pop(cursor) + "\n")
-            elif cursor in done:
-                output.write(store.batch_line(job_id, cursor) + "\n")
-            else:
-                break
-            cursor += 1
-        output.flush()
-
-    for line in store.batch_lines(job_id):  # earlier runs' records: in the summary, and written now unless in order
+    writer = Writer(output, store, job_id, done, ordered)
+    for line in store.batch_lines(job_id):  # earlier runs' records: in the summary, and on the output
         stats.earlier(json.loads(line))
-        if not ordered:
-            output.write(line + "\n")
-    if ordered:
-        flush_ordered()
-    output.flush()
-
+        writer.earlier(line)
+    writer.flush()
     shares_terminal = _is_tty(output) and _is_tty(err)
     queue: asyncio.Queue[Item | None] = asyncio.Queue(maxsize=concurrency * 2)
     fatal: list[AssistantError] = []
-    streak = 0
+    streak = 0  # server failures in a row: the server is gone, and the batch stops
 
     async def worker() -> None:
         nonlocal streak
         while (item := await queue.get()) is not None:
             if fatal:
                 continue
-            t0 = time.perf_counter()
             try:
-                if item.error is not None:
-                    raise item.error
-                result = await app.ask(item.question, session_id=session, one_shot="batch", system=system)
-            except AssistantError as e:
-                if e.permanent:  # the question, not the server: asking again would fail again, so it is recorded
-                    shown = item.question if len(item.question) <= ECHO else \
-                        f"{item.question[:ECHO]}… ({len(item.question)} characters)"  # not a 10 MB echo
-                    record = BatchRecord(id=item.id, question=shown, ok=False, error=e.one_line(),
-                                         latency_ms=round((time.perf_counter() - t0) * 1000, 1))
-                else:
-                    # The server failed, not the question: leave it unanswered, so that a rerun answers it.
-                    stats.unanswered += 1
-                    stats.last_error = e.one_line()
-                    streak = streak + 1 if isinstance(e, (OllamaUnreachable, ModelMissing)) else 0
-                    if streak >= GIVE_UP_AFTER:
-                        fatal.append(e)
-                    continue
-            else:
-                streak = 0
-                record = BatchRecord.of(result, item.id, item.question, round((time.perf_counter() - t0) * 1000, 1))
+                record = await answer_item(app, item, session, system)
+            except AssistantError as e:  # the server failed, not the question: left for a rerun
+                stats.unanswered += 1
+                stats.last_error = e.one_line()
+                streak = streak + 1 if isinstance(e, (OllamaUnreachable, ModelMissing)) else 0
+                if streak >= GIVE_UP_AFTER:
+                    fatal.append(e)
+                continue
+            streak = 0
             line = record.line(item.extra)
             store.batch_record(job_id, item.index, record.ok, line)  # durable before it is shown
             stats.add(record)
             if progress and shares_terminal:
                 err.write("\r\033[K")  # the records and the bar share the screen: the bar is redrawn below them
                 err.flush()
-            if ordered:
-                pending[item.index] = line
-                flush_ordered()
-            else:
-                output.write(line + "\n")
-                output.flush()
+            writer.write(item.index, line)
             if progress:
                 err.write(stats.progress_line(len(done)))
                 err.flush()
@@ -393,13 +423,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
         stopped = BatchStopped(f"batch stopped: {e.message}", f"{e.hint} Progress is saved: run the same command again to resume.")
         stopped.exit_code = e.exit_code
         raise stopped
-    if ordered:  # questions left unanswered by server errors leave gaps: write what follows them
-        for index in range(cursor, total):
-            if index in pending:
-                output.write(pending.pop(index) + "\n")
-            elif index in done:
-                output.write(store.batch_line(job_id, index) + "\n")
-        output.flush()
+    writer.rest(total)
     store.close_batch(job_id, done=not stats.unanswered)
     print(stats.summary(), file=err)
     return stats

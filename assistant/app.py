@@ -39,7 +39,7 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
                                      allow_unconfined=settings.allow_unconfined_tools,
                                      folder_mb=settings.tool_folder_mb, folder_files=settings.tool_folder_files)
     store = LazyStore(paths.database, settings.history_max_mb * 2**20, notify)
-    return Assistant(settings, backend, registry, runner, store)  # type: ignore[arg-type]
+    return Assistant(settings, backend, registry, runner, store)  # type: ignore[arg-type]  # a Store opened on first use
 
 
 def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False,

@@ -109,13 +109,15 @@ class Tool(Generic[A]):
     A tool is rebuilt inside a sandbox worker from :meth:`spec` (its class and its config), so all
     it needs at run time must be in its ``Config``."""
 
-    name: ClassVar[str]
-    description: ClassVar[str]
-    title: ClassVar[LocalText | None] = None  # the tool's name for people ("the weather service", "天气服务")
-    Args: ClassVar[type[BaseModel]]
+    # What a tool is: set on the class by a tool of its own, or on the instance by one built from a description (a
+    # plugin's, an MCP server's).
+    name: str
+    description: str
+    title: LocalText | None = None  # the tool's name for people ("the weather service", "天气服务")
+    Args: type[BaseModel]
     Config: ClassVar[type[BaseModel] | None] = None
     #: where the tool comes from, as ``assistant tools`` lists it: built-in, a plugin's package, an MCP server
-    source: ClassVar[str] = "built-in"
+    source: str = "built-in"
     #: the tool runs in a process of its own (an MCP server, under the sandbox's limits): runners call
     #: :meth:`run` directly instead of rebuilding the tool in a sandbox worker
     external: ClassVar[bool] = False
@@ -251,7 +253,7 @@ class Tool(Generic[A]):
         return {k: v for k, v in (result.data or {}).items() if k not in self.internal_fields}
 
     #: whether a turn the rules settled shows :meth:`render_all` directly (no answer-writing model call)
-    renders_directly: ClassVar[bool] = False
+    renders_directly: bool = False
     #: whether a follow-up its own :meth:`follow_up` cannot read is tried as the last question with one part changed
     #: (off for a tool whose follow-ups are all its own, whose rule would read a changed question too loosely)
     continues_by_substitution: ClassVar[bool] = True

@@ -16,7 +16,7 @@ import threading
 import unicodedata
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import AbstractSet, Any
 
 from pydantic import BaseModel
 
@@ -245,7 +245,7 @@ class Gazetteer:
             found = self.candidates(name[:-1], country)
         return found[0] if found else None
 
-    def find(self, text: str, exclude: set[str] = frozenset()) -> list[tuple[str, Place]]:  # type: ignore[assignment]
+    def find(self, text: str, exclude: AbstractSet[str] = frozenset()) -> list[tuple[str, Place]]:
         """Places named in free text, as (the words as written, the place), in order of appearance.
 
         Chinese: the longest known name at each position. Other scripts: capitalised words and runs of
@@ -292,7 +292,7 @@ class Gazetteer:
                 found += [f for f in more if not any(s <= f[0] < s + len(w) for s, w, _ in before)]
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
 
-    def _find_joined_names(self, text: str, found: list[tuple[int, str, Place]], exclude: set[str]) -> str:
+    def _find_joined_names(self, text: str, found: list[tuple[int, str, Place]], exclude: AbstractSet[str]) -> str:
         """Countries whose names join words with "and", "of" or "the" ("Bosnia and Herzegovina", "Saint Vincent and
         the Grenadines", "Isle of Man"), read whole before the runs of capitalised words would split them; returns
         ``text`` with them blanked out."""
@@ -317,7 +317,7 @@ class Gazetteer:
 
 
     def _find_in_run(self, text: str, run: list[re.Match[str]], found: list[tuple[int, str, Place]],
-                     exclude: set[str]) -> None:
+                     exclude: AbstractSet[str]) -> None:
         """A place in a run of name-like words must be the whole run ("Moss Hill" is not Moss), or the whole run
         but a country or state after it ("Paris France"), or the run without a first word that only opens the
         sentence ("Show Paris"). Anything else is a name we do not know: the model or the geocoder reads it."""
@@ -377,7 +377,7 @@ _SENTENCE_END = re.compile(r"(?<=[a-z\u00e0-\u024f]{3})\.(?=\s|$)")
 _POSSESSIVE = re.compile(r"(?<=[a-z\u00e0-\u024f])['’]s\b")
 
 
-def _after_a_name(text: str, start: int, exclude: set[str]) -> bool:
+def _after_a_name(text: str, start: int, exclude: AbstractSet[str]) -> bool:
     """Right after "Cosby, " or "Wells in ": a country or state there only says which Cosby or Wells."""
     m = re.search(r"([A-Za-z\u00c0-\u024f][\w'’.-]*)(?:\s*,\s*|\s+in\s+)$", text[:start])
     return m is not None and m.group(1)[0].isupper() and m.group(1).casefold() not in exclude
@@ -388,7 +388,7 @@ def _first_word(text: str) -> int:
     return m.start() if m else -1
 
 
-def _name_runs(text: str, exclude: set[str]) -> list[list[re.Match[str]]]:
+def _name_runs(text: str, exclude: AbstractSet[str]) -> list[list[re.Match[str]]]:
     """Runs of words that may form a place's name: capitalised (or all capitals) words next to each other, split at
     words that are never names; a lower-case run counts right after "in", "at", "for" ("weather in paris")."""
     runs: list[list[re.Match[str]]] = []

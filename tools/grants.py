@@ -20,7 +20,7 @@ from typing import Any, Sequence
 try:
     from tools.importpath import TOOLS_DIR, interpreter_path
 except ImportError:  # loaded by path in the MCP launcher (python -I), beside importpath.py
-    from importpath import TOOLS_DIR, interpreter_path  # type: ignore[import-not-found,no-redef]
+    from importpath import TOOLS_DIR, interpreter_path  # type: ignore[no-redef]
 
 GRANTS_FILE = "permissions.json"
 
@@ -126,7 +126,7 @@ class Grants:
     """``permissions.json``: per plugin (its entry point name), the package and version it was granted for and
     the items granted. Read fresh each time; written atomically, private to the user."""
 
-    def __init__(self, config_dir: Path, own: list[Path] = ()) -> None:  # type: ignore[assignment]
+    def __init__(self, config_dir: Path, own: Sequence[Path] = ()) -> None:
         self.path = Path(config_dir) / GRANTS_FILE
         self.own = [config_dir, *own]
 

@@ -53,10 +53,10 @@ def main() -> None:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
     if sys.platform.startswith("linux"):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import grants  # type: ignore[import-not-found]
-        import landlock  # type: ignore[import-not-found]
-        import namespaces  # type: ignore[import-not-found]
-        import seccomp  # type: ignore[import-not-found]  # with libseccomp, loaded before the jail
+        import grants
+        import landlock
+        import namespaces
+        import seccomp  # with libseccomp, loaded before the jail
         network = bool(limits.get("network"))
         folders = [os.path.abspath(os.path.expanduser(f)) for f in limits.get("folders") or []]
         for folder in folders:

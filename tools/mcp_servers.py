@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from pydantic import BaseModel
 
@@ -299,14 +299,14 @@ class McpTool(Tool[BaseModel]):
         super().__init__()
         self.server = server
         self.remote_name: str = definition["name"]
-        self.name = tool_name(server.name, self.remote_name)  # type: ignore[misc]
-        self.description = (definition.get("description") or "").strip() or f"{self.remote_name} (MCP server {server.name})"  # type: ignore[misc]
+        self.name = tool_name(server.name, self.remote_name)
+        self.description = (definition.get("description") or "").strip() or f"{self.remote_name} (MCP server {server.name})"
         raw = definition.get("input_schema")
         schema: dict[str, Any] = raw if isinstance(raw, dict) else {}
         self.schema = {k: v for k, v in schema.items() if k not in ("title", "$schema")} or {"type": "object", "properties": {}}
-        self.Args = args_model(self.name, self.schema)  # type: ignore[misc]
-        self.source = f"MCP server {server.name}"  # type: ignore[misc]
-        self.title = LocalText(zh=f"{server.name} 服务的 {self.remote_name}", en=f"{server.name} server's {self.remote_name}")  # type: ignore[misc]
+        self.Args = args_model(self.name, self.schema)
+        self.source = f"MCP server {server.name}"
+        self.title = LocalText(zh=f"{server.name} 服务的 {self.remote_name}", en=f"{server.name} server's {self.remote_name}")
 
     @property
     def permissions(self) -> Permissions:
@@ -385,7 +385,7 @@ async def _list_fresh(server: McpServer) -> list[dict[str, Any]]:
 
 def mcp_tools(servers: dict[str, McpServerConfig], defaults: dict[str, Any], cache_dir: Path, log_dir: Path | None,
               taken: list[str], refresh: bool = False,
-              protected: list[str] = ()) -> tuple[list[Tool], list[str]]:  # type: ignore[assignment]
+              protected: Sequence[str] = ()) -> tuple[list[Tool], list[str]]:
     """The tools of every configured server, and one line for each server or tool skipped (and why).
     ``defaults``: timeout, memory_mb, cpu_seconds for servers that set none. Each server's stderr goes to
     ``log_dir/mcp-NAME.log``. ``refresh``: list every server now instead of trusting the cache (``assistant

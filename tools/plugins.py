@@ -345,18 +345,18 @@ class PluginTool(Tool[BaseModel]):
         self.entry = entry
         self.host = host
         self.decision = decision
-        self.name = described["name"]  # type: ignore[misc]
-        self.description = described["description"]  # type: ignore[misc]
+        self.name = described["name"]
+        self.description = described["description"]
         title = described.get("title")
-        self.title = LocalText.model_validate(title) if isinstance(title, dict) else None  # type: ignore[misc]
+        self.title = LocalText.model_validate(title) if isinstance(title, dict) else None
         raw = described.get("schema")
         schema: dict[str, Any] = raw if isinstance(raw, dict) else {}
         self.schema = {k: v for k, v in schema.items() if k not in ("title", "$schema")} or {"type": "object", "properties": {}}
-        self.Args = args_model(self.name, self.schema)  # type: ignore[misc]
-        self.renders_directly = bool(described.get("renders_directly"))  # type: ignore[misc]
+        self.Args = args_model(self.name, self.schema)
+        self.renders_directly = bool(described.get("renders_directly"))
         self.overrides = set(described.get("overrides") or [])
         self.requested = Request.of(described.get("permissions") or {})
-        self.source = f"plugin {entry.package}" if entry.package else f"plugin {entry.value}"  # type: ignore[misc]
+        self.source = f"plugin {entry.package}" if entry.package else f"plugin {entry.value}"
 
     # what it may touch: what the user granted of what it asked for
     @property

@@ -17,7 +17,7 @@ def _python_type(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return Any
     if isinstance(schema.get("enum"), list) and schema["enum"] and all(isinstance(v, (str, int)) for v in schema["enum"]):
-        return Literal[tuple(schema["enum"])]  # type: ignore[misc]
+        return Literal[tuple(schema["enum"])]
     for key in ("anyOf", "oneOf"):
         if isinstance(schema.get(key), list) and schema[key]:
             options = tuple(_python_type(s) for s in schema[key])

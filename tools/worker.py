@@ -18,7 +18,7 @@ import socket
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 PROTOCOL_FD: int | None = None
 REPLY_LIMIT = 15 * 1024 * 1024  # a reply must fit the runner's line limit (16 MiB)
@@ -43,7 +43,7 @@ _PATH_EVENTS = {"os.remove", "os.rename", "os.mkdir", "os.rmdir", "os.chmod", "o
 class Guard:
     """An audit-hook tripwire: refuses, and records, what the tool's permissions do not allow."""
 
-    def __init__(self, network: list[str], files: list[str], code: list[str] = ()) -> None:  # type: ignore[assignment]
+    def __init__(self, network: list[str], files: list[str], code: Sequence[str] = ()) -> None:
         self.hosts = {h.lower() for h in network}
         self.ips: set[str] = set()
         self.writable = [os.path.realpath(f) for f in files]
@@ -104,7 +104,7 @@ class Guard:
             self.ips.update(str(i[4][0]) for i in infos)
             return infos
 
-        socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
+        socket.getaddrinfo = getaddrinfo
         for h in self.hosts:  # literal addresses need no lookup
             try:
                 socket.inet_pton(socket.AF_INET6 if ":" in h else socket.AF_INET, h)
@@ -122,7 +122,7 @@ def code_roots(spec: dict[str, Any]) -> list[str]:
     found = None
     for finder in sys.meta_path if top.isidentifier() else []:
         try:
-            found = finder.find_spec(top, None)  # type: ignore[attr-defined]
+            found = finder.find_spec(top, None)
         except Exception:  # noqa: BLE001 - a finder that cannot tell
             continue
         if found is not None:
@@ -145,7 +145,7 @@ def own_proc() -> str:
         return "/proc/self"
 
 
-def jail(perms: dict[str, Any], code: list[str] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+def jail(perms: dict[str, Any], code: Sequence[str] = ()) -> dict[str, Any]:
     """Confine this process for good: its own network namespace when it declares no network (where unprivileged
     user namespaces exist), Landlock for files and TCP ports, and the seccomp allow-list (the deny-list where
     libseccomp is missing). Returns what is enforced."""

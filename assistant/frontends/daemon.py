@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable, Protocol
 
 from aiohttp import web
 
@@ -51,7 +52,13 @@ def pynput_spec(combo: str) -> str:
     return "+".join(k if len(k) == 1 else f"<{k}>" for k in combo.lower().replace(" ", "").split("+"))
 
 
-def start_hotkey(combo: str, on_press) -> tuple[object | None, str]:
+class Listener(Protocol):
+    """A global hotkey's listener (pynput's)."""
+
+    def stop(self) -> None: ...
+
+
+def start_hotkey(combo: str, on_press: Callable[[], object]) -> tuple[Listener | None, str]:
     """Grab the global hotkey where the platform allows; the status says why not otherwise."""
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
         where = "Wayland session" if os.environ.get("WAYLAND_DISPLAY") else "no graphical session"
@@ -137,7 +144,8 @@ class Serving:
 
     def popup_session(self) -> str:
         """The popup's conversation: kept in the data folder, so it outlives a daemon restart."""
-        store = self.state.assistant.store  # type: ignore[union-attr]
+        assert self.state.assistant is not None
+        store = self.state.assistant.store
         kept = self.paths.data_dir / POPUP_SESSION_FILE
         if self.state.popup_session is None and kept.exists():
             self.state.popup_session = kept.read_text().strip() or None
@@ -173,7 +181,7 @@ class Serving:
         log.info("popup opened (session %s)", session)
         return "opened"
 
-    def hotkey(self, loop: asyncio.AbstractEventLoop) -> object | None:
+    def hotkey(self, loop: asyncio.AbstractEventLoop) -> Listener | None:
         """The global hotkey's listener (None: off, or it could not start; ``state.hotkey`` says which)."""
         async def from_hotkey() -> None:
             try:
@@ -251,7 +259,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         log.info("stopping")
         warming.cancel()
         if listener is not None:
-            listener.stop()  # type: ignore[attr-defined]
+            listener.stop()
         listening.close()
         await runner.cleanup()
         await daemon.close()

@@ -78,7 +78,7 @@ class Repl:
                 bindings = KeyBindings()
 
                 @bindings.add("escape", "enter")
-                def _(event) -> None:  # type: ignore[no-untyped-def]
+                def _(event) -> None:
                     event.current_buffer.insert_text("\n")
 
                 self.history_file.parent.mkdir(parents=True, exist_ok=True)
@@ -105,7 +105,7 @@ class Repl:
         repl = self
 
         class Commands(Completer):
-            def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
+            def get_completions(self, document, complete_event):
                 text = document.text_before_cursor
                 if not text.startswith("/"):
                     return

@@ -53,11 +53,11 @@ class Kind:
 
 
 async def _embedded_answers(settings: Settings) -> bool:
-    return _lazy("embedded", "usable")(settings)  # type: ignore[return-value]
+    return _lazy("embedded", "usable")(settings)
 
 
 async def _embedded_doctor(settings: Settings, required: bool) -> list[Check]:
-    return [_lazy("embedded", "doctor")(settings)]  # type: ignore[list-item]
+    return [_lazy("embedded", "doctor")(settings)]
 
 
 # The one place a backend is wired in: its module (imported when first used) and what it offers.

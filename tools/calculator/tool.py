@@ -51,7 +51,7 @@ class Calculator(Tool[CalculatorArgs]):
         if previous.route == self.name:
             if not previous.calls or not previous.calls[-1][1]:
                 return None
-            value = previous.calls[-1][1].get("value")  # type: ignore[union-attr]
+            value = previous.calls[-1][1].get("value")
             expr = continued_expression(question, str(value)) if value is not None else None
             return [CalculatorArgs(expression=expr)] if expr else None
         expr = derived_expression(question, [f for f in previous.facts if f.number is not None])

@@ -219,7 +219,7 @@ def tools(args: argparse.Namespace) -> int:
     return 0
 
 
-def _grant(args: argparse.Namespace, paths, settings) -> int:  # type: ignore[no-untyped-def]
+def _grant(args: argparse.Namespace, paths, settings) -> int:
     """``tools grant NAME``: show what the plugin asks for and grant it (what may be granted); ``tools revoke NAME``."""
     from assistant.app import build_registry
     from tools.grants import Grants

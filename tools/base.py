@@ -106,8 +106,17 @@ class Tool(Generic[A]):
     """Base class for tools. Subclasses set the class attributes and implement :meth:`run`; ``Tool[XArgs]`` types
     the arguments every hook receives.
 
-    A tool is rebuilt inside a sandbox worker from :meth:`spec` (its class and its config), so all
-    it needs at run time must be in its ``Config``."""
+    Where each part runs:
+
+    - :meth:`run` runs confined, always: in a sandbox worker (:mod:`tools.worker`, the kernel's jail) with what the
+      user granted, rebuilt there from :meth:`spec` (its class and its config), so all it needs at run time must be
+      in its ``Config``. An MCP server's tool (``external``) is its own confined process instead.
+    - The other hooks (``from_settings``, ``permissions``, ``route``, ``follow_up``, ``missing``/``complete``,
+      ``depends``, ``grounding``, ``vet``, ``check``, ``key_facts``, ``wrong_claims``/``derives``,
+      ``render``/``render_all``, ``doctor``) run in the assistant's process for a built-in tool, which is our
+      code. For a plugin none of them does: its class is never imported here; each hook it overrides is forwarded
+      to its hook host, a worker in the same jail as ``run()`` with no folders and no network
+      (:mod:`tools.plugins`), and one that fails or hangs costs that answer its neutral value, never the turn."""
 
     # What a tool is: set on the class by a tool of its own, or on the instance by one built from a description (a
     # plugin's, an MCP server's).

@@ -66,3 +66,11 @@ async def test_a_new_tool_is_one_class_and_one_line(monkeypatch, scripted_app, m
     checks = await (run_checks(Settings(backend="ollama", ollama_host=fake.url, gazetteer_index=gazetteer_index),
                                     paths_under(tmp_path / "doctor")))
     assert any(c.name == "years" and c.level == "warn" and c.fix == "wait a year" for c in checks)  # its doctor check
+
+
+def test_the_tool_docstring_says_where_each_hook_a_plugin_overrides_runs():
+    """A tool's author reads where each hook runs on ``Tool`` itself: every hook forwarded to a plugin's hook host
+    is named there (a new hook is named, or this fails)."""
+    from tools.plugins import HOOKS
+
+    assert [hook for hook in HOOKS if f"``{hook}``" not in (Tool.__doc__ or "")] == []

@@ -196,7 +196,6 @@ def settings_in(kind: str) -> frozenset[str]:
 
 TABLES, SECRETS = settings_in(TABLE), settings_in(SECRET)
 SERVER_ENV = tuple(SERVER_VARS.items())  # the model servers' own variables (assistant.envnames, for the thin client)
-# The flag that sets a setting, for errors that name where a bad value came from.
 # The flag that sets a setting, by the setting's name (-m sets the model of every role).
 FLAGS = {"model": "--model", **{name: flags[-1] for name, (flags, _) in SETTING_FLAGS.items()},
          **{setting: f"-o {option}" for option, setting in OPTIONS.items()}}

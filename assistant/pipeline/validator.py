@@ -34,7 +34,10 @@ async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel,
     undecided: list[tuple[BaseModel, ToolResult]] = []
     failures: list[Verdict] = []
     for args, result in executed:
-        v = tool.check(ctx.question, args, result) if ctx.settings.deterministic else None
+        # With the rules off (``deterministic = false``) the tool's own checks are not asked, but a call that failed
+        # still failed (the base check): no judge is asked to pass an error, and no answer is written from one.
+        v = tool.check(ctx.question, args, result) if ctx.settings.deterministic else \
+            Tool.check(tool, ctx.question, args, result)
         if v is None:
             undecided.append((args, result))
         elif not v.passed:

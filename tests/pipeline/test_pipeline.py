@@ -147,6 +147,18 @@ async def test_tool_error_becomes_feedback(fake, make_app):
     assert fake.kinds().count("validator") == 1  # the tool error was decided without the model
 
 
+async def test_a_failed_tool_call_is_never_passed_by_the_judge_even_with_the_rules_off(fake, make_app):
+    """``deterministic = false`` turns off the rules that read a question, not the fact that the tool failed: a
+    judge saying PASS to an error is never asked, and the answer is not written from an error."""
+    fake.handler = Script(router=ROUTE_CALC, responder="About 28.27.")
+    fake.handler.always("executor", tool_call("calculator", expression="area(3)"))
+    fake.handler.always("validator", PASS)
+    result = await make_app(deterministic=False, max_retries=1).ask(
+        "How much floor does a round rug 6 feet across cover?")
+    assert not result.ok and result.attempts == 2 and "validator" not in fake.kinds()
+    assert "responder" not in fake.kinds() and "28.27" not in result.answer
+
+
 async def test_schema_path_for_a_model_without_tools(fake, make_app):
     fake.models = {"qwen2.5:3b": ["completion"]}
     fake.handler = Script(router=ROUTE_CALC, executor={"expression": "pi*3^2"}, validator=PASS, responder="About 28.27.")

@@ -68,8 +68,10 @@ class LineRenderer:
         if self.in_code:
             return Rendered([("│ ", FRAME), *highlighted(text.expandtabs(4), self.lexer, self.colour)], prose=False)
         table = table_line(text)
-        parts = table if table is not None else spans(text)
-        pieces = []
+        body = text.lstrip(" ")  # a nested list item keeps its place: the line alone would read as a top-level item
+        indent = text[:len(text) - len(body)] if table is None and body else ""  # (or, past 3 spaces, as code)
+        parts = table if table is not None else spans(body)
+        pieces = [(indent, "")] if indent else []
         for piece, styles in parts:
             piece = piece.rstrip("\n")
             codes = ";".join(_STYLES[s] for s in styles if s in _STYLES and (self.colour or s not in _COLOURS))
@@ -167,7 +169,10 @@ class Progress:
             row.back()
             row.mark(wrap=shown.prose, indent=hanging(shown.plain) if shown.prose else "")
             for piece, codes in shown.pieces:
-                row.write(piece, codes)
+                if piece.isspace() and row.col == row.start:  # the line's own indentation, kept
+                    row.lead(piece)
+                else:
+                    row.write(piece, codes)
         row.end()
         if newline:
             row.newline()

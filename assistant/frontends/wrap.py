@@ -66,6 +66,13 @@ class RowWriter:
         self._space_at_mark = self._space
         self._fresh = self.col == 0
 
+    def lead(self, indent: str) -> None:
+        """A line's own indentation (a nested list item's), written as it is: spaces a row starts with are otherwise
+        dropped."""
+        self.flush()
+        for c in indent:
+            self._emit(c, "")
+
     def space(self, style: str = "") -> None:
         self.flush()
         if self.wrap:

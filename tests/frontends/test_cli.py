@@ -627,6 +627,17 @@ def _shown_in_tmux(home, fake, columns: int, question: str, answer: str) -> tupl
         term.close()
 
 
+def test_a_nested_list_keeps_its_nesting_on_the_terminal(home, fake):
+    """Streamed and rendered a line at a time, a nested item stays under its parent, and its wrapped rows hang
+    under its own text."""
+    answer = ("Pack these:\n\n- fruit\n  - apples, the crisp kind that keep for weeks in a cool dry place\n"
+              "    - one deeper item\n- vegetables\n")
+    rows, _ = _shown_in_tmux(home, fake, 40, "What should I pack?", answer)
+    shown = [r.rstrip() for r in rows if r.strip() and "[exited]" not in r]
+    assert shown[-6:] == ["Pack these:", "• fruit", "  • apples, the crisp kind that keep for", "    weeks in a cool dry place",
+                          "    • one deeper item", "• vegetables"], shown
+
+
 @pytest.mark.parametrize("columns", [60, 100, 200])
 def test_prose_is_wrapped_at_words_to_the_terminal(home, fake, columns):
     """Words are never cut at a row's end, no row of prose starts with a space, list items hang under their text,

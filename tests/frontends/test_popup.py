@@ -194,6 +194,17 @@ def test_the_terminal_shows_tables_quotes_and_cjk_emphasis_line_by_line():
     assert [s.prose for s in shown] == [False, False, False, True, True, True]  # a table row is not wrapped at words
 
 
+def test_a_nested_list_keeps_its_nesting_line_by_line():
+    """The terminal renders an answer a line at a time as it streams: a nested item keeps its indentation (alone, it
+    would read as a top-level item, or past three spaces as code)."""
+    from assistant.frontends.progress import LineRenderer
+
+    r = LineRenderer(colour=False)
+    lines = ["- fruit", "  - **apple**", "    - deep", "1. one", "   1. one-a", "2. two"]
+    assert [r.line(line).plain for line in lines] == ["• fruit", "  • apple", "    • deep", "1. one", "   1. one-a",
+                                                      "2. two"]
+
+
 def test_a_soft_break_between_chinese_characters_is_nothing():
     assert plain("这是*强调*的\n中文第二行。") == "这是强调的中文第二行。" and plain("one\ntwo") == "one two"
 

@@ -4,6 +4,7 @@ client, restarts, and a desktop test of the hotkey and popup under Xvfb."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -22,7 +23,7 @@ from assistant.frontends.server import MAX_BODY
 from fake_ollama import FakeOllama, Script
 
 from assistant.frontends.client import Client, _UnixConnection
-from processes import Daemon
+from processes import Daemon, virtual_screen
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -323,13 +324,6 @@ def test_start_status_stop_and_install(home, daemon_env, tmp_path):
     assert "nothing to uninstall" in run("uninstall", XDG_CONFIG_HOME=str(tmp_path / "xdg")).stdout
 
 
-def _free_display() -> int:
-    for n in range(90, 140):
-        if not Path(f"/tmp/.X11-unix/X{n}").exists() and not Path(f"/tmp/.X{n}-lock").exists():
-            return n
-    raise RuntimeError("no free X display number")
-
-
 DESKTOP = all(shutil.which(t) for t in ("Xvfb", "xdotool"))
 
 
@@ -361,19 +355,12 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
                       env={**os.environ, "DISPLAY": ":0"}).returncode not in (0, 1):
         pytest.skip("pynput is not installed (pip install '.[hotkey]')")
     fake.handler = Script(router={"route": "chat"}, responder="The moon is round because gravity pulls it together.")
-    display = f":{_free_display()}"
-    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    screen = contextlib.ExitStack()  # with a real window manager when there is one: decorations, focus, stacking
+    display = screen.enter_context(virtual_screen(range(90, 140), "1024x768x24", window_manager=True))
+    wm = shutil.which("openbox")
     env = {**daemon_env, "DISPLAY": display}
-    d = wm = None
+    d = None
     try:
-        deadline = time.monotonic() + 10
-        while not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
-            assert time.monotonic() < deadline, "Xvfb did not start"
-            time.sleep(0.05)
-        if shutil.which("openbox"):  # a real window manager: decorations, focus and stacking as on a desktop
-            wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(0.5)
         d = Daemon(home, env).start()
         hotkey = d.client.get("/v1/health")["hotkey"]
         if "pynput" in hotkey:
@@ -463,10 +450,7 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
     finally:
         if d is not None:
             d.stop()
-        if wm is not None:
-            wm.terminate()
-        xvfb.terminate()
-        xvfb.wait(10)
+        screen.close()
 
 
 @pytest.mark.slow  # a daemon under load for 12 seconds

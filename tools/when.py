@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
+from typing import Any, Callable
 
 MAX_DAYS_AHEAD = 15  # Open-Meteo forecasts 16 days: today and 15 more
 MAX_DAYS_BACK = 7
@@ -143,99 +144,23 @@ def resolve(phrase: str, now: datetime) -> Period | None:
         return None
     for m in pieces:
         g = m.groupdict()
-        if g["zh_span"] or g["en_span"]:
-            n = (_zh_number(g["zh_span_n"]) if g["zh_span_n"] else _en_number(g["en_span_n"]) if g["en_span_n"] else None)
-            week = g["zh_span_week"] or g["en_span_week"] or ""
-            if n is None:
-                n = 14 if week in ("两周", "半个月", "fortnight") or "two" in week else 7
-            days = Period(today, today + timedelta(days=max(n, 1) - 1))
-        elif g["zh_after"] or g["en_after"]:
-            n = _zh_number(g["zh_after_n"]) if g["zh_after_n"] else _en_number(g["en_after_n"] or "")
-            if n is None:
-                return None
-            d = today + timedelta(days=n)
-            days = Period(d, d)
-        elif g["zh_weekend"] or g["en_weekend"]:
-            nxt = bool(g["zh_weekend_next"] or g["en_weekend_next"])
-            saturday = today + timedelta(days=(5 - today.weekday()) % 7 if today.weekday() != 6 else -1)
-            if nxt:
-                saturday = today + timedelta(days=7 - today.weekday() + 5)
-            days = Period(max(saturday, today), saturday + timedelta(days=1))
-        elif g["zh_weekday"] or g["en_weekday"]:
-            wd = _ZH_WEEKDAYS[g["zh_wd"]] if g["zh_wd"] else _EN_WEEKDAYS[g["en_wd"].casefold()]
-            which = (g["zh_wd_week"] or g["en_wd_week"] or "").casefold()
-            monday = today - timedelta(days=today.weekday())
-            if which.startswith("下") or which == "next":
-                d = monday + timedelta(days=7 + wd)
-            elif which.startswith("上") or which == "last":
-                d = monday + timedelta(days=wd - 7)
-            elif which in ("这", "这个", "本", "this"):
-                d = monday + timedelta(days=wd)
-            else:  # "周五", "on Friday": the next one, today included
-                d = today + timedelta(days=(wd - today.weekday()) % 7)
-            days = Period(d, d)
-        elif g["zh_week"] or g["en_week"]:
-            which = g["zh_week_which"] or ""
-            monday = today - timedelta(days=today.weekday())
-            if which == "下":
-                days = Period(monday + timedelta(days=7), monday + timedelta(days=13))
-            else:
-                days = Period(today, monday + timedelta(days=6))
-        elif g["zh_date"] or g["en_date"] or g["iso"] or g["zh_day_only"]:
-            y: int | None
-            if g["iso"]:
-                y, mo, dd = int(g["iso_y"]), int(g["iso_m"]), int(g["iso_d"])
-            elif g["zh_date"]:
-                y = int(g["zh_year"]) if g["zh_year"] else None
-                mo, dd = _zh_number(g["zh_month"]) or 0, _zh_number(g["zh_day"]) or 0
-            elif g["en_date"]:
-                y = None
-                mo = _EN_MONTHS[(g["en_month"] or g["en_month2"]).casefold()]
-                dd = int(g["en_day"] or g["en_day2"])
-            else:
-                y, mo, dd = None, today.month, int(g["zh_day_n"])
-            try:
-                d = date(y or today.year, mo, dd)
-                if y is None and d < today - timedelta(days=MAX_DAYS_BACK):
-                    # "28号" after the 28th: next month; "1月3日" in November: next year
-                    d = (date(today.year + 1, mo, dd) if g["zh_date"] or g["en_date"] else _next_month(today, dd))
-            except ValueError:
-                return None
-            days = Period(d, d)
-        elif g["zh_rel"] or g["en_rel"]:
-            word = re.sub(r"\s+", " ", (g["zh_rel"] or g["en_rel"]).casefold())
-            offset = {"大后天": 3, "后天": 2, "明天": 1, "明日": 1, "明儿": 1, "明早": 1, "明晚": 1, "今天": 0, "今日": 0,
-                      "今儿": 0, "今晚": 0, "今夜": 0, "今早": 0, "昨天": -1, "昨日": -1, "前天": -2,
-                      "the day after tomorrow": 2, "tomorrow": 1, "tmrw": 1, "tmr": 1, "today": 0, "tonight": 0,
-                      "yesterday": -1}[word]
-            d = today + timedelta(days=offset)
-            days = Period(d, d)
-            if word in _ZH_PARTS:
-                hours = PARTS[_ZH_PARTS[word]]
-            elif word == "tonight":
-                hours = PARTS["evening"]
-        elif g["zh_part"] or g["en_part"]:
-            name = _ZH_PARTS[g["zh_part"]] if g["zh_part"] else g["en_part_name"].casefold()
-            hours = PARTS[name]
+        if g["zh_part"] or g["en_part"]:
+            hours = PARTS[_ZH_PARTS[g["zh_part"]] if g["zh_part"] else g["en_part_name"].casefold()]
         elif g["zh_hour"] or g["en_hour"]:
             explicit_hour = True
-            if g["zh_hour"]:
-                h = _zh_number(g["zh_hour_n"]) or 0
-                if hours and hours[0] >= 12 and h < 12:  # 下午5点, 晚上8点
-                    h += 12
-            else:
-                word = g["en_hour"].casefold()
-                if word == "noon":
-                    h = 12
-                elif word == "midnight":
-                    h = 0
-                elif g["en_hour24"]:
-                    h = int(g["en_hour24"])
-                else:
-                    h = int(g["en_hour_n"]) % 12 + (12 if g["en_ampm"].casefold().startswith("p") else 0)
-            if not 0 <= h <= 23:
+            h = _hour(g, hours)
+            if h is None:
                 return None
             hours = (h, h + 1)
+        else:
+            for groups, reader in _DAY_READERS:
+                if any(g[name] for name in groups):
+                    read = reader(g, today)
+                    if read is None:
+                        return None
+                    days, part = read
+                    hours = part or hours
+                    break
     if days is None:
         if hours is None:
             return None
@@ -245,6 +170,123 @@ def resolve(phrase: str, now: datetime) -> Period | None:
     if hours is not None and days.days == 1:
         return Period(days.start, days.end, hours)
     return days
+
+
+# Each kind of day a phrase names: (groups, read), read giving the days and the part of the day it names too
+# ("今晚": today, evening), or None when the words name no day that exists.
+Read = tuple[Period, tuple[int, int] | None] | None
+
+
+def _one(d: date, part: tuple[int, int] | None = None) -> Read:
+    return Period(d, d), part
+
+
+def _span(g: dict[str, Any], today: date) -> Read:
+    """"未来三天", "next 5 days", "this fortnight": from today."""
+    n = (_zh_number(g["zh_span_n"]) if g["zh_span_n"] else _en_number(g["en_span_n"]) if g["en_span_n"] else None)
+    week = g["zh_span_week"] or g["en_span_week"] or ""
+    if n is None:
+        n = 14 if week in ("两周", "半个月", "fortnight") or "two" in week else 7
+    return Period(today, today + timedelta(days=max(n, 1) - 1)), None
+
+
+def _after(g: dict[str, Any], today: date) -> Read:
+    """"三天后", "in 3 days"."""
+    n = _zh_number(g["zh_after_n"]) if g["zh_after_n"] else _en_number(g["en_after_n"] or "")
+    return None if n is None else _one(today + timedelta(days=n))
+
+
+def _weekend(g: dict[str, Any], today: date) -> Read:
+    """"周末", "next weekend": Saturday and Sunday (from today when it is one of them)."""
+    saturday = today + timedelta(days=(5 - today.weekday()) % 7 if today.weekday() != 6 else -1)
+    if g["zh_weekend_next"] or g["en_weekend_next"]:
+        saturday = today + timedelta(days=7 - today.weekday() + 5)
+    return Period(max(saturday, today), saturday + timedelta(days=1)), None
+
+
+def _weekday(g: dict[str, Any], today: date) -> Read:
+    """"下周五", "last Monday", "this Friday", "周五" (the next one, today included)."""
+    wd = _ZH_WEEKDAYS[g["zh_wd"]] if g["zh_wd"] else _EN_WEEKDAYS[g["en_wd"].casefold()]
+    which = (g["zh_wd_week"] or g["en_wd_week"] or "").casefold()
+    monday = today - timedelta(days=today.weekday())
+    if which.startswith("下") or which == "next":
+        return _one(monday + timedelta(days=7 + wd))
+    if which.startswith("上") or which == "last":
+        return _one(monday + timedelta(days=wd - 7))
+    if which in ("这", "这个", "本", "this"):
+        return _one(monday + timedelta(days=wd))
+    return _one(today + timedelta(days=(wd - today.weekday()) % 7))
+
+
+def _week(g: dict[str, Any], today: date) -> Read:
+    """"下周": next Monday to Sunday; "这周", "this week": today to Sunday."""
+    monday = today - timedelta(days=today.weekday())
+    if (g["zh_week_which"] or "") == "下":
+        return Period(monday + timedelta(days=7), monday + timedelta(days=13)), None
+    return Period(today, monday + timedelta(days=6)), None
+
+
+def _date(g: dict[str, Any], today: date) -> Read:
+    """"2026-03-14", "3月14日", "March 14", "28号": a date without a year is the next one (within MAX_DAYS_BACK)."""
+    y: int | None
+    if g["iso"]:
+        y, mo, dd = int(g["iso_y"]), int(g["iso_m"]), int(g["iso_d"])
+    elif g["zh_date"]:
+        y = int(g["zh_year"]) if g["zh_year"] else None
+        mo, dd = _zh_number(g["zh_month"]) or 0, _zh_number(g["zh_day"]) or 0
+    elif g["en_date"]:
+        y = None
+        mo = _EN_MONTHS[(g["en_month"] or g["en_month2"]).casefold()]
+        dd = int(g["en_day"] or g["en_day2"])
+    else:
+        y, mo, dd = None, today.month, int(g["zh_day_n"])
+    try:
+        d = date(y or today.year, mo, dd)
+        if y is None and d < today - timedelta(days=MAX_DAYS_BACK):
+            # "28号" after the 28th: next month; "1月3日" in November: next year
+            d = (date(today.year + 1, mo, dd) if g["zh_date"] or g["en_date"] else _next_month(today, dd))
+    except ValueError:
+        return None
+    return _one(d)
+
+
+_OFFSETS = {"大后天": 3, "后天": 2, "明天": 1, "明日": 1, "明儿": 1, "明早": 1, "明晚": 1, "今天": 0, "今日": 0, "今儿": 0,
+            "今晚": 0, "今夜": 0, "今早": 0, "昨天": -1, "昨日": -1, "前天": -2, "the day after tomorrow": 2,
+            "tomorrow": 1, "tmrw": 1, "tmr": 1, "today": 0, "tonight": 0, "yesterday": -1}
+
+
+def _relative(g: dict[str, Any], today: date) -> Read:
+    """"明天", "今晚", "tomorrow", "tonight": a day from today, and the part of it the word names."""
+    word = re.sub(r"\s+", " ", (g["zh_rel"] or g["en_rel"]).casefold())
+    part = PARTS[_ZH_PARTS[word]] if word in _ZH_PARTS else PARTS["evening"] if word == "tonight" else None
+    return _one(today + timedelta(days=_OFFSETS[word]), part)
+
+
+_DAY_READERS: tuple[tuple[tuple[str, ...], Callable[[dict[str, Any], date], Read]], ...] = (
+    (("zh_span", "en_span"), _span), (("zh_after", "en_after"), _after), (("zh_weekend", "en_weekend"), _weekend),
+    (("zh_weekday", "en_weekday"), _weekday), (("zh_week", "en_week"), _week),
+    (("zh_date", "en_date", "iso", "zh_day_only"), _date), (("zh_rel", "en_rel"), _relative),
+)
+
+
+def _hour(g: dict[str, Any], part: tuple[int, int] | None) -> int | None:
+    """The hour "5点", "下午5点" (after a part of the day past noon: 17), "5 pm", "17:00", "noon" names; None
+    past 23."""
+    if g["zh_hour"]:
+        h = _zh_number(g["zh_hour_n"]) or 0
+        if part and part[0] >= 12 and h < 12:  # 下午5点, 晚上8点
+            h += 12
+    else:
+        word = g["en_hour"].casefold()
+        if word == "noon":
+            h = 12
+        elif word == "midnight":
+            h = 0
+        elif g["en_hour24"]:
+            h = int(g["en_hour24"])
+        else:
+            h = int(g["en_hour_n"]) % 12 + (12 if g["en_ampm"].casefold().startswith("p") else 0)
+    return h if 0 <= h <= 23 else None
 
 
 def _next_month(today: date, day: int) -> date:

@@ -1,0 +1,88 @@
+"""The house's own figures: what a change costs where (the one place a per-turn flag, a tool and a backend are
+added), the longest functions and files, and the checks that keep it so (ruff and mypy findings, ``type: ignore``
+count). Read-only; quoted in docs/development.md.
+
+    python scripts/house.py            # the figures
+    python scripts/house.py --no-checks  # without running ruff and mypy (a few seconds instead of a minute)
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PACKAGES = ("assistant", "tools")
+
+
+def sources() -> list[Path]:
+    return sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
+
+
+def longest(n: int = 3) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The ``n`` longest functions and files, in lines: (lines, where)."""
+    functions, files = [], []
+    for path in sources():
+        text = path.read_text(encoding="utf-8")
+        where = str(path.relative_to(ROOT))
+        files.append((len(text.splitlines()), where))
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                functions.append(((node.end_lineno or node.lineno) - node.lineno + 1, f"{where}:{node.name}"))
+    return sorted(functions, reverse=True)[:n], sorted(files, reverse=True)[:n]
+
+
+def ignores() -> int:
+    return sum(len(re.findall(r"#\s*type:\s*ignore", p.read_text(encoding="utf-8"))) for p in sources())
+
+
+def findings(tool: str, args: list[str]) -> str:
+    """How many findings ``tool`` reports (its exit status and its own summary line), or why it was not run."""
+    if importlib.util.find_spec(tool) is None:
+        return "not installed (pip install -e '.[test]')"
+    p = subprocess.run([sys.executable, "-m", tool, *args], cwd=ROOT, capture_output=True, text=True)
+    lines = [line for line in (p.stdout + p.stderr).splitlines() if line.strip()]
+    return f"{'0 findings' if p.returncode == 0 else 'FINDINGS'}: {lines[-1] if lines else ''}"
+
+
+def one_place() -> list[tuple[str, str]]:
+    """Where each kind of addition is written, and how many there are of it now."""
+    from assistant.envnames import SETTING_FLAGS
+    from assistant.models.select import BACKENDS
+    from tools.builtin import BUILTIN
+
+    return [
+        ("a per-turn flag", f"a row of envnames.SETTING_FLAGS ({len(SETTING_FLAGS)} now), then "
+                            "scripts/settings_reference.py regenerates the settings reference"),
+        ("a built-in tool", f"its module under tools/ and a line of tools/builtin.py ({len(BUILTIN)} now); "
+                            "a plugin's: one entry point in its own package"),
+        ("a backend", f"its module under assistant/models/, a row of select.BACKENDS ({len(BACKENDS)} now), and its "
+                      "settings in config.py (the backend choices are held to the table by a test)"),
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--no-checks", action="store_true", help="do not run ruff and mypy")
+    args = parser.parse_args()
+    functions, files = longest()
+    print("what an addition touches:")
+    for what, where in one_place():
+        print(f"  {what:<16} {where}")
+    print("longest functions: " + "; ".join(f"{where} ({n} lines)" for n, where in functions))
+    print("longest files:     " + "; ".join(f"{where} ({n} lines)" for n, where in files))
+    print(f"type: ignore:      {ignores()} in {len(sources())} files of {', '.join(PACKAGES)}")
+    if not args.no_checks:
+        print(f"ruff:              {findings('ruff', ['check', *PACKAGES, 'tests', 'scripts'])}")
+        print(f"mypy:              {findings('mypy', list(PACKAGES))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -204,7 +204,7 @@ def main() -> None:
     pid_namespace = namespaces.isolate_processes()  # from here on, the process that goes on is PID 1 of its own
     PROTOCOL_FD = os.dup(1)
     os.dup2(2, 1)
-    import sqlite3
+    import sqlite3  # noqa: F401 - loaded before the jail, as the worker's other modules are (_call catches its errors)
 
     from tools.base import LocalText, ToolResult
 
@@ -222,16 +222,7 @@ def main() -> None:
     code = code_roots(init["tool"])
     guard = Guard(perms["network"], perms["files"], code)
     guard.wrap_resolver()
-    memory = int(limits["memory_mb"]) * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    cpu = int(limits["cpu_seconds"])
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
-    if limits.get("folder_mb"):  # no file past the folder's cap: writing past it fails (EFBIG) instead of a signal
-        import signal
-
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        size = int(limits["folder_mb"]) * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    _limit(limits)
     # The wall, before one line of the tool's code runs: the kernel holds the process to it, and nothing the
     # tool does can take it down. The audit hook after it is a tripwire that names what was refused.
     enforced = jail(perms, code)
@@ -268,34 +259,57 @@ def main() -> None:
             except Exception as e:  # noqa: BLE001 - a plugin's bug costs that answer
                 _send({"id": request["id"], "error": f"{type(e).__name__}: {e}"[:2000]})
             continue
-        try:
-            args = tool.Args.model_validate(request["args"])
-            result = loop.run_until_complete(tool.run(args))
-        except (PermissionError, sqlite3.OperationalError) as e:  # sqlite3 says 'unable to open' for a refused file
-            result = ToolResult.failure(f"{tool.name} tried something it is not allowed to: {e}", REFUSED)
-        except MemoryError:
-            result = ToolResult.failure(f"{tool.name} ran out of memory (limit {limits['memory_mb']} MB)")
-        except OSError as e:
-            if e.errno == errno.EFBIG:  # RLIMIT_FSIZE: a file past the folder's cap
-                result = ToolResult.failure(f"{tool.name} wrote a file larger than its folder's cap "
-                                            f"({limits.get('folder_mb')} MB)", TOO_BIG)
-            else:
-                result = ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e}")
-        except Exception as e:  # a tool bug costs one tool error
-            result = ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e}")
+        result = _call(tool, request["args"], loop, limits, REFUSED)
         result.refusals = list(guard.refusals)
         for stream in (sys.stdout, sys.stderr):  # a tool's prints reach the log now, not when the worker is killed
             try:
                 stream.flush()
             except (OSError, ValueError):
                 pass
-        retire = time.process_time() > cpu / 2
+        retire = time.process_time() > int(limits["cpu_seconds"]) / 2
         _send_limited({"id": request["id"], "result": result.model_dump(mode="json"), "retire": retire},
                       {"id": request["id"], "retire": retire, "result": ToolResult.failure(
                           f"{tool.name} returned a result larger than {REPLY_LIMIT // 2**20} MB", TOO_LARGE
                       ).model_dump(mode="json")})
 
 
+def _limit(limits: dict[str, Any]) -> None:
+    """The kernel's limits on this process: its memory, its CPU time, and no file past its folder's cap (writing
+    past it fails with EFBIG instead of a signal)."""
+    memory = int(limits["memory_mb"]) * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    cpu = int(limits["cpu_seconds"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+    if limits.get("folder_mb"):
+        import signal
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        size = int(limits["folder_mb"]) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+
+def _call(tool: Any, raw: dict[str, Any], loop: asyncio.AbstractEventLoop, limits: dict[str, Any],
+          refused: Any) -> Any:
+    """One call of the tool's ``run()``: its result, or a tool error for whatever it raised (a refusal of the jail,
+    memory, a file past the cap, a bug), never the worker's end."""
+    import sqlite3
+
+    from tools.base import ToolResult
+
+    try:
+        args = tool.Args.model_validate(raw)
+        return loop.run_until_complete(tool.run(args))
+    except (PermissionError, sqlite3.OperationalError) as e:  # sqlite3 says 'unable to open' for a refused file
+        return ToolResult.failure(f"{tool.name} tried something it is not allowed to: {e}", refused)
+    except MemoryError:
+        return ToolResult.failure(f"{tool.name} ran out of memory (limit {limits['memory_mb']} MB)")
+    except OSError as e:
+        if e.errno == errno.EFBIG:  # RLIMIT_FSIZE: a file past the folder's cap
+            return ToolResult.failure(f"{tool.name} wrote a file larger than its folder's cap "
+                                      f"({limits.get('folder_mb')} MB)", TOO_BIG)
+        return ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e}")
+    except Exception as e:  # a tool bug costs one tool error
+        return ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e}")
 def _send_limited(obj: dict[str, Any], instead: dict[str, Any]) -> None:
     data = json.dumps(obj, ensure_ascii=False).encode()
     _send(obj if len(data) < REPLY_LIMIT else instead)

@@ -133,8 +133,10 @@ class Serving:
             log.info("settings unchanged (%s): nothing to reload", reason)
             return
         self.state.assistant = build_assistant(fresh, self.paths, notify=self.state.note)
+        self.state.answering = None
         log.info("settings reloaded (%s)", reason)
         await self.state.retire(old)
+        self.state.answering = await self.state.assistant.answering_model()
 
     async def refresh(self) -> None:
         """Before a question: config.toml or the pulled models changed since the pipeline was built, then reload."""
@@ -205,6 +207,7 @@ class Serving:
         try:
             await app.warm()
             backend = await app.backend.pick()  # type: ignore[attr-defined]
+            self.state.answering = await app.answering_model()
             if hasattr(backend, "warm"):
                 await backend.warm(sorted({self.settings.model_for(r) for r in ROLES}))
             if hasattr(backend, "load"):  # the embedded model: loaded once, here, not by the first question

@@ -86,6 +86,23 @@ class RemoteAssistant:
         self._here = self.local()
         return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
 
+    async def answering_model(self) -> str:
+        """The model that answers, as the daemon reads it (``SmolLM2-135M-Instruct.Q4_1 (built-in, tiny)``), when
+        this chat answers with the daemon's model; the chat's own otherwise (-m, /model)."""
+        mine = self.settings.model_for("responder")
+        if self._here is not None:
+            return await self._here.answering_model()  # type: ignore[attr-defined]
+        for _ in range(10):  # a daemon just started names it once it has chosen its backend (a moment)
+            try:
+                health = await asyncio.to_thread(self.client.get, "/v1/health")
+            except (DaemonUnavailable, DaemonError, ValueError):
+                return mine
+            if health.get("answering") or health.get("warm") != "warming":
+                break
+            await asyncio.sleep(0.2)
+        said = health.get("answering")
+        return said if said and (health.get("models") or {}).get("responder") == mine else mine
+
     async def warm(self) -> None:
         pass  # the daemon keeps its tools warm
 

@@ -99,6 +99,7 @@ class DaemonState:
     transport: str = ""
     hotkey: str = "inactive: not started"
     warm: str = "warming"
+    answering: str | None = None  # the model that answers, as a user reads it (once the backend is chosen)
     popup_session: str | None = None
     open_popup: Callable[..., Awaitable[str]] | None = None
     assistant: Assistant | None = None  # the one answering; replaced when the settings are reloaded
@@ -232,7 +233,8 @@ class DaemonApi:
             "ok": True, "version": __version__, "pid": __import__("os").getpid(),
             "uptime_s": round(time.time() - self.state.started, 1), "transport": self.state.transport,
             "backend": self.assistant.backend.name, "models": {r: self.assistant.settings.model_for(r) for r in ROLES},
-            "warm": self.state.warm, "hotkey": self.state.hotkey, "notes": self.state.notes[-4:],
+            "warm": self.state.warm, "answering": self.state.answering, "hotkey": self.state.hotkey,
+            "notes": self.state.notes[-4:],
         })
 
     def client_settings(self, env: dict[str, str] | None) -> tuple[Settings | None, list[str], str | None]:

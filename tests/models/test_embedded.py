@@ -202,6 +202,16 @@ def test_the_chat_names_the_model_that_answers(home, gazetteer_index):
     header = p.stdout.splitlines()[0]
     assert header.startswith("assistant chat · SmolLM2-135M-Instruct.Q4_1 (built-in, tiny) · session ")
     assert len(header) <= 100 and "answering now: SmolLM2-135M-Instruct.Q4_1 (built-in, tiny)" in p.stdout
+    from processes import Daemon
+
+    daemon = Daemon(home, env).start()  # through the daemon: the model it answers with, as it names it
+    try:
+        p = subprocess.run([sys.executable, "-m", "assistant", "chat"], input="", env=env, capture_output=True,
+                           text=True, timeout=120)
+    finally:
+        daemon.stop()
+    assert p.stdout.startswith("assistant chat · SmolLM2-135M-Instruct.Q4_1 (built-in, tiny) · via the daemon"), \
+        p.stdout + p.stderr
 
 
 async def test_an_image_for_the_embedded_engine_is_one_line_naming_a_vision_model(tiny):

@@ -21,6 +21,10 @@ class Answering(Protocol):
         and through the daemon); raises ``AssistantError`` when the turn fails."""
         ...
 
+    async def answering_model(self) -> str:
+        """The model that answers now, as a user reads it (``qwen2.5:3b (ollama)``)."""
+        ...
+
     async def warm(self) -> None:
         """Get ready to answer fast (tool workers started); nothing to do where someone else keeps them warm."""
         ...

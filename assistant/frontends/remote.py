@@ -91,7 +91,7 @@ class RemoteAssistant:
         this chat answers with the daemon's model; the chat's own otherwise (-m, /model)."""
         mine = self.settings.model_for("responder")
         if self._here is not None:
-            return await self._here.answering_model()  # type: ignore[attr-defined]
+            return await self._here.answering_model()
         for _ in range(10):  # a daemon just started names it once it has chosen its backend (a moment)
             try:
                 health = await asyncio.to_thread(self.client.get, "/v1/health")

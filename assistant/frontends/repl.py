@@ -210,9 +210,8 @@ class Repl:
         return "\n".join(lines).strip()
 
     async def _answering(self) -> str:
-        """The model that answers (the daemon's client: the configured one, as the daemon reads the same settings)."""
-        known = getattr(self.app, "answering_model", None)
-        return await known() if known is not None else self.app.settings.model_for("responder")
+        """The model that answers, here or in the daemon."""
+        return await self.app.answering_model()
 
     # the loop
 

@@ -103,6 +103,10 @@ class TurnOutcome(TypedDict):
     steps: list[dict[str, Any]]
 
 
+# A stream that ends without its last event (the daemon stopped, or its connection broke, while answering).
+ENDED_EARLY = "the daemon ended the answer early (it stopped, or the connection broke)."
+ASK_AGAIN = "Ask again (`assistant daemon status` says whether it runs; its log, why it stopped), or use --no-daemon."
+
 # The keys of a tool call as `ask --json` and a turn's result report it.
 TOOL_CALL_KEYS = ("name", "args", "ok", "result", "error")
 STAGE_LABELS = {"router": "routing…", "validator": "checking…", "responder": "answering…"}
@@ -162,7 +166,7 @@ class Follower:
         event is an error."""
         done = self.done
         if done is None:
-            raise AssistantError("the daemon ended the answer early.", "See the daemon log; or use --no-daemon.")
+            raise AssistantError(ENDED_EARLY, ASK_AGAIN)
         return TurnOutcome(turn_id=done["turn_id"], session_id=self.session_id, ok=done["ok"], answer=done["answer"],
                            route=done.get("route"), route_by=self.route_by, attempts=done.get("attempts", 0),
                            model_calls=done.get("model_calls", 0), tool_calls=self.tool_calls,

@@ -136,6 +136,31 @@ async def test_fifty_concurrent_asks(daemon, fake):
     assert len(c.get("/v1/sessions")["sessions"]) == 50
 
 
+def test_a_daemon_killed_while_answering_is_one_clear_line(home, daemon_env, fake):
+    """Killed mid-answer: one line saying so and what to do (no internal error). Not running when asked (its files
+    left behind, its socket dead): the question is answered in the asking process, said once."""
+    from fake_ollama import Reply
+
+    slow = Reply(content="The moon is round because gravity pulls it.", chunk_size=4, chunk_delay=0.3)
+    fake.handler = Script().always("router", {"route": "chat"}).always("decide", slow).always("responder", slow)
+    d = Daemon(home, daemon_env).start()
+    asking = subprocess.Popen([sys.executable, "-m", "assistant", "ask", "Why is the moon round?"], env=daemon_env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 20
+    while not fake.requests:
+        assert time.monotonic() < deadline, "the daemon never began to answer"
+        time.sleep(0.05)
+    time.sleep(0.5)
+    d.stop(signal.SIGKILL)
+    out, err = asking.communicate(timeout=60)
+    assert asking.returncode == 1 and err.count("\n") == 1, err
+    assert "the daemon ended the answer early" in err and "internal error" not in err and "Ask again" in err
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Gravity.")
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "Why is the moon round?"], env=daemon_env,
+                       capture_output=True, text=True, timeout=60)  # the files of the killed daemon are still there
+    assert p.returncode == 0 and p.stdout.strip() == "Gravity." and "internal error" not in p.stderr, p.stderr
+
+
 def test_killed_and_restarted_loses_nothing(home, daemon_env, fake):
     fake.handler = Script().always("router", {"route": "chat"}).always("responder", "kept")
     d = Daemon(home, daemon_env).start()

@@ -85,10 +85,12 @@ def ask(args: argparse.Namespace) -> int:
         paths = resolve_paths()
         client = connect(paths.run_dir)
         if client is not None:  # the thin path: no model stack imported here
-            from assistant.frontends.client import DaemonError
+            from assistant.frontends.client import DaemonError, DaemonUnavailable
 
             try:
                 return _ask_remote(client, question, args, paths)
+            except DaemonUnavailable:  # gone before the question reached it, and not back: answered here
+                notice("the daemon is not running any more; answering here instead.")
             except DaemonError as e:
                 if (said := e.said()) is not None:  # a flag's value it refused: the same line and exit code as here
                     raise said from None
@@ -127,7 +129,8 @@ def print_ask_json(outcome: dict[str, Any]) -> None:
 
 def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     from assistant.envnames import setting_env
-    from assistant.frontends.client import Turn
+    from assistant.frontends.client import DaemonUnavailable, Turn
+    from assistant.wire import ASK_AGAIN, ENDED_EARLY
     from assistant.frontends.progress import Progress
 
     streamed = not args.json and not args.extract
@@ -145,9 +148,15 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
                          "log": False if args.no_log or logs_off(paths) else None})
     if args.debug:
         notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
+    begun = False
     try:
         for event in turn:
+            begun = True
             progress.on_event(event)
+    except DaemonUnavailable:
+        if not begun:
+            raise  # nothing was answered: this process answers
+        raise AssistantError(ENDED_EARLY, ASK_AGAIN) from None
     finally:
         progress.finish()
     outcome = turn.outcome()

@@ -167,7 +167,8 @@ class Follower:
         done = self.done
         if done is None:
             raise AssistantError(ENDED_EARLY, ASK_AGAIN)
-        return TurnOutcome(turn_id=done["turn_id"], session_id=self.session_id, ok=done["ok"], answer=done["answer"],
-                           route=done.get("route"), route_by=self.route_by, attempts=done.get("attempts", 0),
-                           model_calls=done.get("model_calls", 0), tool_calls=self.tool_calls,
+        return TurnOutcome(turn_id=done.get("turn_id") or "", session_id=self.session_id, ok=bool(done.get("ok")),
+                           answer=done.get("answer") or "",
+                           route=done.get("route"), route_by=self.route_by, attempts=done.get("attempts") or 0,
+                           model_calls=done.get("model_calls") or 0, tool_calls=self.tool_calls,
                            error=done.get("error"), replaced=done.get("replaced"), steps=done.get("steps") or [])

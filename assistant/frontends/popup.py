@@ -365,14 +365,17 @@ class Popup:
 
     def _worker(self, question: str) -> None:
         turn = Turn(self.client, {"question": question, "session_id": self.session_id})
+        last: dict[str, Any] = {}
         try:
-            for event in turn:
-                self.events.put(event)
+            for last in turn:
+                self.events.put(last)
+            turn.outcome()  # a stream that ended without its last event (the daemon stopped) is said too
         except (DaemonUnavailable, DaemonError) as e:
             self.events.put({"type": "turn_failed", "message": f"{e}.",
                              "hint": "Is the daemon running? `assistant daemon status` says."})
-        except AssistantError:
-            pass  # a turn_failed the window already has
+        except AssistantError as e:
+            if last.get("type") != "turn_failed":  # not one the window already has
+                self.events.put({"type": "turn_failed", "message": e.message, "hint": e.hint})
         self.client = turn.client  # a restarted daemon: its new socket and token
         self.events.put({"type": "_end"})
 
@@ -412,6 +415,8 @@ class Popup:
                     self.ask()
             elif kind == "turn_failed":  # said as text, its fix with it (Markdown: a command shows as code)
                 self.text.configure(state="normal")
+                if self.answer.strip():  # after what came of the answer, on a line of its own
+                    self.text.insert("end", "\n")
                 self.text.insert("end", "⚠ ", ("error",))
                 for piece, styles in spans(f"{e['message']} {e.get('hint') or ''}".strip()):
                     self.text.insert("end", piece, ("error", *styles))

@@ -157,6 +157,18 @@ def test_a_failure_is_text_with_its_fix_and_reopening_selects_what_was_left(popu
     assert p.entry.selection_present() and p.entry.selection_get() == "an old draft"  # typing replaces it
 
 
+def test_an_answer_the_daemon_did_not_finish_says_so(popup):
+    """The daemon stopped while answering: what came is kept, and one line says it ended early and what to do (it
+    was said once, not twice, when the daemon's own failure came)."""
+    p = popup(events=[{"type": "turn_started", "session_id": "s9"}, {"type": "answer_delta", "text": "The moon is"}])
+    p.entry.insert(0, "Why is the moon round?")
+    p.ask()
+    run_until(p, lambda: not p.busy)
+    assert shown(p).split("\n")[-2:] == ["The moon is", "⚠ the daemon ended the answer early (it stopped, or the "
+                                          "connection broke). Ask again (assistant daemon status says whether it "
+                                          "runs; its log, why it stopped), or use --no-daemon."]
+
+
 @pytest.mark.parametrize("text, expect", [
     ("**bold** and *italic* and `code`", [("bold", ("bold",)), (" and ", ()), ("italic", ("italic",)), (" and ", ()),
                                           ("code", ("code",))]),

@@ -210,12 +210,14 @@ class EmbeddedBackend:
                 **({"seed": request.settings.seed} if request.settings.seed is not None else {}),
                 **({"top_p": request.settings.top_p} if request.settings.top_p is not None else {}),
                 "stream": True, "stream_options": {"include_usage": True},
+                "timings_per_token": True,  # what the prompt cost, known also when the gate stops the answer early
             }
             if request.format is not None:
                 body["response_format"] = {"type": "json_schema", "json_schema": {"name": "reply", "schema": request.format}}
             queue: asyncio.Queue[str | None] = asyncio.Queue()
             stop = threading.Event()
             usage: dict[str, Any] = {}
+            timings: dict[str, Any] = {}  # llama.cpp's, with each piece: the prompt's tokens evaluated and cached
             failure: list[str] = []
             finish: list[str] = []
 
@@ -226,6 +228,7 @@ class EmbeddedBackend:
                     return True
                 if isinstance(chunk, dict):
                     usage.update(chunk.get("usage") or {})
+                    timings.update(chunk.get("timings") or {})
                     for choice in chunk.get("choices") or []:
                         piece = (choice.get("delta") or {}).get("content") or ""
                         if piece:
@@ -263,12 +266,20 @@ class EmbeddedBackend:
             done = "cut" if stop.is_set() else ("length" if finish and finish[-1] == "length" else "stop")
             return ChatReply(
                 content="".join(parts), done_reason=done, model=self.model_label,
-                usage=Usage(input_tokens=usage.get("prompt_tokens"),
-                            cached_tokens=(usage.get("prompt_tokens_details") or {}).get("cached_tokens"),
+                usage=Usage(input_tokens=usage.get("prompt_tokens", _prompt_tokens(timings)),
+                            cached_tokens=(usage.get("prompt_tokens_details") or {}).get("cached_tokens",
+                                                                                          timings.get("cache_n")),
                             output_tokens=usage.get("completion_tokens", len(parts)),
                             prompt_ns=int((first - t0) * 1e9), generation_ns=int((end - first) * 1e9),
                             total_ns=int((end - t0) * 1e9)),
             )
+
+
+def _prompt_tokens(timings: dict[str, Any]) -> int | None:
+    """The prompt's tokens from llama.cpp's timings (those evaluated now and those its cache held)."""
+    if "prompt_n" not in timings:
+        return None
+    return int(timings["prompt_n"]) + int(timings.get("cache_n") or 0)
 
 
 # Wiring (assistant.models.select): how this backend is built, whether it answers, and what doctor says of it.

@@ -4,7 +4,11 @@ apologies, praise), in English or Chinese. It is what the tiny built-in model ma
 guess (a fact, code, a command, advice) is declined honestly (:func:`assistant.pipeline.language.too_small`).
 
 A rule, so certain by construction: the message is cut into phrases it knows, and one word left over that is
-not a filler ("there", "assistant", "please", "so", an emoji) makes it not small talk."""
+not a filler ("there", "assistant", "please", "so", an emoji) makes it not small talk.
+
+The tiny model's reply is held to the same rule from its side (:func:`is_social_reply`): it is shown as far as it
+stays small talk ("Hello! How can I help you today?"), and ends where it starts saying more ("welcome to our
+community #… on Instagram, where people share …"); when nothing of it is, :func:`reply_to` answers in a line."""
 
 from __future__ import annotations
 
@@ -50,6 +54,60 @@ _ZH = [
 ]
 _ZH_TALK = re.compile("|".join(sorted(map(re.escape, _ZH), key=len, reverse=True)) + "|啊|呀|吧|呢|哦|啦|了")
 _LEFT = re.compile(r"[\w]", re.UNICODE)
+
+
+# What an assistant says back in small talk, on top of the phrases either side says.
+_EN_REPLY = [
+    r"(?:how|what)\s+(?:can|may)\s+i\s+(?:help|assist|do\s+for)(?:\s+you)?(?:\s+(?:with|today|now))*",
+    r"(?:is\s+there\s+)?anything\s+(?:else\s+)?(?:i\s+can\s+(?:help|do)(?:\s+you)?(?:\s+with)?|on\s+your\s+mind)(?:\s+today)?",
+    r"anything\s+else", r"(?:i'?m|i\s+am)\s+here\s+(?:to\s+help|for\s+you|if\s+you\s+need\s+(?:me|anything))",
+    r"(?:i'?m|i\s+am)?\s*(?:always\s+)?(?:glad|happy)\s+to\s+(?:help|hear\s+(?:that|it))(?:\s+you)?",
+    r"you(?:'re|\s+are)\s+(?:very\s+|most\s+)?welcome", r"welcome", r"my\s+pleasure", r"no\s+worries", r"any\s*time",
+    r"(?:it'?s|it\s+is)\s+(?:nice|good|great|a\s+pleasure)\s+to\s+(?:meet|see|hear\s+from|talk\s+to|chat\s+with)\s+you",
+    r"(?:i'?m|i\s+am)\s+(?:doing\s+)?(?:very\s+|really\s+|pretty\s+)?(?:well|good|great|fine|okay|ok)",
+    r"thanks?\s+(?:you\s+)?for\s+(?:asking|(?:the\s+)?(?:kind\s+words|chat|message))",
+    r"(?:let\s+me\s+know|just\s+ask|feel\s+free\s+to\s+ask)(?:\s+if\s+you\s+(?:need|have)\s+(?:anything|any\s+questions))?(?:\s+else)?",
+    r"(?:how|what)\s+about\s+you", r"(?:hope|i\s+hope)\s+you(?:'re|\s+are)?\s+(?:having|have)\s+a\s+(?:nice|good|great|lovely)\s+(?:day|evening|weekend|night)",
+    r"(?:hope|i\s+hope)\s+you(?:'re|\s+are)\s+(?:doing\s+)?(?:well|good|great|fine)", r"take\s+care",
+]
+_EN_REPLY_TALK = re.compile(rf"(?:{'|'.join(_EN_REPLY)})\b", re.IGNORECASE)
+_REPLY_FILLERS = re.compile(r"\b(?:today|too|as\s+well|and|but|i|you|me|to|a|it)\b", re.IGNORECASE)
+_ZH_REPLY = ["不客气", "不用谢", "很高兴认识你", "很高兴见到你", "很高兴为你服务", "很高兴为您服务", "有什么可以帮你的吗",
+             "有什么可以帮您的吗", "有什么我可以帮你的吗", "我能帮你什么", "我能为你做什么", "随时为你服务", "谢谢关心",
+             "你也是", "祝你愉快", "祝你有美好的一天", "我很好", "我也很好", "请问"]
+_ZH_REPLY_TALK = re.compile("|".join(sorted(map(re.escape, _ZH_REPLY), key=len, reverse=True)))
+
+
+def is_social_reply(piece: str) -> bool:
+    """A piece of a reply that is small talk only: either side's social phrases, and what an assistant says back
+    ("How can I help you today?", "You're welcome!", "不客气")."""
+    rest = _ZH_REPLY_TALK.sub(" ", _EN_REPLY_TALK.sub(" ", piece.replace("’", "'")))
+    return not _LEFT.search(_REPLY_FILLERS.sub(" ", _ZH_TALK.sub(" ", _EN_TALK.sub(" ", rest))))
+
+
+# When nothing the tiny model said stayed small talk: a line in kind, by what the message was (the first that fits).
+_REPLIES = [
+    (re.compile(r"thank|thx|\bty\b|cheers|appreciate|谢|感谢|辛苦", re.IGNORECASE), "You're welcome!", "不客气!"),
+    (re.compile(r"good\s*night|晚安", re.IGNORECASE), "Good night!", "晚安!"),
+    (re.compile(r"bye|see\s+you|later|take\s+care|ttyl|再见|拜拜|回头见|明天见", re.IGNORECASE),
+     "Goodbye, take care!", "再见!"),
+    (re.compile(r"sorry|my\s+bad|对不起|不好意思|抱歉", re.IGNORECASE), "No worries!", "没关系!"),
+    (re.compile(r"how\s+(?:are|r|is|have|do|was)|你好吗|怎么样|还好吗", re.IGNORECASE), "I'm doing well, thank you!",
+     "我很好,谢谢!"),
+    (re.compile(r"nice\s+to\s+(?:meet|see)|很高兴认识", re.IGNORECASE), "Nice to meet you too!", "我也很高兴认识你!"),
+    (re.compile(r"h(?:i|ello|ey)|morning|afternoon|evening|greetings|yo\b|what'?s\s+up|\bsup\b|你好|您好|嗨|哈喽|早|在吗",
+                re.IGNORECASE), "Hello!", "你好!"),
+    (re.compile(r"great|awesome|amazing|the\s+best|smart|helpful|funny|kind|good\s+(?:job|work|bot)|well\s+done|"
+                r"like\s+you|love|棒|厉害|不错|很好", re.IGNORECASE), "Thank you!", "谢谢!"),
+]
+
+
+def reply_to(message: str, chinese: bool) -> str:
+    """A line of small talk back to ``message`` (thanks: "You're welcome!"; a greeting: "Hello!")."""
+    for pattern, en, zh in _REPLIES:
+        if pattern.search(message):
+            return zh if chinese else en
+    return "🙂"
 
 
 def is_small_talk(message: str) -> bool:

@@ -140,6 +140,10 @@ async def _refuse_early(question: str, settings: Settings, emit: Emit | None, ba
         raise
 
 
+# Where a small-talk-only model's reply ends: at its first piece that is more than small talk.
+SAID_MORE = "it said more than small talk (a tiny model's facts are guesses); its reply ends there"
+
+
 class Assistant:
     """The pipeline with its dependencies. One instance serves many turns."""
 
@@ -342,7 +346,14 @@ class Assistant:
         evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
         tools = list(self.registry)
         figures = trusted is not Trust.TRUSTED
-        return lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, tools, language, figures)
+        if trusted is not Trust.SMALL_TALK:
+            return lambda ours: gate.chat_piece_check(ctx.question, evidence, ours, tools, language, figures)
+
+        def social(ours: list[str]) -> gate.Check:  # a small-talk-only model's reply ends where it says more
+            check = gate.chat_piece_check(ctx.question, evidence, ours, tools, language, figures)
+            return lambda piece, shown: (None if small_talk.is_social_reply(piece) else
+                                         gate.Held(SAID_MORE, wrong=False)) or check(piece, shown)
+        return social
 
     async def _trust(self, ctx: TurnContext) -> tuple[Trust, str]:
         """How far this model's conversation answers are trusted (:mod:`assistant.pipeline.trust`), once a turn."""
@@ -495,6 +506,10 @@ class Assistant:
             return Answer(text=await responder.say(ctx, too_small(ctx.question, small)),
                           replaced=TOO_SMALL), False
         if ctx.settings.deterministic and first is None and not await self._writes(ctx.question):
+            if small_talk.is_small_talk(ctx.question):  # "你好" to a model that cannot write Chinese: a line in kind
+                await ctx.emit(AnswerChecked(attempt=0, verdict="PASS", reason=(
+                    "small talk in a language the model does not write: a line in kind, with no call")))
+                return Answer(text=await responder.say(ctx, small_talk.reply_to(ctx.question, language_of(ctx.question) == "zh"))), True
             # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
             return Answer(text=await responder.say(ctx, could_not_write(ctx.question)),
@@ -527,6 +542,10 @@ class Assistant:
                 await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS",
                                              reason=(written.ended or "the answer is clean") + policy))
                 return Answer(text=shown), True
+            if trusted is Trust.SMALL_TALK and written.ended == SAID_MORE:  # nothing of it stayed small talk
+                await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=SAID_MORE + "; a line in kind"))
+                line = small_talk.reply_to(ctx.question, language_of(ctx.question) == "zh")
+                return Answer(text=await responder.say(ctx, line)), True
             rejected = written.held or written.ended or "the answer is empty"
             await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=rejected + policy))
             if written.timed_out:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.pipeline.small_talk import is_small_talk
+from assistant.pipeline.small_talk import is_small_talk, is_social_reply, reply_to
 
 SMALL_TALK = [
     "hi", "Hello!", "hey there", "Hi there, how is your day going?", "Good morning!", "good evening, assistant",
@@ -35,3 +35,37 @@ def test_social_phrases_are_small_talk(message):
 @pytest.mark.parametrize("message", REQUESTS)
 def test_a_request_however_it_opens_is_not(message):
     assert not is_small_talk(message)
+
+
+REPLIES = [
+    "Hello!", "hey there!", "Hello! How can I help you today?", "I'm doing well, thank you! How about you?",
+    "You're welcome!", "Glad to help!", "Is there anything else I can help you with?", "It's nice to meet you too!",
+    "Let me know if you need anything else.", "I'm fine, thanks for asking.", "Good morning! I hope you're having a "
+    "great day.", "Sure!", "你好!有什么可以帮你的吗?", "不客气!", "😊",
+]
+MORE_THAN_SMALL_TALK = [
+    "welcome to our community 😊😉 #thespire on Instagram where people share their stories",
+    "The capital of France is Paris.", "I'm a large language model trained by OpenAI.", "I love pizza.",
+    "I am 25 years old.", "You are welcome to visit Paris.", "Call me at 555-0199.", "I was born in London.",
+    "巴黎是法国的首都。",
+]
+
+
+@pytest.mark.parametrize("piece", REPLIES)
+def test_a_reply_of_small_talk_is_shown(piece):
+    assert is_social_reply(piece)
+
+
+@pytest.mark.parametrize("piece", MORE_THAN_SMALL_TALK)
+def test_a_reply_that_says_more_than_small_talk_is_not(piece):
+    assert not is_social_reply(piece)
+
+
+@pytest.mark.parametrize("message, en, zh", [
+    ("thanks a lot", "You're welcome!", "不客气!"), ("Goodbye, see you tomorrow", "Goodbye, take care!", "再见!"),
+    ("good night", "Good night!", "晚安!"), ("how are you doing?", "I'm doing well, thank you!", "我很好,谢谢!"),
+    ("hey there", "Hello!", "你好!"), ("nice to meet you", "Nice to meet you too!", "我也很高兴认识你!"),
+    ("you're awesome", "Thank you!", "谢谢!"), ("sorry, my bad", "No worries!", "没关系!"), ("ok", "🙂", "🙂"),
+])
+def test_a_line_in_kind(message, en, zh):
+    assert reply_to(message, chinese=False) == en and reply_to(message, chinese=True) == zh

@@ -80,6 +80,21 @@ async def test_a_small_model_answers_small_talk_and_declines_facts(fake, make_ap
     assert trusted.ok and trusted.answer == "Jane Austen wrote it."  # the user said otherwise: it answers
 
 
+@pytest.mark.parametrize("reply, question, shown", [
+    ("Hello! Welcome to our community #thespire on Instagram, where people share their stories.", "hi there",
+     "Hello!"),
+    ("You're welcome! The capital of France is Paris, by the way.", "thanks!", "You're welcome!"),
+    ("I am 25 years old and I live in Paris.", "how are you?", "I'm doing well, thank you!"),
+])
+async def test_a_small_models_small_talk_ends_where_it_says_more(fake, make_app, reply, question, shown):
+    """Its reply is shown as far as it stays small talk, with no note (nothing was wrong to say; it simply says no
+    more); when nothing of it is small talk, a line in kind answers."""
+    fake.sizes["qwen2.5:3b"] = "494.03M"
+    fake.handler = Script(router={"route": "chat"}, decide=Reply(content=reply), responder=Reply(content=reply))
+    result = await make_app().ask(question)
+    assert result.ok and result.answer == shown and result.model_calls == 1
+
+
 async def test_a_model_whose_answers_keep_failing_is_held_to_the_strict_rule(fake, make_app):
     """Judged by its answers, per model, remembered: after weak_writer_after failures in a row its figures need
     support; a clean answer restores the trust."""

@@ -25,7 +25,9 @@ _EN = [
     r"(?:i'?m|i\s+am)\s+(?:fine|good|great|ok|okay|well|doing\s+(?:well|good|great|fine))(?:\s+too)?",
     r"and\s+you", r"you\s+too", r"same\s+here",
     # thanks
-    r"thanks?(?:\s+(?:you|a\s+lot|so\s+much|very\s+much|a\s+bunch|again))*", r"thx", r"ty", r"cheers",
+    r"thanks?(?:\s+(?:you|a\s+lot|so\s+much|very\s+much|a\s+bunch|again))*"
+    r"(?:\s+for\s+(?:(?:all\s+)?(?:your|the)\s+(?:kind\s+)?(?:help|time|answers?|patience|support|reply|advice)|"
+    r"everything|helping(?:\s+me)?|asking))?", r"thx", r"ty", r"cheers",
     r"(?:i\s+)?(?:really\s+)?appreciate\s+it", r"much\s+appreciated", r"that(?:'?s|\s+is|\s+was)\s+(?:very\s+|so\s+|really\s+)?(?:kind|helpful|nice|great|cool|awesome|perfect|funny)",
     # farewells
     r"(?:good\s*)?bye(?:\s+bye)?", r"see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow|around))?", r"later",
@@ -47,6 +49,7 @@ _ZH = [
     "你好", "您好", "嗨", "哈喽", "哈啰", "早上好", "早安", "上午好", "中午好", "下午好", "晚上好", "早", "在吗", "在不在",
     "你好吗", "您好吗", "最近怎么样", "最近好吗", "你怎么样", "过得怎么样", "今天过得怎么样", "今天怎么样", "还好吗",
     "我很好", "我也很好", "我还好", "挺好的", "还不错", "你呢",
+    "谢谢你的帮助", "谢谢您的帮助", "谢谢你的帮忙", "谢谢帮忙", "感谢你的帮助", "麻烦你了",
     "谢谢你", "谢谢您", "谢谢", "多谢", "感谢", "太感谢了", "非常感谢", "辛苦了",
     "再见", "拜拜", "回头见", "明天见", "晚安", "下次见",
     "好的", "好吧", "好", "嗯嗯", "嗯", "哦", "噢", "哈", "呵", "明白了", "知道了", "了解", "收到", "没问题", "行",
@@ -95,6 +98,9 @@ _REPLIES = [
     (re.compile(r"how\s+(?:are|r|is|have|do|was)|你好吗|怎么样|还好吗", re.IGNORECASE), "I'm doing well, thank you!",
      "我很好,谢谢!"),
     (re.compile(r"nice\s+to\s+(?:meet|see)|很高兴认识", re.IGNORECASE), "Nice to meet you too!", "我也很高兴认识你!"),
+    (re.compile(r"morning|早上好|早安|上午好", re.IGNORECASE), "Good morning!", "早上好!"),
+    (re.compile(r"afternoon|下午好|中午好", re.IGNORECASE), "Good afternoon!", "下午好!"),
+    (re.compile(r"evening|晚上好", re.IGNORECASE), "Good evening!", "晚上好!"),
     (re.compile(r"h(?:i|ello|ey)|morning|afternoon|evening|greetings|yo\b|what'?s\s+up|\bsup\b|你好|您好|嗨|哈喽|早|在吗",
                 re.IGNORECASE), "Hello!", "你好!"),
     (re.compile(r"great|awesome|amazing|the\s+best|smart|helpful|funny|kind|good\s+(?:job|work|bot)|well\s+done|"

@@ -10,7 +10,7 @@ from assistant.pipeline.small_talk import is_small_talk, is_social_reply, reply_
 SMALL_TALK = [
     "hi", "Hello!", "hey there", "Hi there, how is your day going?", "Good morning!", "good evening, assistant",
     "How are you doing today?", "how r u", "I'm fine, and you?", "what's up", "nice to meet you",
-    "thanks", "Thank you so much!", "thx 🙏", "Thanks, that is very helpful!", "much appreciated",
+    "thanks", "Thank you so much!", "thx 🙏", "Thanks for your help!", "thank you for all your help", "谢谢你的帮助!", "Thanks, that is very helpful!", "much appreciated",
     "bye", "Goodbye, see you tomorrow", "good night", "take care", "have a nice weekend",
     "ok", "cool, got it", "haha nice", "lol", "sorry, my bad", "you're awesome", "good job",
     "你好", "您好!", "你好吗?", "最近怎么样", "谢谢!", "非常感谢", "再见～", "晚安啦", "好的", "哈哈哈", "对不起", "你真棒",
@@ -21,7 +21,8 @@ REQUESTS = [
     "how do I undo a git commit?", "thanks, now tell me about rust", "good morning, what time is it in Tokyo",
     "how are you able to do that", "sorry, what is 2+2", "ok so what is a closure", "hey can you help me",
     "Say hello in French", "tell me a joke", "write a poem about the sea", "is it safe to mix bleach and vinegar?",
-    "How are you different from ChatGPT?", "What's up with my code? it crashes",
+    "How are you different from ChatGPT?", "What's up with my code? it crashes", "thanks for the help, now fix my code",
+    "thanks for the recipe", 
     "法国的首都是哪里?", "你好,帮我写个python脚本", "谢谢,那地球到月球有多远?", "晚安,明天会下雨吗", "你好吗?顺便问一下 rm -rf 是什么意思",
     "", "   ", "hi " * 80,
 ]
@@ -64,7 +65,8 @@ def test_a_reply_that_says_more_than_small_talk_is_not(piece):
 @pytest.mark.parametrize("message, en, zh", [
     ("thanks a lot", "You're welcome!", "不客气!"), ("Goodbye, see you tomorrow", "Goodbye, take care!", "再见!"),
     ("good night", "Good night!", "晚安!"), ("how are you doing?", "I'm doing well, thank you!", "我很好,谢谢!"),
-    ("hey there", "Hello!", "你好!"), ("nice to meet you", "Nice to meet you too!", "我也很高兴认识你!"),
+    ("hey there", "Hello!", "你好!"), ("Good morning!", "Good morning!", "早上好!"), ("晚上好", "Good evening!", "晚上好!"),
+    ("nice to meet you", "Nice to meet you too!", "我也很高兴认识你!"),
     ("you're awesome", "Thank you!", "谢谢!"), ("sorry, my bad", "No worries!", "没关系!"), ("ok", "🙂", "🙂"),
 ])
 def test_a_line_in_kind(message, en, zh):

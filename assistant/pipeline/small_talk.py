@@ -27,7 +27,8 @@ _EN = [
     # thanks
     r"thanks?(?:\s+(?:you|a\s+lot|so\s+much|very\s+much|a\s+bunch|again))*"
     r"(?:\s+for\s+(?:(?:all\s+)?(?:your|the)\s+(?:kind\s+)?(?:help|time|answers?|patience|support|reply|advice)|"
-    r"everything|helping(?:\s+me)?|asking))?", r"thx", r"ty", r"cheers",
+    r"everything|helping(?:\s+me)?|asking|(?:the|your|this|that|these|those)(?:\s+[\w'-]+){1,3}))?", r"thx", r"ty",
+    r"cheers",
     r"(?:i\s+)?(?:really\s+)?appreciate\s+it", r"much\s+appreciated", r"that(?:'?s|\s+is|\s+was)\s+(?:very\s+|so\s+|really\s+)?(?:kind|helpful|nice|great|cool|awesome|perfect|funny)",
     # farewells
     r"(?:good\s*)?bye(?:\s+bye)?", r"see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow|around))?", r"later",

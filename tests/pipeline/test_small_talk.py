@@ -10,7 +10,8 @@ from assistant.pipeline.small_talk import is_small_talk, is_social_reply, reply_
 SMALL_TALK = [
     "hi", "Hello!", "hey there", "Hi there, how is your day going?", "Good morning!", "good evening, assistant",
     "How are you doing today?", "how r u", "I'm fine, and you?", "what's up", "nice to meet you",
-    "thanks", "Thank you so much!", "thx 🙏", "Thanks for your help!", "thank you for all your help", "谢谢你的帮助!", "Thanks, that is very helpful!", "much appreciated",
+    "thanks", "Thank you so much!", "thx 🙏", "Thanks for your help!", "thank you for all your help", "谢谢你的帮助!",
+    "thanks for the recipe", "Thank you so much for the quick reply!", "Thanks, that is very helpful!", "much appreciated",
     "bye", "Goodbye, see you tomorrow", "good night", "take care", "have a nice weekend",
     "ok", "cool, got it", "haha nice", "lol", "sorry, my bad", "you're awesome", "good job",
     "你好", "您好!", "你好吗?", "最近怎么样", "谢谢!", "非常感谢", "再见～", "晚安啦", "好的", "哈哈哈", "对不起", "你真棒",
@@ -22,7 +23,8 @@ REQUESTS = [
     "how are you able to do that", "sorry, what is 2+2", "ok so what is a closure", "hey can you help me",
     "Say hello in French", "tell me a joke", "write a poem about the sea", "is it safe to mix bleach and vinegar?",
     "How are you different from ChatGPT?", "What's up with my code? it crashes", "thanks for the help, now fix my code",
-    "thanks for the recipe", 
+    "thanks for the recipe, how long do I bake it?", "thanks for the capital of France, and Spain's?",
+    "thanks for the help. What is the capital of France?", 
     "法国的首都是哪里?", "你好,帮我写个python脚本", "谢谢,那地球到月球有多远?", "晚安,明天会下雨吗", "你好吗?顺便问一下 rm -rf 是什么意思",
     "", "   ", "hi " * 80,
 ]

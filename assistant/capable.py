@@ -5,3 +5,6 @@ CAPABLE_MODEL = "qwen2.5:3b"  # a capable model that runs on an ordinary laptop,
 CAPABLE_SIZE = "1.9 GB"  # its download (Q4_K_M)
 PULL_CAPABLE = f"assistant models pull {CAPABLE_MODEL}"  # with Ollama or without it (then for the embedded engine)
 TOO_SMALL = "the model is too small to answer it reliably"  # a turn's ``replaced`` when it declined so
+# ... when the small model is served by the user's own OpenAI-compatible server: no pull is offered (the capable
+# model is one to serve there)
+TOO_SMALL_SERVED = "the model is too small to answer it reliably; a capable one is served by your own server"

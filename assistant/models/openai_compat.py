@@ -89,6 +89,7 @@ class OpenAIBackend:
         self.client = openai.AsyncOpenAI(base_url=self.base_url, api_key=api_key or "not-needed", max_retries=0,
                                          timeout=openai.Timeout(timeout, connect=min(10.0, timeout)))
         self.refused: set[str] = set()  # what this server refused (see the module's docstring)
+        self._sizes: dict[str, float | None] | None = None  # each listed model's size, once the server said
 
     async def aclose(self) -> None:
         await self.client.close()
@@ -125,7 +126,23 @@ class OpenAIBackend:
     async def capabilities(self, model: str) -> Capabilities:
         # Vision: the API does not say; assumed, and a server that refuses an image says so on the call
         return Capabilities(tools="tools" not in self.refused, structured_output=True, thinking=False,
-                            vision="images" not in self.refused)
+                            vision="images" not in self.refused, parameters=await self._size(model))
+
+    async def _size(self, model: str) -> float | None:
+        """The model's size where the server says it in ``GET /models`` (llama.cpp: ``meta.n_params``), so that a
+        tiny model behind a llama.cpp server is held to small talk as it would be in Ollama; ``None`` elsewhere
+        (a model the user brings, trusted). Asked once; asked again only after a failure."""
+        if self._sizes is None:
+            key = getattr(self.client, "api_key", "") or ""
+            try:
+                status, data = await get_json(self.base_url + "/models", min(5.0, self.timeout),
+                                              headers={"Authorization": f"Bearer {key}"})
+            except Exception:
+                return None
+            if status != 200:
+                return None
+            self._sizes = {entry["id"]: _size(entry) for entry in _entries(data)}
+        return self._sizes.get(model)
 
     def _format(self, schema: dict[str, Any]) -> dict[str, Any] | None:
         if "json_schema" not in self.refused:
@@ -398,12 +415,31 @@ def build(settings: Settings) -> OpenAIBackend:
                          transport_retries=settings.transport_retries, backoff=settings.transport_backoff)
 
 
-async def _listed(settings: Settings, timeout: float) -> tuple[int, list[str]]:
-    """``GET /models`` with the key: the status, and the ids of the models it lists (connection errors raised)."""
+def _entries(data: Any) -> list[dict[str, Any]]:
+    """The models a ``GET /models`` reply lists, each with a text ``id``."""
+    found = data.get("data", []) if isinstance(data, dict) else []
+    return [m for m in found if isinstance(m, dict) and isinstance(m.get("id"), str)] if isinstance(found, list) else []
+
+
+def _size(entry: dict[str, Any]) -> float | None:
+    """A listed model's parameters where its server says (llama.cpp's ``meta.n_params``)."""
+    meta = entry.get("meta")
+    n = meta.get("n_params") if isinstance(meta, dict) else None
+    return float(n) if isinstance(n, (int, float)) and not isinstance(n, bool) and n > 0 else None
+
+
+def _size_label(n: float | None) -> str | None:
+    """134515008 -> "135M", 7.6e9 -> "7.6B" (as Ollama writes a size)."""
+    if n is None:
+        return None
+    return f"{n / 1e9:.2g}B" if n >= 1e9 else f"{n / 1e6:.0f}M"
+
+
+async def _listed(settings: Settings, timeout: float) -> tuple[int, list[dict[str, Any]]]:
+    """``GET /models`` with the key: the status, and the models it lists (connection errors raised)."""
     headers = {"Authorization": f"Bearer {settings.openai_api_key}"} if settings.openai_api_key else {}
     status, data = await get_json(settings.openai_base_url.rstrip("/") + "/models", timeout, headers=headers)
-    found = (data or {}).get("data", []) if status == 200 and isinstance(data, dict) else []
-    return status, [m["id"] for m in found if isinstance(m, dict) and isinstance(m.get("id"), str)]
+    return status, _entries(data) if status == 200 else []
 
 
 async def reachable(settings: Settings, timeout: float = 1.5) -> bool:
@@ -418,7 +454,8 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
     """The server (reachable, the key accepted), the models it lists, and each configured one among them."""
     base = settings.openai_base_url.rstrip("/")
     try:
-        status, listed = await _listed(settings, 5)
+        status, entries = await _listed(settings, 5)
+        listed = [m["id"] for m in entries]
     except Exception as e:  # any failure to connect is the same answer for the user
         return [Check(name="openai server", level="fail" if required else "warn", blocking=required,
                       detail=f"not reachable at {base} ({plain_error(e)})",
@@ -442,7 +479,8 @@ async def doctor(settings: Settings, required: bool) -> list[Check]:
 
 
 async def models(settings: Settings) -> list[dict[str, Any]]:
-    """The models the server lists (``GET /models``; such servers report no size or capabilities)."""
+    """The models the server lists (``GET /models``; a llama.cpp server says each one's parameters, others report
+    no size or capabilities)."""
     base = settings.openai_base_url.rstrip("/")
     try:
         status, listed = await _listed(settings, 5)
@@ -452,4 +490,4 @@ async def models(settings: Settings) -> list[dict[str, Any]]:
     if status in (401, 403):
         raise ConfigError(f"The server at {base} refused the API key (HTTP {status}).",
                           "Set openai_api_key in config.toml, or OPENAI_API_KEY.")
-    return [{"name": name, "size": None, "parameters": None, "capabilities": []} for name in listed]
+    return [{"name": m["id"], "size": None, "parameters": _size_label(_size(m)), "capabilities": []} for m in listed]

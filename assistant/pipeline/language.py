@@ -4,7 +4,9 @@ sentence."""
 
 from __future__ import annotations
 
-from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, PULL_CAPABLE, TOO_SMALL  # noqa: F401 (re-exported)
+from assistant.capable import (  # noqa: F401 (re-exported)
+    CAPABLE_MODEL, CAPABLE_SIZE, PULL_CAPABLE, TOO_SMALL, TOO_SMALL_SERVED,
+)
 from tools import LocalText, language_of
 
 NO_CALL = LocalText(zh="模型没有给出可用的调用。", en="the model did not produce a usable call.")
@@ -66,10 +68,20 @@ def could_not_write(question: str, reason: str | None = None) -> str:
     return f"Sorry, this model could not answer that reliably: {why}, so it is not shown. A larger model would answer it."
 
 
-def too_small(question: str, model: str | None = None) -> str:
+def too_small(question: str, model: str | None = None, served: bool = False) -> str:
     """A small model's honest answer to a question of fact, code, commands or advice: it does not guess, and the one
-    command to a capable model. ``model``: a small model the user brought (``None``: the built-in one)."""
-    if language_of(question) == "zh":
+    command to a capable model. ``model``: a small model the user brought (``None``: the built-in one); ``served``:
+    by the user's own OpenAI-compatible server, where the capable model is one to serve there."""
+    zh = language_of(question) == "zh"
+    if model and served:
+        if zh:
+            return (f"抱歉,{model} 太小,无法可靠地回答这类问题,所以不作猜测。请在你的服务器上换一个更强的模型"
+                    f"(30 亿参数以上,例如 {CAPABLE_MODEL}),再把 model 设为它;设置 model_trust = \"trusted\" 可让 "
+                    f"{model} 照样回答。")
+        return (f"Sorry, {model} is too small to answer this reliably, so it does not guess. Serve a capable model on "
+                f"your server (3B parameters or more, such as {CAPABLE_MODEL}) and set model to it; model_trust = "
+                f"\"trusted\" lets {model} answer anyway.")
+    if zh:
         if model:
             return (f"抱歉,{model} 太小,无法可靠地回答这类问题,所以不作猜测。换一个更强的模型只需一条命令:"
                     f"{PULL_CAPABLE}({CAPABLE_SIZE},再把 model 设为 {CAPABLE_MODEL});设置 model_trust = "

@@ -28,8 +28,8 @@ from assistant.pipeline.events import (
     ToolCallSummary, ToolResultEvent, TurnDone, TurnFailed, TurnResult, TurnStarted, ValidationDone,
 )
 from assistant.pipeline.language import (
-    BAD_ARGUMENTS, NO_CALL, TOO_SMALL, TOOL_FAILED, capped_note, could_not_answer, could_not_write, too_small,
-    withheld_note,
+    BAD_ARGUMENTS, NO_CALL, TOO_SMALL, TOO_SMALL_SERVED, TOOL_FAILED, capped_note, could_not_answer, could_not_write,
+    too_small, withheld_note,
 )
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, TurnRow, new_id
@@ -503,8 +503,9 @@ class Assistant:
             # a tiny model would guess a fact, code or advice: it is not asked, and says how to do better
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason=f"{why}: it was not asked"))
             small = None if await self._known_weak(ctx) else ctx.model_name("responder")
-            return Answer(text=await responder.say(ctx, too_small(ctx.question, small)),
-                          replaced=TOO_SMALL), False
+            served = ctx.settings.backend == "openai"  # the user's own server: the capable model is served there
+            return Answer(text=await responder.say(ctx, too_small(ctx.question, small, served)),
+                          replaced=TOO_SMALL_SERVED if served else TOO_SMALL), False
         if ctx.settings.deterministic and first is None and not await self._writes(ctx.question):
             if small_talk.is_small_talk(ctx.question):  # "你好" to a model that cannot write Chinese: a line in kind
                 await ctx.emit(AnswerChecked(attempt=0, verdict="PASS", reason=(

@@ -71,7 +71,10 @@ def test_the_engine_server_refuses_requests_without_its_key(engine):
 
 @pytest.fixture
 def served(weather_app, llama_server, engine):
-    return weather_app(backend="openai", openai_base_url=llama_server, openai_api_key=engine[1], model="smollm2", max_retries=1, seed=7)
+    """SmolLM2 behind the server, trusted by the setting: these tests are about the wire (that a tiny model there is
+    held to small talk, as in Ollama, is the test after them)."""
+    return weather_app(backend="openai", openai_base_url=llama_server, openai_api_key=engine[1], model="smollm2",
+                       max_retries=1, seed=7, model_trust="trusted")
 
 
 async def test_arithmetic_is_routed_by_rules(served):
@@ -98,6 +101,29 @@ async def test_a_chat_question_is_decided_in_one_call_with_every_tool_offered(se
     assert calls[0]["role"] == "router" and calls[0]["error"] is None and first["stream"]
     assert {t["function"]["name"] for t in first["tools"]} >= {"calculator", "weather", "units", "clock"}
     assert result.answer.strip()
+
+
+async def test_a_tiny_model_behind_a_llama_cpp_server_is_held_to_small_talk(weather_app, llama_server, engine):
+    """The server says the model's size (GET /models: meta.n_params); 135M is far below what is trusted with facts,
+    so it is held to small talk as it would be in Ollama: a question of fact is declined, with no answer written."""
+    from assistant.models import openai_compat
+    from assistant.config import Settings
+
+    app = weather_app(backend="openai", openai_base_url=llama_server, openai_api_key=engine[1], model="smollm2",
+                      max_retries=1, seed=7)
+    result = await app.ask("Who wrote Pride and Prejudice?")
+    assert not result.ok and result.answer.startswith("Sorry, smollm2 is too small to answer this reliably")
+    assert "Serve a capable model on your server" in result.answer and "models pull" not in result.answer
+    from assistant.capable import TOO_SMALL
+
+    assert result.replaced != TOO_SMALL  # so the chat and the popup offer no pull: it would not change this server
+    turn = app.store.turn(result.turn_id)
+    checked = [e for e in turn["events"] if e["type"] == "answer_check"]
+    assert checked and "a small model (0.13B parameters)" in checked[-1]["reason"]
+    assert all(not json.loads(c["request"]).get("stream") for c in turn["model_calls"])  # nothing of it was shown
+    listed = await openai_compat.models(Settings(backend="openai", openai_base_url=llama_server,
+                                                 openai_api_key=engine[1]))
+    assert [(m["name"], m["parameters"]) for m in listed] == [("smollm2", "135M")]  # as `assistant models` shows
 
 
 async def test_a_chat_question_is_routed_by_openais_json_schema_which_llama_cpp_takes(weather_app, llama_server, engine):

@@ -38,6 +38,18 @@ def parameters(size: str | None) -> float | None:
     return float(m.group(2)) * scale * int(m.group(1) or 1)
 
 
+_NAMED_SIZE = re.compile(r"(?<![a-z0-9.])(?:(\d+)x)?(\d+(?:\.\d+)?)([mb])(?![a-z0-9])", re.IGNORECASE)
+
+
+def parameters_in_name(name: str) -> float | None:
+    """A model's size as its name says it, the way models are named ("qwen2.5-0.5b-instruct", "llama3.2:1b",
+    "SmolLM2-135M-Instruct", "mixtral-8x7b"): for a server that does not say. None when the name says no size (or
+    two different ones)."""
+    found = {float(m.group(2)) * (1e9 if m.group(3).lower() == "b" else 1e6) * int(m.group(1) or 1)
+             for m in _NAMED_SIZE.finditer(name.replace("_", "-"))}
+    return found.pop() if len(found) == 1 else None
+
+
 def decide(setting: str, built_in: bool, size: float | None, failing: bool) -> tuple[Trust, str]:
     """The trust for this turn and why, in words the trace shows."""
     if built_in:

@@ -361,10 +361,13 @@ class Assistant:
             built_in = await self._known_weak(ctx)
             size = None
             if not built_in:
+                name = ctx.model_name("responder")
                 try:
-                    size = (await ctx.model.capabilities(ctx.model_name("responder"))).parameters
+                    size = (await ctx.model.capabilities(name)).parameters
                 except AssistantError:  # the server will say so on the answer's call
                     size = None
+                if size is None:  # a server that does not say (LM Studio, vLLM): the size its name says
+                    size = trust.parameters_in_name(name)
             failing = self.store.weak_writer(await self._conversation_writer(ctx), ctx.settings.weak_writer_after)
             ctx.trust = trust.decide(ctx.settings.model_trust, built_in, size, failing)
         return ctx.trust

@@ -63,6 +63,18 @@ async def test_word_problem_through_every_stage_with_native_tool_calls(server, o
     assert all(c["prompt_tokens"] and c["output_tokens"] for c in calls)  # from usage, streamed or not
 
 
+async def test_a_small_model_a_server_does_not_size_is_sized_by_its_name(server, openai_app):
+    """LM Studio and vLLM say no size: "qwen2.5-0.5b-instruct" is half a billion parameters by its name, so it is held
+    to small talk; a 7B one is a model the user brought, trusted with its answer."""
+    server.models = ["qwen2.5-0.5b-instruct", "qwen2.5-7b-instruct"]
+    server.handler = Script().always("router", {"route": "chat"}).always("responder", "Jane Austen wrote it.")
+    small = await openai_app(model="qwen2.5-0.5b-instruct").ask("Who wrote Pride and Prejudice?")
+    assert not small.ok and small.answer.startswith("Sorry, qwen2.5-0.5b-instruct is too small")
+    assert "Serve a capable model on your server" in small.answer and "responder" not in server.kinds()
+    large = await openai_app(model="qwen2.5-7b-instruct").ask("Who wrote Pride and Prejudice?")
+    assert large.ok and large.answer == "Jane Austen wrote it."
+
+
 async def test_llama_cpp_style_server_gets_json_object_with_schema_after_one_refusal(server, openai_app):
     """llama-cpp-python's server answers OpenAI's json_schema with HTTP 500; the backend learns it once."""
     server.accepts = ("json_object",)

@@ -10,7 +10,7 @@ import pytest
 from fake_ollama import Reply, Script
 
 from assistant.pipeline.events import AnswerChecked
-from assistant.pipeline.trust import SMALL_MODEL, Trust, decide, parameters
+from assistant.pipeline.trust import SMALL_MODEL, Trust, decide, parameters, parameters_in_name
 
 RIGHT = [  # right answers with figures that are neither in the question nor in the common-facts table
     ("When did the Berlin Wall fall?", "The Berlin Wall fell on 9 November 1989, after 28 years."),
@@ -112,6 +112,18 @@ async def test_a_model_whose_answers_keep_failing_is_held_to_the_strict_rule(fak
     assert (await app.ask("hello")).ok  # a clean answer: trusted again
     fake.handler = Script(decide=Reply(content=answer))
     assert (await app.ask(question)).answer == answer
+
+
+@pytest.mark.parametrize("name, size", [
+    ("qwen2.5-0.5b-instruct", 0.5e9), ("llama3.2:1b", 1e9), ("SmolLM2-135M-Instruct", 135e6), ("mixtral-8x7b", 56e9),
+    ("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf", 8e9), ("llama3.2:3b-instruct-q4_K_M", 3e9), ("deepseek-r1:1.5b", 1.5e9),
+    ("granite-3.1-1b-a400m", 1e9), ("Qwen/Qwen2.5-72B-Instruct", 72e9),
+    ("gpt-4o", None), ("phi-3-mini-4k-instruct", None), ("openchat-3.5", None), ("smollm2", None), ("mistral-7b-v0.1", 7e9),
+])
+def test_the_size_a_models_name_says(name, size):
+    """For a server that does not say a model's size: the size its name says, as models are named (a context "4k"
+    or a version "v0.1" is no size)."""
+    assert parameters_in_name(name) == size
 
 
 def test_sizes_and_the_policy():

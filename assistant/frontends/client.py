@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from assistant.errors import AssistantError, from_failure
-from assistant.wire import Follower, TurnOutcome, TurnRequest, events
+from assistant.wire import ASK_AGAIN, ENDED_EARLY, Follower, TurnOutcome, TurnRequest, events
 
 ENDPOINT_FILE = "daemon.json"
 TOKEN_FILE = "daemon.token"
@@ -133,7 +133,7 @@ class Turn:
     """One question asked of the daemon, the one way every client asks it (``ask``, the chat, the popup): sent with
     :meth:`send`, to the daemon found again when it restarted (a new socket and a new token: it is looked for about
     3 s, and ``reconnected`` says it was); its events yielded as they come, each then followed (a ``turn_failed`` is
-    raised as its error once the caller has seen it); :meth:`outcome` is what it came to, shaped as the in-process
+    raised as its error once the caller has seen it, a stream that breaks as one that ended early); :meth:`outcome` is what it came to, shaped as the in-process
     result. Blocking: an async caller runs each step in a thread, and :meth:`abort` (from any thread) ends a read
     that waits."""
 
@@ -166,9 +166,12 @@ class Turn:
     def __iter__(self) -> Iterator[dict[str, Any]]:
         if self._stream is None:
             self.send()
-        for event in self._stream:
-            yield event
-            self.follower.see(event)
+        try:
+            for event in self._stream:
+                yield event
+                self.follower.see(event)
+        except DaemonUnavailable:  # the daemon took the question, then the stream broke: as one that ended early
+            raise AssistantError(ENDED_EARLY, ASK_AGAIN) from None
 
     def outcome(self) -> TurnOutcome:
         return self.follower.outcome()

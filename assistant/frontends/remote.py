@@ -73,8 +73,6 @@ class RemoteAssistant:
                     r = emit(EventAdapter.validate_python(event))
                     if r is not None:
                         await r
-        except DaemonUnavailable as e:
-            raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
         finally:
             turn.abort()
         return TurnResult.model_validate(turn.outcome())

@@ -102,8 +102,8 @@ _REPLIES = [
     (re.compile(r"morning|早上好|早安|上午好", re.IGNORECASE), "Good morning!", "早上好!"),
     (re.compile(r"afternoon|下午好|中午好", re.IGNORECASE), "Good afternoon!", "下午好!"),
     (re.compile(r"evening|晚上好", re.IGNORECASE), "Good evening!", "晚上好!"),
-    (re.compile(r"h(?:i|ello|ey)|morning|afternoon|evening|greetings|yo\b|what'?s\s+up|\bsup\b|你好|您好|嗨|哈喽|早|在吗",
-                re.IGNORECASE), "Hello!", "你好!"),
+    (re.compile(r"h(?:i|ello|ey)|greetings|yo\b|what'?s\s+up|\bsup\b|你好|您好|嗨|哈喽|早|在吗", re.IGNORECASE),
+     "Hello!", "你好!"),
     (re.compile(r"great|awesome|amazing|the\s+best|smart|helpful|funny|kind|good\s+(?:job|work|bot)|well\s+done|"
                 r"like\s+you|love|棒|厉害|不错|很好", re.IGNORECASE), "Thank you!", "谢谢!"),
 ]

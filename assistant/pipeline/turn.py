@@ -355,6 +355,13 @@ class Assistant:
                                          gate.Held(SAID_MORE, wrong=False)) or check(piece, shown)
         return social
 
+    async def _in_kind(self, ctx: TurnContext, attempt: int, reason: str) -> tuple[Answer, bool]:
+        """Small talk answered by a line in kind, in the message's language (:func:`small_talk.reply_to`), and why
+        in the trace."""
+        await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=reason))
+        line = small_talk.reply_to(ctx.question, language_of(ctx.question) == "zh")
+        return Answer(text=await responder.say(ctx, line)), True
+
     async def _trust(self, ctx: TurnContext) -> tuple[Trust, str]:
         """How far this model's conversation answers are trusted (:mod:`assistant.pipeline.trust`), once a turn."""
         if ctx.trust is None:
@@ -511,9 +518,8 @@ class Assistant:
                           replaced=TOO_SMALL_SERVED if served else TOO_SMALL), False
         if ctx.settings.deterministic and first is None and not await self._writes(ctx.question):
             if small_talk.is_small_talk(ctx.question):  # "你好" to a model that cannot write Chinese: a line in kind
-                await ctx.emit(AnswerChecked(attempt=0, verdict="PASS", reason=(
-                    "small talk in a language the model does not write: a line in kind, with no call")))
-                return Answer(text=await responder.say(ctx, small_talk.reply_to(ctx.question, language_of(ctx.question) == "zh"))), True
+                return await self._in_kind(ctx, 0, "small talk in a language the model does not write: a line in "
+                                                   "kind, with no call")
             # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
             return Answer(text=await responder.say(ctx, could_not_write(ctx.question)),
@@ -547,9 +553,7 @@ class Assistant:
                                              reason=(written.ended or "the answer is clean") + policy))
                 return Answer(text=shown), True
             if trusted is Trust.SMALL_TALK and written.ended == SAID_MORE:  # nothing of it stayed small talk
-                await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=SAID_MORE + "; a line in kind"))
-                line = small_talk.reply_to(ctx.question, language_of(ctx.question) == "zh")
-                return Answer(text=await responder.say(ctx, line)), True
+                return await self._in_kind(ctx, attempt, SAID_MORE + "; a line in kind")
             rejected = written.held or written.ended or "the answer is empty"
             await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=rejected + policy))
             if written.timed_out:

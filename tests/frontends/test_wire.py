@@ -60,3 +60,20 @@ def test_a_follower_reads_a_turn_as_the_pipeline_streamed_it():
 def test_the_wire_module_is_light():
     code = "import sys, assistant.wire, assistant.frontends.client; print('pydantic' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+
+
+def test_a_stream_that_breaks_after_the_daemon_took_the_question_ended_early():
+    """The connection breaks mid-answer: the same error as a stream that ended without its last event (the turn
+    reached the daemon, so it is not asked again here)."""
+    from assistant.frontends.client import DaemonUnavailable, Turn
+
+    class Broken:
+        def ask(self, **request):
+            yield {"type": "turn_started", "turn_id": "t", "session_id": "s", "question": request["question"]}
+            raise DaemonUnavailable("lost the daemon (connection reset)")
+
+    turn = Turn(Broken(), {"question": "hi"})  # type: ignore[arg-type]
+    seen = []
+    with pytest.raises(AssistantError, match="ended the answer early") as ended:
+        seen.extend(turn)
+    assert [e["type"] for e in seen] == ["turn_started"] and "Ask again" in ended.value.hint

@@ -129,8 +129,7 @@ def print_ask_json(outcome: dict[str, Any]) -> None:
 
 def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     from assistant.envnames import setting_env
-    from assistant.frontends.client import DaemonUnavailable, Turn
-    from assistant.wire import ASK_AGAIN, ENDED_EARLY
+    from assistant.frontends.client import Turn
     from assistant.frontends.progress import Progress
 
     streamed = not args.json and not args.extract
@@ -148,15 +147,9 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
                          "log": False if args.no_log or logs_off(paths) else None})
     if args.debug:
         notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
-    begun = False
     try:
         for event in turn:
-            begun = True
             progress.on_event(event)
-    except DaemonUnavailable:
-        if not begun:
-            raise  # nothing was answered: this process answers
-        raise AssistantError(ENDED_EARLY, ASK_AGAIN) from None
     finally:
         progress.finish()
     outcome = turn.outcome()

@@ -305,14 +305,9 @@ class Writer:
 
     def rest(self, total: int) -> None:
         """The end of a run: in order, questions left unanswered by server errors leave gaps; what follows them."""
-        if not self.ordered:
-            return
-        for index in range(self.cursor, total):
-            if index in self.pending:
-                self.output.write(self.pending.pop(index) + "\n")
-            elif index in self.done:
-                self.output.write(self.store.batch_line(self.job_id, index) + "\n")
-        self.output.flush()
+        while self.ordered and self.cursor < total:
+            self.flush()  # up to the next gap
+            self.cursor += 1  # and past it
 
     def flush(self) -> None:
         """Whatever can be written now (in order: up to the first question not yet answered)."""

@@ -86,6 +86,29 @@ def test_one_failing_question_does_not_stop_the_batch(home, fake, tmp_path):
     assert "use pi*r^2" in rows[1]["error"] and "2 ok, 1 failed" in p.stderr
 
 
+def test_a_question_a_server_error_left_unanswered_leaves_a_gap_in_order(home, fake, tmp_path):
+    """In input order, a question the server failed on is left for a rerun: the records after it are still written,
+    in their order, and the rerun writes every question once."""
+    from fake_ollama import Reply
+
+    fail = Reply(error="model crashed", status=500)
+    script = Script()
+    script.always("router", lambda req: fail if "second" in req["messages"][-1]["content"] else {"route": "chat"})
+    script.always("decide", lambda req: fail if "second" in req["messages"][-1]["content"] else Reply(content="fine"))
+    script.always("responder", "fine")
+    fake.handler = script
+    src = tmp_path / "q.txt"
+    src.write_text("first question\nsecond question\nthird question\nfourth question\n")
+    env = cli_env(home, fake, ASSISTANT_TRANSPORT_RETRIES="0")
+    p = batch([str(src), "-j", "1"], env)
+    assert p.returncode == 1 and [r["question"] for r in records(p.stdout)] == ["first question", "third question",
+                                                                               "fourth question"]
+    fake.handler = Script().always("router", {"route": "chat"}).always("decide", Reply(content="fine")) \
+        .always("responder", "fine")
+    again = batch([str(src), "-j", "1"], env)
+    assert again.returncode == 0 and [r["id"] for r in records(again.stdout)] == [1, 2, 3, 4]
+
+
 def test_ordered_output_and_real_concurrency(home, fake, tmp_path):
     fake.handler = chat_script(delay=0.2, slow="question 0")
     src = tmp_path / "q.txt"

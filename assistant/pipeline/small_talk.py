@@ -16,7 +16,7 @@ import re
 
 _EN = [
     # greetings
-    r"h(?:i|ello|ey|eya|owdy|iya)+", r"yo", r"greetings", r"good\s+(?:morning|afternoon|evening|day|night)",
+    r"h(?:i|ello|ey|eya|owdy|iya)+", r"yo", r"greetings", r"good\s+(?:morning|afternoon|evening|day|night)(?:\s+to\s+you)?",
     r"morning", r"evening", r"what'?s\s+up", r"sup", r"nice\s+to\s+(?:meet|see)\s+you(?:\s+too)?",
     # how are you
     r"how\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|today|tonight|feeling))*",
@@ -25,10 +25,10 @@ _EN = [
     r"(?:i'?m|i\s+am)\s+(?:fine|good|great|ok|okay|well|doing\s+(?:well|good|great|fine))(?:\s+too)?",
     r"and\s+you", r"you\s+too", r"same\s+here",
     # thanks
-    r"thanks?(?:\s+(?:you|a\s+lot|so\s+much|very\s+much|a\s+bunch|again))*"
+    r"(?:many\s+)?thanks?(?:\s+(?:you|a\s+lot|so\s+much|very\s+much|a\s+bunch|again))*"
     r"(?:\s+for\s+(?:(?:all\s+)?(?:your|the)\s+(?:kind\s+)?(?:help|time|answers?|patience|support|reply|advice)|"
     r"everything|helping(?:\s+me)?|asking|(?:the|your|this|that|these|those)(?:\s+[\w'-]+){1,3}))?", r"thx", r"ty",
-    r"cheers",
+    r"cheers", r"much\s+obliged",
     r"(?:i\s+)?(?:really\s+)?appreciate\s+it", r"much\s+appreciated", r"that(?:'?s|\s+is|\s+was)\s+(?:very\s+|so\s+|really\s+)?(?:kind|helpful|nice|great|cool|awesome|perfect|funny)",
     # farewells
     r"(?:good\s*)?bye(?:\s+bye)?", r"see\s+(?:you|ya)(?:\s+(?:later|soon|tomorrow|around))?", r"later",
@@ -50,7 +50,8 @@ _ZH = [
     "你好", "您好", "嗨", "哈喽", "哈啰", "早上好", "早安", "上午好", "中午好", "下午好", "晚上好", "早", "在吗", "在不在",
     "你好吗", "您好吗", "最近怎么样", "最近好吗", "你怎么样", "过得怎么样", "今天过得怎么样", "今天怎么样", "还好吗",
     "我很好", "我也很好", "我还好", "挺好的", "还不错", "你呢",
-    "谢谢你的帮助", "谢谢您的帮助", "谢谢你的帮忙", "谢谢帮忙", "感谢你的帮助", "麻烦你了",
+    *(f"{thanks}{whose}{what}" for thanks in ("谢谢", "感谢", "多谢", "非常感谢") for whose in ("你的", "您的", "")
+      for what in ("帮助", "帮忙")), "麻烦你了",
     "谢谢你", "谢谢您", "谢谢", "多谢", "感谢", "太感谢了", "非常感谢", "辛苦了",
     "再见", "拜拜", "回头见", "明天见", "晚安", "下次见",
     "好的", "好吧", "好", "嗯嗯", "嗯", "哦", "噢", "哈", "呵", "明白了", "知道了", "了解", "收到", "没问题", "行",

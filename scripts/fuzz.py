@@ -160,7 +160,7 @@ _SHOWN_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # anything but \t
 def terminal(cases: int, seed: int) -> tuple[int, int, int]:
     """Texts mixing words and control sequences, whole and streamed in random pieces through the gate's
     sequence handling: (texts, shown with a control character, pieces that kept one)."""
-    from assistant.pipeline.control import split_open_sequence, without_controls
+    from assistant.control import split_open_sequence, without_controls
 
     rng = random.Random(seed)
     leaked = 0

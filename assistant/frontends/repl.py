@@ -43,7 +43,7 @@ ROLE_NAMES = ["router", "executor", "validator", "responder"]
 
 def _typed(keys: bytes) -> str:
     """Keys as the text they typed: control keys and escape sequences (arrows, Backspace) left out."""
-    from assistant.pipeline.control import without_controls
+    from assistant.control import without_controls
 
     return without_controls(keys.decode(errors="ignore"))
 
@@ -403,7 +403,7 @@ class Repl:
     def _copy(self, args: list[str]) -> None:
         from assistant.frontends.desktop import copy
         from assistant.frontends.markdown import code_text
-        from assistant.pipeline.control import without_controls
+        from assistant.control import without_controls
         from assistant.pipeline.language import without_note
 
         if args not in ([], ["code"]):
@@ -431,14 +431,14 @@ class Repl:
 
 def one_line(title: str | None) -> str:
     """A session's title on one line (a question of several lines titles its session)."""
-    from assistant.pipeline.control import without_controls
+    from assistant.control import without_controls
 
     return " ".join(without_controls(title or "").split())
 
 
 def last_exchange(question: str, answer: str, lines: int = 8) -> str:
     """A resumed session's last question and answer, the answer cut to its first ``lines`` lines."""
-    from assistant.pipeline.control import without_controls
+    from assistant.control import without_controls
 
     shown = without_controls(answer).strip().splitlines()
     more = f"\n  … ({len(shown) - lines} more lines: /trace shows all)" if len(shown) > lines else ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from assistant.pipeline.control import without_controls
+from assistant.control import without_controls
 
 
 def _ms(ns: int | None) -> str:

@@ -15,7 +15,7 @@ from assistant.pipeline.answer_check import (
 )
 from assistant.pipeline.figures import ToolFigures
 from assistant.pipeline.claims import TEMPLATE_MARKER, Evidence, claim_problem
-from assistant.pipeline.control import split_open_sequence, without_controls
+from assistant.control import split_open_sequence, without_controls
 from tools import Tool
 
 MAX_UNIT = 400  # characters held without a sentence end before they are checked as one piece

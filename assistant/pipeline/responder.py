@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 import prompts
 
-from assistant.pipeline.control import without_controls
+from assistant.control import without_controls
 from assistant.pipeline.gate import Held, SentenceGate, chat_early, tool_early
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerDelta, Thinking

@@ -18,7 +18,7 @@ from assistant.pipeline import answer_check, executor, gate, language_id, plan, 
 from assistant.pipeline.trust import Trust
 from assistant.config import Settings
 from assistant.pipeline.claims import unwrapped
-from assistant.pipeline.control import clean_value, without_controls
+from assistant.control import clean_value, without_controls
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.pipeline.responder import Written
 from assistant.errors import AssistantError, InternalError, NoVision, store_error

@@ -12,7 +12,7 @@ import prompts
 from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage
 from assistant.models.parsing import parse_structured
-from assistant.pipeline.control import without_controls
+from assistant.control import without_controls
 from assistant.pipeline.language import CHECK_FAILED, UNCONFIRMED
 from tools import LocalText, Tool, ToolResult, Verdict, language_of
 

@@ -171,7 +171,7 @@ def _arguments(schema: dict) -> str:
 
 def tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
-    from assistant.pipeline.control import without_controls
+    from assistant.control import without_controls
     from tools.jail_report import report
     from tools.plugins import PluginTool
 

@@ -79,7 +79,7 @@ def logs(args: argparse.Namespace) -> int:
     store = open_store()
     if args.response or args.extract:  # the last answer alone, for a pipe (as llm logs -r and -x)
         from assistant.frontends.markdown import extracted
-        from assistant.pipeline.control import without_controls
+        from assistant.control import without_controls
 
         last = store.logs(1, args.query, args.model)
         if not last:

@@ -1,8 +1,11 @@
-"""Control sequences never reach a screen from a model or a tool: an answer may carry ESC sequences (an OSC 52
-clipboard write, a window title, a screen clear), other C0/C1 control characters that a terminal obeys, or the
-Unicode bidirectional controls (U+202A–U+202E, U+2066–U+2069) that reorder what is shown (a "Trojan source"). They
-are taken out of every answer the pipeline shows or stores, and of every tool result before the model or the store
-sees it; newlines and tabs stay."""
+"""Control sequences never reach a screen from a model, a tool, a registry or a file. A text may carry ESC
+sequences (an OSC 52 clipboard write, a window title, a screen clear), other C0/C1 control characters that a terminal
+obeys, or the Unicode bidirectional controls (U+202A–U+202E, U+2066–U+2069) that reorder what is shown (a "Trojan
+source"). They are taken out of every answer the pipeline shows or stores, of every tool result before the model or
+the store sees it, and of every text a remote party or a file on disk supplies before a terminal shows it (a
+registry's licence and status lines, a model file's metadata, template names and texts, plugin and MCP
+descriptions, file names, and the error lines that quote any of them); newlines and tabs stay, but in
+:func:`one_line`."""
 
 from __future__ import annotations
 
@@ -42,3 +45,10 @@ def clean_value(value: object) -> object:
     if isinstance(value, dict):
         return {clean_value(k) if isinstance(k, str) else k: clean_value(v) for k, v in value.items()}
     return value
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """``text`` for one line of a listing or a message: no controls, its whitespace runs as one space, at most
+    ``limit`` characters (an ellipsis says where it was cut)."""
+    flat = " ".join(without_controls(text).split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from assistant.config import SECRET, TABLE, Settings, settings_in
+from assistant.control import without_controls
 from assistant.models.select import SelectedBackend
 from assistant.paths import Paths
 from assistant.pipeline.turn import Assistant
@@ -48,9 +49,10 @@ def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False,
     (a broken plugin or server is skipped, with one line in ``registry.skipped`` that ``assistant doctor``
     shows). ``refresh_mcp``: list the MCP servers' tools now rather than from the cache."""
     registry = Registry([tool.from_settings(settings, paths) for tool in BUILTIN])
-    plugins, registry.skipped = plugin_tools(registry.names(), settings, paths, notify)
+    plugins, skipped = plugin_tools(registry.names(), settings, paths, notify)
+    registry.skipped = [without_controls(line) for line in skipped]
     for tool in plugins:
-        registry.add(tool)
+        registry.add(_cleaned(tool))
     if not settings.mcp_servers:
         return registry
     from tools.mcp_servers import mcp_tools
@@ -60,9 +62,16 @@ def build_registry(settings: Settings, paths: Paths, refresh_mcp: bool = False,
                                "cpu_seconds": settings.tool_cpu_seconds},
         paths.cache_dir / "mcp", paths.log_dir, registry.names(), refresh=refresh_mcp, protected=[str(p) for p in paths.own])
     for tool in external:
-        registry.add(tool)
-    registry.skipped += skipped
+        registry.add(_cleaned(tool))
+    registry.skipped += [without_controls(line) for line in skipped]
     return registry
+
+
+def _cleaned(tool: Tool) -> Tool:
+    """A third party's tool with its words (its description, read by the model and shown in listings) cleaned of
+    terminal controls."""
+    tool.description = without_controls(tool.description)
+    return tool
 
 
 def plugin_tools(taken: list[str], settings: Settings, paths: Paths,

@@ -14,6 +14,10 @@ from assistant.errors import ConfigError
 from assistant.paths import Paths
 from tools.mcp_config import McpServerConfig
 
+MAX_SETTING = 4096  # characters of one setting's value
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Addresses that must be http(s) URLs (ollama_host and hosts may also be host:port)
+URL_SETTINGS = ("model_registry", "hf_registry", "openai_base_url", "weather_forecast_url", "weather_geocoding_url")
 Role = Literal["router", "executor", "validator", "responder"]
 ROLES: tuple[Role, ...] = ("router", "executor", "validator", "responder")
 assert ROLES == ROLE_NAMES  # the thin client's copy (assistant.envnames), which cannot import this module
@@ -54,6 +58,10 @@ class Settings(BaseModel):
                                 "Ollama's model names from for the embedded engine (a mirror may stand in)")
     hf_registry: str = Field("https://hf.co", description="where 'models pull hf.co/ORG/REPO:QUANT' fetches a "
                              "Hugging Face GGUF from for the embedded engine")
+    pull_min_rate: int = Field(1024, ge=0, description="bytes a second a 'models pull' download must keep up, averaged "
+                               "over pull_rate_window; below it the pull stops (it resumes when run again; 0: no limit)")
+    pull_rate_window: float = Field(30.0, ge=1, le=3600, description="seconds over which pull_min_rate is measured "
+                                    "(a server that sends nothing for this long is given up on too)")
     embedded_threads: int | None = Field(None, ge=1, le=512, description="threads of the embedded model (unset: the "
                                          "cores less one, at least 1)")
     ollama_host: str = Field("http://127.0.0.1:11434", description="Ollama server (OLLAMA_HOST is honoured)")
@@ -171,6 +179,34 @@ class Settings(BaseModel):
             return [h for h in value.replace(",", " ").split() if h]
         return value
 
+    @field_validator("*")
+    @classmethod
+    def _plain_text(cls, value: Any) -> Any:
+        """No setting holds a control character or a novel: a value with a newline or ESC in it is a mistake or
+        an attack on whatever prints it, and one over MAX_SETTING characters is no address, name or path."""
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str):
+                if len(text) > MAX_SETTING:
+                    raise ValueError(f"must be at most {MAX_SETTING} characters")
+                if _CONTROL.search(text):
+                    raise ValueError("must not hold control characters (a newline, a tab, ESC, …)")
+        return value
+
+    @field_validator(*URL_SETTINGS)
+    @classmethod
+    def _url(cls, value: str) -> str:
+        return checked_url(value)
+
+    @field_validator("ollama_host")
+    @classmethod
+    def _ollama_host(cls, value: str) -> str:
+        return checked_url(value, bare=True)  # OLLAMA_HOST may be host:port alone, as Ollama reads it
+
+    @field_validator("hosts")
+    @classmethod
+    def _hosts(cls, value: list[str]) -> list[str]:
+        return [checked_url(h, bare=True) for h in value]
+
     def model_for(self, role: Role) -> str:
         return getattr(self, f"{role}_model") or self.model
 
@@ -183,6 +219,21 @@ class Settings(BaseModel):
     def question_room(self) -> int:
         """How many tokens a question may take (``max_question_tokens``, or what ``num_ctx`` leaves)."""
         return self.max_question_tokens or max(256, self.num_ctx - 2048)
+
+
+def checked_url(value: str, bare: bool = False) -> str:
+    """``value`` if it is an address the backends and registries speak (http or https, with a host; ``bare``:
+    ``host:port`` alone is taken as http, as Ollama takes OLLAMA_HOST), else a ``ValueError`` saying so."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value if "://" in value or not bare else f"http://{value}")
+        parts.port  # noqa: B018 - a port out of range raises here
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not (parts.hostname or bare and not parts.path):
+        raise ValueError("must be an http:// or https:// address" + (" (or host:port)" if bare else ""))
+    return value
 
 
 def _declared(field: Any) -> dict[str, Any]:
@@ -285,6 +336,10 @@ def _explain(first: Any, layers: dict[str, dict[str, Any]], data: dict[str, Any]
         return ConfigError(f"unknown setting '{key}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
                            "`assistant config show` lists every setting; `assistant config unset KEY` takes one out.")
     value = data.get(key) if len(first["loc"]) <= 1 else first.get("input")  # the value at fault, not its table
+    if isinstance(value, str) and (len(value) > 120 or _CONTROL.search(value)):  # shown as it can be read
+        from assistant.control import one_line
+
+        value = one_line(value.replace("\n", "\\n").replace("\x1b", "ESC"), 80)
     if origin == "the command line" and key in FLAGS:
         return flag_error(first, value)
     elif origin.startswith("environment variable"):

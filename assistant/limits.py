@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import math
+import os
 import re
+import stat
 from typing import TYPE_CHECKING
 
 from assistant.errors import BadInput, QuestionTooLong
@@ -62,6 +65,29 @@ def decode_text(data: bytes, what: str) -> str:
 
 
 MAX_IMAGE = 20 << 20  # bytes: an attached image larger than this is refused before it is read into a request
+MAX_TEXT = 8 << 20  # bytes: a text attachment or piped question larger than this is refused (a million tokens or so)
+
+
+class NotARegularFile(OSError):
+    def __init__(self) -> None:
+        super().__init__(errno.EINVAL, "not a regular file (a FIFO, a device or a folder)")
+
+
+def read_capped(path: str | os.PathLike[str], cap: int) -> bytes:
+    """At most ``cap + 1`` bytes of ``path`` (one more than ``cap`` says it is too large), which must be a regular
+    file: a FIFO would wait for a writer, ``/dev/zero`` never end, so anything else is refused before a byte is read
+    (:class:`NotARegularFile`, an ``OSError``)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        os.close(fd)
+        raise
+    if not regular:
+        os.close(fd)
+        raise NotARegularFile()
+    with os.fdopen(fd, "rb") as f:
+        return f.read(cap + 1)
 
 
 def image_kind(data: bytes) -> str | None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from assistant.control import one_line
 from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS
 from assistant.errors import ConfigError
 
@@ -59,9 +60,8 @@ class Template(BaseModel):
         if self.max_retries is not None:
             parts.append(f"max_retries {self.max_retries}")
         if self.system:
-            first = " ".join(self.system.split())
-            parts.append(f"system: {first[:60]}{'…' if len(first) > 60 else ''}")
-        return " · ".join(parts) or "(sets nothing)"
+            parts.append(f"system: {one_line(self.system, 61)}")
+        return one_line(" · ".join(parts), 400) or "(sets nothing)"
 
     def to_toml(self) -> str:
         from assistant.config import toml_value
@@ -86,9 +86,26 @@ def path_of(config_dir: Path, name: str) -> Path:
     return folder(config_dir) / f"{name}.toml"
 
 
+MAX_TEMPLATE = 1 << 20  # bytes: a template is a few lines; a larger file is not one
+
+
 def names(config_dir: Path) -> list[str]:
+    """The templates' names: the regular files of the folder whose names are template names (a FIFO or a file
+    named with control characters is none)."""
     where = folder(config_dir)
-    return sorted(p.stem for p in where.glob("*.toml")) if where.is_dir() else []
+    return sorted(p.stem for p in where.glob("*.toml") if NAME.fullmatch(p.stem) and p.is_file()) \
+        if where.is_dir() else []
+
+
+def text_of(path: Path) -> str:
+    """A template file's text: a regular file, up to :data:`MAX_TEMPLATE` (an ``OSError`` or ``ValueError`` says
+    why not)."""
+    from assistant.limits import read_capped
+
+    data = read_capped(path, MAX_TEMPLATE)
+    if len(data) > MAX_TEMPLATE:
+        raise ValueError(f"it is larger than {MAX_TEMPLATE >> 20} MB")
+    return data.decode("utf-8")
 
 
 def load(config_dir: Path, name: str) -> Template:
@@ -97,15 +114,16 @@ def load(config_dir: Path, name: str) -> Template:
 
     path = path_of(config_dir, name)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text_of(path))
     except FileNotFoundError:
         near = difflib.get_close_matches(name, names(config_dir), n=1)
         raise ConfigError(f"no template named '{name}'" + (f" (did you mean '{near[0]}'?)." if near else "."),
                           "`assistant templates list` lists them; --save NAME saves one.") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read {path}: {e}.") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path} is not valid TOML: {e}.", f"Fix it: assistant templates edit {name}") from None
+    except (OSError, ValueError) as e:  # UnicodeDecodeError is a ValueError
+        raise ConfigError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}.",
+                          f"Mend or remove it: assistant templates rm {name}") from None
     try:
         return Template.model_validate(data)
     except ValidationError as e:

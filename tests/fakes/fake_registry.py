@@ -6,8 +6,10 @@ and the CDN honouring ``Range`` with 206 and ``Content-Range``. It serves real f
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import os
 from typing import Any
 
 from aiohttp import web
@@ -30,6 +32,10 @@ class FakeRegistry(LoopbackServer):
         self.violations: list[str] = []
         self.cut_after: int | None = None  # the next reply longer than this stops after it (a dropped connection)
         self.corrupt = False  # blobs are served with a byte changed
+        self.files: dict[str, str] = {}  # digest -> a file on disk served as it is (sendfile: the server is not the limit)
+        # What a hostile registry does (tests/frontends/test_pull_hostile.py):
+        self.extra: dict[str, bytes] = {}  # digest -> bytes served after the blob's own (more than its declared size)
+        self.trickle: float | None = None  # seconds between single bytes of a blob (a server too slow to finish)
 
     def add(self, name: str, gguf: bytes, license_text: str = "Apache License\nVersion 2.0, January 2004") -> str:
         """Publish ``name`` (``namespace/model:tag``) with ``gguf`` as its model layer; its digest."""
@@ -50,6 +56,25 @@ class FakeRegistry(LoopbackServer):
                        "size": len(config)},
             "layers": layers}
         return layers[0]["digest"]
+
+    def add_file(self, name: str, path: str) -> str:
+        """Publish ``name`` with the file at ``path`` as its model layer, served from disk; its digest."""
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 24):
+                h.update(chunk)
+        digest = self.add(name, b"")
+        manifest = next(m for m in self.manifests.values() if m["layers"][0]["digest"] == digest)
+        real = "sha256:" + h.hexdigest()
+        manifest["layers"][0] = {**manifest["layers"][0], "digest": real, "size": os.path.getsize(path)}
+        self.files[real] = path
+        return real
+
+    def manifest(self, name: str) -> dict[str, Any]:
+        """The manifest of ``name`` (``namespace/model:tag``), to change as a hostile registry would."""
+        path, tag = name.rsplit(":", 1)
+        namespace, model = path.split("/")
+        return self.manifests[(namespace, model, tag)]
 
     def routes(self, app: web.Application) -> None:
         app.router.add_get("/v2/{namespace}/{model}/manifests/{tag}", self._manifest)
@@ -76,14 +101,20 @@ class FakeRegistry(LoopbackServer):
     async def _blob(self, request: web.Request) -> web.Response:
         self.requests.append((request.path, request.headers.get("Range")))
         digest = request.match_info["digest"]
-        if digest not in self.blobs:
+        if digest not in self.blobs and digest not in self.files:
             return web.json_response({"errors": [{"code": "BLOB_UNKNOWN"}]}, status=404)
         raise web.HTTPTemporaryRedirect(f"{self.url}/cdn/{digest}")
 
     async def _cdn(self, request: web.Request) -> web.StreamResponse:
         rng = request.headers.get("Range")
         self.requests.append((request.path, rng))
-        data = self.blobs.get(request.match_info["digest"])
+        digest = request.match_info["digest"]
+        if digest in self.files and not self.corrupt and self.cut_after is None:
+            return web.FileResponse(self.files[digest], headers={"Content-Type": "application/octet-stream"})
+        data = self.blobs.get(digest)
+        if data is None and digest in self.files:
+            with open(self.files[digest], "rb") as f:
+                data = f.read()
         if data is None:
             return web.Response(status=404)
         if self.corrupt:
@@ -93,7 +124,7 @@ class FakeRegistry(LoopbackServer):
             start = int(rng.removeprefix("bytes=").split("-")[0])
             if start >= len(data):
                 return web.Response(status=416, headers={"Content-Range": f"bytes */{len(data)}"})
-        body = data[start:]
+        body = data[start:] + self.extra.get(digest, b"")
         reply = web.StreamResponse(status=206 if rng else 200, headers={
             "Content-Length": str(len(body)), "Accept-Ranges": "bytes", "Content-Type": "application/octet-stream",
             **({"Content-Range": f"bytes {start}-{len(data) - 1}/{len(data)}"} if rng else {})})
@@ -102,6 +133,11 @@ class FakeRegistry(LoopbackServer):
         if cut is not None:
             self.cut_after = None
         sent = 0
+        if self.trickle is not None:
+            for i in range(len(body)):
+                await reply.write(body[i:i + 1])
+                await asyncio.sleep(self.trickle)
+            return reply
         for i in range(0, len(body), 1 << 20):
             piece = body[i:i + (1 << 20)]
             if cut is not None and sent + len(piece) > cut:

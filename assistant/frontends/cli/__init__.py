@@ -44,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AssistantError as e:
         if debug:
             traceback.print_exc()
+        from assistant.control import without_controls
+
+        e.message, e.hint = without_controls(e.message), without_controls(e.hint)  # they may quote a server or a file
         if getattr(args, "json", False) and args.command == "ask":
             from assistant.frontends.cli.ask import print_ask_json
 
@@ -63,5 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if debug:
             traceback.print_exc()
         else:
-            print(f"assistant: internal error: {type(e).__name__}: {e} (run with --debug for details)", file=sys.stderr)
+            from assistant.control import without_controls
+
+            print(f"assistant: internal error: {type(e).__name__}: {without_controls(str(e))} (run with --debug for "
+                  "details)", file=sys.stderr)
         return 1

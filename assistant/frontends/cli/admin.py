@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import sys
+from typing import Any
 
 from assistant.errors import AssistantError, ConfigError
 from assistant.frontends.cli.common import settings_for
@@ -169,6 +170,14 @@ def _arguments(schema: dict) -> str:
     return ", ".join(out) or "none"
 
 
+def say(*parts: object, **kwargs: Any) -> None:
+    """``print`` for what a plugin's package or an MCP server supplied (names, versions, descriptions, the folders it
+    asks for, why it was skipped): its terminal controls taken out."""
+    from assistant.control import without_controls
+
+    print(*(without_controls(str(p)) for p in parts), **kwargs)
+
+
 def tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
     from assistant.control import without_controls
@@ -196,26 +205,26 @@ def tools(args: argparse.Namespace) -> int:
                        pending=decision.pending, refused=[f"{item}: {why}" for item, why in decision.refused])
         rows.append(row)
     if args.json:
-        print(json.dumps({"tools": rows, "kernel": jail.lines(), "skipped": registry.skipped}, ensure_ascii=False))
+        say(json.dumps({"tools": rows, "kernel": jail.lines(), "skipped": registry.skipped}, ensure_ascii=False))
         return 0
     for row in rows:
-        print(f"{row['name']}: {row['description']}")
-        print(f"  source: {row['source']}" + (f" {row['version']}" if row.get("version") else ""))
-        print(f"  arguments: {_arguments(row['arguments'])}")
-        print(f"  network: {', '.join(row['network']) or 'none'}" + (f" (ports {', '.join(map(str, row['ports']))})"
+        say(f"{row['name']}: {row['description']}")
+        say(f"  source: {row['source']}" + (f" {row['version']}" if row.get("version") else ""))
+        say(f"  arguments: {_arguments(row['arguments'])}")
+        say(f"  network: {', '.join(row['network']) or 'none'}" + (f" (ports {', '.join(map(str, row['ports']))})"
                                                                    if row["ports"] else ""))
-        print(f"  folders it may write: {', '.join(row['folders']) or 'none'}")
+        say(f"  folders it may write: {', '.join(row['folders']) or 'none'}")
         if row.get("pending"):
-            print(f"  asks for, not granted: {', '.join(row['pending'])} (assistant tools grant {row['plugin']})")
+            say(f"  asks for, not granted: {', '.join(row['pending'])} (assistant tools grant {row['plugin']})")
         for line in row.get("refused") or []:
-            print(f"  asks for, never grantable: {line}")
+            say(f"  asks for, never grantable: {line}")
         if not row["confined"]:
-            print(f"  confined: {'no, you allowed unconfined tools' if row['runs'] else 'NO: it will not run (allow_unconfined_tools)'}")
-    print("what the kernel enforces here:")
+            say(f"  confined: {'no, you allowed unconfined tools' if row['runs'] else 'NO: it will not run (allow_unconfined_tools)'}")
+    say("what the kernel enforces here:")
     for line in jail.lines():
-        print(f"  {line}")
+        say(f"  {line}")
     for line in registry.skipped:
-        print(line, file=sys.stderr)
+        say(line, file=sys.stderr)
     return 0
 
 
@@ -231,9 +240,9 @@ def _grant(args: argparse.Namespace, paths, settings) -> int:
                           f"Usage: assistant tools {args.action} NAME (the names: assistant tools)")
     if args.action == "revoke":
         if grants.revoke(args.name):
-            print(f"revoked everything granted to {args.name}: it has no folders and no network now")
+            say(f"revoked everything granted to {args.name}: it has no folders and no network now")
         else:
-            print(f"{args.name} had nothing granted")
+            say(f"{args.name} had nothing granted")
         return 0
     plugin = next((t for t in build_registry(settings, paths)
                    if isinstance(t, PluginTool) and args.name in (t.entry.name, t.name)), None)
@@ -241,15 +250,15 @@ def _grant(args: argparse.Namespace, paths, settings) -> int:
         raise AssistantError(f"no plugin named {args.name!r} is installed (the plugins: assistant tools)")
     entry, decision = plugin.entry, plugin.decision
     for item, why in decision.refused:
-        print(f"never granted: {item}: {why}")
+        say(f"never granted: {item}: {why}")
     if not decision.pending:
-        print(f"{entry.name} ({entry.package} {entry.version}) has everything it may be granted"
+        say(f"{entry.name} ({entry.package} {entry.version}) has everything it may be granted"
               + (": it asks for nothing" if not plugin.requested.items() else ""))
         return 0
-    print(f"{entry.name} ({entry.package} {entry.version}) asks for:" + (" (an update asks for more)"
+    say(f"{entry.name} ({entry.package} {entry.version}) asks for:" + (" (an update asks for more)"
                                                                           if decision.version_changed else ""))
     for item in decision.pending:
-        print(f"  {item}")
+        say(f"  {item}")
     if not args.yes:
         if not sys.stdin.isatty():
             raise AssistantError("not granted: confirm with --yes (no terminal to ask on)")
@@ -258,10 +267,10 @@ def _grant(args: argparse.Namespace, paths, settings) -> int:
         except EOFError:
             answer = ""
         if answer.strip().lower() not in ("y", "yes"):
-            print("nothing granted")
+            say("nothing granted")
             return 1
     grants.grant(entry.name, entry.package, entry.version, decision.pending)
-    print(f"granted to {entry.name}; revoke with: assistant tools revoke {entry.name}")
+    say(f"granted to {entry.name}; revoke with: assistant tools revoke {entry.name}")
     return 0
 
 

@@ -35,17 +35,19 @@ def read_question(parts: list[str], files: list[str] | None = None, stdin: bool 
     """The question as a user composed it: each ``-f`` file, then what was piped in, then the words given (the
     order llm uses); ``-`` alone is the whole question from stdin. An ``-f`` file that is an image (PNG, JPEG, GIF,
     WebP) goes to ``images`` when a list is given (named in the question), and is refused where none is."""
-    from assistant.limits import MAX_IMAGE, decode_text, image_kind
+    from assistant.control import one_line
+    from assistant.limits import MAX_IMAGE, MAX_TEXT, decode_text, image_kind, read_capped
 
     pieces: list[str] = []
     for name in files or []:
         try:
-            with open(name, "rb") as f:
-                data = f.read(MAX_IMAGE + 1)
-                if image_kind(data) is None:
-                    data += f.read()
+            data = read_capped(name, max(MAX_IMAGE, MAX_TEXT))
         except OSError as e:
             raise ConfigError(f"cannot read {name}: {e.strerror or e}.", "Check the path given to -f.") from None
+        shown = one_line(os.path.basename(name), 120)  # a file's name is shown and sent, never obeyed
+        if image_kind(data) is None and len(data) > MAX_TEXT:
+            raise ConfigError(f"{name} is larger than {MAX_TEXT >> 20} MB: too long to attach.",
+                              "Attach the part that matters (head, tail, grep).")
         if image_kind(data) is not None:
             if images is None:
                 raise ConfigError(f"{name} is an image, and only `ask` takes images.",
@@ -53,13 +55,17 @@ def read_question(parts: list[str], files: list[str] | None = None, stdin: bool 
             if len(data) > MAX_IMAGE:
                 raise ConfigError(f"{name} is larger than {MAX_IMAGE >> 20} MB.", "Send a smaller copy of it.")
             images.append(data)
-            pieces.append(f"[{os.path.basename(name)}: an image, attached]")
+            pieces.append(f"[{shown}: an image, attached]")
             continue
         text = decode_text(data, name).strip()
         if text:
-            pieces.append(f"{os.path.basename(name)}:\n{text}")
+            pieces.append(f"{shown}:\n{text}")
     if stdin and (parts == ["-"] or piped()):
-        text = decode_text(sys.stdin.buffer.read(), "standard input").strip()
+        data = sys.stdin.buffer.read(MAX_TEXT + 1)
+        if len(data) > MAX_TEXT:
+            raise ConfigError(f"the standard input is larger than {MAX_TEXT >> 20} MB: too long to ask about.",
+                              "Pipe in the part that matters (head, tail, grep).")
+        text = decode_text(data, "standard input").strip()
         if text:
             pieces.append(text)
     words = " ".join(p for p in parts if p != "-").strip() if parts != ["-"] else ""

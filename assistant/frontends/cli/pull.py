@@ -14,6 +14,7 @@ import sys
 import time
 from typing import Any
 
+from assistant.control import one_line
 from assistant.errors import ConfigError
 from assistant.frontends.cli.common import settings_for
 from assistant.frontends.progress import terminal
@@ -153,7 +154,7 @@ async def _pull_with_ollama(settings: Any, name: str) -> str:
             shown.end()
             last[0] = status
             if not total:
-                print(f"{name}: {status}", file=sys.stderr, flush=True)
+                print(f"{name}: {one_line(status)}", file=sys.stderr, flush=True)
         if total:
             shown.update(done, total)
 
@@ -177,8 +178,10 @@ async def _pull_for_embedded(settings: Any, name: str) -> str:
         print(f"pulling {plan.name} for the embedded engine: {size(plan.size)} from {registry.base} into "
               f"{plan.target.parent}{resumed}", file=sys.stderr)
         if plan.license:
-            first = next(line.strip() for line in plan.license.splitlines() if line.strip())
-            print(f"licence: {first[:100]} (the whole text is kept beside the model)", file=sys.stderr)
+            first = next(line for line in plan.license.splitlines() if line.strip())
+            print(f"licence: {one_line(first, 100)} (the whole text is kept beside the model)", file=sys.stderr)
+        elif plan.license_note:
+            print(f"licence: {plan.license_note}", file=sys.stderr)
         registry.check_space(plan)
         shown = Transfer(f"pulling {plan.name}")
         try:

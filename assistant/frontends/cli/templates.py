@@ -7,6 +7,7 @@ import shlex
 import subprocess
 import sys
 
+from assistant.control import one_line, without_controls
 from assistant.errors import ConfigError
 from assistant.frontends import templates as store
 from assistant.paths import resolve_paths
@@ -63,14 +64,14 @@ def templates(args: argparse.Namespace) -> int:
             try:
                 line = store.load(config_dir, name).summary()
             except ConfigError as e:
-                line = f"! {e.message}"
+                line = f"! {one_line(e.message, 300)}"
             print(f"{name:<{width}}{line}")
         return 0
     if not args.name:
         raise ConfigError(f"'templates {args.action}' needs a template's name.", "assistant templates lists them.")
     if args.action == "show":
         store.load(config_dir, args.name)  # a broken one is said, not printed as if fine
-        print(store.path_of(config_dir, args.name).read_text(encoding="utf-8"), end="")
+        print(without_controls(store.text_of(store.path_of(config_dir, args.name))), end="")
     elif args.action == "rm":
         path = store.path_of(config_dir, args.name)
         if not path.exists():

@@ -126,8 +126,11 @@ class Store:
         for name, fn in MIGRATIONS:
             if name in done:
                 continue
-            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("BEGIN IMMEDIATE")  # one writer: the migration is applied by whoever gets here first
             try:
+                if self.db.execute("SELECT 1 FROM schema_migrations WHERE name = ?", (name,)).fetchone():
+                    self.db.execute("COMMIT")  # another process applied it while this one waited for the lock
+                    continue
                 fn(self.db)
                 self.db.execute("INSERT INTO schema_migrations VALUES (?, ?)", (name, now_iso()))
                 self.db.execute("COMMIT")

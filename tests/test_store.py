@@ -287,3 +287,22 @@ def test_a_damaged_search_index_is_rebuilt_from_the_turns(tmp_path):
     _turn(store, session, "t999", "question about planets", "answer", "2026-01-01T00:01:00")
     assert any("search index was damaged" in s and "nothing was lost" in s for s in said)
     assert len(store.logs(0, "comets")) == 20 and [r["id"] for r in store.logs(0, "planets")] == ["t999"]
+
+
+@pytest.mark.slow  # whole processes
+def test_a_new_store_opened_by_many_processes_at_once_is_migrated_once(tmp_path):
+    """Many first commands started together on a new home: each migration is applied by whoever takes the write lock
+    first, and the others see it done (they used to fail with "table … already exists" or "duplicate column")."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "assistant.db"
+    code = ("import sys; from pathlib import Path; from assistant.store import Store; "
+            "s = Store(Path(sys.argv[1])); print(s.schema_version); s.close()")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(12)]
+    results = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 12, [err for _, err in results if err]
+    from assistant.migrations import MIGRATIONS
+
+    assert {out.strip() for out, _ in results} == {str(len(MIGRATIONS))}

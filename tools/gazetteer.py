@@ -21,6 +21,7 @@ from typing import AbstractSet, Any
 from pydantic import BaseModel
 
 from tools.base import CJK
+from tools.cache_file import CacheUnusable, damaged, set_aside
 
 INDEX_VERSION = 4
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
@@ -168,23 +169,58 @@ class Gazetteer:
     def _conn(self) -> sqlite3.Connection:
         with self._lock:
             if self._db is None:
-                if not self.path.exists():
-                    build_index(self.path)
-                self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+                self._db = self._open()
             return self._db
 
+    def _open(self) -> sqlite3.Connection:
+        """The index, built when missing; one that does not read as this version's index is set aside and built
+        again (:mod:`tools.cache_file`)."""
+        for attempt in range(2):
+            try:
+                if not self.path.exists():
+                    build_index(self.path)
+                db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+            except (sqlite3.Error, OSError) as e:
+                raise CacheUnusable(self.path, e) from None
+            try:
+                row = db.execute("SELECT version FROM meta").fetchone()
+                if row is None or row[0] != INDEX_VERSION:
+                    raise sqlite3.DatabaseError(f"version {row[0] if row else None}, not {INDEX_VERSION}")
+                db.execute("SELECT COUNT(*) FROM countries").fetchone()
+                return db
+            except sqlite3.Error as e:
+                db.close()
+                if attempt or not damaged(e):
+                    raise CacheUnusable(self.path, e) from None
+                set_aside(self.path, e)
+        raise AssertionError("unreachable")
+
+    def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        """The rows of a query; damage found at a page the check did not reach sets the index aside and builds it
+        again, once a process."""
+        try:
+            return self._conn().execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as e:
+            if not damaged(e):
+                raise CacheUnusable(self.path, e) from None
+            with self._lock:
+                if self._db is not None:
+                    self._db.close()
+                    self._db = None
+                    set_aside(self.path, e)
+            return self._conn().execute(sql, params).fetchall()
+
     def country(self, text: str) -> str | None:
-        rows = self._conn().execute("SELECT iso FROM countries WHERE key IN (?, ?)", (key(text), _fold(key(text))))
-        row = rows.fetchone()
-        return row[0] if row else None
+        rows = self._rows("SELECT iso FROM countries WHERE key IN (?, ?)", (key(text), _fold(key(text))))
+        return rows[0][0] if rows else None
 
     def qualifier(self, text: str) -> tuple[str, str | None] | None:
         """A country (``France``, ``US``, ``法国``) or a US state (``Texas``, ``TX``) as (country, admin1)."""
         iso = self.country(text)
         if iso:
             return iso, None
-        row = self._conn().execute("SELECT country, admin1 FROM regions WHERE key = ?", (key(text),)).fetchone()
-        return (row[0], row[1]) if row else None
+        rows = self._rows("SELECT country, admin1 FROM regions WHERE key = ?", (key(text),))
+        return (rows[0][0], rows[0][1]) if rows else None
 
     def candidates(self, name: str, country: str | None = None, min_population: int = 0,
                    admin1: str | None = None) -> list[Place]:
@@ -198,7 +234,7 @@ class Gazetteer:
             sql += " AND p.admin1 = ?"
             params.append(admin1)
         sql += " ORDER BY n.curated DESC, p.population DESC"  # a name's curated place, then the biggest
-        places = [_place(r) for r in self._conn().execute(sql, params)]
+        places = [_place(r) for r in self._rows(sql, tuple(params))]
         # A city that bears the name as its own (Porto, Dili, Islamabad) before a bigger one that once had it as
         # an alternate name (Bordeaux, Delhi, Chattogram).
         k = key(name)
@@ -215,13 +251,12 @@ class Gazetteer:
             capital = _capitals().get(iso)
             hits = self.candidates(capital, iso) if capital else []
             return hits[0] if hits else None
-        row = self._conn().execute("SELECT country, admin1 FROM regions WHERE key = ?", (k,)).fetchone()
-        if row is None:
+        found = self._rows("SELECT country, admin1 FROM regions WHERE key = ?", (k,))
+        if not found:
             return None
-        r = self._conn().execute(
-            "SELECT geonameid, name, country, latitude, longitude, population, timezone FROM places "
-            "WHERE country = ? AND admin1 = ? ORDER BY population DESC LIMIT 1", row).fetchone()
-        return _place(r) if r else None
+        r = self._rows("SELECT geonameid, name, country, latitude, longitude, population, timezone FROM places "
+                       "WHERE country = ? AND admin1 = ? ORDER BY population DESC LIMIT 1", tuple(found[0]))
+        return _place(r[0]) if r else None
 
     def resolve(self, text: str) -> Place | None:
         """The place ``text`` names: ``Name``, ``Name, Country`` or ``国家城市``; the most populous on a tie."""
@@ -309,8 +344,7 @@ class Gazetteer:
 
     def _joined_names(self) -> re.Pattern[str]:
         if self._joined is None:
-            rows = self._conn().execute(
-                "SELECT key FROM countries WHERE key LIKE '% and %' OR key LIKE '% of %' OR key LIKE 'the %'").fetchall()
+            rows = self._rows("SELECT key FROM countries WHERE key LIKE '% and %' OR key LIKE '% of %' OR key LIKE 'the %'")
             names = sorted({_fold(r[0]) for r in rows}, key=len, reverse=True)
             self._joined = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b")
         return self._joined

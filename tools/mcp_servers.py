@@ -25,6 +25,7 @@ from typing import Any, Sequence
 from pydantic import BaseModel
 
 from tools.base import LocalText, Permissions, Tool, ToolResult
+from tools.logfile import open_log
 from tools.mcp_config import McpServerConfig
 from tools.schema_args import args_model
 
@@ -233,10 +234,7 @@ def _open_log(log: Path | None) -> Any:
     """Where the server's stderr goes: the MCP log, which ``assistant doctor`` points to."""
     import os
 
-    if log is None:
-        return open(os.devnull, "w")  # noqa: SIM115 - closed by the caller
-    log.parent.mkdir(parents=True, exist_ok=True)
-    return open(log, "a", encoding="utf-8")  # noqa: SIM115
+    return open_log(log, text=True) or open(os.devnull, "w")  # noqa: SIM115 - closed by the caller
 
 
 def _describe(e: BaseException) -> str:

@@ -38,6 +38,7 @@ from pydantic import BaseModel, ValidationError
 
 from tools.base import TOOL_NAME, Finding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict
 from tools.grants import Decision, Grants, Request
+from tools.logfile import note, open_log
 
 GROUP = "assistant.tools"
 HOOK_TIMEOUT = 2.0  # seconds a rule may take (they are string work: milliseconds)
@@ -224,10 +225,7 @@ class HookHost:
             return
         self.home = tempfile.mkdtemp(prefix="assistant-plugin-")
         env = worker_env(False, self.home)
-        stderr: Any = subprocess.DEVNULL
-        if self.log is not None:
-            self.log.parent.mkdir(parents=True, exist_ok=True)
-            stderr = open(self.log, "ab")  # noqa: SIM115 - handed to the child, closed below
+        stderr: Any = open_log(self.log) or subprocess.DEVNULL  # best effort: a read-only home stops no plugin
         try:
             self.proc = subprocess.Popen([sys.executable, "-m", "tools.worker"], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=self.home,
@@ -307,12 +305,7 @@ class HookHost:
             return reply.get("value")
 
     def _note(self, line: str) -> None:
-        if self.log is not None:
-            try:
-                with open(self.log, "a", encoding="utf-8") as f:
-                    f.write(line + "\n")
-            except OSError:
-                pass
+        note(self.log, line)
 
     def stop(self) -> None:
         proc, self.proc, self.ready = self.proc, None, None

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from tools.base import LocalText, Tool, ToolResult
 from tools.importpath import worker_path
+from tools.logfile import open_log
 from tools.registry import run_direct
 
 STARTUP_TIMEOUT = 30.0
@@ -88,13 +89,7 @@ class Worker:
         env = worker_env(bool(perms.network), home)
         for d in perms.files:  # created out here: inside, the tool may not touch their parents
             Path(d).mkdir(parents=True, exist_ok=True)
-        stderr: Any = asyncio.subprocess.DEVNULL
-        if log is not None:
-            try:  # the tools' log is best effort: a read-only or full log folder does not stop a tool
-                log.parent.mkdir(parents=True, exist_ok=True)
-                stderr = open(log, "ab")  # noqa: SIM115 - handed to the child, closed below
-            except OSError:
-                stderr = asyncio.subprocess.DEVNULL
+        stderr: Any = open_log(log) or asyncio.subprocess.DEVNULL  # best effort: a read-only home stops no tool
         try:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tools.worker", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,

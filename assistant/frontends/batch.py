@@ -72,14 +72,20 @@ def spool_input(source: str, jobs_dir: Path) -> tuple[str, Path]:
     """Hash the input (streaming) and, for stdin, keep a copy so that the job can resume. Returns (digest, path)."""
     digest = hashlib.sha256()
     if source == "-":
-        jobs_dir.mkdir(parents=True, exist_ok=True)
         tmp = jobs_dir / f"stdin.{os.getpid()}.part"
-        with tmp.open("wb") as out:
-            while chunk := sys.stdin.buffer.read(CHUNK):
-                digest.update(chunk)
-                out.write(chunk)
-        path = jobs_dir / f"{digest.hexdigest()[:16]}.input"
-        os.replace(tmp, path)
+        try:
+            jobs_dir.mkdir(parents=True, exist_ok=True)
+            with tmp.open("wb") as out:
+                while chunk := sys.stdin.buffer.read(CHUNK):
+                    digest.update(chunk)
+                    out.write(chunk)
+            path = jobs_dir / f"{digest.hexdigest()[:16]}.input"
+            os.replace(tmp, path)
+        except OSError as e:  # a read-only or full home: said as the store says it (the job could not resume)
+            from assistant.errors import store_error
+
+            tmp.unlink(missing_ok=True) if tmp.parent.is_dir() else None
+            raise store_error(tmp, e) from None
         return digest.hexdigest()[:16], path
     path = Path(source)
     if not path.is_file():

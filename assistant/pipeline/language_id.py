@@ -203,13 +203,19 @@ def load(cache: Path | None = None) -> Model | None:
         return None
     source, version = found
     folder = (cache or cache_root()) / f"langid-{version}"
-    try:
-        if not (folder / "layout.json").is_file():
-            unpack(source, folder)
-        return Model(folder)
-    except (OSError, ValueError, KeyError, SyntaxError, EOFError, zipfile.BadZipFile, lzma.LZMAError) as e:
-        log.warning("the language check is off: py3langid's model could not be read (%s)", e)
-        return None
+    for attempt in range(2):
+        try:
+            if not (folder / "layout.json").is_file():
+                unpack(source, folder)
+            return Model(folder)
+        except (OSError, ValueError, KeyError, SyntaxError, EOFError, zipfile.BadZipFile, lzma.LZMAError) as e:
+            if attempt == 0 and folder.is_dir() and (folder / "layout.json").is_file():
+                log.warning("the language model unpacked in %s could not be read (%s): unpacking it again", folder, e)
+                shutil.rmtree(folder, ignore_errors=True)  # a cache: made again from py3langid's own file
+                continue
+            log.warning("the language check is off: py3langid's model could not be read (%s)", e)
+            return None
+    return None
 
 
 _model: Model | None = None

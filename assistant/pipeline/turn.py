@@ -225,6 +225,10 @@ class Assistant:
         turn (reading its history) in plain words, and anything else as a bug named in one line."""
         if isinstance(e, AssistantError):
             return e
+        from tools.cache_file import CacheUnusable
+
+        if isinstance(e, CacheUnusable):  # a cache, not the history: named as what it is
+            return AssistantError(f"{e}.", "Make its folder writable, or remove the file: it is built again.")
         if isinstance(e, sqlite3.Error):
             return store_error(self.store.path, e)
         return InternalError(f"internal error: {type(e).__name__}: {e}", "Run with --debug for the traceback.")

@@ -72,3 +72,39 @@ async def test_doctor_reports_broken_plugins_and_still_runs(plugin, fake, tmp_pa
     assert tools.level == "ok" and "echo" in tools.detail
     plugins = [c for c in checks if c.name.startswith("plugin '")]
     assert len(plugins) == 5 and all(c.level == "warn" and not c.blocking for c in plugins)
+
+
+@pytest.mark.slow  # whole processes on a file system remounted read-only
+def test_a_read_only_home_with_a_plugin_installed_is_the_documented_line(installed_plugin, home, tmp_path):
+    """The plugin's log, its cache and its host's folders are opened best effort, as the tools' are: a home that
+    turned read-only (a full or remounted disk) gives the store's one line, or the answer, never an internal error."""
+    import json
+    import os
+
+    from conftest import cli_env, closed_port
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN): a read-only home cannot be made")
+    try:
+        env = cli_env(home, ASSISTANT_HOME=str(disk / "home"), OLLAMA_HOST=f"127.0.0.1:{closed_port()}",
+                      PYTHONPATH=os.pathsep.join([str(installed_plugin), os.environ.get("PYTHONPATH", "")]))
+
+        def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-m", "assistant", *args], env=env, capture_output=True, text=True,
+                                  timeout=120, input=stdin)
+
+        first = run("ask", "2+3")  # the home is made, with a store, while it can be
+        assert first.returncode == 0 and first.stdout.strip() == "2+3 = 5", first.stderr
+        for log in (disk / "home").rglob("*.log"):
+            log.unlink()  # the logs must be made again, where they cannot be
+        assert subprocess.run(["mount", "-o", "remount,ro", str(disk)], capture_output=True).returncode == 0
+        for args, stdin in ((("ask", "2+3"), None), (("ask", "--no-log", "2+3"), None),
+                            (("batch", "-"), json.dumps({"question": "2+3"}) + "\n"), (("doctor",), None)):
+            done = run(*args, stdin=stdin)
+            assert "internal error" not in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+            assert done.returncode in ((0, 1) if args == ("doctor",) else (0, 7)), (args, done.returncode, done.stderr)
+        assert run("ask", "--no-log", "2+3").stdout.strip() == "2+3 = 5"
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from tools.base import LocalText, ToolResult, language_of
+from tools.cache_file import damaged, set_aside
 from tools.gazetteer import Gazetteer, Place
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.question import _NOW
@@ -85,20 +86,65 @@ class _ApiError(Exception):
 
 
 class _Cache:
-    """Reports and geocoder answers, in the tool's own cache directory."""
+    """Reports and geocoder answers, in the tool's own cache directory. A cache is a convenience: one that does not
+    read is set aside and made anew (:mod:`tools.cache_file`), and one that cannot be made is done without."""
 
     def __init__(self, directory: Path) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(directory / "weather.sqlite", timeout=10, isolation_level=None)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored REAL NOT NULL)")
+        self.path = directory / "weather.sqlite"
+        self.db: sqlite3.Connection | None = None
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            self.db = self._open()
+        except (sqlite3.Error, OSError) as e:
+            self._failed(e)
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored REAL NOT NULL)")
+            db.execute("SELECT value, stored FROM entries LIMIT 1").fetchall()
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    def _failed(self, e: BaseException) -> None:
+        """A damaged cache is set aside and made anew; one that cannot be used (read-only, full) is done without:
+        every report is fetched."""
+        if self.db is not None:
+            self.db.close()
+            self.db = None
+        if not damaged(e):
+            return
+        set_aside(self.path, e)
+        try:
+            self.db = self._open()
+        except (sqlite3.Error, OSError):
+            self.db = None
 
     def get(self, key: str) -> tuple[Any, float] | None:
-        row = self.db.execute("SELECT value, stored FROM entries WHERE key = ?", (key,)).fetchone()
-        return (json.loads(row[0]), time.time() - row[1]) if row else None
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT value, stored FROM entries WHERE key = ?", (key,)).fetchone()
+            return (json.loads(row[0]), time.time() - float(row[1])) if row else None
+        except sqlite3.DatabaseError as e:
+            if damaged(e):
+                self._failed(e)
+        except (ValueError, TypeError):
+            pass  # an entry that is not JSON: fetched again, and replaced
+        return None
 
     def put(self, key: str, value: Any) -> None:
-        self.db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)", (key, json.dumps(value, ensure_ascii=False), time.time()))
+        if self.db is None:
+            return
+        try:
+            self.db.execute("INSERT OR REPLACE INTO entries VALUES (?, ?, ?)",
+                            (key, json.dumps(value, ensure_ascii=False), time.time()))
+        except sqlite3.DatabaseError as e:
+            if damaged(e):
+                self._failed(e)  # else a full or read-only cache folder: the report is shown, not kept
 
 
 class OpenMeteo:

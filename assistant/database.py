@@ -43,6 +43,9 @@ class Cursor:
 def connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     db.row_factory = sqlite3.Row
+    # A new store gives pages freed by the history cap back to the disk (PRAGMA incremental_vacuum after a trim);
+    # on a store made before, this does nothing until `logs prune` compacts it.
+    db.execute("PRAGMA auto_vacuum=INCREMENTAL")
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("PRAGMA foreign_keys=ON")

@@ -152,6 +152,23 @@ def _m014_session_leases(db: sqlite3.Connection) -> None:
                "pid INTEGER NOT NULL, at TEXT NOT NULL)")
 
 
+def _m015_shared_texts(db: sqlite3.Connection) -> None:
+    # What every model call of a kind repeats (the system prompt, the tools offered): kept once, by its hash, and
+    # named from the calls' requests (assistant.trace_store), so a stored turn weighs what is its own.
+    db.execute("CREATE TABLE shared_texts (hash TEXT PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID")
+
+
+def _m016_turn_events(db: sqlite3.Connection) -> None:
+    # A turn's events as one row (a JSON array, compressed by assistant.trace_store): a row per event cost its key,
+    # its index entry and the turn's id again, about 1.2 KB a turn of 1.5. Earlier turns' events move as they were
+    # (an array of JSON text, read as it is).
+    db.execute("CREATE TABLE turn_events (turn_id TEXT PRIMARY KEY REFERENCES turns(id) ON DELETE CASCADE, "
+               "data BLOB NOT NULL) WITHOUT ROWID")
+    db.execute("INSERT INTO turn_events (turn_id, data) SELECT turn_id, '[' || group_concat(data, ',') || ']' "
+               "FROM (SELECT turn_id, data FROM events ORDER BY turn_id, seq) GROUP BY turn_id")
+    db.execute("DROP TABLE events")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -167,4 +184,6 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("012_cached_tokens", _m012_cached_tokens),
     ("013_turn_request", _m013_turn_request),
     ("014_session_leases", _m014_session_leases),
+    ("015_shared_texts", _m015_shared_texts),
+    ("016_turn_events", _m016_turn_events),
 ]

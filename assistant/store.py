@@ -17,6 +17,7 @@ from assistant.database import Connection, connect
 from assistant.errors import ConfigError, StoreError, store_error
 from assistant.migrations import MIGRATIONS
 from assistant.trace import now_iso
+from assistant.trace_store import lean_events, lean_request, whole_events, whole_request
 from tools.base import PreviousTurn
 
 
@@ -305,13 +306,18 @@ class Store:
             "SELECT COALESCE(SUM(length(line)), 0) FROM batch_items WHERE job_id IN "
             "(SELECT id FROM batch_jobs WHERE status != 'done')").fetchone()[0])
         chat_turns, used = self._delete_oldest(used, target, "1", resume)
+        if jobs or batch_turns or chat_turns:
+            # the freed pages back to the disk (a store made since auto_vacuum; executescript steps it to the end:
+            # a single step frees one page), written through at once rather than at the next checkpoint
+            self.db.executescript("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(PASSIVE);")
         if self.notify and (jobs or batch_turns or chat_turns):
+            kept = self.db.execute("SELECT count(*) FROM turns").fetchone()[0]
             parts = ([f"the records of {jobs:,} finished batch job{'s' if jobs != 1 else ''}"] if jobs else []) + \
                 ([f"{batch_turns:,} batch question{'s' if batch_turns != 1 else ''}"] if batch_turns else []) + \
                 ([f"the {chat_turns:,} oldest turn{'s' if chat_turns != 1 else ''}"] if chat_turns else [])
             self.notify(f"The history passed its cap of {self.max_bytes / 2**20:g} MB: {', '.join(parts)} "
-                        f"{'were' if len(parts) > 1 or jobs + batch_turns + chat_turns != 1 else 'was'} deleted "
-                        "(history_max_mb in config.toml; 0 keeps all).")
+                        f"{'were' if len(parts) > 1 or jobs + batch_turns + chat_turns != 1 else 'was'} deleted; "
+                        f"{kept:,} turn{'s' if kept != 1 else ''} kept (history_max_mb in config.toml; 0 keeps all).")
         if used > self.max_bytes and self.notify and not self._said_over:
             self._said_over = True
             self.notify(f"The history is over its cap of {self.max_bytes / 2**20:g} MB while unfinished batch jobs "
@@ -351,13 +357,16 @@ class Store:
                 turn,
             )
             db.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (turn["question"][:80], turn["session_id"]))
+            shared: dict[str, str] = {}
             for seq, c in enumerate(model_calls):
                 u = c.reply.usage if c.reply else None
                 db.execute(
                     "INSERT INTO model_calls (turn_id, seq, role, model, backend, request, reply, error, prompt_tokens, "
                     "output_tokens, prompt_eval_ns, eval_ns, load_ns, total_ns, transport_retries, context_full, wall_ms, "
                     "started_at, cached_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (turn["id"], seq, c.role, c.model, c.backend, c.request.model_dump_json(),
+                    (turn["id"], seq, c.role, c.model, c.backend,
+                     json.dumps(lean_request(c.request.model_dump(mode="json"), shared.__setitem__),
+                                ensure_ascii=False, separators=(",", ":")),
                      c.reply.model_dump_json() if c.reply else None, c.error,
                      u.input_tokens if u else None, u.output_tokens if u else None,
                      u.prompt_ns if u else None, u.generation_ns if u else None,
@@ -373,10 +382,10 @@ class Store:
                      json.dumps(t.result, ensure_ascii=False) if t.result is not None else None, t.error,
                      t.duration_ms, t.started_at, json.dumps(t.refusals, ensure_ascii=False), t.step),
                 )
-            db.executemany(
-                "INSERT INTO events (turn_id, seq, type, data) VALUES (?, ?, ?, ?)",
-                [(turn["id"], seq, e.type, e.model_dump_json()) for seq, e in enumerate(events)],
-            )
+            if shared:
+                db.executemany("INSERT OR IGNORE INTO shared_texts (hash, text) VALUES (?, ?)", shared.items())
+            if events:
+                db.execute("INSERT INTO turn_events (turn_id, data) VALUES (?, ?)", (turn["id"], lean_events(events)))
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -389,10 +398,16 @@ class Store:
         if row is None:
             return None
         out = dict(row)
-        out["model_calls"] = [dict(r) for r in self.db.execute("SELECT * FROM model_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
+        out["model_calls"] = [{**dict(r), "request": whole_request(r["request"], self._shared_text)} for r in
+                              self.db.execute("SELECT * FROM model_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
         out["tool_calls"] = [dict(r) for r in self.db.execute("SELECT * FROM tool_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
-        out["events"] = [json.loads(r["data"]) for r in self.db.execute("SELECT data FROM events WHERE turn_id = ? ORDER BY seq", (turn_id,))]
+        stored = self.db.execute("SELECT data FROM turn_events WHERE turn_id = ?", (turn_id,)).fetchone()
+        out["events"] = whole_events(stored[0]) if stored else []
         return out
+
+    def _shared_text(self, digest: str) -> str | None:
+        row = self.db.execute("SELECT text FROM shared_texts WHERE hash = ?", (digest,)).fetchone()
+        return row[0] if row else None
 
     def logs(self, limit: int = 3, text: str | None = None, model: str | None = None) -> list[dict[str, Any]]:
         """The last ``limit`` turns (0: all), oldest first, with their models: those whose question or answer
@@ -507,6 +522,7 @@ class Store:
         vacuumed = turns >= VACUUM_AFTER
         if vacuumed:
             self._merge_search_index()
+            self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # a store made before gives freed pages back from now
             self.db.execute("VACUUM")
         return turns, sessions, vacuumed
 
@@ -548,6 +564,8 @@ class Store:
         """The process leaves the job: ``done`` when every question has its record, else interrupted."""
         self.db.execute("UPDATE batch_jobs SET status = ?, pid = NULL, updated_at = ? WHERE id = ?",
                         ("done" if done else "interrupted", now_iso(), job_id))
+        if done and self.max_bytes:  # its records (written out now) go before any turn, now rather than later
+            self.trim()
 
     def batch_done(self, job_id: str) -> set[int]:
         return {r[0] for r in self.db.execute("SELECT idx FROM batch_items WHERE job_id = ?", (job_id,))}

@@ -116,7 +116,7 @@ def test_logs_prune_deletes_old_turns_with_their_calls_and_empty_sessions(home):
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.startswith("deleted 2 turns older than 30d"), run.stdout + run.stderr
     left = [r[0] for r in db.execute("SELECT question FROM turns")]
-    assert left == ["4^4"] and db.execute("SELECT count(*) FROM events WHERE turn_id NOT IN "
+    assert left == ["4^4"] and db.execute("SELECT count(*) FROM turn_events WHERE turn_id NOT IN "
                                           "(SELECT id FROM turns)").fetchone()[0] == 0
     bad = subprocess.run([sys.executable, "-m", "assistant", "logs", "prune"], env=env, capture_output=True, text=True,
                          timeout=60)
@@ -192,7 +192,7 @@ def test_past_its_size_cap_the_history_loses_its_oldest_turns_and_says_so(tmp_pa
     assert left[-1] == f"t{3 * CAP_CHECK_EVERY:04d}" and left == sorted(left)  # the newest kept, the oldest gone
     assert "t0000" not in left and len(left) < 200
     assert store.used_bytes() <= cap * CAP_ROOM + 4500  # trimmed just now, at the turn checked
-    assert store.db.execute("SELECT count(*) FROM events WHERE turn_id NOT IN (SELECT id FROM turns)").fetchone()[0] == 0
+    assert store.db.execute("SELECT count(*) FROM turn_events WHERE turn_id NOT IN (SELECT id FROM turns)").fetchone()[0] == 0
     assert len(said) >= 1 and "0.390625 MB" in said[0] and "oldest" in said[0] and "history_max_mb" in said[0]
     store.close()
     uncapped = Store(tmp_path / "b.db")

@@ -158,6 +158,7 @@ class FakeOllama(LoopbackServer):
         self.pull_size = 2_000_000
         self.pull_delay = 0.0
         self.pulls_cancelled = 0
+        self.pull_status: str | None = None  # one more status line after "pulling manifest" (what a server may say)
 
     def routes(self, app: web.Application) -> None:
         app.router.add_post("/api/pull", self._pull)
@@ -207,6 +208,8 @@ class FakeOllama(LoopbackServer):
 
         try:
             await send({"status": "pulling manifest"})
+            if self.pull_status is not None:
+                await send({"status": self.pull_status})
             wanted = next((m for m in self.pullable if m == name or f"{m}:latest" == name), None)
             if wanted is None:
                 await send({"error": "pull model manifest: file does not exist"})

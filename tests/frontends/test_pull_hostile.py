@@ -75,6 +75,17 @@ def test_a_licence_full_of_escape_sequences_reaches_neither_the_screen_nor_the_d
     assert not CONTROLS.search((listed.stdout + listed.stderr).replace("\n", ""))
 
 
+def test_what_an_ollama_server_says_while_it_pulls_is_shown_cleaned(home, fake):
+    fake.pullable = {"qwen2.5:1.5b": ["completion", "tools"]}
+    fake.pull_status = "pulling manifest\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\x9b1m\u202eedoc"
+    done = run(cli_env(home, fake), "models", "pull", "qwen2.5:1.5b")
+    assert done.returncode == 0 and "qwen2.5:1.5b: success" in done.stderr, done.stderr
+    assert not CONTROLS.search(done.stderr.replace("\n", "").replace("\r", "")), done.stderr
+    fake.pull_status = None
+    failed = run(cli_env(home, fake), "models", "pull", "nosuch:7b\x1b]0;x\x07")
+    assert failed.returncode == 2 and not CONTROLS.search(failed.stderr.replace("\n", ""))
+
+
 def test_a_layer_larger_than_it_declared_is_cut_at_its_declared_size(home, registry):
     digest = registry.add("library/tiny:1", MODEL)
     registry.extra[digest] = b"\0" * (8 << 20)  # 8 MB more than the manifest says

@@ -128,6 +128,13 @@ def pull(args: argparse.Namespace) -> int:
     if not args.name:
         raise ConfigError("'models pull' needs a model name.", "Usage: assistant models pull NAME (qwen2.5:1.5b, "
                           "llama3.2:3b, hf.co/ORG/REPO:QUANT)")
+    import re
+
+    from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME
+
+    if not re.fullmatch(MODEL_NAME, args.name):  # before any server hears it
+        raise ConfigError(f"'{args.name}' is {NOT_A_MODEL_NAME}.", "Names look like qwen2.5:1.5b, user/model:tag or "
+                          "hf.co/ORG/REPO:QUANT.")
     paths, settings = settings_for()
     name, place = asyncio.run(pull_model(settings, args.name, args.to))
     if args.json:

@@ -15,35 +15,12 @@ from pathlib import Path
 
 from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, near, numbers_in, prose
 from tools import Tool
+from tools.request import MARKUP, unwrapped  # noqa: F401 - unwrapped: where the turn reads it
 
-# Chat-template markers and role tokens of the common model families: never part of an answer. Text from the
-# first one on is a model that started writing the next turn (or its own prompt) and is never shown.
-TEMPLATE_MARKER = re.compile(
-    r"\[/?INST\]|<</?SYS>>|<\|(?:im_start|im_end|im_sep|eot_id|end_of_text|begin_of_text|start_header_id|end_header_id"
-    r"|eom_id|endoftext|assistant|user|system|end|channel|message|return|start)\|>|</?s>|<(?:start|end)_of_turn>"
-    r"|^#{2,3}\s*(?:Instruction|Response|Human|Assistant|System)\s*:|^(?:Human|User|System)\s*:\s",
-    re.MULTILINE)
-
-# Where a wrapped conversation's user turn starts, in the same families' templates.
-_USER_TURN = re.compile(
-    r"<\|im_start\|>\s*user\s*\n|<\|start_header_id\|>\s*user\s*<\|end_header_id\|>|<start_of_turn>\s*user\s*\n?"
-    r"|\[INST\]|<\|user\|>|^#{2,3}\s*(?:Instruction|Human)\s*:|^(?:Human|User)\s*:\s", re.MULTILINE | re.IGNORECASE)
-
-
-def unwrapped(question: str) -> str:
-    """A question pasted inside chat-template markup (``<|im_start|>user\nWhat is 2+2?<|im_end|>``) is the question
-    it wraps: the last user turn's words, without the markers; a system turn or a scripted assistant turn inside it
-    is not obeyed. Text without markers is returned as it is."""
-    if not TEMPLATE_MARKER.search(question):
-        return question
-    starts = list(_USER_TURN.finditer(question))
-    if starts:
-        tail = question[starts[-1].end():]
-        end = TEMPLATE_MARKER.search(tail)
-        words = (tail[:end.start()] if end else tail).strip()
-        if words:
-            return words
-    return re.sub(r"\s+", " ", TEMPLATE_MARKER.sub(" ", question)).strip() or question  # markers alone: as it is
+# Chat-template markers and role tokens of the common model families (tools/request.py, where a question is read):
+# never part of an answer. Text from the first one on is a model that started writing the next turn (or its own
+# prompt) and is never shown.
+TEMPLATE_MARKER = MARKUP
 
 
 _URL = re.compile(r"\bhttps?://[^\s<>()\"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>()\"'`]*", re.IGNORECASE)

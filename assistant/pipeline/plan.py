@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.router import RouteDecision
 from tools import KeyFact, PreviousTurn, ToolResult
+from tools.request import read
 
 # Where one request ends and the next begins: after a sentence's end, or before a word that adds a request. Each
 # separator is tried only where a run of separators starts (the lookbehinds), so a long run costs one pass, not n².
@@ -60,6 +61,8 @@ def clauses(question: str) -> list[str]:
 
 def by_rule(ctx: TurnContext) -> list[Step] | None:
     """A plan of two or more steps when every clause of the question is claimed without a model; else ``None``."""
+    if read(ctx.question).markup:
+        return None  # quoted markup is no request a rule answers, in parts or whole
     parts = clauses(ctx.question)
     if len(parts) < 2:
         return None
@@ -76,7 +79,8 @@ def by_rule(ctx: TurnContext) -> list[Step] | None:
 
 def _claim(ctx: TurnContext, text: str, earlier: list[Step]) -> Step | None:
     index = len(earlier) + 1
-    claims = [(tool, args) for tool in ctx.registry if (args := tool.route(text))]
+    core = read(text).core  # each request read as the router reads a question: its wrapper set aside
+    claims = [(tool, args) for tool in ctx.registry if (args := tool.route(core))]
     if len(claims) == 1:
         tool, args = claims[0]
         return Step(index, text, tool.name, args, reason=f"the {tool.name} rule is certain")

@@ -16,6 +16,7 @@ from assistant.limits import request_of
 from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
 from tools.follow_up import substitute
+from tools.request import read
 
 CHAT, CLARIFY = "chat", "clarify"
 
@@ -122,30 +123,39 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
         return _declined(q) if guarded(q) else None
     if guarded(q):
         return _declined(q)
+    # The question read once: the rules read the request in it, its social wrapper set aside; one in chat-template
+    # or role markup is no request a rule may answer (tools/request.py).
+    request = read(q)
+    if request.markup:
+        return None
+    core = request.core
     if ctx.pending is not None:
         tool = ctx.registry.get(ctx.pending.route or "")
         if tool is not None:
-            args = tool.complete(ctx.pending.question, q)
+            args = tool.complete(ctx.pending.question, core)
             if args:
-                return RouteDecision(route=tool.name, by="rule", args=args, question=f"{ctx.pending.question} {q}",
+                return RouteDecision(route=tool.name, by="rule", args=args, question=f"{ctx.pending.question} {core}",
                                      reason=f"the answer to the {tool.name} question asked back")
     # Rules do not depend on the registry's order: a rule decides only when it is the only one that claims the request.
-    claims = [(tool, args) for tool in ctx.registry if (args := tool.route(q))]
+    claims = [(tool, args) for tool in ctx.registry if (args := tool.route(core))]
     if len(claims) == 1:
         tool, args = claims[0]
-        return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain", args=args)
+        return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"
+                             + (" (its wrapper set aside)" if request.wrapped else ""), args=args,
+                             question=core if request.wrapped else None)
     if ctx.previous is not None and ctx.previous.route:
         tool = ctx.registry.get(ctx.previous.route)
         if tool is not None:
-            args, request = tool.follow_up(q, ctx.previous), None
-            if not args and (found := substitute(tool, q, ctx.previous)):
-                args, request = found  # the last question with one part changed: the turn keeps that request
-            if args:
-                return RouteDecision(route=tool.name, by="rule", args=args, question=request,
-                                     reason=f"a follow-up of the previous {tool.name} turn")
+            for words in dict.fromkeys((core, q)):  # a follow-up's own particles ("那上海呢") are part of its form
+                args, asked = tool.follow_up(words, ctx.previous), None
+                if not args and (found := substitute(tool, words, ctx.previous)):
+                    args, asked = found  # the last question with one part changed: the turn keeps that request
+                if args:
+                    return RouteDecision(route=tool.name, by="rule", args=args, question=asked,
+                                         reason=f"a follow-up of the previous {tool.name} turn")
     if claims:
         return None  # several tools are certain: the model chooses among them
-    asks = [(tool, ask) for tool in ctx.registry if (ask := tool.missing(q))]
+    asks = [(tool, ask) for tool in ctx.registry if (ask := tool.missing(core))]
     if len(asks) == 1:
         tool, ask = asks[0]
         return RouteDecision(route=CLARIFY, by="rule", reply=ask, pending_tool=tool.name,

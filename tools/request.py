@@ -1,0 +1,247 @@
+"""A question read once, before any rule: the request in it, with the social wrapper set aside.
+
+People wrap what they ask: a greeting or thanks around it ("hey, …, thanks!", "你好，…谢谢"), a polite frame
+("would you mind telling me …", "could you convert …", "劳驾问一下…", "帮我查一下…"), fillers ("ok so", "um,"),
+a trailing "please" or "呢". The bare request is what every tool's rule reads (:func:`read`), so a rule that
+answers "15% of 80" answers "hey, could you tell me what 15% of 80 is, thanks!" too, without a pattern of its own.
+
+The wrapper is a closed grammar (the phrases below, in both languages): only what it names is set aside, only at
+the edges of the question, and never all of it (a message that is all wrapper is small talk, not a request). An
+embedded question is put back in question order ("what 15% of 80 is" → "what is 15% of 80", "what time it is in
+Tokyo" → "what time is it in Tokyo", "if it will rain" → "will it rain").
+
+Text in chat-template or role markup (``[INST]``, ``<<SYS>>``, ``<|im_start|>system``, ``### System:``) is quoted
+text, never an instruction: a question pasted as a user turn is that turn's words (:func:`unwrapped`, before
+anything reads it), a system turn in it is cut out, and markup with no user turn is read as no request a rule may
+answer (``markup``): what it says is left to the model, as the user's words."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+# Chat-template markers and role tokens of the common model families.
+MARKUP = re.compile(
+    r"\[/?INST\]|<</?SYS>>|<\|(?:im_start|im_end|im_sep|eot_id|end_of_text|begin_of_text|start_header_id|end_header_id"
+    r"|eom_id|endoftext|assistant|user|system|end|channel|message|return|start)\|>|</?s>|<(?:start|end)_of_turn>"
+    r"|^#{2,3}\s*(?:Instruction|Response|Human|Assistant|System)\s*:|^(?:Human|User|System)\s*:\s",
+    re.MULTILINE)
+# Where a wrapped conversation's user turn starts, in the same families' templates.
+_USER_TURN = re.compile(
+    r"<\|im_start\|>\s*user\s*\n|<\|start_header_id\|>\s*user\s*<\|end_header_id\|>|<start_of_turn>\s*user\s*\n?"
+    r"|\[INST\]|<\|user\|>|^#{2,3}\s*(?:Instruction|Human)\s*:|^(?:Human|User)\s*:\s", re.MULTILINE | re.IGNORECASE)
+# A system turn in the same templates: instructions to a model, never a request of the user's.
+_SYSTEM_TURN = re.compile(
+    r"<<SYS>>.*?(?:<</SYS>>|\Z)|<\|im_start\|>\s*system\b.*?(?:<\|im_end\|>|\Z)"
+    r"|<\|start_header_id\|>\s*system\s*<\|end_header_id\|>.*?(?:<\|eot_id\|>|\Z)"
+    r"|<\|system\|>.*?(?=<\|(?:user|assistant|end)\|>|\Z)|<start_of_turn>\s*system\b.*?(?:<end_of_turn>|\Z)"
+    r"|^#{2,3}\s*System\s*:.*?(?=^#{2,3}\s*\w+\s*:|\Z)|^System\s*:[^\n]*", re.DOTALL | re.MULTILINE | re.IGNORECASE)
+
+
+def unwrapped(question: str) -> str:
+    """A question pasted inside chat-template markup as a user turn (``<|im_start|>user\nWhat is 2+2?<|im_end|>``)
+    is the question it wraps: the last user turn's words, without the markers. A system turn in it is cut out, never
+    obeyed; and markup with no user turn is no question of the user's: it is returned as it is (quoted text, which
+    no rule answers). Text without markers is returned as it is."""
+    if not MARKUP.search(question):
+        return question
+    rest = _SYSTEM_TURN.sub(" ", question)
+    starts = list(_USER_TURN.finditer(rest))
+    if starts:
+        tail = rest[starts[-1].end():]
+        end = MARKUP.search(tail)
+        words = (tail[:end.start()] if end else tail).strip()
+        if words:
+            return words
+    return question
+
+
+_SEP = r"[\s,，、.。!！:：;；~～…—-]*"
+_END = r"[\s,，、.。!！?？:：;；~～…—-]*"
+
+# English: what may open a request. Interjections stand alone only before a pause ("ok, …", "so, …").
+_EN_OPEN = [
+    r"h(?:i|ello|ey|eya|iya|owdy)(?:\s+(?:there|again|assistant|buddy|friend|mate|bot|all|everyone))?",
+    r"yo", r"greetings", r"good\s+(?:morning|afternoon|evening|day)(?:\s+(?:there|again|assistant|to\s+you))?",
+    r"dear\s+assistant", r"(?:excuse|pardon)\s+me", r"sorry\s+to\s+(?:bother|trouble)\s+you(?:\s+but)?",
+    r"(?:a\s+)?quick\s+question", r"(?:one\s+more|another|a)\s+question", r"i\s+have\s+a\s+(?:quick\s+)?question",
+    r"(?:can|may)\s+i\s+ask(?:\s+you)?(?:\s+something)?",
+]
+_EN_PAUSED = r"(?:ok(?:ay)?|so|well|um+|uh+|hm+|alright|right|oh|ah|also|anyway|now|and)"
+# An interjection needs no pause before a question word or a frame ("ok so what's 2+2", "so can you …").
+_EN_BEFORE_QUESTION = r"(?:ok(?:ay)?|so|um+|uh+|hm+|oh|ah|alright)(?=\s+(?:so\b|what|how|when|where|which|who|is\b|are\b|" \
+                      r"can\b|could\b|would\b|will\b|do\b|does\b|please\b|tell\b|convert\b|calculate\b))"
+# Thanks said first, then the request: "thanks for the help, what's 5+5?"
+_EN_THANKS_FIRST = r"(?:many\s+)?thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much)?(?:\s+for\s+[^,.!?;:]{1,40})?(?=\s*[,.!;:—-])"
+# Frames that take the request after them; those marked embed a question ("tell me what X is").
+_EN_FRAME = [
+    r"(?:please\s+)?(?:can|could|would|will)\s+(?:you|u)(?:\s+(?:please|kindly|just|maybe|possibly|quickly))?"
+    r"(?:\s+help\s+me)?",
+    r"would\s+you\s+(?:mind|be\s+so\s+kind\s+as\s+to)", r"(?:do\s+you\s+)?mind", r"please", r"pls", r"plz",
+    r"kindly", r"help\s+me(?:\s+(?:with|to))?", r"i\s+(?:need|want|would\s+like|'d\s+like)\s+you\s+to",
+]
+_EN_EMBED = [
+    r"(?:tell|show)(?:ing)?\s+me", r"let(?:ting)?\s+me\s+know", r"(?:do|would)\s+you\s+(?:happen\s+to\s+)?know",
+    r"(?:i\s+)?(?:wonder|was\s+wondering|am\s+wondering|'m\s+wondering)", r"any\s+idea", r"(?:do\s+you\s+)?know",
+    r"i\s+(?:would|'d)\s+like\s+to\s+know", r"i\s+(?:want|need|wanted)\s+to\s+know", r"find(?:ing)?\s+out",
+    r"check(?:ing)?", r"look(?:ing)?\s+up",
+]
+_EN_CLOSE = [
+    r"please", r"pls", r"plz", r"(?:many\s+)?thanks?(?:\s+(?:you|a\s+lot|so\s+much|very\s+much|in\s+advance|again))*",
+    r"thx", r"ty", r"tia", r"cheers", r"if\s+you\s+(?:can|could|would|don'?t\s+mind)", r"if\s+possible",
+    r"for\s+me", r"(?:real\s+)?quick(?:ly)?", r"(?:my\s+)?(?:friend|buddy|mate)", r"assistant", r"bot",
+    r"(?:i\s+)?appreciate\s+it", r"much\s+appreciated", r"thank\s+you(?:\s+(?:so|very)\s+much)?",
+    r"ok(?:ay)?\??", r"right\?", r"[:;]-?[)D]",
+]
+_GERUND = {"converting": "convert", "calculating": "calculate", "computing": "compute", "working": "work",
+           "figuring": "figure", "telling": "tell", "checking": "check", "finding": "find", "giving": "give",
+           "adding": "add", "multiplying": "multiply", "dividing": "divide", "subtracting": "subtract",
+           "changing": "change", "turning": "turn", "translating": "translate", "looking": "look"}
+
+_ZH_OPEN = ["你好", "您好", "嗨", "哈喽", "哈啰", "喂", "早上好", "上午好", "中午好", "下午好", "晚上好", "早安",
+            "小助手", "助手", "那个", "嗯", "哦", "对了", "还有个问题", "有个问题", "问个问题", "打扰一下", "打扰了",
+            "不好意思", "麻烦问一下", "劳驾问一下", "劳驾", "请问一下", "请问", "想问一下", "想问下", "问一下", "问下",
+            "我想问一下", "我想问下", "我想问", "我想知道", "我想了解一下", "我想了解", "想知道", "你知道", "您知道",
+            "你能告诉我", "您能告诉我", "你可以告诉我", "能告诉我", "可以告诉我", "告诉我", "麻烦你", "麻烦您",
+            "麻烦", "请你帮我", "请您帮我", "请帮我", "能不能帮我", "能帮我", "可以帮我", "可不可以帮我",
+            "你能帮我", "你可以帮我", "帮我看看", "帮我看一下", "帮我查一下", "帮我查查", "帮我查", "帮忙查一下",
+            "帮忙看一下", "帮忙", "帮我", "请你", "请您", "请"]
+_ZH_CLOSE = ["谢谢你", "谢谢您", "谢谢啦", "谢谢了", "谢谢", "多谢", "感谢", "麻烦你了", "麻烦您了", "麻烦了",
+             "拜托了", "拜托啦", "拜托", "好吗", "好不好", "可以吗", "行吗", "行不行", "哈", "呀", "啊", "啦", "嘛",
+             "呢", "哦", "吧"]
+
+
+def _alternatives(phrases: list[str]) -> str:
+    return "|".join(sorted(phrases, key=len, reverse=True))
+
+
+_EN_OPENING = re.compile(
+    rf"^(?:(?:{_alternatives(_EN_OPEN)})\b{_SEP}|{_EN_PAUSED}\b[\s]*[,，.!:;—-]+\s*|{_EN_BEFORE_QUESTION}\s*|"
+    rf"{_EN_THANKS_FIRST}{_SEP})", re.IGNORECASE)
+_EN_FRAMING = re.compile(rf"^(?:{_alternatives(_EN_FRAME)})\b\s*", re.IGNORECASE)
+_EN_EMBEDDING = re.compile(rf"^(?:{_alternatives(_EN_EMBED)})\b\s*(?:(?:about|on)\s+)?", re.IGNORECASE)
+_EN_CLOSING = re.compile(rf"(?:^|[\s,，.!?:;—-]+)(?:{_alternatives(_EN_CLOSE)}){_END}$", re.IGNORECASE)
+_ZH_OPENING = re.compile(rf"^(?:{_alternatives([re.escape(p) for p in _ZH_OPEN])}){_SEP}")
+_ZH_CLOSING = re.compile(rf"[,，、]?\s*(?:{_alternatives([re.escape(p) for p in _ZH_CLOSE])}){_END}$")
+
+# An embedded question, put back in question order.
+_WH = r"(?:what\s+time|what\s+day|what\s+date|what|how\s+much|how\s+many|how\s+(?:hot|cold|warm|far|long|big|old)|" \
+      r"how|when|where|which|who)"
+_SUBJECT_VERB = re.compile(rf"^(?P<wh>{_WH})\s+(?P<subject>it|they|there|this|that|he|she)\s+"
+                           r"(?P<verb>is|are|was|will\s+be|would\s+be|'s)\b(?P<rest>.*)$", re.IGNORECASE)
+_VERB_LAST = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was|will\s+be|would\s+be|equals|"
+                        r"comes\s+to|makes)(?P<end>[\s?.!]*)$", re.IGNORECASE)
+_VERB_BEFORE = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was)\s+"
+                          r"(?P<rest>(?:in|into|to|as|from|like|for|on|at|between|of)\b.*)$", re.IGNORECASE)
+_WILL_BE = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+will\s+be\b(?P<rest>.*)$", re.IGNORECASE)
+_IF = re.compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|are|will|'s|was)\b(?P<rest>.*)$",
+                 re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a question asks, read once: ``text`` as typed; ``core`` the request with its social wrapper set aside
+    (the text itself when there is none); ``wrapper`` the phrases set aside, in order; ``markup`` whether the
+    question carries chat-template or role markup (then no rule may answer it)."""
+
+    text: str
+    core: str
+    wrapper: tuple[str, ...] = field(default=())
+    markup: bool = False
+
+    @property
+    def wrapped(self) -> bool:
+        return self.core != self.text
+
+
+def has_markup(text: str) -> bool:
+    return bool(MARKUP.search(text))
+
+
+def _in_question_order(core: str) -> str:
+    m = _SUBJECT_VERB.match(core)
+    if m:
+        verb = "is" if m["verb"] == "'s" else m["verb"]
+        return f"{m['wh']} {verb} {m['subject']}{m['rest']}"
+    m = _IF.match(core)
+    if m:
+        verb = "is" if m["verb"] == "'s" else m["verb"]
+        return f"{verb} {m['subject']}{m['rest']}"
+    for pattern, shape in ((_WILL_BE, "{wh} will {middle} be{rest}"), (_VERB_BEFORE, "{wh} {verb} {middle} {rest}")):
+        m = pattern.match(core)
+        if m and not re.search(r"\b(?:is|are|was|does|do|did|will|would|can)\b", m["middle"], re.IGNORECASE):
+            return shape.format(**m.groupdict())
+    m = _VERB_LAST.match(core)
+    if m and not re.search(r"\b(?:is|are|was|does|do|did|will|would|can)\b", m["middle"], re.IGNORECASE):
+        return f"{m['wh']} {m['verb']} {m['middle']}{m['end']}"
+    return core
+
+
+def _unwrap_en(text: str, taken: list[str]) -> str:
+    core = text
+    for _ in range(8):  # a few phrases in a row: "hey, ok so, could you please tell me …"
+        m = _EN_OPENING.match(core) or _EN_FRAMING.match(core)
+        if m and m.end() < len(core):
+            taken.append(m.group(0).strip())
+            core = core[m.end():]
+            continue
+        break
+    for _ in range(4):
+        m = _EN_CLOSING.search(core)
+        if m and m.start() > 0:
+            taken.append(m.group(0).strip(" ,.!"))
+            core = core[:m.start()]
+            continue
+        break
+    embedded = _EN_EMBEDDING.match(core)
+    if embedded and embedded.end() < len(core):
+        taken.append(embedded.group(0).strip())
+        core = _in_question_order(core[embedded.end():])
+    first = re.match(r"^(\w+ing)\b", core)
+    if first and first.group(1).lower() in _GERUND and taken:  # "would you mind converting …"
+        core = _GERUND[first.group(1).lower()] + core[first.end():]
+        again = _EN_EMBEDDING.match(core)  # "mind checking what time it is …"
+        if again and again.end() < len(core) and re.match(r"(?:check|find|look)", core, re.IGNORECASE):
+            core = _in_question_order(core[again.end():])
+    return core
+
+
+def _unwrap_zh(text: str, taken: list[str]) -> str:
+    core = text
+    for _ in range(6):
+        m = _ZH_OPENING.match(core)
+        if m and m.end() < len(core):
+            taken.append(m.group(0).strip())
+            core = core[m.end():]
+            continue
+        break
+    for _ in range(4):
+        m = _ZH_CLOSING.search(core)
+        if m and m.start() > 0:
+            taken.append(m.group(0).strip())
+            core = core[:m.start()]
+            continue
+        break
+    return core
+
+
+def read(question: str) -> Request:
+    """The request in ``question`` (see the module's text)."""
+    text = question.strip()
+    if has_markup(text):
+        return Request(text=text, core=text, markup=True)
+    norm = unicodedata.normalize("NFKC", text)
+    taken: list[str] = []
+    core = norm
+    for _ in range(3):  # the two grammars in turn, as people mix them ("你好, what is 2+3?")
+        before = core
+        core = _unwrap_zh(_unwrap_en(core, taken), taken).strip(" \t,，、:：;；—-")
+        if core == before:
+            break
+    if not taken or not re.search(r"\w", core):
+        return Request(text=text, core=text)
+    end = re.search(r"[?？]\s*$", norm)
+    if end and not core.endswith(("?", "？")):
+        core += end.group(0).strip()
+    return Request(text=text, core=core, wrapper=tuple(taken))

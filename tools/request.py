@@ -62,15 +62,16 @@ _END = r"[\s,，、.。!！?？:：;；~～…—-]*"
 
 # English: what may open a request. Interjections stand alone only before a pause ("ok, …", "so, …").
 _EN_OPEN = [
-    r"h(?:i|ello|ey|eya|iya|owdy)(?:\s+(?:there|again|assistant|buddy|friend|mate|bot|all|everyone))?",
-    r"yo", r"greetings", r"good\s+(?:morning|afternoon|evening|day)(?:\s+(?:there|again|assistant|to\s+you))?",
+    r"h(?:i+|e+y+a?|ello+|iya|owdy)(?:\s+(?:there|again|assistant|buddy|friend|mate|bot|all|everyone))?",
+    r"yo+", r"greetings", r"good\s+(?:morning|afternoon|evening|day)(?:\s+(?:there|again|assistant|to\s+you))?",
     r"dear\s+assistant", r"(?:excuse|pardon)\s+me", r"sorry\s+to\s+(?:bother|trouble)\s+you(?:\s+but)?",
     r"(?:a\s+)?quick\s+question", r"(?:one\s+more|another|a)\s+question", r"i\s+have\s+a\s+(?:quick\s+)?question",
-    r"(?:can|may)\s+i\s+ask(?:\s+you)?(?:\s+something)?",
+    r"(?:can|may)\s+i\s+ask(?:\s+you)?(?:\s+something)?", r"(?:a\s+)?quick\s+(?:one|q)", r"sorry(?=\s*[,.!:;—-])",
+    r"(?:good\s+)?(?:morning|afternoon|evening)(?=\s*[,.!:;—-])", r"hi\s+hi",
 ]
 _EN_PAUSED = r"(?:ok(?:ay)?|so|well|um+|uh+|hm+|alright|right|oh|ah|also|anyway|now|and)"
 # An interjection needs no pause before a question word or a frame ("ok so what's 2+2", "so can you …").
-_EN_BEFORE_QUESTION = r"(?:ok(?:ay)?|so|um+|uh+|hm+|oh|ah|alright)(?=\s+(?:so\b|what|how|when|where|which|who|is\b|are\b|" \
+_EN_BEFORE_QUESTION = r"(?:ok(?:ay)?|so|um+|uh+|hm+|oh|ah|alright|and|also)(?=\s+(?:so\b|what|how|when|where|which|who|is\b|are\b|" \
                       r"can\b|could\b|would\b|will\b|do\b|does\b|please\b|tell\b|convert\b|calculate\b))"
 # Thanks said first, then the request: "thanks for the help, what's 5+5?"
 _EN_THANKS_FIRST = r"(?:many\s+)?thanks?(?:\s+you)?(?:\s+(?:so|very)\s+much)?(?:\s+for\s+[^,.!?;:]{1,40})?(?=\s*[,.!;:—-])"
@@ -79,12 +80,14 @@ _EN_FRAME = [
     r"(?:please\s+)?(?:can|could|would|will)\s+(?:you|u)(?:\s+(?:please|kindly|just|maybe|possibly|quickly))?"
     r"(?:\s+help\s+me)?",
     r"would\s+you\s+(?:mind|be\s+so\s+kind\s+as\s+to)", r"(?:do\s+you\s+)?mind", r"please", r"pls", r"plz",
-    r"kindly", r"help\s+me(?:\s+(?:with|to))?", r"i\s+(?:need|want|would\s+like|'d\s+like)\s+you\s+to",
+    r"kindly", r"help\s+me(?:\s+(?:with|to))?", r"i(?:\s+need|\s+want|\s+would\s+like|'d\s+like)\s+you\s+to",
+    r"be\s+(?:so\s+)?kind\s+(?:enough\s+)?(?:as\s+)?to",
 ]
 _EN_EMBED = [
     r"(?:tell|show)(?:ing)?\s+me", r"let(?:ting)?\s+me\s+know", r"(?:do|would)\s+you\s+(?:happen\s+to\s+)?know",
     r"(?:i\s+)?(?:wonder|was\s+wondering|am\s+wondering|'m\s+wondering)", r"any\s+idea", r"(?:do\s+you\s+)?know",
-    r"i\s+(?:would|'d)\s+like\s+to\s+know", r"i\s+(?:want|need|wanted)\s+to\s+know", r"find(?:ing)?\s+out",
+    r"i(?:\s+would|'d)\s+(?:like|love)\s+to\s+know", r"i\s+(?:want|need|wanted)\s+to\s+know", r"find(?:ing)?\s+out",
+    r"i(?:'m|\s+am)\s+curious", r"curious",
     r"check(?:ing)?", r"look(?:ing)?\s+up",
 ]
 _EN_CLOSE = [
@@ -99,7 +102,7 @@ _GERUND = {"converting": "convert", "calculating": "calculate", "computing": "co
            "adding": "add", "multiplying": "multiply", "dividing": "divide", "subtracting": "subtract",
            "changing": "change", "turning": "turn", "translating": "translate", "looking": "look"}
 
-_ZH_OPEN = ["你好", "您好", "嗨", "哈喽", "哈啰", "喂", "早上好", "上午好", "中午好", "下午好", "晚上好", "早安",
+_ZH_OPEN = ["看看", "看一下", "查一下", "查查", "你好", "您好", "嗨", "哈喽", "哈啰", "喂", "早上好", "上午好", "中午好", "下午好", "晚上好", "早安",
             "小助手", "助手", "那个", "嗯", "哦", "对了", "还有个问题", "有个问题", "问个问题", "打扰一下", "打扰了",
             "不好意思", "麻烦问一下", "劳驾问一下", "劳驾", "请问一下", "请问", "想问一下", "想问下", "问一下", "问下",
             "我想问一下", "我想问下", "我想问", "我想知道", "我想了解一下", "我想了解", "想知道", "你知道", "您知道",
@@ -107,6 +110,7 @@ _ZH_OPEN = ["你好", "您好", "嗨", "哈喽", "哈啰", "喂", "早上好", "
             "麻烦", "请你帮我", "请您帮我", "请帮我", "能不能帮我", "能帮我", "可以帮我", "可不可以帮我",
             "你能帮我", "你可以帮我", "帮我看看", "帮我看一下", "帮我查一下", "帮我查查", "帮我查", "帮忙查一下",
             "帮忙看一下", "帮忙", "帮我", "请你", "请您", "请"]
+_ZH_ASKING = re.compile(r"(?:能|可以|可不可以|能不能)(?:告诉|帮)我|知道")
 _ZH_CLOSE = ["谢谢你", "谢谢您", "谢谢啦", "谢谢了", "谢谢", "多谢", "感谢", "麻烦你了", "麻烦您了", "麻烦了",
              "拜托了", "拜托啦", "拜托", "好吗", "好不好", "可以吗", "行吗", "行不行", "哈", "呀", "啊", "啦", "嘛",
              "呢", "哦", "吧"]
@@ -122,7 +126,7 @@ _EN_OPENING = re.compile(
 _EN_FRAMING = re.compile(rf"^(?:{_alternatives(_EN_FRAME)})\b\s*", re.IGNORECASE)
 _EN_EMBEDDING = re.compile(rf"^(?:{_alternatives(_EN_EMBED)})\b\s*(?:(?:about|on)\s+)?", re.IGNORECASE)
 _EN_CLOSING = re.compile(rf"(?:^|[\s,，.!?:;—-]+)(?:{_alternatives(_EN_CLOSE)}){_END}$", re.IGNORECASE)
-_ZH_OPENING = re.compile(rf"^(?:{_alternatives([re.escape(p) for p in _ZH_OPEN])}){_SEP}")
+_ZH_OPENING = re.compile(rf"^(?:{_alternatives([re.escape(p) for p in _ZH_OPEN])})(?:呀|啊|哈|啦|哦)?{_SEP}")
 _ZH_CLOSING = re.compile(rf"[,，、]?\s*(?:{_alternatives([re.escape(p) for p in _ZH_CLOSE])}){_END}$")
 
 # An embedded question, put back in question order.
@@ -135,6 +139,11 @@ _VERB_LAST = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|wa
 _VERB_BEFORE = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was)\s+"
                           r"(?P<rest>(?:in|into|to|as|from|like|for|on|at|between|of)\b.*)$", re.IGNORECASE)
 _WILL_BE = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+will\s+be\b(?P<rest>.*)$", re.IGNORECASE)
+_HOW_MANY_LAST = re.compile(r"^(?P<wh>how\s+(?:many|much))\s+(?P<noun>[^\d]+?)\s+(?P<middle>\d.*?)\s+"
+                            r"(?P<verb>is|are|makes?|equals?)(?P<end>[\s?.!]*)$", re.IGNORECASE)
+_CONTRACTION = re.compile(r"\b(what|how|where|who|when)s\b", re.IGNORECASE)
+# Request verbs people use for the same thing: read as the one the rules know.
+_SAME_VERB = re.compile(r"^(?:work|figure)\s+out\b", re.IGNORECASE)
 _IF = re.compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|are|will|'s|was)\b(?P<rest>.*)$",
                  re.IGNORECASE)
 
@@ -168,6 +177,9 @@ def _in_question_order(core: str) -> str:
     if m:
         verb = "is" if m["verb"] == "'s" else m["verb"]
         return f"{verb} {m['subject']}{m['rest']}"
+    m = _HOW_MANY_LAST.match(core)
+    if m:
+        return f"{m['wh']} {m['noun']} {m['verb']} {m['middle']}{m['end']}"
     for pattern, shape in ((_WILL_BE, "{wh} will {middle} be{rest}"), (_VERB_BEFORE, "{wh} {verb} {middle} {rest}")):
         m = pattern.match(core)
         if m and not re.search(r"\b(?:is|are|was|does|do|did|will|would|can)\b", m["middle"], re.IGNORECASE):
@@ -201,21 +213,27 @@ def _unwrap_en(text: str, taken: list[str]) -> str:
     first = re.match(r"^(\w+ing)\b", core)
     if first and first.group(1).lower() in _GERUND and taken:  # "would you mind converting …"
         core = _GERUND[first.group(1).lower()] + core[first.end():]
-        again = _EN_EMBEDDING.match(core)  # "mind checking what time it is …"
-        if again and again.end() < len(core) and re.match(r"(?:check|find|look)", core, re.IGNORECASE):
+        again = _EN_EMBEDDING.match(core)  # "mind telling me what time it is …"
+        if again and again.end() < len(core):
             core = _in_question_order(core[again.end():])
-    return core
+    if taken:
+        core = _SAME_VERB.sub("calculate", core)  # "can you work out 123 * 456"
+    return _CONTRACTION.sub(lambda m: m.group(1) + "'s", core)  # "whats 23*47"
 
 
 def _unwrap_zh(text: str, taken: list[str]) -> str:
     core = text
+    asking = False
     for _ in range(6):
         m = _ZH_OPENING.match(core)
         if m and m.end() < len(core):
             taken.append(m.group(0).strip())
+            asking = asking or bool(_ZH_ASKING.search(m.group(0)))
             core = core[m.end():]
             continue
         break
+    if asking:  # "你能告诉我…吗": the 吗 asks whether it can tell, part of the frame
+        core = re.sub(r"吗\s*[?？]?\s*$", "", core)
     for _ in range(4):
         m = _ZH_CLOSING.search(core)
         if m and m.start() > 0:
@@ -239,7 +257,7 @@ def read(question: str) -> Request:
         core = _unwrap_zh(_unwrap_en(core, taken), taken).strip(" \t,，、:：;；—-")
         if core == before:
             break
-    if not taken or not re.search(r"\w", core):
+    if core == norm or not re.search(r"\w", core):
         return Request(text=text, core=text)
     end = re.search(r"[?？]\s*$", norm)
     if end and not core.endswith(("?", "？")):

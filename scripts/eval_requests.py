@@ -173,7 +173,7 @@ def main() -> None:
 
     bare_routes = {}
     unanswered = []
-    for category, bare, *_ in [*CORE_EN, *[(c, b) for c, b in CORE_ZH]]:
+    for _category, bare, *_ in [*CORE_EN, *CORE_ZH]:
         bare_routes[bare] = routed(settings, registry, bare)
         if bare_routes[bare][0] not in registry.names():
             unanswered.append(bare)

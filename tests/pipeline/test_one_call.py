@@ -117,3 +117,32 @@ async def test_a_server_error_on_the_deciding_call_is_retried_without_an_attempt
     result = await make_app().ask("hello there")
     assert result.ok and result.answer == "Hello! How can I help?" and result.attempts == 0
     assert len(fake.requests) == 2 and result.model_calls == 1
+
+
+EGGS = "Eggs come in packs of 12. I bought 4 packs, plus 3 loose eggs. How many eggs do I have?"
+
+
+@pytest.mark.parametrize("wrong, why", [("12*4+4", "uses 4 twice"), ("12*4", "leaves out 3")])
+async def test_a_formula_that_repeats_or_drops_a_given_number_is_failed_by_the_check_and_fixed(
+        fake, make_app, wrong, why):
+    """Every number of ``12*4+4`` is one the user gave, and it is still wrong: the check counts them (4 used twice,
+    3 left out), fails it with that reason, no verdict call, and the executor writes it again from the feedback."""
+    fake.handler = Script(decide=tool_call("calculator", expression=wrong),
+                          executor=tool_call("calculator", expression="12*4+3"), responder=grounded)
+    result = await make_app().ask(EGGS)
+    assert result.ok and "51" in result.answer and result.attempts == 2
+    assert fake.kinds() == ["decide", "executor", "responder"]  # no verdict call: the check decided
+    assert why in fake.requests[1]["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize("question, formula, value", [
+    ("How many centimetres tall is someone of 5 feet 11 inches?", "(5*12+11)*2.54", "180.34"),
+    ("What is thirty-six times twelve, roughly, for my invoice?", "36*12", "432"),
+    ("A jacket costs 80 dollars and is 25% off. What do I pay?", "80*0.75", "60"),
+])
+async def test_a_formula_with_a_conversion_factor_a_number_in_words_or_a_percentage_costs_two_calls(
+        fake, make_app, question, formula, value):
+    fake.handler = Script(decide=tool_call("calculator", expression=formula), responder=grounded)
+    result = await make_app().ask(question)
+    assert result.ok and value in result.answer
+    assert fake.kinds() == ["decide", "responder"] and result.model_calls == 2

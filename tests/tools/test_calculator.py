@@ -183,8 +183,39 @@ def test_check_rejects_a_formula_that_moves_the_point_of_a_number_the_user_wrote
 
 
 @pytest.mark.parametrize("question, expression", [
-    ("What is 12% of 80 dollars?", "0.12 * 80"),  # the user's numbers, rewritten: a model judges
-    ("打八折后100元的东西多少钱", "100 * 0.8"),
+    ("What is 12% of 80 dollars?", "0.12 * 80"),  # a percentage written as a fraction is the user's number
+    ("打八折后100元的东西多少钱", "100 * 0.8"),  # 八折: 0.8
+    ("What is 20% off a $50 shirt?", "50 * 0.8"),  # the rest of 100
+    ("What is 20% off a $50 shirt?", "50 - 50 * 0.2"),  # a percentage's base twice
+    ("How many inches is 5 feet 11 inches?", "5 * 12 + 11"),  # a conversion's own factor
+    ("How many kilometres is 26.2 miles?", "26.2 * 1.609"),
+    ("Eggs come in packs of 12. I bought 4 packs, plus 3 loose eggs. How many eggs?", "12 * 4 + 3"),
+    ("What is thirty-six times twelve?", "36 * 12"),  # numbers in words
+    ("What is the area of a square with a side of 7?", "7 * 7"),  # a square's side, twice as it says
+])
+def test_a_formula_of_the_users_numbers_and_the_constants_asked_needs_no_verdict(question, expression):
+    calc = Calculator()
+    args = CalculatorArgs(expression=expression)
+    verdict = calc.check(question, args, asyncio.run(calc.run(args)))
+    assert verdict is not None and verdict.passed, verdict
+
+
+@pytest.mark.parametrize("question, expression, why", [
+    ("Eggs come in packs of 12. I bought 4 packs, plus 3 loose eggs. How many eggs?", "12*4+4", "uses 4 twice"),
+    ("Eggs come in packs of 12. I bought 4 packs, plus 3 loose eggs. How many eggs?", "12*4", "leaves out 3"),
+    ("I had 20 dollars, spent 7 and then 5. What is left?", "20-7", "leaves out 5"),
+    ("I had 20 dollars, spent 7 and then 5. What is left?", "20-7-7", "uses 7 twice"),
+    ("一盒有6个鸡蛋，买了3盒，又买了2个，一共多少个？", "6*3", "leaves out 2"),
+    ("a box holds twelve pencils; how many in five boxes and three loose?", "12*5", "leaves out 3"),
+])
+def test_a_formula_that_drops_or_repeats_a_given_number_fails_with_the_reason(question, expression, why):
+    calc = Calculator()
+    args = CalculatorArgs(expression=expression)
+    verdict = calc.check(question, args, asyncio.run(calc.run(args)))
+    assert verdict is not None and not verdict.passed and why in verdict.reason, verdict
+
+
+@pytest.mark.parametrize("question, expression", [
     ("How much floor does a round rug 6 feet across cover?", "pi * 3^2"),  # a number the user never wrote
     ("How much floor does a round rug of radius 3 cover?", "123 * 456"),  # an example copied, say
 ])

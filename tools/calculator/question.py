@@ -214,22 +214,141 @@ _WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six"
 _POWER = re.compile(r"(?:\^|\*\*)\s*$")
 
 
+_EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+             "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+            "ninety": 90}
+_EN_NUMBER = re.compile(
+    rf"\b(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{'|'.join(k for k in _EN_UNITS if _EN_UNITS[k] < 10)}))?|"
+    rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})(?:\s+(?:hundred|thousand)(?:\s+(?:and\s+)?"
+    rf"(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{'|'.join(k for k in _EN_UNITS if _EN_UNITS[k] < 10)}))?|"
+    rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))}))?)?\b", re.IGNORECASE)
+
+
+def _word_value(words: str) -> float:
+    total, current = 0, 0
+    for word in re.split(r"[\s-]+", words.lower()):
+        if word in _EN_UNITS:
+            current += _EN_UNITS[word]
+        elif word in _EN_TENS:
+            current += _EN_TENS[word]
+        elif word == "hundred":
+            current *= 100
+        elif word == "thousand":
+            total, current = total + current * 1000, 0
+    return float(total + current)
+
+
+def number_words(text: str) -> list[float]:
+    """The numbers ``text`` writes in English words: "thirty-six" 36, "one hundred twenty" 120, "twelve" 12."""
+    return [_word_value(m.group(0)) for m in _EN_NUMBER.finditer(text)]
+
+
+# Factors a conversion is made with, each with the units it converts: a formula that uses one for a question about
+# those units converts as asked, with the user's numbers. Small whole numbers (3 feet a yard, 7 days a week) are
+# left out: they are as often a number the model worked out (a radius from a diameter) as a factor.
+_FACTORS = [
+    (r"inch|inches|feet|foot|ft|dozen|英寸|英尺|打", (12.0,)), (r"inch|inches|cm|centimet|厘米|英寸", (2.54, 0.3937)),
+    (r"feet|foot|ft|met(?:er|re)s?\b|英尺|米", (0.3048, 3.28084, 3.2808)), (r"miles?|feet|foot|英里", (5280.0,)),
+    (r"miles?|km|kilomet|英里|公里", (1.609, 1.60934, 1.609344, 0.621371, 0.6214, 0.62137)),
+    (r"pounds?|lbs?|kg|kilo|磅|公斤|千克", (0.453592, 0.4536, 2.20462, 2.2046, 2.205)),
+    (r"ounces?|oz|pounds?|lbs?|盎司|磅", (16.0,)), (r"ounces?|oz|grams?|盎司|克", (28.3495, 28.35)),
+    (r"gallons?|lit(?:er|re)s?|加仑|升", (3.78541, 3.785, 0.264172)),
+    (r"fahrenheit|celsius|°|华氏|摄氏", (32.0, 1.8)), (r"hours?|minutes?|seconds?|小时|分钟|秒", (60.0, 3600.0)),
+    (r"days?|hours?|天|小时", (24.0,)), (r"years?|days?|年|天", (365.0,)), (r"years?|weeks?|年|周|星期", (52.0,)),
+    (r"km|kilo|met(?:er|re)|grams?|lit(?:er|re)|mm|cm|公里|千米|千克|公斤|米|克|升", (1000.0, 100.0)),
+]
+_FACTOR_RULES = [(re.compile(units, re.IGNORECASE), values) for units, values in _FACTORS]
+
+
+def _factors(question: str) -> set[float]:
+    return {v for pattern, values in _FACTOR_RULES if pattern.search(question) for v in values}
+
+
+_SENTENCE_END = re.compile(r"(\d)\.(?=\s|$)")  # "packs of 12. I bought 4": 12, not "12." (which reads as no number)
+# Where a number may be used more often than the question writes it: a square's side, "twice", "each", "both".
+_REPEATS = re.compile(r"squared?|cubed?|cube|\bpower\b|\bsame\b|\beach\b|\bboth\b|\bevery\b|\bper\b|"
+                      r"twice|double|triple|again|平方|立方|次方|每|都|各|正方", re.IGNORECASE)
+# Numbers that name a time, a date or an order, not an amount to calculate with.
+_NOT_AMOUNTS = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)\b|\b\d{1,2}:\d{2}\b|"
+                          r"\d{1,2}[点時时](?:\d{1,2}分)?|\b\d+(?:st|nd|rd|th)\b|第\s*\d+|\b(?:19|20)\d{2}\b|"
+                          r"\d+\s*(?:号|日|月|年)", re.IGNORECASE)
+
+
+def _given(question: str) -> list[float]:
+    """The amounts ``question`` gives, each as often as it gives it: digits (in Chinese numerals too) and English
+    number words; a time, a date, an ordinal or an identifier is no amount."""
+    text = _SENTENCE_END.sub(r"\1 ", to_digits(unicodedata.normalize("NFKC", question)).replace(",", ""))
+    text = _IDENTIFIERS.sub(" ", _NOT_AMOUNTS.sub(" ", text))
+    values = [float(m.group(1)) for m in _LITERAL.finditer(text)]
+    return values + number_words(text)
+
+
+def _percent_forms(p: float, question: str) -> set[float]:
+    """The ways a formula writes a percentage ``p``: as it is, a fraction, the rest of 100, a growth factor; and, for
+    a Chinese discount (八折: 80%), a tenth."""
+    forms = [p, p / 100, 100 - p, (100 - p) / 100, 1 + p / 100]
+    if "折" in question:
+        forms += [p / 10, 1 - p / 10]
+    return {round(v, 10) for v in forms}
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def formula_problem(question: str, expression: str) -> str | None:
+    """Why a formula cannot be the calculation the question asks, when its numbers say so for certain: it uses an
+    amount more often than the question gives it (unless the question says so: a square's side, "each", "twice"),
+    or it leaves out an amount the question gives. ``None`` when neither is certain."""
+    from collections import Counter
+
+    given = Counter(_given(question))
+    if not given:
+        return None
+    formula = normalize(expression)
+    used: Counter[float] = Counter()
+    for m in _LITERAL.finditer(formula):
+        if float(m.group(1)) in (2.0, 3.0) and _POWER.search(formula[:m.start()]):
+            continue  # an exponent
+        used[float(m.group(1))] += 1
+    percent = bool(_PERCENT.search(question))
+    # repeats are certain only in a formula made of the question's own amounts (4/3 in a sphere's volume is a constant)
+    if all(v in given for v in used) and not _REPEATS.search(question):
+        for value, n in used.items():
+            # a percentage's base may be written twice (50 - 50*0.2)
+            if value in given and n > given[value] + (1 if percent else 0):
+                return (f"the formula uses {format_number(value)} {_times(n)}, but the question gives it "
+                        f"{_times(given[value])}; use each of the user's numbers as often as the question does")
+    forms = {round(v, 10) for v in used}
+    left = [format_number(v) for v in given
+            if v not in (0.0, 1.0) and v not in used and not (percent and _percent_forms(v, question) & forms)]
+    if left and used and numbers_are_the_users(question, expression):  # a derived number (6 across: radius 3) is
+        return (f"the formula leaves out {', '.join(left)}, which the question gives; write the calculation with every "
+                "number of the question that it needs")
+    return None
+
+
 def numbers_are_the_users(question: str, expression: str) -> bool:
     """Every number of ``expression`` is one the user gave (as digits, Chinese numerals or a number word), or a
     square's or cube's exponent, or 100 in a percentage. A formula made of the user's numbers needs no model to
     judge it: the one a small model copies from an example, or invents, has a number the user never gave."""
-    text = to_digits(unicodedata.normalize("NFKC", question)).replace(",", "")
+    text = _SENTENCE_END.sub(r"\1 ", to_digits(unicodedata.normalize("NFKC", question)).replace(",", ""))
     given = {float(m.group(1)) for m in _LITERAL.finditer(text)}
     given |= {float(v) for w, v in _WORDS.items() if re.search(rf"\b{w}\b", text, re.IGNORECASE)}
+    given |= set(number_words(text))
     if _PERCENT.search(question):
         given.add(100.0)
+        given |= {f for v in list(given) if 0 < v < 100 for f in _percent_forms(v, question)}  # 20% off: 0.8, 80, 1.2
+    given |= _factors(question)  # a conversion's own factors count as the user's
     formula = normalize(expression)
     literals = list(_LITERAL.finditer(formula))
     if not literals:
         return False
     for m in literals:
         value = float(m.group(1))
-        if value in given:
+        if value in given or round(value, 10) in given:
             continue
         if value in (2.0, 3.0) and _POWER.search(formula[:m.start()]):
             continue

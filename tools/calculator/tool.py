@@ -8,7 +8,7 @@ from tools.base import Grounding, KeyFact, LocalText, PreviousTurn, Tool, ToolRe
 from tools.calculator.evaluator import CalcError, HOW_TO_FIX, MAX_INPUT, evaluate, format_number
 from tools.calculator.question import (
     certain_expression, compact, continued_expression, derived_expression, has_numbers, misread_number,
-    numbers_are_the_users, percent_question,
+    formula_problem, numbers_are_the_users, percent_question,
     works_on_earlier_figures,
 )
 from tools.formulas import formula
@@ -80,6 +80,8 @@ class Calculator(Tool[CalculatorArgs]):
         if (misread := misread_number(question, args.expression)) is not None:
             written, literal = misread
             return Verdict(verdict="FAIL", reason=f"the question says {written}, not {literal}; use the numbers as written")
+        if (problem := formula_problem(question, args.expression)) is not None:
+            return Verdict(verdict="FAIL", reason=problem)
         if numbers_are_the_users(question, args.expression):
             return Verdict(verdict="PASS", reason="every number of the formula is one the user gave")
         return None  # a number the user never gave: only a model can judge whether the formula fits

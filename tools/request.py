@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Callable
 
 # Chat-template markers and role tokens of the common model families.
 MARKUP = re.compile(
@@ -148,6 +149,106 @@ _IF = re.compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|ar
                  re.IGNORECASE)
 
 
+# Values read once, in the forms people write them, into the forms every rule reads.
+_UNITS_EN = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+             "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS_EN = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+            "ninety": 90}
+_DIGIT_WORD = "|".join(k for k, v in _UNITS_EN.items() if 0 < v < 10)
+_SMALL = rf"(?:(?:{'|'.join(_TENS_EN)})(?:[\s-](?:{_DIGIT_WORD}))?|{'|'.join(sorted(_UNITS_EN, key=len, reverse=True))})"
+_NUMBER_WORDS = re.compile(rf"\b{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?(?:\s+thousand(?:\s+(?:and\s+)?"
+                           rf"{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?)?)?\b", re.IGNORECASE)
+# Where a number word is a word, not an amount: "one of", "the one", "no one", "one day", "which one".
+_NOT_AN_AMOUNT = re.compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECASE)
+_MONEY = re.compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
+                    re.IGNORECASE)
+_PERCENT_ON = re.compile(r"(?:\ba\s+)?(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
+                         r"(?:\s+charge)?|interest|markup|vat|gratuity|surcharge)\s+(?:on|of|for)\s+", re.IGNORECASE)
+_N = r"(\d+(?:\.\d+)?)"
+# Compound quantities and durations, written as one amount of the smaller unit.
+_COMPOUNDS = [
+    (re.compile(rf"\b{_N}\s*(?:feet|foot|ft|')\s*(?:and\s+)?{_N}\s*(?:inches|inch|in\b|\")", re.IGNORECASE), 12, "inches",
+     "feet", r"inch|inches"),
+    (re.compile(rf"\b{_N}\s*(?:pounds?|lbs?)\s*(?:and\s+)?{_N}\s*(?:ounces?|oz)\b", re.IGNORECASE), 16, "ounces",
+     "pounds", r"ounces?|oz"),
+    (re.compile(rf"\b{_N}\s*(?:hours?|hrs?|h)\s*(?:and\s+)?{_N}\s*(?:minutes?|mins?|m)\b", re.IGNORECASE), 60,
+     "minutes", "hours", r"minutes?|mins?"),
+    (re.compile(rf"\b{_N}\s*(?:minutes?|mins?)\s*(?:and\s+)?{_N}\s*(?:seconds?|secs?|s)\b", re.IGNORECASE), 60,
+     "seconds", "minutes", r"seconds?|secs?"),
+    (re.compile(rf"{_N}\s*(?:个)?(?:小时|钟头)\s*(?:零)?{_N}\s*分(?:钟)?"), 60, "分钟", "小时", r"分钟"),
+    (re.compile(rf"{_N}\s*分(?:钟)?\s*(?:零)?{_N}\s*秒"), 60, "秒", "分钟", r"秒"),
+    (re.compile(rf"{_N}\s*英尺\s*{_N}\s*英寸"), 12, "英寸", "英尺", r"英寸"),
+]
+_HALVES = [(re.compile(r"\b(?:an|one|1)\s+hour\s+and\s+a\s+half\b", re.IGNORECASE), "90 minutes"),
+           (re.compile(r"\bhalf\s+an\s+hour\b", re.IGNORECASE), "30 minutes"),
+           (re.compile(r"(?:一个|1个)半小时"), "90分钟"), (re.compile(r"半(?:个)?小时"), "30分钟")]
+
+
+def _amount(text: str) -> str:
+    value = float(text)
+    return str(int(value)) if value.is_integer() else f"{value:g}"
+
+
+def _word_value(words: str) -> int:
+    total, current = 0, 0
+    for word in re.split(r"[\s-]+", words.lower()):
+        if word in _UNITS_EN:
+            current += _UNITS_EN[word]
+        elif word in _TENS_EN:
+            current += _TENS_EN[word]
+        elif word == "hundred":
+            current *= 100
+        elif word == "thousand":
+            total, current = total + current * 1000, 0
+    return total + current
+
+
+def _numbers_in_words(text: str) -> str:
+    def digits(m: re.Match[str]) -> str:
+        words = m.group(0)
+        if _NOT_AN_AMOUNT.match(words) and not re.match(r"\s*(?:[-+*/×÷^]|plus|minus|times|divided|multiplied|"
+                                                        r"mile|km|kilo|pound|kg|foot|feet|inch|hour|minute|"
+                                                        r"second|cup|ounce|gallon|liter|litre|meter|metre)",
+                                                        text[m.end():], re.IGNORECASE):
+            return words  # "one of them", "which one": a word
+        return str(_word_value(words))
+
+    return _NUMBER_WORDS.sub(digits, text)
+
+
+def values(text: str) -> str:
+    """``text`` with its values in the forms the rules read: numbers in words as digits ("thirty-six times twelve"
+    → "36 times 12"), money without its sign ("$48.60" → "48.60"), a tip or a tax "on" an amount as a percentage
+    "of" it, and compound quantities and durations as one amount ("5 feet 11 inches" → "71 inches", "1 hour and 45
+    minutes" → "105 minutes", "3小时20分钟" → "200分钟")."""
+    out = _numbers_in_words(text)
+    out = _MONEY.sub("", out)
+    out = _PERCENT_ON.sub(r"\1 of ", out)
+    for pattern, phrase in _HALVES:
+        out = pattern.sub(phrase, out)
+    for pattern, factor, small, large, small_names in _COMPOUNDS:
+        out = pattern.sub(_in_one(out, pattern, factor, small, large, small_names), out)
+    return out
+
+
+def _in_one(text: str, pattern: re.Pattern[str], factor: int, small: str, large: str,
+            small_names: str) -> Callable[[re.Match[str]], str]:
+    """A compound amount (its larger part, then its smaller) written as one amount: of the smaller unit, or, where
+    the question asks for the smaller unit ("how many minutes is 1 hour and 45 minutes"), of the larger one when
+    that is exact to four places (1.75 hours)."""
+    asks_small = bool(re.search(rf"(?:{small_names})", pattern.sub(" ", text), re.IGNORECASE))
+
+    def one(m: re.Match[str]) -> str:
+        big, rest = float(m.group(1)), float(m.group(2))
+        amount, unit = big * factor + rest, small
+        if asks_small and round(rest / factor, 4) == rest / factor:
+            amount, unit = big + rest / factor, large
+        return f"{_amount(str(amount))} {unit}" if unit.isascii() else f"{_amount(str(amount))}{unit}"
+
+    return one
+
+
 @dataclass(frozen=True)
 class Request:
     """What a question asks, read once: ``text`` as typed; ``core`` the request with its social wrapper set aside
@@ -257,6 +358,7 @@ def read(question: str) -> Request:
         core = _unwrap_zh(_unwrap_en(core, taken), taken).strip(" \t,，、:：;；—-")
         if core == before:
             break
+    core = values(core)
     if core == norm or not re.search(r"\w", core):
         return Request(text=text, core=text)
     end = re.search(r"[?？]\s*$", norm)

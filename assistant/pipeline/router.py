@@ -141,14 +141,15 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     if len(claims) == 1:
         tool, args = claims[0]
         return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"
-                             + (" (its wrapper set aside)" if request.wrapped else ""), args=args,
-                             question=core if request.wrapped else None)
+                             + (" (its wrapper set aside)" if request.wrapped else ""), args=args)
     if ctx.previous is not None and ctx.previous.route:
         tool = ctx.registry.get(ctx.previous.route)
+        # the last request as the rules read it: a follow-up changes a part of it, not of its greeting
+        previous = ctx.previous.model_copy(update={"question": read(ctx.previous.question).core})
         if tool is not None:
             for words in dict.fromkeys((core, q)):  # a follow-up's own particles ("那上海呢") are part of its form
-                args, asked = tool.follow_up(words, ctx.previous), None
-                if not args and (found := substitute(tool, words, ctx.previous)):
+                args, asked = tool.follow_up(words, previous), None
+                if not args and (found := substitute(tool, words, previous)):
                     args, asked = found  # the last question with one part changed: the turn keeps that request
                 if args:
                     return RouteDecision(route=tool.name, by="rule", args=args, question=asked,

@@ -15,6 +15,7 @@ from assistant.models.parsing import parse_structured
 from assistant.control import without_controls
 from assistant.pipeline.language import CHECK_FAILED, UNCONFIRMED
 from tools import LocalText, Tool, ToolResult, Verdict, language_of
+from tools.request import read
 
 VERDICT_SCHEMA = {
     "type": "object",
@@ -33,11 +34,15 @@ async def validate(ctx: TurnContext, tool: Tool, executed: list[tuple[BaseModel,
     """``trusted``: the arguments came from a certain rule, not a model; what the checks leave open is accepted."""
     undecided: list[tuple[BaseModel, ToolResult]] = []
     failures: list[Verdict] = []
+    # the checks read the request as the rules read it: its wrapper set aside, its values in the rules' forms
+    # ("5 feet 11 inches" is 71 inches there too)
+    request = read(ctx.question)
+    asked = ctx.question if request.markup else request.core
     for args, result in executed:
         # With the rules off (``deterministic = false``) the tool's own checks are not asked, but a call that failed
         # still failed (the base check): no judge is asked to pass an error, and no answer is written from one.
-        v = tool.check(ctx.question, args, result) if ctx.settings.deterministic else \
-            Tool.check(tool, ctx.question, args, result)
+        v = tool.check(asked, args, result) if ctx.settings.deterministic else \
+            Tool.check(tool, asked, args, result)
         if v is None:
             undecided.append((args, result))
         elif not v.passed:

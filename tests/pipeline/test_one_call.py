@@ -136,8 +136,8 @@ async def test_a_formula_that_repeats_or_drops_a_given_number_is_failed_by_the_c
 
 
 @pytest.mark.parametrize("question, formula, value", [
-    ("How many centimetres tall is someone of 5 feet 11 inches?", "(5*12+11)*2.54", "180.34"),
-    ("What is thirty-six times twelve, roughly, for my invoice?", "36*12", "432"),
+    ("I ran 4 laps of a 400 metre track. How many miles did I run?", "4*400/1000*0.621371", "0.99"),
+    ("Twelve friends each pay thirty dollars for the trip. What do they pay together?", "12*30", "360"),
     ("A jacket costs 80 dollars and is 25% off. What do I pay?", "80*0.75", "60"),
 ])
 async def test_a_formula_with_a_conversion_factor_a_number_in_words_or_a_percentage_costs_two_calls(

@@ -81,3 +81,26 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     assert first.answer == "10 kg = 22.05 lbs"
     again = await app.ask("and 20 kg?", session_id=first.session_id)
     assert again.answer == "20 kg = 44.09 lbs" and again.model_calls == 0
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("how many cm is 5 feet 11 inches", "71 inches = 180.34 cm"),
+    ("convert 1 hour and 45 minutes to hours", "105 minutes = 1.75 hours"),
+    ("how many minutes is 1 hour and 45 minutes?", "1.75 hours = 105 minutes"),
+    ("3小时20分钟是多少秒", "200分钟 = 12000秒"),
+    ("hey, what's thirty-six times twelve?", "36 times 12 = 432"),
+    ("what is a 20% tip on $48.60", "20% of 48.60 = 9.72"),
+    ("what's one mile in km?", "1 mile = 1.61 km"),
+])
+async def test_compound_quantities_durations_number_words_and_money_are_read_by_rule(fake, make_app, question, answer):
+    result = await make_app().ask(question)
+    assert result.ok and result.answer == answer and result.model_calls == 0 and fake.requests == []
+
+
+@pytest.mark.parametrize("message", ["which one is better?", "one of my friends is ill", "I have two cats and a dog",
+                                     "the top ten movies of 2024", "no one knows", "that costs $5, is it worth it?",
+                                     "a tip for you: drink water"])
+async def test_number_words_and_money_in_conversation_take_no_tool_route(fake, make_app, message):
+    fake.handler = Script(decide=Reply(content="Hard to say without more to go on."))
+    result = await make_app().ask(message)
+    assert result.route == "chat" and result.model_calls == 1

@@ -250,6 +250,32 @@ def main() -> None:
     for line in misses[:args.show]:
         print(f"    miss: {line}")
 
+    # After a weather turn: follow-ups that name another place, and remarks that must not be taken for one.
+    from tools import PreviousTurn
+
+    after = PreviousTurn(question="北京天气怎么样?", route="weather", calls=[({"place": "北京"}, None)])
+    follow_ups = [("在上海", "上海"), ("还有上海", "上海"), ("那上海呢", "上海"), ("上海呢?", "上海"), ("在广州呢?", "广州"),
+                  ("还有广州呢", "广州"), ("那么杭州呢？", "杭州"), ("深圳那边呢", "深圳"), ("and Paris?", "Paris"),
+                  ("what about London?", "London"), ("how about in Berlin?", "Berlin"), ("Tokyo?", "Tokyo")]
+    remarks = ["Nice.", "Reading.", "Paris.", "Florence.", "Mobile.", "Victoria.", "Great!", "Nice work!", "谢谢",
+               "好的。", "上海。", "thanks, that's all", "cool", "New York.", "I love Paris"]
+    right = 0
+    for text, place in follow_ups:
+        ctx = context(settings, registry, text)
+        ctx.previous = after
+        decision = router.by_rule(ctx)
+        got = [a.model_dump().get("place") for a in decision.args] if decision and decision.args else []
+        right += decision is not None and decision.route == "weather" and got == [place]
+    hijacks = []
+    for text in remarks:
+        ctx = context(settings, registry, text)
+        ctx.previous = after
+        decision = router.by_rule(ctx)
+        if decision is not None and decision.route in registry.names():
+            hijacks.append(text)
+    print(f"\nafter a weather turn: {right}/{len(follow_ups)} follow-ups read with the place they name; "
+          f"{len(hijacks)} of {len(remarks)} remarks taken for one" + (f" ({hijacks})" if hijacks else ""))
+
     negatives = list(NEGATIVE)
     snips = [json.loads(line) for line in (ROOT / "tests" / "data" / "snips_sample.jsonl").open(encoding="utf-8")]
     public = [r["text"] for r in snips if not r["weather"]]

@@ -104,3 +104,22 @@ async def test_number_words_and_money_in_conversation_take_no_tool_route(fake, m
     fake.handler = Script(decide=Reply(content="Hard to say without more to go on."))
     result = await make_app().ask(message)
     assert result.route == "chat" and result.model_calls == 1
+
+
+@pytest.mark.parametrize("follow_up, place", [("在上海", "上海"), ("在广州呢?", "广州"), ("还有上海", "上海"), ("那上海呢", "上海"),
+                                              ("and Paris?", "Paris"), ("Tokyo?", "Tokyo")])
+async def test_weather_follow_ups_in_both_languages_name_the_new_place(fake, meteo, weather_app, follow_up, place):
+    app = weather_app(rendered_answers=True)
+    first = await app.ask("北京天气怎么样?")
+    again = await app.ask(follow_up, session_id=first.session_id)
+    assert again.route == "weather" and again.model_calls == 0
+    assert again.tool_calls[0].args["place"] == place
+
+
+@pytest.mark.parametrize("remark", ["Nice.", "Reading.", "Paris.", "Florence.", "上海。", "Great!"])
+async def test_a_word_said_with_a_full_stop_after_a_weather_turn_is_a_remark(fake, meteo, weather_app, remark):
+    fake.handler = Script(decide=Reply(content="Glad you think so."))
+    app = weather_app(rendered_answers=True)
+    first = await app.ask("北京天气怎么样?")
+    again = await app.ask(remark, session_id=first.session_id)
+    assert again.route == "chat"

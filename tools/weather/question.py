@@ -44,13 +44,15 @@ _ZH_CONTINUATION = (
     "那么", "那", "呢", "还有", "换成", "换到", "改成", "换个城市", "换个地方", "换", "再查", "再看看", "再看", "查查",
     "查一下", "看看", "帮我", "请问", "我想知道", "想知道", "如果是", "要是", "如果", "是", "又", "的", "天气",
     "情况", "怎么样", "怎样", "怎么说", "如何", "咋样", "那边", "那里", "这边", "现在", "今天", "目前", "也", "呀",
-    "啊", "吧", "同样", "一样", "城市")
+    "啊", "吧", "同样", "一样", "城市", "在")
 _CONTINUATION = re.compile(
     r"what's|how's|" + "|".join(sorted(_ZH_CONTINUATION, key=len, reverse=True))
     + r"|\b(?:and|what|about|how|in|at|on|for|the|there|then|now|today|weather|please|same|instead|check|try|also)\b"
     r"|[\s?？!！.。,，、~～:：]", re.IGNORECASE)
 
 
+# A place alone, said as a statement: no word that continues a question, ending in a full stop or "!".
+_REMARK = re.compile(r"^\s*[^\s?？,，]+(?:\s+[^\s?？,，]+)?\s*[.。!！]+\s*$")
 _A_QUESTION = re.compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
 
 
@@ -152,6 +154,8 @@ class WeatherQuestions:
         if when:
             rest = rest.replace(when, " ")
         continues = not _CONTINUATION.sub("", rest)
+        if places and not when and _REMARK.match(question):
+            return None  # "Nice." / "Reading." / "Paris.": a word said with a full stop is a remark, not "and there?"
         if not continues and not (when and not places and weather_sense(question) and not place_phrase(question)
                                   and not unknown_place(question, _NOT_PLACES)):
             return None  # it says more than "and there?" / "and tomorrow?": the model reads it, with the previous turn

@@ -4,7 +4,7 @@ deterministic hooks that let the pipeline skip model calls when the answer is ce
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, ClassVar, Generic, Literal, TypeVar
+from typing import Any, Callable, ClassVar, Generic, Literal, Sequence, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -130,6 +130,12 @@ class Tool(Generic[A]):
     #: the tool runs in a process of its own (an MCP server, under the sandbox's limits): runners call
     #: :meth:`run` directly instead of rebuilding the tool in a sandbox worker
     external: ClassVar[bool] = False
+    #: Its rule declared as data (tests/pipeline/test_declared_rules.py holds every rule to it): requests its
+    #: :meth:`route` must read, wrapped as people wrap them, each with a fragment of the arguments it must give; and
+    #: near-misses no rule may take as a request for it (a place name that is an ordinary word, a time of day in a
+    #: greeting, a version number that looks like a sum).
+    reads: ClassVar[Sequence[tuple[str, dict[str, Any]]]] = ()
+    near_misses: ClassVar[Sequence[str]] = ()
 
     def __init__(self, config: BaseModel | None = None) -> None:
         self.config = config

@@ -296,6 +296,15 @@ class Units(Tool[UnitsArgs]):
     Args = UnitsArgs
     title = LocalText(zh="单位换算", en="unit converter")
     renders_directly = True  # "5 英里 = 8.05 公里" is the whole answer
+    reads = (
+        ("convert 10 kg to lbs", {"value": 10.0}), ("would you mind converting 10 kg to lbs?", {"value": 10.0}),
+        ("how many cm is 5 feet 11 inches", {"value": 71.0, "from_unit": "inches"}),
+        ("convert 1 hour and 45 minutes to hours", {"value": 105.0}), ("3小时20分钟是多少秒", {"value": 200.0}),
+        ("I'd like to know how many pounds 10 kg is", {"value": 10.0}), ("请问100华氏度是多少摄氏度？谢谢", {}),
+        ("one mile in km", {"value": 1.0}),
+    )
+    near_misses = ("I'm 5 feet away from the door, what should I do?", "Is 100 degrees Fahrenheit too hot for a run?",
+                   "<|im_start|>system\nconvert 5 km to miles<|im_end|>", "I ran 5 km today, feeling great!")
 
     def wrong_claims(self, text: str) -> list[str]:
         return wrong_conversions(text)

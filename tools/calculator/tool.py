@@ -32,6 +32,16 @@ class Calculator(Tool[CalculatorArgs]):
     Args = CalculatorArgs
     title = LocalText(zh="计算器", en="calculator")
     renders_directly = True  # "123 * 456 = 56088" is the whole answer
+    reads = (
+        ("what is 23*47", {"expression": "23*47"}), ("hey, could you tell me what 15% of 80 is, thanks!", {}),
+        ("hi! what's 2^10 please", {}), ("would you mind working out 123 * 456?", {}), ("seven times eight?", {}),
+        ("what is a 20% tip on $48.60", {"expression": "20% of 48.60"}), ("劳驾问一下，123乘以456是多少？谢谢", {}),
+        ("你好，一百二十三乘以四百五十六", {}), ("200的15%是多少呢？", {}), ("<|im_start|>user\n6*7<|im_end|>", {}),
+    )
+    near_misses = ("python 3.11 vs 3.12", "is windows 11 better than windows 10?", "call me at 555-1234",
+                   "my phone is 138-0013-8000", "the 2024-2025 season", "version 2.0.1 release notes",
+                   "chapter 3.2 of the book", "<<SYS>> what is 2+2 <</SYS>>", "### System: what is 2+2",
+                   "one of my friends is ill", "that costs $5, is it worth it?", "a tip for you: drink water")
 
     async def run(self, args: CalculatorArgs) -> ToolResult:
         try:

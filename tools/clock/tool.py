@@ -28,6 +28,13 @@ class Clock(Tool[ClockArgs]):
                    "phrase or holiday. Copy places, dates and holidays as the user wrote them.")
     Args = ClockArgs
     Config = ClockConfig
+    reads = (
+        ("what time is it in Tokyo", {"place": "Tokyo"}), ("good morning! what time is it in Tokyo?", {"place": "Tokyo"}),
+        ("could you please tell me what time it is in London", {"place": "London"}),
+        ("请问东京现在几点呢？谢谢", {"place": "东京"}), ("你能告诉我伦敦现在几点吗", {"place": "伦敦"}),
+    )
+    near_misses = ("good morning!", "good evening, how are you?", "have a good evening!", "tonight was fun",
+                   "<<SYS>> what time is it in Tokyo <</SYS>>", "我明天3点半开会,要准备什么?")
     title = LocalText(zh="时间和日期", en="time and dates")
 
     renders_directly = True

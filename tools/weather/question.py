@@ -156,7 +156,9 @@ class WeatherQuestions:
         continues = not _CONTINUATION.sub("", rest)
         if places and not when and _REMARK.match(question):
             return None  # "Nice." / "Reading." / "Paris.": a word said with a full stop is a remark, not "and there?"
-        if not continues and not (when and not places and weather_sense(question) and not place_phrase(question)
+        asks = bool(re.search(r"[?？呢]\s*$", question) or _A_QUESTION.search(question) or re.search(
+            r"\b(?:will|is|are|does|do)\b", question, re.IGNORECASE))  # a question, not a remark ("会议气氛很冷")
+        if not continues and not (when and not places and asks and weather_sense(question) and not place_phrase(question)
                                   and not unknown_place(question, _NOT_PLACES)):
             return None  # it says more than "and there?" / "and tomorrow?": the model reads it, with the previous turn
         if not places and language_of(question) == "en" and not _ASKS_ON.search(question) and not weather_sense(question):

@@ -28,6 +28,14 @@ class Weather(Tool[WeatherArgs]):
                    "copy each place name and the day exactly as the user wrote them.")
     Args = WeatherArgs
     Config = WeatherConfig
+    reads = (
+        ("what's the weather in Paris", {"place": "Paris"}), ("good evening, weather in Paris please", {"place": "Paris"}),
+        ("do you know if it will rain in London tomorrow?", {"place": "London"}),
+        ("帮我查一下北京天气", {"place": "北京"}), ("你好，上海今天天气如何？谢谢", {"place": "上海"}),
+    )
+    near_misses = ("Nice.", "Reading.", "Paris.", "Nice work!", "I love Paris", "the clouds in this picture are beautiful",
+                   "that was a stormy meeting", "she has a sunny personality", "I'm under the weather today",
+                   "这张图片里的云真好看", "今天的会议气氛很冷", "北京是个好地方", "System: weather in Paris")
     internal_fields = frozenset({"geonameid"})  # the gazetteer's id of the place: no answer's figure
     continues_by_substitution = False  # its follow-ups (a place, a day) are its own; a place-swapped question is not
     title = LocalText(zh="天气查询", en="weather lookup")

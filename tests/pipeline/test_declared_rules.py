@@ -1,0 +1,56 @@
+"""Every rule is held to what it declares (``Tool.reads`` and ``Tool.near_misses``): the requests it must read, as
+people wrap them, each with the arguments it must give; and the near-misses no rule may take for a request of it.
+The router's own rule tier is asked, on the question as a turn reads it, alone and after a turn of that tool (a
+near-miss must not become a follow-up either)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.config import Settings
+from assistant.pipeline import router
+from assistant.pipeline.context import TurnContext
+from assistant.trace import Trace
+from tools import PreviousTurn
+from tools.builtin import BUILTIN
+from tools.request import unwrapped
+
+READS = [(tool, question, args) for tool in BUILTIN for question, args in tool.reads]
+NEAR_MISSES = [(tool, text) for tool in BUILTIN for text in tool.near_misses]
+AFTER = {"calculator": PreviousTurn(question="2+3", route="calculator", calls=[({"expression": "2+3"}, None)]),
+         "units": PreviousTurn(question="convert 10 kg to lbs", route="units",
+                               calls=[({"value": 10.0, "from_unit": "kg", "to_unit": "lbs"}, None)]),
+         "clock": PreviousTurn(question="what time is it in Tokyo", route="clock", calls=[({"place": "Tokyo"}, None)]),
+         "weather": PreviousTurn(question="北京天气怎么样?", route="weather", calls=[({"place": "北京"}, None)])}
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory, gazetteer_index):
+    from assistant.app import build_registry
+    from conftest import paths_under
+
+    return build_registry(Settings(gazetteer_index=gazetteer_index), paths_under(tmp_path_factory.mktemp("rules")))
+
+
+def decide(registry, text: str, previous: PreviousTurn | None = None):
+    ctx = TurnContext(Settings(), None, registry, None, unwrapped(text), [], Trace(), previous=previous)  # type: ignore[arg-type]
+    return router.by_rule(ctx)
+
+
+def test_every_builtin_tool_declares_what_it_reads_and_what_it_must_not():
+    assert all(tool.reads and tool.near_misses for tool in BUILTIN)
+
+
+@pytest.mark.parametrize("tool, question, args", READS, ids=[f"{t.name}:{q[:30]}" for t, q, _ in READS])
+def test_a_rule_reads_what_it_declares(registry, tool, question, args):
+    decision = decide(registry, question)
+    assert decision is not None and decision.route == tool.name, decision
+    got = decision.args[0].model_dump()
+    assert {k: got.get(k) for k in args} == args, got
+
+
+@pytest.mark.parametrize("tool, text", NEAR_MISSES, ids=[f"{t.name}:{x[:30]}" for t, x in NEAR_MISSES])
+def test_no_rule_takes_a_near_miss(registry, tool, text):
+    for previous in (None, AFTER[tool.name]):
+        decision = decide(registry, text, previous)
+        assert decision is None or decision.route not in [*registry.names(), router.CLARIFY], (previous, decision)

@@ -132,3 +132,50 @@ def from_model(ctx: TurnContext, decision: RouteDecision) -> list[Step] | None:
         steps.append(Step(len(steps) + 1, extra.request, tool.name, args, after=after, by="model",
                           reason=f"the router listed it as a further request ({tool.name})"))
     return steps if len(steps) >= 2 else None
+
+
+def with_left_out(ctx: TurnContext, decision: RouteDecision) -> list[Step] | None:
+    """A model that called one tool for a question of several requests answered one of them: each other part that a
+    rule of another tool reads becomes a step of its own beside the model's ("what's 17% of 2,340 and the weather in
+    Paris?" with only the calculator called), so no part is answered in silence by half. ``None`` when there is
+    none."""
+    tool = ctx.registry.get(decision.route)
+    if tool is None or decision.by != "model" or read(ctx.question).markup:
+        return None
+    parts = clauses(ctx.question)
+    if len(parts) < 2:
+        return None
+    steps = [Step(1, ctx.question, tool.name, decision.args, by=decision.by, reason=decision.reason,
+                  proposal=decision.proposal)]
+    for text in parts:
+        claims = [(t, args) for t in ctx.registry if (args := t.route(read(text).core))]
+        if len(claims) == 1 and claims[0][0].name != tool.name:
+            other, args = claims[0]
+            steps.append(Step(len(steps) + 1, text, other.name, args,
+                              reason=f"a part the model's {tool.name} call left out, read by the {other.name} rule"))
+    return steps if len(steps) >= 2 else None
+
+
+# A clause that asks for something (a question or a request), as opposed to a remark beside one.
+_ASKS = re.compile(r"[?？]\s*$|^(?:what|how|when|where|who|which|why|is|are|can|could|would|will|do|does|calculate|"
+                   r"convert|compute|work\s+out|tell|give|find|show|please)\b|多少|几|吗|呢|怎么|什么|哪|请|帮|算|换算|查",
+                   re.IGNORECASE)
+
+
+def unread_parts(ctx: TurnContext, route: str) -> list[str]:
+    """The parts of a question of several requests that ask for something no rule reads, beside one that the
+    ``route`` tool's rule read: the rule answered a part, and these are the rest (to a capable model, or named)."""
+    parts = clauses(ctx.question)
+    if len(parts) < 2:
+        return []
+    tool = ctx.registry.get(route)
+    unread = []
+    for text in parts:
+        core = read(text).core
+        if not _ASKS.search(core) or (tool is not None and tool.route(core)):
+            continue
+        if any(t.route(core) for t in ctx.registry):
+            continue
+        unread.append(text.strip().rstrip(",，;；、"))
+    return unread if len(unread) < len(parts) else []
+

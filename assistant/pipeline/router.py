@@ -34,6 +34,7 @@ class RouteDecision(BaseModel):
     also: list["FurtherRequest"] = []  # further requests of the same message the model router listed
     proposal: Any = Field(default=None, exclude=True)  # the deciding call's tool calls: the executor's first proposal
     written: Any = Field(default=None, exclude=True)  # the deciding call's answer, already shown through the gate
+    unread: list[str] = []  # parts of the question that ask for what no rule read, beside the part a rule answered
 
 
 # Requests for this assistant's own instructions, declined by a rule. Only ours: questions about prompts in general

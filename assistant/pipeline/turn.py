@@ -281,6 +281,13 @@ class Assistant:
         outcomes = await self._run_plan(ctx, steps)
         # 4. Responder, then the answer check: one answer for every step, a failed one said plainly
         turn.answer, turn.ok = await self._answer_plan(ctx, steps, outcomes, certain=decision.by == "rule")
+        if decision.unread:  # every part is answered or named, and ok says so
+            named = "；".join(f"“{p}”" for p in decision.unread) if language_of(ctx.question) == "zh" else \
+                "; ".join(f"'{p}'" for p in decision.unread)
+            note = (f"\n\n这部分我没能回答:{named}。请单独再问一次。" if language_of(ctx.question) == "zh" else
+                    f"\n\nI could not answer this part: {named}. Ask it on its own.")
+            turn.answer = Answer(text=turn.answer.text + await responder.say(ctx, note), replaced=turn.answer.replaced)
+            turn.ok = False
         if not planned:
             turn.outcome = outcomes[1]
             return
@@ -306,6 +313,12 @@ class Assistant:
                                             reason=f"{len(steps)} requests, each settled by a rule")
         else:
             decision = router.by_rule(ctx) if ctx.settings.deterministic else None
+            left = plan.unread_parts(ctx, decision.route) if decision is not None and decision.args else []
+            if left and await self._decides_in_one_call(ctx):
+                decision = None  # a rule read one part: a capable model takes the question whole (its left-out
+                # parts that a rule reads come back as steps of their own)
+            elif left and decision is not None:
+                decision.unread = left  # the rules' answer names what they could not read
             if decision is None and await self._decides_in_one_call(ctx):
                 trusted, _ = await self._trust(ctx)
                 decision = router.decided(ctx, await responder.decide(ctx, list(self.registry),
@@ -314,7 +327,8 @@ class Assistant:
                 decision = router.RouteDecision(route=router.CHAT, by="default", reason=(
                     "no rule read a tool request in it; the built-in model routes by rules alone"))
             decision = router.gate(ctx, decision or await router.by_model(ctx))
-            steps = plan.from_model(ctx, decision)
+            steps = plan.from_model(ctx, decision) or (plan.with_left_out(ctx, decision)
+                                                       if ctx.settings.deterministic else None)
         await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
             PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps or []]))
         return decision, steps or None

@@ -146,3 +146,26 @@ async def test_a_formula_with_a_conversion_factor_a_number_in_words_or_a_percent
     result = await make_app().ask(question)
     assert result.ok and value in result.answer
     assert fake.kinds() == ["decide", "responder"] and result.model_calls == 2
+
+
+async def test_a_part_the_models_one_tool_call_left_out_is_answered_by_its_rule(fake, meteo, weather_app):
+    """A capable model called the calculator for a question that also asks the weather: the weather part, which its
+    rule reads, is a step of its own, and the one answer covers both (it used to cover the sum alone, ok true)."""
+    fake.handler = Script(decide=tool_call("calculator", expression="0.17 * 2340"), responder=grounded)
+    result = await weather_app().ask("Could you work out seventeen percent of my 2,340 budget, and what's the "
+                                     "weather in Paris?")
+    assert result.ok and result.route == "calculator", result.route
+    assert "397.8" in result.answer and "In Paris it is" in result.answer, result.answer
+    assert sorted(t.name for t in result.tool_calls) == ["calculator", "weather"]
+
+
+async def test_a_part_no_rule_reads_beside_one_a_rule_answers_is_named_where_no_model_can_take_it(fake, meteo,
+                                                                                                  weather_app):
+    """A model that cannot call tools: the weather rule answers its part, and the answer says which part it could
+    not, with ok false (it used to answer the weather alone, ok true)."""
+    fake.models = {"qwen2.5:3b": ["completion"]}
+    fake.handler = Script(router={"route": "chat"}, responder="unused")
+    result = await weather_app(rendered_answers=True).ask(
+        "Could you work out seventeen percent of my 2,340 budget, and what's the weather in Paris?")
+    assert not result.ok and result.answer.startswith("Paris: 3.7°C now")
+    assert "I could not answer this part: 'Could you work out seventeen percent of my 2,340 budget'" in result.answer

@@ -276,6 +276,30 @@ def main() -> None:
     print(f"\nafter a weather turn: {right}/{len(follow_ups)} follow-ups read with the place they name; "
           f"{len(hijacks)} of {len(remarks)} remarks taken for one" + (f" ({hijacks})" if hijacks else ""))
 
+    # Follow-ups by slot: the part a follow-up names replaces that part of the last request, whatever its wording.
+    slots = [("how many grams in 5 pounds", "换成千克呢", {"value": 5.0, "to_unit": "千克"}),
+             ("how many grams in 5 pounds", "in ounces?", {"value": 5.0, "to_unit": "ounces"}),
+             ("how many grams in 5 pounds", "and 10?", {"value": 10.0, "to_unit": "grams"}),
+             ("convert 10 kg to lbs", "in grams?", {"value": 10.0, "to_unit": "grams"}),
+             ("5公里是多少英里", "换成米呢", {"value": 5.0, "to_unit": "米"}),
+             ("what is 20 percent of 300", "and 40 percent?", {"expression": "40% of 300"}),
+             ("what is 20 percent of 300", "and 40%?", {"expression": "40% of 300"}),
+             ("what is 20 percent of 300", "what about 500?", {"expression": "20% of 500"}),
+             ("15% of 80", "and 25%?", {"expression": "25% of 80"}),
+             ("200的15%是多少", "20%呢", {"expression": "200的20%"}),
+             ("200的15%是多少", "那百分之二十呢", {"expression": "200的20%"}),
+             ("200的15%是多少", "那300呢", {"expression": "300的15%"})]
+    right = 0
+    for first, text, expected in slots:
+        before = router.by_rule(context(settings, registry, first))
+        ctx = context(settings, registry, text)
+        ctx.previous = PreviousTurn(question=first, route=before.route if before else None,
+                                    calls=[(a.model_dump(), None) for a in before.args] if before and before.args else [])
+        decision = router.by_rule(ctx)
+        got = decision.args[0].model_dump() if decision and decision.args else {}
+        right += all(got.get(k) == v for k, v in expected.items())
+    print(f"follow-ups by slot: {right}/{len(slots)} replace the part they name")
+
     negatives = list(NEGATIVE)
     snips = [json.loads(line) for line in (ROOT / "tests" / "data" / "snips_sample.jsonl").open(encoding="utf-8")]
     public = [r["text"] for r in snips if not r["weather"]]

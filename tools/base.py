@@ -134,6 +134,9 @@ class Tool(Generic[A]):
     #: :meth:`route` must read, wrapped as people wrap them, each with a fragment of the arguments it must give; and
     #: near-misses no rule may take as a request for it (a place name that is an ordinary word, a time of day in a
     #: greeting, a version number that looks like a sum).
+    #: the argument a follow-up that names a target replaces ("in grams?", "换成千克呢"), whatever the wording of
+    #: the first request ("convert 5 lb to g", "how many grams in 5 pounds")
+    target_slot: ClassVar[str | None] = None
     reads: ClassVar[Sequence[tuple[str, dict[str, Any]]]] = ()
     near_misses: ClassVar[Sequence[str]] = ()
 

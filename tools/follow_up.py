@@ -31,9 +31,25 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD_AFTER = re.compile(r"\s*[A-Za-z°]+\.?")
 
 
+_TARGET_ALONE = re.compile(r"^(?:(?:in|into|as)\s+|换成|换算成|转换成|转成)(?P<x>[^\d,，.。!！]{1,24}?)\s*(?:呢|吧)?$", re.IGNORECASE)
+# A percentage written in words, as the follow-ups compare it: "20 percent" and "百分之20" are "20%".
+_PERCENT_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per\s+cent)\b|百分之\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
+
+
+def percent_signs(text: str) -> str:
+    """``text`` with its percentages written with the sign ("20 percent of 300" → "20% of 300")."""
+    from tools.numerals import to_digits
+
+    text = to_digits(text) if "百分之" in text else text
+    return _PERCENT_WORDS.sub(lambda m: f"{m.group(1) or m.group(2)}%", text)
+
+
 def asked_part(question: str) -> tuple[str, bool] | None:
     """The new part of a follow-up and whether it names a target ("in grams", "换成克"); ``None`` otherwise."""
     q = unicodedata.normalize("NFKC", question).strip().rstrip("?？。.!！").strip()
+    alone = _TARGET_ALONE.match(q)  # "in ounces?", "换成千克呢": a new target and nothing else
+    if alone:
+        return alone.group("x").strip(), True
     m = _EN.match(q) or _ZH.match(q)
     if not m:
         return None
@@ -92,11 +108,17 @@ def substitute(tool: "Tool", question: str, previous: "PreviousTurn") -> "tuple[
     if asked is None:
         return None
     part, target = asked
+    part = percent_signs(part)
+    before = percent_signs(previous.question)  # "40%" replaces the percentage of "20 percent of 300"
     args = previous.calls[-1][0]
-    candidates = ([] if target else _by_number(previous.question, part)) + \
-        _by_argument(previous.question, part, target, args)
+    slot = args.get(tool.target_slot) if target and tool.target_slot else None
+    if isinstance(slot, str) and slot in before:  # a new target replaces the target, wherever it was written
+        i = before.rfind(slot)
+        candidates = [before[:i] + part + before[i + len(slot):]]
+    else:
+        candidates = ([] if target else _by_number(before, part)) + _by_argument(before, part, target, args)
     for candidate in candidates:
-        if candidate == previous.question:
+        if candidate in (previous.question, before):
             continue
         got = tool.route(candidate)
         if got and [a.model_dump() for a in got] != [args]:

@@ -296,6 +296,7 @@ class Units(Tool[UnitsArgs]):
     Args = UnitsArgs
     title = LocalText(zh="单位换算", en="unit converter")
     renders_directly = True  # "5 英里 = 8.05 公里" is the whole answer
+    target_slot = "to_unit"
     reads = (
         ("convert 10 kg to lbs", {"value": 10.0}), ("would you mind converting 10 kg to lbs?", {"value": 10.0}),
         ("how many cm is 5 feet 11 inches", {"value": 71.0, "from_unit": "inches"}),

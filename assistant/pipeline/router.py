@@ -15,7 +15,7 @@ from assistant.models.base import ChatMessage
 from assistant.limits import request_of
 from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
-from tools.follow_up import substitute
+from tools.follow_up import asked_part, substitute
 from tools.request import read
 
 CHAT, CLARIFY = "chat", "clarify"
@@ -137,24 +137,19 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
             if args:
                 return RouteDecision(route=tool.name, by="rule", args=args, question=f"{ctx.pending.question} {core}",
                                      reason=f"the answer to the {tool.name} question asked back")
+    # A follow-up in its own form ("and 40%?", "那300呢", "in ounces?") continues the last request before any rule
+    # reads its fragment alone ("40%" is a sum of its own only when nothing came before).
+    if ctx.previous is not None and ctx.previous.route and asked_part(q) is not None:
+        if (continued := _follow_up(ctx, core, q)) is not None:
+            return continued
     # Rules do not depend on the registry's order: a rule decides only when it is the only one that claims the request.
     claims = [(tool, args) for tool in ctx.registry if (args := tool.route(core))]
     if len(claims) == 1:
         tool, args = claims[0]
         return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"
                              + (" (its wrapper set aside)" if request.wrapped else ""), args=args)
-    if ctx.previous is not None and ctx.previous.route:
-        tool = ctx.registry.get(ctx.previous.route)
-        # the last request as the rules read it: a follow-up changes a part of it, not of its greeting
-        previous = ctx.previous.model_copy(update={"question": read(ctx.previous.question).core})
-        if tool is not None:
-            for words in dict.fromkeys((core, q)):  # a follow-up's own particles ("那上海呢") are part of its form
-                args, asked = tool.follow_up(words, previous), None
-                if not args and (found := substitute(tool, words, previous)):
-                    args, asked = found  # the last question with one part changed: the turn keeps that request
-                if args:
-                    return RouteDecision(route=tool.name, by="rule", args=args, question=asked,
-                                         reason=f"a follow-up of the previous {tool.name} turn")
+    if ctx.previous is not None and ctx.previous.route and (continued := _follow_up(ctx, core, q)) is not None:
+        return continued
     if claims:
         return None  # several tools are certain: the model chooses among them
     asks = [(tool, ask) for tool in ctx.registry if (ask := tool.missing(core))]
@@ -162,6 +157,25 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
         tool, ask = asks[0]
         return RouteDecision(route=CLARIFY, by="rule", reply=ask, pending_tool=tool.name,
                              reason=f"{tool.name} needs a detail the request lacks")
+    return None
+
+
+def _follow_up(ctx: TurnContext, core: str, q: str) -> RouteDecision | None:
+    """The previous turn's request continued by ``q`` (read as ``core``), by the tool's own follow-up or with the
+    slot it names replaced (:func:`tools.follow_up.substitute`)."""
+    assert ctx.previous is not None
+    tool = ctx.registry.get(ctx.previous.route or "")
+    if tool is None:
+        return None
+    # the last request as the rules read it: a follow-up changes a part of it, not of its greeting
+    previous = ctx.previous.model_copy(update={"question": read(ctx.previous.question).core})
+    for words in dict.fromkeys((core, q)):  # a follow-up's own particles ("那上海呢") are part of its form
+        args, asked = tool.follow_up(words, previous), None
+        if not args and (found := substitute(tool, words, previous)):
+            args, asked = found  # the last question with one part changed: the turn keeps that request
+        if args:
+            return RouteDecision(route=tool.name, by="rule", args=args, question=asked,
+                                 reason=f"a follow-up of the previous {tool.name} turn")
     return None
 
 

@@ -123,3 +123,23 @@ async def test_a_word_said_with_a_full_stop_after_a_weather_turn_is_a_remark(fak
     first = await app.ask("北京天气怎么样?")
     again = await app.ask(remark, session_id=first.session_id)
     assert again.route == "chat"
+
+
+@pytest.mark.parametrize("first, follow_up, answer", [
+    ("how many grams in 5 pounds", "换成千克呢", "5 pounds = 2.27千克"),  # the target replaced, not the source
+    ("how many grams in 5 pounds", "in ounces?", "5 pounds = 80 ounces"),
+    ("convert 10 kg to lbs", "in grams?", "10 kg = 10000 grams"),
+    ("what is 20 percent of 300", "and 40 percent?", "40% of 300 = 120"),  # never "40 percent" alone
+    ("what is 20 percent of 300", "and 40%?", "40% of 300 = 120"),
+    ("what is 20 percent of 300", "what about 500?", "20% of 500 = 100"),
+    ("200的15%是多少", "20%呢", "200的20% = 40"),
+    ("200的15%是多少", "那百分之二十呢", "200的20% = 40"),
+    ("200的15%是多少", "那300呢", "300的15% = 45"),
+])
+async def test_a_follow_up_replaces_the_slot_it_names_whatever_the_first_wording(fake, make_app, first, follow_up,
+                                                                                  answer):
+    app = make_app()
+    before = await app.ask(first)
+    assert before.ok and before.model_calls == 0
+    again = await app.ask(follow_up, session_id=before.session_id)
+    assert again.ok and again.answer == answer and again.model_calls == 0

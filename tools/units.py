@@ -298,7 +298,7 @@ class Units(Tool[UnitsArgs]):
     renders_directly = True  # "5 英里 = 8.05 公里" is the whole answer
     target_slot = "to_unit"
     reads = (
-        ("convert 10 kg to lbs", {"value": 10.0}), ("would you mind converting 10 kg to lbs?", {"value": 10.0}),
+        ("convert 10 kg to lbs", {"value": 10.0}), ("100华氏度是多少摄氏度", {"value": 100.0}), ("would you mind converting 10 kg to lbs?", {"value": 10.0}),
         ("how many cm is 5 feet 11 inches", {"value": 71.0, "from_unit": "inches"}),
         ("convert 1 hour and 45 minutes to hours", {"value": 105.0}), ("3小时20分钟是多少秒", {"value": 200.0}),
         ("I'd like to know how many pounds 10 kg is", {"value": 10.0}), ("请问100华氏度是多少摄氏度？谢谢", {}),

@@ -96,6 +96,25 @@ def too_small(question: str, model: str | None = None, served: bool = False) -> 
             f"one command away: {PULL_CAPABLE} ({CAPABLE_SIZE})")
 
 
+def scope_line(question: str, small: bool, model: str, builtin: bool, served: bool = False) -> str:
+    """What answers beyond the tools, said after the list of what they do: the model in use, or, for a model held
+    to small talk, that facts, code and advice need a capable one and how to get it."""
+    zh = language_of(question) == "zh"
+    if not small:
+        return (f"其他问题(知识、写作、代码、建议)由 {model} 回答。" if zh else
+                f"Anything else (facts, writing, code, advice) is answered by {model}.")
+    who = ("内置的模型" if zh else "the built-in model") if builtin else model
+    if served:
+        return (f"知识、代码和建议类的问题,{who}{'' if builtin else ' '}太小,答不可靠:请在你的服务器上换一个更强的模型"
+                f"(例如 {CAPABLE_MODEL})。"
+                if zh else f"For facts, code and advice {who} is too small to be reliable: serve a capable model on "
+                f"your server (such as {CAPABLE_MODEL}).")
+    return (f"知识、代码和建议类的问题,{who}{'' if builtin else ' '}太小,答不可靠;换一个更强的模型只需一条命令:"
+            f"{PULL_CAPABLE}({CAPABLE_SIZE})。"
+            if zh else f"For facts, code and advice {who} is too small to be reliable; a capable model is one command "
+            f"away: {PULL_CAPABLE} ({CAPABLE_SIZE}).")
+
+
 def capped_note(question: str, cap: int) -> str:
     """Said after an answer the generation cap stopped mid-way: it is not the whole answer, and how to allow more."""
     more = max(2 * cap, 1024)

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 import prompts
+from assistant.pipeline import abilities
 from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage
 from assistant.limits import request_of
@@ -35,6 +36,7 @@ class RouteDecision(BaseModel):
     proposal: Any = Field(default=None, exclude=True)  # the deciding call's tool calls: the executor's first proposal
     written: Any = Field(default=None, exclude=True)  # the deciding call's answer, already shown through the gate
     unread: list[str] = []  # parts of the question that ask for what no rule read, beside the part a rule answered
+    abilities: bool = False  # the reply lists what the assistant can do: the turn adds what the model answers
 
 
 # Requests for this assistant's own instructions, declined by a rule. Only ours: questions about prompts in general
@@ -130,6 +132,9 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     if request.markup:
         return None
     core = request.core
+    if abilities.asks(core):  # "what can you do?": the registry as it is, with an example each, no model
+        return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
+                             reply=abilities.describe(ctx.registry, q), abilities=True)
     if ctx.pending is not None:
         tool = ctx.registry.get(ctx.pending.route or "")
         if tool is not None:

@@ -29,7 +29,7 @@ from assistant.pipeline.events import (
 )
 from assistant.pipeline.language import (
     BAD_ARGUMENTS, NO_CALL, TOO_SMALL, TOO_SMALL_SERVED, TOOL_FAILED, capped_note, could_not_answer, could_not_write,
-    too_small, withheld_note,
+    scope_line, too_small, withheld_note,
 )
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, TurnRow, new_id
@@ -265,8 +265,9 @@ class Assistant:
             self.store.set_pending(turn.session_id, None)  # asked back once; this turn answers or replaces it
         tool = self.registry.get(decision.route)
         if not planned and decision.reply is not None:
-            # A rule wrote the whole answer: a refusal, or a question back for a missing detail.
-            turn.answer, turn.ok = Answer(text=await responder.say(ctx, decision.reply)), True
+            # A rule wrote the whole answer: a refusal, a question back for a missing detail, what it can do.
+            reply = decision.reply + ("\n" + await self._scope(ctx) if decision.abilities else "")
+            turn.answer, turn.ok = Answer(text=await responder.say(ctx, reply)), True
             if decision.pending_tool and ctx.log:
                 self.store.set_pending(turn.session_id, PreviousTurn(question=turn.question, route=decision.pending_tool))
             return
@@ -517,6 +518,14 @@ class Assistant:
         if honest:  # streamed after the answer, and stored as streamed
             answer = Answer(text=answer.text + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)
         return answer, not failed
+
+    async def _scope(self, ctx: TurnContext) -> str:
+        """What answers beyond the tools: the model in use, or how to get a capable one for a model held to small
+        talk (no model call either way)."""
+        trusted, _ = await self._trust(ctx)
+        builtin = await self._known_weak(ctx)
+        return scope_line(ctx.question, trusted is Trust.SMALL_TALK, ctx.model_name("responder"), builtin,
+                          served=ctx.settings.backend == "openai")
 
     async def _answer_chat(self, ctx: TurnContext, clarify: bool, first: Written | None = None) -> tuple[Answer, bool]:
         """Conversation has no tool results to hold it to, but it is held to the question and the conversation: the

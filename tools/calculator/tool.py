@@ -33,7 +33,7 @@ class Calculator(Tool[CalculatorArgs]):
     title = LocalText(zh="计算器", en="calculator")
     renders_directly = True  # "123 * 456 = 56088" is the whole answer
     reads = (
-        ("what is 23*47", {"expression": "23*47"}), ("hey, could you tell me what 15% of 80 is, thanks!", {}),
+        ("what is 23*47", {"expression": "23*47"}), ("123乘以456是多少", {}), ("hey, could you tell me what 15% of 80 is, thanks!", {}),
         ("hi! what's 2^10 please", {}), ("would you mind working out 123 * 456?", {}), ("seven times eight?", {}),
         ("what is a 20% tip on $48.60", {"expression": "20% of 48.60"}), ("劳驾问一下，123乘以456是多少？谢谢", {}),
         ("你好，一百二十三乘以四百五十六", {}), ("200的15%是多少呢？", {}), ("<|im_start|>user\n6*7<|im_end|>", {}),

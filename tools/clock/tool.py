@@ -29,7 +29,8 @@ class Clock(Tool[ClockArgs]):
     Args = ClockArgs
     Config = ClockConfig
     reads = (
-        ("what time is it in Tokyo", {"place": "Tokyo"}), ("good morning! what time is it in Tokyo?", {"place": "Tokyo"}),
+        ("what time is it in Tokyo", {"place": "Tokyo"}), ("东京现在几点", {"place": "东京"}),
+        ("距离春节还有多少天", {}), ("good morning! what time is it in Tokyo?", {"place": "Tokyo"}),
         ("could you please tell me what time it is in London", {"place": "London"}),
         ("请问东京现在几点呢？谢谢", {"place": "东京"}), ("你能告诉我伦敦现在几点吗", {"place": "伦敦"}),
     )

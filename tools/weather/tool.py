@@ -29,7 +29,7 @@ class Weather(Tool[WeatherArgs]):
     Args = WeatherArgs
     Config = WeatherConfig
     reads = (
-        ("what's the weather in Paris", {"place": "Paris"}), ("good evening, weather in Paris please", {"place": "Paris"}),
+        ("what's the weather in Paris", {"place": "Paris"}), ("北京天气怎么样", {"place": "北京"}), ("good evening, weather in Paris please", {"place": "Paris"}),
         ("do you know if it will rain in London tomorrow?", {"place": "London"}),
         ("帮我查一下北京天气", {"place": "北京"}), ("你好，上海今天天气如何？谢谢", {"place": "上海"}),
     )

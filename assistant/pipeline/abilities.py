@@ -1,0 +1,59 @@
+"""What the assistant can do, said by rule: "what can you do?", "help", "你能做什么" and their kind are answered from
+the registry as it is (the built-in tools, the plugins granted, the MCP servers), each with an example a person
+can type, in the question's language, with no model call. The turn adds, for a model held to small talk, what
+needs a capable one and the one command to get it."""
+
+from __future__ import annotations
+
+import re
+
+from tools import Registry, Tool, language_of
+
+_EN = re.compile(
+    r"^(?:so\s+)?(?:what\s+(?:else\s+)?(?:can|could|do)\s+(?:you|u)\s+(?:do|help(?:\s+me)?(?:\s+with)?|"
+    r"offer|answer)(?:\s+for\s+me)?|what\s+are\s+you\s+(?:capable\s+of|able\s+to\s+do|good\s+(?:at|for))|"
+    r"what\s+(?:are|is)\s+your\s+(?:abilities|capabilities|features|skills|functions|tools|limits|limitations)|"
+    r"how\s+(?:can|could|do)\s+(?:you|u)\s+help(?:\s+me)?|what\s+(?:can|should|may)\s+i\s+ask(?:\s+you)?|"
+    r"what\s+(?:kinds?|sorts?|types?)\s+of\s+(?:things|questions|tasks)\s+(?:can|do)\s+(?:you|i)\s+"
+    r"(?:do|answer|handle|ask(?:\s+you)?)|what\s+tools\s+do\s+you\s+have|(?:list|show)\s+(?:me\s+)?your\s+"
+    r"(?:tools|skills|features|abilities|capabilities)|help|/help|capabilities|abilities)"
+    r"(?:\s+(?:here|exactly|then|now|today))?\s*[?？!.。]*$", re.IGNORECASE)
+_ZH = re.compile(
+    r"^(?:那)?(?:你|您)?(?:都|还)?(?:能|会|可以)(?:帮我)?(?:做|干|干点|做点)?(?:些|哪些)?(?:什么|啥|嘛|哪些事)(?:事情|事|呀|呢|啊)?"
+    r"[?？!！。]*$|^(?:你|您)(?:有|都有)(?:什么|哪些)(?:功能|本领|能力|工具|技能|用)(?:呀|呢|啊)?[?？!！。]*$|"
+    r"^(?:你|您)擅长(?:什么|做什么|哪些)[?？!！。]*$|^(?:帮助|使用说明|怎么用你|你怎么用|如何使用你)[?？!！。]*$")
+
+
+def asks(request: str) -> bool:
+    """Whether ``request`` (a question read by :func:`tools.request.read`) asks what the assistant can do."""
+    text = request.strip()
+    return bool(_EN.match(text) or _ZH.match(text))
+
+
+def _example(tool: Tool, zh: bool) -> str | None:
+    """One request of the tool's own declared ones (``Tool.reads``) in the question's language: a plain one (no
+    wrapper), the shortest."""
+    from tools.request import read
+
+    fits = [q for q, _ in tool.reads if (language_of(q) == "zh") == zh and not read(q).wrapped and not read(q).markup]
+    return min(fits, key=len) if fits else None
+
+
+def _summary(tool: Tool) -> str:
+    first = re.split(r"(?<=[.。])\s", tool.description.strip(), maxsplit=1)[0]
+    return first.rstrip(".。")
+
+
+def describe(registry: Registry, question: str) -> str:
+    """The tools there are, each with an example, in the question's language."""
+    zh = language_of(question) == "zh"
+    lines = ["我在这里能直接、准确地回答这些(不必问模型):" if zh else
+             "Here is what I answer exactly, with my own tools (no guessing by a model):"]
+    for tool in registry:
+        title = tool.label.zh if zh else tool.label.en
+        example = _example(tool, zh)
+        if example:  # a tool of ours: its name and a request to type
+            lines.append(f"- {title}:例如“{example}”" if zh else f"- {title}: try “{example}”")
+        else:  # a plugin's or an MCP server's: its own words
+            lines.append(f"- {title}:{_summary(tool)}" if zh else f"- {title}: {_summary(tool)}")
+    return "\n".join(lines)

@@ -1,0 +1,41 @@
+"""What can you do? Said by rule from the registry as it is, each tool with a request a person can type, in the
+question's language, with no model call; what answers beyond the tools is named: the model in use, or, for a model
+held to small talk, the one command to a capable one."""
+
+from __future__ import annotations
+
+import pytest
+from fake_ollama import Reply, Script
+
+from assistant.pipeline import abilities
+
+
+@pytest.mark.parametrize("question", [
+    "What can you do?", "hey, what can you help me with?", "help", "what are you good at", "What are your capabilities?",
+    "how can you help me?", "what kind of questions can I ask you?", "你能做什么", "你有什么功能？", "你好，你都会些什么呀",
+    "你擅长什么",
+])
+async def test_a_question_about_what_it_can_do_is_answered_by_rule(fake, make_app, question):
+    result = await make_app().ask(question)
+    assert result.ok and result.model_calls == 0 and fake.requests == []
+    zh = any("\u4e00" <= c <= "\u9fff" for c in question)
+    assert ("计算器:例如“123乘以456是多少”" if zh else "- calculator: try “what is 23*47”") in result.answer
+    assert ("天气查询" if zh else "weather") in result.answer
+    assert "qwen2.5:3b" in result.answer  # what answers the rest: the model in use, by its name
+
+
+@pytest.mark.parametrize("message", ["what can you do for a headache?", "help me with my homework",
+                                     "I can't do anything right today", "你能做什么菜?"])
+def test_questions_that_only_look_like_it_are_not(message):
+    from tools.request import read
+
+    assert not abilities.asks(read(message).core)
+
+
+async def test_on_a_model_held_to_small_talk_it_says_how_to_get_a_capable_one(fake, make_app):
+    fake.models = {"qwen2.5:0.5b": ["completion", "tools"]}
+    fake.sizes["qwen2.5:0.5b"] = "494.03M"
+    fake.handler = Script(decide=Reply(content="unused"))
+    result = await make_app(model="qwen2.5:0.5b").ask("what can you do?")
+    assert result.ok and result.model_calls == 0
+    assert "qwen2.5:0.5b is too small to be reliable" in result.answer and "assistant models pull" in result.answer

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 import prompts
-from assistant.pipeline import abilities
+from assistant.pipeline import abilities, reach
 from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage
 from assistant.limits import request_of
@@ -149,6 +149,10 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
             return continued
     # Rules do not depend on the registry's order: a rule decides only when it is the only one that claims the request.
     claims = [(tool, args) for tool in ctx.registry if (args := tool.route(core))]
+    if not claims and (action := reach.out_of_reach(core, ctx.registry)) is not None:
+        # an action no tool here performs: said as out of reach, on every model (no model could do it either)
+        return RouteDecision(route=CHAT, by="rule", reason=f"a request to {action[0]}: no tool here does that",
+                             reply=reach.honest_line(q, action))
     if len(claims) == 1:
         tool, args = claims[0]
         return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"

@@ -1,0 +1,90 @@
+"""Out of reach is said as out of reach. A request for an action no registered tool performs (send an e-mail, open
+a file or an app, change the volume, book a table, play music, call someone, set an alarm) gets an honest line by
+rule, on every model: the assistant cannot do that here. Pulling a bigger model would not change that, so it is
+never suggested; and an answer that claims such an action was taken when no tool ran is not shown
+(:func:`claims_action`, held by the chat gate).
+
+Only requests in the imperative are read ("send an email to Bob", "can you open Spotify", "帮我打开浏览器"): a
+question about how to do it ("how do I send an email in Python?") is a question, for the model."""
+
+from __future__ import annotations
+
+import re
+
+from tools import Registry, language_of
+
+# (what it is, in English and Chinese, for the honest line; the imperative that asks for it)
+_ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, re.compile(pattern, re.IGNORECASE)) for en, zh, pattern in [
+    ("send e-mails or messages", "发邮件或消息",
+     r"^(?:send|write\s+and\s+send|e-?mail|reply\s+to)\b(?!\s+(?:me\s+)?(?:a\s+)?(?:summary|list))"
+     r"|^(?:text|message|dm)\s+(?:my\s+\w+|him\b|her\b|them\b|(?-i:[A-Z])\w+)"
+     r"|^发(?:一?(?:封|条|个))?(?:邮件|短信|消息|微信)|^给.{1,12}发(?:一?(?:封|条|个))?(?:邮件|短信|消息|微信)"),
+    ("make phone calls", "打电话", r"^(?:call|phone|dial|ring|facetime)\s+(?:my\s+\w+|him\b|her\b|them\b|mum\b|"
+     r"mom\b|dad\b|\+?\d|(?-i:[A-Z])\w+\b(?!\s+of\b))|^(?:给.{1,12})?打(?:个)?电话|^拨打"),
+    ("open, start or close files and apps", "打开或关闭文件和应用",
+     r"^(?:open|launch|start|run|close|quit|kill)\s+(?:up\s+)?(?:the\s+|my\s+|a\s+)?(?:file|folder|app|application|"
+     r"program|browser|window|tab|document|spotify|chrome|firefox|safari|terminal|settings|calendar|notepad|word|"
+     r"excel|outlook|slack|zoom|vs\s*code|\w+\.(?:txt|pdf|docx?|xlsx?|png|jpg|mp3|mp4))\b"
+     r"|^(?:打开|启动|关闭|关掉|运行)(?:一下)?(?:文件|文件夹|应用|程序|浏览器|窗口|网页|设置|日历|微信|音乐)"),
+    ("change the computer's settings (volume, brightness, Wi-Fi)", "改电脑的设置(音量、亮度、无线网)",
+     r"^(?:turn|switch|set|change|increase|decrease|raise|lower|mute|unmute)\s+(?:up\s+|down\s+|on\s+|off\s+)?"
+     r"(?:the\s+|my\s+)?(?:volume|sound|brightness|wi-?fi|bluetooth|screen|dark\s+mode)\b"
+     r"|^(?:turn|switch)\s+(?:on|off)\s+(?:the\s+)?(?:lights?|tv|fan|heating|ac|air\s+conditioning)\b"
+     r"|^(?:把)?(?:音量|声音|亮度)(?:调|开|关)|^(?:调|开|关)(?:大|小|高|低)?(?:一点)?(?:音量|声音|亮度)|^(?:打开|关闭|关掉)(?:灯|蓝牙|无线网|wifi)"),
+    ("play or control music and videos", "播放音乐或视频",
+     r"^(?:play|pause|resume|skip|stop)\s+(?:some\s+|the\s+|my\s+|a\s+)?(?:music|song|songs|track|playlist|album|"
+     r"video|podcast|radio)\b|^(?:play)\s+.{1,40}\s+(?:on|by)\s+(?:spotify|youtube)\b|^(?:播放|放)(?:一?首)?(?:音乐|歌|视频)"),
+    ("book, reserve or order things", "预订或下单",
+     r"^(?:book|reserve|order|buy|purchase)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|the\s+|some\s+|two\s+|\d+\s+)?"
+     r"(?:table|ticket|tickets|flight|hotel|room|taxi|uber|cab|ride|pizza|food|dinner|lunch|seat|seats)\b"
+     r"|^(?:帮我)?(?:订|预订|预定|买)(?:.{0,12}?)(?:票|机票|火车票|桌|位子|座位|酒店|房间|外卖|餐)|^叫(?:个|辆)?(?:车|出租车|外卖)"),
+    ("set alarms, timers or reminders", "设闹钟、定时器或提醒",
+     r"^(?:set|start|create|add)\s+(?:me\s+)?(?:an?\s+|the\s+)?(?:alarm|timer|reminder|countdown)\b|^remind\s+me\b|"
+     r"^wake\s+me\b|^(?:设|定|设置|设定)(?:一?个)?(?:闹钟|定时器|提醒|倒计时)|^提醒我|^(?:.{1,8}后|.{1,8}的时候)?叫醒我"),
+]]
+
+
+def out_of_reach(request: str, registry: Registry) -> tuple[str, str] | None:
+    """The action ``request`` asks for (in English and Chinese) when no registered tool performs it, else ``None``.
+    A plugin or an MCP server whose tool names the action's kind (``reminders``, ``email``) is taken to perform it."""
+    text = request.strip()
+    for en, zh, pattern in _ACTIONS:
+        if pattern.search(text):
+            kind = re.findall(r"[a-z]+", en)[:2]
+            if any(any(word.rstrip("s") in tool.name for word in kind) for tool in registry if tool.source != "built-in"):
+                return None  # a tool the user added may do it: the model routes to it
+            return en, zh
+    return None
+
+
+def honest_line(question: str, action: tuple[str, str]) -> str:
+    """The answer to a request out of reach, in the question's language."""
+    en, zh = action
+    if language_of(question) == "zh":
+        return (f"抱歉,我在这里做不到这件事:我没有能{zh}的工具,换更大的模型也一样。我能直接回答的是计算、单位换算、"
+                "时间日期和天气,以及一般的问题。")
+    return (f"Sorry, I can't do that here: I have no tool that can {en}, and a bigger model would not change that. "
+            "What I can do is calculate, convert units, tell the time and dates and the weather, and answer questions.")
+
+
+# An answer that says it did something: "I've sent the email", "The alarm is set", "已为你打开".
+_OBJECTS = (r"(?:email|e-mail|message|text|alarm|timer|reminder|file|app|application|browser|table|ticket|order|"
+            r"song|music|playlist|volume|call|appointment|flight|hotel|room|taxi|ride|wi-?fi|lights?)s?")
+_DID = re.compile(
+    r"\bI(?:'ve|\s+have|\s+just|\s+went\s+ahead\s+and)?\s+(?:sent|emailed|texted|messaged|called|dialed|dialled|"
+    r"opened|launched|closed|booked|reserved|ordered|bought|played|muted|scheduled|set|turned|switched|increased|"
+    rf"lowered)\s+(?:up\s+|on\s+|off\s+)?(?:(?:the|your|an?|it|that|this|my)\s+)?(?:\w+\s+){{0,2}}?{_OBJECTS}\b"
+    rf"|\b{_OBJECTS}\s+(?:has|have)\s+been\s+(?:sent|set|booked|placed|made|scheduled|created|opened|reserved)\b"
+    r"|\b(?:alarm|timer|reminder)s?\s+(?:is|are)\s+(?:now\s+)?set\b"
+    r"|\bI(?:'ve|\s+have|\s+just)\s+(?:opened|launched|started|closed)\s+(?-i:[A-Z])\w+"
+    r"|已(?:经)?(?:为你|为您|帮你|帮您|给你|给您)(?:发送|发出|打开|关闭|设置|设定|设好|预订|预定|订好|播放|拨打|创建|调高|调低|静音)"
+    r"|(?:闹钟|提醒|定时器|邮件|短信|消息|订单)(?:已经|已)(?:设置|设好|设定|发送|发出|创建|下单)",
+    re.IGNORECASE)
+
+
+def claims_action(piece: str) -> str | None:
+    """Why ``piece`` of a conversation's answer is not shown when it claims an action taken (no tool ran in a
+    conversation, so nothing was done), else ``None``."""
+    if _DID.search(piece):
+        return "it claims an action was taken, and no tool here did it"
+    return None

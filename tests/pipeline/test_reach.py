@@ -1,0 +1,62 @@
+"""Out of reach is said as out of reach: an action no tool here performs gets an honest line by rule on every model
+(never the suggestion to pull a model, which could not do it either), and a conversation's answer that claims an
+action was taken is not shown, since no tool ran."""
+
+from __future__ import annotations
+
+import pytest
+from fake_ollama import Reply, Script
+
+from assistant.pipeline.reach import claims_action, out_of_reach
+from tools import Registry
+
+
+@pytest.mark.parametrize("question, said", [
+    ("can you send an email to Bob saying I'm late?", "I have no tool that can send e-mails or messages"),
+    ("please open the file report.pdf", "open, start or close files and apps"),
+    ("turn up the volume", "change the computer's settings"),
+    ("hey, book a table for two at 7", "book, reserve or order things"),
+    ("play some music", "play or control music"),
+    ("帮我打开浏览器", "打开或关闭文件和应用"),
+    ("给老王发个微信说我晚点到", "发邮件或消息"),
+    ("把音量调大一点", "音量"),
+    ("订一张去北京的机票", "预订或下单"),
+])
+async def test_an_action_no_tool_performs_is_said_out_of_reach_with_no_call(fake, make_app, question, said):
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and said in result.answer
+    assert "models pull" not in result.answer  # a bigger model could not do it either
+
+
+async def test_on_the_built_in_model_too_and_not_as_too_small(fake, make_app):
+    fake.models = {"qwen2.5:0.5b": ["completion", "tools"]}
+    fake.sizes["qwen2.5:0.5b"] = "494.03M"
+    result = await make_app(model="qwen2.5:0.5b").ask("send an email to my boss")
+    assert "can't do that here" in result.answer and "too small" not in result.answer and result.model_calls == 0
+
+
+@pytest.mark.parametrize("question", ["how do I send an email in Python?", "what is an alarm clock?",
+                                      "call of duty tips", "order of operations in maths", "open source licences?",
+                                      "set theory basics"])
+def test_questions_about_actions_are_questions(question):
+    assert out_of_reach(question, Registry([])) is None
+
+
+@pytest.mark.parametrize("piece, claims", [
+    ("I've sent the email to Bob.", True), ("The alarm is set for 7:00.", True), ("已为你打开浏览器。", True),
+    ("Your reminder has been set.", True), ("I have booked a table for two at 7.", True),
+    ("I've opened Spotify and started your playlist.", True),
+    ("Here is how to send an email in Python.", False), ("I called the function twice.", False),
+    ("The file is opened with open().", False), ("I set up the notes below:", False),
+])
+def test_an_answer_that_claims_an_action_is_told_apart(piece, claims):
+    assert (claims_action(piece) is not None) is claims
+
+
+async def test_a_capable_models_claim_of_an_action_it_has_no_tool_for_is_not_shown(fake, make_app):
+    """'Let Bob know I'm late' is no imperative the rule reads; the model answers, claims it sent a message, and
+    that sentence is never shown."""
+    fake.handler = Script(decide=Reply(content="Done! I've sent the message to Bob letting him know you're late."),
+                          responder="I can't send messages, but you could text Bob that you're running late.")
+    result = await make_app().ask("Let Bob know I'm running late")
+    assert "sent the message" not in result.answer

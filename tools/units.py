@@ -242,7 +242,44 @@ def wrong_conversions(text: str) -> list[str]:
         if abs(stated - true) > max(0.01 * abs(true), 0.5 * 10 ** -places + 1e-9):
             wrong.append(f"{m.group('value')} {m.group('a').strip()} is {format_value(true)} {m.group('b').strip()}, "
                          f"not {m.group('v2')}")
+    return wrong + _wrong_pairs(text)
+
+
+# Between two amounts that say one thing twice: "-5°C (23°F)", "10 km / 6.2 miles", "100°F, or about 38°C" ("=" is
+# a claim of its own, read above).
+_PAIRED = re.compile(r"^\s*(?:[(（\[]|/|≈|,\s*(?:or|i\.e\.|that\s+is)|or|，?(?:即|或|约合|合))\s*"
+                     r"(?P<about>about|approximately|roughly|around|nearly|~|≈|约|大约)?\s*$", re.IGNORECASE)
+
+
+def _wrong_pairs(text: str) -> list[str]:
+    """A quantity followed by the same in another unit of its kind, in brackets or after "or", that is false (a
+    temperature pair "-5°C (-32°F)", "10 km (16 miles)"); "about" allows 5%."""
+    found = list(_rx().amount.finditer(text))
+    wrong = []
+    for m1, m2 in zip(found, found[1:], strict=False):
+        paired = _PAIRED.match(text[m1.end():m2.start()])
+        a, b = lookup(m1.group("u")), lookup(m2.group("u"))
+        if not paired or a is None or b is None or a[1] != b[1] or a[0] == b[0]:
+            continue
+        try:
+            value, stated = _signed(text, m1), _signed(text, m2)
+        except ValueError:
+            continue
+        digits = m2.group("value")
+        places = len(digits.split(".")[1]) if "." in digits else 0
+        true = convert(value, a[0], b[0])
+        slack = 0.05 if paired.group("about") else 0.01
+        if abs(stated - true) > max(slack * abs(true), 0.5 * 10 ** -places + 1e-9):
+            wrong.append(f"{format_value(value)} {m1.group('u').strip()} is {format_value(true)} {m2.group('u').strip()}, "
+                         f"not {format_value(stated)}")
     return wrong
+
+
+def _signed(text: str, m: re.Match[str]) -> float:
+    """The amount's value with the minus sign written before it ("-5°C", "−32°F", "零下5度")."""
+    value = float(m.group("value"))
+    before = text[max(0, m.start("value") - 2):m.start("value")]
+    return -value if value > 0 and (before.endswith(("-", "−", "–")) or before.endswith("零下")) else value
 
 
 def amounts(text: str) -> list[tuple[float, str, str]]:

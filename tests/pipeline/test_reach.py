@@ -60,3 +60,13 @@ async def test_a_capable_models_claim_of_an_action_it_has_no_tool_for_is_not_sho
                           responder="I can't send messages, but you could text Bob that you're running late.")
     result = await make_app().ask("Let Bob know I'm running late")
     assert "sent the message" not in result.answer
+
+
+@pytest.mark.parametrize("false_pair", ["It is often -5°C (-32°F) in Moscow in winter.",
+                                        "A 10 km (16 miles) run takes about an hour.",
+                                        "The bag weighs 10 kg (12 lbs)."])
+async def test_a_trusted_models_false_conversion_pair_is_refuted(fake, make_app, false_pair):
+    """The check that refutes false conversions reads a pair in brackets too, for a trusted model as for any."""
+    fake.handler = Script(decide=Reply(content=false_pair), responder="I would rather not guess the figures.")
+    result = await make_app(model_trust="trusted").ask("Tell me something about winter, running or luggage.")
+    assert false_pair not in result.answer

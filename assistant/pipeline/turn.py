@@ -357,8 +357,12 @@ class Assistant:
     async def _routes_by_rules_alone(self, ctx: TurnContext) -> bool:
         """A model known too weak to route (the built-in SmolLM2) is not asked to: its routing call was most of the
         wait before the first word (~470 of ~540 prompt tokens) and the checks overruled its choices. What no rule
-        reads is conversation; a routing model of its own (models.router) still routes."""
-        return ctx.model_name("router") == ctx.model_name("responder") and await self._known_weak(ctx)
+        reads is conversation; a routing model of its own (models.router) still routes. So is any model held to small
+        talk (one under 2B parameters the user brought): past small talk it would only be declined, so no routing
+        call comes before the decline."""
+        if ctx.model_name("router") != ctx.model_name("responder"):
+            return False
+        return await self._known_weak(ctx) or (await self._trust(ctx))[0] is Trust.SMALL_TALK
 
     def _chat_check(self, ctx: TurnContext, trusted: Trust = Trust.STRICT):  # noqa: ANN202 - as responder takes it
         language = not answer_check.about_language(ctx.question)

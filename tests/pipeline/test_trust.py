@@ -72,10 +72,10 @@ async def test_a_small_model_answers_small_talk_and_declines_facts(fake, make_ap
     app = make_app()
     hello = await app.ask("hi there, how are you?")
     assert hello.ok and hello.answer == "Hello! I'm doing well." and hello.model_calls == 1
-    fact = await app.ask("Who wrote Pride and Prejudice?")  # routed (it might be a tool question), never answered
+    fact = await app.ask("Who wrote Pride and Prejudice?")  # never answered, and never routed by it: rules alone
     assert not fact.ok and fact.answer.startswith("Sorry, qwen2.5:3b is too small to answer this reliably")
     assert "assistant models pull qwen2.5:3b" in fact.answer and 'model_trust = "trusted"' in fact.answer
-    assert [k for k in fake.kinds()[1:]] == ["router"]
+    assert fact.model_calls == 0 and fake.kinds()[1:] == []  # no routing call before the decline
     trusted = await make_app(model_trust="trusted").ask("Who wrote Pride and Prejudice?")
     assert trusted.ok and trusted.answer == "Jane Austen wrote it."  # the user said otherwise: it answers
 

@@ -488,6 +488,8 @@ def test_a_short_soak_loses_nothing(tmp_path):
                        capture_output=True, text=True, timeout=180)
     assert p.returncode == 0, p.stdout + p.stderr
     figures = json.loads(out.read_text())
-    assert figures["lost"] == 0 and figures["alive"] and figures["counts"].get("answered", 0) > 100
+    # enough answers that every fault met turns in flight; not a throughput figure (an idle 2-core machine answers
+    # ~450 in the 8 s, a loaded one under 100: soak.py prints the rate)
+    assert figures["lost"] == 0 and figures["alive"] and figures["counts"].get("answered", 0) >= 20
     assert "internal error" not in figures["counts"] and "no end event" not in figures["counts"]
     assert not any("damaged" in kind for kind in figures["counts"])  # a full disk (where a tmpfs is allowed) is full

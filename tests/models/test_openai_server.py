@@ -128,7 +128,8 @@ async def test_a_tiny_model_behind_a_llama_cpp_server_is_held_to_small_talk(weat
 
 async def test_a_chat_question_is_routed_by_openais_json_schema_which_llama_cpp_takes(weather_app, llama_server, engine):
     served = weather_app(backend="openai", openai_base_url=llama_server, openai_api_key=engine[1], model="smollm2",
-                         max_retries=1, seed=7, one_call=False)  # a routing call of its own
+                         max_retries=1, seed=7, one_call=False,  # a routing call of its own
+                         model_trust="trusted")  # the wire under test: a 135M model held to small talk routes by rules
     result = await served.ask("Why is the moon round?")
     turn = served.store.turn(result.turn_id)
     router = turn["model_calls"][0]
@@ -164,7 +165,8 @@ async def test_hosts_share_the_work_between_two_real_engine_servers_and_survive_
         bases.append(base)
     try:
         app = weather_app(backend="openai", hosts=bases, openai_api_key="shared-key", model="smollm2", max_retries=0,
-                          seed=7, host_max_in_flight=1, host_cooldown=60, responder_max_tokens=32)
+                          seed=7, host_max_in_flight=1, host_cooldown=60, responder_max_tokens=32,
+                          model_trust="trusted")  # every question reaches a host (held to small talk, none would)
         questions = ["Say hi.", "Name a colour.", "Say yes.", "Name a fruit.", "Say no.", "Name an animal."]
         answered_by: list[str] = []
         for i in range(0, len(questions), 2):

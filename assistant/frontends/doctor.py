@@ -125,10 +125,45 @@ def check_daemon(paths: Paths) -> Check:
     return Check(name="daemon", level="ok", detail=f"{running}; it answers with this shell's settings")
 
 
+async def check_trust(settings: Settings) -> list[Check]:
+    """Which trust the model that answers conversation gets, and why: its size and where that came from, and the
+    setting that changes it (the same decision a turn makes, :func:`assistant.pipeline.trust.decide`)."""
+    from assistant.errors import AssistantError
+    from assistant.models.select import SelectedBackend
+    from assistant.pipeline import trust
+
+    backend = SelectedBackend(settings)
+    model = settings.model_for("responder")
+    try:
+        chosen = await backend.pick()  # the model named is the model that answers (the built-in one, a GGUF's stem)
+        built_in = bool(getattr(chosen, "weak_writer", False))
+        shown = getattr(chosen, "model_label", None) or model
+        size, source = None, ""
+        if not built_in:
+            size = (await backend.capabilities(model)).parameters
+            source = "as the server reports it"
+            if size is None and (size := trust.parameters_in_name(model)) is not None:
+                source = "as its name says"
+    except AssistantError:
+        return []  # no model answers: the backend's own check says so
+    finally:
+        await backend.aclose()
+    level, why = trust.decide(settings.model_trust, built_in, size, failing=False)
+    label = "held to small talk" if level is trust.Trust.SMALL_TALK else \
+        "untrusted" if level is trust.Trust.STRICT else "trusted"
+    sized = "" if built_in or size is None else f"; {size / 1e9:.2g}B parameters, {source}"
+    from assistant.pipeline.language import PULL_CAPABLE
+
+    change = f"a capable model: {PULL_CAPABLE}" if built_in else \
+        f"model_trust = {settings.model_trust}; the setting model_trust changes it"
+    return [Check(name="model trust", level="ok", detail=f"{shown}: {label} ({why}{sized}; {change})", fix="")]
+
+
 async def run_checks(settings: Settings, paths: Paths) -> list[Check]:
-    backends, tools = await asyncio.gather(backend_checks(settings), check_tools(settings, paths))
-    return [*backends, *check_state(paths, settings.history_max_mb), *tools, check_sandbox(settings), check_hotkey(),
-            check_daemon(paths)]
+    backends, tools, trusted = await asyncio.gather(backend_checks(settings), check_tools(settings, paths),
+                                                    check_trust(settings))
+    return [*backends, *trusted, *check_state(paths, settings.history_max_mb), *tools, check_sandbox(settings),
+            check_hotkey(), check_daemon(paths)]
 
 
 def report(checks: list[Check], as_json: bool) -> tuple[str, int]:

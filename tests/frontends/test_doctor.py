@@ -33,6 +33,22 @@ def test_all_good(home, fake):
     assert "✓ database" in p.stdout and "! weather service" in p.stdout and p.stdout.rstrip().endswith("ready to answer")
 
 
+@pytest.mark.parametrize("size, setting, said", [
+    ("3.1B", "auto", "model trust: qwen2.5:3b: trusted (trusted: what is provably wrong is held back; 3.1B parameters, "
+     "as the server reports it; model_trust = auto; the setting model_trust changes it)"),
+    ("494.03M", "auto", "model trust: qwen2.5:3b: held to small talk (a small model (0.49B parameters) answers small "
+     "talk only; 0.49B parameters, as the server reports it; model_trust = auto"),
+    ("494.03M", "trusted", "model trust: qwen2.5:3b: trusted (trusted by the setting model_trust"),
+])
+async def test_doctor_says_which_trust_the_model_gets_and_why(fake, tmp_path, size, setting, said):
+    from assistant.config import Settings
+    from assistant.frontends.doctor import check_trust
+
+    fake.sizes["qwen2.5:3b"] = size
+    checks = await check_trust(Settings(backend="ollama", ollama_host=fake.url, model_trust=setting))
+    assert len(checks) == 1 and said in f"{checks[0].name}: {checks[0].detail}", checks
+
+
 @pytest.mark.slow
 def test_a_missing_model_stops_answers(home, fake):
     fake.models = {"qwen2.5:3b": ["completion", "tools"]}

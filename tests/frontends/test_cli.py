@@ -329,10 +329,12 @@ def test_models_lists_the_backends_models_and_sets_the_default(home, fake):
     lines = {line[2:].split()[0]: line for line in p.stdout.splitlines()[2:]}
     assert lines["qwen2.5:3b"].startswith("*") and "every role" in lines["qwen2.5:3b"] and "1.9 GB" in lines["qwen2.5:3b"]
     assert "completion, thinking, tools" in lines["qwen3:4b"] and not lines["qwen3:4b"].startswith("*")
+    assert lines["qwen2.5:3b"].endswith("[trusted]")  # 3.1B, as the fake reports it: a model you bring is trusted
     p = run(["models", "default", "qwen3:4b"], cli_env(home, fake))
     assert p.returncode == 0 and 'model = "qwen3:4b"' in p.stdout
     rows = [json.loads(line) for line in run(["models", "--json"], cli_env(home, fake)).stdout.splitlines()]
     assert {r["name"]: r["roles"] for r in rows}["qwen3:4b"] == ["router", "executor", "validator", "responder"]
+    assert {r["name"]: r["trust"] for r in rows} == {"qwen2.5:3b": "trusted", "qwen3:4b": "trusted"}
     p = run(["models"], cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_BACKEND="ollama"))
     assert p.returncode == 3 and p.stderr.count("\n") == 1 and "ollama serve" in p.stderr
 

@@ -88,6 +88,24 @@ def completion(args: argparse.Namespace) -> int:
     return 0
 
 
+def _trust_of(m: dict, backend: str, settings: Any) -> str:
+    """How far a listed model's conversation answers would be trusted (the decision a turn makes, with no failures
+    remembered): trusted, untrusted, or small talk only."""
+    import os
+
+    from assistant.pipeline import trust
+
+    built_in = bool(m.get("builtin"))
+    if backend == "embedded" and m.get("file") and not built_in:
+        from assistant.models.embedded import default_model_path
+
+        default = default_model_path()
+        built_in = default is not None and os.path.realpath(m["file"]) == os.path.realpath(default)
+    size = trust.parameters(m.get("parameters")) or trust.parameters_in_name(str(m.get("name") or ""))
+    level, _ = trust.decide(settings.model_trust, built_in, size, failing=False)
+    return {trust.Trust.SMALL_TALK: "small talk only", trust.Trust.STRICT: "untrusted"}.get(level, "trusted")
+
+
 def models(args: argparse.Namespace) -> int:
     from assistant.config import ROLES, set_default_model
     from assistant.errors import ConfigError
@@ -121,9 +139,11 @@ def models(args: argparse.Namespace) -> int:
 
         path, label = chosen_model(settings)
         in_use = {label or Path(path or default_model_path() or model_file.GGUF).stem: list(ROLES)}
+    trusts = {m["name"]: _trust_of(m, backend, settings) for m in found}
     if args.json:
         for m in found:
-            print(json.dumps({**m, "backend": backend, "roles": in_use.get(m["name"], [])}, ensure_ascii=False))
+            print(json.dumps({**m, "backend": backend, "roles": in_use.get(m["name"], []), "trust": trusts[m["name"]]},
+                             ensure_ascii=False))
         return 0
     if not found:
         print(f"{backend}: no models" + (" (ollama pull NAME)" if backend == "ollama" else ""))
@@ -139,7 +159,7 @@ def models(args: argparse.Namespace) -> int:
         roles = in_use.get(m["name"], [])
         used = f"  ← {'every role' if len(roles) == len(ROLES) else ', '.join(roles)}" if roles else ""
         print(f"{'*' if roles else ' '} {pad(m['name'], width)}{size:>9}  {m.get('parameters') or '-':<8}"
-              f"{', '.join(m['capabilities']) or '-'}{used}")
+              f"{', '.join(m['capabilities']) or '-'}{used}  [{trusts[m['name']]}]")
     if backend != "embedded":
         from assistant.models.registry import pulled_models
 

@@ -1,10 +1,39 @@
-"""Chinese numerals in questions, as digits: 一百二十三 → 123, 三点五 → 3.5, 百分之十五 → 15%, 两斤 → 2斤, through
-the maintained ``cn2an``. Without it installed the text is returned unchanged (the model then reads it)."""
+"""Numbers written in words. Chinese numerals in questions, as digits: 一百二十三 → 123, 三点五 → 3.5, 百分之十五 → 15%,
+两斤 → 2斤, through the maintained ``cn2an`` (without it installed the text is returned unchanged: the model then
+reads it). English number words ("thirty-six", "one hundred twenty", "two thousand five hundred"), by the small
+table below: :data:`EN_NUMBER` finds them, :func:`en_value` reads one."""
 
 from __future__ import annotations
 
 import re
 import warnings
+
+_EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+             "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+            "ninety": 90}
+_EN_DIGIT = "|".join(k for k, v in _EN_UNITS.items() if 0 < v < 10)
+_EN_SMALL = (rf"(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{_EN_DIGIT}))?|"
+             rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})")
+_EN_HUNDREDS = rf"{_EN_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?)?"
+EN_NUMBER = re.compile(rf"\b{_EN_HUNDREDS}(?:\s+thousand(?:\s+(?:and\s+)?{_EN_HUNDREDS})?)?\b", re.IGNORECASE)
+
+
+def en_value(words: str) -> int:
+    """The value of an English number in words, as :data:`EN_NUMBER` finds it ("thirty-six" → 36)."""
+    total, current = 0, 0
+    for word in re.split(r"[\s-]+", words.lower()):
+        if word in _EN_UNITS:
+            current += _EN_UNITS[word]
+        elif word in _EN_TENS:
+            current += _EN_TENS[word]
+        elif word == "hundred":
+            current *= 100
+        elif word == "thousand":
+            total, current = total + current * 1000, 0
+    return total + current
+
 
 NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿点负]")
 _PERCENT_DIGITS = re.compile(r"百分之\s*(\d+(?:\.\d+)?)")

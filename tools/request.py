@@ -22,6 +22,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable
 
+from tools.numerals import EN_NUMBER, en_value
+
 # Chat-template markers and role tokens of the common model families.
 MARKUP = re.compile(
     r"\[/?INST\]|<</?SYS>>|<\|(?:im_start|im_end|im_sep|eot_id|end_of_text|begin_of_text|start_header_id|end_header_id"
@@ -150,15 +152,6 @@ _IF = re.compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|ar
 
 
 # Values read once, in the forms people write them, into the forms every rule reads.
-_UNITS_EN = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-             "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
-_TENS_EN = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-            "ninety": 90}
-_DIGIT_WORD = "|".join(k for k, v in _UNITS_EN.items() if 0 < v < 10)
-_SMALL = rf"(?:(?:{'|'.join(_TENS_EN)})(?:[\s-](?:{_DIGIT_WORD}))?|{'|'.join(sorted(_UNITS_EN, key=len, reverse=True))})"
-_NUMBER_WORDS = re.compile(rf"\b{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?(?:\s+thousand(?:\s+(?:and\s+)?"
-                           rf"{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?)?)?\b", re.IGNORECASE)
 # Where a number word is a word, not an amount: "one of", "the one", "no one", "one day", "which one".
 _NOT_AN_AMOUNT = re.compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECASE)
 _MONEY = re.compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
@@ -190,20 +183,6 @@ def _amount(text: str) -> str:
     return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
-def _word_value(words: str) -> int:
-    total, current = 0, 0
-    for word in re.split(r"[\s-]+", words.lower()):
-        if word in _UNITS_EN:
-            current += _UNITS_EN[word]
-        elif word in _TENS_EN:
-            current += _TENS_EN[word]
-        elif word == "hundred":
-            current *= 100
-        elif word == "thousand":
-            total, current = total + current * 1000, 0
-    return total + current
-
-
 def _numbers_in_words(text: str) -> str:
     def digits(m: re.Match[str]) -> str:
         words = m.group(0)
@@ -212,9 +191,9 @@ def _numbers_in_words(text: str) -> str:
                                                         r"second|cup|ounce|gallon|liter|litre|meter|metre)",
                                                         text[m.end():], re.IGNORECASE):
             return words  # "one of them", "which one": a word
-        return str(_word_value(words))
+        return str(en_value(words))
 
-    return _NUMBER_WORDS.sub(digits, text)
+    return EN_NUMBER.sub(digits, text)
 
 
 def values(text: str) -> str:

@@ -35,7 +35,7 @@ def _example(tool: Tool, zh: bool) -> str | None:
     wrapper), the shortest."""
     from tools.request import read
 
-    fits = [q for q, _ in tool.reads if (language_of(q) == "zh") == zh and not read(q).wrapped and not read(q).markup]
+    fits = [q for q, _ in tool.reads if (language_of(q) == "zh") == zh and not (r := read(q)).wrapped and not r.markup]
     return min(fits, key=len) if fits else None
 
 

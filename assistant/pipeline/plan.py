@@ -162,19 +162,16 @@ _ASKS = re.compile(r"[?？]\s*$|^(?:what|how|when|where|who|which|why|is|are|can
                    re.IGNORECASE)
 
 
-def unread_parts(ctx: TurnContext, route: str) -> list[str]:
-    """The parts of a question of several requests that ask for something no rule reads, beside one that the
-    ``route`` tool's rule read: the rule answered a part, and these are the rest (to a capable model, or named)."""
+def unread_parts(ctx: TurnContext) -> list[str]:
+    """The parts of a question of several requests that ask for something no rule reads, beside one that a rule
+    read: the rule answered a part, and these are the rest (to a capable model, or named)."""
     parts = clauses(ctx.question)
     if len(parts) < 2:
         return []
-    tool = ctx.registry.get(route)
     unread = []
     for text in parts:
         core = read(text).core
-        if not _ASKS.search(core) or (tool is not None and tool.route(core)):
-            continue
-        if any(t.route(core) for t in ctx.registry):
+        if not _ASKS.search(core) or any(t.route(core) for t in ctx.registry):  # the routed tool's rule among them
             continue
         unread.append(text.strip().rstrip(",，;；、"))
     return unread if len(unread) < len(parts) else []

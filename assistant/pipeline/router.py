@@ -144,7 +144,9 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
                                      reason=f"the answer to the {tool.name} question asked back")
     # A follow-up in its own form ("and 40%?", "那300呢", "in ounces?") continues the last request before any rule
     # reads its fragment alone ("40%" is a sum of its own only when nothing came before).
-    if ctx.previous is not None and ctx.previous.route and asked_part(q) is not None:
+    follows = ctx.previous is not None and bool(ctx.previous.route)
+    tried = follows and asked_part(q) is not None
+    if tried:
         if (continued := _follow_up(ctx, core, q)) is not None:
             return continued
     # Rules do not depend on the registry's order: a rule decides only when it is the only one that claims the request.
@@ -157,7 +159,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
         tool, args = claims[0]
         return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"
                              + (" (its wrapper set aside)" if request.wrapped else ""), args=args)
-    if ctx.previous is not None and ctx.previous.route and (continued := _follow_up(ctx, core, q)) is not None:
+    if follows and not tried and (continued := _follow_up(ctx, core, q)) is not None:  # asked once a turn
         return continued
     if claims:
         return None  # several tools are certain: the model chooses among them

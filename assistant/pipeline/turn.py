@@ -314,7 +314,7 @@ class Assistant:
                                             reason=f"{len(steps)} requests, each settled by a rule")
         else:
             decision = router.by_rule(ctx) if ctx.settings.deterministic else None
-            left = plan.unread_parts(ctx, decision.route) if decision is not None and decision.args else []
+            left = plan.unread_parts(ctx) if decision is not None and decision.args else []
             if left and await self._decides_in_one_call(ctx):
                 decision = None  # a rule read one part: a capable model takes the question whole (its left-out
                 # parts that a rule reads come back as steps of their own)

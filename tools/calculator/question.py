@@ -11,7 +11,7 @@ import unicodedata
 
 from tools.base import KeyFact
 from tools.calculator.evaluator import CalcError, MAX_INPUT, format_number, normalize, parse
-from tools.numerals import NUMERAL, to_digits
+from tools.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 
 
 # Words around an arithmetic expression that do not change it ("123*456 是多少?").
@@ -214,35 +214,9 @@ _WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six"
 _POWER = re.compile(r"(?:\^|\*\*)\s*$")
 
 
-_EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-             "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-             "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
-_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-            "ninety": 90}
-_EN_NUMBER = re.compile(
-    rf"\b(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{'|'.join(k for k in _EN_UNITS if _EN_UNITS[k] < 10)}))?|"
-    rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})(?:\s+(?:hundred|thousand)(?:\s+(?:and\s+)?"
-    rf"(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{'|'.join(k for k in _EN_UNITS if _EN_UNITS[k] < 10)}))?|"
-    rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))}))?)?\b", re.IGNORECASE)
-
-
-def _word_value(words: str) -> float:
-    total, current = 0, 0
-    for word in re.split(r"[\s-]+", words.lower()):
-        if word in _EN_UNITS:
-            current += _EN_UNITS[word]
-        elif word in _EN_TENS:
-            current += _EN_TENS[word]
-        elif word == "hundred":
-            current *= 100
-        elif word == "thousand":
-            total, current = total + current * 1000, 0
-    return float(total + current)
-
-
 def number_words(text: str) -> list[float]:
     """The numbers ``text`` writes in English words: "thirty-six" 36, "one hundred twenty" 120, "twelve" 12."""
-    return [_word_value(m.group(0)) for m in _EN_NUMBER.finditer(text)]
+    return [float(en_value(m.group(0))) for m in EN_NUMBER.finditer(text)]
 
 
 # Factors a conversion is made with, each with the units it converts: a formula that uses one for a question about

@@ -84,7 +84,8 @@ _EN_FRAME = [
     r"(?:\s+help\s+me)?",
     r"would\s+you\s+(?:mind|be\s+so\s+kind\s+as\s+to)", r"(?:do\s+you\s+)?mind", r"please", r"pls", r"plz",
     r"kindly", r"help\s+me(?:\s+(?:with|to))?", r"i(?:\s+need|\s+want|\s+would\s+like|'d\s+like)\s+you\s+to",
-    r"be\s+(?:so\s+)?kind\s+(?:enough\s+)?(?:as\s+)?to",
+    r"be\s+(?:so\s+)?kind\s+(?:enough\s+)?(?:as\s+)?to", r"be\s+able\s+to", r"are\s+you\s+able\s+to",
+    r"is\s+it\s+possible\s+(?:for\s+you\s+)?to",
 ]
 _EN_EMBED = [
     r"(?:tell|show)(?:ing)?\s+me", r"let(?:ting)?\s+me\s+know", r"(?:do|would)\s+you\s+(?:happen\s+to\s+)?know",
@@ -98,7 +99,7 @@ _EN_CLOSE = [
     r"thx", r"ty", r"tia", r"cheers", r"if\s+you\s+(?:can|could|would|don'?t\s+mind)", r"if\s+possible",
     r"for\s+me", r"(?:real\s+)?quick(?:ly)?", r"(?:my\s+)?(?:friend|buddy|mate)", r"assistant", r"bot",
     r"(?:i\s+)?appreciate\s+it", r"much\s+appreciated", r"thank\s+you(?:\s+(?:so|very)\s+much)?",
-    r"ok(?:ay)?\??", r"right\?", r"[:;]-?[)D]",
+    r"ok(?:ay)?\??", r"right\?", r"[:;]-?[)D]", r"at\s+the\s+moment",
 ]
 _GERUND = {"converting": "convert", "calculating": "calculate", "computing": "compute", "working": "work",
            "figuring": "figure", "telling": "tell", "checking": "check", "finding": "find", "giving": "give",
@@ -260,6 +261,8 @@ def _in_question_order(core: str) -> str:
     m = _HOW_MANY_LAST.match(core)
     if m:
         return f"{m['wh']} {m['noun']} {m['verb']} {m['middle']}{m['end']}"
+    if re.match(r"how\s+(?:many|much)\s+\D+?\s+(?:is|are)\s+(?:in|to|per)\b", core, re.IGNORECASE):
+        return core  # "how many grams are in a pound": question order already
     for pattern, shape in ((_WILL_BE, "{wh} will {middle} be{rest}"), (_VERB_BEFORE, "{wh} {verb} {middle} {rest}")):
         m = pattern.match(core)
         if m and not re.search(r"\b(?:is|are|was|does|do|did|will|would|can)\b", m["middle"], re.IGNORECASE):

@@ -25,6 +25,9 @@ from tools.request import read, unwrapped
     ("你能告诉我东京现在几点吗", "东京现在几点"),
     ("能不能帮我看看北京天气怎么样呢", "北京天气怎么样"),
     ("你好呀，东京几点了", "东京几点了"),
+    ("Good afternoon! Would you be able to work out 12.5% of 640 for me, please?", "calculate 12.5% of 640?"),
+    ("I was wondering how many kilometres are in 26.2 miles", "how many kilometres are in 26.2 miles"),
+    ("hey there, what's the time in Sydney at the moment?", "what's the time in Sydney?"),
 ])
 def test_the_wrapper_is_set_aside_and_the_request_kept(question, core):
     request = read(question)

@@ -196,7 +196,10 @@ def asks_weather(question: str) -> bool:
         return False
     if _ZH_ASKS.search(question) or _EN_ASKS.search(question):
         return True
-    # A bare request ("天气", "weather today") asks too; a statement ("The weather was nice yesterday") does not.
+    # A bare request ("天气", "weather today") asks too; a statement ("The weather was nice yesterday", "it was
+    # sunny", "that meeting was stormy") does not.
+    if re.search(r"\b(?:was|were|has\s+been|had\s+been)\b", question, re.IGNORECASE):
+        return False
     words = re.findall(r"[A-Za-z']+", question)
     return len(CJK.findall(question)) + 2 * len(words) <= 8
 

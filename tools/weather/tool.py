@@ -35,7 +35,8 @@ class Weather(Tool[WeatherArgs]):
     )
     near_misses = ("Nice.", "Reading.", "Paris.", "Nice work!", "I love Paris", "the clouds in this picture are beautiful",
                    "that was a stormy meeting", "she has a sunny personality", "I'm under the weather today",
-                   "这张图片里的云真好看", "今天的会议气氛很冷", "北京是个好地方", "System: weather in Paris")
+                   "这张图片里的云真好看", "今天的会议气氛很冷", "北京是个好地方", "System: weather in Paris",
+                   "that meeting was stormy", "it was sunny")
     internal_fields = frozenset({"geonameid"})  # the gazetteer's id of the place: no answer's figure
     continues_by_substitution = False  # its follow-ups (a place, a day) are its own; a place-swapped question is not
     title = LocalText(zh="天气查询", en="weather lookup")

@@ -74,6 +74,7 @@ class TurnDone(TypedDict):
     error: str | None
     replaced: str | None
     steps: list[dict[str, Any]]
+    model: str | None
 
 
 class TurnFailed(TypedDict):
@@ -101,6 +102,7 @@ class TurnOutcome(TypedDict):
     error: str | None
     replaced: str | None
     steps: list[dict[str, Any]]
+    model: str | None
 
 
 # A stream that ends without its last event (the daemon stopped, or its connection broke, while answering).
@@ -171,4 +173,5 @@ class Follower:
                            answer=done.get("answer") or "",
                            route=done.get("route"), route_by=self.route_by, attempts=done.get("attempts") or 0,
                            model_calls=done.get("model_calls") or 0, tool_calls=self.tool_calls,
-                           error=done.get("error"), replaced=done.get("replaced"), steps=done.get("steps") or [])
+                           error=done.get("error"), replaced=done.get("replaced"), steps=done.get("steps") or [],
+                           model=done.get("model"))

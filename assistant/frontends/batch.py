@@ -59,6 +59,7 @@ class BatchRecord(BaseModel):
     turn_id: str | None = None
     error: str | None = None
     replaced: str | None = None  # why the model's answer failed its check and the tool's rendering was shown
+    model: str | None = None  # the model in use, by the name the user gave it (None: a rule answered)
 
     @classmethod
     def of(cls, result: TurnResult, id: Any, question: str, latency_ms: float) -> BatchRecord:

@@ -37,6 +37,7 @@ class TurnContext:
     log: bool = True  # False: nothing of this turn is stored (`--no-log`)
     trust: Any = None  # how far the model's conversation answers are trusted this turn (:mod:`assistant.pipeline.trust`)
     images: list[bytes] | None = None  # pictures attached to the question, for a model with vision
+    model_label: str | None = None  # the model in use as the user named it, once known this turn
 
     def __post_init__(self) -> None:
         self.said = self.said or self.question

@@ -117,6 +117,7 @@ class TurnDone(BaseModel):
     error: str | None = None
     replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
     steps: list[dict[str, Any]] = []  # a question with several requests: {route, request, ok, error, tool_calls} each
+    model: str | None = None  # the model in use, by the name the user gave it (None: rules alone answered)
 
 
 class TurnFailed(BaseModel):
@@ -163,6 +164,8 @@ class TurnResult(BaseModel):
     error: str | None = None
     replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
     steps: list[StepSummary] = []  # a question with several requests: each one (empty for a one-step turn)
+    model: str | None = None  # the model in use, by the name the user gave it (a GGUF's file stem); None: no model
+    # was asked or judged (a rule answered)
 
     def projected(self, record: type[R], **own: Any) -> R:
         """This result as another record of the turn holds it (the ``turn_done`` event, the stored row, a batch

@@ -58,14 +58,17 @@ def why_held(reason: str | None, zh: bool) -> str:
     return "其中有无法核实的说法" if zh else "it made claims that could not be checked"
 
 
-def could_not_write(question: str, reason: str | None = None) -> str:
+def could_not_write(question: str, reason: str | None = None, model: str | None = None) -> str:
     """An honest answer when nothing the model wrote could be shown, saying why in one clause (claims nothing
-    supports, markup, our own instructions, another language) without repeating what it wrote."""
+    supports, markup, our own instructions, another language) without repeating what it wrote. ``model``: the
+    model in use, by the name the user gave it."""
     if language_of(question) == "zh":
         why = why_held(reason, True) if reason else "它写的内容无法核实"
-        return f"抱歉,这个模型没能可靠地回答这个问题:{why},所以没有显示。更大的模型可以回答。"
+        who = f"{model} " if model else "这个模型"
+        return f"抱歉,{who}没能可靠地回答这个问题:{why},所以没有显示。更大的模型可以回答。"
     why = why_held(reason, False) if reason else "what it wrote could not be checked"
-    return f"Sorry, this model could not answer that reliably: {why}, so it is not shown. A larger model would answer it."
+    who = model or "this model"
+    return f"Sorry, {who} could not answer that reliably: {why}, so it is not shown. A larger model would answer it."
 
 
 def too_small(question: str, model: str | None = None, served: bool = False) -> str:

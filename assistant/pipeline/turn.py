@@ -100,7 +100,8 @@ class OpenTurn:
             tool_calls=[summary(t) for t in calls],
             error=self.error or (None if self.ok else outcome.reason if outcome else answer.replaced if answer else None),
             steps=[st.model_copy(update={"tool_calls": [summary(t) for t in calls if t.step == i]})
-                   for i, st in enumerate(self.summaries, 1)])
+                   for i, st in enumerate(self.summaries, 1)],
+            model=self.ctx.model_label or next((c.model for c in reversed(self.ctx.trace.model_calls) if c.model), None))
 
     async def finish(self, result: TurnResult) -> None:
         """The turn's last event: streamed when it answered, kept in the trace after a failure's own event."""
@@ -116,6 +117,11 @@ class OpenTurn:
                                 answer=self.answer.text if self.answer else None,
                                 route_reason=self.decision.reason if self.decision else None,
                                 started_at=self.started, finished_at=now_iso())
+
+
+def _label_of(backend: object, configured: str) -> str:
+    """A backend's model as the user named it: the label it knows (a GGUF's stem), else the configured name."""
+    return getattr(backend, "model_label", None) or configured
 
 
 async def _said(emit: Emit | None, event: Event) -> None:
@@ -167,7 +173,7 @@ class Assistant:
             backend = await pick() if pick is not None else self.backend
         except AssistantError:
             return f"{self.settings.model_for('responder')} (not reachable)"
-        label = getattr(backend, "model_label", None) or self.settings.model_for("responder")
+        label = _label_of(backend, self.settings.model_for("responder"))
         return f"{label} ({'built-in, tiny' if getattr(backend, 'weak_writer', False) else backend.name})"
 
     async def aclose(self) -> None:
@@ -455,7 +461,15 @@ class Assistant:
     async def _writer_name(self, ctx: TurnContext) -> str:
         pick = getattr(self.backend, "pick", None)
         backend = await pick() if pick is not None else self.backend
-        return f"{backend.name}:{getattr(backend, 'model_label', None) or ctx.model_name('responder')}"
+        ctx.model_label = _label_of(backend, ctx.model_name("responder"))
+        return f"{backend.name}:{ctx.model_label}"
+
+    async def _label(self, ctx: TurnContext) -> str:
+        """The model in use as the user named it (a GGUF's file stem, a pulled model's name, the configured one
+        otherwise): what every decline, note and record of the turn names."""
+        if ctx.model_label is None:
+            await self._writer_name(ctx)
+        return ctx.model_label or ctx.model_name("responder")
 
     async def _weak_writer(self, ctx: TurnContext, writer: str) -> bool:
         return await self._known_weak(ctx) or self.store.weak_writer(writer, ctx.settings.weak_writer_after)
@@ -528,7 +542,7 @@ class Assistant:
         talk (no model call either way)."""
         trusted, _ = await self._trust(ctx)
         builtin = await self._known_weak(ctx)
-        return scope_line(ctx.question, trusted is Trust.SMALL_TALK, ctx.model_name("responder"), builtin,
+        return scope_line(ctx.question, trusted is Trust.SMALL_TALK, await self._label(ctx), builtin,
                           served=ctx.settings.backend == "openai")
 
     async def _answer_chat(self, ctx: TurnContext, clarify: bool, first: Written | None = None) -> tuple[Answer, bool]:
@@ -543,7 +557,7 @@ class Assistant:
                 and not small_talk.is_small_talk(ctx.question):
             # a tiny model would guess a fact, code or advice: it is not asked, and says how to do better
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason=f"{why}: it was not asked"))
-            small = None if await self._known_weak(ctx) else ctx.model_name("responder")
+            small = None if await self._known_weak(ctx) else await self._label(ctx)
             served = ctx.settings.backend == "openai"  # the user's own server: the capable model is served there
             return Answer(text=await responder.say(ctx, too_small(ctx.question, small, served)),
                           replaced=TOO_SMALL_SERVED if served else TOO_SMALL), False
@@ -553,7 +567,7 @@ class Assistant:
                                                    "kind, with no call")
             # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
             await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
-            return Answer(text=await responder.say(ctx, could_not_write(ctx.question)),
+            return Answer(text=await responder.say(ctx, could_not_write(ctx.question, model=await self._label(ctx))),
                           replaced="the model does not write this language"), False
         language_id.warm()
         check = self._chat_check(ctx, trusted)
@@ -589,7 +603,8 @@ class Assistant:
             await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL", reason=rejected + policy))
             if written.timed_out:
                 break
-        return Answer(text=await responder.say(ctx, could_not_write(ctx.question, rejected)), replaced=rejected), False
+        return Answer(text=await responder.say(ctx, could_not_write(ctx.question, rejected, await self._label(ctx))),
+                      replaced=rejected), False
 
     async def _backend_knows(self, name: str, default: object) -> object:
         """What the backend knows of its model (``weak_writer``, ``languages``): an attribute, or a coroutine on the

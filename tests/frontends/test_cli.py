@@ -440,7 +440,7 @@ def test_an_answer_that_could_not_be_shown_is_the_same_failure_on_every_surface(
     fake.handler = Script().always("router", {"route": "chat"}).always(
         "responder", 'Call 555-0199 now. {"name": "weather", "arguments": {"place": "Paris"}}')
     env = cli_env(home, fake)
-    honest = ("Sorry, this model could not answer that reliably: it stated figures or contacts nothing here supports, "
+    honest = ("Sorry, qwen2.5:3b could not answer that reliably: it stated figures or contacts nothing here supports, "
               "so it is not shown. A larger model would answer it.")  # why, by kind, never the number itself
     piped = run(["ask", "Who can help me?"], env)
     assert piped.returncode == 1 and piped.stdout == honest + "\n" and "555" not in piped.stdout

@@ -233,3 +233,29 @@ async def test_an_image_for_the_embedded_engine_is_one_line_naming_a_vision_mode
         await tiny.ask("What is in it?", images=[png()])
     assert "the embedded engine reads text only" in refused.value.message and "qwen2.5vl:3b" in refused.value.hint
     assert tiny.store.turn(tiny.store.find_turn("last"))["model_calls"] == []  # nothing was sent
+
+
+def test_a_small_gguf_of_ones_own_is_declined_by_its_own_name_with_no_call(home, tmp_path, gazetteer_index):
+    """The decline names the model in use (its file's stem), never the configured Ollama model, in both languages,
+    and the --json record carries that name; no routing call or answer call comes before it."""
+    import json
+    import os
+
+    own = tmp_path / "my-tiny-0.5b.gguf"
+    os.symlink(embedded.default_model_path(), own)  # the same weights under a name of one's own: not the built-in one
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_BACKEND="auto",
+                  ASSISTANT_EMBEDDED_MODEL=str(own), ASSISTANT_GAZETTEER_INDEX=gazetteer_index)
+
+    def ask(*words: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "assistant", "ask", *words], env=env, capture_output=True,
+                              text=True, timeout=300)
+    en, zh = ask("Who wrote Hamlet?"), ask("哈姆雷特是谁写的?")
+    assert en.returncode == 1 and en.stdout.startswith("Sorry, my-tiny-0.5b is too small"), en.stdout + en.stderr
+    assert 'model_trust = "trusted" lets my-tiny-0.5b answer anyway' in en.stdout and "qwen2.5:3b is too" not in en.stdout
+    assert zh.stdout.startswith("抱歉,my-tiny-0.5b 太小")
+    record = json.loads(ask("--json", "Who wrote Hamlet?").stdout)
+    assert record["model"] == "my-tiny-0.5b" and record["model_calls"] == 0 and record["ok"] is False
+    scope = ask("what can you do?")
+    assert scope.returncode == 0 and "my-tiny-0.5b is too small to be reliable" in scope.stdout
+    rule = json.loads(ask("--json", "2+3").stdout)
+    assert rule["model"] is None and rule["answer"].endswith("= 5")  # a rule answered: no model named

@@ -70,7 +70,7 @@ async def test_a_batch_through_litellm_over_two_servers_survives_one_dying(weath
         rows = [json.loads(line) for line in out.getvalue().splitlines()]
         assert sorted(r["id"] for r in rows) == list(range(1, 13)), err.getvalue()  # each once
         # no server failure reached a question: each is answered, or the tiny model's text was held back honestly
-        honest = "Sorry, this model could not answer that reliably"
+        honest = "could not answer that reliably"  # by the name of the model in use
         assert all(r["error"] is None or r["answer"].startswith(honest) for r in rows), [r for r in rows if r["error"]]
         assert doomed.chats >= 2 and survivor.chats >= 12 - doomed.chats  # both worked; the survivor took the rest
         assert "smollm2" in proxy.log.read_text() and proxy.proc.poll() is None

@@ -228,7 +228,7 @@ async def test_a_refusal_says_why_without_the_models_text(fake, make_app):
     fake.handler = Script(decide=Reply(content="Call 555-0134 now.")).always("responder", Reply(content="Call 555-0134."))
     result = await make_app().ask("How do I reach them?")
     assert not result.ok and "555-0134" not in result.answer
-    assert result.answer == ("Sorry, this model could not answer that reliably: it stated figures or contacts nothing "
+    assert result.answer == ("Sorry, qwen2.5:3b could not answer that reliably: it stated figures or contacts nothing "
                              "here supports, so it is not shown. A larger model would answer it.")
 
 

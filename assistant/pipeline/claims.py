@@ -2,7 +2,8 @@
 answer must come from the evidence (the question, the conversation, the tool results), from an arithmetic
 statement the answer itself makes and that is true, or from a short table of common knowledge this check can
 verify (``common_facts.json``). Code is illustration, not a claim: what is inside a code block or `inline code`
-is not held to the evidence. No model is asked."""
+is not held to the evidence; a figure the table of known figures shows true (``known_figures``) is supported too.
+No model is asked."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, near, numbers_in, prose
+from assistant.pipeline.known_figures import confirmed
 from tools import Tool
 from tools.request import MARKUP, unwrapped  # noqa: F401 - unwrapped: where the turn reads it
 
@@ -139,6 +141,7 @@ def unsupported(sentence: str, evidence: Evidence, whole: str = "") -> list[str]
     arithmetic, _ = checked_arithmetic(unicodedata.normalize("NFKC", prose(whole or sentence)))
     for derive in evidence.derived:
         arithmetic |= derive(text)
+    known = confirmed(sentence)
     for value, decimals, m in _numbers(text):
         if decimals == 0 and 0 <= value <= 10 and not quantities and not _UNIT_AFTER.match(text, m.end()):
             continue  # small whole numbers without a unit, where nothing was counted: steps, "two places"
@@ -149,7 +152,8 @@ def unsupported(sentence: str, evidence: Evidence, whole: str = "") -> list[str]
             given.append(values[0])  # a figure shown true supports the next step (80, 15% of it: 12, in all 92)
             supported = derivable(given)
             continue
-        if any(abs(x - v) <= max(step, 1e-6 * abs(v)) and near.search(text) for x in values for v, near in common_facts()):
+        if any(abs(x - v) <= max(step, 1e-6 * abs(v)) and near.search(text) for x in values for v, near in common_facts()) \
+                or any(abs(x - v) <= step for x in values for v in known):
             continue
         bad.append(m.group(0).strip())
     return list(dict.fromkeys(bad))

@@ -15,6 +15,7 @@ from assistant.pipeline.answer_check import (
 )
 from assistant.pipeline.figures import ToolFigures
 from assistant.pipeline.claims import TEMPLATE_MARKER, Evidence, claim_problem
+from assistant.pipeline.known_figures import contradicted
 from assistant.pipeline.reach import claims_action
 from assistant.control import split_open_sequence, without_controls
 from tools import Tool
@@ -204,7 +205,7 @@ def tool_piece_check(question: str, evidence: str, prompts: list[str], tools: Se
         why = (markup(piece) or echo_problem(piece, prompts) or garbled(question, piece)
                or figures.problem(piece) or wrong_scale(piece, evidence)
                or (contradiction(piece) if contradiction else None)
-               or refuted(piece, tools) or piece_language(question, piece))
+               or refuted(piece, tools) or contradicted(piece) or piece_language(question, piece))
         return Held(why) if why else None
     return check
 
@@ -221,7 +222,7 @@ def chat_piece_check(question: str, evidence: str, prompts: list[str], tools: Se
     def check(piece: str, shown: str) -> Held | None:
         why = (own_markup(piece, question, tool_names) or echo_problem(piece, prompts) or garbled(question, piece)
                or claims_action(piece)  # a conversation ran no tool: nothing was sent, opened or set
-               or refuted(piece, tools) or claim_problem(piece, held_to, shown + piece, figures)
+               or refuted(piece, tools) or contradicted(piece) or claim_problem(piece, held_to, shown + piece, figures)
                or (piece_language(question, piece) if language else None))
         return Held(why) if why else None
     return check

@@ -38,7 +38,8 @@ def could_not_answer(question: str, tool: LocalText, attempts: int, problem: Loc
 # Why the check held an answer back, in the user's words: the kind of problem, never the model's own text (a refusal
 # that quoted an invented figure or address would show it after all).
 _WHY = [
-    (("wrong arithmetic", "false conversion", "converts"), "它算错了", "it got its arithmetic wrong"),
+    (("wrong arithmetic", "false conversion", "wrong conversion", "converts"), "它算错了", "it got its arithmetic wrong"),
+    (("contradicts a known figure",), "它说的数字与公认的事实不符", "it stated a figure that contradicts a known fact"),
     (("nothing here supports",), "其中有无法核实的数字或联系方式", "it stated figures or contacts nothing here supports"),
     (("markup", "instructions", "template", "tool call", "json"), "其中混入了标记或指令,不是回答",
      "it held markup or instructions, not an answer"),

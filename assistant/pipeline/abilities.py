@@ -10,7 +10,7 @@ import re
 from tools import Registry, Tool, language_of
 
 _EN = re.compile(
-    r"^(?:so\s+)?(?:what\s+(?:else\s+)?(?:can|could|do)\s+(?:you|u)\s+(?:do|help(?:\s+me)?(?:\s+with)?|"
+    r"^(?:so\s+|and\s+|ok(?:ay)?,?\s+)?(?:what\s+(?:(?:else|exactly|all|precisely|else\s+exactly)\s+)?(?:can|could|do)\s+(?:you|u)\s+(?:do|help(?:\s+me)?(?:\s+with)?|"
     r"offer|answer)(?:\s+for\s+me)?|what\s+are\s+you\s+(?:capable\s+of|able\s+to\s+do|good\s+(?:at|for))|"
     r"what\s+(?:are|is)\s+your\s+(?:abilities|capabilities|features|skills|functions|tools|limits|limitations)|"
     r"how\s+(?:can|could|do)\s+(?:you|u)\s+help(?:\s+me)?|what\s+(?:can|should|may)\s+i\s+ask(?:\s+you)?|"
@@ -19,8 +19,8 @@ _EN = re.compile(
     r"(?:tools|skills|features|abilities|capabilities)|help|/help|capabilities|abilities)"
     r"(?:\s+(?:here|exactly|then|now|today))?\s*[?？!.。]*$", re.IGNORECASE)
 _ZH = re.compile(
-    r"^(?:那)?(?:你|您)?(?:都|还)?(?:能|会|可以)(?:帮我)?(?:做|干|干点|做点)?(?:些|哪些)?(?:什么|啥|嘛|哪些事)(?:事情|事|呀|呢|啊)?"
-    r"[?？!！。]*$|^(?:你|您)(?:有|都有)(?:什么|哪些)(?:功能|本领|能力|工具|技能|用)(?:呀|呢|啊)?[?？!！。]*$|"
+    r"^(?:那)?(?:你|您)?(?:都|还)?(?:能|会|可以)(?:帮我|为我|给我)?(?:做|干|干点|做点)?(?:些|哪些|点)?(?:什么|啥|嘛|哪些)(?:样的)?"
+    r"(?:事情|事儿?|工作|活儿?)?(?:呀|呢|啊|吗|哇)?[?？!！。]*$|^(?:你|您)(?:有|都有)(?:什么|哪些)(?:功能|本领|能力|工具|技能|用)(?:呀|呢|啊)?[?？!！。]*$|"
     r"^(?:你|您)擅长(?:什么|做什么|哪些)[?？!！。]*$|^(?:帮助|使用说明|怎么用你|你怎么用|如何使用你)[?？!！。]*$")
 
 

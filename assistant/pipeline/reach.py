@@ -32,8 +32,9 @@ _ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, re.compile(pattern,
      r"|^(?:turn|switch)\s+(?:on|off)\s+(?:the\s+)?(?:lights?|tv|fan|heating|ac|air\s+conditioning)\b"
      r"|^(?:把)?(?:音量|声音|亮度)(?:调|开|关)|^(?:调|开|关)(?:大|小|高|低)?(?:一点)?(?:音量|声音|亮度)|^(?:打开|关闭|关掉)(?:灯|蓝牙|无线网|wifi)"),
     ("play or control music and videos", "播放音乐或视频",
-     r"^(?:play|pause|resume|skip|stop)\s+(?:some\s+|the\s+|my\s+|a\s+)?(?:music|song|songs|track|playlist|album|"
-     r"video|podcast|radio)\b|^(?:play)\s+.{1,40}\s+(?:on|by)\s+(?:spotify|youtube)\b|^(?:播放|放)(?:一?首)?(?:音乐|歌|视频)"),
+     r"^(?:play|pause|resume|skip|stop)\s+(?:to\s+)?(?:some\s+|the\s+|my\s+|a\s+|this\s+|that\s+)?(?:next\s+|previous\s+|"
+     r"last\s+)?(?:music|song|songs|track|playlist|album|"
+     r"video|podcast|radio)\b|^(?:play)\s+.{1,40}\s+(?:on|by)\s+(?:spotify|youtube)\b|^(?:播放|放)(?:一?首)?(?:音乐|歌|视频)|^(?:切歌|下一首|上一首|暂停(?:音乐|播放)?)"),
     ("book, reserve or order things", "预订或下单",
      r"^(?:book|reserve|order|buy|purchase)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|the\s+|some\s+|two\s+|\d+\s+)?"
      r"(?:table|ticket|tickets|flight|hotel|room|taxi|uber|cab|ride|pizza|food|dinner|lunch|seat|seats)\b"
@@ -77,8 +78,16 @@ _DID = re.compile(
     rf"|\b{_OBJECTS}\s+(?:has|have)\s+been\s+(?:sent|set|booked|placed|made|scheduled|created|opened|reserved)\b"
     r"|\b(?:alarm|timer|reminder)s?\s+(?:is|are)\s+(?:now\s+)?set\b"
     r"|\bI(?:'ve|\s+have|\s+just)\s+(?:opened|launched|started|closed)\s+(?-i:[A-Z])\w+"
+    # a pronoun for what was done, in the present perfect a claim is made in ("I've sent it", "I have booked them")
+    r"|\bI(?:'ve|\s+have|\s+just|\s+went\s+ahead\s+and)\s+(?:sent|emailed|texted|messaged|called|dialed|dialled|"
+    r"opened|launched|closed|booked|reserved|ordered|bought|played|muted|scheduled)\s+(?:it|that|this|them|those|"
+    r"everything|all\s+of\s+(?:it|them))\b"
+    r"|(?:^|[.!]\s+|(?:done|ok(?:ay)?|great|sure)[,!.]?\s+)(?:it|that|this|everything|they)(?:'s|\s+has|\s+have|'ve)\s+"
+    r"been\s+(?:sent|booked|scheduled|ordered|reserved)\b"
     r"|已(?:经)?(?:为你|为您|帮你|帮您|给你|给您)(?:发送|发出|打开|关闭|设置|设定|设好|预订|预定|订好|播放|拨打|创建|调高|调低|静音)"
-    r"|(?:闹钟|提醒|定时器|邮件|短信|消息|订单)(?:已经|已)(?:设置|设好|设定|发送|发出|创建|下单)",
+    r"|(?:闹钟|提醒|定时器|邮件|短信|消息|订单)(?:已经|已)(?:设置|设好|设定|发送|发出|创建|下单)"
+    r"|我(?:已经|已)(?:帮你|为你|给你|帮您|为您)?(?:发送|发出|发好|订好|预订了|设置好|设好|打开了|播放了|拨打了)"
+    r"|(?:发送|预订|预定|设置|下单|拨打)成功",
     re.IGNORECASE)
 
 

@@ -132,7 +132,8 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     if request.markup:
         return None
     core = request.core
-    if abilities.asks(core):  # "what can you do?": the registry as it is, with an example each, no model
+    if abilities.asks(core) or abilities.asks(q):  # "what can you do?" (its frame is part of it: "show me your
+        # tools", "你能帮我干点啥"): the registry as it is, with an example each, no model
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
                              reply=abilities.describe(ctx.registry, q), abilities=True)
     if ctx.pending is not None:

@@ -13,7 +13,7 @@ from assistant.pipeline import abilities
 @pytest.mark.parametrize("question", [
     "What can you do?", "hey, what can you help me with?", "help", "what are you good at", "What are your capabilities?",
     "how can you help me?", "what kind of questions can I ask you?", "你能做什么", "你有什么功能？", "你好，你都会些什么呀",
-    "你擅长什么",
+    "你擅长什么", "What exactly can you help with?", "show me your tools", "你能帮我干点啥", "你可以做哪些事情呀",
 ])
 async def test_a_question_about_what_it_can_do_is_answered_by_rule(fake, make_app, question):
     result = await make_app().ask(question)

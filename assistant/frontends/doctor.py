@@ -141,7 +141,7 @@ async def check_trust(settings: Settings) -> list[Check]:
         size, source = None, ""
         if not built_in:
             size = (await backend.capabilities(model)).parameters
-            source = "as the server reports it"
+            source = "as its GGUF header says" if chosen.name == "embedded" else "as the server reports it"
             if size is None and (size := trust.parameters_in_name(model)) is not None:
                 source = "as its name says"
     except AssistantError:

@@ -259,3 +259,6 @@ def test_a_small_gguf_of_ones_own_is_declined_by_its_own_name_with_no_call(home,
     assert scope.returncode == 0 and "my-tiny-0.5b is too small to be reliable" in scope.stdout
     rule = json.loads(ask("--json", "2+3").stdout)
     assert rule["model"] is None and rule["answer"].endswith("= 5")  # a rule answered: no model named
+    doctor = subprocess.run([sys.executable, "-m", "assistant", "doctor"], env=env, capture_output=True, text=True,
+                            timeout=120).stdout
+    assert "model trust: my-tiny-0.5b: held to small talk" in doctor and "as its GGUF header says" in doctor

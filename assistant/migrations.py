@@ -169,6 +169,15 @@ def _m016_turn_events(db: sqlite3.Connection) -> None:
     db.execute("DROP TABLE events")
 
 
+def _m017_reminders(db: sqlite3.Connection) -> None:
+    # Reminders and timers (tools/reminders/book.py reads and writes them): kept apart from the history, so the
+    # history's cap never prunes one. ``due`` and ``fired_at`` are UTC ISO 8601; the pending ones by time.
+    db.execute("CREATE TABLE reminders (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL DEFAULT 'reminder', "
+               "text TEXT NOT NULL DEFAULT '', due TEXT NOT NULL, lang TEXT NOT NULL DEFAULT 'en', "
+               "created_at TEXT NOT NULL, state TEXT NOT NULL DEFAULT 'pending', fired_at TEXT)")
+    db.execute("CREATE INDEX reminders_pending ON reminders (state, due)")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -186,4 +195,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("014_session_leases", _m014_session_leases),
     ("015_shared_texts", _m015_shared_texts),
     ("016_turn_events", _m016_turn_events),
+    ("017_reminders", _m017_reminders),
 ]

@@ -130,6 +130,9 @@ class Tool(Generic[A]):
     #: the tool runs in a process of its own (an MCP server, under the sandbox's limits): runners call
     #: :meth:`run` directly instead of rebuilding the tool in a sandbox worker
     external: ClassVar[bool] = False
+    #: a built-in tool whose ``run`` keeps the user's own state (the reminders): it runs in the assistant's process,
+    #: writing its table of the store and nothing else (no network, no other file); never so for a plugin
+    keeps_state: ClassVar[bool] = False
     #: Its rule declared as data (tests/pipeline/test_declared_rules.py holds every rule to it): requests its
     #: :meth:`route` must read, wrapped as people wrap them, each with a fragment of the arguments it must give; and
     #: near-misses no rule may take as a request for it (a place name that is an ordinary word, a time of day in a

@@ -8,7 +8,8 @@ from __future__ import annotations
 from tools.base import Tool
 from tools.calculator import Calculator
 from tools.clock import Clock
+from tools.reminders import Reminders
 from tools.units import Units
 from tools.weather import Weather
 
-BUILTIN: tuple[type[Tool], ...] = (Calculator, Weather, Units, Clock)
+BUILTIN: tuple[type[Tool], ...] = (Calculator, Weather, Units, Clock, Reminders)

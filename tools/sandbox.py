@@ -252,6 +252,8 @@ class SandboxRunner:
             return refused
         if tool.external:  # it runs in its own confined process, under its own deadlines
             return await run_direct(tool, args, None)
+        if tool.keeps_state and tool.source == "built-in":  # our code, writing the user's own store (the reminders)
+            return await run_direct(tool, args, self.timeout)
         try:
             worker = await self._acquire(tool)
         except WorkerFailure as e:

@@ -200,6 +200,11 @@ class Serving:
         log.info("hotkey %s", self.state.hotkey)
         return listener
 
+    def reminded(self, reminder: object) -> None:
+        """A reminder fired: the popup, when it is open, shows it too (it reads the fired ones on this signal)."""
+        if self.popup is not None and self.popup.poll() is None:
+            self.popup.send_signal(signal.SIGUSR2)
+
     async def warm(self) -> None:
         """The pipeline the daemon started with, its models loaded before the first question."""
         app = self.state.assistant
@@ -251,6 +256,9 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     listener = daemon.hotkey(loop)
     warming = asyncio.ensure_future(daemon.warm())
     stop = asyncio.Event()
+    from assistant.reminders import Firer
+
+    firing = asyncio.ensure_future(Firer(paths.database, shown=daemon.reminded).run(stop))
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(signal.SIGHUP, lambda: asyncio.ensure_future(daemon.reload("SIGHUP")))
@@ -261,6 +269,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     finally:
         log.info("stopping")
         warming.cancel()
+        firing.cancel()
         if listener is not None:
             listener.stop()
         listening.close()

@@ -1,5 +1,5 @@
 """Out of reach is said as out of reach. A request for an action no registered tool performs (send an e-mail, open
-a file or an app, change the volume, book a table, play music, call someone, set an alarm) gets an honest line by
+a file or an app, change the volume, book a table, play music, call someone) gets an honest line by
 rule, on every model: the assistant cannot do that here. Pulling a bigger model would not change that, so it is
 never suggested; and an answer that claims such an action was taken when no tool ran is not shown
 (:func:`claims_action`, held by the chat gate).
@@ -39,9 +39,6 @@ _ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, re.compile(pattern,
      r"^(?:book|reserve|order|buy|purchase)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|the\s+|some\s+|two\s+|\d+\s+)?"
      r"(?:table|ticket|tickets|flight|hotel|room|taxi|uber|cab|ride|pizza|food|dinner|lunch|seat|seats)\b"
      r"|^(?:帮我)?(?:订|预订|预定|买)(?:.{0,12}?)(?:票|机票|火车票|桌|位子|座位|酒店|房间|外卖|餐)|^叫(?:个|辆)?(?:车|出租车|外卖)"),
-    ("set alarms, timers or reminders", "设闹钟、定时器或提醒",
-     r"^(?:set|start|create|add)\s+(?:me\s+)?(?:an?\s+|the\s+)?(?:alarm|timer|reminder|countdown)\b|^remind\s+me\b|"
-     r"^wake\s+me\b|^(?:设|定|设置|设定)(?:一?个)?(?:闹钟|定时器|提醒|倒计时)|^提醒我|^(?:.{1,8}后|.{1,8}的时候)?叫醒我"),
 ]]
 
 

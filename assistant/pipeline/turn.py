@@ -683,6 +683,8 @@ class Assistant:
 
     async def _run_tool(self, ctx: TurnContext, tool: Tool, args: BaseModel, attempt: int) -> ToolResult:
         started, t0 = now_iso(), time.perf_counter()
+        if tool.keeps_state:  # it writes its table of the store: the store is open and migrated before it runs
+            self.store.schema_version  # noqa: B018 - opening a LazyStore is the point
         result = await self.runner.run(tool, args)
         if result.data is not None:  # a tool's text may carry terminal controls: out before anyone reads or stores it
             result = result.model_copy(update={"data": clean_value(result.data)})

@@ -21,7 +21,9 @@ AFTER = {"calculator": PreviousTurn(question="2+3", route="calculator", calls=[(
          "units": PreviousTurn(question="convert 10 kg to lbs", route="units",
                                calls=[({"value": 10.0, "from_unit": "kg", "to_unit": "lbs"}, None)]),
          "clock": PreviousTurn(question="what time is it in Tokyo", route="clock", calls=[({"place": "Tokyo"}, None)]),
-         "weather": PreviousTurn(question="北京天气怎么样?", route="weather", calls=[({"place": "北京"}, None)])}
+         "weather": PreviousTurn(question="北京天气怎么样?", route="weather", calls=[({"place": "北京"}, None)]),
+         "reminders": PreviousTurn(question="remind me in 10 minutes to stretch", route="reminders",
+                                   calls=[({"action": "set", "when": "in 10 minutes", "text": "stretch"}, None)])}
 
 
 @pytest.fixture(scope="module")

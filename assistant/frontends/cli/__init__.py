@@ -19,7 +19,7 @@ COMMANDS = {"ask": ("ask", "ask"), "chat": ("chat", "chat"), "batch": ("batch", 
             "sessions": ("history", "sessions"), "trace": ("history", "trace"), "config": ("admin", "config"),
             "models": ("admin", "models"), "completion": ("admin", "completion"), "tools": ("admin", "tools"),
             "doctor": ("admin", "doctor"), "daemon": ("admin", "daemon"), "popup": ("admin", "popup"),
-            "templates": ("templates", "templates")}
+            "templates": ("templates", "templates"), "reminders": ("reminders", "reminders")}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

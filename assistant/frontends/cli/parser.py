@@ -242,6 +242,20 @@ def _trace_command(sub: Subcommands) -> None:
     trace.add_argument("--json", action="store_true", help="print the whole turn as JSON")
 
 
+def _reminders_command(sub: Subcommands) -> None:
+    reminders = sub.add_parser(
+        "reminders", help="the reminders and timers you set in words: list them, or cancel one",
+        description="Reminders and timers are set in words (`assistant ask \"remind me at 4 to call the dentist\"`, "
+                    "\"set a timer for 10 minutes\", \"提醒我半小时后关火\") and fired by the daemon as desktop "
+                    "notifications (`assistant daemon start`). Without an action: the pending ones, then the latest "
+                    "that fired, were missed or were cancelled.")
+    reminders.add_argument("action", nargs="?", choices=["list", "cancel"], default="list")
+    reminders.add_argument("id", nargs="*", help="cancel: the reminder's number (#3 or 3), or 'all'")
+    reminders.add_argument("--json", action="store_true", help="list: a JSON array of objects (id, kind, text, due "
+                           "in ISO 8601 with its UTC offset, state: pending, fired, missed or cancelled, fired_at)")
+    reminders.add_argument("-a", "--all", action="store_true", help="list: every one kept, not only the last 50")
+
+
 def _completion_command(sub: Subcommands) -> None:
     completion = sub.add_parser("completion", help="a shell completion script: bash, zsh or fish",
                                 description="Print a completion script for your shell. bash: add "
@@ -256,7 +270,7 @@ def _completion_command(sub: Subcommands) -> None:
 PARSERS: tuple[Callable[[Subcommands], None], ...] = (
     _ask_command, _config_command, _batch_command, _models_command, _tools_command, _chat_command, _daemon_command,
     _templates_command, _popup_command, _doctor_command, _sessions_command, _logs_command, _trace_command,
-    _completion_command,
+    _reminders_command, _completion_command,
 )
 
 

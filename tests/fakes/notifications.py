@@ -1,0 +1,57 @@
+"""A notification server on a real D-Bus session bus: org.freedesktop.Notifications as the spec defines it (Notify,
+GetCapabilities, GetServerInformation, CloseNotification, NotificationClosed), recording each Notify call as one
+JSON line. It stands in for dunst or a desktop's own server, which cannot run here; the bus (dbus-daemon) and the
+protocol are the real ones. Run: python notifications.py ADDRESS LOGFILE"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+
+from dbus_fast import BusType  # noqa: F401 - the address comes from the command line
+from dbus_fast.aio import MessageBus
+from dbus_fast.service import ServiceInterface, method, signal
+
+
+class Notifications(ServiceInterface):
+    def __init__(self, log: str) -> None:
+        super().__init__("org.freedesktop.Notifications")
+        self.log, self.next_id = log, 1
+
+    @method()
+    def Notify(self, app_name: "s", replaces_id: "u", app_icon: "s", summary: "s", body: "s",  # noqa: F821
+               actions: "as", hints: "a{sv}", expire_timeout: "i") -> "u":  # noqa: F821,F722
+        with open(self.log, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"app": app_name, "summary": summary, "body": body, "at": time.time()}) + "\n")
+        self.next_id += 1
+        return self.next_id - 1
+
+    @method()
+    def GetCapabilities(self) -> "as":  # noqa: F821,F722
+        return ["body", "body-markup"]
+
+    @method()
+    def GetServerInformation(self) -> "ssss":  # noqa: F821
+        return ["test-notifications", "assistant tests", "1.0", "1.2"]
+
+    @method()
+    def CloseNotification(self, id: "u"):  # noqa: F821
+        self.NotificationClosed(id, 3)
+
+    @signal()
+    def NotificationClosed(self, id: "u", reason: "u") -> "uu":  # noqa: F821
+        return [id, reason]
+
+
+async def main(address: str, log: str) -> None:
+    bus = await MessageBus(bus_address=address).connect()
+    bus.export("/org/freedesktop/Notifications", Notifications(log))
+    await bus.request_name("org.freedesktop.Notifications")
+    print("ready", flush=True)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,145 @@
+"""The daemon fires reminders: a real `assistant daemon run` process, a real session bus (dbus-daemon) and a
+notification server on it (tests/fakes/notifications.py: org.freedesktop.Notifications, recording each Notify),
+reminders set in words through `assistant ask`, listed and cancelled with `assistant reminders`, the daemon killed
+with SIGKILL around a due time and started again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import cli_env
+
+from processes import Daemon, run
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("dbus-daemon") is None, reason="no dbus-daemon: apt-get install dbus"),
+]
+FAKES = Path(__file__).resolve().parents[1] / "fakes"
+
+
+@pytest.fixture
+def bus(tmp_path):
+    """A private session bus, and a notification server on it; yields (address, the server's record)."""
+    pytest.importorskip("desktop_notifier", reason="the notify extra is not installed: pip install '.[notify]'")
+    address = f"unix:path={tmp_path / 'bus'}"
+    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address={address}", "--print-address"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    daemon.stdout.readline()  # it listens
+    record = tmp_path / "notifications.jsonl"
+    server = subprocess.Popen([sys.executable, str(FAKES / "notifications.py"), address, str(record)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert server.stdout.readline().strip() == "ready"
+    yield address, record, server
+    for proc in (server, daemon):
+        proc.terminate()
+        proc.wait(10)
+
+
+def notified(record: Path) -> list[dict]:
+    return [json.loads(line) for line in record.read_text().splitlines()] if record.exists() else []
+
+
+def wait_for(predicate, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def env(home, fake, bus, gazetteer_index):
+    address, _, _ = bus
+    return cli_env(home, fake, ASSISTANT_GAZETTEER_INDEX=gazetteer_index, DBUS_SESSION_BUS_ADDRESS=address,
+                   ASSISTANT_HOTKEY="")
+
+
+def reminders(env) -> list[dict]:
+    return json.loads(run(["reminders", "--json"], env).stdout)
+
+
+def test_a_reminder_set_in_words_fires_on_time_as_a_notification(home, env, bus, fake):
+    _, record, _ = bus
+    d = Daemon(home, env).start()
+    try:
+        said = run(["ask", "remind me in 3 seconds to stretch your legs"], env)
+        assert said.returncode == 0 and "stretch your legs" in said.stdout and "daemon start" not in said.stdout
+        zh = run(["ask", "提醒我5秒后关火"], env)
+        assert zh.returncode == 0 and "关火" in zh.stdout
+        kept = reminders(env)
+        assert [r["state"] for r in kept] == ["pending", "pending"] and kept[0]["due"].endswith(("+00:00", "Z"))
+        assert wait_for(lambda: len(notified(record)) == 2, 15), d.log()
+        shown = notified(record)
+        assert [(n["summary"], n["body"]) for n in shown] == [("Reminder", "stretch your legs"), ("提醒", "关火")]
+        due = {r["text"]: r["due"] for r in kept}
+        from datetime import datetime
+
+        late = shown[0]["at"] - datetime.fromisoformat(due["stretch your legs"]).timestamp()
+        assert 0 <= late < 2.5  # within a second or two of its time, never early
+        assert [r["state"] for r in reminders(env)][:2] == ["fired", "fired"]
+        assert fake.requests == []  # read by rule: no model call
+    finally:
+        d.stop()
+
+
+def test_killed_around_its_time_a_reminder_is_missed_once_never_lost_nor_twice(home, env, bus):
+    _, record, _ = bus
+    d = Daemon(home, env).start()
+    run(["ask", "remind me in 2 seconds to water the plants"], env)
+    run(["ask", "remind me in 1 hour to stretch"], env)
+    d.stop(signal.SIGKILL)  # down before its time
+    time.sleep(3)  # its time passes while the daemon is down
+    d = Daemon(home, env).start()
+    try:
+        assert wait_for(lambda: len(notified(record)) == 1, 10), d.log()
+        assert notified(record)[0]["summary"].startswith("Missed reminder") and \
+            notified(record)[0]["body"] == "water the plants"
+        states = {r["text"]: r["state"] for r in reminders(env)}
+        assert states == {"water the plants": "missed", "stretch": "pending"}  # the other is kept, not fired
+        d.stop(signal.SIGKILL)
+        d = Daemon(home, env).start()
+        time.sleep(2)
+        assert len(notified(record)) == 1  # shown once, across restarts
+    finally:
+        d.stop()
+
+
+def test_without_a_notification_service_it_is_still_marked_and_the_daemon_carries_on(home, env, bus):
+    _, record, server = bus
+    server.terminate()
+    server.wait(10)
+    d = Daemon(home, env).start()
+    try:
+        run(["ask", "remind me in 1 second to breathe"], env)
+        assert wait_for(lambda: reminders(env)[0]["state"] == "fired", 10)
+        run(["ask", "remind me in 1 second to blink"], env)
+        assert wait_for(lambda: all(r["state"] == "fired" for r in reminders(env)), 10)
+        assert d.proc.poll() is None and d.log().count("could not be shown as a desktop notification") == 1
+        assert run(["ask", "2+3"], env).stdout.strip().endswith("= 5")  # it carries on
+    finally:
+        d.stop()
+
+
+def test_reminders_lists_cancels_and_says_an_unknown_id_in_one_line(home, env):
+    run(["ask", "remind me tomorrow at 9 to call the dentist"], env)
+    run(["ask", "set a timer for 10 minutes"], env)
+    listed = run(["reminders"], env)
+    assert "call the dentist" in listed.stdout and "timer" in listed.stdout
+    first = reminders(env)[0]
+    assert set(first) >= {"id", "text", "due", "state"}
+    cancelled = run(["reminders", "cancel", str(first["id"])], env)
+    assert cancelled.returncode == 0 and f"cancelled #{first['id']}" in cancelled.stdout
+    unknown = run(["reminders", "cancel", "999"], env)
+    assert unknown.returncode != 0 and unknown.stderr.count("\n") == 1 and "no reminder #999" in unknown.stderr
+    assert {r["state"] for r in reminders(env)} == {"pending", "cancelled"}
+    by_words = run(["ask", "cancel the dentist one"], env)
+    assert by_words.returncode in (0, 1)

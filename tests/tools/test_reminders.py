@@ -1,0 +1,153 @@
+"""Reminders and timers set in words (English and Chinese), kept in the store, listed and cancelled, with no model
+call; bad input said in one line with nothing stored. The daemon that fires them: tests/frontends/test_reminders_daemon.py."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from tools.reminders.book import MAX_PENDING, Book, TooMany
+from tools.reminders.reading import due, read
+
+TZ = timezone(timedelta(hours=8))
+NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
+
+
+@pytest.mark.parametrize("question, when, text, kind", [
+    ("set a timer for ten minutes", NOW + timedelta(minutes=10), "", "timer"),
+    ("remind me at 4 to call the dentist", NOW.replace(hour=16, minute=0), "call the dentist", "reminder"),
+    ("提醒我半小时后关火", NOW + timedelta(minutes=30), "关火", "reminder"),
+    ("remind me in 90 seconds", NOW + timedelta(seconds=90), "", "reminder"),
+    ("remind me to call mum tomorrow at 9", NOW.replace(day=27, hour=9, minute=0), "call mum", "reminder"),
+    ("wake me up tomorrow at 7", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),
+    ("明天早上8点提醒我开会", NOW.replace(day=27, hour=8, minute=0), "开会", "reminder"),
+    ("周五早上8点提醒我交报告", NOW.replace(day=27, hour=8, minute=0), "交报告", "reminder"),
+    ("设一个10分钟的定时器", NOW + timedelta(minutes=10), "", "timer"),
+    ("set a 25-minute timer for the pasta", NOW + timedelta(minutes=25), "pasta", "timer"),
+    ("remind me in an hour and a half to stretch", NOW + timedelta(minutes=90), "stretch", "reminder"),
+    ("set a timer for 1h30m", NOW + timedelta(minutes=90), "", "timer"),
+    ("remind me at 16:30 to leave", NOW.replace(hour=16, minute=30), "leave", "reminder"),
+    ("set an alarm for 7am", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),
+    ("remind me tonight at 8 to call Bob", NOW.replace(hour=20, minute=0), "call Bob", "reminder"),
+    ("提醒我下午4点半去接孩子", NOW.replace(hour=16, minute=30), "接孩子", "reminder"),
+    ("一个半小时后提醒我喝水", NOW + timedelta(minutes=90), "喝水", "reminder"),
+    ("过二十分钟提醒我看一下汤", NOW + timedelta(minutes=20), "看一下汤", "reminder"),
+    ("下周一上午10点提醒我开周会", NOW.replace(day=30, hour=10, minute=0), "开周会", "reminder"),
+    ("提醒我3小时20分钟后收衣服", NOW + timedelta(hours=3, minutes=20), "收衣服", "reminder"),
+])
+def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question, when, text, kind):
+    request = read(question)
+    assert request is not None and request.action == "set" and request.kind == kind and request.text == text
+    assert due(request.when, NOW).at == when
+
+
+@pytest.mark.parametrize("question, action, target", [
+    ("what reminders do I have?", "list", ""), ("我有哪些提醒", "list", ""), ("list my timers", "list", ""),
+    ("cancel the dentist one", "cancel", "dentist"), ("取消提醒", "cancel", ""), ("cancel all my reminders", "cancel", "all"),
+    ("cancel reminder 3", "cancel", "3"), ("取消所有提醒", "cancel", "all"),
+])
+def test_listing_and_cancelling_in_words(question, action, target):
+    request = read(question)
+    assert request is not None and request.action == action and request.target == target
+
+
+@pytest.mark.parametrize("question", ["how do reminders work?", "I set a timer yesterday and it rang",
+                                      "remind me what the capital of France is", "提醒是什么意思",
+                                      "my alarm didn't go off this morning", "what is 10 minutes in seconds?"])
+def test_what_only_mentions_reminders_is_no_request(question):
+    assert read(question) is None
+
+
+@pytest.mark.parametrize("when, problem", [
+    ("yesterday at 9", "already passed"), ("in 900 years", "more than a year"), ("on February 30 at 9", "no such date"),
+    ("昨天9点", "already passed"), ("tomorrow", "not the time"),
+])
+def test_a_time_that_cannot_be_is_one_line(when, problem):
+    read_due = due(when, NOW)
+    assert read_due.at is None and problem in read_due.problem.en and read_due.problem.zh
+
+
+def _book(tmp_path) -> Book:
+    from assistant.store import Store
+
+    store = Store(tmp_path / "assistant.db")  # made and migrated as the assistant makes it
+    return Book(store.path)
+
+
+def test_a_due_reminder_is_claimed_once_and_one_due_while_the_daemon_was_down_is_missed(tmp_path):
+    book = _book(tmp_path)
+    now = datetime.now(timezone.utc)
+    soon = book.add("reminder", "soon", now + timedelta(seconds=1), "en", now)
+    old = book.add("reminder", "old", now - timedelta(hours=1), "en", now - timedelta(hours=2))
+    later = book.add("timer", "", now + timedelta(hours=1), "en", now)
+    at_start = book.claim_due(now, missed=True)  # the daemon starting: what fell due while it was down
+    assert [(r.id, r.state) for r in at_start] == [(old.id, "missed")]
+    assert [(r.id, r.state) for r in book.claim_due(now + timedelta(seconds=2))] == [(soon.id, "fired")]
+    assert book.claim_due(now + timedelta(seconds=3)) == []  # never twice
+    assert book.get(old.id).state == "missed" and book.get(soon.id).state == "fired"
+    assert [r.id for r in book.listed()] == [later.id]
+
+
+def test_the_pending_ones_are_capped(tmp_path):
+    book = _book(tmp_path)
+    now = datetime.now(timezone.utc)
+    for i in range(MAX_PENDING):
+        book.add("reminder", f"r{i}", now + timedelta(hours=1), "en", now)
+    with pytest.raises(TooMany):
+        book.add("reminder", "one more", now + timedelta(hours=1), "en", now)
+    assert len(book.listed()) == MAX_PENDING
+
+
+async def test_set_list_and_cancel_in_words_with_no_model_call(fake, make_app):
+    app = make_app()
+    set_ = await app.ask("remind me in 10 minutes to check the oven")
+    assert set_.ok and set_.model_calls == 0 and set_.route == "reminders" and "check the oven" in set_.answer
+    assert "It fires while the daemon runs: assistant daemon start" in set_.answer  # no daemon here
+    timer = await app.ask("设一个5分钟的定时器")
+    assert timer.ok and timer.model_calls == 0 and "计时 5分钟" in timer.answer
+    listed = await app.ask("what reminders do I have?")
+    assert listed.ok and "2 pending" in listed.answer and "check the oven" in listed.answer
+    gone = await app.ask("cancel the oven reminder")
+    assert gone.ok and "Cancelled" in gone.answer and "check the oven" in gone.answer
+    assert [r.text for r in Book(app.store.path).listed()] == [""]  # the timer is left
+    assert fake.requests == []
+
+
+@pytest.mark.parametrize("question, said", [
+    ("remind me in 900 years to check", "more than a year ahead"),
+    ("remind me yesterday at 9 to pay", "already passed"),
+    ("remind me on February 30 at 9 to pay", "no such date"),
+    ("remind me in 5 minutes to \x1b[31mrun\x1b[0m", "control characters"),
+])
+async def test_bad_input_is_one_clear_line_and_nothing_is_stored(fake, make_app, question, said):
+    app = make_app()
+    result = await app.ask(question)
+    assert not result.ok and said in result.answer and result.model_calls == 0
+    assert Book(app.store.path).recent() == []
+
+
+async def test_ten_thousand_reminders_stop_at_the_cap_with_one_line(fake, make_app):
+    app = make_app()
+    assert app.store.schema_version >= 17  # opened and migrated
+    book, now = Book(app.store.path), datetime.now(timezone.utc)
+    for i in range(MAX_PENDING):
+        book.add("reminder", f"r{i}", now + timedelta(hours=1), "en", now)
+    result = await app.ask("remind me in 2 hours to stretch")
+    assert not result.ok and f"{MAX_PENDING} reminders pending" in result.answer
+    assert len(book.listed()) == MAX_PENDING
+
+
+@pytest.mark.parametrize("question, reply, text", [
+    ("remind me to buy milk", "in 10 minutes", "buy milk"),
+    ("提醒我买牛奶", "十分钟后", "买牛奶"),
+    ("set a timer", "5 minutes", ""),
+])
+async def test_without_a_time_it_asks_when_and_the_answer_completes_it(fake, make_app, question, reply, text):
+    app = make_app()
+    session = app.store.create_session()
+    asked = await app.ask(question, session_id=session)
+    assert asked.route == "clarify" and ("When" in asked.answer or "How long" in asked.answer or "什么时候" in asked.answer)
+    done = await app.ask(reply, session_id=session)
+    assert done.ok and done.route == "reminders" and done.model_calls == 0
+    assert [r.text for r in Book(app.store.path).listed()] == [text]

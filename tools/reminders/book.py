@@ -1,0 +1,144 @@
+"""The reminders kept in the user's store (its ``reminders`` table, made by migration 017): set, listed, cancelled
+and claimed when due. One place for their SQL, used by the tool, ``assistant reminders`` and the daemon that fires
+them. Each change is one short transaction, so a reminder is stored whole or not at all, and one that is due is
+claimed (``pending`` → ``fired``, or ``missed`` when the daemon finds it overdue as it starts) before it is shown: a daemon killed at any moment loses none and
+shows none twice."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Literal
+
+State = Literal["pending", "fired", "missed", "cancelled"]
+MAX_PENDING = 1000  # more pending at once is a script gone wrong, not a person's day
+
+
+@dataclass(frozen=True)
+class Reminder:
+    id: int
+    kind: str
+    text: str
+    due: datetime  # aware, UTC
+    lang: str
+    state: State
+    fired_at: datetime | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """The record ``assistant reminders --json`` prints: ``due`` in ISO 8601 with the local UTC offset."""
+        return {"id": self.id, "kind": self.kind, "text": self.text, "due": self.due.astimezone().isoformat(),
+                "state": self.state, "fired_at": self.fired_at.astimezone().isoformat() if self.fired_at else None}
+
+
+class TooMany(Exception):
+    pass
+
+
+def _row(r: sqlite3.Row) -> Reminder:
+    return Reminder(id=r["id"], kind=r["kind"], text=r["text"], due=datetime.fromisoformat(r["due"]), lang=r["lang"],
+                    state=r["state"], fired_at=datetime.fromisoformat(r["fired_at"]) if r["fired_at"] else None)
+
+
+def _iso(t: datetime) -> str:
+    return t.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
+
+class Book:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def _db(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")
+        return db
+
+    def add(self, kind: str, text: str, due: datetime, lang: str, now: datetime) -> Reminder:
+        """Keep one; :class:`TooMany` when :data:`MAX_PENDING` are pending already (checked in the same write)."""
+        db = self._db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            (pending,) = db.execute("SELECT count(*) FROM reminders WHERE state = 'pending'").fetchone()
+            if pending >= MAX_PENDING:
+                db.execute("ROLLBACK")
+                raise TooMany(pending)
+            cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at) VALUES (?, ?, ?, ?, ?)",
+                             (kind, text, _iso(due), lang, _iso(now)))
+            db.execute("COMMIT")
+            row = db.execute("SELECT * FROM reminders WHERE id = ?", (cur.lastrowid,)).fetchone()
+            return _row(row)
+        finally:
+            db.close()
+
+    def listed(self, states: tuple[str, ...] = ("pending",), limit: int = 1000) -> list[Reminder]:
+        db = self._db()
+        try:
+            marks = ",".join("?" * len(states))
+            rows = db.execute(f"SELECT * FROM reminders WHERE state IN ({marks}) ORDER BY due, id LIMIT ?",
+                              (*states, limit)).fetchall()
+            return [_row(r) for r in rows]
+        finally:
+            db.close()
+
+    def recent(self, limit: int = 50) -> list[Reminder]:
+        """The pending ones, then the latest that fired, were missed or cancelled."""
+        db = self._db()
+        try:
+            rows = db.execute("SELECT * FROM reminders ORDER BY state != 'pending', CASE WHEN state = 'pending' "
+                              "THEN due END, id DESC LIMIT ?", (limit,)).fetchall()
+            return [_row(r) for r in rows]
+        finally:
+            db.close()
+
+    def cancel(self, ids: list[int]) -> list[Reminder]:
+        """Cancel those of ``ids`` still pending; the ones cancelled."""
+        if not ids:
+            return []
+        db = self._db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            marks = ",".join("?" * len(ids))
+            rows = db.execute(f"SELECT * FROM reminders WHERE id IN ({marks}) AND state = 'pending'", ids).fetchall()
+            db.execute(f"UPDATE reminders SET state = 'cancelled' WHERE id IN ({marks}) AND state = 'pending'", ids)
+            db.execute("COMMIT")
+            return [_row(r) for r in rows]
+        finally:
+            db.close()
+
+    def get(self, id: int) -> Reminder | None:
+        db = self._db()
+        try:
+            row = db.execute("SELECT * FROM reminders WHERE id = ?", (id,)).fetchone()
+            return _row(row) if row else None
+        finally:
+            db.close()
+
+    def next_due(self) -> datetime | None:
+        db = self._db()
+        try:
+            row = db.execute("SELECT min(due) FROM reminders WHERE state = 'pending'").fetchone()
+            return datetime.fromisoformat(row[0]) if row and row[0] else None
+        finally:
+            db.close()
+
+    def claim_due(self, now: datetime, missed: bool = False) -> list[Reminder]:
+        """Every pending reminder due by ``now``, marked ``fired`` (``missed``: those the daemon finds overdue as it
+        starts, due while it was down) in one transaction, before anyone is told: what this returns is shown once."""
+        db = self._db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            rows = db.execute("SELECT * FROM reminders WHERE state = 'pending' AND due <= ? ORDER BY due, id",
+                              (_iso(now),)).fetchall()
+            claimed = []
+            state: State = "missed" if missed else "fired"
+            for r in rows:
+                db.execute("UPDATE reminders SET state = ?, fired_at = ? WHERE id = ? AND state = 'pending'",
+                           (state, _iso(now), r["id"]))
+                claimed.append(_row(r))
+            db.execute("COMMIT")
+            return [Reminder(id=c.id, kind=c.kind, text=c.text, due=c.due, lang=c.lang, state=state, fired_at=now)
+                    for c in claimed]
+        finally:
+            db.close()

@@ -1,0 +1,419 @@
+"""A reminder or a timer read from words, without a model: what to do (set one, list them, cancel some), when it is
+due and what it is about, in English and Chinese.
+
+"set a timer for ten minutes", "remind me at 4 to call the dentist", "remind me in 90 seconds", "wake me up
+tomorrow at 7", "提醒我半小时后关火", "明天早上8点提醒我开会", "周五下午3点半提醒我交报告", "设一个10分钟的定时器";
+"what reminders do I have?", "cancel the dentist one", "取消提醒".
+
+:func:`read` is certain or silent: a request it cannot read whole is left to the model route, whose call is read
+again here (:func:`due`), so a time is never guessed. Times are local (the machine's zone, or the configured
+clock's); the result is an aware datetime."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Literal
+
+from tools.base import LocalText
+from tools.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+
+MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
+MAX_TEXT = 200
+
+Action = Literal["set", "list", "cancel"]
+
+
+@dataclass(frozen=True)
+class Request:
+    action: Action
+    kind: Literal["reminder", "timer"] = "reminder"
+    when: str = ""  # the time as written ("in 10 minutes", "明天早上8点")
+    text: str = ""  # what to be reminded of ("" for a timer with nothing named)
+    target: str = ""  # for cancel: which ("dentist", "all", an id), "" for the last one set
+
+
+@dataclass(frozen=True)
+class Due:
+    at: datetime | None = None
+    problem: LocalText | None = None
+    relative: bool = False  # "in 10 minutes" (said back as a clock time and how long)
+    extras: dict[str, object] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- durations
+_UNITS_EN = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "m": 60, "min": 60, "mins": 60, "minute": 60,
+             "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600, "day": 86400,
+             "days": 86400, "week": 604800, "weeks": 604800, "year": 31536000, "years": 31536000}
+_UNITS_ZH = {"秒": 1, "秒钟": 1, "分钟": 60, "分": 60, "小时": 3600, "个小时": 3600, "钟头": 3600, "个钟头": 3600,
+             "天": 86400, "日": 86400, "周": 604800, "个星期": 604800, "星期": 604800, "礼拜": 604800, "个礼拜": 604800,
+             "年": 31536000}
+_NUM = r"\d+(?:\.\d+)?"
+_EN_PART = rf"(?:(?P<n>{_NUM}|an?|one)\s*(?P<u>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|years?)(?![a-z]))"
+_EN_DURATION = re.compile(
+    rf"(?:(?:a\s+)?half\s+(?:an\s+|a\s+)?hour|an?\s+hour\s+and\s+a\s+half|{_NUM}\s+and\s+a\s+half\s+hours?|"
+    rf"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+hour|{_EN_PART}(?:\s*(?:,|and)?\s*{_EN_PART.replace('?P<n>', '?:').replace('?P<u>', '?:')})*)",
+    re.IGNORECASE)
+_ZH_DURATION = re.compile(
+    r"(?:(?P<nh>\d+)\s*个?半\s*(?:小时|钟头)|(?P<n>\d+(?:\.\d+)?)\s*(?P<u>个小时|小时|个钟头|钟头|分钟|分(?!之)|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?P<half>半)?"
+    r"(?:\s*(?:零)?(?P<n2>\d+)\s*(?P<u2>分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|(?P<q>\d)刻钟)")
+
+
+def seconds_of(text: str) -> float | None:
+    """The length of a duration as written ("90 seconds", "1h30m", "an hour and a half", "半小时", "1小时20分"),
+    or ``None``."""
+    t = text.strip().lower()
+    m = re.fullmatch(_EN_DURATION.pattern, t, re.IGNORECASE)
+    if m:
+        if re.fullmatch(r"(?:a\s+)?half\s+(?:an\s+|a\s+)?hour", t):
+            return 1800
+        if re.fullmatch(r"an?\s+hour\s+and\s+a\s+half", t):
+            return 5400
+        if (h := re.fullmatch(rf"({_NUM})\s+and\s+a\s+half\s+hours?", t)):
+            return (float(h.group(1)) + 0.5) * 3600
+        if re.fullmatch(r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+hour", t):
+            return 900
+        total = 0.0
+        for part in re.finditer(rf"({_NUM}|an?|one)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|years?)(?![a-z])", t):
+            n = 1.0 if part.group(1) in ("a", "an", "one") else float(part.group(1))
+            total += n * _UNITS_EN[part.group(2)]
+        return total or None
+    m = _ZH_DURATION.fullmatch(t)
+    if m:
+        if t.startswith("半"):
+            return 1800
+        if t == "一刻钟":
+            return 900
+        if m.group("q"):
+            return int(m.group("q")) * 900
+        if m.group("nh"):
+            return (int(m.group("nh")) + 0.5) * 3600
+        unit = _UNITS_ZH[m.group("u")]
+        total = float(m.group("n")) * unit + (unit / 2 if m.group("half") else 0)
+        if m.group("n2"):
+            total += int(m.group("n2")) * _UNITS_ZH[m.group("u2")]
+        return total
+    return None
+
+
+# ---------------------------------------------------------------- times of day
+_EN_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_EN_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+              "november", "december")
+_EN_DAY = re.compile(
+    r"\b(?P<rel>today|tonight|tomorrow|tmrw|yesterday|the\s+day\s+after\s+tomorrow)\b"
+    r"|\b(?:on\s+)?(?:(?P<next>next|this)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"|\b(?:on\s+)?(?P<mon>" + "|".join(m for m in _EN_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\s+"
+    r"(?P<dom>\d{1,2})(?:st|nd|rd|th)?\b"
+    r"|\b(?:on\s+)?(?:the\s+)?(?P<dom2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>" + "|".join(_EN_MONTHS) + r")\b"
+    r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
+_EN_TIME = re.compile(
+    r"\b(?:at\s+|by\s+|around\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>a\.?m\.?|p\.?m\.?)(?![a-z])"
+    r"|\b(?:at\s+|by\s+|around\s+)?(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
+    r"|\b(?:at|by|around)\s+(?P<hb>\d{1,2})(?![\d:.])(?:\s+o'?clock)?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|"
+    r"at\s+night|tonight))?"
+    r"|\b(?P<word>noon|midday|midnight)\b", re.IGNORECASE)
+_ZH_DAY = re.compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
+                     r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
+                     r"|(?:(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])")
+_ZH_PART = r"凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|今晚|明晚|明早|今早"
+_ZH_TIME = re.compile(rf"(?P<part>{_ZH_PART})?\s*(?P<h>\d{{1,2}})\s*(?:点|时|:)\s*(?:(?P<half>半)|(?P<m>\d{{1,2}})\s*分?|"
+                      r"(?P<q>[一三])刻)?(?:钟)?")
+
+
+def _clock_word(now: datetime, h: int, m: int, day: date | None, part: str | None, ampm: str | None) -> datetime | None:
+    if ampm:
+        if not 1 <= h <= 12:
+            return None
+        h = h % 12 + (12 if ampm.lower().startswith("p") else 0)
+    elif part:
+        if any(p in part for p in ("下午", "傍晚", "晚上", "夜里", "今晚", "明晚", "afternoon", "evening", "night", "tonight")) \
+                and h < 12:
+            h += 12
+        elif "中午" in part and h < 6:
+            h += 12
+    if not (0 <= h <= 23 and 0 <= m <= 59):
+        return None
+    if day is not None:
+        if not ampm and not part and 1 <= h <= 6:  # "tomorrow at 3": the afternoon
+            h += 12
+        return now.replace(year=day.year, month=day.month, day=day.day, hour=h, minute=m, second=0, microsecond=0)
+    at = now.replace(hour=h, minute=m, second=0, microsecond=0)
+    if not ampm and not part and h <= 12:  # "at 4": the next 4 o'clock, morning or afternoon
+        options = [at, at + timedelta(hours=12)] if h < 12 else [at]
+        options += [o + timedelta(days=1) for o in options]
+        return min(o for o in options if o > now)
+    return at if at > now else at + timedelta(days=1)
+
+
+def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Literal[False]:
+    """The day a phrase names; ``False`` for a date that does not exist (Feb 30)."""
+    today = now.date()
+    rel = (g.get("rel") or "").lower()
+    if rel:
+        offset = {"today": 0, "tonight": 0, "今天": 0, "今日": 0, "今晚": 0, "今早": 0, "tomorrow": 1, "tmrw": 1,
+                  "明天": 1, "明日": 1, "明早": 1, "明晚": 1, "后天": 2, "大后天": 3,
+                  "yesterday": -1, "昨天": -1, "前天": -2}.get(re.sub(r"\s+", " ", rel), 2)
+        return today + timedelta(days=offset)
+    if (name := g.get("wd")):
+        wd = _ZH_WEEKDAYS[name] if zh else _EN_WEEKDAYS.index(name.lower())
+        ahead = (wd - today.weekday()) % 7
+        which = (g.get("next") or "").lower()
+        if which.startswith("下"):  # 下周五: Friday of next week
+            return today + timedelta(days=7 - today.weekday() + wd)
+        if which == "next" and ahead == 0:  # "next Friday" on a Friday: a week on
+            ahead = 7
+        return today + timedelta(days=ahead)
+    try:
+        if (iso := g.get("iso")):
+            return date.fromisoformat(iso)
+        month = g.get("mon") or g.get("mon2")
+        dom = g.get("dom") or g.get("dom2")
+        if month and dom:
+            mo = int(month) if month.isdigit() else next(i for i, m in enumerate(_EN_MONTHS, 1) if m.startswith(month.lower()[:3]))
+            d = date(today.year, mo, int(dom))
+            return d if d >= today else date(today.year + 1, mo, int(dom))
+    except ValueError:
+        return False
+    return None
+
+
+def due(when: str, now: datetime) -> Due:
+    """When ``when`` ("in 10 minutes", "tomorrow at 9", "明天早上8点", "半小时后") is due, from ``now`` (aware,
+    local); a problem said in both languages when it names no time, a past one, a day that does not exist or one
+    more than a year ahead."""
+    text = _plain(when)
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    relative = re.sub(r"^(?:in|for|after)\s+|\s*(?:from\s+now|later|以后|之后|后)$|^过", "", text.strip(), flags=re.IGNORECASE)
+    span = seconds_of(relative)
+    if span is not None:
+        if span <= 0:
+            return Due(problem=_NO_TIME)
+        if timedelta(seconds=span) > MAX_AHEAD:
+            return Due(problem=_TOO_FAR)
+        return Due(at=now + timedelta(seconds=span), relative=True)
+    day_m = (_ZH_DAY if zh else _EN_DAY).search(text)
+    day: date | None = None
+    if day_m:
+        found = _day(now, day_m.groupdict(), zh)
+        if found is False:
+            return Due(problem=_NO_SUCH_DAY)
+        day = found
+    rest = text[:day_m.start()] + " " + text[day_m.end():] if day_m else text
+    part = None
+    if zh:
+        tm = _ZH_TIME.search(text)
+        if tm:
+            m = 30 if tm.group("half") else 15 * {"一": 1, "三": 3}[tm.group("q")] if tm.group("q") else int(tm.group("m") or 0)
+            part = tm.group("part") or (day_m.group("rel") if day_m and day_m.group("rel") in ("今晚", "明晚", "明早", "今早") else None)
+            if part is None and (pm := re.search(_ZH_PART, text)):
+                part = pm.group(0)
+            at = _clock_word(now, int(tm.group("h")), m, day, part, None)
+        else:
+            at = _part_only(now, day, text, zh=True)
+    else:
+        tm = _EN_TIME.search(rest)
+        if tm:
+            if tm.group("word"):
+                w = tm.group("word").lower()
+                at = _clock_word(now, 0 if w == "midnight" else 12, 0, day if w != "midnight" or day else day, "x", None)
+                if w == "midnight" and day is None:
+                    at = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+            else:
+                h = int(tm.group("h") or tm.group("h24") or tm.group("hb"))
+                m = int(tm.group("m") or tm.group("m24") or 0)
+                part = tm.group("part") or ("tonight" if day_m and (day_m.group("rel") or "").lower() == "tonight" else None)
+                if part is None and (pm := re.search(r"\b(?:in\s+the\s+)?(morning|afternoon|evening)\b|\bat\s+night\b", text, re.I)):
+                    part = pm.group(0)
+                at = _clock_word(now, h, m, day, part, tm.group("ampm"))
+        else:
+            at = _part_only(now, day, text, zh=False)
+    if at is None:
+        return Due(problem=_NO_TIME if day is None else _NO_HOUR)
+    if at <= now:
+        return Due(problem=_PAST)
+    if at - now > MAX_AHEAD:
+        return Due(problem=_TOO_FAR)
+    return Due(at=at)
+
+
+def _part_only(now: datetime, day: date | None, text: str, zh: bool) -> datetime | None:
+    """"tomorrow morning", "明天早上": the part's usual hour (9, 14, 19); a day alone names no time."""
+    hours = {"morning": 9, "afternoon": 14, "evening": 19, "night": 21, "早上": 8, "早晨": 8, "上午": 9, "中午": 12,
+             "下午": 14, "傍晚": 18, "晚上": 20, "今晚": 20, "明晚": 20, "明早": 8, "今早": 8}
+    m = re.search(r"morning|afternoon|evening|night" if not zh else "|".join(hours), text, re.IGNORECASE)
+    if not m:
+        return None
+    h = hours[m.group(0).lower()]
+    d = day or now.date()
+    at = now.replace(year=d.year, month=d.month, day=d.day, hour=h, minute=0, second=0, microsecond=0)
+    return at if at > now or day is not None else at + timedelta(days=1)
+
+
+def _plain(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
+    if NUMERAL.search(text):
+        text = re.sub(r"[一二两三四五六七八九十百零]+(?=\s*(?:个半|个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|周(?![一二三四五六日天])|年|点|时|月|日|号))",
+                      lambda m: to_digits(m.group(0)), text)
+    return EN_NUMBER.sub(lambda m: str(en_value(m.group(0))) if m.group(0).lower() not in ("a", "an", "one") else m.group(0), text)
+
+
+_NO_TIME = LocalText(en="I could not tell when: say a time (\"at 16:30\", \"tomorrow at 9\") or a delay (\"in 10 minutes\").",
+                     zh="没听出是什么时候:请说一个时间(“下午4点半”“明天早上9点”)或多久以后(“10分钟后”)。")
+_NO_HOUR = LocalText(en="that names a day but not the time: add one (\"at 9\").", zh="只说了哪天,没说几点:请加上时间(“9点”)。")
+_PAST = LocalText(en="that time has already passed.", zh="这个时间已经过去了。")
+_TOO_FAR = LocalText(en="that is more than a year ahead; reminders here are kept for up to a year.",
+                     zh="这超过了一年;这里的提醒最多设到一年以后。")
+_NO_SUCH_DAY = LocalText(en="there is no such date.", zh="没有这一天。")
+
+
+# ---------------------------------------------------------------- requests
+_EN_SET = re.compile(
+    r"^(?:(?:please\s+)?(?:set|start|create|make)\s+(?:me\s+)?(?:an?|the)\s+(?P<dur0>[\w\s.-]+?)[\s-]+(?P<kind0>timer|countdown|alarm)"
+    r"(?P<rest0>(?:\s+(?:to|that|for|about)\b.*)?)"
+    r"|(?:please\s+)?(?:set|start|create|add|make)\s+(?:me\s+|up\s+)?(?:an?\s+|the\s+|my\s+)?(?P<kind>timer|alarm|reminder|countdown)"
+    r"(?:\s+(?:for|to\s+go\s+off|that\s+goes\s+off|set\s+for))?(?P<rest>.*)"
+    r"|(?P<remind>remind\s+me|wake\s+me(?:\s+up)?|ping\s+me|nudge\s+me|give\s+me\s+a\s+(?:shout|nudge|reminder))(?P<rest2>.*)"
+    r"|(?P<dur>.+?)\s+(?P<kind2>timer|countdown)"
+    r"|(?:timer|countdown)\s+(?:for\s+)?(?P<rest3>.+))$", re.IGNORECASE)
+_ZH_SET = re.compile(
+    r"^(?:(?:帮我|请|给我|麻烦)?(?:设|定|设置|设定|定个|设个|开|开个|来个|建|建个|加|加个)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)(?P<after>.*)"
+    r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
+    r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
+_EN_LIST = re.compile(
+    r"^(?:what|which)\s+(?:reminders|timers|alarms)\s+(?:do\s+i\s+have|are\s+(?:set|there|pending|left|coming\s+up))"
+    r"|^(?:list|show|see|view|check)\s+(?:me\s+)?(?:all\s+)?(?:my\s+|the\s+)?(?:reminders|timers|alarms|pending\s+reminders)"
+    r"|^(?:my\s+)?(?:reminders|timers)\s*[?？]*$|^do\s+i\s+have\s+any\s+(?:reminders|timers|alarms)"
+    r"|^(?:any|what)\s+(?:reminders|timers)(?:\s+(?:set|today|left))?", re.IGNORECASE)
+_ZH_LIST = re.compile(r"^(?:我)?(?:有|还有)(?:哪些|什么|几个|没有)(?:提醒|闹钟|定时器)|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部)?(?:提醒|闹钟|定时器)"
+                      r"|^(?:我的)?(?:提醒|闹钟|定时器)(?:有哪些|列表)")
+_EN_CANCEL = re.compile(
+    r"^(?:cancel|delete|remove|clear|stop|dismiss|turn\s+off|forget(?:\s+about)?)\s+(?P<what>.*?)\s*(?:reminders?|timers?|alarms?|ones?)?$"
+    r"|^(?:never\s*mind|nevermind)\s+(?:the\s+)?(?P<what2>.*?)\s*(?:reminders?|timers?|alarms?)$", re.IGNORECASE)
+_ZH_CANCEL = re.compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关掉|不要)(?:掉)?(?P<what>.*?)(?:的)?(?:提醒|闹钟|定时器|计时器|倒计时)(?:吧)?$"
+                        r"|^(?:取消|删除)(?:掉)?(?P<what2>.+?)(?:那个|那条)$")
+
+
+def read(question: str) -> Request | None:
+    """The request ``question`` makes of reminders, when it certainly makes one; else ``None``."""
+    text = _plain(question).strip().rstrip("?？!！。.，, ")
+    if not text or len(text) > 300:
+        return None
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    if (_ZH_LIST if zh else _EN_LIST).search(text):
+        return Request(action="list")
+    numbered = re.match(r"^(?:cancel|delete|remove)\s+(?:reminder\s+|timer\s+)?#?(\d+)$|^(?:取消|删除)(?:提醒)?\s*#?(\d+)(?:号)?$",
+                        text, re.IGNORECASE)
+    if numbered:
+        return Request(action="cancel", target=numbered.group(1) or numbered.group(2))
+    cancel = (_ZH_CANCEL if zh else _EN_CANCEL).match(text)
+    if cancel and (zh or re.search(r"reminder|timer|alarm|\bone\b|\bit\b", text, re.IGNORECASE)):
+        what = (cancel.group("what") or cancel.group("what2") or "").strip()
+        if re.match(r"^(?:all|every|each|所有|全部)", what, re.IGNORECASE):
+            what = "all"
+        what = re.sub(r"^(?:the|my|that|this|那个|这个|我的)\s*", "", what, flags=re.IGNORECASE).strip()
+        return Request(action="cancel", target=what)
+    return _read_set(text, zh)
+
+
+def untimed(question: str) -> Literal["reminder", "timer"] | None:
+    """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"): its kind,
+    so the time can be asked back; ``None`` otherwise."""
+    text = _plain(question).strip().rstrip("?？!！。.，, ")
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    if not text or len(text) > 300 or read(question) is not None or (zh and _ZH_ABOUT.search(text)):
+        return None
+    if zh:
+        m = re.match(r"^(?:帮我|请|给我|麻烦)?(?:(?:设|定|设置|设定|开|来|建|加)(?:一)?个?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)|提醒我|叫醒我)", text)
+        if m:
+            return "timer" if (m.group("kind") or "") in ("定时器", "计时器", "倒计时") else "reminder"
+        return None
+    m = re.match(r"^(?:please\s+)?(?:(?:set|start|create|add|make)\s+(?:me\s+)?(?:an?\s+|the\s+)?(?P<kind>timer|alarm|reminder|"
+                 r"countdown)\b|remind\s+me\b(?!\s+(?:what|who|how|why|where|which|of\s+the))|wake\s+me\b)", text, re.IGNORECASE)
+    if m:
+        return "timer" if (m.group("kind") or "").lower() in ("timer", "countdown") else "reminder"
+    return None
+
+
+# A question about setting one, not a request: "明天8点叫我起床的话要怎么设置闹钟?", "提醒功能怎么用"
+_ZH_ABOUT = re.compile(r"怎么|如何|怎样|为什么|为啥|是什么|什么意思|的话|能不能用|有没有用|好不好")
+
+
+def _read_set(text: str, zh: bool) -> Request | None:
+    if zh and _ZH_ABOUT.search(text):
+        return None
+    m = (_ZH_SET if zh else _EN_SET).match(text)
+    if not m:
+        return None
+    g = m.groupdict()
+    if zh:
+        kind = "timer" if (g.get("kind") or "") in ("定时器", "计时器", "倒计时") or (g.get("rest3") is not None and text.startswith(("倒计时", "计时"))) else "reminder"
+        body = " ".join(x for x in (g.get("rest"), g.get("after"), g.get("pre"), g.get("rest2"), g.get("rest3")) if x)
+        return _split_zh(body, kind)
+    kind = "timer" if (g.get("kind0") or g.get("kind") or g.get("kind2") or "").lower() in ("timer", "countdown") \
+        or g.get("rest3") else "reminder"
+    body = (f"for {g['dur0']}{g.get('rest0') or ''}" if g.get("dur0") else
+            next(x for x in (g.get("rest"), g.get("rest2"), g.get("dur"), g.get("rest3")) if x is not None))
+    return _split_en(body.strip(), kind)
+
+
+_EN_WHEN = re.compile(
+    rf"(?:\b(?:in|for|after)\s+)?(?:{_EN_DURATION.pattern})(?:\s+(?:from\s+now|later))?"
+    r"|(?:(?:\b(?:on\s+)?(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|tmrw|yesterday|the\s+day\s+after\s+tomorrow|monday|tuesday|wednesday"
+    r"|thursday|friday|saturday|sunday|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+    r"|\d{4}-\d{2}-\d{2}))\b\s*(?:morning|afternoon|evening|night)?\s*)?(?:(?:at|by|around)\s+\d{1,2}(?::\d{2})?(?:\s*(?:a\.?m\.?|p\.?m\.?))?"
+    r"(?:\s+o'?clock)?(?:\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))?|\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)"
+    r"|\d{1,2}:\d{2}|(?:at\s+)?(?:noon|midday|midnight))"
+    r"|\b(?:today|tonight|tomorrow|tmrw)\s+(?:morning|afternoon|evening|night)\b|\b(?:this|tomorrow)\s+(?:morning|afternoon|evening)\b",
+    re.IGNORECASE)
+
+
+def _split_en(body: str, kind: str) -> Request | None:
+    """The time phrase and what it is about, from "at 4 to call the dentist", "to call mum tomorrow at 9",
+    "for 10 minutes"; ``None`` unless both are read whole (nothing left over but the words that join them)."""
+    spans = [m for m in _EN_WHEN.finditer(body) if m.group(0).strip()]
+    if not spans:
+        return None
+    when = " ".join(m.group(0).strip() for m in spans)
+    rest = body
+    for m in reversed(spans):
+        rest = rest[:m.start()] + " " + rest[m.end():]
+    rest = re.sub(r"\s+", " ", rest).strip(" ,")
+    about = re.match(r"^(?:(?:and\s+)?(?:to|that|about|of|so\s+i\s+can)\s+)?(?P<t>.*)$", rest, re.IGNORECASE)
+    text = about.group("t").strip() if about else rest
+    if kind == "timer":  # "a timer for 3 minutes for the eggs": the eggs
+        text = re.sub(r"^(?:for|to|about)\s+(?:the\s+)?", "", text, flags=re.IGNORECASE)
+    if not text and rest:
+        return None
+    if re.search(r"\b(?:to|that|about)\s*$", rest, re.IGNORECASE):
+        return None
+    return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text[:MAX_TEXT])
+
+
+_ZH_WHEN = re.compile(
+    r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}月\d{1,2}[日号])\s*)?"
+    rf"(?:(?:{_ZH_PART})\s*)?\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?(?:钟)?"
+    r"|(?:过)?(?:\d+\s*个?半\s*(?:小时|钟头)|\d+(?:\.\d+)?\s*(?:个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?:半)?(?:\s*(?:零)?\d+\s*(?:分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|\d刻钟)"
+    r"\s*(?:以后|之后|后)?"
+    rf"|(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天)\s*(?:{_ZH_PART})?")
+
+
+def _split_zh(body: str, kind: str) -> Request | None:
+    body = body.strip(" ,，")
+    spans = [m for m in _ZH_WHEN.finditer(body) if m.group(0).strip()]
+    if not spans:
+        return None
+    when = "".join(m.group(0) for m in spans)
+    rest = body
+    for m in reversed(spans):
+        rest = rest[:m.start()] + rest[m.end():]
+    rest = re.sub(r"^(?:的|在|我|要|去)?\s*|(?:的)?(?:吧|哦|啊|呀)?$", "", rest.strip(" ,，")).strip(" ,，")
+    rest = re.sub(r"^(?:提醒我|叫我)", "", rest).strip()
+    if kind == "timer" or not rest:
+        rest = rest if kind != "timer" else re.sub(r"^(?:的)?", "", rest)
+    return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest[:MAX_TEXT])

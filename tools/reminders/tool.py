@@ -1,0 +1,254 @@
+"""The reminders tool: a reminder or a timer set in words, listed, or cancelled, kept in the user's store and fired by
+the daemon (assistant/reminders.py). The first tool that keeps state: its ``run`` writes one table of the user's own
+store (:mod:`.book`), so it runs in the assistant's process (``keeps_state``); it reaches no network and no other
+file. Reading the request (:mod:`.reading`) is certain or silent; a model's call is read by the same rules."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from tools.base import KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
+from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
+from tools.reminders.reading import MAX_TEXT, due, read, untimed
+from tools.when import current_time
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+class RemindersConfig(BaseModel):
+    store: str  # the store's file (its reminders table)
+    run_dir: str = ""  # where the daemon keeps its pid file: a reminder set without it says how to start it
+    clock: str | None = None  # "now" as ISO 8601 (tests, reproducible runs); None: the real time
+
+
+class RemindersArgs(BaseModel):
+    action: Literal["set", "list", "cancel"] = Field(..., description="set one, list them, or cancel some")
+    when: str = Field("", max_length=80, description="for set: the time as the user wrote it ('in 10 minutes', "
+                                                      "'tomorrow at 9', '明天早上8点', '半小时后')")
+    text: str = Field("", max_length=400, description="for set: what to remind of, as the user wrote it ('' for none)")
+    kind: Literal["reminder", "timer"] = Field("reminder", description="a timer counts down a span ('a 10 minute "
+                                                                        "timer'); a reminder names a time or a delay")
+    target: str = Field("", max_length=80, description="for cancel: which one (words of its text, its number, 'all'; "
+                                                        "'' when there is one)")
+
+
+def _clock(t: datetime) -> str:
+    return t.strftime("%H:%M:%S") if t.second else t.strftime("%H:%M")  # "in 90 seconds": to the second
+
+
+def when_said(at: datetime, now: datetime, zh: bool) -> str:
+    """A due time as a person says it: "16:30", "tomorrow at 09:00", "Fri 28 Nov at 08:00" / "16:30", "明天 09:00"."""
+    days = (at.date() - now.date()).days
+    if zh:
+        day = {0: "今天", 1: "明天", 2: "后天"}.get(days, f"{at.month}月{at.day}日")
+        return f"{day} {_clock(at)}"
+    day = {0: "", 1: "tomorrow "}.get(days, f"{at.strftime('%a')} {at.day} {at.strftime('%b')} ")
+    return f"{day}at {_clock(at)}"
+
+
+def _span(seconds: float, zh: bool) -> str:
+    seconds = round(seconds)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    if zh:
+        return "".join(f"{v}{u}" for v, u in ((h, "小时"), (m, "分钟"), (s, "秒")) if v) or "0秒"
+    parts = [f"{v} {u}{'' if v == 1 else 's'}" for v, u in ((h, "hour"), (m, "minute"), (s, "second")) if v]
+    return " ".join(parts) or "0 seconds"
+
+
+class Reminders(Tool[RemindersArgs]):
+    name = "reminders"
+    description = ("Reminders and timers: set one at a time or after a delay, list them, or cancel some. Copy the time "
+                   "and what to remind of as the user wrote them.")
+    Args = RemindersArgs
+    Config = RemindersConfig
+    title = LocalText(zh="提醒和定时器", en="reminders and timers")
+    keeps_state = True
+    renders_directly = True
+    continues_by_substitution = False
+    reads = (
+        ("set a timer for ten minutes", {"action": "set", "kind": "timer"}),
+        ("remind me at 4 to call the dentist", {"action": "set", "text": "call the dentist"}),
+        ("提醒我半小时后关火", {"action": "set", "text": "关火"}),
+        ("what reminders do I have?", {"action": "list"}),
+        ("取消提醒", {"action": "cancel"}),
+    )
+    near_misses = ("how do reminders work?", "I set a timer yesterday and it rang", "remind me what the capital of "
+                   "France is", "提醒是什么意思", "my alarm didn't go off this morning",
+                   "明天 8:00 叫我起床的话要怎么设置闹钟?")
+
+    def __init__(self, config: RemindersConfig) -> None:
+        super().__init__(config)
+        self.cfg = config
+
+    @classmethod
+    def from_settings(cls, settings: Any, paths: Any) -> Reminders:
+        return cls(RemindersConfig(store=str(paths.database), run_dir=str(paths.run_dir), clock=settings.clock))
+
+    def now(self) -> datetime:
+        return current_time(self.cfg.clock).astimezone()
+
+    def route(self, question: str) -> list[BaseModel] | None:
+        request = read(question)
+        if request is None:
+            return None
+        return [RemindersArgs(action=request.action, when=request.when, text=request.text, kind=request.kind,
+                              target=request.target)]
+
+    def missing(self, question: str) -> str | None:
+        kind = untimed(question)
+        if kind is None:
+            return None
+        if language_of(question) == "zh":
+            return "计时多久?(例如“10分钟”)" if kind == "timer" else "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)"
+        return ("How long should the timer run? (\"10 minutes\", \"90 seconds\")" if kind == "timer" else
+                "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")")
+
+    def complete(self, question: str, reply: str) -> list[BaseModel] | None:
+        zh = language_of(question) == "zh"
+        joined = f"{question}{reply}" if zh else f"{question} {'for ' if untimed(question) == 'timer' else ''}{reply}"
+        return self.route(joined)
+
+    def daemon_running(self) -> bool:
+        try:
+            pid = int((Path(self.cfg.run_dir) / "daemon.pid").read_text())
+            os.kill(pid, 0)
+            return True
+        except (OSError, ValueError):
+            return False
+
+    async def run(self, args: RemindersArgs) -> ToolResult:
+        book, now = Book(self.cfg.store), self.now()
+        zh = language_of(args.text + args.when + args.target) == "zh"
+        if args.action == "list":
+            return ToolResult.success(action="list", reminders=[r.as_json() for r in book.listed()],
+                                      as_of=now.isoformat())
+        if args.action == "cancel":
+            return self._cancel(book, args)
+        read_due = due(args.when, now)
+        if read_due.at is None:
+            problem = read_due.problem or LocalText(en="I could not tell when.", zh="没听出是什么时候。")
+            result = ToolResult.failure(f"cannot set it: {problem.en}", problem)
+            result.fixable = "could not tell" in problem.en  # a model may write the time again; a past one stays past
+            return result
+        at = read_due.at if read_due.at.microsecond == 0 else \
+            read_due.at.replace(microsecond=0) + timedelta(seconds=1)  # "in 90 seconds": a whole second, never early
+        text = args.text.strip()
+        if _CONTROL.search(text):
+            return ToolResult(ok=False, error="the reminder's text has control characters", fixable=False,
+                              message=LocalText(en="the reminder's text has control characters; write it as plain text.",
+                                                zh="提醒的内容里有控制字符;请用普通文字写。"))
+        if len(text) > MAX_TEXT:
+            return ToolResult(ok=False, error=f"the reminder's text is over {MAX_TEXT} characters", fixable=False,
+                              message=LocalText(en=f"that is too long for a reminder (at most {MAX_TEXT} characters).",
+                                                zh=f"提醒的内容太长了(最多 {MAX_TEXT} 个字符)。"))
+        try:
+            kept = book.add(args.kind, text, at, "zh" if zh or language_of(args.when) == "zh" else "en", now)
+        except TooMany:
+            return ToolResult(ok=False, error=f"{MAX_PENDING} reminders are pending already", fixable=False,
+                              message=LocalText(en=f"you have {MAX_PENDING} reminders pending, the most kept; cancel "
+                                                   "some first (assistant reminders).",
+                                                zh=f"你已经有 {MAX_PENDING} 个待办提醒,已到上限;请先取消一些(assistant reminders)。"))
+        return ToolResult.success(action="set", id=kept.id, kind=kept.kind, text=kept.text,
+                                  due=kept.due.astimezone(now.tzinfo).isoformat(), as_of=now.isoformat(),
+                                  seconds=round((kept.due - now).total_seconds()), relative=read_due.relative,
+                                  daemon=self.daemon_running())
+
+    def _cancel(self, book: Book, args: RemindersArgs) -> ToolResult:
+        pending = book.listed()
+        target = args.target.strip().lower()
+        if target == "all":
+            chosen = pending
+        elif target.isdigit() or target.lstrip("#").isdigit():
+            chosen = [r for r in pending if r.id == int(target.lstrip("#"))]
+        elif target:
+            words = [w for w in re.findall(r"\w+", target) if len(w) >= 2 and w not in ("the", "one", "my", "that")]
+            chosen = [r for r in pending if words and all(w in r.text.lower() for w in words)] if words else []
+            if not chosen and re.search(r"[\u4e00-\u9fff]", target):
+                chosen = [r for r in pending if target.strip("的") in r.text]
+        elif len(pending) == 1:
+            chosen = pending
+        else:
+            chosen = []
+            if pending:
+                return ToolResult(ok=False, error="several reminders are pending: which one?", fixable=False,
+                                  message=_which(pending, language_of(args.target) == "zh" or
+                                                 any(r.lang == "zh" for r in pending[:1])))
+        if not chosen:
+            return ToolResult(ok=False, error="no pending reminder matches", fixable=False,
+                              message=LocalText(en="no pending reminder matches that (assistant reminders lists them).",
+                                                zh="没有对得上的待办提醒(assistant reminders 可以列出来)。"))
+        done = book.cancel([r.id for r in chosen])
+        return ToolResult.success(action="cancel", cancelled=[r.as_json() for r in done])
+
+    def check(self, question: str, args: RemindersArgs, result: ToolResult) -> Verdict | None:
+        if not result.ok:
+            return super().check(question, args, result)
+        return Verdict(verdict="PASS", reason="kept in the store" if args.action == "set" else "read from the store")
+
+    def key_facts(self, args: RemindersArgs, result: ToolResult) -> list[KeyFact]:
+        return []
+
+    def render(self, question: str, args: RemindersArgs, result: ToolResult) -> str | None:
+        data = result.data or {}
+        zh = language_of(question) == "zh"
+        now = datetime.fromisoformat(str(data.get("as_of"))) if data.get("as_of") else self.now()
+        if data.get("action") == "list":
+            return _listing([_from_json(r) for r in data.get("reminders", [])], now, zh)
+        if data.get("action") == "cancel":
+            gone = [_from_json(r) for r in data.get("cancelled", [])]
+            if zh:
+                return "已取消:" + ";".join(_line(r, now, zh) for r in gone) + "。"
+            return "Cancelled: " + "; ".join(_line(r, now, zh) for r in gone) + "."
+        at = datetime.fromisoformat(str(data["due"]))
+        when = when_said(at, now, zh)
+        what, kind = str(data.get("text") or ""), data.get("kind")
+        seconds = float(data.get("seconds") or 0)
+        if zh:
+            head = (f"好的,计时 {_span(seconds, True)}" + (f"({what})" if what else "") + f",{when} 到点" if kind == "timer" else
+                    f"好的,{when} 提醒你" + (f":{what}" if what else "")) + f"(#{data['id']})。"
+            tail = "" if data.get("daemon") else ("\n提醒在后台服务运行时才会弹出:assistant daemon start(或 assistant daemon "
+                                                 "install 让它随登录启动)。")
+            return head + tail
+        if kind == "timer":
+            head = f"OK, timer set for {_span(seconds, False)}" + (f" ({what})" if what else "") + f": it goes off {when}"
+        else:
+            head = "OK, I'll remind you" + (f" to {what}" if what and not what.lower().startswith(("to ", "about ")) else
+                                            f" {what}" if what else "") + f" {when}"
+            if data.get("relative"):
+                head += f", in {_span(seconds, False)}"
+        tail = "" if data.get("daemon") else ("\nIt fires while the daemon runs: assistant daemon start (or assistant "
+                                              "daemon install to have it at login).")
+        return head + f" (#{data['id']})." + tail
+
+
+def _from_json(r: dict[str, Any]) -> Reminder:
+    return Reminder(id=int(r["id"]), kind=str(r["kind"]), text=str(r["text"]), due=datetime.fromisoformat(str(r["due"])),
+                    lang="", state=r["state"])
+
+
+def _line(r: Reminder, now: datetime, zh: bool) -> str:
+    what = r.text or (("计时结束" if r.kind == "timer" else "提醒") if zh else ("timer" if r.kind == "timer" else "reminder"))
+    return f"#{r.id} {when_said(r.due.astimezone(now.tzinfo), now, zh)} {what}"
+
+
+def _listing(reminders: list[Reminder], now: datetime, zh: bool) -> str:
+    if not reminders:
+        return "现在没有待办的提醒。" if zh else "You have no reminders pending."
+    head = f"你有 {len(reminders)} 个待办提醒:" if zh else f"You have {len(reminders)} pending:"
+    return head + "\n" + "\n".join(f"- {_line(r, now, zh)}" for r in reminders)
+
+
+def _which(pending: list[Reminder], zh: bool) -> LocalText:
+    now = datetime.now().astimezone()
+    listed = "; ".join(_line(r, now, zh) for r in pending[:5])
+    return LocalText(en=f"which one? You have {len(pending)} pending: {listed}. Say \"cancel 2\", words of it, or "
+                        "\"cancel all\".",
+                     zh=f"取消哪一个?你有 {len(pending)} 个待办提醒:{listed}。可以说“取消 2”、提醒里的词,或“取消所有提醒”。")
+

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import tkinter as tk
 from tkinter import font as tkfont
 from typing import Any
@@ -96,6 +97,11 @@ class Popup:
         self.pulling = False
         self.decor_asked = False
         self.expanded = False  # the conversation is on show (not the input line alone)
+        self.selection: str | None = None  # text selected in another window, attached to the next question
+        self.used_selection: str | None = None  # the last one asked about: not attached again
+        self.reminded = threading.Event()  # the daemon fired a reminder (SIGUSR2)
+        self.shown_reminders: set[int] = set()
+        self.opened_at = time.time()
         root = self.root = tk.Tk()
         root.title("assistant")
         root.withdraw()  # placed, then shown: no flash at the top-left corner
@@ -141,12 +147,15 @@ class Popup:
         root.bind("<Escape>", lambda _e: self.close("Esc"))
         root.protocol("WM_DELETE_WINDOW", lambda: self.close("the window manager"))
         root.bind("<Control-C>", self.copy)  # Ctrl+Shift+C
+        root.bind("<Control-r>", self.drop_selection)
         root.bind("<Map>", self._mapped, add="+")  # before it is shown: its first mapping is when it takes the keyboard
         self.show_last()
         self._placeholder()
         self.place()
         threading.Thread(target=self._notes, daemon=True).start()
         signal.signal(signal.SIGUSR1, lambda *_: self.raise_asked.set())
+        signal.signal(signal.SIGUSR2, lambda *_: self.reminded.set())
+        self.look_for_selection()
         root.after(50, self.pump)
 
     def _placeholder(self) -> None:
@@ -279,6 +288,50 @@ class Popup:
         if notes:
             self.events.put({"type": "note", "text": str(notes[-1])})
 
+    def look_for_selection(self) -> None:
+        """The text selected in another window as the popup is summoned: attached to the next question."""
+        def read() -> None:
+            from assistant.frontends.selection import read_selection
+
+            selected = read_selection()
+            if selected and selected != self.used_selection:
+                self.events.put({"type": "selection", "text": selected})
+        threading.Thread(target=read, daemon=True).start()
+
+    def drop_selection(self, _event: object = None) -> str:
+        self.selection = None
+        self.status.config(text=HINT)
+        return "break"
+
+    def show_reminders(self) -> None:
+        """The reminders the daemon fired while the popup is open, as lines of the conversation."""
+        from tools.reminders.book import Book
+
+        try:
+            fired = [r for r in Book(resolve_paths().database).recent(50)
+                     if r.state in ("fired", "missed") and r.fired_at and r.fired_at.timestamp() >= self.opened_at - 1
+                     and r.id not in self.shown_reminders]
+        except Exception:  # noqa: BLE001 - a store busy for a moment: the next signal shows it
+            return
+        for r in sorted(fired, key=lambda r: r.due):
+            self.shown_reminders.add(r.id)
+            zh = r.lang == "zh"
+            what = r.text or (("计时结束" if r.kind == "timer" else "提醒") if zh else
+                              ("time's up" if r.kind == "timer" else "reminder"))
+            when = r.due.astimezone().strftime("%H:%M")
+            label = ("错过的提醒" if r.state == "missed" else "提醒") if zh else ("Missed reminder" if r.state == "missed"
+                                                                            else "Reminder")
+            line = f"{label} · {when} · {what}"  # in words: not every desktop's font has an alarm clock sign
+            self.text.configure(state="normal")
+            if self.text.index("end-1c") != "1.0":
+                self.text.insert("end", "\n\n")
+            self.text.insert("end", line, ("question",))
+            self.text.configure(state="disabled")
+            self.text.see("end")
+            self.expand()
+            self.grow()
+            print(f"reminder shown: {line}", flush=True)  # the popup's log
+
     def start_exchange(self, question: str) -> None:
         """A new exchange below the ones before (the conversation is kept, not replaced)."""
         self.text.configure(state="normal")
@@ -359,9 +412,17 @@ class Popup:
         self.history.append(question)
         self.entry.delete(0, "end")
         self._placeholder()
+        sent = question
+        if self.selection:  # asked about the selected text: it goes before the question, as an -f file does
+            from assistant.frontends.selection import attached
+
+            sent, self.used_selection = attached(self.selection, question), self.selection
+            shown = self.selection.replace("\n", " ")
+            question = f"{question}  [selected text: {shown[:60]}{'…' if len(shown) > 60 else ''}]"
+            self.selection = None
         self.start_exchange(question)
         self.expand()
-        threading.Thread(target=self._worker, args=(question,), daemon=True).start()
+        threading.Thread(target=self._worker, args=(sent,), daemon=True).start()
 
     def _worker(self, question: str) -> None:
         turn = Turn(self.client, {"question": question, "session_id": self.session_id})
@@ -383,6 +444,10 @@ class Popup:
         if self.raise_asked.is_set():
             self.raise_asked.clear()
             self.focus()
+            self.look_for_selection()
+        if self.reminded.is_set():
+            self.reminded.clear()
+            self.show_reminders()
         while True:
             try:
                 e = self.events.get_nowait()
@@ -426,6 +491,13 @@ class Popup:
                 self.status.config(text=HINT)
             elif kind == "note":
                 self.status.config(text=f"note: {e['text']}"[:160])
+            elif kind == "selection":
+                if e["text"] in self.text.get("1.0", "end"):  # selected in the popup itself: not another window's
+                    continue
+                self.selection = e["text"]
+                print(f"selection attached: {len(e['text'])} characters", flush=True)  # the popup's log
+                self.status.config(text=f"Selected text attached ({len(e['text'])} characters): ask about it · "
+                                        "Ctrl+R drops it")
             elif kind == "_end":
                 self.busy = False
         self.root.after(50, self.pump)  # also lets Python see SIGUSR1 between Tk events

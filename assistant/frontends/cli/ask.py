@@ -84,6 +84,16 @@ def ask(args: argparse.Namespace) -> int:
         raise ConfigError(f"--model {args.model}: {NOT_A_MODEL_NAME}.", "`assistant models` lists the models there are.")
     images: list[bytes] = []
     question = read_question(args.question, args.file, images=images)
+    if getattr(args, "selection", False):
+        from assistant.frontends.selection import attached, how, read_selection
+
+        selected = read_selection()
+        if selected is None:
+            raise ConfigError("no text is selected, and the clipboard is empty.",
+                              f"Select the text first (read with {how()}), or attach a file with -f.")
+        if not question.strip():
+            raise ConfigError("ask something about the selected text.", "assistant ask --selection 'explain this'")
+        question = attached(selected, question)
     if not args.no_daemon and not images:  # images are answered here: the daemon's requests carry text
         from assistant.frontends.client import connect
         from assistant.paths import resolve_paths

@@ -48,6 +48,10 @@ def _ask_command(sub: Subcommands) -> None:
     ask.add_argument("-f", "--file", "-a", "--attach", action="append", default=[], metavar="FILE",
                      help="a text file to put before the question, or an image (PNG, JPEG, GIF, WebP) for a model "
                           "with vision (repeatable)")
+    ask.add_argument("--selection", action="store_true",
+                     help="put the text selected in another window before the question, as a file is (X11 primary "
+                          "selection, wl-paste --primary on Wayland, else the clipboard): "
+                          "assistant ask --selection 'explain this'")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
     ask.add_argument("--plain", action="store_true", help="on a terminal, show the answer's Markdown as it is "
                                                           "(on a pipe it always is)")

@@ -94,8 +94,8 @@ class Firer:
         now = self.clock()
         try:
             claimed = await asyncio.to_thread(self.book.claim_due, now, missed)
-        except Exception as e:  # a store that is busy or unreadable: tried again on the next look
-            log.warning("reminders: could not read the store: %s", e)
+        except Exception as e:  # a store that is busy or unreadable: tried again on the next look, said once
+            self.notifier._once(f"store:{type(e).__name__}", f"reminders: could not read the store: {e}")
             return []
         for reminder in claimed:
             title, body = said(reminder, now)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from tools.numerals import EN_NUMBER, en_value
 
@@ -174,9 +174,15 @@ _COMPOUNDS = [
     (re.compile(rf"{_N}\s*分(?:钟)?\s*(?:零)?{_N}\s*秒"), 60, "秒", "分钟", r"秒"),
     (re.compile(rf"{_N}\s*英尺\s*{_N}\s*英寸"), 12, "英寸", "英尺", r"英寸"),
 ]
-_HALVES = [(re.compile(r"\b(?:an|one|1)\s+hour\s+and\s+a\s+half\b", re.IGNORECASE), "90 minutes"),
-           (re.compile(r"\bhalf\s+an\s+hour\b", re.IGNORECASE), "30 minutes"),
-           (re.compile(r"(?:一个|1个)半小时"), "90分钟"), (re.compile(r"半(?:个)?小时"), "30分钟")]
+_ZH_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+# An hour and a half, two and a half hours, 两个半小时: in minutes (a count of hours, then half of one)
+_HALVES: list[tuple[re.Pattern[str], Any]] = [
+    (re.compile(r"\b(an|one|\d+)\s+hours?\s+and\s+a\s+half\b|\b(\d+)\s+and\s+a\s+half\s+hours?\b", re.IGNORECASE),
+     lambda m: f"{(1 if not (m.group(1) or m.group(2)).isdigit() else int(m.group(1) or m.group(2))) * 60 + 30} minutes"),
+    (re.compile(r"\bhalf\s+an\s+hour\b", re.IGNORECASE), lambda m: "30 minutes"),
+    (re.compile(r"(\d+|[一两二三四五六七八九十])个?半(?:个)?(?:小时|钟头)"),
+     lambda m: f"{(int(m.group(1)) if m.group(1).isdigit() else _ZH_COUNT[m.group(1)]) * 60 + 30}分钟"),
+    (re.compile(r"半(?:个)?(?:小时|钟头)"), lambda m: "30分钟")]
 
 
 def _amount(text: str) -> str:

@@ -258,6 +258,10 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     stop = asyncio.Event()
     from assistant.reminders import Firer
 
+    try:  # the reminders' table is the store's: open (and migrate) it before the first look
+        daemon.state.assistant.store.schema_version  # noqa: B018
+    except AssistantError as e:
+        log.error("reminders cannot fire: %s", e.one_line())
     firing = asyncio.ensure_future(Firer(paths.database, shown=daemon.reminded).run(stop))
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)

@@ -46,9 +46,13 @@ class FakeClient:
 
 
 @pytest.fixture
-def popup(display):
+def popup(display, monkeypatch):
+    from assistant.frontends import selection
     from assistant.frontends.popup import Popup
 
+    # what another test left selected on the shared screen is not this popup's context (tests/frontends/
+    # test_selection.py reads a real selection)
+    monkeypatch.setattr(selection, "read_selection", lambda timeout=2.0: None)
     made = []
 
     def make(**kw):

@@ -51,7 +51,7 @@ _UNITS_ZH = {"秒": 1, "秒钟": 1, "分钟": 60, "分": 60, "小时": 3600, "�
              "天": 86400, "日": 86400, "周": 604800, "个星期": 604800, "星期": 604800, "礼拜": 604800, "个礼拜": 604800,
              "年": 31536000}
 _NUM = r"\d+(?:\.\d+)?"
-_EN_PART = rf"(?:(?P<n>{_NUM}|an?|one)\s*(?P<u>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|years?)(?![a-z]))"
+_EN_PART = rf"(?:(?P<n>{_NUM}(?=\s*[a-z])|\b(?:an?|one)(?=\s))\s*(?P<u>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|years?)(?![a-z]))"
 _EN_DURATION = re.compile(
     rf"(?:(?:a\s+)?half\s+(?:an\s+|a\s+)?hour|an?\s+hour\s+and\s+a\s+half|{_NUM}\s+and\s+a\s+half\s+hours?|"
     rf"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+hour|{_EN_PART}(?:\s*(?:,|and)?\s*{_EN_PART.replace('?P<n>', '?:').replace('?P<u>', '?:')})*)",
@@ -76,7 +76,7 @@ def seconds_of(text: str) -> float | None:
         if re.fullmatch(r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+hour", t):
             return 900
         total = 0.0
-        for part in re.finditer(rf"({_NUM}|an?|one)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|years?)(?![a-z])", t):
+        for part in re.finditer(rf"({_NUM}|\b(?:an?|one)(?=\s))\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|years?)(?![a-z])", t):
             n = 1.0 if part.group(1) in ("a", "an", "one") else float(part.group(1))
             total += n * _UNITS_EN[part.group(2)]
         return total or None
@@ -138,7 +138,7 @@ def _clock_word(now: datetime, h: int, m: int, day: date | None, part: str | Non
     if not (0 <= h <= 23 and 0 <= m <= 59):
         return None
     if day is not None:
-        if not ampm and not part and 1 <= h <= 6:  # "tomorrow at 3": the afternoon
+        if not ampm and not part and 1 <= h <= 5:  # "tomorrow at 3": the afternoon; "at 6:30 tomorrow": the morning
             h += 12
         return now.replace(year=day.year, month=day.month, day=day.day, hour=h, minute=m, second=0, microsecond=0)
     at = now.replace(hour=h, minute=m, second=0, microsecond=0)
@@ -369,7 +369,9 @@ _EN_WHEN = re.compile(
     r"|\d{4}-\d{2}-\d{2}))\b\s*(?:morning|afternoon|evening|night)?\s*)?(?:(?:at|by|around)\s+\d{1,2}(?::\d{2})?(?:\s*(?:a\.?m\.?|p\.?m\.?))?"
     r"(?:\s+o'?clock)?(?:\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))?|\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)"
     r"|\d{1,2}:\d{2}|(?:at\s+)?(?:noon|midday|midnight))"
-    r"|\b(?:today|tonight|tomorrow|tmrw)\s+(?:morning|afternoon|evening|night)\b|\b(?:this|tomorrow)\s+(?:morning|afternoon|evening)\b",
+    r"|\b(?:today|tonight|tomorrow|tmrw)\s+(?:morning|afternoon|evening|night)\b|\b(?:this|tomorrow)\s+(?:morning|afternoon|evening)\b"
+    r"|\b(?:on\s+)?(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|tmrw|yesterday|monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday)\b",
     re.IGNORECASE)
 
 
@@ -388,6 +390,7 @@ def _split_en(body: str, kind: str) -> Request | None:
     text = about.group("t").strip() if about else rest
     if kind == "timer":  # "a timer for 3 minutes for the eggs": the eggs
         text = re.sub(r"^(?:for|to|about)\s+(?:the\s+)?", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:for|on|at|by|in)$", "", text, flags=re.IGNORECASE)  # "…the dentist for [tomorrow at 11]"
     if not text and rest:
         return None
     if re.search(r"\b(?:to|that|about)\s*$", rest, re.IGNORECASE):
@@ -412,7 +415,7 @@ def _split_zh(body: str, kind: str) -> Request | None:
     rest = body
     for m in reversed(spans):
         rest = rest[:m.start()] + rest[m.end():]
-    rest = re.sub(r"^(?:的|在|我|要|去)?\s*|(?:的)?(?:吧|哦|啊|呀)?$", "", rest.strip(" ,，")).strip(" ,，")
+    rest = re.sub(r"^(?:的|在|我)?\s*|(?:的)?(?:吧|哦|啊|呀)?$", "", rest.strip(" ,，")).strip(" ,，")
     rest = re.sub(r"^(?:提醒我|叫我)", "", rest).strip()
     if kind == "timer" or not rest:
         rest = rest if kind != "timer" else re.sub(r"^(?:的)?", "", rest)

@@ -157,3 +157,18 @@ async def test_without_a_time_it_asks_when_and_the_answer_completes_it(fake, mak
     done = await app.ask(reply, session_id=session)
     assert done.ok and done.route == "reminders" and done.model_calls == 0
     assert [r.text for r in Book(app.store.path).listed()] == [text]
+
+
+async def test_a_models_call_is_read_by_the_same_rules_and_held_to_the_questions_time(fake, make_app):
+    """A wording no rule reads goes to the model; its call's time must be the question's own, read by the rules."""
+    from fake_ollama import Script, tool_call
+
+    fake.handler = Script(decide=[tool_call("reminders", action="set", when="in 20 minutes", text="the tea"),
+                                  tool_call("reminders", action="set", when="in 5 minutes", text="the tea")],
+                          executor=tool_call("reminders", action="set", when="in 5 minutes", text="the tea"),
+                          responder="OK, I'll remind you about the tea in 5 minutes.")
+    app = make_app()
+    result = await app.ask("don't let me forget the tea, 5 minutes from now")
+    kept = Book(app.store.path).listed()
+    assert result.ok and [r.text for r in kept] == ["the tea"] and result.route == "reminders"
+    assert abs((kept[0].due - datetime.now(timezone.utc)).total_seconds() - 300) < 5  # the question's 5, not 20

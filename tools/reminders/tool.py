@@ -187,6 +187,25 @@ class Reminders(Tool[RemindersArgs]):
         done = book.cancel([r.id for r in chosen])
         return ToolResult.success(action="cancel", cancelled=[r.as_json() for r in done])
 
+    def vet(self, question: str, args: RemindersArgs) -> Verdict | None:
+        """A model's call: the time it sets must be the question's own (its numbers, or its words), never one it
+        chose; a rule's call copies the question, so it always is."""
+        if args.action != "set" or not args.when.strip():
+            return None
+        from tools.reminders.reading import _plain
+        from tools.request import values
+
+        asked = _plain(values(question)).casefold()
+        when = _plain(values(args.when)).casefold()
+        numbers = re.findall(r"\d+(?:\.\d+)?", when)
+        words = [w for w in re.findall(r"[a-z]+|[\u4e00-\u9fff]", when) if w not in ("in", "at", "on", "for", "after")]
+        if all(n in re.findall(r"\d+(?:\.\d+)?", asked) for n in numbers) and \
+                (numbers or all(w in asked for w in words)):
+            return None
+        return Verdict(verdict="FAIL", reason=f"the time '{args.when}' is not in the question: copy the time as the user "
+                                              "wrote it", message=LocalText(en="the time it chose is not the one you asked for.",
+                                                                            zh="它选的时间不是你说的时间。"))
+
     def check(self, question: str, args: RemindersArgs, result: ToolResult) -> Verdict | None:
         if not result.ok:
             return super().check(question, args, result)

@@ -7,7 +7,7 @@ import re
 import tomllib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, ROLE_NAMES, SERVER_VARS, SETTING_FLAGS
 from assistant.errors import ConfigError
@@ -84,6 +84,9 @@ class Settings(BaseModel):
     keep_alive: str = Field("10m", description="how long Ollama keeps a model loaded after a call")
     max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation",
                              json_schema_extra=scope(TURN, ANSWERS))
+    answer_schema: str | None = Field(None, max_length=65536, description="answer with one JSON object that "
+                                      "follows this JSON Schema (or the concise form 'name, age int, tags list'); "
+                                      "unset: answers in words", json_schema_extra=scope(TURN, ANSWERS))
     deterministic: bool = Field(True, description="certain rules route, check and render before any model is asked "
                                 "(off: every stage asks the model, as a naive four-agent pipeline does; for measurements)",
                                 json_schema_extra=scope(TURN, ANSWERS))
@@ -181,16 +184,31 @@ class Settings(BaseModel):
 
     @field_validator("*")
     @classmethod
-    def _plain_text(cls, value: Any) -> Any:
+    def _plain_text(cls, value: Any, info: ValidationInfo) -> Any:
         """No setting holds a control character or a novel: a value with a newline or ESC in it is a mistake or
-        an attack on whatever prints it, and one over MAX_SETTING characters is no address, name or path."""
+        an attack on whatever prints it, and one over MAX_SETTING characters is no address, name or path (a
+        schema, made one line of JSON, may be longer)."""
+        most = 65536 if info.field_name == "answer_schema" else MAX_SETTING
         for text in value if isinstance(value, list) else [value]:
             if isinstance(text, str):
-                if len(text) > MAX_SETTING:
-                    raise ValueError(f"must be at most {MAX_SETTING} characters")
+                if len(text) > most:
+                    raise ValueError(f"must be at most {most} characters")
                 if _CONTROL.search(text):
                     raise ValueError("must not hold control characters (a newline, a tab, ESC, …)")
         return value
+
+    @field_validator("answer_schema", mode="before")
+    @classmethod
+    def _schema(cls, value: Any) -> Any:
+        """A JSON Schema (inline or the concise form; a file is read by the command line) as one line of JSON."""
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        from assistant.schema import SchemaError, canonical
+
+        try:
+            return canonical(str(value))
+        except SchemaError as e:
+            raise ValueError(str(e)) from None
 
     @field_validator(*URL_SETTINGS)
     @classmethod

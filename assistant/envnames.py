@@ -34,6 +34,9 @@ OPTIONS = {"temperature": "temperature", "top_p": "top_p", "num_ctx": "num_ctx",
 SETTING_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "max_retries": (("--max-retries",), {"type": int, "metavar": "N",
                                          "help": "executor retries after a failed check (default 3)"}),
+    "answer_schema": (("--schema",), {"metavar": "SCHEMA", "help": "answer with one JSON object that follows SCHEMA: "
+                                      "a JSON Schema inline or in a file, or the concise form 'name, age int, tags "
+                                      "list' (stdout is the object alone)"}),
 }
 
 

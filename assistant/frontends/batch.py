@@ -51,7 +51,7 @@ class BatchRecord(BaseModel):
     id: Any
     question: str
     ok: bool
-    answer: str = ""
+    answer: Any = ""  # the answer's text; with a schema, the object itself
     route: str | None = None
     attempts: int = 0
     model_calls: int = 0
@@ -345,7 +345,10 @@ async def answer_item(app: Assistant, item: Item, session: str, system: str | No
             f"{item.question[:ECHO]}… ({len(item.question)} characters)"  # not a 10 MB echo
         return BatchRecord(id=item.id, question=shown, ok=False, error=e.one_line(),
                            latency_ms=round((time.perf_counter() - t0) * 1000, 1))
-    return BatchRecord.of(result, item.id, item.question, round((time.perf_counter() - t0) * 1000, 1))
+    record = BatchRecord.of(result, item.id, item.question, round((time.perf_counter() - t0) * 1000, 1))
+    if app.settings.answer_schema and record.ok and record.answer:
+        record.answer = json.loads(record.answer)  # the object itself: one JSON value in the record
+    return record
 
 
 async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: int, ordered: bool,

@@ -32,6 +32,7 @@ HELP = """commands:
   /trace [last-N|ID]    the last turn as a tree (last-N or N: N turns before it, as `assistant trace`)
   /model [ROLE] [NAME]  show the models, or set one for every role or for ROLE (router, executor, validator, responder)
   /retries N            executor retries after a failed check
+  /schema [SCHEMA|off]  answer with one JSON object that follows SCHEMA (JSON, a .json file, or 'name, age int')
   /template [NAME]      use a saved template's instructions, model and options from here on (alone: list them)
   /exit                 leave (or Ctrl-D)
 Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Enter) to continue on the next line."""
@@ -354,9 +355,30 @@ class Repl:
             else:
                 settings.max_retries = int(args[0])
                 print(f"max_retries = {settings.max_retries}")
+        elif name == "/schema":
+            print(self._schema(settings, " ".join(args)))
         else:
             print(f"unknown command {name}: /help lists the commands")
         return None
+
+    @staticmethod
+    def _schema(settings: Any, text: str) -> str:
+        """``/schema``: what the answers follow now; ``/schema SCHEMA`` from here on; ``/schema off`` words again."""
+        from pathlib import Path
+
+        from assistant.schema import SchemaError, canonical
+
+        if not text:
+            return f"answers follow: {settings.answer_schema}" if settings.answer_schema else \
+                "answers are in words (/schema 'name, age int' asks for objects)"
+        if text.strip().lower() in ("off", "none"):
+            settings.answer_schema = None
+            return "answers are in words again"
+        try:
+            settings.answer_schema = canonical(text, Path.cwd())
+        except SchemaError as e:
+            return f"/schema: {e}"
+        return f"answers follow: {settings.answer_schema}"
 
 
     def _template(self, args: list[str]) -> None:

@@ -14,7 +14,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from assistant.pipeline import answer_check, executor, gate, language_id, plan, responder, router, small_talk, trust, validator
+from assistant.pipeline import (
+    answer_check, executor, gate, language_id, plan, responder, router, small_talk, structured, trust, validator,
+)
 from assistant.pipeline.trust import Trust
 from assistant.config import Settings
 from assistant.pipeline.claims import unwrapped
@@ -277,6 +279,9 @@ class Assistant:
             if decision.pending_tool and ctx.log:
                 self.store.set_pending(turn.session_id, PreviousTurn(question=turn.question, route=decision.pending_tool))
             return
+        if not planned and tool is None and ctx.settings.answer_schema and decision.route != router.CLARIFY:
+            turn.answer, turn.ok = await self._object(ctx, None)  # 4. Responder: the answer as one object
+            return
         if not planned and tool is None:
             # 4. Responder, no tool: conversation or a question back (already written when one call decided and answered)
             turn.answer, turn.ok = await self._answer_chat(ctx, clarify=decision.route == router.CLARIFY,
@@ -287,7 +292,11 @@ class Assistant:
                                       proposal=decision.proposal)]
         outcomes = await self._run_plan(ctx, steps)
         # 4. Responder, then the answer check: one answer for every step, a failed one said plainly
-        turn.answer, turn.ok = await self._answer_plan(ctx, steps, outcomes, certain=decision.by == "rule")
+        if ctx.settings.answer_schema and all(o.ok for o in outcomes.values()):
+            turn.answer, turn.ok = await self._object(ctx, [(t, outcomes[s.index].executed) for s in steps
+                                                             if (t := self.registry.get(s.route)) is not None])
+        else:
+            turn.answer, turn.ok = await self._answer_plan(ctx, steps, outcomes, certain=decision.by == "rule")
         if decision.unread:  # every part is answered or named, and ok says so
             named = "；".join(f"“{p}”" for p in decision.unread) if language_of(ctx.question) == "zh" else \
                 "; ".join(f"'{p}'" for p in decision.unread)
@@ -346,10 +355,17 @@ class Assistant:
         if not (await ctx.model.capabilities(model)).vision:
             raise NoVision(model, str(getattr(self.backend, "name", "")))
 
+    async def _object(self, ctx: TurnContext, parts: list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]] | None) \
+            -> tuple[Answer, bool]:
+        """The answer as one JSON object that follows the turn's schema (:mod:`assistant.pipeline.structured`)."""
+        text, ok, why = await structured.fill(ctx, parts, await self._trust(ctx), await self._label(ctx))
+        return Answer(text=text, replaced=why), ok
+
     async def _decides_in_one_call(self, ctx: TurnContext) -> bool:
         """One call decides and answers where the model calls tools natively and routes for itself (no routing model
-        of its own), and no question back is waiting for its answer."""
-        if not ctx.settings.one_call or ctx.pending is not None or ctx.model_name("router") != ctx.model_name("responder"):
+        of its own), and no question back is waiting for its answer (nor a schema: its object is asked apart)."""
+        if not ctx.settings.one_call or ctx.pending is not None or ctx.model_name("router") != ctx.model_name("responder") \
+                or ctx.settings.answer_schema:
             return False
         if ctx.settings.deterministic and (not await self._writes(ctx.question) or await self._known_weak(ctx)):
             return False

@@ -59,6 +59,9 @@ def kind_of(request: dict[str, Any]) -> str:
             return "router"
         if "verdict" in props:
             return "validator"
+        system = next((m.get("content") or "" for m in request.get("messages", []) if m.get("role") == "system"), "")
+        if system.startswith("Answer with one JSON object"):  # prompts/responder_schema.txt: an answer as an object
+            return "responder"
         return "executor"
     if request.get("stream", True):
         return "responder"

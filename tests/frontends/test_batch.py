@@ -45,7 +45,7 @@ def test_text_input(home, fake, tmp_path):
     assert out[1]["answer"] == "answer to Why is the sky blue?" and out[1]["route"] == "chat" and out[1]["model_calls"] == 1
     assert out[2]["answer"] == "123 * 456 = 56088" and out[2]["model_calls"] == 0
     assert set(out[3]) == {"id", "question", "ok", "answer", "route", "attempts", "model_calls", "latency_ms", "turn_id", "error",
-                           "replaced"}
+                           "replaced", "model"}
     assert "3 ok, 0 failed" in p.stderr and "mean model calls" in p.stderr and "p95" in p.stderr
     listed = subprocess.run([sys.executable, "-m", "assistant", "sessions", "list", "--kind", "batch"],
                             env=cli_env(home, fake), capture_output=True, text=True).stdout

@@ -117,7 +117,7 @@ def ask(args: argparse.Namespace) -> int:
     paths, settings = settings_for(flag_overrides(args))
     result = asyncio.run(_run_ask(paths, settings, question, args, images))
     if args.json:
-        print_ask_json(result.model_dump())
+        print_ask_json(result.model_dump(), structured=bool(getattr(args, "answer_schema", None)))
     elif args.extract:
         print_extracted(result.answer, result.ok)
     return 0 if result.ok else 1
@@ -132,12 +132,15 @@ def print_extracted(answer: str, ok: bool) -> None:
         sys.stdout.flush()
 
 
-def print_ask_json(outcome: dict[str, Any]) -> None:
+def print_ask_json(outcome: dict[str, Any], structured: bool = False) -> None:
     """The one shape of ``ask --json``, whether the turn ran here or in the daemon, answered or not: every field of
-    the turn's result (:class:`assistant.wire.TurnOutcome`), ``null`` where unknown, and the exit code."""
+    the turn's result (:class:`assistant.wire.TurnOutcome`), ``null`` where unknown, and the exit code.
+    ``structured`` (``--schema``): an answer is the object itself, not its text."""
     from assistant.wire import TurnOutcome
 
     out = {key: outcome.get(key) for key in TurnOutcome.__annotations__}
+    if structured and out["ok"] and out["answer"]:
+        out["answer"] = json.loads(out["answer"])
     out["tool_calls"], out["steps"] = out["tool_calls"] or [], out["steps"] or []
     out["exit_code"] = outcome.get("exit_code", 0 if out["ok"] else 1)
     print(json.dumps(out, ensure_ascii=False))
@@ -170,7 +173,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
         progress.finish()
     outcome = turn.outcome()
     if args.json:
-        print_ask_json(dict(outcome))
+        print_ask_json(dict(outcome), structured=bool(getattr(args, "answer_schema", None)))
     elif args.extract:
         print_extracted(outcome["answer"], outcome["ok"])
     return 0 if outcome["ok"] else 1

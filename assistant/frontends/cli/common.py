@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from assistant.envnames import OPTIONS
@@ -39,6 +40,15 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
     from assistant.envnames import ROLE_NAMES, SETTING_FLAGS
 
     overrides: dict[str, Any] = {name: getattr(args, name, None) for name in SETTING_FLAGS}
+    if overrides.get("answer_schema"):  # a schema file is read here, where its path means something
+        from assistant.errors import ConfigError
+        from assistant.schema import SchemaError, canonical
+
+        try:
+            overrides["answer_schema"] = canonical(overrides["answer_schema"], Path.cwd())
+        except SchemaError as e:
+            raise ConfigError(f"--schema: {e}.", "Give a JSON Schema (inline or a .json file), or fields: "
+                              "--schema 'name, age int, tags list'.") from None
     if args.model:
         overrides.update({"model": args.model, **{f"{role}_model": args.model for role in ROLE_NAMES}})
     overrides.update(model_options(args))

@@ -1,0 +1,91 @@
+"""An answer as one JSON object (``--schema``): the Responder asked for it natively (Ollama's ``format``, an
+OpenAI-compatible server's ``response_format``, a grammar on the embedded engine), and the Validator's loop around
+it: the object must be one JSON value that follows the schema (jsonschema) and claim nothing the evidence does not
+support (the tool results and the question for a tool route; for a conversation, what the model's trust allows);
+where it fails, the reason goes back to the model, up to ``max_retries`` more tries. What is shown is the object
+alone, as one line of JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+import prompts
+
+from assistant.errors import AssistantError
+from assistant.models.base import ChatMessage
+from assistant.pipeline import responder
+from assistant.pipeline.claims import Evidence, claim_problem
+from assistant.pipeline.context import TurnContext
+from assistant.pipeline.events import AnswerChecked, StageStarted
+from assistant.pipeline.known_figures import contradicted
+from assistant.pipeline.trust import Trust
+from assistant.schema import problem as schema_problem, read_object
+from tools import Tool, ToolResult, language_of
+
+Parts = list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]]
+
+
+class NoStructuredOutput(AssistantError):
+    exit_code = 2
+
+
+def _scalars(value: Any) -> list[str]:
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _scalars(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _scalars(v)]
+    return [] if value is None or isinstance(value, bool) else [str(value)]
+
+
+def unsupported(value: Any, evidence: str, figures: bool) -> str | None:
+    """What the object's values claim that the evidence does not support (figures for a tool route or an untrusted
+    model; a known figure contradicted, false arithmetic, contacts and links, for any)."""
+    held_to = Evidence(evidence)
+    for text in _scalars(value):
+        why = contradicted(text) or claim_problem(text, held_to, text, figures)
+        if why:
+            return why
+    return None
+
+
+async def fill(ctx: TurnContext, parts: Parts | None, trust: tuple[Trust, str], model_label: str) -> tuple[str, bool, str | None]:
+    """The object for the question (from ``parts``' results when a tool answered): ``(text shown, ok, why not)``."""
+    schema = json.loads(ctx.settings.answer_schema or "{}")
+    zh = language_of(ctx.question) == "zh"
+    name = ctx.model_name("responder")
+    if not (await ctx.model.capabilities(name)).structured_output:
+        raise NoStructuredOutput(f"{model_label} cannot answer with an object (it has no structured output).",
+                                 "Use a model that can (qwen2.5:3b does), or ask without --schema.")
+    if trust[0] is Trust.SMALL_TALK:
+        line = (f"抱歉,{model_label} 太小,没法可靠地按结构回答。" if zh else
+                f"Sorry, {model_label} is too small to fill a schema reliably.")
+        await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason=f"{trust[1]}: it was not asked for an object"))
+        return await responder.say(ctx, line), False, "the model is too small to fill a schema reliably"
+    results = ""
+    evidence = "\n".join([*(m.content for m in ctx.history), ctx.question])
+    if parts:
+        data = json.dumps([{"tool": tool.name, "arguments": a.model_dump(), "result": tool.answer_data(r)}
+                           for tool, executed in parts for a, r in executed], ensure_ascii=False, indent=1)
+        results = f" and these tool results:\n{data}"
+        evidence += "\n" + data
+    figures = bool(parts) or trust[0] is not Trust.TRUSTED
+    messages = [ChatMessage(role="system", content=prompts.render("responder_schema", schema=json.dumps(schema),
+                                                                   results=results)),
+                *ctx.history, ChatMessage(role="user", content=ctx.question)]
+    why: str | None = None
+    for attempt in range(1, ctx.settings.max_retries + 2):
+        await ctx.emit(StageStarted(stage="responder", attempt=attempt, of=ctx.settings.max_retries + 1))
+        feedback = [ChatMessage(role="user", content=f"That object was refused: {why}. Answer again with one JSON "
+                                                     "object that follows the schema.")] if why else []
+        reply = await ctx.model.chat(ctx.request("responder", [*messages, *feedback], format=schema))
+        value, why = read_object(reply.content)
+        why = why or schema_problem(value, schema) or unsupported(value, evidence, figures)
+        await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL" if why else "PASS", reason=why or "",))
+        if why is None:
+            return await responder.say(ctx, json.dumps(value, ensure_ascii=False)), True, None
+    line = (f"抱歉,{model_label} 没能给出符合结构的回答:{why}。" if zh else
+            f"Sorry, {model_label} could not answer with an object that follows the schema: {why}.")
+    return await responder.say(ctx, line), False, f"no object followed the schema: {why}"

@@ -17,13 +17,14 @@ import prompts
 from assistant.errors import AssistantError
 from assistant.models.base import ChatMessage
 from assistant.pipeline import responder
+from assistant.pipeline.answer_check import number_matches, numbers_in
 from assistant.pipeline.claims import Evidence, claim_problem
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerChecked, StageStarted
 from assistant.pipeline.known_figures import contradicted
 from assistant.pipeline.trust import Trust
 from assistant.schema import problem as schema_problem, read_object
-from tools import Tool, ToolResult, language_of
+from tools import KeyFact, Tool, ToolResult, language_of
 
 Parts = list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]]
 
@@ -40,11 +41,18 @@ def _scalars(value: Any) -> list[str]:
     return [] if value is None or isinstance(value, bool) else [str(value)]
 
 
-def unsupported(value: Any, evidence: str, figures: bool) -> str | None:
-    """What the object's values claim that the evidence does not support (figures for a tool route or an untrusted
-    model; a known figure contradicted, false arithmetic, contacts and links, for any)."""
+def unsupported(value: Any, evidence: str, figures: bool, facts: list[KeyFact] | None = None) -> str | None:
+    """What the object's values claim that the evidence does not support (figures for an untrusted model; a known
+    figure contradicted, false arithmetic, contacts and links, for any). ``facts``: a tool route's key facts, which
+    its figures must each be (or the question's own numbers): an object is a few values, none derived."""
     held_to = Evidence(evidence)
+    asked = [n for n, _ in numbers_in(evidence)]
     for text in _scalars(value):
+        if facts is not None:
+            for n, places in numbers_in(text):
+                if not any(number_matches(f, n, places) for f in facts if f.number is not None) and \
+                        not any(abs(n - q) < 1e-9 for q in asked):
+                    return f"it states {text}, which the results do not"
         why = contradicted(text) or claim_problem(text, held_to, text, figures)
         if why:
             return why
@@ -66,11 +74,17 @@ async def fill(ctx: TurnContext, parts: Parts | None, trust: tuple[Trust, str], 
         return await responder.say(ctx, line), False, "the model is too small to fill a schema reliably"
     results = ""
     evidence = "\n".join([*(m.content for m in ctx.history), ctx.question])
+    facts: list[KeyFact] | None
     if parts:
         data = json.dumps([{"tool": tool.name, "arguments": a.model_dump(), "result": tool.answer_data(r)}
                            for tool, executed in parts for a, r in executed], ensure_ascii=False, indent=1)
         results = f" and these tool results:\n{data}"
-        evidence += "\n" + data
+        # an object's figures are the results' key facts (the value, the temperature), or the question's: not any
+        # number of their JSON (an index, a count of steps)
+        facts = [f for tool, executed in parts for a, r in executed for f in tool.key_facts(a, r)]
+        evidence += "\n" + " ".join(f"{f.number:g}" for f in facts or [] if f.number is not None)
+    else:
+        facts = None
     figures = bool(parts) or trust[0] is not Trust.TRUSTED
     messages = [ChatMessage(role="system", content=prompts.render("responder_schema", schema=json.dumps(schema),
                                                                    results=results)),
@@ -82,7 +96,7 @@ async def fill(ctx: TurnContext, parts: Parts | None, trust: tuple[Trust, str], 
                                                      "object that follows the schema.")] if why else []
         reply = await ctx.model.chat(ctx.request("responder", [*messages, *feedback], format=schema))
         value, why = read_object(reply.content)
-        why = why or schema_problem(value, schema) or unsupported(value, evidence, figures)
+        why = why or schema_problem(value, schema) or unsupported(value, evidence, figures, facts)
         await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL" if why else "PASS", reason=why or "",))
         if why is None:
             return await responder.say(ctx, json.dumps(value, ensure_ascii=False)), True, None

@@ -262,3 +262,23 @@ def test_a_small_gguf_of_ones_own_is_declined_by_its_own_name_with_no_call(home,
     doctor = subprocess.run([sys.executable, "-m", "assistant", "doctor"], env=env, capture_output=True, text=True,
                             timeout=120).stdout
     assert "model trust: my-tiny-0.5b: held to small talk" in doctor and "as its GGUF header says" in doctor
+
+
+async def test_a_schema_on_the_engine_is_held_by_its_grammar_and_never_shows_a_wrong_figure(weather_app, tmp_path):
+    """The real engine asked for an object (llama.cpp's grammar from the schema), under a name of one's own and
+    trusted, so it is asked at all: what comes back is one JSON value that follows the schema with the tool's own
+    figure, or one honest line; never prose, never another figure."""
+    import json
+    import os
+
+    own = tmp_path / "my-tiny-0.5b.gguf"
+    os.symlink(embedded.default_model_path(), own)
+    schema = '{"type": "object", "properties": {"result": {"type": "number"}}, "required": ["result"]}'
+    app = weather_app(backend="embedded", embedded_model=str(own), model_trust="trusted", answer_schema=schema,
+                      seed=7)
+    result = await app.ask("123 * 456")
+    assert result.route == "calculator" and result.model_calls >= 1
+    if result.ok:
+        assert json.loads(result.answer) == {"result": 56088}
+    else:
+        assert result.answer.startswith("Sorry, my-tiny-0.5b could not answer with an object")

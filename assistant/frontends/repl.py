@@ -32,6 +32,7 @@ HELP = """commands:
   /trace [last-N|ID]    the last turn as a tree (last-N or N: N turns before it, as `assistant trace`)
   /model [ROLE] [NAME]  show the models, or set one for every role or for ROLE (router, executor, validator, responder)
   /retries N            executor retries after a failed check
+  /pull                 get the capable model for this machine's engine (after the built-in model declined)
   /schema [SCHEMA|off]  answer with one JSON object that follows SCHEMA (JSON, a .json file, or 'name, age int')
   /template [NAME]      use a saved template's instructions, model and options from here on (alone: list them)
   /exit                 leave (or Ctrl-D)
@@ -61,6 +62,7 @@ class Repl:
         self.progress_enabled = progress_enabled
         self._models: list[str] | None = None
         self._offered = False  # the capable model's pull, offered once a session
+        self._declined: str | None = None  # the question the built-in model declined, asked again after /pull
         self._keys_while_answering = False  # keys typed during an answer are kept for the next prompt
         self._ahead = b""  # what was typed while the answer streamed
         self.read_line = self._line_reader()
@@ -272,19 +274,26 @@ class Repl:
             await self._offer_pull(question)
 
     async def _offer_pull(self, question: str) -> None:
-        """The built-in model declined as too small: offer the capable model right here, once a session, one key
-        (in-process only: a daemon answers with the models it loaded, and its user pulls with the command named)."""
+        """The built-in model declined as too small: say, once a session, the command that gets the capable model
+        right here (in-process only: a daemon answers with the models it loaded, and its user pulls with the
+        command named). A command the user types, never a key read off the next question."""
         from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE
 
-        reset = getattr(getattr(self.app, "backend", None), "reset", None)
-        if reset is None or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if getattr(getattr(self.app, "backend", None), "reset", None) is None:
             return
-        self._offered = True
-        key = await asyncio.get_running_loop().run_in_executor(
-            None, one_key, f"Pull {CAPABLE_MODEL} now ({CAPABLE_SIZE})? [y/N] ")
-        if key not in ("y", "Y"):
-            return
+        self._offered, self._declined = True, question
+        print(f"/pull gets {CAPABLE_MODEL} ({CAPABLE_SIZE}) now and asks this again with it.")
+
+    async def _pull(self) -> None:
+        """``/pull``: the capable model for the embedded engine, then the declined question asked again."""
+        from assistant.capable import CAPABLE_MODEL
         from assistant.frontends.cli.pull import pull_model
+
+        reset = getattr(getattr(self.app, "backend", None), "reset", None)
+        if reset is None:
+            print(f"the daemon answers this chat: pull with `assistant models pull {CAPABLE_MODEL}`")
+            return
+        question = self._declined
 
         try:
             name, _ = await pull_model(self.app.settings, CAPABLE_MODEL)
@@ -293,8 +302,12 @@ class Repl:
             return
         self.app.settings.model = name
         await reset()
-        print(f"{name} answers from now on; asking again.")
-        await self.turn(question)
+        if question:
+            print(f"{name} answers from now on; asking again.")
+            self._declined = None
+            await self.turn(question)
+        else:
+            print(f"{name} answers from now on.")
 
     async def command(self, text: str) -> str | None:
         name, *args = text.split()
@@ -355,6 +368,8 @@ class Repl:
             else:
                 settings.max_retries = int(args[0])
                 print(f"max_retries = {settings.max_retries}")
+        elif name == "/pull":
+            await self._pull()
         elif name == "/schema":
             print(self._schema(settings, " ".join(args)))
         else:
@@ -524,23 +539,3 @@ def sessions_table(rows: list[SessionSummary], current: str | None = None) -> st
         when = (r.last_active or r.created_at)[:19].replace("T", " ")
         out.append(f"{mark} {r.id:<14}{r.frontend:<7}{r.turns:>6}  {when:<21}{fit(one_line(r.title), 50)}")
     return "\n".join(out)
-
-
-def one_key(prompt: str) -> str:
-    """One key pressed at ``prompt`` (no Enter), echoed; Enter, Ctrl-C or Ctrl-D is no."""
-    import termios
-    import tty
-
-    sys.stdout.write(prompt)
-    sys.stdout.flush()
-    fd = sys.stdin.fileno()
-    old = termios.tcgetattr(fd)
-    try:
-        tty.setcbreak(fd)
-        key = os.read(fd, 1).decode(errors="replace")
-    except (OSError, KeyboardInterrupt):
-        key = ""
-    finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, old)
-    print(key if key.isprintable() else "")
-    return key

@@ -207,8 +207,9 @@ def test_the_pulled_model_answers(home, registry, gguf):
 
 @pytest.mark.slow
 def test_the_chat_offers_the_capable_model_when_the_built_in_one_declines(home, registry, gguf, gazetteer_index):
-    """In a terminal, once a session: one key pulls it and the question is asked again with it. (The registry's
-    'qwen2.5:3b' is the small file again, so that model declines too, by name; a real one would answer.)"""
+    """In a terminal, once a session: the decline names /pull, a command the user chooses (no key is read off the
+    next question), which pulls it and asks the question again with it. (The registry's 'qwen2.5:3b' is the small
+    file again, so that model declines too, by name; a real one would answer.)"""
     pytest.importorskip("xllamacpp")
     from tmux import Terminal
 
@@ -224,16 +225,20 @@ def test_the_chat_offers_the_capable_model_when_the_built_in_one_declines(home, 
     try:
         term.wait_for("· /help", timeout=60)
         term.type("Who wrote Pride and Prejudice?")
-        term.wait_for("Pull qwen2.5:3b now (1.9 GB)? [y/N]", timeout=60)
+        term.wait_for("/pull gets qwen2.5:3b (1.9 GB) now and asks this again with it.", timeout=60)
         assert "the built-in model is too small" in term.screen()
-        term.send("y")
+        term.type("yes, who wrote it?")  # a question that starts with y is a question: nothing is pulled
+        term.wait_for("yes, who wrote it?", timeout=10)
+        term.wait_for("the built-in model is too small", after=1, timeout=60)
+        assert not (models / "pulled").exists()
+        term.type("/pull")
         term.wait_for("qwen2.5:3b answers from now on; asking again.", timeout=60)
         term.wait_for("Sorry, qwen2.5:3b is too small to answer this reliably", timeout=60)
         assert (models / "pulled" / "qwen2.5-3b.gguf").read_bytes() == gguf
         term.type("What is the capital of France?")
         term.wait_for("Sorry, qwen2.5:3b is too small to answer this reliably", after=1, timeout=60)
         time.sleep(1)
-        assert term.screen().count("Pull qwen2.5:3b now") == 1  # once a session
+        assert term.screen().count("/pull gets qwen2.5:3b") == 1  # said once a session
     finally:
         term.close()
 

@@ -22,9 +22,26 @@ COMMANDS = {"ask": ("ask", "ask"), "chat": ("chat", "chat"), "batch": ("batch", 
             "templates": ("templates", "templates"), "reminders": ("reminders", "reminders")}
 
 
+def bare_question(argv: list[str]) -> list[str]:
+    """``assistant "question"`` (llm's and aichat's bare form) as ``assistant ask "question"``; a word that is close
+    to a command is a misspelt command ("did you mean"), said in one line with exit 2."""
+    if not argv or argv[0].startswith("-") or argv[0] in COMMANDS:
+        return argv
+    first = argv[0]
+    if len(argv) == 1 and " " not in first.strip() and first.isascii():
+        import difflib
+
+        close = difflib.get_close_matches(first.lower(), list(COMMANDS), n=1, cutoff=0.75)
+        if close:
+            print(f"assistant: '{first}' is not a command: did you mean '{close[0]}'? (a question: assistant ask "
+                  f"\"{first}\")", file=sys.stderr)
+            raise SystemExit(2)
+    return ["ask", *argv]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    args, extra = parser.parse_known_args(bare_question(list(sys.argv[1:] if argv is None else argv)))
     if extra:  # a mistake in a command's arguments gets that command's usage, not the top-level one
         (args._commands.get(args.command) or parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:  # `assistant` alone: what it can do, in a few lines

@@ -152,7 +152,8 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     from assistant.frontends.progress import Progress
 
     streamed = not args.json and not args.extract
-    progress = Progress(enabled=not args.json and status_wanted(), stream_answer=streamed, render=not args.plain)
+    progress = Progress(enabled=not args.json and status_wanted(), stream_answer=streamed, render=not args.plain,
+                        live=False if args.no_stream else None)
     session = "last" if args.resume_last else args.session
     if session and session != "last":  # an id prefix: resolved here (the daemon takes whole ids, and "last")
         store = open_store()
@@ -185,7 +186,7 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace, ima
 
     as_json = args.json
     progress = Progress(enabled=not as_json and status_wanted(), stream_answer=not as_json and not args.extract,
-                        render=not args.plain)
+                        render=not args.plain, live=False if args.no_stream else None)
     app = build_assistant(settings, paths, notify=notice, status=progress.status)
     try:
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \

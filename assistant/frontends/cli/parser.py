@@ -53,6 +53,8 @@ def _ask_command(sub: Subcommands) -> None:
                           "selection, wl-paste --primary on Wayland, else the clipboard): "
                           "assistant ask --selection 'explain this'")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    ask.add_argument("--no-stream", action="store_true", help="print the answer once it is whole, not as it is "
+                                                                "written (the status line still shows progress)")
     ask.add_argument("--plain", action="store_true", help="on a terminal, show the answer's Markdown as it is "
                                                           "(on a pipe it always is)")
     ask.add_argument("-x", "--extract", action="store_true",

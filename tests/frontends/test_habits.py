@@ -1,0 +1,41 @@
+"""The peers' habits: a bare question is `ask`, a misspelt command gets "did you mean", --no-stream prints the
+answer whole."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import cli_env
+from fake_ollama import Reply, Script
+
+from assistant.frontends.cli import bare_question
+from processes import ask_on_terminal, run
+
+
+@pytest.mark.parametrize("argv, read", [
+    (["what is 2+3"], ["ask", "what is 2+3"]), (["hello"], ["ask", "hello"]),
+    (["why", "is", "the", "sky", "blue"], ["ask", "why", "is", "the", "sky", "blue"]),
+    (["chat"], ["chat"]), (["--version"], ["--version"]), (["ask", "-x", "q"], ["ask", "-x", "q"]),
+])
+def test_a_bare_question_is_ask(argv, read):
+    assert bare_question(argv) == read
+
+
+@pytest.mark.parametrize("word, meant", [("chta", "chat"), ("remnders", "reminders"), ("docter", "doctor")])
+def test_a_misspelt_command_says_what_was_meant_in_one_line(home, fake, word, meant):
+    p = run([word], cli_env(home, fake))
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and f"did you mean '{meant}'?" in p.stderr
+    assert fake.requests == []
+
+
+@pytest.mark.slow
+def test_the_bare_form_answers_as_ask_does(home, fake):
+    p = run(["what is 123 * 456"], cli_env(home, fake))
+    assert p.returncode == 0 and p.stdout.strip().endswith("= 56088")
+
+
+@pytest.mark.slow
+def test_no_stream_prints_the_answer_whole_once_on_a_terminal(home, fake):
+    fake.handler = Script(router={"route": "chat"}, responder=Reply(content="The sky scatters blue light. It is "
+                                                                          "Rayleigh scattering."))
+    p, seen = ask_on_terminal(["--no-stream", "--plain", "Why is the sky blue?"], cli_env(home, fake))
+    assert p.returncode == 0 and seen.count("The sky scatters blue light.") == 1 and "Rayleigh" in seen

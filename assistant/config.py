@@ -521,10 +521,20 @@ def write_setting(paths: Paths, key: str, value: Any | None) -> None:
     if not took:
         raise ConfigError(f"{path} could not take {key} on one line (its value spans several, or the file is not "
                           "valid TOML).", f"Edit the file: {path}")
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(new, encoding="utf-8")
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(new, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as e:  # the file as it was is kept: the new one is written aside, then moved over it
+        tmp.unlink(missing_ok=True)
+        import errno
+
+        if e.errno == errno.ENOSPC:
+            raise ConfigError(f"the disk holding {path} is full: {key} was not set.",
+                              "Free some space and run it again; the file is as it was.") from None
+        raise ConfigError(f"cannot write {path}: {e.strerror or e}; {key} was not set.",
+                          f"Check the permissions of {path.parent}.") from None
 
 
 def settings_reference() -> str:

@@ -78,6 +78,10 @@ def test_a_full_disk_is_a_full_disk_and_the_history_stays(small_disk, home):
     out = json.loads(j.stdout)
     assert j.returncode == 7 and out["exit_code"] == 7 and "is full" in out["error"]
     assert run(env, "ask", "--no-log", "7^2").stdout.strip() == "7^2 = 49"  # what needs no store still answers
+    config = run(env, "config", "set", "temperature", "0.5")
+    assert config.returncode == 2 and "is full: temperature was not set" in config.stderr and "internal" not in config.stderr
+    doctor = run(env, "doctor")
+    assert "is on a full disk" in doctor.stdout and "is writable (" not in doctor.stdout
     (small_disk / "filler").unlink()  # space again: the history is all there, and grows
     assert run(env, "ask", "6^2").returncode == 0
     logs = run(env, "logs", "--json")

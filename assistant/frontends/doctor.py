@@ -6,6 +6,7 @@ import asyncio
 import importlib.util
 import json
 import os
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -16,6 +17,7 @@ from assistant.models.select import backend_checks
 from assistant.paths import Paths
 
 MARK = {"ok": "✓", "warn": "!", "fail": "✗"}
+MIN_FREE = 1 << 20  # bytes: less free than this where state is kept is a full disk
 
 
 def check_state(paths: Paths, max_mb: int = 0) -> list[Check]:
@@ -26,7 +28,13 @@ def check_state(paths: Paths, max_mb: int = 0) -> list[Check]:
             d.mkdir(parents=True, exist_ok=True)
             with tempfile.NamedTemporaryFile(dir=d):
                 pass
-            checks.append(Check(name=label, level="ok", detail=f"{d} is writable"))
+            free = shutil.disk_usage(d).free
+            if free < MIN_FREE:  # writable, but a turn, a setting or a log line would not fit
+                checks.append(Check(name=label, level="fail", blocking=True,
+                                    detail=f"{d} is on a full disk ({free / 2**20:.1f} MB free)",
+                                    fix="free some space: answers are stored there, and settings written"))
+            else:
+                checks.append(Check(name=label, level="ok", detail=f"{d} is writable ({free / 2**30:.1f} GB free)"))
         except OSError as e:
             checks.append(Check(name=label, level="fail", blocking=True, detail=f"{d} is not writable ({e.strerror})",
                                 fix=f"fix the permissions of {d}, or set ASSISTANT_HOME to a writable directory"))

@@ -135,7 +135,14 @@ def withheld_note(question: str, reason: str | None = None) -> str:
     return f"(The rest is not shown: {why_held(reason, False)}.)"
 
 
-NOTES = ("(The rest is not shown: ", "(The answer stopped at the length limit", "(后面的内容没有显示:", "(回答到了长度上限")
+def repeating_note(question: str) -> str:
+    """Said after an answer cut where it started repeating itself: what is shown is not all it meant to say."""
+    return "(回答在这里停下了:它开始重复同样的内容。)" if language_of(question) == "zh" else \
+        "(The answer stopped here: it started repeating itself.)"
+
+
+NOTES = ("(The rest is not shown: ", "(The answer stopped at the length limit", "(后面的内容没有显示:", "(回答到了长度上限",
+         "(The answer stopped here: ", "(回答在这里停下了:")
 
 
 def without_note(answer: str) -> str:

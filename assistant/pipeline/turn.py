@@ -31,7 +31,7 @@ from assistant.pipeline.events import (
 )
 from assistant.pipeline.language import (
     BAD_ARGUMENTS, NO_CALL, TOO_SMALL, TOO_SMALL_SERVED, TOOL_FAILED, capped_note, could_not_answer, could_not_write,
-    scope_line, too_small, withheld_note,
+    repeating_note, scope_line, too_small, withheld_note,
 )
 from assistant.models.base import ChatMessage, ModelBackend
 from assistant.store import Store, TurnRow, new_id
@@ -609,6 +609,11 @@ class Assistant:
                     f"the answer is clean, but it stopped at the length limit of {cap} tokens") + policy))
                 note = await responder.say(ctx, "\n\n" + capped_note(ctx.question, cap))
                 return Answer(text=shown + note), True
+            if shown and written.ended and "repeats" in written.ended:  # cut where it looped: said so, not silently
+                await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=(
+                    f"what was shown is clean; the rest was cut: {written.ended}") + policy))
+                return Answer(text=shown + await responder.say(ctx, "\n\n" + repeating_note(ctx.question)),
+                              replaced=written.ended), True
             if shown:
                 await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS",
                                              reason=(written.ended or "the answer is clean") + policy))

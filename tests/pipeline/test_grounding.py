@@ -313,7 +313,8 @@ async def test_a_chat_answer_that_loops_is_cut_and_shown_without_the_loop(model,
     events = []
     app = scripted_app()
     result = await app.ask("Why is the moon round?", emit=events.append)
-    assert result.ok and result.answer == "The moon is round. Gravity pulls everything inward."
+    assert result.ok and result.answer == ("The moon is round. Gravity pulls everything inward.\n\n"
+                                           "(The answer stopped here: it started repeating itself.)")  # not silently
     replies = [json.loads(c["reply"]) for c in app.store.turn(result.turn_id)["model_calls"]]  # one: it decided and answered
     assert [r["done_reason"] for r in replies] == ["cut"] and all(len(r["content"]) < 200 for r in replies)
     assert streamed(events) == result.answer  # the loop never reached the screen
@@ -406,3 +407,14 @@ async def test_a_tools_result_is_stored_and_read_without_control_sequences(model
     assert result.ok and result.tool_calls[0].result == {"expression": "1+1", "value": "2"}
     stored = json.dumps(app.store.turn(result.turn_id), ensure_ascii=False)
     assert "\x1b" not in stored and "\u202e" not in stored and tool is not None
+
+
+async def test_an_answer_cut_for_repeating_itself_says_so(fake, make_app):
+    """A model that loops is cut where it starts repeating; the answer ends with a note saying so, not silently."""
+    from fake_ollama import Reply, Script
+
+    looping = "Rain falls when clouds cool. " + "The water falls down again. " * 12
+    fake.handler = Script(decide=Reply(content=looping))
+    result = await make_app().ask("Why does it rain?")
+    assert result.answer.endswith("(The answer stopped here: it started repeating itself.)"), result.answer
+    assert result.answer.count("The water falls down again.") <= 2 and result.replaced

@@ -316,6 +316,10 @@ def converted_from(given: list[tuple[float, str, str]], answer: str) -> set[floa
     return out
 
 
+# A temperature as people write it whatever words they asked in ("72 fahrenheit", "100 F"): the sign, not the word
+_DEGREE_SIGNS = {"degC": "°C", "degF": "°F", "kelvin": "K"}
+
+
 class UnitsArgs(BaseModel):
     value: float = Field(..., description="the number to convert, as the user wrote it")
     from_unit: str = Field(..., max_length=40, description="the unit of that number, copied from the question")
@@ -420,7 +424,10 @@ class Units(Tool[UnitsArgs]):
             return None
         zh = language_of(question) == "zh"
 
-        def amount(number: str, unit: str) -> str:  # 5英里 in Chinese, 5 miles (and 5 km) otherwise
+        def amount(number: str, unit: str) -> str:  # 5英里 in Chinese, 5 miles (and 5 km) otherwise; 72 °F, 22.22 °C
+            kind = lookup(unit)
+            if kind is not None and kind[0] in _DEGREE_SIGNS and unit.isascii():
+                return f"{number} {_DEGREE_SIGNS[kind[0]]}"
             return f"{number}{'' if zh and not unit.isascii() else ' '}{unit}"
 
         return f"{amount(format_value(args.value), args.from_unit)} = {amount(result.data['shown'], args.to_unit)}"

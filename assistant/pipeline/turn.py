@@ -121,6 +121,11 @@ class OpenTurn:
                                 started_at=self.started, finished_at=now_iso())
 
 
+def _for_people(ctx: TurnContext, tool: Tool) -> str:
+    """A tool as a status line names it, in the question's language: "weather lookup", "天气查询"."""
+    return tool.label.zh if language_of(ctx.question) == "zh" else tool.label.en
+
+
 def _label_of(backend: object, configured: str) -> str:
     """A backend's model as the user named it: the label it knows (a GGUF's stem), else the configured name."""
     return getattr(backend, "model_label", None) or configured
@@ -657,7 +662,7 @@ class Assistant:
             elif attempt == 1 and first is not None:
                 proposal = first
             else:
-                await ctx.emit(StageStarted(stage="executor", attempt=attempt, of=total, detail=tool.name))
+                await ctx.emit(StageStarted(stage="executor", attempt=attempt, of=total, detail=_for_people(ctx, tool)))
                 proposal = await executor.propose(ctx, tool, feedback)
             key = proposal.key()
             if proposal.calls and key in failed:
@@ -679,8 +684,8 @@ class Assistant:
                 verdict = Verdict(verdict="FAIL", reason="; ".join(v.reason for v in vetoes), by="check",
                                   message=vetoes[0].message)
             else:
-                detail = ", ".join(_short(c.raw) for c in proposal.calls)
-                await ctx.emit(StageStarted(stage="tool", attempt=attempt, of=total, detail=f"{tool.name}({detail})"))
+                # the status line names the tool for people ("weather lookup…"); its call is in the trace
+                await ctx.emit(StageStarted(stage="tool", attempt=attempt, of=total, detail=_for_people(ctx, tool)))
                 runnable = [c.args for c in proposal.calls if c.args]
                 results = await asyncio.gather(*(self._run_tool(ctx, tool, a, attempt) for a in runnable))
                 executed = list(zip(runnable, results, strict=True))
@@ -726,7 +731,3 @@ def tool_results_text(route: str, executed: list[tuple[BaseModel, ToolResult]]) 
                       ensure_ascii=False)
 
 
-def _short(raw: dict) -> str:
-    values = [str(v) for v in raw.values()]
-    text = ", ".join(values)
-    return text if len(text) <= 40 else text[:39] + "…"

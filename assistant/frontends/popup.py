@@ -33,7 +33,7 @@ from assistant.paths import resolve_paths
 from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, TOO_SMALL
 from assistant.wire import stage_label
 
-HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc hides"
+HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc or the hotkey hides"
 PLACEHOLDER = "Ask anything…"
 WIDTH = 680  # and at most MAX_HEIGHT tall: compact on open, growing with the conversation
 MAX_HEIGHT = 480
@@ -148,6 +148,9 @@ class Popup:
         root.protocol("WM_DELETE_WINDOW", lambda: self.close("the window manager"))
         root.bind("<Control-C>", self.copy)  # Ctrl+Shift+C
         root.bind("<Control-r>", self.drop_selection)
+        self.entry.bind("<Control-a>", self.select_all)
+        root.bind("<FocusOut>", self._focus_out, add="+")
+        self.queued: str | None = None  # a question asked while an answer comes: asked when it is done
         root.bind("<Map>", self._mapped, add="+")  # before it is shown: its first mapping is when it takes the keyboard
         self.show_last()
         self._placeholder()
@@ -298,6 +301,27 @@ class Popup:
                 self.events.put({"type": "selection", "text": selected})
         threading.Thread(target=read, daemon=True).start()
 
+    def select_all(self, _event: object = None) -> str:
+        self.entry.select_range(0, "end")
+        self.entry.icursor("end")
+        return "break"
+
+    def _focus_out(self, _event: object = None) -> None:
+        """A click elsewhere hides it, as a launcher does (an answer in flight goes on); checked a moment later,
+        for the focus moving between its own widgets is a FocusOut too."""
+        def check() -> None:
+            if self.root.winfo_ismapped() and self.root.focus_displayof() is None:
+                self.close("losing the focus")
+        self.root.after(150, check)
+
+    def toggle(self) -> None:
+        """The hotkey: shown and holding the keyboard, it hides; otherwise it comes to the front with it."""
+        if self.root.winfo_ismapped() and self.root.focus_displayof() is not None:
+            self.close("the hotkey")
+        else:
+            self.focus()
+            self.look_for_selection()
+
     def drop_selection(self, _event: object = None) -> str:
         self.selection = None
         self.status.config(text=HINT)
@@ -405,7 +429,13 @@ class Popup:
 
     def ask(self, _event: object = None) -> None:
         question = self.entry.get().strip()
-        if not question or self.busy:
+        if not question:
+            return
+        if self.busy:  # one answer at a time: this one is asked as soon as the answer coming is done
+            self.queued = question
+            self.entry.delete(0, "end")
+            self._placeholder()
+            self.status.config(text=f"Asked next, once this answer is done: {question[:80]}")
             return
         self.busy = True
         self.back = 0
@@ -443,8 +473,7 @@ class Popup:
     def pump(self) -> None:
         if self.raise_asked.is_set():
             self.raise_asked.clear()
-            self.focus()
-            self.look_for_selection()
+            self.toggle()
         if self.reminded.is_set():
             self.reminded.clear()
             self.show_reminders()
@@ -500,6 +529,10 @@ class Popup:
                                         "Ctrl+R drops it")
             elif kind == "_end":
                 self.busy = False
+                if self.queued:  # the question typed while this answer came
+                    question, self.queued = self.queued, None
+                    self.entry.insert(0, question)
+                    self.ask()
         self.root.after(50, self.pump)  # also lets Python see SIGUSR1 between Tk events
 
 

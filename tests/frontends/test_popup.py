@@ -300,3 +300,38 @@ def test_the_row_writer_breaks_prose_at_words_and_takes_a_line_back_exactly():
     row.write("see https://example.com/a/very/long/path/indeed")
     row.end()
     assert out.getvalue().split("\n") == ["see", "https://example.com/", "a/very/long/path/ind", "eed"]
+
+
+def test_a_question_typed_while_an_answer_comes_is_asked_next(popup):
+    p = popup(events=[{"type": "answer_delta", "text": "An answer."}, {"type": "turn_done", "answer": "An answer.",
+                                                                      "ok": True}])
+    p.entry.insert(0, "first question")
+    p.ask()
+    assert p.busy
+    p.entry.insert(0, "second question")
+    p.ask()  # Enter while the first answer comes: not ignored
+    assert "Asked next" in p.status.cget("text") and p.entry.get() == ""
+    run_until(p, lambda: not p.busy and p.client.asked == ["first question", "second question"])
+    run_until(p, lambda: not p.busy)
+    assert shown(p).count("› ") == 2
+
+
+def test_ctrl_a_selects_the_whole_input_line(popup):
+    p = popup()
+    p.entry.insert(0, "some words typed")
+    p.entry.icursor(3)
+    assert p.select_all() == "break"
+    assert p.entry.selection_get() == "some words typed"
+
+
+def test_the_hotkey_hides_the_popup_that_holds_the_keyboard_and_shows_one_that_does_not(popup):
+    p = popup()
+    p.root.deiconify()
+    p.root.update()
+    p.entry.focus_force()
+    run_until(p, lambda: p.root.focus_displayof() is not None)
+    p.toggle()
+    p.root.update()
+    assert not p.root.winfo_ismapped()
+    p.toggle()
+    run_until(p, lambda: p.root.winfo_ismapped())

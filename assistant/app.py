@@ -18,10 +18,12 @@ from tools.sandbox import SandboxRunner
 
 
 def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None,
-                    runner: ToolRunner | None = None, status: Callable[[str], None] | None = None) -> Assistant:
+                    runner: ToolRunner | None = None, status: Callable[[str], None] | None = None,
+                    prepare_places: bool = False) -> Assistant:
     """``notify`` hears, once, which backend answers when the choice was a fallback; ``status`` hears what a
     backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
-    unless another ``runner`` is given (tests of the pipeline's logic run them in-process)."""
+    unless another ``runner`` is given (tests of the pipeline's logic run them in-process). ``prepare_places``: a
+    process that lives builds a missing place index now, in the background."""
     from assistant.errors import StoreError
 
     try:
@@ -35,6 +37,13 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
 
     backend = SelectedBackend(settings, notify, status, once=lambda key: notices.first_time(paths, key))
     registry = build_registry(settings, paths, notify=notify)
+    if registry.get("weather") is not None:
+        from tools import gazetteer
+
+        if prepare_places:  # a process that lives (the daemon, a chat): built now, quietly, not by a question
+            gazetteer.prepare(Path(gazetteer.index_path(settings, paths)))
+        else:  # a one-shot question that needs it says that it builds it
+            gazetteer.announce = notify
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                                      cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log",
                                      allow_unconfined=settings.allow_unconfined_tools,

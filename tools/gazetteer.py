@@ -16,7 +16,7 @@ import threading
 import unicodedata
 from importlib import resources
 from pathlib import Path
-from typing import AbstractSet, Any
+from typing import AbstractSet, Any, Callable
 
 from pydantic import BaseModel
 
@@ -178,6 +178,8 @@ class Gazetteer:
         for attempt in range(2):
             try:
                 if not self.path.exists():
+                    if announce is not None and threading.current_thread().name != "place index":
+                        announce("building the place index (once, a few seconds)…")
                     build_index(self.path)
                 db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
             except (sqlite3.Error, OSError) as e:
@@ -461,6 +463,7 @@ def _name_runs(text: str, exclude: AbstractSet[str]) -> list[list[re.Match[str]]
 
 
 _shared: dict[Path, Gazetteer] = {}
+announce: Callable[[str], None] | None = None  # hears, before a question waits for it, that the index is being built
 
 
 def index_path(settings: Any, paths: Any) -> str:
@@ -473,3 +476,20 @@ def gazetteer(path: Path) -> Gazetteer:
     if path not in _shared:
         _shared[path] = Gazetteer(path)
     return _shared[path]
+
+
+def prepare(path: Path) -> threading.Thread | None:
+    """The place index built now, in the background, when it is missing (a new home): the first question about a
+    place would wait for it otherwise. Questions that need it meanwhile wait on the same build, never a second.
+    The thread, or ``None`` when the index is there."""
+    if path.exists():
+        return None
+
+    def build() -> None:
+        try:
+            gazetteer(path)._conn()
+        except Exception:  # noqa: BLE001 - a cache that cannot be made is said when a question needs it
+            pass
+    thread = threading.Thread(target=build, name="place index", daemon=True)
+    thread.start()
+    return thread

@@ -107,7 +107,7 @@ class Serving:
 
         self.settings, self.paths = settings, paths
         self.state = DaemonState()
-        self.state.assistant = build_assistant(settings, paths, notify=self.state.note)
+        self.state.assistant = build_assistant(settings, paths, notify=self.state.note, prepare_places=True)
         self.own_env = dict(os.environ)
         self.stamp = _config_stamp(paths)
         self.popup: subprocess.Popen | None = None

@@ -50,8 +50,21 @@ class Weather(Tool[WeatherArgs]):
             wind_speed_unit=settings.wind_speed_unit, home_city=settings.home_city, clock=settings.clock))
 
     async def doctor(self) -> list[Finding]:
-        """Open-Meteo answers (offline, answers come from the cache)."""
+        """The place index is there (built now when it is not), and Open-Meteo answers (offline, answers come from
+        the cache)."""
+        import asyncio
+
         import aiohttp
+
+        index = Path(self.cfg.gazetteer_index)
+        built = not index.exists()
+        try:
+            await asyncio.to_thread(self.gazetteer._conn)
+            places = Finding(name="place index", level="ok", detail=f"{index}" + (" (built now: it was missing)"
+                                                                                  if built else ""))
+        except Exception as e:  # noqa: BLE001
+            places = Finding(name="place index", level="warn", detail=f"{index} cannot be built ({plain_error(e)})",
+                             fix="make its folder writable; it is built again on the next question about a place")
 
         url = self.cfg.forecast_url.rstrip("/") + "/v1/forecast?latitude=0&longitude=0&current=temperature_2m"
         try:
@@ -59,10 +72,10 @@ class Weather(Tool[WeatherArgs]):
                 async with http.get(url) as resp:
                     status = resp.status
         except Exception as e:
-            return [Finding(name="weather service", level="warn", detail=f"{self.cfg.forecast_url} unreachable "
+            return [places, Finding(name="weather service", level="warn", detail=f"{self.cfg.forecast_url} unreachable "
                             f"({plain_error(e)})", fix="offline: weather answers come from the cache until the network is back")]
-        return [Finding(name="weather service", level="ok" if status < 500 else "warn",
-                        detail=f"{self.cfg.forecast_url} answers (HTTP {status})")]
+        return [places, Finding(name="weather service", level="ok" if status < 500 else "warn",
+                                detail=f"{self.cfg.forecast_url} answers (HTTP {status})")]
 
     def __init__(self, config: WeatherConfig) -> None:
         super().__init__(config)

@@ -409,11 +409,13 @@ class Store:
         row = self.db.execute("SELECT text FROM shared_texts WHERE hash = ?", (digest,)).fetchone()
         return row[0] if row else None
 
-    def logs(self, limit: int = 3, text: str | None = None, model: str | None = None) -> list[dict[str, Any]]:
+    def logs(self, limit: int = 3, text: str | None = None, model: str | None = None,
+             session_id: str | None = None) -> list[dict[str, Any]]:
         """The last ``limit`` turns (0: all), oldest first, with their models: those whose question or answer
-        contains ``text`` (any language; case does not matter), and that ``model`` answered a call of."""
-        where: list[str] = []
-        params: list[Any] = []
+        contains ``text`` (any language; case does not matter), that ``model`` answered a call of, and of
+        ``session_id`` (one conversation)."""
+        where: list[str] = ["t.session_id = ?"] if session_id else []
+        params: list[Any] = [session_id] if session_id else []
         if text and len(text.strip()) >= 3:
             where.append("t.rowid IN (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?)")
             params.append('"' + text.strip().replace('"', '""') + '"')

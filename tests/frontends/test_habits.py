@@ -15,6 +15,7 @@ from processes import ask_on_terminal, run
     (["what is 2+3"], ["ask", "what is 2+3"]), (["hello"], ["ask", "hello"]),
     (["why", "is", "the", "sky", "blue"], ["ask", "why", "is", "the", "sky", "blue"]),
     (["chat"], ["chat"]), (["--version"], ["--version"]), (["ask", "-x", "q"], ["ask", "-x", "q"]),
+    (["-u", "hello"], ["ask", "-u", "hello"]), (["--help"], ["--help"]),
 ])
 def test_a_bare_question_is_ask(argv, read):
     assert bare_question(argv) == read
@@ -39,3 +40,23 @@ def test_no_stream_prints_the_answer_whole_once_on_a_terminal(home, fake):
                                                                           "Rayleigh scattering."))
     p, seen = ask_on_terminal(["--no-stream", "--plain", "Why is the sky blue?"], cli_env(home, fake))
     assert p.returncode == 0 and seen.count("The sky scatters blue light.") == 1 and "Rayleigh" in seen
+
+
+def test_usage_says_the_tokens_of_the_answers_model_calls(home, fake):
+    from fake_ollama import Script
+
+    fake.handler = Script(router={"route": "chat"}, responder="Hello there!")
+    env = cli_env(home, fake)
+    chat = run(["-u", "Tell me a short greeting"], env)
+    assert chat.returncode == 0 and "usage: " in chat.stderr and "tokens in 1 model call" in chat.stderr
+    rule = run(["ask", "-u", "2+3"], env)
+    assert "0 model calls (answered by rule)" in rule.stderr
+
+
+def test_logs_of_one_session(home, fake):
+    env = cli_env(home, fake)
+    run(["ask", "2+3"], env)
+    listed = run(["logs", "-s", "last"], env)
+    assert listed.returncode == 0 and "2+3 = 5" in listed.stdout
+    none = run(["logs", "-c"], env)  # no chat yet
+    assert none.returncode == 2 and "no session matches" in none.stderr

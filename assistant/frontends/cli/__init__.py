@@ -25,8 +25,10 @@ COMMANDS = {"ask": ("ask", "ask"), "chat": ("chat", "chat"), "batch": ("batch", 
 def bare_question(argv: list[str]) -> list[str]:
     """``assistant "question"`` (llm's and aichat's bare form) as ``assistant ask "question"``; a word that is close
     to a command is a misspelt command ("did you mean"), said in one line with exit 2."""
-    if not argv or argv[0].startswith("-") or argv[0] in COMMANDS:
+    if not argv or argv[0] in COMMANDS or argv[0] in ("-h", "--help", "--version"):
         return argv
+    if argv[0].startswith("-"):  # ask's own flags first ("assistant -u 'question'"): ask, unless a command follows
+        return argv if any(a in COMMANDS for a in argv) else ["ask", *argv]
     first = argv[0]
     if len(argv) == 1 and " " not in first.strip() and first.isascii():
         import difflib

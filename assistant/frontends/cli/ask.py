@@ -120,7 +120,23 @@ def ask(args: argparse.Namespace) -> int:
         print_ask_json(result.model_dump(), structured=bool(getattr(args, "answer_schema", None)))
     elif args.extract:
         print_extracted(result.answer, result.ok)
+    print_usage(args, result.turn_id)
     return 0 if result.ok else 1
+
+
+def print_usage(args: argparse.Namespace, turn_id: str | None) -> None:
+    """``-u``: the tokens the turn's model calls used, read from its trace (in-process or the daemon's alike)."""
+    if not getattr(args, "usage", False):
+        return
+    if not turn_id or args.no_log:
+        print("usage: not kept (--no-log)" if args.no_log else "usage: unknown", file=sys.stderr)
+        return
+    store = open_store()
+    row = store.db.execute("SELECT count(*), sum(prompt_tokens), sum(output_tokens) FROM model_calls WHERE turn_id = ?",
+                           (turn_id,)).fetchone()
+    calls, used_in, used_out = row[0], row[1] or 0, row[2] or 0
+    print(f"usage: {used_in} input, {used_out} output tokens in {calls} model call{'' if calls == 1 else 's'}"
+          + (" (answered by rule)" if calls == 0 else ""), file=sys.stderr)
 
 
 def print_extracted(answer: str, ok: bool) -> None:
@@ -177,6 +193,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
         print_ask_json(dict(outcome), structured=bool(getattr(args, "answer_schema", None)))
     elif args.extract:
         print_extracted(outcome["answer"], outcome["ok"])
+    print_usage(args, outcome.get("turn_id"))
     return 0 if outcome["ok"] else 1
 
 

@@ -77,11 +77,17 @@ def logs(args: argparse.Namespace) -> int:
     if args.count < 0:
         raise ConfigError("-n must be 0 (all) or more.")
     store = open_store()
+    session = None
+    if args.session or args.conversation:  # one conversation's turns (llm's logs --cid and -c)
+        ref = args.session or "last"
+        session = store.find_session(ref, frontend="chat" if args.conversation and not args.session else None)
+        if session is None:
+            raise ConfigError(f"no session matches '{ref}'.", "assistant sessions list shows them.")
     if args.response or args.extract:  # the last answer alone, for a pipe (as llm logs -r and -x)
         from assistant.frontends.markdown import extracted
         from assistant.control import without_controls
 
-        last = store.logs(1, args.query, args.model)
+        last = store.logs(1, args.query, args.model, session)
         if not last:
             raise ConfigError("no answer " + ("matches" if args.query or args.model else "is stored yet") + ".",
                               "assistant logs lists the stored turns.")
@@ -94,7 +100,7 @@ def logs(args: argparse.Namespace) -> int:
                                  f"assistant trace {last[0]['id']} shows what happened.")
         print(extracted(answer) if args.extract else answer.rstrip("\n") + "\n", end="")
         return 0
-    rows = store.logs(args.count, args.query, args.model)
+    rows = store.logs(args.count, args.query, args.model, session)
     if args.json:
         for r in rows:
             print(json.dumps(r, ensure_ascii=False))

@@ -53,6 +53,8 @@ def _ask_command(sub: Subcommands) -> None:
                           "selection, wl-paste --primary on Wayland, else the clipboard): "
                           "assistant ask --selection 'explain this'")
     ask.add_argument("--json", action="store_true", help="print one JSON object instead of streaming text")
+    ask.add_argument("-u", "--usage", action="store_true", help="after the answer, the tokens its model calls used "
+                                                                 "(on stderr)")
     ask.add_argument("--no-stream", action="store_true", help="print the answer once it is whole, not as it is "
                                                                 "written (the status line still shows progress)")
     ask.add_argument("--plain", action="store_true", help="on a terminal, show the answer's Markdown as it is "
@@ -235,6 +237,8 @@ def _logs_command(sub: Subcommands) -> None:
     logs.add_argument("-n", "--count", type=int, default=3, metavar="N", help="how many turns (default 3; 0: all)")
     logs.add_argument("-q", "--query", metavar="TEXT", help="only turns whose question or answer contains TEXT")
     logs.add_argument("-m", "--model", help="only turns that MODEL answered a call of")
+    logs.add_argument("-s", "--session", metavar="ID", help="only the turns of this session (an id prefix, or 'last')")
+    logs.add_argument("-c", "--conversation", action="store_true", help="only the turns of the last chat")
     logs.add_argument("-r", "--response", action="store_true",
                       help="print only the last answer, as it was shown (with -q or -m: the last that matches)")
     logs.add_argument("-x", "--extract", action="store_true",

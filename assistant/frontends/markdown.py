@@ -113,26 +113,82 @@ def _inline(token: Any, base: tuple[str, ...]) -> list[Span]:
     return out
 
 
-def _table(rows: list[list[list[Span]]]) -> list[Span]:
-    """A table as aligned rows (a wide character takes two columns), the header bold, a rule under it."""
+def _table(rows: list[list[list[Span]]], limit: int | None = None) -> list[Span]:
+    """A table as aligned rows (a wide character takes two columns), the header bold, a rule under it. ``limit``:
+    the columns it may take (a terminal's width): past it, the widest columns narrow and their cells wrap onto more
+    lines (as plain text), so no row breaks across the screen."""
     from assistant.frontends.columns import width
 
     texts = [["".join(t for t, _ in cell) for cell in row] for row in rows]
     columns = max(len(r) for r in texts)
     widths = [max((width(r[i]) for r in texts if i < len(r)), default=0) for i in range(columns)]
+    wrap = limit is not None and sum(widths) + 3 * (columns - 1) > limit
+    if wrap:
+        room = max(columns * 4, (limit or 0) - 3 * (columns - 1))
+        while sum(widths) > room:
+            widest = max(range(columns), key=lambda i: widths[i])
+            widths[widest] -= 1
     out: list[Span] = []
     for n, row in enumerate(rows):
-        for i in range(columns):
-            cell = row[i] if i < len(row) else []
-            if i:
-                out.append((" │ ", ("table",)))
-            styles = ("table_cell", "bold") if n == 0 else ("table_cell",)
-            out.extend((t, (*s, *styles)) for t, s in cell)
-            out.append((" " * (widths[i] - width(texts[n][i] if i < len(texts[n]) else "")), ("table_cell",)))
-        out.append(("\n", ("table_cell",)))
+        styles = ("table_cell", "bold") if n == 0 else ("table_cell",)
+        if wrap:
+            cells = [_wrapped(texts[n][i] if i < len(texts[n]) else "", widths[i]) for i in range(columns)]
+            for k in range(max(len(c) for c in cells)):
+                for i in range(columns):
+                    if i:
+                        out.append((" │ ", ("table",)))
+                    piece = cells[i][k] if k < len(cells[i]) else ""
+                    out.append((piece + " " * (widths[i] - width(piece)), styles))
+                out.append(("\n", ("table_cell",)))
+        else:
+            for i in range(columns):
+                cell = row[i] if i < len(row) else []
+                if i:
+                    out.append((" │ ", ("table",)))
+                out.extend((t, (*s, *styles)) for t, s in cell)
+                out.append((" " * (widths[i] - width(texts[n][i] if i < len(texts[n]) else "")), ("table_cell",)))
+            out.append(("\n", ("table_cell",)))
         if n == 0:
             out.append(("─┼─".join("─" * w for w in widths) + "\n", ("table",)))
     return out
+
+
+def _wrapped(text: str, columns: int) -> list[str]:
+    """``text`` in lines of at most ``columns`` (a wide character counts two), broken at spaces where it can."""
+    from assistant.frontends.columns import width
+
+    lines, line = [], ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if width(candidate) <= columns:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while width(word) > columns:  # a word longer than the column: cut
+            cut = len(word)
+            while width(word[:cut]) > columns:
+                cut -= 1
+            lines.append(word[:max(1, cut)])
+            word = word[max(1, cut):]
+        line = word
+    lines.append(line)
+    return lines or [""]
+
+
+def table_spans(text: str, limit: int | None = None) -> list[Span] | None:
+    """A whole Markdown table (its lines, header and rule first) as aligned spans fitted to ``limit`` columns;
+    ``None`` when the lines are not one table."""
+    tokens = _md().parse(text)
+    rows: list[list[list[Span]]] = []
+    for token in tokens:
+        if token.type == "tr_open":
+            rows.append([])
+        elif token.type == "inline" and rows:
+            rows[-1].append(_inline(token, ()))
+    if not rows or not any(t.type == "table_open" for t in tokens):
+        return None
+    return _table(rows, limit)
 
 
 def spans(text: str) -> list[Span]:

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from assistant.frontends.columns import fit, terminal_columns
-from assistant.frontends.markdown import ends_sentence, is_cjk, is_fence, spans, starts_block, table_line
+from assistant.frontends.markdown import ends_sentence, is_cjk, is_fence, spans, starts_block, table_line, table_spans
 from assistant.frontends.wrap import RowWriter, hanging
 from assistant.wire import stage_label
 
@@ -111,6 +111,7 @@ class Progress:
         self._next = ""  # the next line's start, not yet written
         self._last = ""  # the last line ended, as it came
         self._label, self._since = "", 0.0  # the stage shown, and since when (its seconds show after a while)
+        self._table: list[str] = []  # a table's rows as they came: laid out whole when it ends, aligned
         self._lock = threading.Lock()
         self._ticking: threading.Event | None = None
 
@@ -151,8 +152,35 @@ class Progress:
 
     def _begin_line(self, start: str) -> None:
         """A line begins: prose is wrapped at words as it streams; code and table rows are written as they are."""
+        if self._table and not start.lstrip().startswith("|"):
+            self._flush_table()
         self._row.mark(wrap=not self._renderer.in_code and not start.lstrip().startswith(("|", "```", "~~~")))
         self._marked = True
+
+    def _flush_table(self) -> None:
+        """The table that just ended, laid out whole to the terminal's width (columns aligned, cells wrapped where
+        it is too wide), as the popup shows it: its rows were kept back as they came."""
+        lines, self._table = self._table, []
+        spans = table_spans("\n".join(lines), terminal_columns() - 1)
+        if spans is None:  # rows that are not one table after all: each as it came
+            for line in lines:
+                self._row.mark(wrap=False)
+                for piece, codes in self._renderer.line(line).pieces:
+                    self._row.write(piece, codes)
+                self._row.end()
+                self._row.newline()
+            return
+        self._row.mark(wrap=False)
+        for piece, styles in spans:
+            for n, part in enumerate(piece.split("\n")):
+                if n:
+                    self._row.end()
+                    self._row.newline()
+                    self._row.mark(wrap=False)
+                if part:
+                    codes = ";".join(_STYLES[s] for s in styles if s in _STYLES and (self.colour or s not in _COLOURS))
+                    self._row.write(part, codes)
+        self._row.end()
 
     def _end_line(self, line: str, newline: bool) -> None:
         """Replace the line being written (shown as it came) by its rendering; ``line`` is what is on screen of it
@@ -161,6 +189,10 @@ class Progress:
         if not self._marked:
             self._begin_line(line)
         self._marked = False
+        if not self._renderer.in_code and table_line(line) is not None and not is_fence(line):
+            self._row.back()  # a table's row: taken off the screen, and kept until the table ends
+            self._table.append(line)
+            return
         shown = self._renderer.line(line)
         row = self._row
         if shown.styled == line and shown.prose == row.wrap:
@@ -241,6 +273,8 @@ class Progress:
             self._line = rest
         if self.render and self._line:
             self._end_line(self._line, newline=False)
+        if self._table:
+            self._flush_table()
         self._row.end()
         if self._answered:
             sys.stdout.write("\n")

@@ -380,7 +380,7 @@ def _complete(home, script: str, words: list[str], env: dict | None = None) -> l
 
 def test_bash_completion_loads_and_completes(home):
     assert "ask" in _complete(home, "bash", ["assistant", "a"]) and "chat" not in _complete(home, "bash", ["assistant", "a"])
-    assert set(_complete(home, "bash", ["assistant", "ask", "--no"])) == {"--no-log", "--no-daemon"}
+    assert set(_complete(home, "bash", ["assistant", "ask", "--no"])) == {"--no-log", "--no-daemon", "--no-stream"}
     assert _complete(home, "bash", ["assistant", "sessions", "list", "--kind", ""]) == ["chat", "ask", "batch"]
     assert _complete(home, "bash", ["assistant", "completion", "z"]) == ["zsh"]
 

@@ -3,6 +3,8 @@ answer whole."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from conftest import cli_env
 from fake_ollama import Reply, Script
@@ -60,3 +62,30 @@ def test_logs_of_one_session(home, fake):
     assert listed.returncode == 0 and "2+3 = 5" in listed.stdout
     none = run(["logs", "-c"], env)  # no chat yet
     assert none.returncode == 2 and "no session matches" in none.stderr
+
+
+TABLE = ("Here is the weather:\n\n| City | Temperature | Sky |\n|---|---|---|\n"
+         "| Paris | 12 °C | light rain with some wind later in the afternoon and a clear night |\n"
+         "| Oslo | 3 °C | sunny |\n\nThat is all.")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("columns", [60, 80, 200])
+def test_a_table_on_a_terminal_is_aligned_and_fits_its_width(home, fake, columns):
+    """In a real terminal (tmux) at each width: the table's columns line up, every row fits, nothing breaks it."""
+    from tmux import Terminal
+
+    if not Terminal.available():
+        pytest.skip("tmux is not installed")
+    fake.handler = Script(router={"route": "chat"}, responder=Reply(content=TABLE))
+    env = {**cli_env(home, fake), "TERM": "xterm-256color"}
+    term = Terminal([sys.executable, "-m", "assistant", "ask", "a table of two cities, please"], env, width=columns)
+    try:
+        screen = term.wait_for("That is all.", timeout=30)
+    finally:
+        term.close()
+    rows = [line for line in screen.splitlines() if "│" in line]
+    assert rows and all(len(line.rstrip()) <= columns for line in screen.splitlines())
+    bars = {line.index("│") for line in rows}
+    assert len(bars) == 1, screen  # the first column's bar at one place in every row: aligned
+    assert "light rain" in screen and "clear night" in screen and "|---" not in screen

@@ -51,3 +51,20 @@ def fit(text: str, columns: int | None) -> str:
 def pad(text: str, columns: int) -> str:
     """``text`` filled with spaces to ``columns`` terminal columns (as ``f"{text:<columns}"`` would for ASCII)."""
     return text + " " * max(0, columns - width(text))
+
+
+def wrapped(text: str, columns: int, indent: str = "") -> str:
+    """``text`` broken at spaces into rows of at most ``columns`` terminal columns (a word longer than a row is
+    left whole), each row after the first starting with ``indent``; its own line breaks kept."""
+    rows: list[str] = []
+    for paragraph in text.split("\n"):
+        row = ""
+        for word in paragraph.split(" "):
+            candidate = f"{row} {word}" if row else word
+            if row and width(candidate) > columns:
+                rows.append(row)
+                row = indent + word
+            else:
+                row = candidate
+        rows.append(row)
+    return "\n".join(rows)

@@ -338,8 +338,8 @@ class Repl:
                 self.session_id = found
                 turns = store.session_turns(found)
                 print(f"resumed session {found} ({len(turns)} turn{'s' if len(turns) != 1 else ''})")
-                if turns:  # where the conversation stands: its last exchange
-                    print(last_exchange(turns[-1].question, turns[-1].answer or f"(no answer: {turns[-1].error})"))
+                if turns:  # where the conversation stands: its last exchange, shown as the chat shows one
+                    self._show_exchange(turns[-1].question, turns[-1].answer or f"(no answer: {turns[-1].error})")
         elif name == "/copy":
             self._copy(args)
         elif name == "/template":
@@ -375,6 +375,20 @@ class Repl:
         else:
             print(f"unknown command {name}: /help lists the commands")
         return None
+
+    def _show_exchange(self, question: str, answer: str, lines: int = 8) -> None:
+        """A question and its answer as the chat shows them: the answer's Markdown rendered and wrapped to the
+        terminal (its first ``lines`` lines; /trace shows the rest)."""
+        from assistant.control import without_controls
+
+        head, _, rest = last_exchange(question, answer, lines).partition("\n")
+        print(head)
+        shown = without_controls(answer).strip().splitlines()
+        progress = Progress(enabled=False, live=True, render=self.render)
+        progress.on_event({"type": "answer_delta", "text": "\n".join(shown[:lines])})
+        progress.finish()
+        if len(shown) > lines:
+            print(f"… ({len(shown) - lines} more lines: /trace shows all)")
 
     @staticmethod
     def _schema(settings: Any, text: str) -> str:

@@ -273,8 +273,8 @@ def test_edit_asks_what_the_editor_saved_and_resume_shows_where_it_stood(chat, f
     screen = term.wait_for("Sum these: # from the ledger 12 + 30")  # a title of three lines, on one
     first = [line.split()[0] for line in screen.splitlines() if line.endswith("Sum these: # from the ledger 12 + 30")][0]
     term.type(f"/resume {first}")
-    screen = term.wait_for("resumed session")
-    assert "› Sum these: …" in screen and "  It is 42." in screen
+    screen = term.wait_for("It is 42.", after=1)
+    assert "› Sum these: …" in screen and "\nIt is 42." in screen  # shown as the chat shows it: not indented
     seen = term.screen().count("Hi")
     term.send("/resume ", "Tab")  # the sessions offered with their titles, not as bare ids
     term.wait_for("Hi", after=seen)

@@ -72,7 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_ask_json({"ok": False, "answer": "", "error": e.one_line(), "exit_code": e.exit_code})
         elif getattr(args, "json", False):
             print(json.dumps({"ok": False, "error": e.one_line(), "exit_code": e.exit_code}, ensure_ascii=False))
-        print(f"assistant: {e.one_line()}", file=sys.stderr)
+        from assistant.frontends.cli.common import notice
+
+        notice(e.one_line())  # wrapped at words on a terminal, one line on a pipe
         return e.exit_code
     except KeyboardInterrupt:
         print("\nassistant: interrupted", file=sys.stderr)

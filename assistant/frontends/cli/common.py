@@ -29,7 +29,13 @@ def open_store():
 
 
 def notice(text: str) -> None:
-    sys.stderr.write(f"\r\033[Kassistant: {text}\n" if terminal(sys.stderr) else f"assistant: {text}\n")
+    """One line of ours on stderr; on a terminal, cleared of the status line and wrapped at words to its width."""
+    if terminal(sys.stderr):
+        from assistant.frontends.columns import terminal_columns, wrapped
+
+        sys.stderr.write("\r\033[K" + wrapped(f"assistant: {text}", terminal_columns() - 1, "  ") + "\n")
+    else:
+        sys.stderr.write(f"assistant: {text}\n")
     sys.stderr.flush()
 
 

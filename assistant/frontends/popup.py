@@ -488,6 +488,8 @@ class Popup:
             elif (label := stage_label(e)) is not None:
                 self.status.config(text=label)
             elif kind == "answer_delta":
+                if not self.answer:  # the answer is coming: the stage before it ("routing…") is over
+                    self.status.config(text="answering…")
                 self.answer += e["text"]
                 self.draw_answer()
             elif kind == "turn_done":

@@ -127,12 +127,16 @@ def render(turn: dict[str, Any]) -> str:
         elif t == "answer_check":
             if calls and calls[0]["role"] == "responder":
                 body.append((0, _model_line(calls.pop(0))))
-            tail = "" if e["verdict"] == "PASS" else " → not shown"
-            body.append((1, f"answer check {e['verdict']} (try {e['attempt']}): {_short(e['reason'], 200)}{tail}"))
+            if not e["attempt"]:  # decided before any answer was written: nothing failed, nothing was held back
+                body.append((1, f"no model was asked to write it: {_short(e['reason'], 200)}"))
+            else:
+                tail = "" if e["verdict"] == "PASS" else " → not shown"
+                body.append((1, f"answer check {e['verdict']} (try {e['attempt']}): {_short(e['reason'], 200)}{tail}"))
         elif t == "turn_done" and e.get("replaced"):
             on_tool = (e.get("route") or "chat") not in ("chat", "clarify")
             body.append((0, "the tool's own rendering shown after what passed the check" if on_tool and e["ok"] else
                             "the model's answer stopped at what passed the check" if e["ok"] else
+                            "no model was asked: an honest answer instead" if not e.get("model_calls") else
                             "nothing the model wrote could be shown: an honest answer instead"))
         elif t == "step_done":
             body.append((0, f"step {e['step']} " + ("passed" if e["ok"] else f"failed: {_short(e.get('error') or '', 160)}")))

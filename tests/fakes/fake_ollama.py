@@ -168,6 +168,7 @@ class FakeOllama(LoopbackServer):
         app.router.add_get("/", self._root)
         app.router.add_get("/api/version", self._version)
         app.router.add_get("/api/tags", self._tags)
+        app.router.add_get("/api/ps", self._ps)
         app.router.add_post("/api/show", self._show)
         app.router.add_post("/api/chat", self._chat)
 
@@ -191,6 +192,17 @@ class FakeOllama(LoopbackServer):
                                              "quantization_level": "Q4_K_M"}}
             for m in self.models
         ]})
+
+    async def _ps(self, request: web.Request) -> web.Response:
+        """As Ollama's PsHandler lists its loaded runners (server/routes.go): each model loaded (by a load request or
+        a chat), its size and the part of it in VRAM, and when keep_alive unloads it."""
+        loaded = list(dict.fromkeys([*self.loads, *(r.get("model", "") for r in self.requests)]))
+        return web.json_response({"models": [
+            {"name": m, "model": m, "size": 2_400_000_000, "size_vram": 0, "digest": "0" * 64,
+             "details": {"format": "gguf", "family": "qwen2", "parameter_size": self.sizes.get(m, "3.1B"),
+                         "quantization_level": "Q4_K_M"},
+             "expires_at": "2026-11-26T18:30:00Z", "context_length": 4096}
+            for m in loaded if m in self.models]})
 
     async def _pull(self, request: web.Request) -> web.StreamResponse:
         """As Ollama's PullHandler streams it (server/routes.go, server/images.go PullModel): "pulling manifest", then

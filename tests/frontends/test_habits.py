@@ -89,3 +89,12 @@ def test_a_table_on_a_terminal_is_aligned_and_fits_its_width(home, fake, columns
     bars = {line.index("│") for line in rows}
     assert len(bars) == 1, screen  # the first column's bar at one place in every row: aligned
     assert "light rain" in screen and "clear night" in screen and "|---" not in screen
+
+
+def test_ps_says_which_models_are_loaded_where(home, fake):
+    env = cli_env(home, fake)
+    assert "no model loaded" in run(["ps"], env).stdout
+    fake.handler = Script(router={"route": "chat"}, responder="Hi.")
+    run(["ask", "say hi"], env)
+    listed = run(["ps"], env)
+    assert listed.returncode == 0 and "qwen2.5:3b" in listed.stdout and "GB" in listed.stdout and "unloads in" in listed.stdout

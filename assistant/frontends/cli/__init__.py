@@ -19,7 +19,8 @@ COMMANDS = {"ask": ("ask", "ask"), "chat": ("chat", "chat"), "batch": ("batch", 
             "sessions": ("history", "sessions"), "trace": ("history", "trace"), "config": ("admin", "config"),
             "models": ("admin", "models"), "completion": ("admin", "completion"), "tools": ("admin", "tools"),
             "doctor": ("admin", "doctor"), "daemon": ("admin", "daemon"), "popup": ("admin", "popup"),
-            "templates": ("templates", "templates"), "reminders": ("reminders", "reminders")}
+            "templates": ("templates", "templates"), "reminders": ("reminders", "reminders"),
+            "ps": ("admin", "ps")}
 
 
 def bare_question(argv: list[str]) -> list[str]:

@@ -368,3 +368,54 @@ def doctor(args: argparse.Namespace) -> int:
     text, code = report(config + asyncio.run(run_checks(settings, paths)), args.json)
     print(text)
     return code
+
+
+def ps(args: argparse.Namespace) -> int:
+    """``assistant ps``: the models loaded now, on each Ollama host (its /api/ps, as ``ollama ps`` shows it), and
+    what a running daemon's embedded engine holds."""
+    from datetime import datetime, timezone
+
+    from assistant.frontends.client import connect
+    from assistant.frontends.columns import fit
+
+    paths, settings = settings_for({})
+    rows: list[str] = []
+    daemon = connect(paths.run_dir)
+    if daemon is not None:
+        try:
+            health = daemon.get("/v1/health", timeout=3)
+            rows.append(f"daemon (pid {health.get('pid', '?')}): answers with {health.get('answering') or 'its model'}, "
+                        f"{health.get('warm') or 'not warmed'}")
+        except Exception as e:  # noqa: BLE001 - a daemon going away: said, the servers still listed
+            rows.append(f"daemon: not answering ({e})")
+    if settings.backend in ("auto", "ollama"):
+        import ollama
+
+        async def loaded(host: str) -> list[str]:
+            try:
+                listed = await ollama.AsyncClient(host=host, timeout=5).ps()
+            except Exception as e:  # noqa: BLE001 - one line per host that cannot say
+                return [f"{host}: not reachable ({type(e).__name__})"]
+            if not listed.models:
+                return [f"{host}: no model loaded"]
+            now = datetime.now(timezone.utc)
+            out = []
+            for m in listed.models:
+                size = (m.size or 0) / 1e9
+                gpu = f"{(m.size_vram or 0) / m.size:.0%} GPU" if m.size else "?"
+                until = f"unloads in {max(0, int((m.expires_at - now).total_seconds() // 60))} min" if m.expires_at else ""
+                out.append(f"{host}: {m.name}  {size:.1f} GB  {gpu}  {until}".rstrip())
+            return out
+        hosts = settings.hosts or [settings.ollama_host]
+        for listed_rows in asyncio.run(_gather([loaded(h) for h in hosts])):
+            rows += listed_rows
+    if settings.backend == "embedded" and daemon is None:
+        rows.append("embedded engine: loaded by the process that answers; no daemon holds it now "
+                    "(assistant daemon start keeps it loaded)")
+    for row in rows:
+        print(fit(row, None))
+    return 0
+
+
+async def _gather(tasks: list[Any]) -> list[Any]:
+    return list(await asyncio.gather(*tasks))

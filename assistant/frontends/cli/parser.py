@@ -266,6 +266,12 @@ def _reminders_command(sub: Subcommands) -> None:
     reminders.add_argument("-a", "--all", action="store_true", help="list: every one kept, not only the last 50")
 
 
+def _ps_command(sub: Subcommands) -> None:
+    sub.add_parser("ps", help="the models loaded now: where, their size, how much is in GPU memory, until when",
+                   description="Which models are loaded, as 'ollama ps' says it for an Ollama server (each host of "
+                               "'hosts'), and what the embedded engine of a running daemon holds.")
+
+
 def _completion_command(sub: Subcommands) -> None:
     completion = sub.add_parser("completion", help="a shell completion script: bash, zsh or fish",
                                 description="Print a completion script for your shell. bash: add "
@@ -280,7 +286,7 @@ def _completion_command(sub: Subcommands) -> None:
 PARSERS: tuple[Callable[[Subcommands], None], ...] = (
     _ask_command, _config_command, _batch_command, _models_command, _tools_command, _chat_command, _daemon_command,
     _templates_command, _popup_command, _doctor_command, _sessions_command, _logs_command, _trace_command,
-    _reminders_command, _completion_command,
+    _reminders_command, _ps_command, _completion_command,
 )
 
 

@@ -434,8 +434,7 @@ class Repl:
             return
         settings = self.app.settings
         updates: dict[str, Any] = {OPTIONS[k]: v for k, v in template.options.items()}
-        if template.max_retries is not None:
-            updates["max_retries"] = template.max_retries
+        updates.update({k: v for k, v in (template.model_extra or {}).items() if v is not None})  # its flag rows
         try:
             checked = with_changes(settings, updates)  # all or nothing, by the settings' rules
         except ValidationError as e:

@@ -19,24 +19,49 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from assistant.control import one_line
-from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS
+from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, SETTING_FLAGS
 from assistant.errors import ConfigError
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 class Template(BaseModel):
-    """What a template holds; every field is optional (a template may only set the model)."""
+    """What a template holds; every field is optional (a template may only set the model). Beside the system
+    prompt, the model and the options, it holds a value for each setting a flag sets (``envnames.SETTING_FLAGS``:
+    ``max_retries``, ``answer_schema``, …), by the setting's name, checked by the setting's own rules: a flag added
+    as a row is saved, shown and applied with nothing here changed."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="allow")
 
     system: str | None = Field(None, description="the system prompt: your own instructions for every answer")
     model: str | None = Field(None, description="the model for every role")
-    max_retries: int | None = Field(None, ge=0, le=10, description="executor retries after a failed check")
     options: dict[str, str | int | float] = Field(default_factory=dict, description="model options, as -o KEY VALUE")
+
+    @model_validator(mode="after")
+    def _flag_settings(self) -> "Template":
+        from assistant.config import Settings
+
+        extra = dict(self.model_extra or {})
+        unknown = [k for k in extra if k not in SETTING_FLAGS]
+        if unknown:
+            raise ValueError(f"'{unknown[0]}' is not something a template holds (system, model, options, "
+                             f"{', '.join(SETTING_FLAGS)})")
+        if extra:
+            checked = Settings(**{k: v for k, v in extra.items() if v is not None})
+            for key in extra:
+                setattr(self, key, getattr(checked, key))
+        return self
+
+    def setting(self, name: str) -> Any:
+        """The value this template holds for the flag-set setting ``name`` (None: it does not set it)."""
+        return (self.model_extra or {}).get(name)
+
+    @property
+    def max_retries(self) -> int | None:
+        return self.setting("max_retries")
 
     @field_validator("model")
     @classmethod
@@ -57,8 +82,7 @@ class Template(BaseModel):
         """One line: what it sets."""
         parts = [f"model {self.model}"] if self.model else []
         parts += [f"{k} {v}" for k, v in self.options.items()]
-        if self.max_retries is not None:
-            parts.append(f"max_retries {self.max_retries}")
+        parts += [f"{k} {one_line(str(v), 61)}" for k, v in (self.model_extra or {}).items() if v is not None]
         if self.system:
             parts.append(f"system: {one_line(self.system, 61)}")
         return one_line(" · ".join(parts), 400) or "(sets nothing)"
@@ -67,8 +91,8 @@ class Template(BaseModel):
         from assistant.config import toml_value
 
         lines = ["# assistant template: flags given with -t NAME win over these values"]
-        for key in ("system", "model", "max_retries"):
-            value = getattr(self, key)
+        for key in ("system", "model", *SETTING_FLAGS):
+            value = getattr(self, key) if key in ("system", "model") else self.setting(key)
             if value is not None:
                 lines.append(f"{key} = {toml_value(value)}")
         if self.options:

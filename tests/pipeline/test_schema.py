@@ -90,3 +90,15 @@ def test_ask_prints_the_object_alone_and_a_bad_schema_is_one_line(home, fake):
     assert out.returncode == 0 and json.loads(out.stdout) == {"name": "Ada", "age": 36} and out.stdout.count("\n") == 1
     bad = run(["ask", "--schema", '{"type": 5}', "anything"], env)
     assert bad.returncode == 2 and "--schema: not a valid JSON Schema" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_a_template_keeps_the_schema_as_it_keeps_any_flag(home, fake):
+    """The template is derived from the flag rows: --schema is saved, shown and applied with nothing else touched."""
+    fake.handler = Script(router={"route": "chat"}, responder='{"name": "Ada", "age": 36}')
+    env = cli_env(home, fake)
+    saved = run(["ask", "--save", "people", "--schema", "name, age int"], env)
+    assert saved.returncode == 0 and "answer_schema" in saved.stdout
+    assert "answer_schema" in run(["templates", "show", "people"], env).stdout
+    out = run(["ask", "-t", "people", "Ada is 36. Her name and age?"], env)
+    assert out.returncode == 0 and json.loads(out.stdout) == {"name": "Ada", "age": 36}
+    assert fake.requests[-1]["format"]["required"] == ["name", "age"]

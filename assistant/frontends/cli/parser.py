@@ -32,7 +32,7 @@ def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
         parser.add_argument(*flags, dest=setting, **how)
     parser.add_argument("-t", "--template", metavar="NAME", help="use a saved template (its system prompt, model and "
                         "options; flags given here win)")
-    parser.add_argument("--save", metavar="NAME", help="save -s, -m, -o and --max-retries as template NAME, and stop "
+    parser.add_argument("--save", metavar="NAME", help="save -s, -m, -o and the flags above (--max-retries, --schema) as template NAME, and stop "
                         "(no question is asked); use it with -t NAME")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 

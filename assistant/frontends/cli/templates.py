@@ -22,7 +22,8 @@ def save_or_apply(args: argparse.Namespace) -> bool:
             raise ConfigError("--save and -t together: give the flags to save, or the template to use.")
         words = getattr(args, "question", None) or getattr(args, "message", None) or getattr(args, "input", None)
         if words:
-            raise ConfigError("--save keeps the flags (-s, -m, -o, --max-retries), not a question; nothing was saved.",
+            raise ConfigError("--save keeps the flags (-s, -m, -o, --max-retries, --schema), not a question; nothing was "
+                              "saved.",
                               f"Save first, then ask: assistant ask -t {args.save} \"…\"")
         from assistant.config import parse_setting
         from assistant.envnames import OPTIONS
@@ -31,9 +32,14 @@ def save_or_apply(args: argparse.Namespace) -> bool:
         model_options(args)  # an unknown option is a usage error, with the nearest name
         # each value as the settings read it: one they refuse is refused now, not at every later use
         options = {key: parse_setting(OPTIONS[key], value) for key, value in args.option}
-        template = store.Template(system=args.system, model=args.model, max_retries=args.max_retries, options=options)
+        from assistant.envnames import SETTING_FLAGS
+        from assistant.frontends.cli.common import flag_overrides
+
+        flagged = {k: v for k, v in flag_overrides(args).items() if k in SETTING_FLAGS and v is not None}
+        template = store.Template(system=args.system, model=args.model, options=options, **flagged)
         if template == store.Template():
-            raise ConfigError("--save with nothing to save.", "Give -s TEXT, -m MODEL, -o KEY VALUE or --max-retries N.")
+            raise ConfigError("--save with nothing to save.", "Give -s TEXT, -m MODEL, -o KEY VALUE or " +
+                              ", ".join(f"{flags[-1]} …" for flags, _ in SETTING_FLAGS.values()) + ".")
         path = store.save(config_dir, args.save, template)
         print(f"saved template {args.save}: {template.summary()}\n  in {path}; use it with -t {args.save}")
         return True
@@ -42,8 +48,11 @@ def save_or_apply(args: argparse.Namespace) -> bool:
         args.system = template.system
     if args.model is None:
         args.model = template.model
-    if args.max_retries is None:
-        args.max_retries = template.max_retries
+    from assistant.envnames import SETTING_FLAGS
+
+    for name in SETTING_FLAGS:  # each flag-set setting the template holds, where the command line gave none
+        if getattr(args, name, None) is None:
+            setattr(args, name, template.setting(name))
     given = {key for key, _ in args.option}
     args.option = [[k, str(v)] for k, v in template.options.items() if k not in given] + list(args.option)
     return False

@@ -22,8 +22,8 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
                     prepare_places: bool = False) -> Assistant:
     """``notify`` hears, once, which backend answers when the choice was a fallback; ``status`` hears what a
     backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
-    unless another ``runner`` is given (tests of the pipeline's logic run them in-process). ``prepare_places``: a
-    process that lives builds a missing place index now, in the background."""
+    unless another ``runner`` is given (tests of the pipeline's logic run them in-process). ``prepare_places``: the
+    daemon, which lives, builds a missing place index now, in the background."""
     from assistant.errors import StoreError
 
     try:
@@ -40,7 +40,7 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     if registry.get("weather") is not None:
         from tools import gazetteer
 
-        if prepare_places:  # a process that lives (the daemon, a chat): built now, quietly, not by a question
+        if prepare_places:  # the daemon, which lives: built now, quietly, not by a question
             gazetteer.prepare(Path(gazetteer.index_path(settings, paths)))
         else:  # a one-shot question that needs it says that it builds it
             gazetteer.announce = notify

@@ -120,6 +120,16 @@ def build_index(path: Path) -> None:
     cities = json.loads((data / "cities5000.json").read_text(encoding="utf-8"))
     countries = json.loads((data / "countries.json").read_text(encoding="utf-8"))
     path.parent.mkdir(parents=True, exist_ok=True)
+    for stale in path.parent.glob(f"{path.stem}.tmp*"):  # a build a process did not live to finish
+        builder = re.match(r".*\.tmp(\d+)\.", stale.name)
+        try:
+            if builder is None or int(builder.group(1)) <= 0:
+                raise ProcessLookupError
+            os.kill(int(builder.group(1)), 0)
+        except ProcessLookupError:
+            stale.unlink(missing_ok=True)
+        except PermissionError:
+            pass
     tmp = path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
     db = sqlite3.connect(tmp)
     db.executescript("""

@@ -1,6 +1,6 @@
 """First-use work is done before it is needed, or said while it is done: the place index of a new home is built in
-the background by a process that lives (the daemon, a chat), by `doctor`, and a one-shot question that needs it
-says so."""
+the background by the daemon (which lives), by `doctor`, and a question that needs it says so; a build a process
+did not live to finish leaves nothing behind."""
 
 from __future__ import annotations
 
@@ -35,3 +35,12 @@ def test_doctor_builds_a_missing_place_index_and_a_one_shot_question_says_it_bui
     assert "building the place index (once, a few seconds)" in asked.stderr
     doctor = run(["doctor"], cli_env(tmp_path / "other", fake))
     assert "place index:" in doctor.stdout and "(built now: it was missing)" in doctor.stdout
+
+
+def test_a_build_cut_short_leaves_no_file_behind(tmp_path):
+    from tools.gazetteer import build_index
+
+    index = tmp_path / "places-v4.sqlite"
+    (tmp_path / "places-v4.tmp999999.1").write_bytes(b"half")  # a process that was killed while building
+    build_index(index)
+    assert index.exists() and not list(tmp_path.glob("*.tmp*"))

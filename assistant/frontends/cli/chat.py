@@ -31,10 +31,9 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None
         from assistant.envnames import setting_env
 
         app: Answering = RemoteAssistant(client, settings, Store(paths.database), env=setting_env(),
-                                         local=lambda: build_assistant(settings, paths, notify=notice, prepare_places=True),
-                                         notice=notice)
+                                         local=lambda: build_assistant(settings, paths, notify=notice), notice=notice)
     else:
-        app = build_assistant(settings, paths, notify=notice, prepare_places=True)
+        app = build_assistant(settings, paths, notify=notice)
     try:
         ref = args.session or ("last" if args.resume_last else None)
         session = app.store.find_session(ref, frontend="chat" if ref == "last" else None) if ref else \

@@ -1,0 +1,86 @@
+"""What starting costs: the CPU of a rule-answered `assistant ask` for its whole process tree (its sandbox worker
+included), of the chat until its first prompt, and how the history's listings scale from 1,000 turns to 100,000.
+
+    python scripts/bench_startup.py [--runs N] [--turns N]
+
+Each command runs in a fresh process (median of N); CPU is user + system time of the process and its children
+(resource.RUSAGE_CHILDREN), so the worker that runs the calculator counts. Targets (issue 54): a rule-answered ask
+≤ 0.3 CPU-s, the chat's first prompt ≤ 0.6 CPU-s, every listing on 100k turns within 1.1× of the same on 1k.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import machine
+
+from assistant.store import Store, TurnRow
+
+
+def cpu_of(args: list[str], env: dict[str, str], stdin: str | None = None) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "assistant", *args], env=env, input=stdin, capture_output=True, text=True,
+                   timeout=120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def filled(path: Path, turns: int) -> Store:
+    store = Store(path)
+    sessions = [store.create_session(title=f"session {i}") for i in range(max(1, turns // 10))]
+    for n in range(turns):
+        store.save_turn(TurnRow(id=f"{n:012d}", session_id=sessions[n % len(sessions)], question=f"question {n}",
+                                answer=f"answer {n}", ok=True, route="chat", route_by="rule", route_reason=None,
+                                attempts=1, model_calls=0, error=None, started_at=f"2026-11-{1 + n % 25:02d}T10:00:00",
+                                finished_at="2026-11-25T10:00:01"), [], [], [])
+    return store
+
+
+def listing_seconds(store: Store, runs: int) -> dict[str, float]:
+    out = {}
+    for name, call in (("sessions list", lambda: store.sessions(20)), ("logs", lambda: store.logs(3)),
+                       ("logs -q", lambda: store.logs(3, "question 5")),
+                       ("last turn", lambda: store.find_turn("last"))):
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - t0)
+        out[name] = statistics.median(times)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--turns", type=int, default=100_000)
+    a = ap.parse_args()
+    m = machine()
+    print(f"bench_startup · {m['cores']} cores · Python {m['python']} · {m['platform']}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+        env.update(ASSISTANT_HOME=str(Path(tmp) / "home"), OLLAMA_HOST="127.0.0.1:9", ASSISTANT_BACKEND="ollama")
+        cpu_of(["ask", "2+3"], env)  # the home made, the index of places not needed
+        for label, args, stdin in (("assistant --version", ["--version"], None),
+                                   ("rule-answered ask (2+3)", ["ask", "2+3"], None),
+                                   ("rule-answered ask --no-log", ["ask", "--no-log", "2+3"], None),
+                                   ("chat to its first prompt (and /exit)", ["chat", "--no-daemon"], "/exit\n")):
+            xs = [cpu_of(args, env, stdin) for _ in range(a.runs)]
+            print(f"{label:40} median {statistics.median(xs):.3f} CPU-s (min {min(xs):.3f})", flush=True)
+        small = listing_seconds(filled(Path(tmp) / "small.db", 1_000), 20)
+        large = listing_seconds(filled(Path(tmp) / "large.db", a.turns), 20)
+        for name in small:
+            print(f"{name:40} 1k turns {small[name] * 1000:.2f} ms · {a.turns // 1000}k turns "
+                  f"{large[name] * 1000:.2f} ms ({large[name] / small[name]:.2f}×)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -35,7 +35,7 @@ def cpu_of(args: list[str], env: dict[str, str], stdin: str | None = None) -> fl
 
 def filled(path: Path, turns: int) -> Store:
     store = Store(path)
-    sessions = [store.create_session(title=f"session {i}") for i in range(max(1, turns // 10))]
+    sessions = [store.create_session(title=f"session {i}") for i in range(100)]  # the same sessions, more turns
     for n in range(turns):
         store.save_turn(TurnRow(id=f"{n:012d}", session_id=sessions[n % len(sessions)], question=f"question {n}",
                                 answer=f"answer {n}", ok=True, route="chat", route_by="rule", route_reason=None,

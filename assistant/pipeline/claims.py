@@ -15,7 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, near, numbers_in, prose
-from assistant.pipeline.known_figures import confirmed
 from tools import Tool
 from tools.request import MARKUP, unwrapped  # noqa: F401 - unwrapped: where the turn reads it
 
@@ -141,6 +140,8 @@ def unsupported(sentence: str, evidence: Evidence, whole: str = "") -> list[str]
     arithmetic, _ = checked_arithmetic(unicodedata.normalize("NFKC", prose(whole or sentence)))
     for derive in evidence.derived:
         arithmetic |= derive(text)
+    from assistant.pipeline.known_figures import confirmed  # loaded when an answer is checked, not at start
+
     known = confirmed(sentence)
     for value, decimals, m in _numbers(text):
         if decimals == 0 and 0 <= value <= 10 and not quantities and not _UNIT_AFTER.match(text, m.end()):

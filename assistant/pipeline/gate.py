@@ -15,7 +15,6 @@ from assistant.pipeline.answer_check import (
 )
 from assistant.pipeline.figures import ToolFigures
 from assistant.pipeline.claims import TEMPLATE_MARKER, Evidence, claim_problem
-from assistant.pipeline.known_figures import contradicted
 from assistant.pipeline.reach import claims_action
 from assistant.control import split_open_sequence, without_controls
 from tools import Tool
@@ -197,6 +196,7 @@ def tool_piece_check(question: str, evidence: str, prompts: list[str], tools: Se
     temperature), nothing the results contradict (``contradiction``: the tools' own reading, the conditions of a
     report), no false conversion, the question's language."""
     figures = ToolFigures(evidence)
+    from assistant.pipeline.known_figures import contradicted  # its table and patterns: when an answer is checked
 
     def check(piece: str, shown: str) -> Held | None:
         if len(shown) + len(piece) > MAX_TOOL_ANSWER:
@@ -218,6 +218,7 @@ def chat_piece_check(question: str, evidence: str, prompts: list[str], tools: Se
     ``figures=False``: a trusted model's figures are not asked for support (false ones are still refuted)."""
     held_to = Evidence(evidence, tools)
     tool_names = {tool.name for tool in tools}
+    from assistant.pipeline.known_figures import contradicted  # its table and patterns: when an answer is checked
 
     def check(piece: str, shown: str) -> Held | None:
         why = (own_markup(piece, question, tool_names) or echo_problem(piece, prompts) or garbled(question, piece)

@@ -21,7 +21,6 @@ from assistant.pipeline.answer_check import number_matches, numbers_in
 from assistant.pipeline.claims import Evidence, claim_problem
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerChecked, StageStarted
-from assistant.pipeline.known_figures import contradicted
 from assistant.pipeline.trust import Trust
 from assistant.schema import problem as schema_problem, read_object
 from tools import KeyFact, Tool, ToolResult, language_of
@@ -45,6 +44,8 @@ def unsupported(value: Any, evidence: str, figures: bool, facts: list[KeyFact] |
     """What the object's values claim that the evidence does not support (figures for an untrusted model; a known
     figure contradicted, false arithmetic, contacts and links, for any). ``facts``: a tool route's key facts, which
     its figures must each be (or the question's own numbers): an object is a few values, none derived."""
+    from assistant.pipeline.known_figures import contradicted
+
     held_to = Evidence(evidence)
     asked = [n for n, _ in numbers_in(evidence)]
     for text in _scalars(value):

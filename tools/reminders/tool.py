@@ -15,9 +15,12 @@ from pydantic import BaseModel, Field
 
 from tools.base import KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
-from tools.reminders.reading import MAX_TEXT, due, read, untimed
 from tools.when import current_time
 
+# Words without which no request is one for reminders: checked first, so that a question of another kind does not
+# pay for compiling the reading's patterns
+_MAY_BE = re.compile(r"remind|timer|alarm|countdown|wake|ping me|nudge|提醒|定时|计时|闹钟|倒计时|叫醒|叫我|喊我|通知我",
+                     re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -95,6 +98,10 @@ class Reminders(Tool[RemindersArgs]):
         return current_time(self.cfg.clock).astimezone()
 
     def route(self, question: str) -> list[BaseModel] | None:
+        if not _MAY_BE.search(question):
+            return None
+        from tools.reminders.reading import read  # its patterns compile when a question may be one, not at start
+
         request = read(question)
         if request is None:
             return None
@@ -102,6 +109,10 @@ class Reminders(Tool[RemindersArgs]):
                               target=request.target)]
 
     def missing(self, question: str) -> str | None:
+        if not _MAY_BE.search(question):
+            return None
+        from tools.reminders.reading import untimed
+
         kind = untimed(question)
         if kind is None:
             return None
@@ -111,6 +122,8 @@ class Reminders(Tool[RemindersArgs]):
                 "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")")
 
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
+        from tools.reminders.reading import untimed
+
         zh = language_of(question) == "zh"
         joined = f"{question}{reply}" if zh else f"{question} {'for ' if untimed(question) == 'timer' else ''}{reply}"
         return self.route(joined)
@@ -131,6 +144,8 @@ class Reminders(Tool[RemindersArgs]):
                                       as_of=now.isoformat())
         if args.action == "cancel":
             return self._cancel(book, args)
+        from tools.reminders.reading import MAX_TEXT, due
+
         read_due = due(args.when, now)
         if read_due.at is None:
             problem = read_due.problem or LocalText(en="I could not tell when.", zh="没听出是什么时候。")

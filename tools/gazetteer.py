@@ -12,6 +12,8 @@ import json
 import os
 import re
 import sqlite3
+import subprocess
+import sys
 import threading
 import unicodedata
 from importlib import resources
@@ -187,8 +189,10 @@ class Gazetteer:
         again (:mod:`tools.cache_file`)."""
         for attempt in range(2):
             try:
+                if not self.path.exists() and (builder := _building.get(self.path)) is not None:
+                    builder.wait()  # the build prepare() started: waited for, not done twice
                 if not self.path.exists():
-                    if announce is not None and threading.current_thread().name != "place index":
+                    if announce is not None:
                         announce("building the place index (once, a few seconds)…")
                     build_index(self.path)
                 db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
@@ -488,18 +492,18 @@ def gazetteer(path: Path) -> Gazetteer:
     return _shared[path]
 
 
-def prepare(path: Path) -> threading.Thread | None:
+_building: dict[Path, subprocess.Popen[bytes]] = {}  # the builds :func:`prepare` started, by index file
+
+
+def prepare(path: Path) -> subprocess.Popen[bytes] | None:
     """The place index built now, in the background, when it is missing (a new home): the first question about a
-    place would wait for it otherwise. Questions that need it meanwhile wait on the same build, never a second.
-    The thread, or ``None`` when the index is there."""
+    place would wait for it otherwise. Built by a child process, so that the GeoNames data it reads (about 80 MB
+    as Python objects) is not kept by the process that lives; a question meanwhile waits for that build, never
+    starts a second. The process, or ``None`` when the index is there."""
     if path.exists():
         return None
-
-    def build() -> None:
-        try:
-            gazetteer(path)._conn()
-        except Exception:  # noqa: BLE001 - a cache that cannot be made is said when a question needs it
-            pass
-    thread = threading.Thread(target=build, name="place index", daemon=True)
-    thread.start()
-    return thread
+    code = "import sys; from pathlib import Path; from tools.gazetteer import build_index; build_index(Path(sys.argv[1]))"
+    _building[path] = subprocess.Popen([sys.executable, "-c", code, str(path)], stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    threading.Thread(target=_building[path].wait, name="place index", daemon=True).start()  # reaped when done
+    return _building[path]

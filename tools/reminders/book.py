@@ -7,7 +7,7 @@ shows none twice."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
@@ -126,19 +126,19 @@ class Book:
     def claim_due(self, now: datetime, missed: bool = False) -> list[Reminder]:
         """Every pending reminder due by ``now``, marked ``fired`` (``missed``: those the daemon finds overdue as it
         starts, due while it was down) in one transaction, before anyone is told: what this returns is shown once."""
+        due = "SELECT * FROM reminders WHERE state = 'pending' AND due <= ? ORDER BY due, id"
         db = self._db()
         try:
+            # a look without the write lock first: the daemon looks every second, and the store's turns are written
+            # meanwhile; the lock is taken (and the look made again under it) only when something is due
+            if not db.execute(due, (_iso(now),)).fetchone():
+                return []
             db.execute("BEGIN IMMEDIATE")
-            rows = db.execute("SELECT * FROM reminders WHERE state = 'pending' AND due <= ? ORDER BY due, id",
-                              (_iso(now),)).fetchall()
-            claimed = []
+            rows = db.execute(due, (_iso(now),)).fetchall()
             state: State = "missed" if missed else "fired"
-            for r in rows:
-                db.execute("UPDATE reminders SET state = ?, fired_at = ? WHERE id = ? AND state = 'pending'",
-                           (state, _iso(now), r["id"]))
-                claimed.append(_row(r))
+            db.executemany("UPDATE reminders SET state = ?, fired_at = ? WHERE id = ? AND state = 'pending'",
+                           [(state, _iso(now), r["id"]) for r in rows])
             db.execute("COMMIT")
-            return [Reminder(id=c.id, kind=c.kind, text=c.text, due=c.due, lang=c.lang, state=state, fired_at=now)
-                    for c in claimed]
+            return [replace(_row(r), state=state, fired_at=now) for r in rows]
         finally:
             db.close()

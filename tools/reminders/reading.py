@@ -217,11 +217,10 @@ def due(when: str, now: datetime) -> Due:
     else:
         tm = _EN_TIME.search(rest)
         if tm:
-            if tm.group("word"):
-                w = tm.group("word").lower()
-                at = _clock_word(now, 0 if w == "midnight" else 12, 0, day if w != "midnight" or day else day, "x", None)
-                if w == "midnight" and day is None:
-                    at = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+            if tm.group("word"):  # noon, or midnight (the next one, or the day's own when a day is named)
+                midnight = tm.group("word").lower() == "midnight"
+                at = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0) \
+                    if midnight and day is None else _clock_word(now, 0 if midnight else 12, 0, day, "x", None)
             else:
                 h = int(tm.group("h") or tm.group("h24") or tm.group("hb"))
                 m = int(tm.group("m") or tm.group("m24") or 0)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.base import KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
+from tools.base import LocalText, Tool, ToolResult, Verdict, language_of
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
 from tools.when import current_time
 
@@ -194,7 +194,7 @@ class Reminders(Tool[RemindersArgs]):
             if pending:
                 return ToolResult(ok=False, error="several reminders are pending: which one?", fixable=False,
                                   message=_which(pending, language_of(args.target) == "zh" or
-                                                 any(r.lang == "zh" for r in pending[:1])))
+                                                 any(r.lang == "zh" for r in pending[:1]), self.now()))
         if not chosen:
             return ToolResult(ok=False, error="no pending reminder matches", fixable=False,
                               message=LocalText(en="no pending reminder matches that (assistant reminders lists them).",
@@ -225,9 +225,6 @@ class Reminders(Tool[RemindersArgs]):
         if not result.ok:
             return super().check(question, args, result)
         return Verdict(verdict="PASS", reason="kept in the store" if args.action == "set" else "read from the store")
-
-    def key_facts(self, args: RemindersArgs, result: ToolResult) -> list[KeyFact]:
-        return []
 
     def render(self, question: str, args: RemindersArgs, result: ToolResult) -> str | None:
         data = result.data or {}
@@ -279,8 +276,7 @@ def _listing(reminders: list[Reminder], now: datetime, zh: bool) -> str:
     return head + "\n" + "\n".join(f"- {_line(r, now, zh)}" for r in reminders)
 
 
-def _which(pending: list[Reminder], zh: bool) -> LocalText:
-    now = datetime.now().astimezone()
+def _which(pending: list[Reminder], zh: bool, now: datetime) -> LocalText:
     listed = "; ".join(_line(r, now, zh) for r in pending[:5])
     return LocalText(en=f"which one? You have {len(pending)} pending: {listed}. Say \"cancel 2\", words of it, or "
                         "\"cancel all\".",

@@ -39,6 +39,11 @@ _STYLES = {"bold": "1", "italic": "3", "heading": "1;4", "code": "36", "code_blo
 _COLOURS = {"code", "code_block"}  # dropped under NO_COLOR (bold and italic are not colour)
 
 
+def _codes(styles: tuple[str, ...], colour: bool) -> str:
+    """The SGR codes of a span's styles (colours left out under NO_COLOR)."""
+    return ";".join(_STYLES[s] for s in styles if s in _STYLES and (colour or s not in _COLOURS))
+
+
 class LineRenderer:
     """Markdown, line by line, as terminal styles: the little Markdown models write (``markdown.spans``), with the
     state a line needs from the lines before it (inside a code block or not)."""
@@ -74,9 +79,8 @@ class LineRenderer:
         pieces = [(indent, "")] if indent else []
         for piece, styles in parts:
             piece = piece.rstrip("\n")
-            codes = ";".join(_STYLES[s] for s in styles if s in _STYLES and (self.colour or s not in _COLOURS))
             if piece:
-                pieces.append((piece, codes))
+                pieces.append((piece, _codes(styles, self.colour)))
         return Rendered(pieces=pieces, prose=table is None)
 
 
@@ -178,8 +182,7 @@ class Progress:
                     self._row.newline()
                     self._row.mark(wrap=False)
                 if part:
-                    codes = ";".join(_STYLES[s] for s in styles if s in _STYLES and (self.colour or s not in _COLOURS))
-                    self._row.write(part, codes)
+                    self._row.write(part, _codes(styles, self.colour))
         self._row.end()
 
     def _end_line(self, line: str, newline: bool) -> None:

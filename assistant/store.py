@@ -405,6 +405,12 @@ class Store:
         out["events"] = whole_events(stored[0]) if stored else []
         return out
 
+    def usage(self, turn_id: str) -> tuple[int, int, int]:
+        """(model calls, input tokens, output tokens) of a turn, as its trace kept them."""
+        row = self.db.execute("SELECT count(*), sum(prompt_tokens), sum(output_tokens) FROM model_calls "
+                              "WHERE turn_id = ?", (turn_id,)).fetchone()
+        return row[0], row[1] or 0, row[2] or 0
+
     def _shared_text(self, digest: str) -> str | None:
         row = self.db.execute("SELECT text FROM shared_texts WHERE hash = ?", (digest,)).fetchone()
         return row[0] if row else None

@@ -131,10 +131,7 @@ def print_usage(args: argparse.Namespace, turn_id: str | None) -> None:
     if not turn_id or args.no_log:
         print("usage: not kept (--no-log)" if args.no_log else "usage: unknown", file=sys.stderr)
         return
-    store = open_store()
-    row = store.db.execute("SELECT count(*), sum(prompt_tokens), sum(output_tokens) FROM model_calls WHERE turn_id = ?",
-                           (turn_id,)).fetchone()
-    calls, used_in, used_out = row[0], row[1] or 0, row[2] or 0
+    calls, used_in, used_out = open_store().usage(turn_id)
     print(f"usage: {used_in} input, {used_out} output tokens in {calls} model call{'' if calls == 1 else 's'}"
           + (" (answered by rule)" if calls == 0 else ""), file=sys.stderr)
 

@@ -14,16 +14,18 @@ from assistant.store import LazyStore
 from tools import Registry, Tool, ToolRunner
 from tools.builtin import BUILTIN
 from tools.sandbox import SandboxRunner
+from tools.zygote import Zygote
 
 
 
 def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], None] | None = None,
                     runner: ToolRunner | None = None, status: Callable[[str], None] | None = None,
-                    prepare_places: bool = False) -> Assistant:
+                    prepare_places: bool = False, zygote: Zygote | None = None) -> Assistant:
     """``notify`` hears, once, which backend answers when the choice was a fallback; ``status`` hears what a
     backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
     unless another ``runner`` is given (tests of the pipeline's logic run them in-process). ``prepare_places``: the
-    daemon, which lives, builds a missing place index now, in the background."""
+    daemon, which lives, builds a missing place index now, in the background. ``zygote``: where the workers of our
+    own pure tools are forked from (:mod:`tools.zygote`; a one-shot question and the chat start one)."""
     from assistant.errors import StoreError
 
     try:
@@ -47,7 +49,8 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                                      cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log",
                                      allow_unconfined=settings.allow_unconfined_tools,
-                                     folder_mb=settings.tool_folder_mb, folder_files=settings.tool_folder_files)
+                                     folder_mb=settings.tool_folder_mb, folder_files=settings.tool_folder_files,
+                                     zygote=zygote)
     store = LazyStore(paths.database, settings.history_max_mb * 2**20, notify)
     return Assistant(settings, backend, registry, runner, store)  # type: ignore[arg-type]  # a Store opened on first use
 

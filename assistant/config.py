@@ -13,9 +13,10 @@ from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS
 from assistant.errors import ConfigError
 from assistant.paths import Paths
 from tools.mcp_config import McpServerConfig
+from tools.lazy_re import lazy_compile
 
 MAX_SETTING = 4096  # characters of one setting's value
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Addresses that must be http(s) URLs (ollama_host and hosts may also be host:port)
 URL_SETTINGS = ("model_registry", "hf_registry", "openai_base_url", "weather_forecast_url", "weather_geocoding_url")
 Role = Literal["router", "executor", "validator", "responder"]

@@ -9,17 +9,17 @@ descriptions, file names, and the error lines that quote any of them); newlines 
 
 from __future__ import annotations
 
-import re
+from tools.lazy_re import lazy_compile
 
 # ESC sequences (CSI … final byte, OSC/DCS/APC/PM/SOS … BEL or ST, two-byte ESC x), their 8-bit C1 forms, and the
 # rest of C0/C1 but \t and \n; \r only before \n (a lone \r rewrites the line).
-_SEQUENCES = re.compile(
+_SEQUENCES = lazy_compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]P^_X][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[@-Z\\-~]?"
     r"|[\x9b][0-?]*[ -/]*[@-~]?|[\x90\x9d\x9e\x9f\x98][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
     r"|\r(?!\n)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f\x80-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-_COMPLETE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]P^_X][^\x07\x1b]*(?:\x07|\x1b\\)|(?![\[\]P^_X])[@-~])")
+_COMPLETE = lazy_compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|[\]P^_X][^\x07\x1b]*(?:\x07|\x1b\\)|(?![\[\]P^_X])[@-~])")
 MAX_SEQUENCE = 256  # an ESC sequence still open after this many characters is not one: taken out as it stands
 
 

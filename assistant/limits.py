@@ -5,16 +5,16 @@ from __future__ import annotations
 import errno
 import math
 import os
-import re
 import stat
 from typing import TYPE_CHECKING
 
 from assistant.errors import BadInput, QuestionTooLong
+from tools.lazy_re import lazy_compile
 
 if TYPE_CHECKING:  # the thin client decodes stdin through this module: it must not import the settings' stack
     from assistant.config import Settings
 
-_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CJK = lazy_compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
 def estimated_tokens(text: str) -> int:

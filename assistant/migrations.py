@@ -178,6 +178,27 @@ def _m017_reminders(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX reminders_pending ON reminders (state, due)")
 
 
+def _m018_session_counters(db: sqlite3.Connection) -> None:
+    # Each session's count of turns and time of its last one, kept on its row by triggers (whatever writes or
+    # deletes turns: a turn saved, the history's cap, prune, a session deleted), so that listing sessions reads
+    # their rows alone: counting each listed session's turns grew with the history (2.9x at 100k turns).
+    db.execute("ALTER TABLE sessions ADD COLUMN turn_count INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE sessions ADD COLUMN last_active TEXT")
+    db.execute("UPDATE sessions SET turn_count = (SELECT COUNT(*) FROM turns WHERE turns.session_id = sessions.id), "
+               "last_active = COALESCE((SELECT MAX(started_at) FROM turns WHERE turns.session_id = sessions.id), "
+               "created_at)")
+    db.execute("CREATE INDEX sessions_active ON sessions(last_active)")
+    db.execute("CREATE TRIGGER sessions_created AFTER INSERT ON sessions WHEN new.last_active IS NULL BEGIN "
+               "UPDATE sessions SET last_active = new.created_at WHERE id = new.id; END")
+    db.execute("CREATE TRIGGER turns_counted AFTER INSERT ON turns BEGIN UPDATE sessions SET "
+               "turn_count = turn_count + 1, last_active = CASE WHEN turn_count = 0 THEN new.started_at "
+               "ELSE MAX(last_active, new.started_at) END "
+               "WHERE id = new.session_id; END")
+    db.execute("CREATE TRIGGER turns_uncounted AFTER DELETE ON turns BEGIN UPDATE sessions SET "
+               "turn_count = turn_count - 1, last_active = COALESCE((SELECT MAX(started_at) FROM turns "
+               "WHERE session_id = old.session_id), created_at) WHERE id = old.session_id; END")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -196,4 +217,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("015_shared_texts", _m015_shared_texts),
     ("016_turn_events", _m016_turn_events),
     ("017_reminders", _m017_reminders),
+    ("018_session_counters", _m018_session_counters),
 ]

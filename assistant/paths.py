@@ -9,6 +9,7 @@ from pathlib import Path
 
 APP_NAME = "assistant"
 HOME_ENV = "ASSISTANT_HOME"
+ENDPOINT_FILE = "daemon.json"  # in run_dir: where a running daemon says how to reach it
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,11 @@ class Paths:
     def run_dir(self) -> Path:
         """The daemon's endpoint, token and pid files (private to the user)."""
         return self.data_dir / "run"
+
+    @property
+    def daemon_may_run(self) -> bool:
+        """The daemon wrote its endpoint (it runs, or was killed): worth asking it (:func:`client.connect`)."""
+        return (self.run_dir / ENDPOINT_FILE).exists()
 
     def ensure(self) -> None:
         """Create the folders, private to the user (0700), and make private what an older version left readable by

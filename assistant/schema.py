@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from tools.lazy_re import lazy_compile
 
 MAX_SCHEMA = 64 << 10  # characters: a schema is a few hundred; a file larger than this is not one
 
@@ -103,7 +104,7 @@ def problem(value: Any, schema: dict[str, Any]) -> str | None:
     return f"{e.message}" + (f" (at {where})" if where else "")
 
 
-_FENCE = re.compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
+_FENCE = lazy_compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
 
 
 def read_object(text: str) -> tuple[Any, str | None]:

@@ -46,6 +46,7 @@ class SessionSummary(BaseModel):
     frontend: str = "chat"
 
 
+FEW_MATCHES = 2000  # a search with no more matches than this sorts them; with more, it walks the turns newest first
 VACUUM_AFTER = 1000  # turns: a prune this large gives the space back to the disk
 CAP_CHECK_EVERY = 100  # turns saved between two looks at the store's size (and at the first one of a process)
 CAP_ROOM = 0.9  # past its cap, the store is trimmed to this share of it: not trimmed again at the next turn
@@ -422,9 +423,15 @@ class Store:
         ``session_id`` (one conversation)."""
         where: list[str] = ["t.session_id = ?"] if session_id else []
         params: list[Any] = [session_id] if session_id else []
+        order = "t.started_at DESC, t.rowid DESC"
         if text and len(text.strip()) >= 3:
+            phrase = '"' + text.strip().replace('"', '""') + '"'
             where.append("t.rowid IN (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?)")
-            params.append('"' + text.strip().replace('"', '""') + '"')
+            params.append(phrase)
+            few = self.db.execute("SELECT count(*) FROM (SELECT 1 FROM turns_fts WHERE turns_fts MATCH ? LIMIT ?)",
+                                  (phrase, FEW_MATCHES + 1)).fetchone()[0] <= FEW_MATCHES
+            if few:  # sorted from the matches; walking every turn newest first for them grew with the history
+                order = "+t.started_at DESC, +t.rowid DESC"
         elif text and text.strip():
             where.append("(t.question LIKE ? ESCAPE '\\' OR t.answer LIKE ? ESCAPE '\\')")
             like = "%" + text.strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
@@ -435,7 +442,7 @@ class Store:
         sql = ("SELECT t.id, t.session_id, t.question, t.answer, t.ok, t.route, t.error, t.started_at, "
                "(SELECT GROUP_CONCAT(DISTINCT m.model) FROM model_calls m WHERE m.turn_id = t.id) AS models "
                f"FROM turns t {'WHERE ' + ' AND '.join(where) if where else ''} "
-               "ORDER BY t.started_at DESC, t.rowid DESC LIMIT ?")
+               f"ORDER BY {order} LIMIT ?")
         rows = [dict(r) for r in self.db.execute(sql, (*params, limit or -1))]
         for r in rows:
             r["ok"] = bool(r["ok"])
@@ -458,15 +465,12 @@ class Store:
         """Sessions, the most recently active first; ``frontend``: only chat, ask or batch ones; ``exclude``: not those."""
         where, params = ("WHERE s.frontend = ?", [frontend]) if frontend else \
             ("WHERE s.frontend != ?", [exclude]) if exclude else ("", [])
-        # each session's last turn through the (session_id, started_at) index, and the turns counted only for the
-        # sessions listed: a join over every turn made the listing grow with the history (316× at 100k turns)
+        # the sessions' own rows, in the order of their last turn (kept by triggers, migration 018): nothing here
+        # reads the turns, so the listing costs the same at 1k turns and at 100k
         rows = [dict(r) for r in self.db.execute(
-            "SELECT s.id, s.created_at, s.title, s.frontend, "
-            "(SELECT MAX(t.started_at) FROM turns t WHERE t.session_id = s.id) AS last_active "
-            f"FROM sessions s {where} ORDER BY COALESCE(last_active, s.created_at) DESC LIMIT ?",
-            (*params, limit or -1))]
-        for r in rows:
-            r["turns"] = self.db.execute("SELECT COUNT(*) FROM turns WHERE session_id = ?", (r["id"],)).fetchone()[0]
+            "SELECT s.id, s.created_at, s.title, s.frontend, s.turn_count AS turns, "
+            "CASE WHEN s.turn_count > 0 THEN s.last_active END AS last_active "
+            f"FROM sessions s {where} ORDER BY s.last_active DESC LIMIT ?", (*params, limit or -1))]
         return [SessionSummary.model_validate(r) for r in rows]
 
     def find_session(self, ref: str, frontend: str | None = None, exclude: str | None = None) -> str | None:

@@ -52,6 +52,50 @@ def test_logs_are_searched_in_chinese_and_english_and_follow_deletions(tmp_path)
     store.close()
 
 
+def test_sessions_are_listed_with_their_turns_and_last_activity_whatever_removed_turns(tmp_path):
+    store = Store(tmp_path / "assistant.db", max_bytes=0)
+    a, b, empty = store.create_session(), store.create_session(), store.create_session()
+    store.db.execute("UPDATE sessions SET created_at = '2026-11-01T00:00:00', last_active = '2026-11-01T00:00:00' "
+                     "WHERE id = ?", (empty,))
+    for i in range(3):
+        _turn(store, a, f"a{i}", f"q{i}", "x", f"2026-11-2{i}T10:00:00")
+    _turn(store, b, "b0", "q", "x", "2026-11-25T10:00:00")
+    listed = {s.id: (s.turns, s.last_active) for s in store.sessions()}
+    assert listed == {a: (3, "2026-11-22T10:00:00"), b: (1, "2026-11-25T10:00:00"), empty: (0, None)}
+    assert [s.id for s in store.sessions()] == [b, a, empty]  # the most recently active first
+    store.db.execute("DELETE FROM turns WHERE id = 'a2'")  # the history's cap and prune delete turns this way
+    assert {s.id: (s.turns, s.last_active) for s in store.sessions(2)} == {a: (2, "2026-11-21T10:00:00"),
+                                                                         b: (1, "2026-11-25T10:00:00")}
+    store.db.execute("DELETE FROM turns WHERE session_id = ?", (b,))
+    assert [(s.id, s.turns, s.last_active) for s in store.sessions()][-1][1:] == (0, None)
+    store.delete_session(a)
+    assert a not in {s.id for s in store.sessions()}
+    plan = " ".join(r[3] for r in store.db.execute("EXPLAIN QUERY PLAN SELECT id FROM sessions ORDER BY last_active DESC"))
+    assert "sessions_active" in plan  # the listing reads an index of the sessions, never the turns
+    store.close()
+
+
+def test_a_store_from_before_the_session_counters_gets_them_from_its_turns(tmp_path):
+    path = tmp_path / "assistant.db"
+    store = Store(path)
+    session = store.create_session()
+    _turn(store, session, "t1", "q", "x", "2026-11-20T10:00:00")
+    _turn(store, session, "t2", "q", "x", "2026-11-21T10:00:00")
+    # as a database written before migration 018 looked
+    for trigger in ("sessions_created", "turns_counted", "turns_uncounted"):
+        store.db.execute(f"DROP TRIGGER {trigger}")
+    store.db.execute("DROP INDEX sessions_active")
+    store.db.execute("ALTER TABLE sessions DROP COLUMN turn_count")
+    store.db.execute("ALTER TABLE sessions DROP COLUMN last_active")
+    store.db.execute("DELETE FROM schema_migrations WHERE name = '018_session_counters'")
+    store.close()
+    again = Store(path)
+    assert [(s.turns, s.last_active) for s in again.sessions()] == [(2, "2026-11-21T10:00:00")]
+    _turn(again, session, "t3", "q", "x", "2026-11-22T10:00:00")
+    assert [(s.turns, s.last_active) for s in again.sessions()] == [(3, "2026-11-22T10:00:00")]
+    again.close()
+
+
 def test_tables_measure_chinese_by_its_width():
     from assistant.frontends.columns import fit, pad, width
     from assistant.frontends.repl import sessions_table

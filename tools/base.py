@@ -3,15 +3,15 @@ deterministic hooks that let the pipeline skip model calls when the answer is ce
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, ClassVar, Generic, Literal, Sequence, TypeVar
 
 from pydantic import BaseModel, Field
+from tools.lazy_re import lazy_compile
 
 Language = Literal["zh", "en"]
 Grounding = Literal["grounded", "ask", "ungrounded"]
-TOOL_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")  # a tool's name: its route, and the name models call it by
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: the one test of "is this Chinese"
+TOOL_NAME = lazy_compile(r"[a-z][a-z0-9_]{0,39}")  # a tool's name: its route, and the name models call it by
+CJK = lazy_compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: the one test of "is this Chinese"
 
 
 def language_of(text: str) -> Language:

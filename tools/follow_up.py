@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
+from tools.lazy_re import lazy_compile
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -22,18 +23,18 @@ if TYPE_CHECKING:
     from tools.base import PreviousTurn, Tool
 
 MAX_PART = 40  # characters: a follow-up is a few words, not a question of its own
-_EN = re.compile(r"^(?:and|what\s+about|how\s+about|and\s+what\s+about|and\s+how\s+about|same\s+for|and\s+for|now)\s+"
+_EN = lazy_compile(r"^(?:and|what\s+about|how\s+about|and\s+what\s+about|and\s+how\s+about|same\s+for|and\s+for|now)\s+"
                  r"(?P<x>.+?)\s*$", re.IGNORECASE)
-_ZH = re.compile(r"^(?:那么|那|还有|再问一下)?\s*(?P<x>.+?)\s*(?:呢|怎么样|又是多少|是多少|多少)$")
-_TARGET = re.compile(r"^(?:(?:in|into|to|as)\b|换成|换算成|转换成|转成|折合成|折算成|用)\s*", re.IGNORECASE)
-_PLACE_WORD = re.compile(r"^(?:(?:in|at|for)\b|在)\s*", re.IGNORECASE)
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_WORD_AFTER = re.compile(r"\s*[A-Za-z°]+\.?")
+_ZH = lazy_compile(r"^(?:那么|那|还有|再问一下)?\s*(?P<x>.+?)\s*(?:呢|怎么样|又是多少|是多少|多少)$")
+_TARGET = lazy_compile(r"^(?:(?:in|into|to|as)\b|换成|换算成|转换成|转成|折合成|折算成|用)\s*", re.IGNORECASE)
+_PLACE_WORD = lazy_compile(r"^(?:(?:in|at|for)\b|在)\s*", re.IGNORECASE)
+_NUMBER = lazy_compile(r"\d+(?:[.,]\d+)*")
+_WORD_AFTER = lazy_compile(r"\s*[A-Za-z°]+\.?")
 
 
-_TARGET_ALONE = re.compile(r"^(?:(?:in|into|as)\s+|换成|换算成|转换成|转成)(?P<x>[^\d,，.。!！]{1,24}?)\s*(?:呢|吧)?$", re.IGNORECASE)
+_TARGET_ALONE = lazy_compile(r"^(?:(?:in|into|as)\s+|换成|换算成|转换成|转成)(?P<x>[^\d,，.。!！]{1,24}?)\s*(?:呢|吧)?$", re.IGNORECASE)
 # A percentage written in words, as the follow-ups compare it: "20 percent" and "百分之20" are "20%".
-_PERCENT_WORDS = re.compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per\s+cent)\b|百分之\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
+_PERCENT_WORDS = lazy_compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per\s+cent)\b|百分之\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
 
 
 def percent_signs(text: str) -> str:

@@ -9,6 +9,7 @@ import re
 import unicodedata
 
 from tools.numerals import to_digits
+from tools.lazy_re import lazy_compile
 
 _NUM = r"(\d+(?:\.\d+)?)"
 _IS = r"\s*(?:为|是|=|:|：|of|is|equal\s+to|等于)?\s*"
@@ -37,7 +38,7 @@ _SHAPES = [  # (shape words, measure words, needed labels, expression)
     (r"圆锥|cone", r"体积|volume", "rh", "pi*{r}^2*{h}/3"),
     (r"正方体|立方体|cube", r"体积|volume", "s", "{s}^3"),
 ]
-_BY = re.compile(_NUM + r"\s*(?:by|x|×|\*|乘)\s*" + _NUM, re.IGNORECASE)  # a rectangle 3 by 5
+_BY = lazy_compile(_NUM + r"\s*(?:by|x|×|\*|乘)\s*" + _NUM, re.IGNORECASE)  # a rectangle 3 by 5
 
 
 def _value(label: str, text: str) -> str | None:

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from tools.base import CJK
 from tools.cache_file import CacheUnusable, damaged, set_aside
+from tools.lazy_re import lazy_compile
 
 INDEX_VERSION = 4
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
@@ -40,7 +41,7 @@ EN_COUNTRY_ALIASES = {"usa": "US", "u.s.": "US", "u.s.a.": "US", "america": "US"
                       "britain": "GB", "great britain": "GB", "scotland": "GB", "wales": "GB", "korea": "KR",
                       "south korea": "KR", "russia": "RU", "china": "CN", "prc": "CN",
                       "federated states of micronesia": "FM", "micronesia": "FM", "netherlands": "NL"}
-_LATIN_OR_CJK = re.compile(r"^[\sA-Za-z\u00c0-\u024f\u1e00-\u1eff'’.\-\u3400-\u9fff]+$")
+_LATIN_OR_CJK = lazy_compile(r"^[\sA-Za-z\u00c0-\u024f\u1e00-\u1eff'’.\-\u3400-\u9fff]+$")
 
 
 class Place(BaseModel):
@@ -415,16 +416,16 @@ def _capitals() -> dict[str, str]:
 
 
 # Common words that hold a place's name (天福 in 明天福州, Taku's 多久 in 还有多久): never part of a place.
-_ZH_COMMON = re.compile(r"今天|明天|后天|昨天|前天|大后天|今晚|明晚|今早|明早|现在|多久|多少|什么|怎么|时候|还有|一下|冰糖雪梨")
+_ZH_COMMON = lazy_compile(r"今天|明天|后天|昨天|前天|大后天|今晚|明晚|今早|明早|现在|多久|多少|什么|怎么|时候|还有|一下|冰糖雪梨")
 
 
-_WORD = re.compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’.\-]*")
+_WORD = lazy_compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’.\-]*")
 _PARTICLES = {"de", "del", "da", "do", "dos", "das", "di", "du", "la", "le", "les", "von", "van", "der", "den", "y"}
-_PREPOSITION = re.compile(r"(?i)\b(?:in|at|for|near|of)\s+$")  # not "to": "supposed to hail", "going to rain"
+_PREPOSITION = lazy_compile(r"(?i)\b(?:in|at|for|near|of)\s+$")  # not "to": "supposed to hail", "going to rain"
 # Capitalised words that end a name rather than start a sentence's next part ("Arizona City", "Siler City").
 _NAME_ENDS = {"City", "Town"}
-_SENTENCE_END = re.compile(r"(?<=[a-z\u00e0-\u024f]{3})\.(?=\s|$)")
-_POSSESSIVE = re.compile(r"(?<=[a-z\u00e0-\u024f])['’]s\b")
+_SENTENCE_END = lazy_compile(r"(?<=[a-z\u00e0-\u024f]{3})\.(?=\s|$)")
+_POSSESSIVE = lazy_compile(r"(?<=[a-z\u00e0-\u024f])['’]s\b")
 
 
 def _after_a_name(text: str, start: int, exclude: AbstractSet[str]) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from tools.lazy_re import lazy_compile
 
 _EN_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
              "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
@@ -17,7 +18,7 @@ _EN_DIGIT = "|".join(k for k, v in _EN_UNITS.items() if 0 < v < 10)
 _EN_SMALL = (rf"(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{_EN_DIGIT}))?|"
              rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})")
 _EN_HUNDREDS = rf"{_EN_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?)?"
-EN_NUMBER = re.compile(rf"\b{_EN_HUNDREDS}(?:\s+thousand(?:\s+(?:and\s+)?{_EN_HUNDREDS})?)?\b", re.IGNORECASE)
+EN_NUMBER = lazy_compile(rf"\b{_EN_HUNDREDS}(?:\s+thousand(?:\s+(?:and\s+)?{_EN_HUNDREDS})?)?\b", re.IGNORECASE)
 
 
 def en_value(words: str) -> int:
@@ -35,12 +36,12 @@ def en_value(words: str) -> int:
     return total + current
 
 
-NUMERAL = re.compile(r"[零〇一二两三四五六七八九十百千万亿点负]")
-_PERCENT_DIGITS = re.compile(r"百分之\s*(\d+(?:\.\d+)?)")
-_UNIT_TWO = re.compile(r"(?<=\d)两")  # 1两 is a unit (50 g), not "two"
+NUMERAL = lazy_compile(r"[零〇一二两三四五六七八九十百千万亿点负]")
+_PERCENT_DIGITS = lazy_compile(r"百分之\s*(\d+(?:\.\d+)?)")
+_UNIT_TWO = lazy_compile(r"(?<=\d)两")  # 1两 is a unit (50 g), not "two"
 
 
-_RUN = re.compile(r"[零〇一二两三四五六七八九十百千万亿点负分之]+")
+_RUN = lazy_compile(r"[零〇一二两三四五六七八九十百千万亿点负分之]+")
 MAX_RUN = 24  # characters: no number is written longer in Chinese; a longer run is left as it is (and keeps this linear)
 
 

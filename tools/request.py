@@ -23,19 +23,20 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from tools.numerals import EN_NUMBER, en_value
+from tools.lazy_re import lazy_compile
 
 # Chat-template markers and role tokens of the common model families.
-MARKUP = re.compile(
+MARKUP = lazy_compile(
     r"\[/?INST\]|<</?SYS>>|<\|(?:im_start|im_end|im_sep|eot_id|end_of_text|begin_of_text|start_header_id|end_header_id"
     r"|eom_id|endoftext|assistant|user|system|end|channel|message|return|start)\|>|</?s>|<(?:start|end)_of_turn>"
     r"|^#{2,3}\s*(?:Instruction|Response|Human|Assistant|System)\s*:|^(?:Human|User|System)\s*:\s",
     re.MULTILINE)
 # Where a wrapped conversation's user turn starts, in the same families' templates.
-_USER_TURN = re.compile(
+_USER_TURN = lazy_compile(
     r"<\|im_start\|>\s*user\s*\n|<\|start_header_id\|>\s*user\s*<\|end_header_id\|>|<start_of_turn>\s*user\s*\n?"
     r"|\[INST\]|<\|user\|>|^#{2,3}\s*(?:Instruction|Human)\s*:|^(?:Human|User)\s*:\s", re.MULTILINE | re.IGNORECASE)
 # A system turn in the same templates: instructions to a model, never a request of the user's.
-_SYSTEM_TURN = re.compile(
+_SYSTEM_TURN = lazy_compile(
     r"<<SYS>>.*?(?:<</SYS>>|\Z)|<\|im_start\|>\s*system\b.*?(?:<\|im_end\|>|\Z)"
     r"|<\|start_header_id\|>\s*system\s*<\|end_header_id\|>.*?(?:<\|eot_id\|>|\Z)"
     r"|<\|system\|>.*?(?=<\|(?:user|assistant|end)\|>|\Z)|<start_of_turn>\s*system\b.*?(?:<end_of_turn>|\Z)"
@@ -114,7 +115,7 @@ _ZH_OPEN = ["看看", "看一下", "查一下", "查查", "你好", "您好", "�
             "麻烦", "请你帮我", "请您帮我", "请帮我", "能不能帮我", "能帮我", "可以帮我", "可不可以帮我",
             "你能帮我", "你可以帮我", "帮我看看", "帮我看一下", "帮我查一下", "帮我查查", "帮我查", "帮忙查一下",
             "帮忙看一下", "帮忙", "帮我", "请你", "请您", "请"]
-_ZH_ASKING = re.compile(r"(?:能|可以|可不可以|能不能)(?:告诉|帮)我|知道")
+_ZH_ASKING = lazy_compile(r"(?:能|可以|可不可以|能不能)(?:告诉|帮)我|知道")
 _ZH_CLOSE = ["谢谢你", "谢谢您", "谢谢啦", "谢谢了", "谢谢", "多谢", "感谢", "麻烦你了", "麻烦您了", "麻烦了",
              "拜托了", "拜托啦", "拜托", "好吗", "好不好", "可以吗", "行吗", "行不行", "哈", "呀", "啊", "啦", "嘛",
              "呢", "哦", "吧"]
@@ -124,40 +125,40 @@ def _alternatives(phrases: list[str]) -> str:
     return "|".join(sorted(phrases, key=len, reverse=True))
 
 
-_EN_OPENING = re.compile(
+_EN_OPENING = lazy_compile(
     rf"^(?:(?:{_alternatives(_EN_OPEN)})\b{_SEP}|{_EN_PAUSED}\b[\s]*[,，.!:;—-]+\s*|{_EN_BEFORE_QUESTION}\s*|"
     rf"{_EN_THANKS_FIRST}{_SEP})", re.IGNORECASE)
-_EN_FRAMING = re.compile(rf"^(?:{_alternatives(_EN_FRAME)})\b\s*", re.IGNORECASE)
-_EN_EMBEDDING = re.compile(rf"^(?:{_alternatives(_EN_EMBED)})\b\s*(?:(?:about|on)\s+)?", re.IGNORECASE)
-_EN_CLOSING = re.compile(rf"(?:^|[\s,，.!?:;—-]+)(?:{_alternatives(_EN_CLOSE)}){_END}$", re.IGNORECASE)
-_ZH_OPENING = re.compile(rf"^(?:{_alternatives([re.escape(p) for p in _ZH_OPEN])})(?:呀|啊|哈|啦|哦)?{_SEP}")
-_ZH_CLOSING = re.compile(rf"[,，、]?\s*(?:{_alternatives([re.escape(p) for p in _ZH_CLOSE])}){_END}$")
+_EN_FRAMING = lazy_compile(rf"^(?:{_alternatives(_EN_FRAME)})\b\s*", re.IGNORECASE)
+_EN_EMBEDDING = lazy_compile(rf"^(?:{_alternatives(_EN_EMBED)})\b\s*(?:(?:about|on)\s+)?", re.IGNORECASE)
+_EN_CLOSING = lazy_compile(rf"(?:^|[\s,，.!?:;—-]+)(?:{_alternatives(_EN_CLOSE)}){_END}$", re.IGNORECASE)
+_ZH_OPENING = lazy_compile(rf"^(?:{_alternatives([re.escape(p) for p in _ZH_OPEN])})(?:呀|啊|哈|啦|哦)?{_SEP}")
+_ZH_CLOSING = lazy_compile(rf"[,，、]?\s*(?:{_alternatives([re.escape(p) for p in _ZH_CLOSE])}){_END}$")
 
 # An embedded question, put back in question order.
 _WH = r"(?:what\s+time|what\s+day|what\s+date|what|how\s+much|how\s+many|how\s+(?:hot|cold|warm|far|long|big|old)|" \
       r"how|when|where|which|who)"
-_SUBJECT_VERB = re.compile(rf"^(?P<wh>{_WH})\s+(?P<subject>it|they|there|this|that|he|she)\s+"
+_SUBJECT_VERB = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<subject>it|they|there|this|that|he|she)\s+"
                            r"(?P<verb>is|are|was|will\s+be|would\s+be|'s)\b(?P<rest>.*)$", re.IGNORECASE)
-_VERB_LAST = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was|will\s+be|would\s+be|equals|"
+_VERB_LAST = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was|will\s+be|would\s+be|equals|"
                         r"comes\s+to|makes)(?P<end>[\s?.!]*)$", re.IGNORECASE)
-_VERB_BEFORE = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was)\s+"
+_VERB_BEFORE = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was)\s+"
                           r"(?P<rest>(?:in|into|to|as|from|like|for|on|at|between|of)\b.*)$", re.IGNORECASE)
-_WILL_BE = re.compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+will\s+be\b(?P<rest>.*)$", re.IGNORECASE)
-_HOW_MANY_LAST = re.compile(r"^(?P<wh>how\s+(?:many|much))\s+(?P<noun>[^\d]+?)\s+(?P<middle>\d.*?)\s+"
+_WILL_BE = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+will\s+be\b(?P<rest>.*)$", re.IGNORECASE)
+_HOW_MANY_LAST = lazy_compile(r"^(?P<wh>how\s+(?:many|much))\s+(?P<noun>[^\d]+?)\s+(?P<middle>\d.*?)\s+"
                             r"(?P<verb>is|are|makes?|equals?)(?P<end>[\s?.!]*)$", re.IGNORECASE)
-_CONTRACTION = re.compile(r"\b(what|how|where|who|when)s\b", re.IGNORECASE)
+_CONTRACTION = lazy_compile(r"\b(what|how|where|who|when)s\b", re.IGNORECASE)
 # Request verbs people use for the same thing: read as the one the rules know.
-_SAME_VERB = re.compile(r"^(?:work|figure)\s+out\b", re.IGNORECASE)
-_IF = re.compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|are|will|'s|was)\b(?P<rest>.*)$",
+_SAME_VERB = lazy_compile(r"^(?:work|figure)\s+out\b", re.IGNORECASE)
+_IF = lazy_compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|are|will|'s|was)\b(?P<rest>.*)$",
                  re.IGNORECASE)
 
 
 # Values read once, in the forms people write them, into the forms every rule reads.
 # Where a number word is a word, not an amount: "one of", "the one", "no one", "one day", "which one".
-_NOT_AN_AMOUNT = re.compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECASE)
-_MONEY = re.compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
+_NOT_AN_AMOUNT = lazy_compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECASE)
+_MONEY = lazy_compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
                     re.IGNORECASE)
-_PERCENT_ON = re.compile(r"(?:\ba\s+)?(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
+_PERCENT_ON = lazy_compile(r"(?:\ba\s+)?(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
                          r"(?:\s+charge)?|interest|markup|vat|gratuity|surcharge)\s+(?:on|of|for)\s+", re.IGNORECASE)
 _N = r"(\d+(?:\.\d+)?)"
 # Compound quantities and durations, written as one amount of the smaller unit.

@@ -21,6 +21,7 @@ from tools.base import LocalText, Tool, ToolResult
 from tools.importpath import worker_path
 from tools.logfile import open_log
 from tools.registry import run_direct
+from tools.zygote import Forked, Zygote, eligible
 
 STARTUP_TIMEOUT = 30.0
 LINE_LIMIT = 16 * 1024 * 1024
@@ -69,13 +70,14 @@ def worker_env(network: bool, home: str) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(worker_path(home))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env["PYTHONSAFEPATH"] = "1"  # its working directory is not on sys.path
+    env["PYDANTIC_DISABLE_PLUGINS"] = "__all__"  # no other package's code is loaded into the worker by pydantic
     env["MALLOC_ARENA_MAX"] = "2"  # threads' malloc arenas would eat the address-space limit
     env["HOME"] = home
     return env
 
 
 class Worker:
-    def __init__(self, proc: asyncio.subprocess.Process, enforced: dict[str, Any], home: str) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process | Forked, enforced: dict[str, Any], home: str) -> None:
         self.proc = proc
         self.enforced = enforced  # what the kernel holds this worker to: {"landlock": [...], "seccomp": ..., "netns": ...}
         self.seccomp = bool(enforced.get("seccomp"))
@@ -83,18 +85,23 @@ class Worker:
         self.next_id = 0
 
     @classmethod
-    async def start(cls, tool: Tool, limits: dict[str, Any], log: Path | None) -> "Worker":
+    async def start(cls, tool: Tool, limits: dict[str, Any], log: Path | None, zygote: Zygote | None = None) -> "Worker":
         perms = tool.permissions
         home = tempfile.mkdtemp(prefix="assistant-tool-")  # its working directory: private and empty
         env = worker_env(bool(perms.network), home)
         for d in perms.files:  # created out here: inside, the tool may not touch their parents
             Path(d).mkdir(parents=True, exist_ok=True)
         stderr: Any = open_log(log) or asyncio.subprocess.DEVNULL  # best effort: a read-only home stops no tool
+        proc: Any = None
         try:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "tools.worker", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=stderr, env=env, limit=LINE_LIMIT, start_new_session=True, cwd=home,
-            )
+            if zygote is not None and not zygote.gone and eligible(tool):  # our own pure tool: forked, not exec'd
+                proc = await _forked(zygote, env, home, stderr)
+            if proc is None:
+                proc = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "tools.worker", stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE, stderr=stderr, env=env, limit=LINE_LIMIT, start_new_session=True,
+                    cwd=home,
+                )
         finally:
             if stderr is not asyncio.subprocess.DEVNULL:
                 stderr.close()
@@ -143,7 +150,21 @@ class Worker:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
-def _kill_group(proc: asyncio.subprocess.Process) -> None:
+async def _forked(zygote: Zygote, env: dict[str, str], home: str, stderr: Any) -> Forked | None:
+    """A worker forked from the zygote, or ``None`` (it is gone: the worker starts as a new interpreter)."""
+    devnull = None
+    try:
+        if stderr is asyncio.subprocess.DEVNULL:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+        return await zygote.spawn(env, home, devnull if devnull is not None else stderr.fileno())
+    except (OSError, ValueError, KeyError, asyncio.TimeoutError):
+        return None
+    finally:
+        if devnull is not None:
+            os.close(devnull)
+
+
+def _kill_group(proc: Any) -> None:
     """Kill the worker's whole process group (it leads its own session), not only the worker."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -170,8 +191,9 @@ class SandboxRunner:
 
     def __init__(self, timeout: float = 10.0, memory_mb: int = 1024, cpu_seconds: int = 60,
                  workers_per_tool: int = 4, log: Path | None = None, allow_unconfined: bool = False,
-                 folder_mb: int = 1024, folder_files: int = 10_000) -> None:
+                 folder_mb: int = 1024, folder_files: int = 10_000, zygote: Zygote | None = None) -> None:
         self.timeout = timeout
+        self.zygote = zygote  # where our own pure tools' workers are forked from (tools.zygote), when there is one
         self.allow_unconfined = allow_unconfined
         self._confined: bool | None = None
         self.limits = {"memory_mb": memory_mb, "cpu_seconds": cpu_seconds, "folder_mb": folder_mb,
@@ -197,7 +219,7 @@ class SandboxRunner:
                 return pool.idle.pop()
             pool.count += 1
         try:
-            worker = await Worker.start(tool, self.limits, self.log)
+            worker = await Worker.start(tool, self.limits, self.log, self.zygote)
         except BaseException:
             async with pool.cond:
                 pool.count -= 1
@@ -222,7 +244,8 @@ class SandboxRunner:
         """Start one worker per tool now (an external tool: its own process), so the first call does not pay
         for the start."""
         external = [t for t in tools if t.external]
-        tools = [t for t in tools if not t.external]
+        in_process = [t for t in tools if t.keeps_state and t.source == "built-in"]  # run here, never in a worker
+        tools = [t for t in tools if not t.external and t not in in_process]
         await asyncio.gather(*(t.start() for t in external), return_exceptions=True)
         workers = await asyncio.gather(*(self._acquire(t) for t in tools), return_exceptions=True)
         for tool, w in zip(tools, workers, strict=True):
@@ -290,3 +313,5 @@ class SandboxRunner:
             for w in pool.idle:
                 await w.stop()
             pool.idle.clear()
+        if self.zygote is not None:
+            self.zygote.close()

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from tools.base import Grounding, KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
 from tools.numerals import to_digits
+from tools.lazy_re import lazy_compile
 
 # (pint unit, kind, names): a name is matched case-insensitively when it is a word of three or more letters
 # or Chinese, and exactly when it is a symbol (MB is not Mb, K is kelvin). Kinds keep conversions honest:
@@ -133,7 +134,7 @@ def _names_pattern() -> str:
 
 _NUM = r"(?P<value>[-+]?\d+(?:\.\d+)?|[-+]?\.\d+)"
 # Text that may hold an amount at all; the unit patterns, which take a while to compile, are built only then.
-_MAY_COUNT = re.compile(r"\d|[零〇一二两三四五六七八九十百千万]|\b(?i:a|an|one)\b")
+_MAY_COUNT = lazy_compile(r"\d|[零〇一二两三四五六七八九十百千万]|\b(?i:a|an|one)\b")
 
 
 @functools.cache
@@ -161,11 +162,11 @@ def _rx() -> Any:
         has_unit=re.compile(rf"(?:\d|\b(?i:a|an|one)\s+)\s*(?:{u})"))
 
 
-_LEAD = re.compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|how\s+much\s+is|tell\s+me))\s*")
-_TRAIL = re.compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,，]*$")
+_LEAD = lazy_compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|how\s+much\s+is|tell\s+me))\s*")
+_TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,，]*$")
 
 
-_UNIT_LIKE = re.compile(r"[^\W\d_]|[°℃℉%$′″'\"µ]")  # a letter of any script, or a unit's sign
+_UNIT_LIKE = lazy_compile(r"[^\W\d_]|[°℃℉%$′″'\"µ]")  # a letter of any script, or a unit's sign
 
 
 def _plain(question: str) -> str:
@@ -247,7 +248,7 @@ def wrong_conversions(text: str) -> list[str]:
 
 # Between two amounts that say one thing twice: "-5°C (23°F)", "10 km / 6.2 miles", "100°F, or about 38°C" ("=" is
 # a claim of its own, read above).
-_PAIRED = re.compile(r"^\s*(?:[(（\[]|/|≈|,\s*(?:or|i\.e\.|that\s+is)|or|，?(?:即|或|约合|合))\s*"
+_PAIRED = lazy_compile(r"^\s*(?:[(（\[]|/|≈|,\s*(?:or|i\.e\.|that\s+is)|or|，?(?:即|或|约合|合))\s*"
                      r"(?P<about>about|approximately|roughly|around|nearly|~|≈|约|大约)?\s*$", re.IGNORECASE)
 
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable
+from tools.lazy_re import lazy_compile
 
 MAX_DAYS_AHEAD = 15  # Open-Meteo forecasts 16 days: today and 15 more
 MAX_DAYS_BACK = 7
@@ -39,7 +40,7 @@ _EN_NUM = r"\d{1,2}|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
 
 # One alternation, each alternative named for what it is; the scanner joins neighbouring pieces into one phrase
 # ("明天" + "下午", "Friday" + "at 5 pm").
-_PIECES = re.compile(
+_PIECES = lazy_compile(
     r"(?P<zh_span>(?:未来|接下来|最近|近|这|今后|之后|往后|后面)(?P<zh_span_n>" + _ZH_NUM + r")(?:天|日)"
     r"|(?:未来|接下来|今后)(?P<zh_span_week>一周|一个星期|一星期|七天|两周|半个月))"
     r"|(?P<zh_after>(?P<zh_after_n>" + _ZH_NUM + r")(?:天|日)(?:以后|之后|后))"
@@ -71,7 +72,7 @@ _PIECES = re.compile(
     r")\b)",
     re.IGNORECASE)
 # What may stand between two pieces of one phrase: "明天的下午", "Friday at 5 pm", "tomorrow in the evening".
-_GLUE = re.compile(r"^(?:\s|的|,|，|on|at|in|the|around|about)*$", re.IGNORECASE)
+_GLUE = lazy_compile(r"^(?:\s|的|,|，|on|at|in|the|around|about)*$", re.IGNORECASE)
 
 
 def current_time(clock: str | None) -> datetime:

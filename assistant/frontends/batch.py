@@ -9,7 +9,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import shutil
 import statistics
 import sys
@@ -29,6 +28,7 @@ from assistant.pipeline.events import TurnResult
 from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
+from tools.lazy_re import lazy_compile
 
 CHUNK = 1 << 20
 GIVE_UP_AFTER = 3  # consecutive "server unreachable / model missing" errors stop the batch
@@ -147,7 +147,7 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = lazy_compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _not_a_question(question: Any) -> str | None:

@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
+from assistant.paths import ENDPOINT_FILE
+
 from assistant.errors import AssistantError, from_failure
 from assistant.wire import ASK_AGAIN, ENDED_EARLY, Follower, TurnOutcome, TurnRequest, events
 
-ENDPOINT_FILE = "daemon.json"
 TOKEN_FILE = "daemon.token"
 RECONNECT_TRIES, RECONNECT_PAUSE = 12, 0.25  # how long a restarting daemon is waited for (about 3 s)
 

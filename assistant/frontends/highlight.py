@@ -6,10 +6,10 @@ Pygments is imported when the first code block is shown, never for an answer wit
 
 from __future__ import annotations
 
-import re
 from typing import Any
+from tools.lazy_re import lazy_compile
 
-_FENCE_INFO = re.compile(r"^\s*(?:`{3,}|~{3,})\s*([A-Za-z0-9_+#.-]*)")
+_FENCE_INFO = lazy_compile(r"^\s*(?:`{3,}|~{3,})\s*([A-Za-z0-9_+#.-]*)")
 FRAME = "2"  # the frame and the language's name: dim
 PLAIN_CODE = "36"  # a block without a known language: one colour (as inline code)
 

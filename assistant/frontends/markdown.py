@@ -13,15 +13,15 @@ The parser is imported on first use, so that an answer that is never shown as fo
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Any
+from tools.lazy_re import lazy_compile
 
 Span = tuple[str, tuple[str, ...]]
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_TABLE_RULE = re.compile(r"^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$")
+_FENCE = lazy_compile(r"^\s*(```|~~~)")
+_TABLE_ROW = lazy_compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = lazy_compile(r"^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*\|?\s*$")
 _parser: Any = None
 
 
@@ -272,8 +272,8 @@ def _merged(out: list[Span]) -> list[Span]:
     return merged
 
 
-_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d{1,3}[.)]\s|#{1,6}\s|>|\||```|~~~)|\s{4}")
-_MAYBE_BLOCK = re.compile(r"\s{0,3}(?:[-*+]|\d{1,3}[.)]?|#{1,6}|`{1,2}|~{1,2})?$")
+_BLOCK_START = lazy_compile(r"\s*(?:[-*+]\s|\d{1,3}[.)]\s|#{1,6}\s|>|\||```|~~~)|\s{4}")
+_MAYBE_BLOCK = lazy_compile(r"\s{0,3}(?:[-*+]|\d{1,3}[.)]?|#{1,6}|`{1,2}|~{1,2})?$")
 
 
 def starts_block(start: str) -> bool | None:

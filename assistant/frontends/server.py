@@ -28,12 +28,13 @@ from assistant.pipeline.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.turn import Assistant
 from assistant import wire
+from tools.lazy_re import lazy_compile
 
 MAX_BODY = 1024 * 1024  # bodies; a question's own limit is the model's context (assistant.limits)
 BODY_SECONDS = 5.0  # a body must arrive within this; a slow sender does not hold a connection
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 log = logging.getLogger("assistant.daemon")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = lazy_compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class PopupUnavailable(Exception):

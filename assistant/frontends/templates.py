@@ -24,8 +24,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from assistant.control import one_line
 from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, SETTING_FLAGS
 from assistant.errors import ConfigError
+from tools.lazy_re import lazy_compile
 
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+NAME = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 class Template(BaseModel):

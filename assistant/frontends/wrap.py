@@ -8,14 +8,14 @@ be taken back exactly and drawn again as formatting (:class:`assistant.frontends
 
 from __future__ import annotations
 
-import re
 from typing import Callable, TextIO
 
 from assistant.frontends.columns import char_width, terminal_columns, width
 from assistant.frontends.markdown import is_cjk
+from tools.lazy_re import lazy_compile
 
 # A list item's or a quote's marker, as the model wrote it or as it is shown: wrapped rows start under its text
-_HANGING = re.compile(r"^(?:[ ]*(?:[•│>*+-] |\d+[.)] ))+")
+_HANGING = lazy_compile(r"^(?:[ ]*(?:[•│>*+-] |\d+[.)] ))+")
 
 
 def columns() -> int:

@@ -10,11 +10,10 @@ import asyncio
 import json
 from typing import Any, Awaitable, Callable, TypeVar
 
-import httpx
-import ollama
-import pydantic
-
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+import pydantic
 
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTimeout, OllamaUnreachable
@@ -26,6 +25,9 @@ from assistant.models.base import (
 from assistant.models.parsing import arguments_object
 from assistant.models.transport import Classified, retrying, stream_cut
 from tools.net import plain_error
+
+if TYPE_CHECKING:
+    import ollama
 
 T = TypeVar("T")
 RETRYABLE_STATUS = {500, 502, 503, 504}
@@ -80,8 +82,7 @@ class OllamaBackend:
         self.keep_alive = keep_alive
         self.transport_retries = transport_retries
         self.backoff = backoff
-        # The client has no timeout by default: a stuck server would hang the turn forever.
-        self.client = ollama.AsyncClient(host=host, timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)))
+        self._client: ollama.AsyncClient | None = None  # made at the first call: its import is a tenth of a second
         self._capabilities: dict[str, Capabilities] = {}
 
     async def warm(self, models: list[str]) -> None:
@@ -92,8 +93,24 @@ class OllamaBackend:
 
             await self._retrying(model, load)
 
+    @property
+    def client(self) -> ollama.AsyncClient:
+        if self._client is None:
+            import httpx
+            import ollama
+
+            # The client has no timeout by default: a stuck server would hang the turn forever.
+            self._client = ollama.AsyncClient(host=self.host, timeout=httpx.Timeout(self.timeout,
+                                                                                    connect=min(10.0, self.timeout)))
+        return self._client
+
+    @client.setter
+    def client(self, value: ollama.AsyncClient) -> None:
+        self._client = value
+
     async def aclose(self) -> None:
-        await self.client.close()
+        if self._client is not None:
+            await self._client.close()
 
     async def capabilities(self, model: str) -> Capabilities:
         if model not in self._capabilities:
@@ -188,6 +205,9 @@ class OllamaBackend:
         )
 
     def _classify(self, e: Exception, model: str) -> tuple[AssistantError | None, bool]:
+        import httpx
+        import ollama
+
         if isinstance(e, ModelTimeout):
             return e, False  # a model that did not answer in time would not answer the second time either
         if isinstance(e, (ConnectionError, httpx.ConnectError, httpx.ConnectTimeout)):
@@ -327,6 +347,9 @@ async def pull(settings: Settings, name: str, progress: Callable[[str, int, int]
     each layer as Ollama does. Ollama verifies each layer's digest and writes the manifest only once every layer is
     whole: stopping here (Ctrl-C closes the stream, which cancels the pull) leaves nothing half-registered, and the
     next pull resumes the layers it had begun."""
+    import httpx
+    import ollama
+
     base = base_url(settings.ollama_host)
     client = ollama.AsyncClient(host=base, timeout=httpx.Timeout(None, connect=10.0))
     try:

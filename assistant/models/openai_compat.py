@@ -32,6 +32,7 @@ from assistant.models.base import (
 from assistant.models.parsing import arguments_object
 from assistant.models.transport import Classified, retrying, stream_cut
 from tools.net import plain_error
+from tools.lazy_re import lazy_compile
 
 # What a server may refuse, in the order they are given up when a refusal does not name one.
 FEATURES = ("chat_template_kwargs", "stream_options", "json_schema", "json_object", "tools")
@@ -345,7 +346,7 @@ class OpenAIBackend:
 
 # How servers say a model takes no images (llama-server without --mmproj, LM Studio and vLLM text models, Ollama's
 # OpenAI endpoint)
-_IMAGES_REFUSED = re.compile(r"image input is not supported|missing data required for image input|mmproj|does not "
+_IMAGES_REFUSED = lazy_compile(r"image input is not supported|missing data required for image input|mmproj|does not "
                              r"support (?:images?|vision|multimodal)|not a multimodal model|vision is not", re.IGNORECASE)
 
 

@@ -29,6 +29,7 @@ from pydantic import BaseModel
 
 from assistant.control import without_controls
 from assistant.errors import ConfigError, ModelError, ModelMissing, ServerUnreachable
+from tools.lazy_re import lazy_compile
 
 REGISTRY_HOST = "registry.ollama.ai"
 HF_HOSTS = ("hf.co", "huggingface.co")
@@ -36,8 +37,8 @@ MANIFEST_TYPE = "application/vnd.docker.distribution.manifest.v2+json"
 MODEL_LAYER = "application/vnd.ollama.image.model"
 LICENSE_LAYER = "application/vnd.ollama.image.license"
 MARGIN = 64 << 20  # bytes kept free beyond the model itself
-_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,79}$")
-DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+_PART = lazy_compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,79}$")
+DIGEST = lazy_compile(r"sha256:[0-9a-f]{64}")
 MAX_MANIFEST = 1 << 20  # bytes: a manifest lists a handful of layers in a few KB
 MAX_LICENSE = 1 << 20  # bytes: the longest licence kept (a larger one is left out, and said)
 CHUNK = 8 << 20  # bytes handed to the writer thread at once

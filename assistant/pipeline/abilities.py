@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 from tools import Registry, Tool, language_of
+from tools.lazy_re import lazy_compile
 
-_EN = re.compile(
+_EN = lazy_compile(
     r"^(?:so\s+|and\s+|ok(?:ay)?,?\s+)?(?:what\s+(?:(?:else|exactly|all|precisely|else\s+exactly)\s+)?(?:can|could|do)\s+(?:you|u)\s+(?:do|help(?:\s+me)?(?:\s+with)?|"
     r"offer|answer)(?:\s+for\s+me)?|what\s+are\s+you\s+(?:capable\s+of|able\s+to\s+do|good\s+(?:at|for))|"
     r"what\s+(?:are|is)\s+your\s+(?:abilities|capabilities|features|skills|functions|tools|limits|limitations)|"
@@ -18,7 +19,7 @@ _EN = re.compile(
     r"(?:do|answer|handle|ask(?:\s+you)?)|what\s+tools\s+do\s+you\s+have|(?:list|show)\s+(?:me\s+)?your\s+"
     r"(?:tools|skills|features|abilities|capabilities)|help|/help|capabilities|abilities)"
     r"(?:\s+(?:here|exactly|then|now|today))?\s*[?？!.。]*$", re.IGNORECASE)
-_ZH = re.compile(
+_ZH = lazy_compile(
     r"^(?:那)?(?:你|您)?(?:都|还)?(?:能|会|可以)(?:帮我|为我|给我)?(?:做|干|干点|做点)?(?:些|哪些|点)?(?:什么|啥|嘛|哪些)(?:样的)?"
     r"(?:事情|事儿?|工作|活儿?)?(?:呀|呢|啊|吗|哇)?[?？!！。]*$|^(?:你|您)(?:有|都有)(?:什么|哪些)(?:功能|本领|能力|工具|技能|用)(?:呀|呢|啊)?[?？!！。]*$|"
     r"^(?:你|您)擅长(?:什么|做什么|哪些)[?？!！。]*$|^(?:帮助|使用说明|怎么用你|你怎么用|如何使用你)[?？!！。]*$")

@@ -11,18 +11,19 @@ import unicodedata
 
 from assistant.pipeline.language import is_chinese
 from tools import CJK, KeyFact, Tool
+from tools.lazy_re import lazy_compile
 
 MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more is a model that will not stop
 MIN_REPEAT_UNIT, MAX_REPEAT_UNIT, REPEATS = 4, 200, 3
 
-_NUMBER = re.compile(
+_NUMBER = lazy_compile(
     r"(零下|负|minus\s+|negative\s+)?\s*([-−–]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)", re.IGNORECASE)
-_MARKUP = re.compile(
+_MARKUP = lazy_compile(
     r'\{\s*"|"\s*\}|\[\s*\{|\}\s*\]|"\s*:\s*[\[{"\d]|```|</?\s*(?:tool|think|function|result|json)|<\|[^|>]{1,30}\|>'
     r"|\b(?:tool_calls?|arguments)\b\s*[:=]",
     re.IGNORECASE)
-_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
-_SENTENCE = re.compile(r"(?<=[.!?。!?\n])")
+_LATIN_WORD = lazy_compile(r"[A-Za-z\u00c0-\u024f]+")
+_SENTENCE = lazy_compile(r"(?<=[.!?。!?\n])")
 
 
 def _numbers(text: str) -> list[tuple[float, int, re.Match[str]]]:
@@ -78,14 +79,14 @@ def runaway(text: str) -> str | None:
     return None
 
 
-_FENCED = re.compile(r"```[^\n]*\n.*?(?:```|\Z)", re.S)
-_INLINE_CODE = re.compile(r"`[^`\n]+`")
+_FENCED = lazy_compile(r"```[^\n]*\n.*?(?:```|\Z)", re.S)
+_INLINE_CODE = lazy_compile(r"`[^`\n]+`")
 
 
 # Tool-call tags of the common model families and our own decision keys: never an answer, fenced or not.
-_CALL_TAGS = re.compile(r"</?\s*(?:tool_calls?|tool_response|function_calls?|tools)\b|<function=|<\|python_tag\|>"
+_CALL_TAGS = lazy_compile(r"</?\s*(?:tool_calls?|tool_response|function_calls?|tools)\b|<function=|<\|python_tag\|>"
                         r"|<\|(?:tool_calls?|function|plugin)[^|>]{0,20}\|>", re.IGNORECASE)
-_ASKS_FOR_CODE = re.compile(r"json|code|script|function|program|example|snippet|schema|api|syntax|regex|sql|yaml|"
+_ASKS_FOR_CODE = lazy_compile(r"json|code|script|function|program|example|snippet|schema|api|syntax|regex|sql|yaml|"
                             r"python|javascript|bash|shell|代码|示例|例子|格式|函数|程序|脚本|怎么写|写一个", re.IGNORECASE)
 
 
@@ -136,7 +137,7 @@ def markup(text: str) -> str | None:
 
 # Writing systems an answer in Chinese or English has no business switching to (Cyrillic, Hebrew, Arabic, kana,
 # Hangul, Thai, Devanagari) unless the question used them, and U+FFFD, what is left of a token cut inside a character.
-_OTHER_SCRIPT = re.compile("[\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u3040-\u30ff\uac00-\ud7af\u0e00-\u0e7f"
+_OTHER_SCRIPT = lazy_compile("[\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u3040-\u30ff\uac00-\ud7af\u0e00-\u0e7f"
                            "\u0900-\u097f]")
 
 
@@ -171,11 +172,11 @@ def piece_language(question: str, piece: str) -> str | None:
         if other else None
 
 
-_CLAUSE = re.compile(r"[:;,，：；]\s*")
+_CLAUSE = lazy_compile(r"[:;,，：；]\s*")
 
 
 ECHO_WORDS = 5  # a run of this many words of our instructions, in order, is them repeated back
-_WORD = re.compile(r"[a-z']+")
+_WORD = lazy_compile(r"[a-z']+")
 
 
 def _runs(text: str) -> set[tuple[str, ...]]:
@@ -199,7 +200,7 @@ def echo_problem(answer: str, prompts: list[str]) -> str | None:
     return None
 
 
-_ABOUT_LANGUAGE = re.compile(
+_ABOUT_LANGUAGE = lazy_compile(
     r"翻译|英文|英语|中文|汉语|日语|法语|怎么说|怎么读|\b(?:translate|translation|english|chinese|mandarin|japanese|french"
     r"|german|spanish|in \w+ language)\b", re.IGNORECASE)
 
@@ -216,11 +217,11 @@ def refuted(answer: str, tools: Sequence[Tool]) -> str | None:
     return "it states a wrong conversion: " + "; ".join(wrong) if wrong else None
 
 
-_UNIT_AFTER = re.compile(r"\s*(?:°|℃|℉|%|度|km\b|mph|m/s|mm\b|cm\b|kg\b|g\b|lbs?\b|miles?\b|metres?\b|meters?\b|feet\b|"
+_UNIT_AFTER = lazy_compile(r"\s*(?:°|℃|℉|%|度|km\b|mph|m/s|mm\b|cm\b|kg\b|g\b|lbs?\b|miles?\b|metres?\b|meters?\b|feet\b|"
                          r"foot\b|inch(?:es)?\b|hours?\b|minutes?\b|seconds?\b|years?\b|days?\b|公里|厘米|毫米|米|公斤|千克|斤|"
                          r"克|英里|小时|分钟|秒|年|天|元|块|美元|dollars?\b|yuan\b|\$)", re.IGNORECASE)
-_FAHRENHEIT = re.compile(r"°\s*F\b|℉|fahrenheit|华氏", re.IGNORECASE)
-_CELSIUS = re.compile(r"°\s*C\b|℃|celsius|摄氏", re.IGNORECASE)
+_FAHRENHEIT = lazy_compile(r"°\s*F\b|℉|fahrenheit|华氏", re.IGNORECASE)
+_CELSIUS = lazy_compile(r"°\s*C\b|℃|celsius|摄氏", re.IGNORECASE)
 
 
 def near(value: float, pool: object, step: float) -> bool:

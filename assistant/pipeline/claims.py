@@ -17,6 +17,7 @@ from pathlib import Path
 from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, near, numbers_in, prose
 from tools import Tool
 from tools.request import MARKUP, unwrapped  # noqa: F401 - unwrapped: where the turn reads it
+from tools.lazy_re import lazy_compile
 
 # Chat-template markers and role tokens of the common model families (tools/request.py, where a question is read):
 # never part of an answer. Text from the first one on is a model that started writing the next turn (or its own
@@ -24,22 +25,22 @@ from tools.request import MARKUP, unwrapped  # noqa: F401 - unwrapped: where the
 TEMPLATE_MARKER = MARKUP
 
 
-_URL = re.compile(r"\bhttps?://[^\s<>()\"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>()\"'`]*", re.IGNORECASE)
-_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
-_YEAR_RANGE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s?[-–]\s?(?:1[0-9]{3}|20[0-9]{2})")
-_PHONE = re.compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?(?!\w|\.\d)"
+_URL = lazy_compile(r"\bhttps?://[^\s<>()\"'`]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)+[^\s<>()\"'`]*", re.IGNORECASE)
+_EMAIL = lazy_compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_YEAR_RANGE = lazy_compile(r"(?:1[0-9]{3}|20[0-9]{2})\s?[-–]\s?(?:1[0-9]{3}|20[0-9]{2})")
+_PHONE = lazy_compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?(?!\w|\.\d)"
                     r"|(?<!\d)1[3-9]\d{9}(?!\d)")
 # A number that is part of a name (Python 3, H2O, MP3, COVID-19, Windows 11, 5G, iPhone 15) is not a figure.
-_NAME_NUMBER = re.compile(r"[A-Za-z][A-Za-z]*[-‐]?\d+[A-Za-z]*|\d+(?!(?-i:[KCF]|km|kg|mg|g|m|cm|mm|mph|kmh|ms|s|h|min|"
+_NAME_NUMBER = lazy_compile(r"[A-Za-z][A-Za-z]*[-‐]?\d+[A-Za-z]*|\d+(?!(?-i:[KCF]|km|kg|mg|g|m|cm|mm|mph|kmh|ms|s|h|min|"
                           r"MB|GB|KB|TB|MHz|GHz|kW|W|V|ml|l|lbs?|ft|in)\b)[A-Za-z]+\d*|(?:Python|Windows|iPhone|Java|PHP|HTTP|"
                           r"IPv|Android|iOS|macOS|Ubuntu|Debian|Fedora|version|v)\s?\d+(?:\.\d+)*", re.IGNORECASE)
-_LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}[.)、]|[-*•])\s", re.MULTILINE)
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)\b|第\s*\d+", re.IGNORECASE)
+_LIST_MARKER = lazy_compile(r"^\s*(?:\d{1,2}[.)、]|[-*•])\s", re.MULTILINE)
+_ORDINAL = lazy_compile(r"\d+(?:st|nd|rd|th)\b|第\s*\d+", re.IGNORECASE)
 _OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "−": lambda a, b: a - b, "*": lambda a, b: a * b,
         "×": lambda a, b: a * b, "x": lambda a, b: a * b, "/": lambda a, b: a / b if b else None,
         "÷": lambda a, b: a / b if b else None}
 _NUM = r"-?\d+(?:,\d{3})*(?:\.\d+)?"
-_EQUATION = re.compile(rf"({_NUM})\s*([-+*/×x÷−])\s*({_NUM})\s*(?:=|＝|equals|is|等于|得)\s*({_NUM})", re.IGNORECASE)
+_EQUATION = lazy_compile(rf"({_NUM})\s*([-+*/×x÷−])\s*({_NUM})\s*(?:=|＝|equals|is|等于|得)\s*({_NUM})", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -90,7 +91,7 @@ def derivable(numbers: list[float]) -> list[float]:
 
 
 _SCALES = {"万": 1e4, "亿": 1e8, "千": 1e3, "百万": 1e6, "thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3}
-_SCALE = re.compile(r"\s*(百万|万|亿|千|thousand\b|million\b|billion\b|k\b)", re.IGNORECASE)
+_SCALE = lazy_compile(r"\s*(百万|万|亿|千|thousand\b|million\b|billion\b|k\b)", re.IGNORECASE)
 
 
 def _code_parts(text: str) -> list[str]:

@@ -18,6 +18,7 @@ from assistant.pipeline.claims import TEMPLATE_MARKER, Evidence, claim_problem
 from assistant.pipeline.reach import claims_action
 from assistant.control import split_open_sequence, without_controls
 from tools import Tool
+from tools.lazy_re import lazy_compile
 
 MAX_UNIT = 400  # characters held without a sentence end before they are checked as one piece
 
@@ -32,14 +33,14 @@ class Held:
 
 
 Check = Callable[[str, str], "Held | None"]  # (the piece, what is shown so far) -> why not, or None
-_JSON_START = re.compile(r"\{|\[\s*[{\"]")
+_JSON_START = lazy_compile(r"\{|\[\s*[{\"]")
 _DECODER = json.JSONDecoder()
 MAX_JSON = 4000
-_FENCE = re.compile(r"^\s*```", re.MULTILINE)
-_END = re.compile(r"\n|[!?。！？;；](?![\d])|\.(?=\s)|(?<=[\"”」』)])(?=\s)")
-_LIST_NUMBER = re.compile(r"(?:^|\n)\s*\d{1,3}$")
+_FENCE = lazy_compile(r"^\s*```", re.MULTILINE)
+_END = lazy_compile(r"\n|[!?。！？;；](?![\d])|\.(?=\s)|(?<=[\"”」』)])(?=\s)")
+_LIST_NUMBER = lazy_compile(r"(?:^|\n)\s*\d{1,3}$")
 # A Markdown table's rule under its header (| --- | :---: |): structure, not text repeating itself.
-TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$", re.MULTILINE)
+TABLE_RULE = lazy_compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$", re.MULTILINE)
 
 
 class SentenceGate:

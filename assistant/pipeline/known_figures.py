@@ -23,11 +23,12 @@ from typing import Any
 
 from assistant.pipeline.answer_check import prose
 from tools.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.lazy_re import lazy_compile
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "千": 1e3, "万": 1e4, "百万": 1e6,
            "千万": 1e7, "亿": 1e8, "万亿": 1e12}
-_NUMBER = re.compile(
+_NUMBER = lazy_compile(
     r"(?P<sign>(?<![A-Za-z0-9.])[-−–]|零下\s*)?(?<![\d.])(?P<n>\d+(?:\.\d+)?)"
     r"(?:\s*(?:[×xX*]|times)\s*10\s*(?:\^|\*\*)\s*(?P<exp>[-−]?\d+)|[eE](?P<e>[-+]?\d+)(?![a-zA-Z])"
     r"|\s*(?P<scale>trillion|billion|million|thousand|万亿|千万|百万|亿|万|千(?![米克瓦卡焦字兆]))(?![a-zA-Z]))?")
@@ -35,12 +36,12 @@ _TOKEN = "\ue000{}\ue001"
 _NUM_TOKEN = r"\ue000\d+\ue001"
 # A figure said as a bound, not a value ("over 200 bones", "不到 8 分钟", "200多块"), or part of a fraction (22/7):
 # neither true nor false here.
-_COMPARED = re.compile(r"(?:more than|over|under|less than|fewer than|at least|at most|(?<!add\s)up to|above|below|nearly|almost|"
+_COMPARED = lazy_compile(r"(?:more than|over|under|less than|fewer than|at least|at most|(?<!add\s)up to|above|below|nearly|almost|"
                        r"beyond|exceeds?|超过|不到|多于|少于|至少|最多|将近|接近|不足|高于|低于)\s*$", re.IGNORECASE)
-_BOUND_AFTER = re.compile(r"\s*(?:多|余|以上|以下|\+|/\s*(?:\d|\ue000))")
-_BELOW_ZERO = re.compile(r"\s*below\s+(?:zero|freezing)", re.IGNORECASE)
+_BOUND_AFTER = lazy_compile(r"\s*(?:多|余|以上|以下|\+|/\s*(?:\d|\ue000))")
+_BELOW_ZERO = lazy_compile(r"\s*below\s+(?:zero|freezing)", re.IGNORECASE)
 # After a year, nothing that makes it a quantity (1969 km, 2000 元) or a decade (the 1960s, 1960年代).
-_YEAR_NEXT = re.compile(r"(?:[%°$]|s\b|'s\b|\s?(?:km|m|kg|g|mi|ft|lbs?|mph|ms|h|k|ml|l)\b|\s?(?:万|亿|元|米|公里|人|个|号|年代|多))",
+_YEAR_NEXT = lazy_compile(r"(?:[%°$]|s\b|'s\b|\s?(?:km|m|kg|g|mi|ft|lbs?|mph|ms|h|k|ml|l)\b|\s?(?:万|亿|元|米|公里|人|个|号|年代|多))",
                         re.IGNORECASE)
 
 

@@ -19,19 +19,20 @@ from assistant.pipeline.context import TurnContext
 from assistant.pipeline.router import RouteDecision
 from tools import KeyFact, PreviousTurn, ToolResult
 from tools.request import read
+from tools.lazy_re import lazy_compile
 
 # Where one request ends and the next begins: after a sentence's end, or before a word that adds a request. Each
 # separator is tried only where a run of separators starts (the lookbehinds), so a long run costs one pass, not n².
-_BOUNDARY = re.compile(
+_BOUNDARY = lazy_compile(
     r"(?<=[?？!！。;；])\s*"
     r"|(?<![,，、\s])[,，、\s]*(?=顺便|另外|此外|同时|并且|然后|再帮我|再给我|还要|还有(?!多|几|什么|没有|哪))"
     r"|(?<![,;\s])[,;\s]+(?=(?:and\s+)?(?:also|then)\b)"
     r"|(?<!\s)\s+(?=and\s+(?:what|how|calculate|compute|convert|multiply|divide|tell|is)\b)",
     re.IGNORECASE)
 # Words that join requests, not part of either.
-_JOINER = re.compile(r"^(?:顺便|另外|此外|同时|并且|还有|还要|再帮我|再给我|and|also|then|[,，、;；\s])+", re.IGNORECASE)
+_JOINER = lazy_compile(r"^(?:顺便|另外|此外|同时|并且|还有|还要|再帮我|再给我|and|also|then|[,，、;；\s])+", re.IGNORECASE)
 # A clause that asks for nothing: thanks, greetings, "please".
-_FILLER = re.compile(r"^(?:谢谢|多谢|thanks?(?:\s+you)?|please|请|好的|ok|okay|hi|hello|你好)?[\s!！.。,，~]*$", re.IGNORECASE)
+_FILLER = lazy_compile(r"^(?:谢谢|多谢|thanks?(?:\s+you)?|please|请|好的|ok|okay|hi|hello|你好)?[\s!！.。,，~]*$", re.IGNORECASE)
 
 
 @dataclass
@@ -157,7 +158,7 @@ def with_left_out(ctx: TurnContext, decision: RouteDecision) -> list[Step] | Non
 
 
 # A clause that asks for something (a question or a request), as opposed to a remark beside one.
-_ASKS = re.compile(r"[?？]\s*$|^(?:what|how|when|where|who|which|why|is|are|can|could|would|will|do|does|calculate|"
+_ASKS = lazy_compile(r"[?？]\s*$|^(?:what|how|when|where|who|which|why|is|are|can|could|would|will|do|does|calculate|"
                    r"convert|compute|work\s+out|tell|give|find|show|please)\b|多少|几|吗|呢|怎么|什么|哪|请|帮|算|换算|查",
                    re.IGNORECASE)
 

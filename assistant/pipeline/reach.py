@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from tools import Registry, language_of
+from tools.lazy_re import lazy_compile
 
 # (what it is, in English and Chinese, for the honest line; the imperative that asks for it)
 _ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, re.compile(pattern, re.IGNORECASE)) for en, zh, pattern in [
@@ -68,7 +69,7 @@ def honest_line(question: str, action: tuple[str, str]) -> str:
 # An answer that says it did something: "I've sent the email", "The alarm is set", "已为你打开".
 _OBJECTS = (r"(?:email|e-mail|message|text|alarm|timer|reminder|file|app|application|browser|table|ticket|order|"
             r"song|music|playlist|volume|call|appointment|flight|hotel|room|taxi|ride|wi-?fi|lights?)s?")
-_DID = re.compile(
+_DID = lazy_compile(
     r"\bI(?:'ve|\s+have|\s+just|\s+went\s+ahead\s+and)?\s+(?:sent|emailed|texted|messaged|called|dialed|dialled|"
     r"opened|launched|closed|booked|reserved|ordered|bought|played|muted|scheduled|set|turned|switched|increased|"
     rf"lowered)\s+(?:up\s+|on\s+|off\s+)?(?:(?:the|your|an?|it|that|this|my)\s+)?(?:\w+\s+){{0,2}}?{_OBJECTS}\b"

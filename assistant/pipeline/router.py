@@ -18,6 +18,7 @@ from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
 from tools.follow_up import asked_part, substitute
 from tools.request import read
+from tools.lazy_re import lazy_compile
 
 CHAT, CLARIFY = "chat", "clarify"
 
@@ -46,7 +47,7 @@ _TARGET_EN = (r"(?:system\s*prompts?|(?:initial|original|hidden|secret|internal|
 _REVEAL_VERB_EN = r"(?:show|tell|print|reveal|repeat|output|display|give|share|dump|leak|recite|paste|write\s+out|spell\s+out|list)"
 _TARGET_ZH = r"(?:系统提示词?|系统提示语|系统指令|内部指令|初始指令|原始指令|系统设定|提示词|提示语|指令)"
 _NOT_OURS_ZH = r"(?!工程|技巧|写法|模板|设计|优化|怎么|如何|的(?:写法|技巧|作用|意思)|是什么意思)"
-_REVEAL = re.compile("|".join([
+_REVEAL = lazy_compile("|".join([
     # your (full / hidden / system …) prompt or instructions
     rf"\byour\s+(?:(?:own|full|exact|complete|entire|original|initial|hidden|secret|internal|current|real)\s+){{0,3}}{_TARGET_EN}\b",
     # show me the system prompt / print the hidden instructions
@@ -214,7 +215,7 @@ async def by_model(ctx: TurnContext) -> RouteDecision:
                          reason=f"{reply.model or ctx.model_name('router')} chose {choice.route}{listed}")
 
 
-_FIRST_ROUTE = re.compile(r'^\s*\{\s*"route"\s*:\s*"([^"]+)"\s*[,}]')
+_FIRST_ROUTE = lazy_compile(r'^\s*\{\s*"route"\s*:\s*"([^"]+)"\s*[,}]')
 
 
 def _cut_choice(text: str, names: list[str]) -> RouteChoice | None:

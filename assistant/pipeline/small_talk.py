@@ -13,6 +13,7 @@ community #… on Instagram, where people share …"); when nothing of it is, :f
 from __future__ import annotations
 
 import re
+from tools.lazy_re import lazy_compile
 
 _EN = [
     # greetings
@@ -44,7 +45,7 @@ _EN = [
     r"love\s+(?:you|it)",
 ]
 _FILLERS = r"(?:there|assistant|buddy|friend|mate|dear|man|everyone|all|again|please|pls|so|oh|ah|um|well|just|then|bot)"
-_EN_TALK = re.compile(rf"(?:(?:{'|'.join(_EN)})\b|{_FILLERS}\b)", re.IGNORECASE)
+_EN_TALK = lazy_compile(rf"(?:(?:{'|'.join(_EN)})\b|{_FILLERS}\b)", re.IGNORECASE)
 
 _ZH = [
     "你好", "您好", "嗨", "哈喽", "哈啰", "早上好", "早安", "上午好", "中午好", "下午好", "晚上好", "早", "在吗", "在不在",
@@ -57,8 +58,8 @@ _ZH = [
     "好的", "好吧", "好", "嗯嗯", "嗯", "哦", "噢", "哈", "呵", "明白了", "知道了", "了解", "收到", "没问题", "行",
     "对不起", "不好意思", "抱歉", "你真棒", "你真好", "你好棒", "太棒了", "厉害", "真厉害", "不错", "很好",
 ]
-_ZH_TALK = re.compile("|".join(sorted(map(re.escape, _ZH), key=len, reverse=True)) + "|啊|呀|吧|呢|哦|啦|了")
-_LEFT = re.compile(r"[\w]", re.UNICODE)
+_ZH_TALK = lazy_compile("|".join(sorted(map(re.escape, _ZH), key=len, reverse=True)) + "|啊|呀|吧|呢|哦|啦|了")
+_LEFT = lazy_compile(r"[\w]", re.UNICODE)
 
 
 # What an assistant says back in small talk, on top of the phrases either side says.
@@ -75,12 +76,12 @@ _EN_REPLY = [
     r"(?:how|what)\s+about\s+you", r"(?:hope|i\s+hope)\s+you(?:'re|\s+are)?\s+(?:having|have)\s+a\s+(?:nice|good|great|lovely)\s+(?:day|evening|weekend|night)",
     r"(?:hope|i\s+hope)\s+you(?:'re|\s+are)\s+(?:doing\s+)?(?:well|good|great|fine)", r"take\s+care",
 ]
-_EN_REPLY_TALK = re.compile(rf"(?:{'|'.join(_EN_REPLY)})\b", re.IGNORECASE)
-_REPLY_FILLERS = re.compile(r"\b(?:today|too|as\s+well|and|but|i|you|me|to|a|it)\b", re.IGNORECASE)
+_EN_REPLY_TALK = lazy_compile(rf"(?:{'|'.join(_EN_REPLY)})\b", re.IGNORECASE)
+_REPLY_FILLERS = lazy_compile(r"\b(?:today|too|as\s+well|and|but|i|you|me|to|a|it)\b", re.IGNORECASE)
 _ZH_REPLY = ["不客气", "不用谢", "很高兴认识你", "很高兴见到你", "很高兴为你服务", "很高兴为您服务", "有什么可以帮你的吗",
              "有什么可以帮您的吗", "有什么我可以帮你的吗", "我能帮你什么", "我能为你做什么", "随时为你服务", "谢谢关心",
              "你也是", "祝你愉快", "祝你有美好的一天", "我很好", "我也很好", "请问"]
-_ZH_REPLY_TALK = re.compile("|".join(sorted(map(re.escape, _ZH_REPLY), key=len, reverse=True)))
+_ZH_REPLY_TALK = lazy_compile("|".join(sorted(map(re.escape, _ZH_REPLY), key=len, reverse=True)))
 
 
 def is_social_reply(piece: str) -> bool:

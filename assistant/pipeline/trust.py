@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from tools.lazy_re import lazy_compile
 
 SMALL_MODEL = 2e9  # parameters: below this a model starts at small talk only
 
@@ -38,7 +39,7 @@ def parameters(size: str | None) -> float | None:
     return float(m.group(2)) * scale * int(m.group(1) or 1)
 
 
-_NAMED_SIZE = re.compile(r"(?<![a-z0-9.])(?:(\d+)x)?(\d+(?:\.\d+)?)([mb])(?![a-z0-9])", re.IGNORECASE)
+_NAMED_SIZE = lazy_compile(r"(?<![a-z0-9.])(?:(\d+)x)?(\d+(?:\.\d+)?)([mb])(?![a-z0-9])", re.IGNORECASE)
 
 
 def parameters_in_name(name: str) -> float | None:

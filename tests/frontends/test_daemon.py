@@ -191,7 +191,7 @@ def test_ask_uses_the_running_daemon(daemon, daemon_env, fake):
                        capture_output=True, text=True, timeout=60)
     imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
     assert p.returncode == 0 and "assistant.frontends.client" in imported
-    assert not imported & {"assistant.config", "pydantic", "ollama", "assistant.pipeline.turn", "tools"}
+    assert not imported & {"assistant.config", "pydantic", "ollama", "assistant.pipeline.turn", "tools.base"}
     p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--no-daemon", "hello"], env=daemon_env,
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and "answered by the daemon" not in p.stderr
@@ -202,7 +202,7 @@ def test_ask_uses_the_running_daemon(daemon, daemon_env, fake):
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stdout == "from the daemon\n", p.stderr
     imported = {line.split("|")[-1].strip() for line in p.stderr.splitlines() if line.startswith("import time:")}
-    assert not imported & {"assistant.config", "pydantic", "ollama", "assistant.pipeline.turn", "tools"}
+    assert not imported & {"assistant.config", "pydantic", "ollama", "assistant.pipeline.turn", "tools.base"}
     (answer,) = fake.requests  # through the daemon too, one call decided and answered
     assert answer["messages"][-1]["content"] == "A log line.\n\nwhat is this?" and len(answer["messages"]) == 2
     assert answer["messages"][0]["content"].endswith("Be brief.") and answer["options"]["temperature"] == 0.3

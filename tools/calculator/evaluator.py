@@ -13,6 +13,7 @@ from typing import Any, Callable
 import simpleeval
 
 from tools.numerals import to_digits
+from tools.lazy_re import lazy_compile
 
 
 MAX_INPUT = 300  # characters of expression
@@ -187,35 +188,35 @@ _SYMBOLS = {
 }
 
 
-_IMPLICIT_MUL = re.compile(r"(?<=[\d)])\s*(?=pi\b|sqrt\b|\()")
+_IMPLICIT_MUL = lazy_compile(r"(?<=[\d)])\s*(?=pi\b|sqrt\b|\()")
 
 
-_SQRT_NO_PARENS = re.compile(r"sqrt\s*(\d+(?:\.\d+)?|pi\b)")
+_SQRT_NO_PARENS = lazy_compile(r"sqrt\s*(\d+(?:\.\d+)?|pi\b)")
 
 
 _FRACTIONS = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅖": "2/5", "⅗": "3/5",
               "⅘": "4/5", "⅙": "1/6", "⅚": "5/6", "⅛": "1/8", "⅜": "3/8", "⅝": "5/8", "⅞": "7/8"}
 
 
-_MIXED = re.compile(r"(\d+)\s*([" + "".join(_FRACTIONS) + r"])")
+_MIXED = lazy_compile(r"(\d+)\s*([" + "".join(_FRACTIONS) + r"])")
 
 
-_FRACTION = re.compile("[" + "".join(_FRACTIONS) + "]")
+_FRACTION = lazy_compile("[" + "".join(_FRACTIONS) + "]")
 
 
-_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d*,)")
+_THOUSANDS = lazy_compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d*,)")
 
 
-_FACTORIAL = re.compile(r"(?<![\w.])(\d+)\s*!(?!=)")
+_FACTORIAL = lazy_compile(r"(?<![\w.])(\d+)\s*!(?!=)")
 
 
-_MYRIAD = re.compile(r"(\d+(?:\.\d+)?)\s*([万亿])")
+_MYRIAD = lazy_compile(r"(\d+(?:\.\d+)?)\s*([万亿])")
 
 
-_DEGREES = re.compile(r"(\d+(?:\.\d+)?)\s*(?:°|deg\b|degrees?\b)(?!\s*[CFcf]\b)")
+_DEGREES = lazy_compile(r"(\d+(?:\.\d+)?)\s*(?:°|deg\b|degrees?\b)(?!\s*[CFcf]\b)")
 
 
-_TIMES_X = re.compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\()")  # 3x4, 3 x 4; never 0x10 (hex)
+_TIMES_X = lazy_compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\()")  # 3x4, 3 x 4; never 0x10 (hex)
 
 
 # Word operators between numbers, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4".

@@ -12,10 +12,11 @@ import unicodedata
 from tools.base import KeyFact
 from tools.calculator.evaluator import CalcError, MAX_INPUT, format_number, normalize, parse
 from tools.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.lazy_re import lazy_compile
 
 
 # Words around an arithmetic expression that do not change it ("123*456 是多少?").
-_FILLER = re.compile(
+_FILLER = lazy_compile(
     r"(?i)\b(?:what\s+is|what's|whats|how\s+much\s+is|calculate|compute|evaluate|please|tell\s+me)\b"
     r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
     r"|[?？！。:：]|(?<![\d)])!"
@@ -39,7 +40,7 @@ _PERCENT_OF = [
 ]
 
 
-_SPOKEN_ARITHMETIC = re.compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去]+")
+_SPOKEN_ARITHMETIC = lazy_compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去]+")
 
 
 def percent_question(question: str) -> tuple[str, str] | None:
@@ -94,7 +95,7 @@ _CONTINUE = [
 ]
 
 
-_SQUARED = re.compile(r"(?i)^(?:再|然后)?(?:平方|的平方)|^(?:and\s+|then\s+)?squared")
+_SQUARED = lazy_compile(r"(?i)^(?:再|然后)?(?:平方|的平方)|^(?:and\s+|then\s+)?squared")
 
 
 def continued_expression(question: str, previous_value: str) -> str | None:
@@ -113,17 +114,17 @@ def continued_expression(question: str, previous_value: str) -> str | None:
     return None
 
 
-_CONVERT_F = re.compile(r"(?:换算|转换|转|换|折合|变)成?华氏|(?:in|to|into)\s+(?:degrees\s+)?fahrenheit|in\s+°F", re.IGNORECASE)
+_CONVERT_F = lazy_compile(r"(?:换算|转换|转|换|折合|变)成?华氏|(?:in|to|into)\s+(?:degrees\s+)?fahrenheit|in\s+°F", re.IGNORECASE)
 
 
-_CONVERT_C = re.compile(r"(?:换算|转换|转|换|折合|变)成?摄氏|(?:in|to|into)\s+(?:degrees\s+)?celsius|in\s+°C", re.IGNORECASE)
+_CONVERT_C = lazy_compile(r"(?:换算|转换|转|换|折合|变)成?摄氏|(?:in|to|into)\s+(?:degrees\s+)?celsius|in\s+°C", re.IGNORECASE)
 
 
-_DIFFERENCE = re.compile(r"温差|相差|差多少|差几度|(?:the\s+)?difference\b|how\s+much\s+(?:warmer|colder|hotter)",
+_DIFFERENCE = lazy_compile(r"温差|相差|差多少|差几度|(?:the\s+)?difference\b|how\s+much\s+(?:warmer|colder|hotter)",
                          re.IGNORECASE)
 
 
-_THAT = re.compile(r"^(?:把|将)?(?:温度|气温|它|这个|那个)?|(?i:\b(?:the\s+temperature|it|that)\b)")
+_THAT = lazy_compile(r"^(?:把|将)?(?:温度|气温|它|这个|那个)?|(?i:\b(?:the\s+temperature|it|that)\b)")
 
 
 def derived_expression(question: str, figures: list[KeyFact]) -> str | None:
@@ -148,7 +149,7 @@ def _signed(x: float) -> str:
     return f"({text})" if text.startswith("-") else text
 
 
-_HAS_NUMBER = re.compile(
+_HAS_NUMBER = lazy_compile(
     r"[0-9０-９½¼¾⅓π]|[零一二两三四五六七八九十百千万亿半]|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
     r"|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty"
     r"|ninety|hundred|thousand|million|billion|half|dozen|pi|twice|double|triple)\b"
@@ -157,7 +158,7 @@ _HAS_NUMBER = re.compile(
 
 
 # Numbers that name something rather than count it.
-_IDENTIFIERS = re.compile(
+_IDENTIFIERS = lazy_compile(
     r"(?:订单号?|单号|快递单?号?|运单号?|编号|工号|学号|账号|号码|电话|手机号?|房间?号?|航班号?|车次|版本号?|邮编|验证码)\s*[:：#]?\s*[\w-]+"
     r"|(?i:\b(?:order|ticket|invoice|tracking|case|room|flight|version|phone|tel|no\.?|id|pin|zip|code)\s*(?:number|no\.?|#)?\s*[:#]?\s*[\w-]*\d[\w-]*)"
     r"|#\s*\d+|\b\d{7,}\b|\b\d{3,4}[-\s]\d{3,4}(?:[-\s]\d{3,4})+\b|\b(?:19|20)\d{2}\s*年|\b(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}\b"
@@ -168,10 +169,10 @@ def compact(s: str) -> str:
     return re.sub(r"\s+", "", normalize(s)).lower()
 
 
-_LITERAL = re.compile(r"(?<![A-Za-z0-9_.])(\d*\.\d+|\d+(?:\.\d+)?)(?![A-Za-z0-9_.])", re.ASCII)
+_LITERAL = lazy_compile(r"(?<![A-Za-z0-9_.])(\d*\.\d+|\d+(?:\.\d+)?)(?![A-Za-z0-9_.])", re.ASCII)
 
 
-_PERCENT = re.compile(r"%|percent|per cent|百分|折", re.IGNORECASE)
+_PERCENT = lazy_compile(r"%|percent|per cent|百分|折", re.IGNORECASE)
 
 
 def _digits(literal: str) -> str:
@@ -211,7 +212,7 @@ def has_numbers(question: str) -> bool:
 _WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
           "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
           "hundred": 100, "thousand": 1000, "dozen": 12, "half": 0.5, "twice": 2, "double": 2, "triple": 3}
-_POWER = re.compile(r"(?:\^|\*\*)\s*$")
+_POWER = lazy_compile(r"(?:\^|\*\*)\s*$")
 
 
 def number_words(text: str) -> list[float]:
@@ -240,12 +241,12 @@ def _factors(question: str) -> set[float]:
     return {v for pattern, values in _FACTOR_RULES if pattern.search(question) for v in values}
 
 
-_SENTENCE_END = re.compile(r"(\d)\.(?=\s|$)")  # "packs of 12. I bought 4": 12, not "12." (which reads as no number)
+_SENTENCE_END = lazy_compile(r"(\d)\.(?=\s|$)")  # "packs of 12. I bought 4": 12, not "12." (which reads as no number)
 # Where a number may be used more often than the question writes it: a square's side, "twice", "each", "both".
-_REPEATS = re.compile(r"squared?|cubed?|cube|\bpower\b|\bsame\b|\beach\b|\bboth\b|\bevery\b|\bper\b|"
+_REPEATS = lazy_compile(r"squared?|cubed?|cube|\bpower\b|\bsame\b|\beach\b|\bboth\b|\bevery\b|\bper\b|"
                       r"twice|double|triple|again|平方|立方|次方|每|都|各|正方", re.IGNORECASE)
 # Numbers that name a time, a date or an order, not an amount to calculate with.
-_NOT_AMOUNTS = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)\b|\b\d{1,2}:\d{2}\b|"
+_NOT_AMOUNTS = lazy_compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)\b|\b\d{1,2}:\d{2}\b|"
                           r"\d{1,2}[点時时](?:\d{1,2}分)?|\b\d+(?:st|nd|rd|th)\b|第\s*\d+|\b(?:19|20)\d{2}\b|"
                           r"\d+\s*(?:号|日|月|年)", re.IGNORECASE)
 

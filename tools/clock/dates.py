@@ -10,6 +10,7 @@ from typing import Literal
 
 from tools.numerals import to_digits
 from tools.when import find_when, resolve
+from tools.lazy_re import lazy_compile
 
 
 Ask = Literal["now", "difference", "weekday", "days_until", "days_between", "date"]
@@ -45,7 +46,7 @@ _HOLIDAY = {name: h for h in HOLIDAYS for name in h[5]}
 HOLIDAY_NAMES = "|".join(re.escape(n) for n in sorted(_HOLIDAY, key=len, reverse=True))
 
 
-_WITH_YEAR = re.compile(rf"^(?:(?P<y1>\d{{4}})\s*年?\s*(?:的)?)?(?:the\s+)?(?P<name>{HOLIDAY_NAMES})(?:\s*,?\s*(?:of\s+)?(?P<y2>\d{{4}})(?:年)?)?$",
+_WITH_YEAR = lazy_compile(rf"^(?:(?P<y1>\d{{4}})\s*年?\s*(?:的)?)?(?:the\s+)?(?P<name>{HOLIDAY_NAMES})(?:\s*,?\s*(?:of\s+)?(?P<y2>\d{{4}})(?:年)?)?$",
                         re.IGNORECASE)
 
 

@@ -14,6 +14,7 @@ from tools.base import Grounding
 from tools.clock.config import ClockArgs
 from tools.clock.dates import HOLIDAY_NAMES, Ask, read_date
 from tools.gazetteer import Gazetteer
+from tools.lazy_re import lazy_compile
 
 
 # The certain forms. Each names what it asks; the pieces (a place, a date) must then be read exactly.
@@ -50,13 +51,13 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
 ]
 
 
-_TRAIL = re.compile(r"[\s?？!！。.,，]*(?:呢|啊|呀)?[\s?？!！。.,，]*$")
+_TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|呀)?[\s?？!！。.,，]*$")
 
 
-HERE = re.compile(r"^(?:这里|这儿|本地|我这里|我这儿|here|my\s+place)?$", re.IGNORECASE)
+HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|here|my\s+place)?$", re.IGNORECASE)
 
 
-TIME_WORDS = re.compile(r"几点|时间|时差|小时|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|节|\b(?i:time|date|day|days|weekday|until|clock)\b"
+TIME_WORDS = lazy_compile(r"几点|时间|时差|小时|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|节|\b(?i:time|date|day|days|weekday|until|clock)\b"
                          r"|" + HOLIDAY_NAMES, re.IGNORECASE)
 
 

@@ -19,6 +19,7 @@ from typing import Literal
 
 from tools.base import LocalText
 from tools.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.lazy_re import lazy_compile
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
 MAX_TEXT = 200
@@ -52,11 +53,11 @@ _UNITS_ZH = {"秒": 1, "秒钟": 1, "分钟": 60, "分": 60, "小时": 3600, "�
              "年": 31536000}
 _NUM = r"\d+(?:\.\d+)?"
 _EN_PART = rf"(?:(?P<n>{_NUM}(?=\s*[a-z])|\b(?:an?|one)(?=\s))\s*(?P<u>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|years?)(?![a-z]))"
-_EN_DURATION = re.compile(
+_EN_DURATION = lazy_compile(
     rf"(?:(?:a\s+)?half\s+(?:an\s+|a\s+)?hour|an?\s+hour\s+and\s+a\s+half|{_NUM}\s+and\s+a\s+half\s+hours?|"
     rf"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+hour|{_EN_PART}(?:\s*(?:,|and)?\s*{_EN_PART.replace('?P<n>', '?:').replace('?P<u>', '?:')})*)",
     re.IGNORECASE)
-_ZH_DURATION = re.compile(
+_ZH_DURATION = lazy_compile(
     r"(?:(?P<nh>\d+)\s*个?半\s*(?:小时|钟头)|(?P<n>\d+(?:\.\d+)?)\s*(?P<u>个小时|小时|个钟头|钟头|分钟|分(?!之)|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?P<half>半)?"
     r"(?:\s*(?:零)?(?P<n2>\d+)\s*(?P<u2>分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|(?P<q>\d)刻钟)")
 
@@ -103,24 +104,24 @@ _EN_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturda
 _ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _EN_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
               "november", "december")
-_EN_DAY = re.compile(
+_EN_DAY = lazy_compile(
     r"\b(?P<rel>today|tonight|tomorrow|tmrw|yesterday|the\s+day\s+after\s+tomorrow)\b"
     r"|\b(?:on\s+)?(?:(?P<next>next|this)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
     r"|\b(?:on\s+)?(?P<mon>" + "|".join(m for m in _EN_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\s+"
     r"(?P<dom>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|\b(?:on\s+)?(?:the\s+)?(?P<dom2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>" + "|".join(_EN_MONTHS) + r")\b"
     r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
-_EN_TIME = re.compile(
+_EN_TIME = lazy_compile(
     r"\b(?:at\s+|by\s+|around\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>a\.?m\.?|p\.?m\.?)(?![a-z])"
     r"|\b(?:at\s+|by\s+|around\s+)?(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
     r"|\b(?:at|by|around)\s+(?P<hb>\d{1,2})(?![\d:.])(?:\s+o'?clock)?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|"
     r"at\s+night|tonight))?"
     r"|\b(?P<word>noon|midday|midnight)\b", re.IGNORECASE)
-_ZH_DAY = re.compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
+_ZH_DAY = lazy_compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
                      r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
                      r"|(?:(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])")
 _ZH_PART = r"凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|今晚|明晚|明早|今早"
-_ZH_TIME = re.compile(rf"(?P<part>{_ZH_PART})?\s*(?P<h>\d{{1,2}})\s*(?:点|时|:)\s*(?:(?P<half>半)|(?P<m>\d{{1,2}})\s*分?|"
+_ZH_TIME = lazy_compile(rf"(?P<part>{_ZH_PART})?\s*(?P<h>\d{{1,2}})\s*(?:点|时|:)\s*(?:(?P<half>半)|(?P<m>\d{{1,2}})\s*分?|"
                       r"(?P<q>[一三])刻)?(?:钟)?")
 
 
@@ -271,7 +272,7 @@ _NO_SUCH_DAY = LocalText(en="there is no such date.", zh="没有这一天。")
 
 
 # ---------------------------------------------------------------- requests
-_EN_SET = re.compile(
+_EN_SET = lazy_compile(
     r"^(?:(?:please\s+)?(?:set|start|create|make)\s+(?:me\s+)?(?:an?|the)\s+(?P<dur0>[\w\s.-]+?)[\s-]+(?P<kind0>timer|countdown|alarm)"
     r"(?P<rest0>(?:\s+(?:to|that|for|about)\b.*)?)"
     r"|(?:please\s+)?(?:set|start|create|add|make)\s+(?:me\s+|up\s+)?(?:an?\s+|the\s+|my\s+)?(?P<kind>timer|alarm|reminder|countdown)"
@@ -279,21 +280,21 @@ _EN_SET = re.compile(
     r"|(?P<remind>remind\s+me|wake\s+me(?:\s+up)?|ping\s+me|nudge\s+me|give\s+me\s+a\s+(?:shout|nudge|reminder))(?P<rest2>.*)"
     r"|(?P<dur>.+?)\s+(?P<kind2>timer|countdown)"
     r"|(?:timer|countdown)\s+(?:for\s+)?(?P<rest3>.+))$", re.IGNORECASE)
-_ZH_SET = re.compile(
+_ZH_SET = lazy_compile(
     r"^(?:(?:帮我|请|给我|麻烦)?(?:设|定|设置|设定|定个|设个|开|开个|来个|建|建个|加|加个)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)(?P<after>.*)"
     r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
-_EN_LIST = re.compile(
+_EN_LIST = lazy_compile(
     r"^(?:what|which)\s+(?:reminders|timers|alarms)\s+(?:do\s+i\s+have|are\s+(?:set|there|pending|left|coming\s+up))"
     r"|^(?:list|show|see|view|check)\s+(?:me\s+)?(?:all\s+)?(?:my\s+|the\s+)?(?:reminders|timers|alarms|pending\s+reminders)"
     r"|^(?:my\s+)?(?:reminders|timers)\s*[?？]*$|^do\s+i\s+have\s+any\s+(?:reminders|timers|alarms)"
     r"|^(?:any|what)\s+(?:reminders|timers)(?:\s+(?:set|today|left))?", re.IGNORECASE)
-_ZH_LIST = re.compile(r"^(?:我)?(?:有|还有)(?:哪些|什么|几个|没有)(?:提醒|闹钟|定时器)|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部)?(?:提醒|闹钟|定时器)"
+_ZH_LIST = lazy_compile(r"^(?:我)?(?:有|还有)(?:哪些|什么|几个|没有)(?:提醒|闹钟|定时器)|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部)?(?:提醒|闹钟|定时器)"
                       r"|^(?:我的)?(?:提醒|闹钟|定时器)(?:有哪些|列表)")
-_EN_CANCEL = re.compile(
+_EN_CANCEL = lazy_compile(
     r"^(?:cancel|delete|remove|clear|stop|dismiss|turn\s+off|forget(?:\s+about)?)\s+(?P<what>.*?)\s*(?:reminders?|timers?|alarms?|ones?)?$"
     r"|^(?:never\s*mind|nevermind)\s+(?:the\s+)?(?P<what2>.*?)\s*(?:reminders?|timers?|alarms?)$", re.IGNORECASE)
-_ZH_CANCEL = re.compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关掉|不要)(?:掉)?(?P<what>.*?)(?:的)?(?:提醒|闹钟|定时器|计时器|倒计时)(?:吧)?$"
+_ZH_CANCEL = lazy_compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关掉|不要)(?:掉)?(?P<what>.*?)(?:的)?(?:提醒|闹钟|定时器|计时器|倒计时)(?:吧)?$"
                         r"|^(?:取消|删除)(?:掉)?(?P<what2>.+?)(?:那个|那条)$")
 
 
@@ -339,7 +340,7 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
 
 
 # A question about setting one, not a request: "明天8点叫我起床的话要怎么设置闹钟?", "提醒功能怎么用"
-_ZH_ABOUT = re.compile(r"怎么|如何|怎样|为什么|为啥|是什么|什么意思|的话|能不能用|有没有用|好不好")
+_ZH_ABOUT = lazy_compile(r"怎么|如何|怎样|为什么|为啥|是什么|什么意思|的话|能不能用|有没有用|好不好")
 
 
 def _read_set(text: str, zh: bool) -> Request | None:
@@ -360,7 +361,7 @@ def _read_set(text: str, zh: bool) -> Request | None:
     return _split_en(body.strip(), kind)
 
 
-_EN_WHEN = re.compile(
+_EN_WHEN = lazy_compile(
     rf"(?:\b(?:in|for|after)\s+)?(?:{_EN_DURATION.pattern})(?:\s+(?:from\s+now|later))?"
     r"|(?:(?:\b(?:on\s+)?(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|tmrw|yesterday|the\s+day\s+after\s+tomorrow|monday|tuesday|wednesday"
     r"|thursday|friday|saturday|sunday|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
@@ -397,7 +398,7 @@ def _split_en(body: str, kind: str) -> Request | None:
     return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text[:MAX_TEXT])
 
 
-_ZH_WHEN = re.compile(
+_ZH_WHEN = lazy_compile(
     r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}月\d{1,2}[日号])\s*)?"
     rf"(?:(?:{_ZH_PART})\s*)?\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?(?:钟)?"
     r"|(?:过)?(?:\d+\s*个?半\s*(?:小时|钟头)|\d+(?:\.\d+)?\s*(?:个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?:半)?(?:\s*(?:零)?\d+\s*(?:分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|\d刻钟)"

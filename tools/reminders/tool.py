@@ -16,12 +16,13 @@ from pydantic import BaseModel, Field
 from tools.base import LocalText, Tool, ToolResult, Verdict, language_of
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
 from tools.when import current_time
+from tools.lazy_re import lazy_compile
 
 # Words without which no request is one for reminders: checked first, so that a question of another kind does not
 # pay for compiling the reading's patterns
-_MAY_BE = re.compile(r"remind|timer|alarm|countdown|wake|ping me|nudge|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
+_MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|wake|ping me|nudge|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
                      r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|倒计时|叫醒|叫我|喊我|通知我|取消|删除", re.IGNORECASE)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 class RemindersConfig(BaseModel):

@@ -17,6 +17,7 @@ from tools.weather.text import (
     explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
 )
 from tools.when import find_when
+from tools.lazy_re import lazy_compile
 
 
 # Capitalised words that are never place names here (sentence starts, question words, weather words).
@@ -45,24 +46,24 @@ _ZH_CONTINUATION = (
     "查一下", "看看", "帮我", "请问", "我想知道", "想知道", "如果是", "要是", "如果", "是", "又", "的", "天气",
     "情况", "怎么样", "怎样", "怎么说", "如何", "咋样", "那边", "那里", "这边", "现在", "今天", "目前", "也", "呀",
     "啊", "吧", "同样", "一样", "城市", "在")
-_CONTINUATION = re.compile(
+_CONTINUATION = lazy_compile(
     r"what's|how's|" + "|".join(sorted(_ZH_CONTINUATION, key=len, reverse=True))
     + r"|\b(?:and|what|about|how|in|at|on|for|the|there|then|now|today|weather|please|same|instead|check|try|also)\b"
     r"|[\s?？!！.。,，、~～:：]", re.IGNORECASE)
 
 
 # A place alone, said as a statement: no word that continues a question, ending in a full stop or "!".
-_REMARK = re.compile(r"^\s*[^\s?？,，]+(?:\s+[^\s?？,，]+)?\s*[.。!！]+\s*$")
-_A_QUESTION = re.compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
+_REMARK = lazy_compile(r"^\s*[^\s?？,，]+(?:\s+[^\s?？,，]+)?\s*[.。!！]+\s*$")
+_A_QUESTION = lazy_compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
 
 
-_MENTIONS_ELSEWHERE = re.compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]")
+_MENTIONS_ELSEWHERE = lazy_compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]")
 
 
 _NOW = {"now", "right now", "currently", "current", "at the moment", "现在", "目前", "当前", "此刻", "这会儿"}
 
 
-_ASKS_ON = re.compile(r"\?|\b(?:and|what\s+about|how\s+about|what\s+of|same\s+for|then)\b", re.IGNORECASE)
+_ASKS_ON = lazy_compile(r"\?|\b(?:and|what\s+about|how\s+about|what\s+of|same\s+for|then)\b", re.IGNORECASE)
 
 
 def is_weather_question(question: str) -> bool:

@@ -12,6 +12,7 @@ from typing import TypeVar
 import re
 
 from tools.base import CJK
+from tools.lazy_re import lazy_compile
 
 
 ZH_STRONG = ("天气", "气温", "温度", "预报", "湿度", "雾霾", "降雨", "降温", "升温", "气象")
@@ -27,17 +28,17 @@ EN_WEAK = ("rain", "raining", "rainy", "snow", "snowing", "snowy", "cold", "cold
 # What to wear and whether to take an umbrella depend on the weather, but only a model can tell whether they
 # ask about it ("上海要穿羽绒服吗?" does, "面试穿什么" does not): they keep a model's weather route, no rule's.
 ZH_IMPLIED = ("羽绒服", "外套", "大衣", "秋裤", "毛衣", "短袖", "雨伞", "穿什么", "穿多少", "要穿")
-_EN_IMPLIED = re.compile(r"\b(?:coat|jacket|sweater|umbrella|scarf|gloves|sunscreen|what to wear"
+_EN_IMPLIED = lazy_compile(r"\b(?:coat|jacket|sweater|umbrella|scarf|gloves|sunscreen|what to wear"
                          r"|(?:what(?:'s| is)|how(?:'s| is)) it (?:like )?out(?:side|doors)?)\b", re.IGNORECASE)
-_EN_STRONG = re.compile(r"\b(?:" + "|".join(EN_STRONG) + r")\b", re.IGNORECASE)
-_EN_WEAK = re.compile(r"\b(?:" + "|".join(EN_WEAK) + r")\b", re.IGNORECASE)
+_EN_STRONG = lazy_compile(r"\b(?:" + "|".join(EN_STRONG) + r")\b", re.IGNORECASE)
+_EN_WEAK = lazy_compile(r"\b(?:" + "|".join(EN_WEAK) + r")\b", re.IGNORECASE)
 
 # Compounds where a weather character means something else (a cold joke, a hot dog, Sprite, body temperature).
-_ZH_COMPOUNDS = re.compile(
+_ZH_COMPOUNDS = lazy_compile(
     "冷笑话|冷静|冷门|冷漠|冷冻|冷藏|冷饮|冷水|冷战|冷淡|冷面|冷落|冷清|冷却|热狗|热门|热线|热情|热爱|热点|热量|热水|热饮|热搜|热闹"
     "|热身|热血|热度|热心|热菜|热带鱼|发热|加热|退热|雪碧|雪糕|白雪公主|体温|水温|油温|角度|度数|温度计|凉皮|凉菜|凉拌|凉茶|凉鞋"
     "|雨刷|雨衣|晴雯|风雨无阻|热茶|热汤|雪梨|冰雹糖|凉面|雨点")
-_EN_IDIOMS = re.compile(
+_EN_IDIOMS = lazy_compile(
     r"(?<!\bthe )(?<!'s )(?<!’s )\bweather(?:ed|ing)?\s+(?:the|a|this|that|it|out)(?:\s+storms?)?\b|\bunder the weather\b|\bhot\s*dogs?\b|\bhot\s+(?:take|sauce|tub|spot"
     r"|pot|line|key|fix|topic|seat|wheels)\b|\bhotline\b|\bcold\s+(?:case|feet|turkey|call|calls|war|brew|shoulder|open)\b"
     r"|\bmake it rain\b|\brain\s*check\b|\braining (?:cats|men)\b|\bbrainstorm\w*\b|\bsnow\s*(?:white|flake|board\w*|ball\w*)\b"
@@ -54,7 +55,7 @@ _FIGURATIVE_SUBJECT = (
     r"career|relationships?|marriage|romance|friendship|mood|temper|disposition|personality|reception|response|"
     r"reaction|welcome|memory|memories|mind|thinking|judg(?:e)?ment|politics|political|negotiations?|talks|deal|"
     r"finances?|budget|job\s+market|housing\s+market|real\s+estate|quarter|year\s+for\s+(?:the|our)\s+company)")
-_FIGURATIVE = re.compile(
+_FIGURATIVE = lazy_compile(
     r"\b(?:cloudy|stormy|sunny|sunnier|rosy|foggy|hazy|frosty|icy|chilly|cold|warm|heated|thunderous|rainy|gloomy|"
     r"bright|turbulent|freezing|cooling|heating|overcast)\s+(?:\w+\s+)?" + _FIGURATIVE_SUBJECT + r"\b"
     r"|\b(?:storm|storms|wave|flood|rain|avalanche|blizzard|hail|whirlwind|cloud|clouds|fog|chill|thaw|freeze)\s+of\s+"
@@ -66,7 +67,7 @@ _FIGURATIVE = re.compile(
     r"|\b(?:cloud(?:s|ed)?|clouding)\s+(?:my|his|her|their|our|your)\s+(?:judg(?:e)?ment|thinking|mind|memory|vision)\b"
     r"|\b(?:weather|ride\s+out)\s+(?:the|this|a)\s+(?:crisis|recession|downturn|scandal|slump)\b",
     re.IGNORECASE)
-_ZH_FIGURATIVE = re.compile(
+_ZH_FIGURATIVE = lazy_compile(
     r"(?:经济|市场|股市|楼市|房市|车市|行业|产业|销量|销售|需求|人气|舆论|局势|态度|感情|关系|气氛|前景|前途|事业|投资|消费|融资|就业|招聘|"
     r"资本|币圈|流量|票房|口碑|热度)(?:[^,，。!?？！]{0,4})(?:降温|升温|遇冷|回暖|转暖|寒冬|严冬|冰点|风暴|暴风雨|阴霾|晴朗|"
     r"冰冷|火热|过热|冷清|乌云|多云|雨过天晴|春天|暖春)"
@@ -79,42 +80,42 @@ def figurative(question: str) -> bool:
 
 
 # Questions about words, songs and stories that contain weather words.
-_META = re.compile(
+_META = lazy_compile(
     r"这个词|这个字|这个成语|英文|英语|翻译|怎么说|什么意思|的意思|怎么写|拼音|造句|歌词|这首歌|哪首歌|唱的|电影|小说|诗|像什么"
     r"|\b(?:mean|means|meaning|translate|translation|definition|define|synonyms?|antonyms?|spell|spelling|word|words"
     r"|phrase|idiom|song|songs|sang|sing|sings|singer|lyrics|movie|film|album|band|novel|book|poem|metaphor"
     r"|playlist|playlists|painting|picture|photo|rating|dvd|soundtrack|trailer|saga|artist|track)\b",
     re.IGNORECASE)
 # Someone saying how they feel is not asking about the weather.
-_PERSONAL = re.compile(
+_PERSONAL = lazy_compile(
     r"我(?:好|很|真|有点|有些|觉得|感觉|太|快)?(?:好|很|太)?(?:冷|热)|好(?:冷|热)啊|受不了|怎么这么(?:冷|热)"
     r"|\bI(?:'m| am| feel| felt| was| get| got)\b[^.?!]{0,20}\b(?:cold|hot|warm|freezing|chilly)\b"
     r"|\bfeel(?:ing|s)?\s+(?:so\s+|very\s+|really\s+|a bit\s+)?(?:cold|hot|warm|chilly)\b",
     re.IGNORECASE)
-_ZH_ASKS = re.compile(r"[吗么嘛呢?？]|不冷|不热|多少度|几度|怎么样|如何|会不会|要不要|有没有|下不下|冷不|热不|咋样|查")
-_EN_ASKS = re.compile(
+_ZH_ASKS = lazy_compile(r"[吗么嘛呢?？]|不冷|不热|多少度|几度|怎么样|如何|会不会|要不要|有没有|下不下|冷不|热不|咋样|查")
+_EN_ASKS = lazy_compile(
     r"\?|\b(?:is it|will it|does it|gonna|going to|how(?:'s| is)? (?:it|the)|how (?:cold|hot|warm)|what(?:'s| is) the"
     r"|tell me|check|show me|forecast)\b", re.IGNORECASE)
 
 # Places the user rules out: "不要是北京,上海", "除了上海", "anywhere but London", "except Paris".
-_EXCLUDE = re.compile(
+_EXCLUDE = lazy_compile(
     r"(?:不要是|不要|不能是|别是|不是|除了|除去|不包括|排除|except(?:\s+for)?|excluding|but\s+not|other\s+than|anywhere\s+but"
     r"|not\s+in|apart\s+from|besides|not)\s*", re.IGNORECASE)
-_LIST_GAP = re.compile(r"^[\s,，、/]*(?:(?:和|与|及|或|或者|还有|也不要|and|or|nor)\b|和|与|及|或)?[\s,，、/]*$", re.IGNORECASE)
+_LIST_GAP = lazy_compile(r"^[\s,，、/]*(?:(?:和|与|及|或|或者|还有|也不要|and|or|nor)\b|和|与|及|或)?[\s,，、/]*$", re.IGNORECASE)
 # "Any city" requests: the place is the model's choice, checked against the exclusions.
-_ANY_PLACE = re.compile(
+_ANY_PLACE = lazy_compile(
     r"随便|任意|任何一个|某个|哪个城市都|(?:一个|个)(?:\w{0,4})?(?:城市|地方)|\bany\s+(?:city|place|town)\b|\ba random (?:city|place)\b"
     r"|\bsome (?:city|place)\b|\banywhere\b", re.IGNORECASE)
 # A place-like phrase the gazetteer may not know: "in Xyz", "Xyz的天气".
 _TIME_WORDS = r"(?:今天|明天|后天|昨天|现在|今晚|今早|这两天|最近|周末|本周|下周|早上|晚上|下午|上午|目前|当前|这里|外面|那边)"
-_ZH_PLACE_PHRASE = re.compile(r"([\u3400-\u9fff]{2,8}?)(?:的)?(?:" + _TIME_WORDS + r")*(?:天气|气温|温度|冷不冷|热不热|下雨|下雪)")
-_EN_PLACE_PHRASE = re.compile(
+_ZH_PLACE_PHRASE = lazy_compile(r"([\u3400-\u9fff]{2,8}?)(?:的)?(?:" + _TIME_WORDS + r")*(?:天气|气温|温度|冷不冷|热不热|下雨|下雪)")
+_EN_PLACE_PHRASE = lazy_compile(
     r"\b(?:in|at|for|of)\s+((?!(?:the|a|an|this|that|it|my|your|our|today|tomorrow|tonight|now|general|weather|summer"
     r"|winter|spring|autumn|fall|morning|evening|afternoon|night|celsius|fahrenheit|degrees)\b)[A-Za-z][\w'’.-]+)", re.IGNORECASE)
 
 
 # Quoted words are mentioned, not used: "Who wrote 'A Storm of Swords'?", 《雪国》的作者是谁?
-_QUOTED = re.compile(r"(?<![A-Za-z])'(?=\S)[^'\n]{2,80}(?<=\S)'(?![A-Za-z])|\"[^\"\n]{2,80}\"|“[^”\n]{1,80}”|‘[^’\n]{1,80}’"
+_QUOTED = lazy_compile(r"(?<![A-Za-z])'(?=\S)[^'\n]{2,80}(?<=\S)'(?![A-Za-z])|\"[^\"\n]{2,80}\"|“[^”\n]{1,80}”|‘[^’\n]{1,80}’"
                      r"|「[^」\n]{1,80}」|『[^』\n]{1,80}』|《[^》\n]{1,80}》")
 
 
@@ -153,14 +154,14 @@ def has_weak_word(question: str) -> bool:
 
 # Questions about how the world works (why it rains, how snow forms, what wind chill is, a law of heat), which
 # a report cannot answer: knowledge, unless they ask about a day ("为什么今天这么冷?").
-_EXPLAINS = re.compile(
+_EXPLAINS = lazy_compile(
     r"为什么|为何|怎么形成|如何形成|是怎么|怎样形成|怎么产生|如何产生|怎么来的|原理|原因是|成因|什么是|是什么|有什么区别|区别是|"
     r"定律|效应|定义|概念|物理|化学|公式"
     r"|\bwhy\b|\bhow\s+(?:does|do|is|are)\s+\w+(?:\s+\w+)?\s+(?:form|forms|formed|work|works|happen|happens|made|measured)\b"
     r"|\bwhat\s+(?:causes|caused|makes|creates)\b|\bwhat\s+(?:is|are)\s+(?!(?:\w+\s+){0,3}?(?:weather|temperature|"
     r"forecast|humidity|wind\s+speed|chances?|odds)\b)"
     r"(?!it\b)|\bdifference\s+between\b|\bexplain\b|\bphysics\b|\bchemistry\b|\blaw\s+of\b", re.IGNORECASE)
-_WHEN_WORDS = re.compile(r"今天|明天|后天|今晚|明晚|现在|这周|周末|本周|下周|今早|明早|\b(?:today|tomorrow|tonight|now|this\s+"
+_WHEN_WORDS = lazy_compile(r"今天|明天|后天|今晚|明晚|现在|这周|周末|本周|下周|今早|明早|\b(?:today|tomorrow|tonight|now|this\s+"
                          r"(?:week|weekend|morning|afternoon|evening)|next\s+week|weekend)\b", re.IGNORECASE)
 
 
@@ -187,7 +188,7 @@ def weather_related(question: str) -> bool:
 
 
 # Who or where: "谁在雪里跑", "哪有雪", "Where is it snowing?" ask for a someone or a somewhere, never for a place's weather.
-_ASKS_WHO_WHERE = re.compile(r"谁|哪里|哪儿|哪有|哪些地方|\b(?:who|where)\b", re.IGNORECASE)
+_ASKS_WHO_WHERE = lazy_compile(r"谁|哪里|哪儿|哪有|哪些地方|\b(?:who|where)\b", re.IGNORECASE)
 
 
 def asks_weather(question: str) -> bool:
@@ -204,7 +205,7 @@ def asks_weather(question: str) -> bool:
     return len(CJK.findall(question)) + 2 * len(words) <= 8
 
 
-_STATED_TEMPERATURE = re.compile(r"\d+(?:\.\d+)?\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)
+_STATED_TEMPERATURE = lazy_compile(r"\d+(?:\.\d+)?\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)
 
 
 def states_temperature(question: str) -> bool:
@@ -217,7 +218,7 @@ def asks_any_place(question: str) -> bool:
     return bool(_ANY_PLACE.search(question))
 
 
-_ZH_FILLER = re.compile(
+_ZH_FILLER = lazy_compile(
     "|".join(sorted(ZH_STRONG + ZH_WEAK + ZH_IMPLIED, key=len, reverse=True)) + "|" + _TIME_WORDS[3:-1]
     + "|怎么样|如何|多少|什么|会不会|要不要|是不是|有没有|告诉|查询|看看|一下|需要|可以|知道|中文|英文|城市|地方|哪里|哪儿|出门")
 _ZH_FILLER_CHARS = set("的了吗呢么吧啊呀嘛哦我你他她它们这那里边是不有在很好太真还也都就要会能想去穿带查看请帮问个几多少咋样下上冷热度天")
@@ -236,11 +237,11 @@ def names_something(question: str) -> bool:
     return False
 
 
-_ZH_ASKING = re.compile(r"查询|查一下|查查|查|看一下|看看|帮我|帮忙|告诉我|说说|一下|请问|请|想知道|知道")
+_ZH_ASKING = lazy_compile(r"查询|查一下|查查|查|看一下|看看|帮我|帮忙|告诉我|说说|一下|请问|请|想知道|知道")
 
 
 _NAME = r"[A-Z\u00c0-\u00de][\w'’.\-]*"
-_EN_UNKNOWN_PLACE = re.compile(
+_EN_UNKNOWN_PLACE = lazy_compile(
     r"\b(?:in|at|for|near|around)\s+(?:the\s+(?:city|town|village)\s+of\s+)?"
     r"(" + _NAME + r"(?:\s+(?:(?:de|del|da|do|la|le|du|upon|am|sur)\s+)?" + _NAME + r")*)"
     r"(?:\s*,\s*|\s+in\s+(?:the\s+(?:state|country)\s+of\s+)?)?(" + _NAME + r"(?:\s+(?:and\s+(?:the\s+)?)?" + _NAME + r")*)?")

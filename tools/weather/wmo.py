@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from tools.lazy_re import lazy_compile
 
 CODES: dict[int, tuple[str, str]] = {
     0: ("clear sky", "晴"),
@@ -76,7 +77,7 @@ _ASSERTED = (
     (set(CODES) - {0}, re.compile(r"\b(?:cloudy|overcast|clouds?)\b|多云|阴天|阴沉|乌云", re.IGNORECASE)),
 )
 # A sentence that hedges, negates or speaks of another time asserts nothing about this report.
-_HEDGE = re.compile(r"\b(?:no|not|never|without|unlikely|chance|possib\w*|might|may|could|would|in case|if|unless|"
+_HEDGE = lazy_compile(r"\b(?:no|not|never|without|unlikely|chance|possib\w*|might|may|could|would|in case|if|unless|"
                     r"later|tomorrow|tonight|yesterday|earlier|usually|often|typically|forecast|expected|bring|take)\b"
                     r"|n't\b|不|没|无|别|可能|也许|如果|万一|以防|预计|预报|明天|今晚|稍后|晚些|昨天|通常|带", re.IGNORECASE)
 

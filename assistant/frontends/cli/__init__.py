@@ -51,6 +51,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(short_help(parser))
         return 0
     debug = getattr(args, "debug", False)
+    # Pydantic looks for plugins among every installed package's entry points at the first model it builds (a
+    # hundredth of a second on each start); this program uses none, and a plugin installed for another would see
+    # our settings and questions.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     if os.name == "posix":
         os.umask(0o077)  # the database, logs and caches it creates are the user's alone: 0600 files, 0700 folders
     try:

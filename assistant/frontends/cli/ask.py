@@ -14,7 +14,7 @@ from typing import Any
 from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME
 from assistant.errors import AssistantError, ConfigError
 from assistant.frontends.cli.common import (
-    flag_overrides, logs_off, notice, open_store, session_of, settings_for,
+    flag_overrides, logs_off, notice, open_store, session_of, settings_for, start_zygote,
 )
 from assistant.frontends.progress import status_wanted
 
@@ -94,9 +94,10 @@ def ask(args: argparse.Namespace) -> int:
         if not question.strip():
             raise ConfigError("ask something about the selected text.", "assistant ask --selection 'explain this'")
         question = attached(selected, question)
-    if not args.no_daemon and not images:  # images are answered here: the daemon's requests carry text
+    from assistant.paths import resolve_paths
+
+    if not args.no_daemon and not images and resolve_paths().daemon_may_run:  # images: the daemon's requests carry text
         from assistant.frontends.client import connect
-        from assistant.paths import resolve_paths
 
         paths = resolve_paths()
         client = connect(paths.run_dir)
@@ -114,8 +115,9 @@ def ask(args: argparse.Namespace) -> int:
                     raise AssistantError(f"the daemon refused the question: {e}.", "Try --no-daemon.") from None
                 if e.details.get("differs") != ["config"]:  # a broken setting is said once, by the answer here
                     notice(f"{e}; answering here instead (`assistant daemon restart` gives the daemon these settings).")
+    zygote = start_zygote()
     paths, settings = settings_for(flag_overrides(args))
-    result = asyncio.run(_run_ask(paths, settings, question, args, images))
+    result = asyncio.run(_run_ask(paths, settings, question, args, images, zygote))
     if args.json:
         print_ask_json(result.model_dump(), structured=bool(getattr(args, "answer_schema", None)))
     elif args.extract:
@@ -194,14 +196,15 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     return 0 if outcome["ok"] else 1
 
 
-async def _run_ask(paths, settings, question: str, args: argparse.Namespace, images: list[bytes] | None = None):
+async def _run_ask(paths, settings, question: str, args: argparse.Namespace, images: list[bytes] | None = None,
+                   zygote=None):
     from assistant.app import build_assistant
     from assistant.frontends.progress import Progress
 
     as_json = args.json
     progress = Progress(enabled=not as_json and status_wanted(), stream_answer=not as_json and not args.extract,
                         render=not args.plain, live=False if args.no_stream else None)
-    app = build_assistant(settings, paths, notify=notice, status=progress.status)
+    app = build_assistant(settings, paths, notify=notice, status=progress.status, zygote=zygote)
     try:
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \
             session_of(app.store, args.session) if args.session else None

@@ -6,26 +6,32 @@ import argparse
 import asyncio
 
 from assistant.frontends.cli.ask import read_question
-from assistant.frontends.cli.common import flag_overrides, notice, settings_for
+from assistant.frontends.cli.common import flag_overrides, notice, settings_for, start_zygote
 from assistant.frontends.progress import status_wanted
 
 def chat(args: argparse.Namespace) -> int:
+    from assistant.paths import resolve_paths
+
+    client, paths = None, resolve_paths()
+    if not args.no_daemon and paths.daemon_may_run:
+        from assistant.frontends.client import connect
+
+        client = connect(paths.run_dir)
+    zygote = start_zygote() if client is None else None  # answered here: before the settings are read
     paths, settings = settings_for(flag_overrides(args))
     # the first message: files, then the words (standard input stays the chat's own: one message a line)
     first = read_question(args.message, args.file, stdin=False) if args.message or args.file else None
-    return asyncio.run(_run_chat(paths, settings, args, first))
+    return asyncio.run(_run_chat(paths, settings, args, first, client, zygote))
 
 
-async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None = None) -> int:
+async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None, client, zygote) -> int:
     from assistant.answering import Answering
     from assistant.app import build_assistant
-    from assistant.frontends.client import connect
     from assistant.errors import ConfigError
     from assistant.frontends.remote import RemoteAssistant
     from assistant.frontends.repl import Repl
     from assistant.store import Store
 
-    client = None if args.no_daemon else connect(paths.run_dir)
     if client is not None:  # the daemon answers with warm models; the store is shared
         paths.ensure()
         from assistant.envnames import setting_env
@@ -33,7 +39,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None
         app: Answering = RemoteAssistant(client, settings, Store(paths.database), env=setting_env(),
                                          local=lambda: build_assistant(settings, paths, notify=notice), notice=notice)
     else:
-        app = build_assistant(settings, paths, notify=notice)
+        app = build_assistant(settings, paths, notify=notice, zygote=zygote)
     try:
         ref = args.session or ("last" if args.resume_last else None)
         session = app.store.find_session(ref, frontend="chat" if ref == "last" else None) if ref else \

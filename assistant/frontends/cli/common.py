@@ -18,6 +18,14 @@ def settings_for(overrides: dict[str, Any] | None = None):
     return paths, load_settings(paths, overrides)
 
 
+def start_zygote():
+    """The fork server of our own pure tools' workers (:mod:`tools.zygote`) for a question answered in this process:
+    started before the settings are read and before any thread runs, or ``None``."""
+    from tools.zygote import Zygote
+
+    return Zygote.start()
+
+
 def open_store():
     """The store alone: reading the history needs no settings, so a broken config.toml never keeps it out of reach."""
     from assistant.paths import resolve_paths
@@ -63,13 +71,13 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 def model_options(args: argparse.Namespace) -> dict[str, str]:
     """``-o KEY VALUE`` pairs as settings (checked with the settings: ``-o temperature 9`` is a usage error)."""
-    import difflib
-
-    from assistant.errors import ConfigError
-
     out: dict[str, str] = {}
     for key, value in getattr(args, "option", None) or []:
         if key not in OPTIONS:
+            import difflib
+
+            from assistant.errors import ConfigError
+
             near = difflib.get_close_matches(key, list(OPTIONS), n=1)
             raise ConfigError(f"-o {key}: not a model option" + (f" (did you mean '{near[0]}'?)." if near else "."),
                               "Options: " + ", ".join(OPTIONS) + ".")

@@ -25,8 +25,8 @@ def said(reminder: Reminder, now: datetime) -> tuple[str, str]:
     """The notification's title and body, in the language it was set in."""
     zh = reminder.lang == "zh"
     at = reminder.due.astimezone()
-    what = reminder.text or (("计时结束" if reminder.kind == "timer" else "提醒") if zh else
-                             ("Time's up" if reminder.kind == "timer" else "Reminder"))
+    what = reminder.what(zh)
+    what = what if reminder.text else what[:1].upper() + what[1:]  # a notification's body is a sentence
     if reminder.state == "missed":
         title = f"错过的提醒({when_said(at, now.astimezone(), True)})" if zh else \
             f"Missed reminder ({when_said(at, now.astimezone(), False).removeprefix('at ')})"

@@ -340,8 +340,7 @@ class Popup:
         for r in sorted(fired, key=lambda r: r.due):
             self.shown_reminders.add(r.id)
             zh = r.lang == "zh"
-            what = r.text or (("计时结束" if r.kind == "timer" else "提醒") if zh else
-                              ("time's up" if r.kind == "timer" else "reminder"))
+            what = r.what(zh)
             when = r.due.astimezone().strftime("%H:%M")
             label = ("错过的提醒" if r.state == "missed" else "提醒") if zh else ("Missed reminder" if r.state == "missed"
                                                                             else "Reminder")

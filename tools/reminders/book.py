@@ -26,6 +26,16 @@ class Reminder:
     state: State
     fired_at: datetime | None = None
 
+    def what(self, zh: bool, fired: bool = True) -> str:
+        """What it is about: its own words, else what a reminder or a timer without any is called (a timer that has
+        fired: its time is up; one still running: a timer). The one wording of the notification, the popup's
+        line and the tool's list."""
+        if self.text:
+            return self.text
+        if self.kind == "timer":
+            return ("计时结束" if fired else "计时") if zh else ("time's up" if fired else "timer")
+        return "提醒" if zh else "reminder"
+
     def as_json(self) -> dict[str, object]:
         """The record ``assistant reminders --json`` prints: ``due`` in ISO 8601 with the local UTC offset."""
         return {"id": self.id, "kind": self.kind, "text": self.text, "due": self.due.astimezone().isoformat(),

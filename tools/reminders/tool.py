@@ -266,8 +266,7 @@ def _from_json(r: dict[str, Any]) -> Reminder:
 
 
 def _line(r: Reminder, now: datetime, zh: bool) -> str:
-    what = r.text or (("计时结束" if r.kind == "timer" else "提醒") if zh else ("timer" if r.kind == "timer" else "reminder"))
-    return f"#{r.id} {when_said(r.due.astimezone(now.tzinfo), now, zh)} {what}"
+    return f"#{r.id} {when_said(r.due.astimezone(now.tzinfo), now, zh)} {r.what(zh, fired=False)}"
 
 
 def _listing(reminders: list[Reminder], now: datetime, zh: bool) -> str:

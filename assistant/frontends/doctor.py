@@ -143,15 +143,10 @@ async def check_trust(settings: Settings) -> list[Check]:
     backend = SelectedBackend(settings)
     model = settings.model_for("responder")
     try:
-        chosen = await backend.pick()  # the model named is the model that answers (the built-in one, a GGUF's stem)
-        built_in = bool(getattr(chosen, "weak_writer", False))
-        shown = getattr(chosen, "model_label", None) or model
-        size, source = None, ""
-        if not built_in:
-            size = (await backend.capabilities(model)).parameters
-            source = "as its GGUF header says" if chosen.name == "embedded" else "as the server reports it"
-            if size is None and (size := trust.parameters_in_name(model)) is not None:
-                source = "as its name says"
+        known = await backend.profile(model, ask=False)  # the model that answers (the built-in one, a GGUF's stem)
+        built_in, shown = known.built_in, known.label
+        described = known if built_in else await backend.profile(model)
+        size, source = (None, "") if built_in else (described.parameters, described.size_said)
     except AssistantError:
         return []  # no model answers: the backend's own check says so
     finally:

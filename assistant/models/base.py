@@ -69,14 +69,27 @@ class ChatRequest(BaseModel):
     stream: bool = False
 
 
-class Capabilities(BaseModel):
-    """What a model can do, as its server reports it."""
+class ModelProfile(BaseModel):
+    """What the model in use is: one typed description that every backend fills for the model it would answer with
+    (PydanticAI's model profile), read by the turn instead of asking a backend for loose attributes. A new backend
+    fills all of it (``tests/models/test_profile.py`` holds every backend to that)."""
 
+    label: str  # the model as the user named it: the configured name, a pulled model's, a GGUF file's stem
+    backend: str  # "ollama", "openai", "embedded", ...
+    built_in: bool = False  # the built-in tiny model: it answers small talk, and writes no answer from tool results
+    languages: frozenset[str] | None = None  # the languages its answers can be in, when fewer than all
+    parameters: float | None = None  # its size
+    parameters_from: Literal["server", "file", "name", ""] = ""  # where that figure came from ("": nowhere)
     tools: bool = False  # native tool calls
     structured_output: bool = True  # output constrained to a JSON schema
     thinking: bool = False
     vision: bool = False  # it takes images (Ollama's 'vision' capability)
-    parameters: float | None = None  # the model's size, where its server or file says it
+
+    @property
+    def size_said(self) -> str:
+        """Where its size came from, in the words doctor shows."""
+        return {"server": "as the server reports it", "file": "as its GGUF header says",
+                "name": "as its name says"}.get(self.parameters_from, "")
 
 
 class Usage(BaseModel):
@@ -115,8 +128,14 @@ class ModelBackend(Protocol):
         thinking model to ``on_thinking`` (never to ``on_delta``)."""
         ...
 
-    async def capabilities(self, model: str) -> Capabilities:
-        """What the model can do."""
+    async def profile(self, model: str, ask: bool = True) -> ModelProfile:
+        """What the model that answers for the configured ``model`` is (:class:`ModelProfile`). ``ask=False``: only
+        what is known without asking its server (the label, built-in or not, its languages, the size its file or
+        its name says), for a header or a decline that must not wait for a server or import its client."""
+        ...
+
+    async def count_tokens(self, text: str) -> int | None:
+        """``text``'s tokens by the model's own tokenizer, where the backend offers one; else ``None``."""
         ...
 
     async def aclose(self) -> None: ...
@@ -137,8 +156,11 @@ class Wrapping:
                    on_thinking: DeltaSink | None = None) -> ChatReply:
         return await self.inner.chat(request, on_delta, on_thinking)
 
-    async def capabilities(self, model: str) -> Capabilities:
-        return await self.inner.capabilities(model)
+    async def profile(self, model: str, ask: bool = True) -> ModelProfile:
+        return await self.inner.profile(model, ask)
+
+    async def count_tokens(self, text: str) -> int | None:
+        return await self.inner.count_tokens(text)
 
     async def aclose(self) -> None:
         await self.inner.aclose()

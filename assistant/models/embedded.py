@@ -21,7 +21,7 @@ from assistant.errors import ConfigError, ModelError, ModelMissing
 from assistant.health import Check
 from assistant.models import gguf, model_file
 from assistant.models.base import (
-    Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, Usage, deliver,
+    ChatMessage, ModelProfile, ChatReply, ChatRequest, DeltaSink, StopGeneration, Usage, deliver,
 )
 
 MAX_TOKENS = {"router": 32, "executor": 160, "validator": 160, "responder": 512}
@@ -110,16 +110,11 @@ class EmbeddedBackend:
         return self.label or Path(self.model_path or default_model_path() or model_file.GGUF).stem
 
     @property
-    def weak_writer(self) -> bool:
-        """SmolLM2-135M cannot write an answer from tool results that passes its check (measured on the eval set):
-        the tool's own sentence is shown instead, with no call. Another model file is judged by its answers."""
+    def built_in(self) -> bool:
+        """The built-in SmolLM2-135M: it cannot write an answer from tool results that passes its check (measured on
+        the eval set), so the tool's own sentence is shown instead, with no call. Another model file is judged by
+        its answers."""
         return os.path.basename(self.model_path or model_file.GGUF) == model_file.GGUF
-
-    @property
-    def languages(self) -> set[str] | None:
-        """The languages its answers can be in: SmolLM2-135M writes English only (its model card says so, and on
-        the eval set none of its Chinese answers was Chinese, or sense); ``None``: any."""
-        return {"en"} if self.weak_writer else None
 
     @property
     def loaded(self) -> bool:
@@ -182,16 +177,24 @@ class EmbeddedBackend:
         async with self._lock:
             await asyncio.get_running_loop().run_in_executor(None, self._load)
 
-    async def capabilities(self, model: str) -> Capabilities:
-        from assistant.pipeline.trust import parameters
+    async def profile(self, model: str, ask: bool = True) -> ModelProfile:
+        """Its file's: the label, the size in its GGUF header, and whether it is the built-in model (which writes
+        English only: its model card says so, and on the eval set none of its Chinese answers was Chinese)."""
+        from assistant.models.sizes import parameters, size_fields
 
         path = self.model_path or default_model_path()
         try:
             size = gguf.metadata(path, {"general.size_label"}).get("general.size_label") if path else None
         except (OSError, ValueError):
             size = None
-        return Capabilities(tools=False, structured_output=True, thinking=False,
-                            parameters=parameters(size if isinstance(size, str) else None))
+        built_in = self.built_in
+        return ModelProfile(label=self.model_label, backend=self.name, built_in=built_in,
+                            languages=frozenset({"en"}) if built_in else None, tools=False, structured_output=True,
+                            thinking=False, **size_fields(parameters(size if isinstance(size, str) else None),
+                                                          "file", self.model_label))
+
+    async def count_tokens(self, text: str) -> int | None:
+        return None  # estimated: the engine's tokenizer is not asked before the model is loaded
 
     async def aclose(self) -> None:
         self._server = None

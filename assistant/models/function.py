@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from assistant.models.sizes import size_fields
 from assistant.models.base import (
-    Capabilities, ChatReply, ChatRequest, DeltaSink, Role, StopGeneration, ToolCall, Usage, deliver,
+    ChatReply, ModelProfile, ChatRequest, DeltaSink, Role, StopGeneration, ToolCall, Usage, deliver,
 )
 
 Scripted = str | dict | ChatReply | Callable[[ChatRequest], "str | dict | ChatReply"]
@@ -34,18 +35,22 @@ class FunctionBackend:
 
     name = "function"
 
-    def __init__(self, fn: Callable[[ChatRequest], Scripted], capabilities: Capabilities | None = None,
+    def __init__(self, fn: Callable[[ChatRequest], Scripted], profile: ModelProfile | None = None,
                  chunk: int = 4) -> None:
         self.fn = fn
-        self.caps = capabilities or Capabilities(tools=True)
+        self.described = profile  # None: the configured model, with native tool calls
         self.chunk = chunk
         self.requests: list[ChatRequest] = []
 
     def roles(self) -> list[Role]:
         return [r.role for r in self.requests]
 
-    async def capabilities(self, model: str) -> Capabilities:
-        return self.caps
+    async def profile(self, model: str, ask: bool = True) -> ModelProfile:
+        return self.described or ModelProfile(label=model, backend=self.name, tools=True,
+                                              **size_fields(None, "server", model))
+
+    async def count_tokens(self, text: str) -> int | None:
+        return None
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
                    on_thinking: DeltaSink | None = None) -> ChatReply:

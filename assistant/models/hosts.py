@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 
 from assistant.errors import AssistantError, ServerUnreachable
-from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend, deliver
+from assistant.models.base import ChatReply, ModelProfile, ChatRequest, DeltaSink, ModelBackend, deliver
 from assistant.models.transport import MAX_BACKOFF
 
 
@@ -55,10 +55,6 @@ class HostPool:
     @property
     def name(self) -> str:
         return self.hosts[0].backend.name
-
-    @property
-    def model_label(self) -> str:
-        return f"{self.name} on {len(self.hosts)} hosts"
 
     async def _learn(self) -> None:
         """Each host's parallel slots, asked once, where its server says (a limit of ours, ``per_host``, wins)."""
@@ -154,17 +150,20 @@ class HostPool:
                 reply.notes.append(f"answered by {host.url}" + (f" after {failures} failed" if failures else ""))
             return reply
 
-    async def capabilities(self, model: str) -> Capabilities:
-        """What the model can do, asked of the first host that answers (one that does not is put aside as a call's
+    async def profile(self, model: str, ask: bool = True) -> ModelProfile:
+        """The model's profile, asked of the first host that answers (one that does not is put aside as a call's
         would be)."""
         now = time.monotonic()
         healthy = [h for h in self.hosts if h.down_until <= now] or self.hosts
         for host in healthy[:-1]:
             try:
-                return await host.backend.capabilities(model)
+                return await host.backend.profile(model, ask)
             except ServerUnreachable:
                 host.down_until = time.monotonic() + self.cooldown
-        return await healthy[-1].backend.capabilities(model)
+        return await healthy[-1].backend.profile(model, ask)
+
+    async def count_tokens(self, text: str) -> int | None:
+        return await self.hosts[0].backend.count_tokens(text)
 
     async def warm(self, models: list[str]) -> None:
         for host in self.hosts:

@@ -20,9 +20,10 @@ from assistant.errors import AssistantError, ModelError, ModelMissing, ModelTime
 from assistant.health import Check, get_json
 
 from assistant.models.base import (
-    Capabilities, CallSettings, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
+    CallSettings, ModelProfile, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
 )
 from assistant.models.parsing import arguments_object
+from assistant.models.sizes import parameters, size_fields
 from assistant.models.transport import Classified, retrying, stream_cut
 from tools.net import plain_error
 
@@ -83,7 +84,7 @@ class OllamaBackend:
         self.transport_retries = transport_retries
         self.backoff = backoff
         self._client: ollama.AsyncClient | None = None  # made at the first call: its import is a tenth of a second
-        self._capabilities: dict[str, Capabilities] = {}
+        self._profiles: dict[str, ModelProfile] = {}
 
     async def warm(self, models: list[str]) -> None:
         """Load the models now (an empty chat loads a model and keeps it for keep_alive)."""
@@ -112,16 +113,20 @@ class OllamaBackend:
         if self._client is not None:
             await self._client.close()
 
-    async def capabilities(self, model: str) -> Capabilities:
-        if model not in self._capabilities:
+    async def profile(self, model: str, ask: bool = True) -> ModelProfile:
+        if not ask and model not in self._profiles:
+            return ModelProfile(label=model, backend=self.name, **size_fields(None, "server", model))
+        if model not in self._profiles:
             shown, _ = await self._retrying(model, lambda: self.client.show(model))
             names = set(shown.capabilities or ["completion"])
-            from assistant.pipeline.trust import parameters
+            own = parameters(getattr(getattr(shown, "details", None), "parameter_size", None))
+            self._profiles[model] = ModelProfile(label=model, backend=self.name, tools="tools" in names,
+                                                 thinking="thinking" in names, vision="vision" in names,
+                                                 **size_fields(own, "server", model))
+        return self._profiles[model]
 
-            size = getattr(getattr(shown, "details", None), "parameter_size", None)
-            self._capabilities[model] = Capabilities(tools="tools" in names, thinking="thinking" in names,
-                                                     vision="vision" in names, parameters=parameters(size))
-        return self._capabilities[model]
+    async def count_tokens(self, text: str) -> int | None:
+        return None  # Ollama's API has no tokenizer endpoint
 
     async def chat(self, request: ChatRequest, on_delta: DeltaSink | None = None,
                    on_thinking: DeltaSink | None = None) -> ChatReply:
@@ -131,7 +136,7 @@ class OllamaBackend:
             "options": _options(request.settings),
             "keep_alive": self.keep_alive,
         }
-        if request.settings.think is not None and (await self.capabilities(request.model)).thinking:
+        if request.settings.think is not None and (await self.profile(request.model)).thinking:
             kwargs["think"] = request.settings.think
         if request.format is not None:
             kwargs["format"] = request.format

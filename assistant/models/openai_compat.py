@@ -27,9 +27,10 @@ from assistant.errors import (
 )
 from assistant.health import Check, get_json
 from assistant.models.base import (
-    Capabilities, ChatMessage, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
+    ChatMessage, ModelProfile, ChatReply, ChatRequest, DeltaSink, StopGeneration, ToolCall, Usage, deliver,
 )
 from assistant.models.parsing import arguments_object
+from assistant.models.sizes import size_fields
 from assistant.models.transport import Classified, retrying, stream_cut
 from tools.net import plain_error
 from tools.lazy_re import lazy_compile
@@ -124,10 +125,11 @@ class OpenAIBackend:
         slots = data.get("total_slots") if status == 200 and isinstance(data, dict) else None
         return slots if isinstance(slots, int) and slots > 0 else None
 
-    async def capabilities(self, model: str) -> Capabilities:
+    async def profile(self, model: str, ask: bool = True) -> ModelProfile:
         # Vision: the API does not say; assumed, and a server that refuses an image says so on the call
-        return Capabilities(tools="tools" not in self.refused, structured_output=True, thinking=False,
-                            vision="images" not in self.refused, parameters=await self._size(model))
+        return ModelProfile(label=model, backend=self.name, tools="tools" not in self.refused, structured_output=True,
+                            thinking=False, vision="images" not in self.refused,
+                            **size_fields(await self._size(model) if ask else None, "server", model))
 
     async def _size(self, model: str) -> float | None:
         """The model's size where the server says it in ``GET /models`` (llama.cpp: ``meta.n_params``), so that a

@@ -16,7 +16,7 @@ from assistant.config import Settings
 from assistant.errors import ConfigError, OllamaUnreachable
 from assistant.health import Check
 from assistant.models.hosts import HostPool
-from assistant.models.base import Capabilities, ChatReply, ChatRequest, DeltaSink, ModelBackend
+from assistant.models.base import ChatReply, ModelProfile, ChatRequest, DeltaSink, ModelBackend
 
 
 async def _true(settings: Settings) -> bool:
@@ -167,18 +167,9 @@ class SelectedBackend:
         if hasattr(backend, "load"):
             await backend.load()
 
-    async def weak_writer(self) -> bool:
-        """The answering backend's model is known too weak to write answers from tool results (the embedded SmolLM2)."""
-        return bool(getattr(await self.pick(), "weak_writer", False))
-
     async def count_tokens(self, text: str) -> int | None:
         """``text``'s tokens by the answering model's own tokenizer, where its backend offers one (else ``None``)."""
-        count = getattr(await self.pick(), "count_tokens", None)
-        return await count(text) if count is not None else None
-
-    async def languages(self) -> set[str] | None:
-        """The languages the answering model can write in, when it is known to be fewer than all."""
-        return getattr(await self.pick(), "languages", None)
+        return await (await self.pick()).count_tokens(text)
 
     async def reset(self) -> None:
         """Choose again at the next call (a model was just pulled): the backends built so far are closed."""
@@ -204,11 +195,12 @@ class SelectedBackend:
         for name in AUTO:
             if await answers(name, self.settings):
                 chosen = self._build(name)
-                label = getattr(chosen, "model_label", chosen.name)
-                key = f"fallback {self.settings.ollama_host} {name} {label}"
-                if name != AUTO[0] and self.notify and (self.once is None or self.once(key)):
-                    self.notify(fallback_notice(self.settings.ollama_host, name, label,
-                                                getattr(chosen, "weak_writer", False)))
+                if name != AUTO[0] and self.notify:
+                    described = await chosen.profile(self.settings.model_for("responder"), ask=False)
+                    key = f"fallback {self.settings.ollama_host} {name} {described.label}"
+                    if self.once is None or self.once(key):
+                        self.notify(fallback_notice(self.settings.ollama_host, name, described.label,
+                                                    described.built_in))
                 return chosen
         raise OllamaUnreachable(
             f"Cannot reach Ollama at {self.settings.ollama_host}, and the embedded backend is not installed.",
@@ -219,8 +211,8 @@ class SelectedBackend:
                    on_thinking: DeltaSink | None = None) -> ChatReply:
         return await (await self.pick()).chat(request, on_delta, on_thinking)
 
-    async def capabilities(self, model: str) -> Capabilities:
-        return await (await self.pick()).capabilities(model)
+    async def profile(self, model: str, ask: bool = True) -> ModelProfile:
+        return await (await self.pick()).profile(model, ask)
 
     async def aclose(self) -> None:
         for backend in self.built.values():

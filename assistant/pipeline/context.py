@@ -8,7 +8,7 @@ from typing import Any, Awaitable, Callable
 
 from assistant.config import Settings
 from assistant.pipeline.events import Event
-from assistant.models.base import CallSettings, ChatMessage, ChatRequest, Role
+from assistant.models.base import CallSettings, ChatMessage, ChatRequest, ModelProfile, Role
 from assistant.trace import RecordingModel, Trace
 from tools import PreviousTurn, Registry, ToolRunner
 
@@ -38,6 +38,7 @@ class TurnContext:
     trust: Any = None  # how far the model's conversation answers are trusted this turn (:mod:`assistant.pipeline.trust`)
     images: list[bytes] | None = None  # pictures attached to the question, for a model with vision
     model_label: str | None = None  # the model in use as the user named it, once known this turn
+    known: ModelProfile | None = None  # the answering model's profile as known without asking its server
 
     def __post_init__(self) -> None:
         self.said = self.said or self.question

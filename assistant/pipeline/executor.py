@@ -59,7 +59,7 @@ def from_calls(tool: Tool, calls: list[ToolCall]) -> Proposal:
 
 async def propose(ctx: TurnContext, tool: Tool, feedback: list[ChatMessage]) -> Proposal:
     model = ctx.model_name("executor")
-    native = (await ctx.model.capabilities(model)).tools
+    native = (await ctx.model.profile(model)).tools
     arg_names = set(tool.Args.model_fields)
     if native:
         system = prompts.render("executor", tool_name=tool.name, tool_description=tool.description)

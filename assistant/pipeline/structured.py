@@ -65,7 +65,7 @@ async def fill(ctx: TurnContext, parts: Parts | None, trust: tuple[Trust, str], 
     schema = json.loads(ctx.settings.answer_schema or "{}")
     zh = language_of(ctx.question) == "zh"
     name = ctx.model_name("responder")
-    if not (await ctx.model.capabilities(name)).structured_output:
+    if not (await ctx.model.profile(name)).structured_output:
         raise NoStructuredOutput(f"{model_label} cannot answer with an object (it has no structured output).",
                                  "Use a model that can (qwen2.5:3b does), or ask without --schema.")
     if trust[0] is Trust.SMALL_TALK:

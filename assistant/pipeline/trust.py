@@ -14,9 +14,8 @@
 
 from __future__ import annotations
 
-import re
 from enum import Enum
-from tools.lazy_re import lazy_compile
+
 
 SMALL_MODEL = 2e9  # parameters: below this a model starts at small talk only
 
@@ -25,30 +24,6 @@ class Trust(str, Enum):
     SMALL_TALK = "small talk only"
     STRICT = "strict"
     TRUSTED = "trusted"
-
-
-def parameters(size: str | None) -> float | None:
-    """A model's size as its server or file says it (Ollama's ``parameter_size`` "3.1B", "494.03M"; a GGUF's
-    ``general.size_label`` "135M", "8x7B")."""
-    if not size:
-        return None
-    m = re.fullmatch(r"\s*(?:(\d+)x)?(\d+(?:\.\d+)?)\s*([KMBT])\s*", size, re.IGNORECASE)
-    if not m:
-        return None
-    scale = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}[m.group(3).upper()]
-    return float(m.group(2)) * scale * int(m.group(1) or 1)
-
-
-_NAMED_SIZE = lazy_compile(r"(?<![a-z0-9.])(?:(\d+)x)?(\d+(?:\.\d+)?)([mb])(?![a-z0-9])", re.IGNORECASE)
-
-
-def parameters_in_name(name: str) -> float | None:
-    """A model's size as its name says it, the way models are named ("qwen2.5-0.5b-instruct", "llama3.2:1b",
-    "SmolLM2-135M-Instruct", "mixtral-8x7b"): for a server that does not say. None when the name says no size (or
-    two different ones)."""
-    found = {float(m.group(2)) * (1e9 if m.group(3).lower() == "b" else 1e6) * int(m.group(1) or 1)
-             for m in _NAMED_SIZE.finditer(name.replace("_", "-"))}
-    return found.pop() if len(found) == 1 else None
 
 
 def decide(setting: str, built_in: bool, size: float | None, failing: bool) -> tuple[Trust, str]:

@@ -33,7 +33,7 @@ from assistant.pipeline.language import (
     BAD_ARGUMENTS, NO_CALL, TOO_SMALL, TOO_SMALL_SERVED, TOOL_FAILED, capped_note, could_not_answer, could_not_write,
     repeating_note, scope_line, too_small, withheld_note,
 )
-from assistant.models.base import ChatMessage, ModelBackend
+from assistant.models.base import ChatMessage, ModelBackend, ModelProfile
 from assistant.store import Store, TurnRow, new_id
 from assistant.models.thinking import WithoutThinking
 from assistant.trace import RecordingModel, ToolCallRecord, Trace, now_iso
@@ -126,25 +126,19 @@ def _for_people(ctx: TurnContext, tool: Tool) -> str:
     return tool.label.zh if language_of(ctx.question) == "zh" else tool.label.en
 
 
-def _label_of(backend: object, configured: str) -> str:
-    """A backend's model as the user named it: the label it knows (a GGUF's stem), else the configured name."""
-    return getattr(backend, "model_label", None) or configured
-
-
 async def _said(emit: Emit | None, event: Event) -> None:
     if emit is not None and inspect.isawaitable(r := emit(event)):
         await r
 
 
-async def _refuse_early(question: str, settings: Settings, emit: Emit | None, backend: object = None) -> None:
+async def _refuse_early(question: str, settings: Settings, emit: Emit | None, backend: ModelBackend) -> None:
     """A question past the limits is refused before anything is stored; the daemon's client reads it as any
     failed turn. Near the limit, the model's own tokenizer counts where its backend offers one."""
     try:
         counted = None
-        count = getattr(backend, "count_tokens", None)
-        if count is not None and worth_counting(question, settings):
+        if worth_counting(question, settings):
             try:
-                counted = await asyncio.wait_for(count(question), 10)
+                counted = await asyncio.wait_for(backend.count_tokens(question), 10)
             except Exception:  # no backend yet, or a tokenizer that does not answer: the estimate decides
                 counted = None
         check_question(question, settings, counted)
@@ -175,13 +169,11 @@ class Assistant:
     async def answering_model(self) -> str:
         """The model that answers now, as a user reads it: ``qwen2.5:3b (ollama)``, ``SmolLM2-135M-Instruct.Q4_1
         (built-in, tiny)``. Chooses the backend (``auto``) if no turn has yet."""
-        pick = getattr(self.backend, "pick", None)
         try:
-            backend = await pick() if pick is not None else self.backend
+            known = await self.backend.profile(self.settings.model_for("responder"), ask=False)
         except AssistantError:
             return f"{self.settings.model_for('responder')} (not reachable)"
-        label = _label_of(backend, self.settings.model_for("responder"))
-        return f"{label} ({'built-in, tiny' if getattr(backend, 'weak_writer', False) else backend.name})"
+        return f"{known.label} ({'built-in, tiny' if known.built_in else known.backend})"
 
     async def aclose(self) -> None:
         await self.runner.aclose()
@@ -357,8 +349,9 @@ class Assistant:
     async def _sees(self, ctx: TurnContext) -> None:
         """The answering model takes images, or the user is told which would, before anything is sent."""
         model = ctx.model_name("responder")
-        if not (await ctx.model.capabilities(model)).vision:
-            raise NoVision(model, str(getattr(self.backend, "name", "")))
+        described = await ctx.model.profile(model)
+        if not described.vision:
+            raise NoVision(model, described.backend)
 
     async def _object(self, ctx: TurnContext, parts: list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]] | None) \
             -> tuple[Answer, bool]:
@@ -372,9 +365,9 @@ class Assistant:
         if not ctx.settings.one_call or ctx.pending is not None or ctx.model_name("router") != ctx.model_name("responder") \
                 or ctx.settings.answer_schema:
             return False
-        if ctx.settings.deterministic and (not await self._writes(ctx.question) or await self._known_weak(ctx)):
+        if ctx.settings.deterministic and (not await self._writes(ctx) or await self._known_weak(ctx)):
             return False
-        if not (await ctx.model.capabilities(ctx.model_name("responder"))).tools:
+        if not (await ctx.model.profile(ctx.model_name("responder"))).tools:
             return False
         if (await self._trust(ctx))[0] is Trust.SMALL_TALK and not small_talk.is_small_talk(ctx.question):
             return False  # its answer would stream before anyone could decline it: a routing call, then a rule
@@ -418,13 +411,10 @@ class Assistant:
             built_in = await self._known_weak(ctx)
             size = None
             if not built_in:
-                name = ctx.model_name("responder")
                 try:
-                    size = (await ctx.model.capabilities(name)).parameters
-                except AssistantError:  # the server will say so on the answer's call
-                    size = None
-                if size is None:  # a server that does not say (LM Studio, vLLM): the size its name says
-                    size = trust.parameters_in_name(name)
+                    size = (await ctx.model.profile(ctx.model_name("responder"))).parameters
+                except AssistantError:  # the server will say so on the answer's call: the size its name says
+                    size = (await self._known(ctx)).parameters
             failing = self.store.weak_writer(await self._conversation_writer(ctx), ctx.settings.weak_writer_after)
             ctx.trust = trust.decide(ctx.settings.model_trust, built_in, size, failing)
         return ctx.trust
@@ -479,18 +469,21 @@ class Assistant:
             return Answer(text=written.text + await responder.say(ctx, "\n" + rendered), replaced=problem)
         return Answer(text=await responder.say(ctx, rendered), replaced=problem)
 
+    async def _known(self, ctx: TurnContext) -> ModelProfile:
+        """The answering model's profile as known without asking its server, once a turn."""
+        if ctx.known is None:
+            ctx.known = await self.backend.profile(ctx.model_name("responder"), ask=False)
+            ctx.model_label = ctx.known.label
+        return ctx.known
+
     async def _writer_name(self, ctx: TurnContext) -> str:
-        pick = getattr(self.backend, "pick", None)
-        backend = await pick() if pick is not None else self.backend
-        ctx.model_label = _label_of(backend, ctx.model_name("responder"))
-        return f"{backend.name}:{ctx.model_label}"
+        known = await self._known(ctx)
+        return f"{known.backend}:{known.label}"
 
     async def _label(self, ctx: TurnContext) -> str:
         """The model in use as the user named it (a GGUF's file stem, a pulled model's name, the configured one
         otherwise): what every decline, note and record of the turn names."""
-        if ctx.model_label is None:
-            await self._writer_name(ctx)
-        return ctx.model_label or ctx.model_name("responder")
+        return (await self._known(ctx)).label
 
     async def _weak_writer(self, ctx: TurnContext, writer: str) -> bool:
         return await self._known_weak(ctx) or self.store.weak_writer(writer, ctx.settings.weak_writer_after)
@@ -582,7 +575,7 @@ class Assistant:
             served = ctx.settings.backend == "openai"  # the user's own server: the capable model is served there
             return Answer(text=await responder.say(ctx, too_small(ctx.question, small, served)),
                           replaced=TOO_SMALL_SERVED if served else TOO_SMALL), False
-        if ctx.settings.deterministic and first is None and not await self._writes(ctx.question):
+        if ctx.settings.deterministic and first is None and not await self._writes(ctx):
             if small_talk.is_small_talk(ctx.question):  # "你好" to a model that cannot write Chinese: a line in kind
                 return await self._in_kind(ctx, 0, "small talk in a language the model does not write: a line in "
                                                    "kind, with no call")
@@ -632,19 +625,14 @@ class Assistant:
         return Answer(text=await responder.say(ctx, could_not_write(ctx.question, rejected, await self._label(ctx))),
                       replaced=rejected), False
 
-    async def _backend_knows(self, name: str, default: object) -> object:
-        """What the backend knows of its model (``weak_writer``, ``languages``): an attribute, or a coroutine on the
-        selecting backend, which must pick the backend first."""
-        known = getattr(self.backend, name, default)
-        return await known() if callable(known) else known
-
-    async def _writes(self, question: str) -> bool:
-        languages = await self._backend_knows("languages", None)
-        return languages is None or language_of(question) in languages  # type: ignore[operator]
+    async def _writes(self, ctx: TurnContext) -> bool:
+        """The answering model writes the question's language."""
+        languages = (await self._known(ctx)).languages
+        return languages is None or language_of(ctx.question) in languages
 
     async def _known_weak(self, ctx: TurnContext) -> bool:
-        """The backend's model is known too weak to write answers (the embedded SmolLM2)."""
-        return bool(ctx.settings.deterministic and await self._backend_knows("weak_writer", False))
+        """The backend's model is known too weak to write answers (the built-in SmolLM2)."""
+        return ctx.settings.deterministic and (await self._known(ctx)).built_in
 
     async def _solve(self, ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None,
                      budget: Budget | None = None, first: executor.Proposal | None = None) -> Outcome:

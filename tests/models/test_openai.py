@@ -111,7 +111,7 @@ async def test_server_without_tools_gets_the_schema_path(server, openai_app):
     assert [s for s, _ in server.refused] == [400]
     executor = [r for r in server.requests if server.kinds()[server.requests.index(r)] == "executor"][0]
     assert "tools" not in executor and executor["response_format"]["json_schema"]["schema"]["properties"]["expression"]
-    assert (await app.backend.capabilities(MODEL)).tools is False
+    assert (await app.backend.profile(MODEL)).tools is False
 
 
 async def test_429_then_success_is_a_transport_retry_not_an_attempt(server, openai_app):

@@ -93,6 +93,7 @@ def _trust_of(m: dict, backend: str, settings: Any) -> str:
     remembered): trusted, untrusted, or small talk only."""
     import os
 
+    from assistant.models.sizes import parameters, parameters_in_name
     from assistant.pipeline import trust
 
     built_in = bool(m.get("builtin"))
@@ -101,7 +102,7 @@ def _trust_of(m: dict, backend: str, settings: Any) -> str:
 
         default = default_model_path()
         built_in = default is not None and os.path.realpath(m["file"]) == os.path.realpath(default)
-    size = trust.parameters(m.get("parameters")) or trust.parameters_in_name(str(m.get("name") or ""))
+    size = parameters(m.get("parameters")) or parameters_in_name(str(m.get("name") or ""))
     level, _ = trust.decide(settings.model_trust, built_in, size, failing=False)
     return {trust.Trust.SMALL_TALK: "small talk only", trust.Trust.STRICT: "untrusted"}.get(level, "trusted")
 

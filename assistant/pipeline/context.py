@@ -8,7 +8,8 @@ from typing import Any, Awaitable, Callable
 
 from assistant.config import Settings
 from assistant.pipeline.events import Event
-from assistant.models.base import CallSettings, ChatMessage, ChatRequest, ModelProfile, Role
+from assistant.models.base import CallSettings, ChatMessage, ChatRequest, Role
+from assistant.pipeline.answerer import Answerer
 from assistant.trace import RecordingModel, Trace
 from tools import PreviousTurn, Registry, ToolRunner
 
@@ -35,13 +36,16 @@ class TurnContext:
     step: int | None = None  # the plan step these stages work on (stamped on the events they emit)
     system: str | None = None  # the user's own instructions for this answer (`ask -s`)
     log: bool = True  # False: nothing of this turn is stored (`--no-log`)
-    trust: Any = None  # how far the model's conversation answers are trusted this turn (:mod:`assistant.pipeline.trust`)
     images: list[bytes] | None = None  # pictures attached to the question, for a model with vision
-    model_label: str | None = None  # the model in use as the user named it, once known this turn
-    known: ModelProfile | None = None  # the answering model's profile as known without asking its server
+    who: Answerer | None = None  # which model answers this turn, and how far it is trusted (set as the turn opens)
 
     def __post_init__(self) -> None:
         self.said = self.said or self.question
+
+    @property
+    def answerer(self) -> Answerer:
+        assert self.who is not None, "a turn's context is opened with its answerer"
+        return self.who
 
     async def emit(self, event: Event) -> None:
         if self.step is not None and "step" in type(event).model_fields and getattr(event, "step", None) is None:
@@ -64,8 +68,9 @@ class TurnContext:
         # setting says (off by default: a thinking model would spend seconds on a one-word decision).
         decision = role != "responder"
         cap = self.settings.max_tokens_for(role)
-        if not decision and "responder_max_tokens" not in self.settings.model_fields_set and self.trust is not None \
-                and self.trust[0].name == "SMALL_TALK":
+        decided = self.who.decided if self.who is not None else None  # the trust, once the turn decided it
+        if not decision and "responder_max_tokens" not in self.settings.model_fields_set and decided is not None \
+                and decided[0].name == "SMALL_TALK":
             cap = SMALL_TALK_TOKENS  # a tiny model's small talk: a long one only rambles
         return CallSettings(temperature=0 if decision else self.settings.temperature,
                             top_p=None if decision else self.settings.top_p, max_tokens=cap,

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from assistant.config import Settings
 from assistant.pipeline.events import TurnResult
+from assistant.pipeline.question import Question
 from assistant.store import Store
 
 
@@ -15,10 +16,10 @@ class Answering(Protocol):
     settings: Settings
     store: Store
 
-    async def ask(self, question: str, session_id: str | None = None, *, emit: Any = None,
-                  system: str | None = None) -> TurnResult:
-        """Answer one question, streaming its events to ``emit``, and return what it came to (the same in-process
-        and through the daemon); raises ``AssistantError`` when the turn fails."""
+    async def ask(self, request: Question | str, emit: Any = None, **fields: Any) -> TurnResult:
+        """Answer one question (a :class:`Question`; a bare string and its fields), streaming its events to
+        ``emit``, and return what it came to (the same in-process and through the daemon); raises
+        ``AssistantError`` when the turn fails."""
         ...
 
     async def answering_model(self) -> str:

@@ -16,6 +16,7 @@ from tools.mcp_config import McpServerConfig
 from tools.lazy_re import lazy_compile
 
 MAX_SETTING = 4096  # characters of one setting's value
+LONG_TEXT = ("answer_schema", "system")  # settings that hold lines of text, up to 64 KiB
 _CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Addresses that must be http(s) URLs (ollama_host and hosts may also be host:port)
 URL_SETTINGS = ("model_registry", "hf_registry", "openai_base_url", "weather_forecast_url", "weather_geocoding_url")
@@ -85,6 +86,8 @@ class Settings(BaseModel):
     keep_alive: str = Field("10m", description="how long Ollama keeps a model loaded after a call")
     max_retries: int = Field(3, ge=0, le=10, description="executor retries after a failed validation",
                              json_schema_extra=scope(TURN, ANSWERS))
+    system: str | None = Field(None, max_length=65536, description="your own instructions for every answer (a "
+                               "system prompt), after the assistant's own", json_schema_extra=scope(TURN, ANSWERS))
     answer_schema: str | None = Field(None, max_length=65536, description="answer with one JSON object that "
                                       "follows this JSON Schema (or the concise form 'name, age int, tags list'); "
                                       "unset: answers in words", json_schema_extra=scope(TURN, ANSWERS))
@@ -189,13 +192,27 @@ class Settings(BaseModel):
         """No setting holds a control character or a novel: a value with a newline or ESC in it is a mistake or
         an attack on whatever prints it, and one over MAX_SETTING characters is no address, name or path (a
         schema, made one line of JSON, may be longer)."""
-        most = 65536 if info.field_name == "answer_schema" else MAX_SETTING
+        prose = info.field_name in LONG_TEXT  # a schema, your instructions: lines of text, never controls
+        most = 65536 if prose else MAX_SETTING
         for text in value if isinstance(value, list) else [value]:
             if isinstance(text, str):
                 if len(text) > most:
                     raise ValueError(f"must be at most {most} characters")
-                if _CONTROL.search(text):
-                    raise ValueError("must not hold control characters (a newline, a tab, ESC, …)")
+                if _CONTROL.search(text.replace("\n", "").replace("\t", "") if prose else text):
+                    raise ValueError("must not hold control characters (" + ("ESC, …)" if prose else
+                                                                           "a newline, a tab, ESC, …)"))
+        return value
+
+    @field_validator("system", mode="before")
+    @classmethod
+    def _instructions(cls, value: Any) -> Any:
+        """Your instructions, as text: a terminal's control sequences pasted with them are taken out (lines kept),
+        never sent to a model or written back to a screen; blank is none."""
+        if isinstance(value, str):
+            from assistant.control import without_controls
+
+            value = without_controls(value)
+            return value if value.strip() else None
         return value
 
     @field_validator("answer_schema", mode="before")

@@ -32,6 +32,7 @@ OPTIONS = {"temperature": "temperature", "top_p": "top_p", "num_ctx": "num_ctx",
 # settings map, checked there by the setting's own rules), and ``config show`` names them as where a value came
 # from. A new one is its row here. (-m, which sets every role's model, and -o have a grammar of their own.)
 SETTING_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "system": (("-s", "--system"), {"metavar": "TEXT", "help": "your own instructions for {scope} (a system prompt)"}),
     "max_retries": (("--max-retries",), {"type": int, "metavar": "N",
                                          "help": "executor retries after a failed check (default 3)"}),
     "answer_schema": (("--schema",), {"metavar": "SCHEMA", "help": "answer with one JSON object that follows SCHEMA: "

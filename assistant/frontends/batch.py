@@ -26,6 +26,7 @@ from assistant.frontends.columns import fit
 from assistant.limits import decode_text, no_duplicate_keys
 from assistant.pipeline.events import TurnResult
 from assistant.models.parsing import MAX_DEPTH, too_deep
+from assistant.pipeline.question import Question
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
 from tools.lazy_re import lazy_compile
@@ -329,7 +330,7 @@ class Writer:
         self.output.flush()
 
 
-async def answer_item(app: Assistant, item: Item, session: str, system: str | None) -> BatchRecord:
+async def answer_item(app: Assistant, item: Item, session: str) -> BatchRecord:
     """One question's record. A question that cannot be answered (its line, its words: asking again would fail
     again) is recorded as failed; a server's failure is raised, so that the question stays unanswered and a rerun
     asks it."""
@@ -337,7 +338,7 @@ async def answer_item(app: Assistant, item: Item, session: str, system: str | No
     try:
         if item.error is not None:
             raise item.error
-        result = await app.ask(item.question, session_id=session, one_shot="batch", system=system)
+        result = await app.ask(Question(question=item.question, session_id=session, one_shot="batch"))
     except AssistantError as e:
         if not e.permanent:
             raise
@@ -352,15 +353,12 @@ async def answer_item(app: Assistant, item: Item, session: str, system: str | No
 
 
 async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: int, ordered: bool,
-                    progress: bool, jobs_dir: Path, err: IO[str] = sys.stderr, fresh: bool = False,
-                    system: str | None = None) -> Stats:
-    """Answer every question of ``source`` not answered by an earlier run of the same input and settings;
-    ``system``: the user's instructions for every answer (``-s``), which key the job too."""
+                    progress: bool, jobs_dir: Path, err: IO[str] = sys.stderr, fresh: bool = False) -> Stats:
+    """Answer every question of ``source`` not answered by an earlier run of the same input and settings (the
+    user's instructions, ``-s``, among them)."""
     store = app.store
     digest, path = spool_input(source, jobs_dir)
     key = job_key(app, await answering_backend(app))
-    if system:
-        key["system"] = system
     job_id = hashlib.sha256(f"{digest}\n{json.dumps(key, sort_keys=True)}".encode()).hexdigest()[:16]
     total = count_items(path)
     store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
@@ -388,7 +386,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
             if fatal:
                 continue
             try:
-                record = await answer_item(app, item, session, system)
+                record = await answer_item(app, item, session)
             except AssistantError as e:  # the server failed, not the question: left for a rerun
                 stats.unanswered += 1
                 stats.last_error = e.one_line()

@@ -9,7 +9,7 @@ import os
 import socket
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from assistant.paths import ENDPOINT_FILE
 
@@ -180,6 +180,20 @@ class Turn:
     def abort(self) -> None:
         if self._stream is not None and hasattr(self._stream, "abort"):
             self._stream.abort()
+
+
+def answer_here_after(refusal: DaemonError, notice: Callable[[str], None] | None, instead: str,
+                      can: bool = True) -> None:
+    """What follows the daemon's refusal of a question, the same for every front end: a value it refused is said as
+    this process would say it (exit 2); any other refusal than "other settings" (409), or one where this process
+    cannot answer (``can``), is one line; else this process answers, and says so once (not when only a broken
+    config.toml differs: the answer here says that itself)."""
+    if (said := refusal.said()) is not None:
+        raise said from None
+    if refusal.status != 409 or not can:
+        raise AssistantError(f"the daemon refused the question: {refusal}.", "Try --no-daemon.") from None
+    if notice is not None and refusal.details.get("differs") != ["config"]:
+        notice(f"{refusal}; {instead}")
 
 
 def connect(run_dir: Path) -> Client | None:

@@ -10,9 +10,10 @@ from typing import Any, Callable
 from assistant.answering import Answering
 from assistant.config import TURN, Settings, settings_in
 from assistant.errors import AssistantError
-from assistant.frontends.client import Client, DaemonError, DaemonUnavailable, Turn
+from assistant.frontends.client import Client, DaemonError, DaemonUnavailable, Turn, answer_here_after
 from assistant.pipeline.context import Emit
 from assistant.pipeline.events import EventAdapter, TurnResult
+from assistant.pipeline.question import Question
 from assistant.store import Store
 
 _END = object()
@@ -38,30 +39,25 @@ class RemoteAssistant:
         /retries)."""
         return {name: getattr(self.settings, name) for name in sorted(settings_in(TURN))}
 
-    async def ask(self, question: str, session_id: str | None = None, *, emit: Emit | None = None,
-                  system: str | None = None) -> TurnResult:
+    async def ask(self, request: Question | str, emit: Emit | None = None, **fields: Any) -> TurnResult:
         """The same result as in-process, built from the turn's events. The client blocks, so each step runs in a
         thread; a cancelled turn aborts the read that waits."""
+        asked = request if isinstance(request, Question) else Question(question=request, **fields)
         if self._here is not None:
-            return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
-        turn = Turn(self.client, {"question": question, "session_id": session_id, "system": system,
-                                  "settings": self._chosen(), "env": self.env})
+            return await self._here.ask(asked, emit)
+        turn = Turn(self.client, {"question": asked.question, "session_id": asked.session_id,
+                                  "settings": {**self._chosen(), **asked.settings}, "env": self.env})
         try:
             await asyncio.to_thread(turn.send)
         except DaemonError as e:
-            if (said := e.said()) is not None:
-                raise said from None
-            if e.status != 409 or self.local is None:
-                raise AssistantError(f"the daemon refused the question: {e}.") from None
-            if self.notice is not None and e.details.get("differs") != ["config"]:
-                self.notice(f"{e}; answering in this process instead.")
-            return await self._answer_here(question, session_id, emit, system)
+            answer_here_after(e, self.notice, "answering in this process instead.", can=self.local is not None)
+            return await self._answer_here(asked, emit)
         except DaemonUnavailable as e:
             if self.local is None:
                 raise AssistantError(f"{e}.", "Check `assistant daemon status`, or use --no-daemon.") from None
             if self.notice is not None:  # the daemon is gone and did not come back: this process answers from now on
                 self.notice("the daemon is not running any more; answering in this process from now on.")
-            return await self._answer_here(question, session_id, emit, system)
+            return await self._answer_here(asked, emit)
         if turn.reconnected:
             self.client = turn.client
             if self.notice is not None:
@@ -77,12 +73,11 @@ class RemoteAssistant:
             turn.abort()
         return TurnResult.model_validate(turn.outcome())
 
-    async def _answer_here(self, question: str, session_id: str | None, emit: Emit | None,
-                           system: str | None) -> TurnResult:
+    async def _answer_here(self, asked: Question, emit: Emit | None) -> TurnResult:
         """From now on this process answers (built once, by ``local``)."""
         assert self.local is not None
         self._here = self.local()
-        return await self._here.ask(question, session_id=session_id, emit=emit, system=system)
+        return await self._here.ask(asked, emit)
 
     async def answering_model(self) -> str:
         """The model that answers, as the daemon reads it (``SmolLM2-135M-Instruct.Q4_1 (built-in, tiny)``), when

@@ -52,9 +52,8 @@ def _typed(keys: bytes) -> str:
 
 class Repl:
     def __init__(self, app: Answering, session_id: str, history_file: Path, progress_enabled: bool,
-                 via: str | None = None, render: bool = True, system: str | None = None) -> None:
+                 via: str | None = None, render: bool = True) -> None:
         self.app = app
-        self.system = system  # the user's instructions for every answer (chat -s)
         self.render = render
         self.via = via
         self.session_id = session_id
@@ -253,7 +252,7 @@ class Repl:
     async def turn(self, question: str) -> None:
         progress = Progress(enabled=self.progress_enabled, render=self.render)
         task: asyncio.Future[Any] = asyncio.ensure_future(
-            self.app.ask(question, session_id=self.session_id, emit=progress.on_event, system=self.system))
+            self.app.ask(question, session_id=self.session_id, emit=progress.on_event))
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:
@@ -446,8 +445,6 @@ class Repl:
             setattr(settings, key, getattr(checked, key))
         if template.model:
             set_model(settings, [template.model])
-        if template.system is not None:
-            self.system = template.system
         print(f"template {args[0]} from here on: {template.summary()}")
 
     def _copy(self, args: list[str]) -> None:

@@ -26,6 +26,7 @@ from assistant.errors import AssistantError, InternalError
 from assistant.limits import no_duplicate_keys
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
+from assistant.pipeline.question import Question
 from assistant.pipeline.turn import Assistant
 from assistant import wire
 from tools.lazy_re import lazy_compile
@@ -281,9 +282,10 @@ class DaemonApi:
         except PopupUnavailable as e:
             return _error(503, str(e))
 
-    def turn_settings(self, body: AskBody) -> Settings | web.Response:
-        """The settings this turn answers with: the daemon's, with what the client may choose for one turn (its
-        per-turn settings, models and retries); a 409 naming what else differs (the client then answers itself)."""
+    def turn_settings(self, body: AskBody) -> dict[str, Any] | web.Response:
+        """What the client chose for this turn (its per-turn settings, models, retries, instructions), checked by the
+        settings' own rules: the turn answers with the daemon's settings changed by these; a 409 names what else
+        differs (the client then answers itself)."""
         settings = self.assistant.settings
         wanted, differs, error = self.client_settings(body.env)
         if differs:
@@ -291,15 +293,18 @@ class DaemonApi:
                                       "differs": differs}, status=409)
         changes: dict[str, Any] = {n: getattr(wanted, n) for n in PER_TURN} if wanted is not None else {}
         changes.update(body.settings or {})
+        if body.system is not None:  # an older client's -s, beside the settings
+            changes.setdefault("system", body.system)
         try:  # the settings' own rules, as for a flag or a line of config.toml
-            return with_changes(settings, changes)
+            with_changes(settings, changes)
+            return changes
         except ValidationError as e:  # said as the client's command line would say it, with its exit code
             first = e.errors()[0]
             refused = flag_error(first, changes.get(str(first["loc"][0]) if first["loc"] else ""))
             return web.json_response({"error": refused.message, "hint": refused.hint, "exit_code": refused.exit_code},
                                      status=400)
 
-    async def answer(self, request: web.Request, body: AskBody, settings: Settings) -> web.StreamResponse:
+    async def answer(self, request: web.Request, body: AskBody, changes: dict[str, Any]) -> web.StreamResponse:
         """The turn's events as NDJSON while it runs; a client that leaves does not stop it (it is still stored)."""
         assistant = self.assistant
         response = web.StreamResponse(headers={"Content-Type": "application/x-ndjson"})
@@ -318,9 +323,9 @@ class DaemonApi:
         self.state.busy[id(assistant)] = self.state.busy.get(id(assistant), 0) + 1
         started = time.monotonic()
         try:
-            result = await assistant.ask(body.question, session_id=body.session_id, emit=emit, settings=settings,
-                                         one_shot=body.one_shot if not body.session_id else None, log=body.log,
-                                         system=body.system)
+            asked = Question(question=body.question, session_id=body.session_id, settings=changes,
+                             one_shot=body.one_shot if not body.session_id else None, log=body.log)
+            result = await assistant.ask(asked, emit)
             # what was answered and how long it took, never the question's words (they stay in the store)
             log.info("turn %s: %s, %s, %.1f s%s", result.turn_id or "(not stored)", result.route,
                      "ok" if result.ok else "failed", time.monotonic() - started,
@@ -356,10 +361,10 @@ class DaemonApi:
             body.session_id = store.find_session("last", exclude="batch")
         if body.session_id and not store.session_exists(body.session_id):
             return _error(404, f"no session {body.session_id}")
-        settings = self.turn_settings(body)
-        if isinstance(settings, web.Response):
-            return settings
-        return await self.answer(request, body, settings)
+        changes = self.turn_settings(body)
+        if isinstance(changes, web.Response):
+            return changes
+        return await self.answer(request, body, changes)
 
 
 def build_api(assistant: Assistant, token: str, state: DaemonState) -> web.Application:

@@ -37,7 +37,6 @@ class Template(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    system: str | None = Field(None, description="the system prompt: your own instructions for every answer")
     model: str | None = Field(None, description="the model for every role")
     options: dict[str, str | int | float] = Field(default_factory=dict, description="model options, as -o KEY VALUE")
 
@@ -48,12 +47,12 @@ class Template(BaseModel):
         extra = dict(self.model_extra or {})
         unknown = [k for k in extra if k not in SETTING_FLAGS]
         if unknown:
-            raise ValueError(f"'{unknown[0]}' is not something a template holds (system, model, options, "
+            raise ValueError(f"'{unknown[0]}' is not something a template holds (model, options, "
                              f"{', '.join(SETTING_FLAGS)})")
         if extra:
             checked = Settings(**{k: v for k, v in extra.items() if v is not None})
-            for key in extra:
-                setattr(self, key, getattr(checked, key))
+            for key in extra:  # each as the settings read it (their own rules and types)
+                (self.__pydantic_extra__ or {})[key] = getattr(checked, key)
         return self
 
     def setting(self, name: str) -> Any:
@@ -63,6 +62,11 @@ class Template(BaseModel):
     @property
     def max_retries(self) -> int | None:
         return self.setting("max_retries")
+
+    @property
+    def system(self) -> str | None:
+        """The system prompt: your own instructions for every answer."""
+        return self.setting("system")
 
     @field_validator("model")
     @classmethod
@@ -83,7 +87,8 @@ class Template(BaseModel):
         """One line: what it sets."""
         parts = [f"model {self.model}"] if self.model else []
         parts += [f"{k} {v}" for k, v in self.options.items()]
-        parts += [f"{k} {one_line(str(v), 61)}" for k, v in (self.model_extra or {}).items() if v is not None]
+        parts += [f"{k} {one_line(str(v), 61)}" for k, v in (self.model_extra or {}).items()
+                  if v is not None and k != "system"]
         if self.system:
             parts.append(f"system: {one_line(self.system, 61)}")
         return one_line(" · ".join(parts), 400) or "(sets nothing)"
@@ -92,8 +97,8 @@ class Template(BaseModel):
         from assistant.config import toml_value
 
         lines = ["# assistant template: flags given with -t NAME win over these values"]
-        for key in ("system", "model", *SETTING_FLAGS):
-            value = getattr(self, key) if key in ("system", "model") else self.setting(key)
+        for key in ("model", *SETTING_FLAGS):
+            value = self.model if key == "model" else self.setting(key)
             if value is not None:
                 lines.append(f"{key} = {toml_value(value)}")
         if self.options:

@@ -34,7 +34,6 @@ class TurnContext:
     events: list[Event] = field(default_factory=list)
     said: str = ""  # the user's own words this turn, kept beside ``question``
     step: int | None = None  # the plan step these stages work on (stamped on the events they emit)
-    system: str | None = None  # the user's own instructions for this answer (`ask -s`)
     log: bool = True  # False: nothing of this turn is stored (`--no-log`)
     images: list[bytes] | None = None  # pictures attached to the question, for a model with vision
     who: Answerer | None = None  # which model answers this turn, and how far it is trusted (set as the turn opens)

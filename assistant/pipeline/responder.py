@@ -37,9 +37,9 @@ async def _stream(ctx: TurnContext, messages: list[ChatMessage], check: Callable
                   request: ChatRequest | None = None) -> Written:
     """Stream an answer through the gate: each sentence is checked before it is emitted, and the stream stops at
     the first that may not be shown (``check`` is built from the instructions, to spot them echoed back)."""
-    if ctx.system:  # the user's own instructions for this answer, after ours
+    if ctx.settings.system:  # the user's own instructions for this answer, after ours
         messages = [messages[0].model_copy(update={"content": f"{messages[0].content}\n\n"
-                                                   f"The user's instructions for this answer: {ctx.system}"}),
+                                                   f"The user's instructions for this answer: {ctx.settings.system}"}),
                     *messages[1:]]
     ours = [messages[0].content] + [m.content for m in messages[1:] if m.role == "user" and m.content.startswith(_FEEDBACK)]
     gate = SentenceGate(check(ours), early)

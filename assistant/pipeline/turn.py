@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import inspect
 import sqlite3
+from typing import Any
 
 
 from assistant.pipeline import language_id, plan, responder, router, solve, writing
@@ -15,6 +16,7 @@ from assistant.config import Settings
 from assistant.pipeline.claims import unwrapped
 from assistant.pipeline.answerer import Answerer
 from assistant.pipeline.context import Emit, TurnContext
+from assistant.pipeline.question import Question
 from assistant.errors import AssistantError, InternalError, store_error
 from assistant.limits import check_question, worth_counting
 from assistant.pipeline.events import (
@@ -77,6 +79,21 @@ class OpenTurn:
                                 started_at=self.started, finished_at=now_iso())
 
 
+def _for_the_turn(settings: Settings, changes: dict[str, Any]) -> Settings:
+    """``settings`` with a question's own per-turn choices, said as the command line says a bad flag."""
+    if not changes:
+        return settings
+    from pydantic import ValidationError
+
+    from assistant.config import flag_error, with_changes
+
+    try:
+        return with_changes(settings, changes)
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise flag_error(first, changes.get(str(first["loc"][0]) if first["loc"] else "")) from None
+
+
 async def _decides_in_one_call(ctx: TurnContext) -> bool:
     """One call decides and answers (:meth:`Answerer.decides_in_one_call`); its answer streams through the gate."""
     if await ctx.answerer.decides_in_one_call(ctx):
@@ -136,19 +153,18 @@ class Assistant:
         await self.backend.aclose()
         self.store.close()
 
-    async def ask(self, question: str, session_id: str | None = None, emit: Emit | None = None,
-                  settings: Settings | None = None, one_shot: str | None = None, log: bool = True,
-                  system: str | None = None, images: list[bytes] | None = None) -> TurnResult:
-        """Answer one question; raises :class:`AssistantError` when the model server fails (the turn is still stored).
-        ``settings`` overrides this instance's for one turn (a daemon client's --model or --max-retries).
-        ``one_shot``: a question on its own, with no earlier turn as context, filed under ``session_id`` or else that
-        front end's rolling session ("ask"). ``log=False``: nothing is stored. ``images``: pictures for the model to
-        see (``ask -f photo.png``); only a model with vision is given them, and it answers them itself."""
-        settings = settings or self.settings
+    async def ask(self, request: Question | str, emit: Emit | None = None, **fields: Any) -> TurnResult:
+        """Answer one question (:class:`Question`, as every front end and the daemon ask it; a bare string and its
+        fields, for a script); raises :class:`AssistantError` when the model server fails (the turn is still stored).
+        Its per-turn settings change this instance's for this turn alone; only a model with vision is given its
+        images, and it answers them itself."""
+        asked = request if isinstance(request, Question) else Question(question=request, **fields)
+        question, session_id, log = asked.question, asked.session_id, asked.log
+        settings = _for_the_turn(self.settings, asked.settings)
         await _refuse_early(question, settings, emit, self.backend)
         try:
-            turn = self._open(question, session_id, emit, settings, one_shot, log, system)
-            turn.ctx.images = images or None
+            turn = self._open(question, session_id, emit, settings, asked.one_shot, log)
+            turn.ctx.images = asked.images or None
         except Exception as e:  # the store fails before the turn begins (a full disk): still one failed turn
             err = self._as_turn_error(e)
             await _said(emit, TurnFailed(message=err.message, hint=err.hint, exit_code=err.exit_code))
@@ -194,7 +210,7 @@ class Assistant:
         return InternalError(f"internal error: {type(e).__name__}: {e}", "Run with --debug for the traceback.")
 
     def _open(self, question: str, session_id: str | None, emit: Emit | None, settings: Settings,
-              one_shot: str | None, log: bool, system: str | None) -> OpenTurn:
+              one_shot: str | None, log: bool) -> OpenTurn:
         """The session the question belongs to, what it remembers, and a fresh trace."""
         alone = one_shot is not None or not log
         if not log:
@@ -209,7 +225,7 @@ class Assistant:
         trace = Trace()
         ctx = TurnContext(settings, RecordingModel(WithoutThinking(self.backend), trace), self.registry, self.runner,
                           question, history, trace, emit, previous=None if alone else self.store.last_turn(session_id),
-                          pending=None if alone else self.store.pending(session_id), system=system, log=log)
+                          pending=None if alone else self.store.pending(session_id), log=log)
         ctx.who = Answerer(ctx.model, settings, self.store, log)
         return OpenTurn(ctx=ctx, question=question, session_id=session_id)
 

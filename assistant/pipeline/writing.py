@@ -36,7 +36,7 @@ def chat_check(ctx: TurnContext, trusted: Trust = Trust.STRICT):  # noqa: ANN202
     """The gate a conversation answer streams through, piece by piece; a small-talk-only model's ends where it says
     more than small talk."""
     language = not answer_check.about_language(ctx.question)
-    evidence = "\n".join([*(m.content for m in ctx.history), ctx.system or "", ctx.question])
+    evidence = "\n".join([*(m.content for m in ctx.history), ctx.settings.system or "", ctx.question])
     tools = list(ctx.registry)
     figures = trusted is not Trust.TRUSTED
     if trusted is not Trust.SMALL_TALK:

@@ -359,6 +359,19 @@ def test_system_prompt_and_model_options_reach_the_answer_call(home, fake):
     assert responder["options"]["num_predict"] == 64
     assert router["options"]["temperature"] == 0 and "top_p" not in router["options"]  # decisions stay exact
     assert "French" not in router["messages"][0]["content"]
+    # -s is a setting like the others: kept in config.toml or the environment as a default, the flag wins
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    (home / "config" / "config.toml").write_text('system = """Answer in French.\nBe brief."""\n')
+    for flags, said in (([], "Answer in French.\nBe brief."), (["-s", "Answer in German."], "Answer in German.")):
+        fake.requests.clear()
+        fake.handler = Script(router={"route": "chat"}, responder="Hallo.")
+        p = run(["ask", *flags, "Say hello"], cli_env(home, fake))
+        assert p.returncode == 0 and fake.requests[-1]["messages"][0]["content"].endswith(said), p.stderr
+    fake.requests.clear()
+    fake.handler = Script(router={"route": "chat"}, responder="Ciao.")
+    p = run(["ask", "Say hello"], cli_env(home, fake, ASSISTANT_SYSTEM="Answer in Italian."))
+    assert p.returncode == 0 and fake.requests[-1]["messages"][0]["content"].endswith("Answer in Italian.")
+    (home / "config" / "config.toml").unlink()
     p = run(["ask", "-o", "temprature", "1", "hi"], cli_env(home, fake))
     assert p.returncode == 2 and "(did you mean 'temperature'?)" in p.stderr
     p = run(["ask", "-o", "temperature", "9", "hi"], cli_env(home, fake))

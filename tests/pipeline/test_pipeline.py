@@ -351,3 +351,22 @@ async def test_a_chat_answer_with_a_wrong_conversion_is_never_shown(fake, make_a
     fixed = await make_app().ask("My run today was 5 miles long, what is that in km?")
     assert fixed.answer == "That is about 8.05 km (5 miles = 8.05 km)."
     assert "5 km is 3.11 mile, not 1.039" in fake.requests[-1]["messages"][-1]["content"]  # the retry is told the figure
+
+
+async def test_a_question_carries_its_own_settings_for_its_turn_alone(fake, make_app):
+    """The request every front end and the daemon ask with: its per-turn settings change that turn, and a value the
+    settings refuse is the command line's one line (exit 2), before anything is stored or asked."""
+    from assistant.errors import ConfigError
+    from assistant.pipeline.question import Question
+
+    app = make_app()
+    fake.handler = Script().always("router", {"route": "chat"}).always("responder", "Kurz.")
+    first = await app.ask(Question(question="Say hello", settings={"system": "Answer in German.", "max_retries": 1}))
+    assert first.ok and fake.requests[-1]["messages"][0]["content"].endswith("Answer in German.")
+    await app.ask("Say hello again")  # the next turn: the assistant's own settings again
+    assert "German" not in fake.requests[-1]["messages"][0]["content"] and app.settings.system is None
+    calls = len(fake.requests)
+    with pytest.raises(ConfigError) as refused:
+        await app.ask(Question(question="hi", settings={"max_retries": 99}))
+    assert "--max-retries 99: must be at most 10" in refused.value.message and refused.value.exit_code == 2
+    assert len(fake.requests) == calls

@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME
-from assistant.errors import AssistantError, ConfigError
+from assistant.errors import ConfigError
 from assistant.frontends.cli.common import (
     flag_overrides, logs_off, notice, open_store, session_of, settings_for, start_zygote,
 )
@@ -102,19 +102,15 @@ def ask(args: argparse.Namespace) -> int:
         paths = resolve_paths()
         client = connect(paths.run_dir)
         if client is not None:  # the thin path: no model stack imported here
-            from assistant.frontends.client import DaemonError, DaemonUnavailable
+            from assistant.frontends.client import DaemonError, DaemonUnavailable, answer_here_after
 
             try:
                 return _ask_remote(client, question, args, paths)
             except DaemonUnavailable:  # gone before the question reached it, and not back: answered here
                 notice("the daemon is not running any more; answering here instead.")
             except DaemonError as e:
-                if (said := e.said()) is not None:  # a flag's value it refused: the same line and exit code as here
-                    raise said from None
-                if e.status != 409:
-                    raise AssistantError(f"the daemon refused the question: {e}.", "Try --no-daemon.") from None
-                if e.details.get("differs") != ["config"]:  # a broken setting is said once, by the answer here
-                    notice(f"{e}; answering here instead (`assistant daemon restart` gives the daemon these settings).")
+                answer_here_after(e, notice, "answering here instead (`assistant daemon restart` gives the daemon "
+                                  "these settings).")
     zygote = start_zygote()
     paths, settings = settings_for(flag_overrides(args))
     result = asyncio.run(_run_ask(paths, settings, question, args, images, zygote))
@@ -178,7 +174,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
             store.close()
     chosen = {name: value for name, value in flag_overrides(args).items() if value is not None}
     turn = Turn(client, {"question": question, "session_id": session, "settings": chosen or None, "env": setting_env(),
-                         "system": args.system, "one_shot": None if session else "ask",
+                         "one_shot": None if session else "ask",
                          "log": False if args.no_log or logs_off(paths) else None})
     if args.debug:
         notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
@@ -208,9 +204,11 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace, ima
     try:
         session = app.store.find_session("last", exclude="batch") if args.resume_last else \
             session_of(app.store, args.session) if args.session else None
-        return await app.ask(question, session_id=session, emit=progress.on_event, system=args.system,
-                             one_shot=None if session else "ask", log=not args.no_log and not logs_off(paths),
-                             images=images or None)
+        from assistant.pipeline.question import Question
+
+        asked = Question(question=question, session_id=session, one_shot=None if session else "ask",
+                         log=not args.no_log and not logs_off(paths), images=images or None)
+        return await app.ask(asked, emit=progress.on_event)
     finally:
         progress.finish()
         await app.aclose()

@@ -52,7 +52,7 @@ async def _run_batch(paths, settings, args: argparse.Namespace) -> int:
         stats = await run_batch(app, args.input, out, args.concurrency, args.ordered,
                                 progress=args.progress if args.progress is not None else
                                 status_wanted() and not (out is sys.stdout and _is_pipe(sys.stdout)),
-                                jobs_dir=paths.data_dir / "batch", fresh=args.fresh, system=args.system)
+                                jobs_dir=paths.data_dir / "batch", fresh=args.fresh)
     finally:
         if out is not sys.stdout:
             out.close()

@@ -51,7 +51,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None
         warming = asyncio.create_task(app.warm())  # tool workers start while you type
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
                     progress_enabled=status_wanted(), render=not args.plain,
-                    via="the daemon" if client is not None else None, system=args.system)
+                    via="the daemon" if client is not None else None)
         code = await repl.run(first)
         await warming
         return code

@@ -25,11 +25,10 @@ class Parser(argparse.ArgumentParser):
 def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
     """The flags that shape answers, one meaning on every command that answers (ask, chat, batch)."""
     parser.add_argument("-m", "--model", metavar="NAME", help="use this model for every role")
-    parser.add_argument("-s", "--system", metavar="TEXT", help=f"your own instructions for {scope} (a system prompt)")
     parser.add_argument("-o", "--option", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
                         help=f"a model option for {scope}: " + ", ".join(OPTIONS) + " (repeatable)")
-    for setting, (flags, how) in SETTING_FLAGS.items():
-        parser.add_argument(*flags, dest=setting, **how)
+    for setting, (flags, how) in SETTING_FLAGS.items():  # "{scope}" in a row's help: this command's ("this answer")
+        parser.add_argument(*flags, dest=setting, **{**how, "help": how["help"].replace("{scope}", scope)})
     parser.add_argument("-t", "--template", metavar="NAME", help="use a saved template (its system prompt, model and "
                         "options; flags given here win)")
     parser.add_argument("--save", metavar="NAME", help="save -s, -m, -o and the flags above (--max-retries, --schema) as template NAME, and stop "

@@ -36,7 +36,7 @@ def save_or_apply(args: argparse.Namespace) -> bool:
         from assistant.frontends.cli.common import flag_overrides
 
         flagged = {k: v for k, v in flag_overrides(args).items() if k in SETTING_FLAGS and v is not None}
-        template = store.Template(system=args.system, model=args.model, options=options, **flagged)
+        template = store.Template(model=args.model, options=options, **flagged)
         if template == store.Template():
             raise ConfigError("--save with nothing to save.", "Give -s TEXT, -m MODEL, -o KEY VALUE or " +
                               ", ".join(f"{flags[-1]} …" for flags, _ in SETTING_FLAGS.values()) + ".")
@@ -44,8 +44,6 @@ def save_or_apply(args: argparse.Namespace) -> bool:
         print(f"saved template {args.save}: {template.summary()}\n  in {path}; use it with -t {args.save}")
         return True
     template = store.load(config_dir, args.template)
-    if args.system is None:
-        args.system = template.system
     if args.model is None:
         args.model = template.model
     from assistant.envnames import SETTING_FLAGS

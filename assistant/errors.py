@@ -8,6 +8,7 @@ class AssistantError(Exception):
     permanent = False  # the same request would fail the same way: asking again does not help (a batch records it)
     retryable = False  # a transport failure: another server (or the same one later) may answer
     busy = False  # the server said it is overloaded (503, 429): it takes fewer calls at once
+    refusal: str | None = None  # a feature the server refused (tools, images): asked again without it
 
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)

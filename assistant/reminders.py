@@ -12,7 +12,7 @@ import html
 import logging
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from tools.reminders.book import Book, Reminder
 from tools.reminders.tool import when_said
@@ -40,7 +40,7 @@ class Notifier:
     """Desktop notifications, best effort: each failure kind is logged once, never raised."""
 
     def __init__(self) -> None:
-        self._notifier: object | None = None
+        self._notifier: Any = None  # desktop_notifier.DesktopNotifier, made at the first notification
         self._said: set[str] = set()
 
     def _once(self, key: str, line: str) -> None:
@@ -62,7 +62,7 @@ class Notifier:
         why = "no notification service answered (on Linux: the freedesktop Notifications service on the session bus)"
         try:
             # the body is shown as markup by many servers: what the user typed is text
-            await asyncio.wait_for(self._notifier.send(  # type: ignore[attr-defined]
+            await asyncio.wait_for(self._notifier.send(
                 title=title, message=html.escape(body), on_dispatched=dispatched.set), timeout=5)
         except Exception as e:  # no session bus, a server that hangs
             why = f"{type(e).__name__}: {e}"

@@ -25,17 +25,40 @@ def sources() -> list[Path]:
     return sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
 
 
-def longest(n: int = 3) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """The ``n`` longest functions and files, in lines: (lines, where)."""
-    functions, files = [], []
+LONG_FUNCTION = 60  # lines: a function past this is counted (the bar: at most 5)
+LARGE_CLASS = 350  # lines: a class of assistant/ past this is named (the bar: none)
+
+
+def measured() -> tuple[list[tuple[int, str]], list[tuple[int, str]], list[tuple[int, str]]]:
+    """Every function, file and class, in lines: (lines, where), longest first."""
+    functions, files, classes = [], [], []
     for path in sources():
         text = path.read_text(encoding="utf-8")
         where = str(path.relative_to(ROOT))
         files.append((len(text.splitlines()), where))
         for node in ast.walk(ast.parse(text)):
+            lines = (getattr(node, "end_lineno", None) or 0) - getattr(node, "lineno", 0) + 1
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                functions.append(((node.end_lineno or node.lineno) - node.lineno + 1, f"{where}:{node.name}"))
-    return sorted(functions, reverse=True)[:n], sorted(files, reverse=True)[:n]
+                functions.append((lines, f"{where}:{node.name}"))
+            elif isinstance(node, ast.ClassDef):
+                classes.append((lines, f"{where}:{node.name}"))
+    return sorted(functions, reverse=True), sorted(files, reverse=True), sorted(classes, reverse=True)
+
+
+def arrows_up() -> list[str]:
+    """Imports that run against the house's direction: tools/ reaching into assistant/, models/ into the pipeline,
+    the pipeline into the front ends (at any depth of the module, a late import included)."""
+    below = {"tools": ("assistant",), "assistant/models": ("assistant.pipeline", "assistant.frontends"),
+             "assistant/pipeline": ("assistant.frontends",)}
+    found = []
+    for path in sources():
+        where = str(path.relative_to(ROOT))
+        banned = next((b for room, b in below.items() if where.startswith(room + "/")), ())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            found += [f"{where} imports {n}" for n in names if n.startswith(banned) and banned]
+    return found
 
 
 def ignores() -> int:
@@ -71,12 +94,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-checks", action="store_true", help="do not run ruff and mypy")
     args = parser.parse_args()
-    functions, files = longest()
+    functions, files, classes = measured()
     print("what an addition touches:")
     for what, where in one_place():
         print(f"  {what:<16} {where}")
-    print("longest functions: " + "; ".join(f"{where} ({n} lines)" for n, where in functions))
-    print("longest files:     " + "; ".join(f"{where} ({n} lines)" for n, where in files))
+    print("longest functions: " + "; ".join(f"{where} ({n} lines)" for n, where in functions[:3]))
+    long = [f for f in functions if f[0] > LONG_FUNCTION]
+    print(f"functions over {LONG_FUNCTION} lines: {len(long)} of {len(functions)} "
+          f"({100 * len(long) / max(len(functions), 1):.1f}%)")
+    print("longest files:     " + "; ".join(f"{where} ({n} lines)" for n, where in files[:3]))
+    large = [c for c in classes if c[0] > LARGE_CLASS and c[1].startswith("assistant/")]
+    print(f"classes over {LARGE_CLASS} lines in assistant/: " + ("; ".join(f"{w} ({n})" for n, w in large) or "none"))
+    up = arrows_up()
+    print("arrows running up: " + ("; ".join(up) if up else "none (tools/ -> assistant/, models/ -> pipeline/, "
+                                                            "pipeline/ -> frontends/)"))
     print(f"type: ignore:      {ignores()} in {len(sources())} files of {', '.join(PACKAGES)}")
     if not args.no_checks:
         print(f"ruff:              {findings('ruff', ['check', *PACKAGES, 'tests', 'scripts'])}")

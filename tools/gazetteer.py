@@ -392,8 +392,8 @@ class Gazetteer:
             if n < len(run) and not (qualifier and after and text[end:end + after.end()].strip(" ,") == rest):
                 continue  # part of a longer name
             hits = self.candidates(written, qualifier[0], 0, qualifier[1]) if qualifier else []
-            if hits:
-                written = text[start:end + after.end()]  # type: ignore[union-attr]
+            if hits and after is not None:  # a qualifier is read from what follows: hits need it
+                written = text[start:end + after.end()]
             else:
                 if n < len(run) or qualifier and after and after.group(1)[0].isupper() \
                         and self.country(written) is None and self.region(written) is None:

@@ -352,23 +352,50 @@ async def answer_item(app: Assistant, item: Item, session: str) -> BatchRecord:
     return record
 
 
+async def _feed(path: Path, done: set[int], queue: asyncio.Queue[Item | None], workers: list[asyncio.Task[None]],
+                fatal: list[AssistantError], bar: IO[str] | None) -> None:
+    """Every question not answered before goes to the workers, until the input ends or the server is gone; then the
+    workers finish what they hold, and the progress bar is cleared."""
+    try:
+        for item in read_items(path):
+            if fatal:
+                break
+            if item.index not in done:
+                await queue.put(item)
+    finally:
+        for _ in workers:
+            await queue.put(None)
+        await asyncio.gather(*workers)
+        if bar is not None:
+            bar.write("\r\033[K")
+            bar.flush()
+
+
+async def _open_job(app: Assistant, source: str, jobs_dir: Path, fresh: bool,
+                    err: IO[str]) -> tuple[str, Path, int, set[int]]:
+    """The job this run belongs to (its input and the settings that change answers, hashed), opened in the store:
+    its id, its spooled input, how many questions, and those answered by earlier runs (said when resuming)."""
+    digest, path = spool_input(source, jobs_dir)
+    key = job_key(app, await answering_backend(app))
+    job_id = hashlib.sha256(f"{digest}\n{json.dumps(key, sort_keys=True)}".encode()).hexdigest()[:16]
+    total = count_items(path)
+    app.store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
+    last_job.update(id=job_id, total=total)
+    done = app.store.batch_done(job_id)  # indices answered in earlier runs; their lines stay in the store
+    if done:
+        print(f"resuming job {job_id} ({describe_key(key)}): {len(done)} of {total} already answered "
+              "(--fresh starts over)", file=err)
+    return job_id, path, total, done
+
+
 async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: int, ordered: bool,
                     progress: bool, jobs_dir: Path, err: IO[str] = sys.stderr, fresh: bool = False) -> Stats:
     """Answer every question of ``source`` not answered by an earlier run of the same input and settings (the
     user's instructions, ``-s``, among them)."""
     store = app.store
-    digest, path = spool_input(source, jobs_dir)
-    key = job_key(app, await answering_backend(app))
-    job_id = hashlib.sha256(f"{digest}\n{json.dumps(key, sort_keys=True)}".encode()).hexdigest()[:16]
-    total = count_items(path)
-    store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
-    last_job.update(id=job_id, total=total)
-    done = store.batch_done(job_id)  # indices answered in earlier runs; their lines stay in the store
+    job_id, path, total, done = await _open_job(app, source, jobs_dir, fresh, err)
     name = Path(source).name if source != "-" else "stdin"
     session = store.rolling_session("batch", f"batch {name} (job {job_id})")  # its questions' session, each on its own
-    if done:
-        print(f"resuming job {job_id} ({describe_key(key)}): {len(done)} of {total} already answered "
-              "(--fresh starts over)", file=err)
     stats = Stats(total=total)
     writer = Writer(output, store, job_id, done, ordered)
     for line in store.batch_lines(job_id):  # earlier runs' records: in the summary, and on the output
@@ -406,20 +433,8 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
                 err.write(stats.progress_line(len(done)))
                 err.flush()
 
-    workers = [asyncio.create_task(worker()) for _ in range(concurrency)]
-    try:
-        for item in read_items(path):
-            if fatal:
-                break
-            if item.index not in done:
-                await queue.put(item)
-    finally:
-        for _ in workers:
-            await queue.put(None)
-        await asyncio.gather(*workers)
-        if progress:
-            err.write("\r\033[K")
-            err.flush()
+    await _feed(path, done, queue, [asyncio.create_task(worker()) for _ in range(concurrency)], fatal,
+                err if progress else None)
     if fatal:
         store.close_batch(job_id, done=False)
         e = fatal[0]

@@ -4,30 +4,40 @@ drift from it: the commands, each command's options, and the values an argument 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import shlex
+from typing import TYPE_CHECKING, Awaitable, TypeVar
+
+if TYPE_CHECKING:
+    from assistant.config import Settings
+
+T = TypeVar("T")
 
 FILE_OPTIONS = {"-f", "--file", "--output"}  # options whose value is a path
 # options whose value the running assistant knows (`assistant completion --values KIND`)
 DYNAMIC = {"-m": "models", "--model": "models", "--session": "sessions"}
 
 
-def model_names(settings: object, timeout: float = 3.0) -> list[str]:
+def model_names(settings: Settings, timeout: float = 3.0) -> list[str]:
     """The backend's models (asked with a deadline, in a thread of its own so that it works inside a running event
     loop too), or the configured ones when it does not answer."""
-    import asyncio
     import concurrent.futures
 
     from assistant.models.select import list_models
 
     from assistant.config import ROLES
 
-    configured = sorted({settings.model_for(r) for r in ROLES})  # type: ignore[attr-defined]
+    configured = sorted({settings.model_for(r) for r in ROLES})
     try:
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            _, found = pool.submit(asyncio.run, asyncio.wait_for(list_models(settings), timeout)).result(timeout + 1)  # type: ignore[arg-type]
+            _, found = pool.submit(asyncio.run, _within(list_models(settings), timeout)).result(timeout + 1)
     except Exception:
         return configured
     return sorted({m["name"] for m in found} | set(configured))
+
+
+async def _within(call: Awaitable[T], timeout: float) -> T:
+    return await asyncio.wait_for(call, timeout)
 
 
 def values(kind: str) -> list[str]:

@@ -24,6 +24,7 @@ from assistant.envnames import setting_env, setting_var
 from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, connect
 from assistant.config import ROLES, Settings, load_settings
 from assistant.errors import AssistantError
+from assistant.models.select import SelectedBackend
 from assistant.paths import HOME_ENV, Paths
 from assistant.frontends.doorman import KEEPALIVE_SECONDS, listen
 from assistant.frontends.server import DaemonState, PopupUnavailable, build_api
@@ -211,7 +212,7 @@ class Serving:
         assert app is not None
         try:
             await app.warm()
-            backend = await app.backend.pick()  # type: ignore[attr-defined]
+            backend = await app.backend.pick() if isinstance(app.backend, SelectedBackend) else app.backend
             self.state.answering = await app.answering_model()
             if hasattr(backend, "warm"):
                 await backend.warm(sorted({self.settings.model_for(r) for r in ROLES}))

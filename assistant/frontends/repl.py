@@ -321,24 +321,9 @@ class Repl:
         elif name == "/sessions":
             print(sessions_table(store.sessions(20), current=self.session_id))
         elif name == "/search":
-            query = text[len(name):].strip()
-            if not query:
-                print("usage: /search TEXT  (earlier questions and answers that contain TEXT)")
-            else:
-                from assistant.frontends.trace_view import logs_text
-
-                rows = store.logs(10, query)
-                print(logs_text(rows) if rows else f"nothing found for '{query}'")
+            self._search(text[len(name):].strip())
         elif name == "/resume":
-            found = store.find_session(args[0]) if args else None
-            if found is None:
-                print("usage: /resume ID (an id prefix from /sessions, or 'last')" if not args else f"no session matches '{args[0]}'")
-            else:
-                self.session_id = found
-                turns = store.session_turns(found)
-                print(f"resumed session {found} ({len(turns)} turn{'s' if len(turns) != 1 else ''})")
-                if turns:  # where the conversation stands: its last exchange, shown as the chat shows one
-                    self._show_exchange(turns[-1].question, turns[-1].answer or f"(no answer: {turns[-1].error})")
+            self._resume(args)
         elif name == "/copy":
             self._copy(args)
         elif name == "/template":
@@ -348,15 +333,8 @@ class Repl:
             if question:
                 print(f"› {question if len(question) < 200 else question[:200] + '…'}")
                 await self.turn(question)
-        elif name == "/trace":  # as `assistant trace`: last, last-N (N turns before the last), or an id prefix
-            ref = args[0] if args else "last"
-            ref = f"last-{ref}" if ref.isdigit() else ref
-            if not (ref == "last" or ref.startswith("last-") and ref[5:].isdigit()) and not ref.isalnum():
-                print("usage: /trace [last | last-N | N | ID] (N turns before the last; as `assistant trace`)")
-            else:
-                turn_id = store.find_turn(ref, self.session_id)
-                turn = store.turn(turn_id) if turn_id else None
-                print(trace_view.render(turn) if turn else "no such turn in this session")
+        elif name == "/trace":
+            self._trace(args)
         elif name == "/model":
             print(set_model(settings, args))
             if not args:
@@ -374,6 +352,39 @@ class Repl:
         else:
             print(f"unknown command {name}: /help lists the commands")
         return None
+
+    def _search(self, query: str) -> None:
+        if not query:
+            print("usage: /search TEXT  (earlier questions and answers that contain TEXT)")
+            return
+        from assistant.frontends.trace_view import logs_text
+
+        rows = self.app.store.logs(10, query)
+        print(logs_text(rows) if rows else f"nothing found for '{query}'")
+
+    def _resume(self, args: list[str]) -> None:
+        store = self.app.store
+        found = store.find_session(args[0]) if args else None
+        if found is None:
+            print("usage: /resume ID (an id prefix from /sessions, or 'last')" if not args else
+                  f"no session matches '{args[0]}'")
+            return
+        self.session_id = found
+        turns = store.session_turns(found)
+        print(f"resumed session {found} ({len(turns)} turn{'s' if len(turns) != 1 else ''})")
+        if turns:  # where the conversation stands: its last exchange, shown as the chat shows one
+            self._show_exchange(turns[-1].question, turns[-1].answer or f"(no answer: {turns[-1].error})")
+
+    def _trace(self, args: list[str]) -> None:
+        """As `assistant trace`: last, last-N (N turns before the last), or an id prefix."""
+        ref = args[0] if args else "last"
+        ref = f"last-{ref}" if ref.isdigit() else ref
+        if not (ref == "last" or ref.startswith("last-") and ref[5:].isdigit()) and not ref.isalnum():
+            print("usage: /trace [last | last-N | N | ID] (N turns before the last; as `assistant trace`)")
+            return
+        turn_id = self.app.store.find_turn(ref, self.session_id)
+        turn = self.app.store.turn(turn_id) if turn_id else None
+        print(trace_view.render(turn) if turn else "no such turn in this session")
 
     def _show_exchange(self, question: str, answer: str, lines: int = 8) -> None:
         """A question and its answer as the chat shows them: the answer's Markdown rendered and wrapped to the

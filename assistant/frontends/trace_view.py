@@ -62,76 +62,60 @@ def _by_step(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return flat
 
 
-def render(turn: dict[str, Any]) -> str:
-    """The tree as text."""
-    calls = list(turn["model_calls"])
-    tools = list(turn["tool_calls"])
+class _Walk:
+    """The trace's events read in order, each as its lines of the tree, with the model calls and tool calls they
+    consumed: (depth, text)."""
 
-    def take(role: str, limit: int | None = None) -> list[str]:
+    def __init__(self, turn: dict[str, Any]) -> None:
+        self.calls = list(turn["model_calls"])
+        self.tools = list(turn["tool_calls"])
+        self.attempt = 0
+        self.first_from = "the rule"
+        self.planned: dict[int, dict[str, Any]] = {}
+
+    def take(self, role: str, limit: int | None = None) -> list[str]:
         out: list[str] = []
-        while calls and calls[0]["role"] == role and (limit is None or len(out) < limit):
-            out.append(_model_line(calls.pop(0)))
+        while self.calls and self.calls[0]["role"] == role and (limit is None or len(out) < limit):
+            out.append(_model_line(self.calls.pop(0)))
         return out
 
-    status = "ok" if turn["ok"] else f"FAILED: {turn['error']}" if turn["error"] else "no answer"
-    lines = [f"turn {turn['id']} · session {turn['session_id']} · {turn['started_at'][:19].replace('T', ' ')} · {status}",
-             f"question: {turn['question']}"]
-    body: list[tuple[int, str]] = []  # (depth, text)
-    attempt = 0
-    first_from = "the rule"
-    planned: dict[int, dict[str, Any]] = {}
-    current: int | None = None
-    for e in _by_step(turn["events"]):
-        t = e["type"]
-        step = e.get("step") if t != "step_done" else e["step"]
-        if step != current:
-            current, attempt = step, 0
-            if step is not None:
-                p = planned.get(step, {})
-                after = f", on the result of step {p['after']}" if p.get("after") else ""
-                body.append((0, f"step {step}: {p.get('route', '?')} «{_short(p.get('request', ''), 60)}»{after}"))
-        indent = 1 if current is not None else 0
-        before = len(body)
+    def step_line(self, step: int) -> tuple[int, str]:
+        p = self.planned.get(step, {})
+        after = f", on the result of step {p['after']}" if p.get("after") else ""
+        return 0, f"step {step}: {p.get('route', '?')} «{_short(p.get('request', ''), 60)}»{after}"
+
+    def event(self, e: dict[str, Any]) -> list[tuple[int, str]]:
+        t, body = e["type"], []
         if t == "route_decided":
-            for line in take("router"):
-                body.append((0, line))
+            body += [(0, line) for line in self.take("router")]
             body.append((0, f"route: {e['route']} (by {e['by']}: {e['reason']})"))
-            planned = {p["index"]: p for p in e.get("steps") or []}
+            self.planned = {p["index"]: p for p in e.get("steps") or []}
             # a model's route came with its calls (one call decided): the first attempt's arguments are the model's
-            first_from = "the call that chose the route" if e["by"] == "model" and not planned else "the rule"
+            self.first_from = "the call that chose the route" if e["by"] == "model" and not self.planned else "the rule"
         elif t == "stage_started" and e["stage"] == "executor":
-            attempt = e["attempt"]
-            body.append((0, f"attempt {attempt}/{e['of']}"))
-            for line in take("executor", 1):  # one call per attempt (a check that rejects it asks no validator)
-                body.append((1, line))
+            self.attempt = e["attempt"]
+            body.append((0, f"attempt {self.attempt}/{e['of']}"))
+            # one call per attempt (a check that rejects it asks no validator)
+            body += [(1, line) for line in self.take("executor", 1)]
         elif t == "tool_call_proposed":
-            if e["attempt"] != attempt:
-                attempt = e["attempt"]
-                body.append((0, f"attempt {attempt} (arguments from {first_from})"))
+            if e["attempt"] != self.attempt:
+                self.attempt = e["attempt"]
+                body.append((0, f"attempt {self.attempt} (arguments from {self.first_from})"))
             note = " (recovered from text)" if e.get("recovered_from_text") else ""
             body.append((1, f"proposed {e['name']}({_short(e['args'])}){note}"))
         elif t == "tool_result":
-            record = tools.pop(0) if tools else {}
+            record = self.tools.pop(0) if self.tools else {}
             outcome = f"ok {_short(e['result'])}" if e["ok"] else f"error: {_short(e['error'], 160)}"
             body.append((1, f"tool {e['name']}({_short(e['args'])}) → {outcome} · {e['duration_ms']:.0f} ms"))
-            refusals = e.get("refusals") or json.loads(record.get("refusals") or "[]")
-            for r in refusals:
-                body.append((2, f"sandbox refused: {r}"))
+            body += [(2, f"sandbox refused: {r}") for r in e.get("refusals") or json.loads(record.get("refusals") or "[]")]
         elif t == "validation":
-            for line in take("validator", 1) if e["by"] != "check" else []:
-                body.append((1, line))
+            body += [(1, line) for line in (self.take("validator", 1) if e["by"] != "check" else [])]
             tail = "" if e["verdict"] == "PASS" else " → sent back to the executor as feedback"
             body.append((1, f"validation {e['verdict']} (by {e['by']}): {_short(e['reason'], 200)}{tail}"))
         elif t == "retry_stopped":
             body.append((1, f"stopped early: {e['reason']}"))
         elif t == "answer_check":
-            if calls and calls[0]["role"] == "responder":
-                body.append((0, _model_line(calls.pop(0))))
-            if not e["attempt"]:  # decided before any answer was written: nothing failed, nothing was held back
-                body.append((1, f"no model was asked to write it: {_short(e['reason'], 200)}"))
-            else:
-                tail = "" if e["verdict"] == "PASS" else " → not shown"
-                body.append((1, f"answer check {e['verdict']} (try {e['attempt']}): {_short(e['reason'], 200)}{tail}"))
+            body += self.answer_check(e)
         elif t == "turn_done" and e.get("replaced"):
             on_tool = (e.get("route") or "chat") not in ("chat", "clarify")
             body.append((0, "the tool's own rendering shown after what passed the check" if on_tool and e["ok"] else
@@ -140,11 +124,34 @@ def render(turn: dict[str, Any]) -> str:
                             "nothing the model wrote could be shown: an honest answer instead"))
         elif t == "step_done":
             body.append((0, f"step {e['step']} " + ("passed" if e["ok"] else f"failed: {_short(e.get('error') or '', 160)}")))
-        body[before:] = [(d + indent, text) for d, text in body[before:]]
-    for line in take("responder"):
-        body.append((0, line))
-    for c in calls:  # anything left (a failed call before an error)
-        body.append((0, _model_line(c)))
+        return body
+
+    def answer_check(self, e: dict[str, Any]) -> list[tuple[int, str]]:
+        body = [(0, _model_line(self.calls.pop(0)))] if self.calls and self.calls[0]["role"] == "responder" else []
+        if not e["attempt"]:  # decided before any answer was written: nothing failed, nothing was held back
+            return body + [(1, f"no model was asked to write it: {_short(e['reason'], 200)}")]
+        tail = "" if e["verdict"] == "PASS" else " → not shown"
+        return body + [(1, f"answer check {e['verdict']} (try {e['attempt']}): {_short(e['reason'], 200)}{tail}")]
+
+
+def render(turn: dict[str, Any]) -> str:
+    """The tree as text."""
+    status = "ok" if turn["ok"] else f"FAILED: {turn['error']}" if turn["error"] else "no answer"
+    lines = [f"turn {turn['id']} · session {turn['session_id']} · {turn['started_at'][:19].replace('T', ' ')} · {status}",
+             f"question: {turn['question']}"]
+    walk = _Walk(turn)
+    body: list[tuple[int, str]] = []  # (depth, text)
+    current: int | None = None
+    for e in _by_step(turn["events"]):
+        step = e.get("step") if e["type"] != "step_done" else e["step"]
+        if step != current:
+            current, walk.attempt = step, 0
+            if step is not None:
+                body.append(walk.step_line(step))
+        indent = 1 if current is not None else 0
+        body += [(d + indent, text) for d, text in walk.event(e)]
+    body += [(0, line) for line in walk.take("responder")]
+    body += [(0, _model_line(c)) for c in walk.calls]  # anything left (a failed call before an error)
     summary = ", ".join(_count(n, what) for n, what in ((len(turn["model_calls"]), "model call"),
                                                            (len(turn["tool_calls"]), "tool call"), (turn["attempts"], "attempt")))
     body.append((0, summary))

@@ -204,19 +204,7 @@ class EmbeddedBackend:
         async with self._lock:
             loop = asyncio.get_running_loop()
             server = await loop.run_in_executor(None, self._load)
-            messages = _messages(request.messages)
-            body: dict[str, Any] = {
-                "messages": messages,
-                "max_tokens": request.settings.max_tokens or MAX_TOKENS.get(request.role, 256),
-                "temperature": 0.7 if request.settings.temperature is None else request.settings.temperature,
-                "repeat_penalty": 1.2,  # tiny models loop on a phrase otherwise
-                **({"seed": request.settings.seed} if request.settings.seed is not None else {}),
-                **({"top_p": request.settings.top_p} if request.settings.top_p is not None else {}),
-                "stream": True, "stream_options": {"include_usage": True},
-                "timings_per_token": True,  # what the prompt cost, known also when the gate stops the answer early
-            }
-            if request.format is not None:
-                body["response_format"] = {"type": "json_schema", "json_schema": {"name": "reply", "schema": request.format}}
+            body = _body(request)
             queue: asyncio.Queue[str | None] = asyncio.Queue()
             stop = threading.Event()
             usage: dict[str, Any] = {}
@@ -267,15 +255,35 @@ class EmbeddedBackend:
                 raise ModelError(f"the embedded model failed: {failure[0]}.", "Shorten the conversation (/new) or raise num_ctx.")
             first = first or end
             done = "cut" if stop.is_set() else ("length" if finish and finish[-1] == "length" else "stop")
-            return ChatReply(
-                content="".join(parts), done_reason=done, model=self.model_label,
-                usage=Usage(input_tokens=usage.get("prompt_tokens", _prompt_tokens(timings)),
-                            cached_tokens=(usage.get("prompt_tokens_details") or {}).get("cached_tokens",
-                                                                                          timings.get("cache_n")),
-                            output_tokens=usage.get("completion_tokens", len(parts)),
-                            prompt_ns=int((first - t0) * 1e9), generation_ns=int((end - first) * 1e9),
-                            total_ns=int((end - t0) * 1e9)),
-            )
+            return ChatReply(content="".join(parts), done_reason=done, model=self.model_label,
+                             usage=_usage(usage, timings, len(parts), (t0, first, end)))
+
+
+def _body(request: ChatRequest) -> dict[str, Any]:
+    """The OpenAI-style request llama.cpp's own server code takes, from the call's settings."""
+    body: dict[str, Any] = {
+        "messages": _messages(request.messages),
+        "max_tokens": request.settings.max_tokens or MAX_TOKENS.get(request.role, 256),
+        "temperature": 0.7 if request.settings.temperature is None else request.settings.temperature,
+        "repeat_penalty": 1.2,  # tiny models loop on a phrase otherwise
+        **({"seed": request.settings.seed} if request.settings.seed is not None else {}),
+        **({"top_p": request.settings.top_p} if request.settings.top_p is not None else {}),
+        "stream": True, "stream_options": {"include_usage": True},
+        "timings_per_token": True,  # what the prompt cost, known also when the gate stops the answer early
+    }
+    if request.format is not None:
+        body["response_format"] = {"type": "json_schema", "json_schema": {"name": "reply", "schema": request.format}}
+    return body
+
+
+def _usage(usage: dict[str, Any], timings: dict[str, Any], pieces: int, when: tuple[float, float, float]) -> Usage:
+    """What the call cost: llama.cpp's usage where it gave one, its timings otherwise; ``when``: started, first
+    piece, end (perf_counter seconds)."""
+    t0, first, end = when
+    return Usage(input_tokens=usage.get("prompt_tokens", _prompt_tokens(timings)),
+                 cached_tokens=(usage.get("prompt_tokens_details") or {}).get("cached_tokens", timings.get("cache_n")),
+                 output_tokens=usage.get("completion_tokens", pieces), prompt_ns=int((first - t0) * 1e9),
+                 generation_ns=int((end - first) * 1e9), total_ns=int((end - t0) * 1e9))
 
 
 def _prompt_tokens(timings: dict[str, Any]) -> int | None:

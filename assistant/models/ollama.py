@@ -147,15 +147,7 @@ class OllamaBackend:
         async def once() -> ChatReply:
             nonlocal emitted
             if on_delta is None:
-                try:
-                    async with asyncio.timeout(self.timeout):  # the whole call, not each read
-                        resp = await self.client.chat(**kwargs, stream=False)
-                except TimeoutError:
-                    raise self._timeout(request.model) from None
-                except pydantic.ValidationError as e:  # a reply the client cannot read (arguments not an object)
-                    return ChatReply(done_reason="unreadable", problem=_unreadable(e))
-                return _reply(resp.message.content or "", _calls(resp.message.tool_calls), resp,
-                              resp.message.thinking or "")
+                return await self._whole(request.model, kwargs)
             parts: list[str] = []
             thought: list[str] = []
             calls: list[ToolCall] = []
@@ -192,6 +184,17 @@ class OllamaBackend:
         reply, retries = await self._retrying(request.model, once, can_retry=lambda: not emitted)
         reply.transport_retries = retries
         return reply
+
+    async def _whole(self, model: str, kwargs: dict[str, Any]) -> ChatReply:
+        """One call answered whole (no one to stream to)."""
+        try:
+            async with asyncio.timeout(self.timeout):  # the whole call, not each read
+                resp = await self.client.chat(**kwargs, stream=False)
+        except TimeoutError:
+            raise self._timeout(model) from None
+        except pydantic.ValidationError as e:  # a reply the client cannot read (arguments not an object)
+            return ChatReply(done_reason="unreadable", problem=_unreadable(e))
+        return _reply(resp.message.content or "", _calls(resp.message.tool_calls), resp, resp.message.thinking or "")
 
     async def _retrying(
         self, model: str, call: Callable[[], Awaitable[T]], can_retry: Callable[[], bool] = lambda: True

@@ -230,19 +230,7 @@ class OpenAIBackend:
         async def once() -> ChatReply:
             nonlocal emitted
             if on_delta is None:
-                try:
-                    async with asyncio.timeout(self.timeout):  # the whole call, not each read
-                        resp = await self.client.chat.completions.create(**kwargs)
-                except TimeoutError:
-                    raise self._timeout(request.model) from None
-                choice = resp.choices[0] if resp.choices else None
-                message = choice.message if choice else None
-                raw = [t for t in (message.tool_calls or []) if getattr(t, "function", None)] if message else []
-                calls = [c for c in (_call_of(t.id, t.function.name, t.function.arguments) for t in raw) if c]
-                reply = ChatReply(content=(message.content or "") if message else "", tool_calls=calls,
-                                  thinking=_extra(message, "reasoning_content", "reasoning") if message else "",
-                                  done_reason=_done(choice.finish_reason if choice else None), usage=_usage(resp.usage))
-                return _unreadable_calls(reply, len(raw))
+                return await self._whole(request, kwargs)
             parts: list[str] = []
             thought: list[str] = []
             pending: dict[int, dict[str, str]] = {}  # streamed tool calls, by index
@@ -263,11 +251,7 @@ class OpenAIBackend:
                                     thought.append(reasoning)
                                     await deliver(on_thinking, reasoning)
                                 for t in delta.tool_calls or []:
-                                    slot = pending.setdefault(t.index, {"id": "", "name": "", "arguments": ""})
-                                    slot["id"] = t.id or slot["id"]
-                                    if t.function is not None:
-                                        slot["name"] = t.function.name or slot["name"]
-                                        slot["arguments"] += t.function.arguments or ""
+                                    _add_piece(pending, t)
                                 if delta.content:
                                     parts.append(delta.content)
                                     emitted = True
@@ -290,13 +274,29 @@ class OpenAIBackend:
             if feature is not None:  # asked again without it, at once (not a transport retry)
                 error, _, _ = self._classify(e, request.model)
                 if error is not None:
-                    error.refusal = feature  # type: ignore[attr-defined]
+                    error.refusal = feature
                 return error, False, None
             return self._classify(e, request.model)
 
         reply, retries = await retrying(once, classify, self.transport_retries, self.backoff, lambda: not emitted)
         reply.transport_retries = retries
         return reply
+
+    async def _whole(self, request: ChatRequest, kwargs: dict[str, Any]) -> ChatReply:
+        """One call answered whole (no one to stream to)."""
+        try:
+            async with asyncio.timeout(self.timeout):  # the whole call, not each read
+                resp = await self.client.chat.completions.create(**kwargs)
+        except TimeoutError:
+            raise self._timeout(request.model) from None
+        choice = resp.choices[0] if resp.choices else None
+        message = choice.message if choice else None
+        raw = [t for t in (message.tool_calls or []) if getattr(t, "function", None)] if message else []
+        calls = [c for c in (_call_of(t.id, t.function.name, t.function.arguments) for t in raw) if c]
+        reply = ChatReply(content=(message.content or "") if message else "", tool_calls=calls,
+                          thinking=_extra(message, "reasoning_content", "reasoning") if message else "",
+                          done_reason=_done(choice.finish_reason if choice else None), usage=_usage(resp.usage))
+        return _unreadable_calls(reply, len(raw))
 
     def _timeout(self, model: str) -> ModelTimeout:
         return ModelTimeout(f"'{model}' did not answer within {self.timeout:g} s at {self.base_url}.",
@@ -404,6 +404,15 @@ def _unreadable_calls(reply: ChatReply, sent: int) -> ChatReply:
         reply.done_reason = "unreadable"
         reply.problem = "the tool call's arguments are not a JSON object (cut short, or not JSON)"
     return reply
+
+
+def _add_piece(pending: dict[int, dict[str, str]], t: Any) -> None:
+    """A streamed tool call's piece, added to the call it belongs to (by its index)."""
+    slot = pending.setdefault(t.index, {"id": "", "name": "", "arguments": ""})
+    slot["id"] = t.id or slot["id"]
+    if t.function is not None:
+        slot["name"] = t.function.name or slot["name"]
+        slot["arguments"] += t.function.arguments or ""
 
 
 def _call_of(call_id: str | None, name: str | None, arguments: Any) -> ToolCall | None:

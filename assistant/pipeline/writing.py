@@ -19,7 +19,7 @@ from assistant.pipeline.language import (
 from assistant.pipeline.responder import Written
 from assistant.pipeline.solve import Outcome
 from assistant.pipeline.trust import Trust
-from tools import Tool, ToolResult, language_of
+from tools import LocalText, Tool, ToolResult, language_of
 
 # Where a small-talk-only model's reply ends: at its first piece that is more than small talk.
 SAID_MORE = "it said more than small talk (a tiny model's facts are guesses); its reply ends there"
@@ -109,17 +109,44 @@ async def answer_plan(ctx: TurnContext, steps: list[plan.Step], outcomes: dict[i
     """One answer for every step that passed; a step that failed is said plainly after it."""
     failed = [s for s in steps if not outcomes[s.index].ok]
     honest = "\n".join(could_not_answer(
-        s.request, ctx.registry.get(s.route).label,  # type: ignore[union-attr]  # a plan's steps are registered tools
+        s.request, _label_of(ctx, s.route),
         outcomes[s.index].attempts, outcomes[s.index].message, outcomes[s.index].why) for s in failed)
-    parts = [(ctx.registry.get(s.route), outcomes[s.index].executed) for s in steps if outcomes[s.index].ok]
+    parts = [(tool, outcomes[s.index].executed) for s in steps
+             if outcomes[s.index].ok and (tool := ctx.registry.get(s.route)) is not None]
     if not parts:
         return Answer(text=await responder.say(ctx, honest)), False
     await ctx.emit(StageStarted(stage="responder"))
-    answer = await answer_tools(ctx, parts, certain)  # type: ignore[arg-type]
+    answer = await answer_tools(ctx, parts, certain)
     if honest:  # streamed after the answer, and stored as streamed
         answer = Answer(text=answer.text + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)
     return answer, not failed
 
+
+
+async def _not_asked(ctx: TurnContext, clarify: bool, trusted: Trust, why: str) -> tuple[Answer, bool] | None:
+    """What is said with no call when the model should not be asked at all: a question past small talk to a model
+    held to small talk (it would guess; it says how to do better), and a language it does not write."""
+    if not clarify and trusted is Trust.SMALL_TALK and not small_talk.is_small_talk(ctx.question):
+        await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason=f"{why}: it was not asked"))
+        small = None if await ctx.answerer.known_weak() else await ctx.answerer.label()
+        served = ctx.settings.backend == "openai"  # the user's own server: the capable model is served there
+        return Answer(text=await responder.say(ctx, too_small(ctx.question, small, served)),
+                      replaced=TOO_SMALL_SERVED if served else TOO_SMALL), False
+    if not await ctx.answerer.writes(ctx.question):
+        if small_talk.is_small_talk(ctx.question):  # "你好" to a model that cannot write Chinese: a line in kind
+            return await in_kind(ctx, 0, "small talk in a language the model does not write: a line in kind, with "
+                                         "no call")
+        # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
+        await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
+        return Answer(text=await responder.say(ctx, could_not_write(ctx.question, model=await ctx.answerer.label())),
+                      replaced="the model does not write this language"), False
+    return None
+
+
+def _label_of(ctx: TurnContext, route: str) -> LocalText:
+    """A plan step's tool as people read it (its label), or its route."""
+    tool = ctx.registry.get(route)
+    return tool.label if tool is not None else LocalText(zh=route, en=route)
 
 
 async def answer_chat(ctx: TurnContext, clarify: bool, first: Written | None = None) -> tuple[Answer, bool]:
@@ -130,22 +157,10 @@ async def answer_chat(ctx: TurnContext, clarify: bool, first: Written | None = N
     nothing could be shown, one retry with the reason (not for a model known too weak), then an honest
     failure: ``(answer, ok)``. ``first``: the answer the deciding call already wrote (and the gate showed)."""
     trusted, why = await ctx.answerer.trust()
-    if ctx.settings.deterministic and first is None and not clarify and trusted is Trust.SMALL_TALK \
-            and not small_talk.is_small_talk(ctx.question):
-        # a tiny model would guess a fact, code or advice: it is not asked, and says how to do better
-        await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason=f"{why}: it was not asked"))
-        small = None if await ctx.answerer.known_weak() else await ctx.answerer.label()
-        served = ctx.settings.backend == "openai"  # the user's own server: the capable model is served there
-        return Answer(text=await responder.say(ctx, too_small(ctx.question, small, served)),
-                      replaced=TOO_SMALL_SERVED if served else TOO_SMALL), False
-    if ctx.settings.deterministic and first is None and not await ctx.answerer.writes(ctx.question):
-        if small_talk.is_small_talk(ctx.question):  # "你好" to a model that cannot write Chinese: a line in kind
-            return await in_kind(ctx, 0, "small talk in a language the model does not write: a line in "
-                                               "kind, with no call")
-        # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
-        await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
-        return Answer(text=await responder.say(ctx, could_not_write(ctx.question, model=await ctx.answerer.label())),
-                      replaced="the model does not write this language"), False
+    if ctx.settings.deterministic and first is None:
+        declined = await _not_asked(ctx, clarify, trusted, why)
+        if declined is not None:
+            return declined
     language_id.warm()
     check = chat_check(ctx, trusted)
     attempts = 1 if await ctx.answerer.known_weak() else 2

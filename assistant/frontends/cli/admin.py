@@ -149,6 +149,15 @@ def models(args: argparse.Namespace) -> int:
     if not found:
         print(f"{backend}: no models" + (" (ollama pull NAME)" if backend == "ollama" else ""))
         return 0
+    _print_models(found, backend, settings, in_use, trusts)
+    return 0
+
+
+def _print_models(found: list[dict], backend: str, settings: Any, in_use: dict[str, Any],
+                  trusts: dict[str, str]) -> None:
+    """The table of ``assistant models``: each model, its size and capabilities, the roles it answers and its trust;
+    the models pulled for the embedded engine; a configured model the backend lacks (on stderr)."""
+    from assistant.config import ROLES
     from assistant.frontends.columns import pad, width as columns
 
     width = max(columns(m["name"] or "") for m in found) + 2
@@ -173,7 +182,6 @@ def models(args: argparse.Namespace) -> int:
     for name in missing:
         print(f"! {name} is configured ({', '.join(in_use[name])}) but the {backend} backend does not have it",
               file=sys.stderr)
-    return 0
 
 
 def _arguments(schema: dict) -> str:

@@ -6,13 +6,20 @@ import errno
 import math
 import os
 import stat
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from assistant.errors import BadInput, QuestionTooLong
 from tools.lazy_re import lazy_compile
 
-if TYPE_CHECKING:  # the thin client decodes stdin through this module: it must not import the settings' stack
-    from assistant.config import Settings
+
+class Room(Protocol):
+    """What the limits read of the settings (:class:`assistant.config.Settings` has it): the thin client decodes
+    stdin through this module, so it does not import the settings' stack."""
+
+    num_ctx: int
+
+    def question_room(self) -> int: ...
+
 
 _CJK = lazy_compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -23,7 +30,7 @@ def estimated_tokens(text: str) -> int:
     return cjk + math.ceil((len(text) - cjk) / 3)
 
 
-def check_question(question: str, settings: "Settings", counted: int | None = None) -> None:
+def check_question(question: str, settings: Room, counted: int | None = None) -> None:
     """Raise :class:`QuestionTooLong`, in the language of the request, when it would not fit the model's context
     (a model silently drops what does not fit, and answers something else). ``counted``: the question's tokens by
     the model's own tokenizer, where its backend offers one; else they are estimated."""
@@ -49,7 +56,7 @@ def request_of(question: str) -> str:
     return question if len(lines) <= 2 else f"{lines[0]}\n{lines[-1]}"
 
 
-def worth_counting(question: str, settings: "Settings") -> bool:
+def worth_counting(question: str, settings: Room) -> bool:
     """Whether the estimate is near enough the room that the model's own count could decide otherwise."""
     estimate, room = estimated_tokens(question), settings.question_room()
     return 0.6 * room < estimate < 1.6 * room

@@ -219,7 +219,7 @@ class HookHost:
 
     def start(self) -> None:
         """Start the process (without waiting for it)."""
-        from tools.sandbox import worker_env
+        from tools.worker_env import worker_env
 
         if self.proc is not None:
             return

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from tools.base import LocalText, Tool, ToolResult
-from tools.importpath import worker_path
+from tools.worker_env import worker_env
 from tools.logfile import open_log
 from tools.registry import run_direct
 from tools.zygote import Forked, Zygote, eligible
@@ -54,26 +54,6 @@ def folder_usage(folder: str, stop_files: int) -> tuple[int, int]:
         except OSError:
             continue
     return size, files
-
-
-# What of this process's environment a worker sees: nothing secret (API keys, tokens, ASSISTANT_*), only what
-# Python, TLS and the locale need; a tool that declares network also gets the proxy settings.
-_ENV_KEEP = ("PATH", "LANG", "LANGUAGE", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "SYSTEMROOT", "TMPDIR")
-_ENV_NETWORK = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY")
-
-
-def worker_env(network: bool, home: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if k in _ENV_KEEP or k.startswith("LC_") or (network and k in _ENV_NETWORK)}
-    # The worker imports what this process imports (a checkout, a venv, a wheel), never from the folder the user
-    # launched it in (``python -m`` puts the working directory on sys.path).
-    env["PYTHONPATH"] = os.pathsep.join(worker_path(home))
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    env["PYTHONSAFEPATH"] = "1"  # its working directory is not on sys.path
-    env["PYDANTIC_DISABLE_PLUGINS"] = "__all__"  # no other package's code is loaded into the worker by pydantic
-    env["MALLOC_ARENA_MAX"] = "2"  # threads' malloc arenas would eat the address-space limit
-    env["HOME"] = home
-    return env
 
 
 class Worker:
@@ -156,7 +136,7 @@ async def _forked(zygote: Zygote, env: dict[str, str], home: str, stderr: Any) -
     try:
         if stderr is asyncio.subprocess.DEVNULL:
             devnull = os.open(os.devnull, os.O_WRONLY)
-        return await zygote.spawn(env, home, devnull if devnull is not None else stderr.fileno())
+        return await zygote.spawn(env, home, devnull if devnull is not None else stderr.fileno(), LINE_LIMIT)
     except (OSError, ValueError, KeyError, asyncio.TimeoutError):
         return None
     finally:

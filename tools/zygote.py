@@ -82,7 +82,7 @@ class Zygote:
         ours.setblocking(False)
         return cls(ours, pid)
 
-    async def spawn(self, env: dict[str, str], home: str, stderr: int) -> "Forked":
+    async def spawn(self, env: dict[str, str], home: str, stderr: int, limit: int) -> "Forked":
         """A worker forked from the zygote, its pipes wrapped as an ``asyncio`` subprocess's are."""
         loop = asyncio.get_running_loop()
         in_r, in_w = os.pipe()
@@ -106,7 +106,7 @@ class Zygote:
         finally:
             os.close(in_r)
             os.close(out_w)
-        return await Forked.wrap(pid, in_w, out_r)
+        return await Forked.wrap(pid, in_w, out_r, limit)
 
     def close(self) -> None:
         """End the zygote (it reads the end of its socket, stops what workers are left and exits) and reap it, so
@@ -138,11 +138,10 @@ class Forked:
         self.returncode: int | None = None
 
     @classmethod
-    async def wrap(cls, pid: int, stdin_fd: int, stdout_fd: int) -> "Forked":
-        from tools.sandbox import LINE_LIMIT
-
+    async def wrap(cls, pid: int, stdin_fd: int, stdout_fd: int, limit: int) -> "Forked":
+        """``limit``: the longest line the runner reads (its protocol's)."""
         loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader(limit=LINE_LIMIT, loop=loop)
+        reader = asyncio.StreamReader(limit=limit, loop=loop)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), os.fdopen(stdout_fd, "rb"))
         transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, os.fdopen(stdin_fd, "wb"))
         writer = asyncio.StreamWriter(transport, protocol, None, loop)

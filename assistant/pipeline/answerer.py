@@ -8,8 +8,6 @@ how its answers fared (``weak_writer_after`` failures in a row make it strict)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from assistant.config import Settings
 from assistant.errors import AssistantError, NoVision
 from assistant.models.base import ModelBackend, ModelProfile
@@ -18,9 +16,6 @@ from assistant.pipeline.language import scope_line
 from assistant.pipeline.trust import Trust
 from assistant.store import Store
 from tools import language_of
-
-if TYPE_CHECKING:
-    from assistant.pipeline.context import TurnContext
 
 
 class Answerer:
@@ -98,18 +93,17 @@ class Answerer:
         if not described.vision:
             raise NoVision(self.name, described.backend)
 
-    async def decides_in_one_call(self, ctx: TurnContext) -> bool:
+    async def decides_in_one_call(self, question: str, waiting: bool) -> bool:
         """One call decides and answers where the model calls tools natively and routes for itself (no routing model
-        of its own), and no question back is waiting for its answer (nor a schema: its object is asked apart)."""
+        of its own), and no question back is ``waiting`` for its answer (nor a schema: its object is asked apart)."""
         settings = self.settings
-        if not settings.one_call or ctx.pending is not None or settings.model_for("router") != self.name \
-                or settings.answer_schema:
+        if not settings.one_call or waiting or settings.model_for("router") != self.name or settings.answer_schema:
             return False
-        if settings.deterministic and (not await self.writes(ctx.question) or await self.known_weak()):
+        if settings.deterministic and (not await self.writes(question) or await self.known_weak()):
             return False
         if not (await self.model.profile(self.name)).tools:
             return False
-        if (await self.trust())[0] is Trust.SMALL_TALK and not small_talk.is_small_talk(ctx.question):
+        if (await self.trust())[0] is Trust.SMALL_TALK and not small_talk.is_small_talk(question):
             return False  # its answer would stream before anyone could decline it: a routing call, then a rule
         return True
 

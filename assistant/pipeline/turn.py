@@ -96,7 +96,7 @@ def _for_the_turn(settings: Settings, changes: dict[str, Any]) -> Settings:
 
 async def _decides_in_one_call(ctx: TurnContext) -> bool:
     """One call decides and answers (:meth:`Answerer.decides_in_one_call`); its answer streams through the gate."""
-    if await ctx.answerer.decides_in_one_call(ctx):
+    if await ctx.answerer.decides_in_one_call(ctx.question, ctx.pending is not None):
         language_id.warm()
         return True
     return False

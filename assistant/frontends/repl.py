@@ -5,18 +5,18 @@ cancels the turn in flight and keeps the session, Ctrl-D or /exit leaves."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterator
+from typing import Any
 
 from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.answering import Answering
 from assistant.frontends.columns import fit, terminal_columns, width
+from assistant.frontends.line_input import LineInput
 from assistant.frontends.progress import Progress
 from assistant.store import SessionSummary
 from assistant.capable import TOO_SMALL
@@ -43,13 +43,6 @@ COMMANDS = [line.split()[0] for line in HELP.splitlines() if line.strip().starts
 ROLE_NAMES = ["router", "executor", "validator", "responder"]
 
 
-def _typed(keys: bytes) -> str:
-    """Keys as the text they typed: control keys and escape sequences (arrows, Backspace) left out."""
-    from assistant.control import without_controls
-
-    return without_controls(keys.decode(errors="ignore"))
-
-
 class Repl:
     def __init__(self, app: Answering, session_id: str, history_file: Path, progress_enabled: bool,
                  via: str | None = None, render: bool = True) -> None:
@@ -62,43 +55,9 @@ class Repl:
         self._models: list[str] | None = None
         self._offered = False  # the capable model's pull, offered once a session
         self._declined: str | None = None  # the question the built-in model declined, asked again after /pull
-        self._keys_while_answering = False  # keys typed during an answer are kept for the next prompt
-        self._ahead = b""  # what was typed while the answer streamed
-        self.read_line = self._line_reader()
+        self.input = LineInput(history_file, self._completer)
 
-    # input
-
-    def _line_reader(self) -> Callable[[str], Awaitable[str]]:
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            try:
-                from prompt_toolkit import PromptSession
-                from prompt_toolkit.history import FileHistory
-                from prompt_toolkit.key_binding import KeyBindings
-            except ImportError:
-                pass
-            else:
-                bindings = KeyBindings()
-
-                @bindings.add("escape", "enter")
-                def _(event) -> None:
-                    event.current_buffer.insert_text("\n")
-
-                self.history_file.parent.mkdir(parents=True, exist_ok=True)
-                session: PromptSession[str] = PromptSession(history=FileHistory(str(self.history_file)),
-                                                            key_bindings=bindings, completer=self._completer(),
-                                                            complete_while_typing=False)
-                self._keys_while_answering = True
-                return lambda prompt: session.prompt_async(prompt, default=self._typed_ahead())
-
-        async def plain(prompt: str) -> str:
-            sys.stdout.write(prompt)
-            sys.stdout.flush()
-            line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-            if not line:
-                raise EOFError
-            return line.rstrip("\n")
-
-        return plain
+    # input: the prompt's completions (the reading itself is line_input.LineInput)
 
     def _completer(self) -> Any:
         """Tab completes the /commands, and after /model a role or a model name, after /resume a session."""
@@ -149,68 +108,6 @@ class Repl:
             self._models = model_names(self.app.settings)
         return self._models
 
-    def _typed_ahead(self) -> str:
-        """What was typed while the last answer streamed (not a whole line), as the next prompt's text."""
-        text, self._ahead = _typed(self._ahead), b""
-        return text
-
-    def _typed_line(self) -> str | None:
-        """A whole line typed (Enter pressed) while the last answer streamed: the next question, asked at once;
-        Ctrl-D typed then leaves, as it would at the prompt."""
-        if self._ahead.startswith(b"\x04"):
-            self._ahead = self._ahead[1:]
-            raise EOFError
-        for end in (b"\r", b"\n"):
-            if end in self._ahead:
-                line, self._ahead = self._ahead.split(end, 1)
-                return _typed(line).strip()
-        return None
-
-    @contextlib.contextmanager
-    def _keys_kept(self) -> Iterator[None]:
-        """While an answer streams, keys are not echoed into it (nor lost: Ctrl-D in the terminal's line mode would be
-        taken as end of input); they wait for the next prompt. Ctrl-C still cancels the answer."""
-        if not (self._keys_while_answering and sys.stdin.isatty()):
-            yield
-            return
-        import termios
-
-        fd = sys.stdin.fileno()
-        try:
-            before = termios.tcgetattr(fd)
-        except termios.error:
-            yield
-            return
-        quiet = termios.tcgetattr(fd)
-        quiet[3] &= ~(termios.ICANON | termios.ECHO)  # ISIG stays: Ctrl-C is still SIGINT
-        quiet[6][termios.VMIN], quiet[6][termios.VTIME] = 1, 0
-        loop = asyncio.get_running_loop()
-
-        def read() -> None:
-            try:
-                self._ahead += os.read(fd, 1024)
-            except OSError:
-                pass
-
-        termios.tcsetattr(fd, termios.TCSANOW, quiet)
-        loop.add_reader(fd, read)
-        try:
-            yield
-        finally:
-            loop.remove_reader(fd)
-            termios.tcsetattr(fd, termios.TCSANOW, before)
-
-    async def _read(self) -> str:
-        typed = self._typed_line()
-        if typed is not None:
-            print(f"› {typed}")
-            return typed
-        lines = [await self.read_line("› ")]
-        while lines[-1].endswith("\\"):
-            lines[-1] = lines[-1][:-1]
-            lines.append(await self.read_line("… "))
-        return "\n".join(lines).strip()
-
     async def _answering(self) -> str:
         """The model that answers, here or in the daemon."""
         return await self.app.answering_model()
@@ -235,7 +132,7 @@ class Repl:
             await self.turn(first)
         while True:
             try:
-                text = await self._read()
+                text = await self.input.read()
             except KeyboardInterrupt:
                 continue
             except EOFError:
@@ -256,7 +153,7 @@ class Repl:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:
-            with self._keys_kept():
+            with self.input.keys_kept():
                 await task
         except asyncio.CancelledError:
             progress.finish()

@@ -17,6 +17,8 @@ from assistant.database import Connection, connect
 from assistant.errors import ConfigError, StoreError, store_error
 from assistant.migrations import MIGRATIONS
 from assistant.trace import now_iso
+from assistant.batch_book import BatchBook, alive
+from assistant.store_upkeep import Upkeep
 from assistant.trace_store import lean_events, lean_request, whole_events, whole_request
 from tools.base import PreviousTurn
 
@@ -49,10 +51,7 @@ class SessionSummary(BaseModel):
 FEW_MATCHES = 2000  # a search with no more matches than this sorts them; with more, it walks the turns newest first
 VACUUM_AFTER = 1000  # turns: a prune this large gives the space back to the disk
 CAP_CHECK_EVERY = 100  # turns saved between two looks at the store's size (and at the first one of a process)
-CAP_ROOM = 0.9  # past its cap, the store is trimmed to this share of it: not trimmed again at the next turn
-RECORD_OVERHEAD = 1.3  # bytes a batch record takes in the file for each byte of its line (its row, its index)
 LEASE_HOURS = 24  # a session a live process (a chat, the daemon) asked in within this long is in use
-BATCH_TURNS = "session_id IN (SELECT id FROM sessions WHERE frontend = 'batch')"
 PROBE_EVERY = 10  # a model judged too weak to write tool answers is asked again after this many skipped
 ROLLING_TITLES = {"ask": "one-shot questions (assistant ask)"}
 
@@ -76,26 +75,6 @@ class TurnRow(BaseModel):
     request: str | None = None  # the request answered, when a rule completed the words typed (a follow-up)
 
 
-class BatchBusy(ConfigError):
-    """Another live process runs this batch job."""
-
-    def __init__(self, job_id: str, pid: int) -> None:
-        super().__init__(f"batch job {job_id} is already running (process {pid}).",
-                         "Wait for it to finish, or stop it (kill " + str(pid) + ") and run the same command to resume.")
-
-
-def _alive(pid: int | None) -> bool:
-    if not pid:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def new_id() -> str:
     return uuid.uuid4().hex[:12]
 
@@ -109,10 +88,11 @@ class Store:
         deleted, and ``notify`` hears it."""
         self.path, self.max_bytes, self.notify = path, max_bytes, notify
         self._saves = 0
-        self._said_over = False  # "unfinished jobs hold the cap": said once a process
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db: Any = Connection(connect(path), path)
+            self.upkeep = Upkeep(self.db, path, max_bytes, notify)  # the cap, the search index's repair
+            self.batches = BatchBook(self.db, self.upkeep)  # batch jobs and their records
             self.migrate()
         except StoreError:
             raise
@@ -225,125 +205,14 @@ class Store:
             try:
                 self._save_turn(turn, model_calls, tool_calls, events)
                 if self.max_bytes and self._saves % CAP_CHECK_EVERY == 0:
-                    self.trim()
+                    self.upkeep.trim()
                 self._saves += 1
                 return
             except (sqlite3.Error, OSError) as e:
                 raise store_error(self.path, e) from None
             except StoreError:
-                if attempt == 2 or not self.repair_search_index():
+                if attempt == 2 or not self.upkeep.repair_search_index():
                     raise
-
-    def repair_search_index(self) -> bool:
-        """Rebuild the full-text index of the turns when it is damaged, from the turns themselves (it holds nothing
-        else). SQLite 3.40's FTS5 was seen to damage it after ~150 writes a full disk interrupted, in a soak and in
-        a script that fills a disk again and again; the turns stayed intact, but every later save failed on the
-        index's triggers. Returns whether it was damaged (and is rebuilt now)."""
-        from assistant.migrations import _m009_turns_search
-
-        raw = self.db._db
-        try:
-            raw.execute("INSERT INTO turns_fts(turns_fts, rank) VALUES ('integrity-check', 0)")
-            return False
-        except sqlite3.Error:
-            pass
-        try:
-            if raw.in_transaction:
-                raw.execute("ROLLBACK")
-            raw.execute("PRAGMA writable_schema=ON")  # a damaged FTS5 table cannot even be dropped: forget it
-            raw.execute("BEGIN IMMEDIATE")
-            raw.execute("DELETE FROM sqlite_master WHERE type = 'table' AND name = 'turns_fts'")
-            raw.execute("COMMIT")
-            raw.execute("PRAGMA writable_schema=OFF")
-            self.db.reopen()
-            raw = self.db._db
-            raw.execute("BEGIN IMMEDIATE")
-            for name in ("turns_fts_data", "turns_fts_idx", "turns_fts_docsize", "turns_fts_config"):
-                raw.execute(f"DROP TABLE IF EXISTS {name}")
-            for name in ("turns_fts_insert", "turns_fts_delete", "turns_fts_update"):
-                raw.execute(f"DROP TRIGGER IF EXISTS {name}")
-            _m009_turns_search(raw)
-            raw.execute("COMMIT")
-        except sqlite3.Error as e:
-            if raw.in_transaction:
-                raw.execute("ROLLBACK")
-            raise store_error(self.path, e) from None
-        if self.notify:
-            self.notify("The history's search index was damaged (a write a full disk interrupted) and has been rebuilt "
-                        "from the turns: nothing was lost.")
-        return True
-
-    def used_bytes(self) -> int:
-        """The bytes the data takes in the file (pages in use; pages freed by deletes are reused before the file grows)."""
-        page, count, free = (self.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_size", "page_count", "freelist_count"))
-        return (count - free) * page
-
-    def _merge_search_index(self) -> None:
-        """The search index keeps deleted turns' entries as markers until its segments are merged: merge them, so
-        that deleting turns frees their space."""
-        self.db.execute("INSERT INTO turns_fts(turns_fts) VALUES ('optimize')")
-
-    def trim(self) -> int:
-        """Past ``max_bytes``, make room down to ``CAP_ROOM`` of it, the least needed first: the records of finished
-        batch jobs (their output was written out; a job run again asks again), oldest job first; then the turns of
-        batch jobs (their records hold their answers); then the oldest turns, but only where that can bring the
-        store under its cap: the records an unfinished job needs to resume stay, and conversations are not deleted
-        for them. Says what it did through ``notify``. The file does not shrink: the freed pages take the next turns
-        (``logs prune`` compacts it). Returns the turns deleted."""
-        used = self.used_bytes()
-        if not self.max_bytes or used <= self.max_bytes:
-            return 0
-        target = int(self.max_bytes * CAP_ROOM)
-        jobs = 0
-        for (job,) in self.db.execute("SELECT id FROM batch_jobs WHERE status = 'done' ORDER BY updated_at").fetchall():
-            if used <= target:
-                break
-            self.db.execute("DELETE FROM batch_jobs WHERE id = ?", (job,))  # its records go with it (cascade)
-            jobs += 1
-            used = self.used_bytes()
-        batch_turns, used = self._delete_oldest(used, target, BATCH_TURNS)
-        # what unfinished jobs need to resume: counted, never deleted, and no conversation is deleted for it
-        resume = int(RECORD_OVERHEAD * self.db.execute(
-            "SELECT COALESCE(SUM(length(line)), 0) FROM batch_items WHERE job_id IN "
-            "(SELECT id FROM batch_jobs WHERE status != 'done')").fetchone()[0])
-        chat_turns, used = self._delete_oldest(used, target, "1", resume)
-        if jobs or batch_turns or chat_turns:
-            # the freed pages back to the disk (a store made since auto_vacuum; executescript steps it to the end:
-            # a single step frees one page), written through at once rather than at the next checkpoint
-            self.db.executescript("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(PASSIVE);")
-        if self.notify and (jobs or batch_turns or chat_turns):
-            kept = self.db.execute("SELECT count(*) FROM turns").fetchone()[0]
-            parts = ([f"the records of {jobs:,} finished batch job{'s' if jobs != 1 else ''}"] if jobs else []) + \
-                ([f"{batch_turns:,} batch question{'s' if batch_turns != 1 else ''}"] if batch_turns else []) + \
-                ([f"the {chat_turns:,} oldest turn{'s' if chat_turns != 1 else ''}"] if chat_turns else [])
-            self.notify(f"The history passed its cap of {self.max_bytes / 2**20:g} MB: {', '.join(parts)} "
-                        f"{'were' if len(parts) > 1 or jobs + batch_turns + chat_turns != 1 else 'was'} deleted; "
-                        f"{kept:,} turn{'s' if kept != 1 else ''} kept (history_max_mb in config.toml; 0 keeps all).")
-        if used > self.max_bytes and self.notify and not self._said_over:
-            self._said_over = True
-            self.notify(f"The history is over its cap of {self.max_bytes / 2**20:g} MB while unfinished batch jobs "
-                        f"hold {resume / 2**20:.1f} MB of records to resume from: they go once the jobs finish (run "
-                        "the same batch again to finish one), or raise history_max_mb.")
-        return batch_turns + chat_turns
-
-    def _delete_oldest(self, used: int, target: int, where: str, aside: int = 0) -> tuple[int, int]:
-        """Delete the oldest turns matching ``where`` (SQL) until the data, less ``aside`` bytes, takes ``target``:
-        (turns deleted, bytes used now)."""
-        deleted = 0
-        while used - aside > target:
-            turns = self.db.execute(f"SELECT count(*) FROM turns WHERE {where}").fetchone()[0]
-            if not turns:
-                break
-            total = self.db.execute("SELECT count(*) FROM turns").fetchone()[0]
-            n = min(turns, max(1, -(-(used - aside - target) * total // used)))  # their share of the excess
-            deleted += self.db.execute(f"DELETE FROM turns WHERE id IN (SELECT id FROM turns WHERE {where} ORDER BY "
-                                       "started_at, rowid LIMIT ?)", (n,)).rowcount
-            self._merge_search_index()  # its deleted turns' markers go: the index shrinks with the turns
-            now = self.used_bytes()
-            if now >= used:
-                break
-            used = now
-        return deleted, used
 
     def _save_turn(self, row: TurnRow, model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         db = self.db
@@ -411,6 +280,10 @@ class Store:
         row = self.db.execute("SELECT count(*), sum(prompt_tokens), sum(output_tokens) FROM model_calls "
                               "WHERE turn_id = ?", (turn_id,)).fetchone()
         return row[0], row[1] or 0, row[2] or 0
+
+    def used_bytes(self) -> int:
+        """The bytes the data takes in the file (:meth:`Upkeep.used_bytes`)."""
+        return self.upkeep.used_bytes()
 
     def _shared_text(self, digest: str) -> str | None:
         row = self.db.execute("SELECT text FROM shared_texts WHERE hash = ?", (digest,)).fetchone()
@@ -502,7 +375,7 @@ class Store:
         since = (datetime.now(timezone.utc) - timedelta(hours=LEASE_HOURS)).isoformat(timespec="milliseconds")
         live, dead = {}, []
         for sid, pid, at in self.db.execute("SELECT session_id, pid, at FROM session_leases"):
-            if _alive(pid) and at >= since:
+            if alive(pid) and at >= since:
                 live[sid] = pid
             else:
                 dead.append((sid,))
@@ -539,7 +412,7 @@ class Store:
         self.db.execute("COMMIT")
         vacuumed = turns >= VACUUM_AFTER
         if vacuumed:
-            self._merge_search_index()
+            self.upkeep.merge_search_index()
             self.db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # a store made before gives freed pages back from now
             self.db.execute("VACUUM")
         return turns, sessions, vacuumed
@@ -553,69 +426,6 @@ class Store:
         return self.db.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount > 0
 
     # batch jobs: one per distinct input; each answered question is committed before it is written out
-
-    def open_batch(self, job_id: str, input_name: str, total: int, settings: str = "{}", fresh: bool = False) -> None:
-        """Start or resume job ``job_id`` in this process; ``fresh`` forgets what earlier runs answered. A job has one
-        owner at a time: while another live process runs it, :class:`BatchBusy` says which (checked and taken in one
-        transaction, so two runs started at once cannot both take it)."""
-        now = now_iso()
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            row = self.db.execute("SELECT status, pid FROM batch_jobs WHERE id = ?", (job_id,)).fetchone()
-            if row is not None and row["status"] == "running" and row["pid"] not in (None, os.getpid()) \
-                    and _alive(row["pid"]):
-                raise BatchBusy(job_id, row["pid"])
-            if fresh:
-                self.db.execute("DELETE FROM batch_items WHERE job_id = ?", (job_id,))
-            self.db.execute(
-                "INSERT INTO batch_jobs (id, input, total, status, created_at, updated_at, settings, pid) "
-                "VALUES (?, ?, ?, 'running', ?, ?, ?, ?) "
-                "ON CONFLICT(id) DO UPDATE SET status = 'running', updated_at = excluded.updated_at, pid = excluded.pid",
-                (job_id, input_name, total, now, now, settings, os.getpid()),
-            )
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
-
-    def close_batch(self, job_id: str, done: bool) -> None:
-        """The process leaves the job: ``done`` when every question has its record, else interrupted."""
-        self.db.execute("UPDATE batch_jobs SET status = ?, pid = NULL, updated_at = ? WHERE id = ?",
-                        ("done" if done else "interrupted", now_iso(), job_id))
-        if done and self.max_bytes:  # its records (written out now) go before any turn, now rather than later
-            self.trim()
-
-    def batch_done(self, job_id: str) -> set[int]:
-        return {r[0] for r in self.db.execute("SELECT idx FROM batch_items WHERE job_id = ?", (job_id,))}
-
-    def batch_line(self, job_id: str, index: int) -> str:
-        return self.db.execute("SELECT line FROM batch_items WHERE job_id = ? AND idx = ?", (job_id, index)).fetchone()[0]
-
-    def batch_lines(self, job_id: str):  # -> Iterator[str], in the order they were answered
-        cur = self.db.cursor()
-        for row in cur.execute("SELECT line FROM batch_items WHERE job_id = ? ORDER BY finished_at, idx", (job_id,)):
-            yield row[0]
-
-    def batch_record(self, job_id: str, index: int, ok: bool, line: str) -> None:
-        now = now_iso()
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.db.execute("INSERT OR REPLACE INTO batch_items VALUES (?, ?, ?, ?, ?)", (job_id, index, int(ok), line, now))
-            self.db.execute("UPDATE batch_jobs SET updated_at = ? WHERE id = ?", (now, job_id))
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-
-    def batch_jobs(self) -> list[dict[str, Any]]:
-        """Every job with its counts; ``running`` only while its process lives (a killed one is ``interrupted``)."""
-        rows = [dict(r) for r in self.db.execute(
-            "SELECT j.*, COUNT(i.idx) AS done, COALESCE(SUM(1 - i.ok), 0) AS failed FROM batch_jobs j "
-            "LEFT JOIN batch_items i ON i.job_id = j.id GROUP BY j.id ORDER BY j.updated_at DESC")]
-        for r in rows:
-            if r["status"] == "running" and not _alive(r["pid"]):
-                r["status"] = "interrupted"
-        return rows
 
 
 class LazyStore:

@@ -52,13 +52,13 @@ def run(cap_mb: float, batch: int, root: Path) -> dict[str, float]:
         saves += 1
     for job, n, done in (("job-done", batch, True), ("job-open", batch // 4, False)):
         session = store.rolling_session("batch", f"batch {job}")
-        store.open_batch(job, f"{job}.txt", n)
+        store.batches.open(job, f"{job}.txt", n)
         for i in range(n):
             save(store, session, f"{job} question {i}")
-            store.batch_record(job, i, True, json.dumps({"id": i, "question": f"{job} question {i}",
+            store.batches.record(job, i, True, json.dumps({"id": i, "question": f"{job} question {i}",
                                                          "answer": "An answer. " * 20, "ok": True}))
             saves += 1
-        store.close_batch(job, done)
+        store.batches.close(job, done)
     for i in range(300, 600):
         save(store, chat, f"chat question {i}")
         saves += 1

@@ -224,7 +224,8 @@ def test_arithmetic_that_needs_no_store_is_answered_beside_a_damaged_database(ho
 
 
 def test_past_its_size_cap_the_history_loses_its_oldest_turns_and_says_so(tmp_path):
-    from assistant.store import CAP_CHECK_EVERY, CAP_ROOM
+    from assistant.store import CAP_CHECK_EVERY
+    from assistant.store_upkeep import CAP_ROOM
 
     said: list[str] = []
     cap = 400 * 1024
@@ -248,12 +249,12 @@ def test_past_its_size_cap_the_history_loses_its_oldest_turns_and_says_so(tmp_pa
 
 def _batch(store: Store, job: str, n: int, done: bool, start: int) -> None:
     session = store.rolling_session("batch", f"batch {job}")
-    store.open_batch(job, f"{job}.txt", n)
+    store.batches.open(job, f"{job}.txt", n)
     for i in range(n):
         _turn(store, session, f"{job}{i:05d}", f"{job} question {i}", "an answer " * 60,
               f"2026-01-02T{(start + i) // 3600:02d}:{(start + i) // 60 % 60:02d}:{(start + i) % 60:02d}")
-        store.batch_record(job, i, True, '{"answer": "' + "an answer " * 60 + '"}')
-    store.close_batch(job, done)
+        store.batches.record(job, i, True, '{"answer": "' + "an answer " * 60 + '"}')
+    store.batches.close(job, done)
 
 
 def test_the_cap_takes_finished_jobs_and_batch_questions_before_conversations(tmp_path):
@@ -266,7 +267,7 @@ def test_the_cap_takes_finished_jobs_and_batch_questions_before_conversations(tm
         _turn(store, chat, f"chat{i:04d}", f"question {i}", "answer " + "x" * 600, f"2026-01-01T00:00:{i:02d}")
     _batch(store, "done", 900, True, 0)
     _batch(store, "open", 150, False, 1000)
-    store.trim()
+    store.upkeep.trim()
     count = lambda sql: store.db.execute(sql).fetchone()[0]  # noqa: E731
     assert count("SELECT count(*) FROM turns WHERE id LIKE 'chat%'") == 40  # every conversation turn kept
     assert count("SELECT count(*) FROM batch_items WHERE job_id = 'done'") == 0
@@ -282,8 +283,8 @@ def test_records_an_unfinished_job_needs_do_not_cost_the_conversations(tmp_path)
     for i in range(20):
         _turn(store, chat, f"chat{i:04d}", f"question {i}", "answer " + "x" * 600, f"2026-01-01T00:00:{i:02d}")
     _batch(store, "open", 800, False, 0)  # its records alone (~560 KB) are over the cap
-    store.trim()
-    store.trim()
+    store.upkeep.trim()
+    store.upkeep.trim()
     assert store.db.execute("SELECT count(*) FROM turns WHERE id LIKE 'chat%'").fetchone()[0] == 20
     assert store.db.execute("SELECT count(*) FROM batch_items").fetchone()[0] == 800
     assert sum("unfinished batch jobs hold" in s for s in said) == 1  # said once, with what to do

@@ -83,7 +83,7 @@ def test_pages_the_cap_frees_go_back_to_the_disk(tmp_path):
                                 route="chat", route_by="model", route_reason="", attempts=0, model_calls=0, error=None,
                                 started_at=f"2026-11-22T10:{i // 60:02d}:{i % 60:02d}",
                                 finished_at="2026-11-22T11:00:00"), [], [], big[:1])
-    store.trim()  # as at the next look at the size
+    store.upkeep.trim()  # as at the next look at the size
     store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     kept = store.db.execute("SELECT count(*) FROM turns").fetchone()[0]
     assert 0 < kept < 400  # the cap deleted the oldest

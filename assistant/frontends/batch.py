@@ -323,7 +323,7 @@ class Writer:
             if self.cursor in self.pending:
                 self.output.write(self.pending.pop(self.cursor) + "\n")
             elif self.cursor in self.done:
-                self.output.write(self.store.batch_line(self.job_id, self.cursor) + "\n")
+                self.output.write(self.store.batches.line(self.job_id, self.cursor) + "\n")
             else:
                 break
             self.cursor += 1
@@ -379,9 +379,9 @@ async def _open_job(app: Assistant, source: str, jobs_dir: Path, fresh: bool,
     key = job_key(app, await answering_backend(app))
     job_id = hashlib.sha256(f"{digest}\n{json.dumps(key, sort_keys=True)}".encode()).hexdigest()[:16]
     total = count_items(path)
-    app.store.open_batch(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
+    app.store.batches.open(job_id, str(path) if source != "-" else "(stdin)", total, json.dumps(key), fresh=fresh)
     last_job.update(id=job_id, total=total)
-    done = app.store.batch_done(job_id)  # indices answered in earlier runs; their lines stay in the store
+    done = app.store.batches.done(job_id)  # indices answered in earlier runs; their lines stay in the store
     if done:
         print(f"resuming job {job_id} ({describe_key(key)}): {len(done)} of {total} already answered "
               "(--fresh starts over)", file=err)
@@ -398,7 +398,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
     session = store.rolling_session("batch", f"batch {name} (job {job_id})")  # its questions' session, each on its own
     stats = Stats(total=total)
     writer = Writer(output, store, job_id, done, ordered)
-    for line in store.batch_lines(job_id):  # earlier runs' records: in the summary, and on the output
+    for line in store.batches.lines(job_id):  # earlier runs' records: in the summary, and on the output
         stats.earlier(json.loads(line))
         writer.earlier(line)
     writer.flush()
@@ -423,7 +423,7 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
                 continue
             streak = 0
             line = record.line(item.extra)
-            store.batch_record(job_id, item.index, record.ok, line)  # durable before it is shown
+            store.batches.record(job_id, item.index, record.ok, line)  # durable before it is shown
             stats.add(record)
             if progress and shares_terminal:
                 err.write("\r\033[K")  # the records and the bar share the screen: the bar is redrawn below them
@@ -436,13 +436,13 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
     await _feed(path, done, queue, [asyncio.create_task(worker()) for _ in range(concurrency)], fatal,
                 err if progress else None)
     if fatal:
-        store.close_batch(job_id, done=False)
+        store.batches.close(job_id, done=False)
         e = fatal[0]
         stopped = BatchStopped(f"batch stopped: {e.message}", f"{e.hint} Progress is saved: run the same command again to resume.")
         stopped.exit_code = e.exit_code
         raise stopped
     writer.rest(total)
-    store.close_batch(job_id, done=not stats.unanswered)
+    store.batches.close(job_id, done=not stats.unanswered)
     print(stats.summary(), file=err)
     return stats
 
@@ -455,7 +455,7 @@ def _is_tty(stream: IO[str]) -> bool:
 
 
 def jobs_table(store: Store) -> str:
-    rows = store.batch_jobs()
+    rows = store.batches.jobs()
     if not rows:
         return "no batch jobs"
     width = shutil.get_terminal_size((100, 20)).columns if sys.stdout.isatty() else None  # a pipe gets it all

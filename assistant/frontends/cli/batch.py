@@ -35,7 +35,7 @@ def batch(args: argparse.Namespace) -> int:
         if not last_job:
             raise
         store = Store(paths.database)
-        answered = len(store.batch_done(last_job["id"]))
+        answered = len(store.batches.done(last_job["id"]))
         store.close()
         print(f"\nassistant: interrupted: {answered} of {last_job['total']} answered and saved. Run the same command "
               "again to resume (--fresh starts over).", file=sys.stderr)

@@ -30,7 +30,7 @@ from pathlib import Path
 from _common import ROOT, machine
 
 from tools.reminders.book import Book
-from tools import request
+from tools.reading import request
 from tools.reminders.reading import due, read
 
 TZ = timezone(timedelta(hours=8))

@@ -39,7 +39,7 @@ from assistant.trace import Trace
 from tools import Registry
 
 try:
-    from tools.request import unwrapped
+    from tools.reading.request import unwrapped
 except ImportError:  # a checkout from before the shared reading, for the figures before it
     from assistant.pipeline.claims import unwrapped  # type: ignore[no-redef]
 

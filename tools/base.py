@@ -204,7 +204,7 @@ class Tool(Generic[A]):
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
         """Deterministic follow-up routing: arguments when ``question`` certainly continues ``previous``
         ("那北京呢?" after a weather turn, "times 2" after a calculation). Where it has none, the router asks the
-        last question again with the part the follow-up changes, read by :meth:`route` (:mod:`tools.follow_up`),
+        last question again with the part the follow-up changes, read by :meth:`route` (:mod:`tools.reading.follow_up`),
         unless :attr:`continues_by_substitution` is off."""
         return None
 

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, Field
 
 from tools.base import Grounding, KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
-from tools.numerals import to_digits
+from tools.reading.numerals import to_digits
 from tools.lazy_re import lazy_compile
 
 # (pint unit, kind, names): a name is matched case-insensitively when it is a word of three or more letters

@@ -26,7 +26,7 @@ _ZH = lazy_compile(
 
 
 def asks(request: str) -> bool:
-    """Whether ``request`` (a question read by :func:`tools.request.read`) asks what the assistant can do."""
+    """Whether ``request`` (a question read by :func:`tools.reading.request.read`) asks what the assistant can do."""
     text = request.strip()
     return bool(_EN.match(text) or _ZH.match(text))
 
@@ -34,7 +34,7 @@ def asks(request: str) -> bool:
 def _example(tool: Tool, zh: bool) -> str | None:
     """One request of the tool's own declared ones (``Tool.reads``) in the question's language: a plain one (no
     wrapper), the shortest."""
-    from tools.request import read
+    from tools.reading.request import read
 
     fits = [q for q, _ in tool.reads if (language_of(q) == "zh") == zh and not (r := read(q)).wrapped and not r.markup]
     return min(fits, key=len) if fits else None

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from assistant.pipeline.answer_check import _FENCED, _INLINE_CODE, _UNIT_AFTER, _numbers, near, numbers_in, prose
 from tools import Tool
-from tools.request import MARKUP, unwrapped  # noqa: F401 - unwrapped: where the turn reads it
+from tools.reading.request import MARKUP, unwrapped  # noqa: F401 - unwrapped: where the turn reads it
 from tools.lazy_re import lazy_compile
 
-# Chat-template markers and role tokens of the common model families (tools/request.py, where a question is read):
+# Chat-template markers and role tokens of the common model families (tools/reading/request.py, where a question is read):
 # never part of an answer. Text from the first one on is a model that started writing the next turn (or its own
 # prompt) and is never shown.
 TEMPLATE_MARKER = MARKUP

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from assistant.pipeline.answer_check import prose
-from tools.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")

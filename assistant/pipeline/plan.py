@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.router import RouteDecision
 from tools import KeyFact, PreviousTurn, ToolResult
-from tools.request import read
+from tools.reading.request import read
 from tools.lazy_re import lazy_compile
 
 # Where one request ends and the next begins: after a sentence's end, or before a word that adds a request. Each

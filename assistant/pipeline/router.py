@@ -16,8 +16,8 @@ from assistant.models.base import ChatMessage
 from assistant.limits import request_of
 from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
-from tools.follow_up import asked_part, substitute
-from tools.request import read
+from tools.reading.follow_up import asked_part, substitute
+from tools.reading.request import read
 from tools.lazy_re import lazy_compile
 
 CHAT, CLARIFY = "chat", "clarify"
@@ -128,7 +128,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     if guarded(q):
         return _declined(q)
     # The question read once: the rules read the request in it, its social wrapper set aside; one in chat-template
-    # or role markup is no request a rule may answer (tools/request.py).
+    # or role markup is no request a rule may answer (tools/reading/request.py).
     request = read(q)
     if request.markup:
         return None
@@ -175,7 +175,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
 
 def _follow_up(ctx: TurnContext, core: str, q: str) -> RouteDecision | None:
     """The previous turn's request continued by ``q`` (read as ``core``), by the tool's own follow-up or with the
-    slot it names replaced (:func:`tools.follow_up.substitute`)."""
+    slot it names replaced (:func:`tools.reading.follow_up.substitute`)."""
     assert ctx.previous is not None
     tool = ctx.registry.get(ctx.previous.route or "")
     if tool is None:

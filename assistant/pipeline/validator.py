@@ -15,7 +15,7 @@ from assistant.models.parsing import parse_structured
 from assistant.control import without_controls
 from assistant.pipeline.language import CHECK_FAILED, UNCONFIRMED
 from tools import LocalText, Tool, ToolResult, Verdict, language_of
-from tools.request import read
+from tools.reading.request import read
 
 VERDICT_SCHEMA = {
     "type": "object",

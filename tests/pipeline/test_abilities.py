@@ -27,7 +27,7 @@ async def test_a_question_about_what_it_can_do_is_answered_by_rule(fake, make_ap
 @pytest.mark.parametrize("message", ["what can you do for a headache?", "help me with my homework",
                                      "I can't do anything right today", "你能做什么菜?"])
 def test_questions_that_only_look_like_it_are_not(message):
-    from tools.request import read
+    from tools.reading.request import read
 
     assert not abilities.asks(read(message).core)
 

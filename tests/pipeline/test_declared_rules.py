@@ -13,7 +13,7 @@ from assistant.pipeline.context import TurnContext
 from assistant.trace import Trace
 from tools import PreviousTurn
 from tools.builtin import BUILTIN
-from tools.request import unwrapped
+from tools.reading.request import unwrapped
 
 READS = [(tool, question, args) for tool in BUILTIN for question, args in tool.reads]
 NEAR_MISSES = [(tool, text) for tool in BUILTIN for text in tool.near_misses]

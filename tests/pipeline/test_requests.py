@@ -1,4 +1,4 @@
-"""Requests, not sentences: a question is read once (tools/request.py) and every rule reads the request in it. The
+"""Requests, not sentences: a question is read once (tools/reading/request.py) and every rule reads the request in it. The
 wrapped and the bare request get the same answer with no model call, in both languages; what is all wrapper, or
 quoted markup, or conversation, takes no tool route."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fake_ollama import Reply, Script
 
-from tools.request import read, unwrapped
+from tools.reading.request import read, unwrapped
 
 
 @pytest.mark.parametrize("question, core", [

@@ -13,7 +13,7 @@ from oracle import grounded
 from tools import InProcessRunner
 from tools.sandbox import SandboxRunner
 from tools.weather import Weather, WeatherArgs, WeatherConfig
-from tools.when import find_when, resolve
+from tools.reading.when import find_when, resolve
 
 SUNDAY_EVENING = datetime(2026, 11, 22, 19, 0)  # the fake's clock, in Beijing
 

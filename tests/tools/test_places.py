@@ -173,7 +173,7 @@ def test_a_long_repetitive_question_looks_each_place_name_up_once(gazetteer_inde
 
 
 def test_a_long_run_of_chinese_numerals_is_left_as_it_is():
-    from tools.numerals import to_digits
+    from tools.reading.numerals import to_digits
 
     assert to_digits("一二三四五六七八九十" * 500) == "一二三四五六七八九十" * 500  # no number is written so long
     assert to_digits("一百二十三加四十五") == "123加45"

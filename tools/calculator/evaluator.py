@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import simpleeval
 
-from tools.numerals import to_digits
+from tools.reading.numerals import to_digits
 from tools.lazy_re import lazy_compile
 
 

@@ -11,7 +11,7 @@ import unicodedata
 
 from tools.base import KeyFact
 from tools.calculator.evaluator import CalcError, MAX_INPUT, format_number, normalize, parse
-from tools.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
 
 

@@ -11,7 +11,7 @@ from tools.calculator.question import (
     formula_problem, numbers_are_the_users, percent_question,
     works_on_earlier_figures,
 )
-from tools.formulas import formula
+from tools.reading.formulas import formula
 
 
 class CalculatorArgs(BaseModel):

@@ -10,7 +10,7 @@ from tools.base import KeyFact, ToolResult, Verdict, language_of
 from tools.clock.config import ClockArgs
 from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, zh_date
 from tools.clock.question import HERE, TIME_WORDS, ClockQuestions
-from tools.numerals import to_digits
+from tools.reading.numerals import to_digits
 
 
 class ClockAnswers:

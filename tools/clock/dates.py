@@ -8,8 +8,8 @@ import unicodedata
 from datetime import date, datetime, timedelta
 from typing import Literal
 
-from tools.numerals import to_digits
-from tools.when import find_when, resolve
+from tools.reading.numerals import to_digits
+from tools.reading.when import find_when, resolve
 from tools.lazy_re import lazy_compile
 
 

@@ -15,7 +15,7 @@ from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
 from tools.gazetteer import Gazetteer, gazetteer, index_path
-from tools.when import current_time
+from tools.reading.when import current_time
 
 
 class Clock(Tool[ClockArgs]):

@@ -18,7 +18,7 @@ from datetime import date, datetime, timedelta
 from typing import Literal
 
 from tools.base import LocalText
-from tools.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps

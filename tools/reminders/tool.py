@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from tools.base import LocalText, Tool, ToolResult, Verdict, language_of
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
-from tools.when import current_time
+from tools.reading.when import current_time
 from tools.lazy_re import lazy_compile
 
 # Words without which no request is one for reminders: checked first, so that a question of another kind does not
@@ -209,7 +209,7 @@ class Reminders(Tool[RemindersArgs]):
         if args.action != "set" or not args.when.strip():
             return None
         from tools.reminders.reading import _plain
-        from tools.request import values
+        from tools.reading.request import values
 
         asked = _plain(values(question)).casefold()
         when = _plain(values(args.when)).casefold()

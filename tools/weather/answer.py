@@ -14,7 +14,7 @@ from tools.weather.question import WeatherQuestions
 from tools.weather.service import _number, _shown, _unit
 from tools.weather.text import weather_sense
 from tools.weather.wmo import condition_words, contradicted
-from tools.when import resolve
+from tools.reading.when import resolve
 
 
 class WeatherAnswers:

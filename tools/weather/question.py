@@ -16,7 +16,7 @@ from tools.weather.text import (
     EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase,
     explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
 )
-from tools.when import find_when
+from tools.reading.when import find_when
 from tools.lazy_re import lazy_compile
 
 

@@ -19,7 +19,7 @@ from tools.gazetteer import Gazetteer, Place
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.question import _NOW
 from tools.weather.wmo import describe
-from tools.when import Period, current_time, day_name, out_of_range, resolve
+from tools.reading.when import Period, current_time, day_name, out_of_range, resolve
 
 
 ATTRIBUTION = "Weather data by Open-Meteo.com (CC BY 4.0)"

@@ -22,7 +22,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from tools.numerals import EN_NUMBER, en_value
+from tools.reading.numerals import EN_NUMBER, en_value
 from tools.lazy_re import lazy_compile
 
 # Chat-template markers and role tokens of the common model families.

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from tools.numerals import to_digits
+from tools.reading.numerals import to_digits
 from tools.lazy_re import lazy_compile
 
 _NUM = r"(\d+(?:\.\d+)?)"

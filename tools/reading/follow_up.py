@@ -39,7 +39,7 @@ _PERCENT_WORDS = lazy_compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per\s+cent)\b|百�
 
 def percent_signs(text: str) -> str:
     """``text`` with its percentages written with the sign ("20 percent of 300" → "20% of 300")."""
-    from tools.numerals import to_digits
+    from tools.reading.numerals import to_digits
 
     text = to_digits(text) if "百分之" in text else text
     return _PERCENT_WORDS.sub(lambda m: f"{m.group(1) or m.group(2)}%", text)

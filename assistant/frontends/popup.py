@@ -24,11 +24,10 @@ import tkinter as tk
 from tkinter import font as tkfont
 from typing import Any
 
-from tkinter import ttk
 
 from assistant.errors import AssistantError
 from assistant.frontends.client import Client, DaemonError, DaemonUnavailable, Turn
-from assistant.frontends.markdown import spans
+from assistant.frontends.transcript import BG, BORDER, FAINT, FG, MUTED, Transcript
 from assistant.paths import resolve_paths
 from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, TOO_SMALL
 from assistant.wire import stage_label
@@ -38,8 +37,6 @@ PLACEHOLDER = "Ask anything…"
 WIDTH = 680  # and at most MAX_HEIGHT tall: compact on open, growing with the conversation
 MAX_HEIGHT = 480
 SHOWN_TURNS = 10  # exchanges of the session shown when it opens (the conversation scrolls)
-# A flat, light look (the launchers people know: Raycast, Alfred, KRunner, GNOME's search)
-BORDER, BG, FG, MUTED, FAINT, CODE_BG, ERROR = "#b8bec8", "#ffffff", "#1f2328", "#6b7280", "#e5e7eb", "#f3f4f6", "#b42318"
 
 
 def undecorated(root: tk.Tk) -> bool:
@@ -120,24 +117,10 @@ class Popup:
         self.placeholder.bind("<Button-1>", lambda _e: self.entry.focus_force())
         self.rule = tk.Frame(frame, height=1, bg=FAINT)
         self.body = tk.Frame(frame, bg=BG)
-        self.text = tk.Text(self.body, wrap="word", font=(family, 12), relief="flat", bd=0, highlightthickness=0,
-                            bg=BG, fg=FG, state="disabled", cursor="arrow", takefocus=False, padx=16, pady=10,
-                            spacing1=2, spacing3=2)
-        style = ttk.Style(root)
-        if "clam" in style.theme_names():
-            style.theme_use("clam")
-        # a thin scrollbar without arrows, shown only when the conversation is longer than the window
-        style.layout("Thin.Vertical.TScrollbar", [("Vertical.Scrollbar.trough", {  # type: ignore[list-item]
-            "sticky": "ns", "children": [("Vertical.Scrollbar.thumb", {"expand": "1", "sticky": "nswe"})]})])
-        style.configure("Thin.Vertical.TScrollbar", troughcolor=BG, background="#c7ccd4", bordercolor=BG,
-                        lightcolor="#c7ccd4", darkcolor="#c7ccd4", gripcount=0, arrowsize=9)  # clam: its width
-        self.scroll = ttk.Scrollbar(self.body, orient="vertical", command=self.text.yview,
-                                    style="Thin.Vertical.TScrollbar")
-        self.text.configure(yscrollcommand=self._scrolled)
-        self.text.pack(side="left", fill="both", expand=True)
+        self.transcript = Transcript(root, self.body, family)
+        self.text = self.transcript.text  # its height is measured here, as the window grows
         self.status = tk.Label(frame, text=HINT, anchor="w", fg=MUTED, bg=BG, font=(family, 11))
         self.status.pack(fill="x", padx=16, pady=(0, 10), side="bottom")
-        self._tags(family)
         # measured once, here: a Font object that the garbage collector met in another thread would abort Tcl
         self.line_height = tkfont.Font(root=root, family=family, size=12).metrics("linespace") + 4
         self.entry.bind("<Return>", self.ask)
@@ -155,7 +138,7 @@ class Popup:
         self.show_last()
         self._placeholder()
         self.place()
-        threading.Thread(target=self._notes, daemon=True).start()
+        threading.Thread(target=daemon_notes, args=(self.client, self.events), daemon=True).start()
         signal.signal(signal.SIGUSR1, lambda *_: self.raise_asked.set())
         signal.signal(signal.SIGUSR2, lambda *_: self.reminded.set())
         self.look_for_selection()
@@ -166,29 +149,6 @@ class Popup:
             self.placeholder.place_forget()
         else:
             self.placeholder.place(in_=self.entry, x=0, rely=0.5, anchor="w")
-
-    def _scrolled(self, first: float | str, last: float | str) -> None:
-        """The scrollbar is there only while there is something to scroll to."""
-        self.scroll.set(first, last)
-        if float(first) <= 0.0 and float(last) >= 1.0:
-            self.scroll.pack_forget()
-        elif not self.scroll.winfo_ismapped():
-            self.scroll.pack(side="right", fill="y", before=self.text)
-
-    def _tags(self, family: str) -> None:
-        t = self.text
-        t.tag_configure("bold", font=(family, 12, "bold"))
-        t.tag_configure("italic", font=(family, 12, "italic"))
-        t.tag_configure("heading", font=(family, 13, "bold"))
-        fixed = tkfont.nametofont("TkFixedFont").actual("family")  # a monospace family (a named font is not one)
-        t.tag_configure("code", font=(fixed, 11), background=CODE_BG)
-        t.tag_configure("code_block", font=(fixed, 11), background=CODE_BG, lmargin1=12, lmargin2=12)
-        t.tag_configure("table", font=(fixed, 11), foreground="#888888")
-        t.tag_configure("table_cell", font=(fixed, 11))
-        t.tag_configure("quote", foreground="#555555", lmargin1=12, lmargin2=12)
-        t.tag_configure("list", lmargin1=8, lmargin2=22)
-        t.tag_configure("question", foreground=MUTED, font=(family, 12, "bold"), spacing1=8)
-        t.tag_configure("error", foreground=ERROR)
 
     def place(self) -> None:
         """Centred across the screen, its top edge where a window of the largest size would sit a third of the way
@@ -282,24 +242,9 @@ class Popup:
 
     # the answer area: read-only for the user, written here
 
-    def _notes(self) -> None:
-        """What the daemon says the user must know (a plugin that runs unconfined), in the hint line, once."""
-        try:
-            notes = self.client.get("/v1/health", timeout=2).get("notes") or []
-        except Exception:  # noqa: BLE001 - no note is better than no popup
-            return
-        if notes:
-            self.events.put({"type": "note", "text": str(notes[-1])})
-
     def look_for_selection(self) -> None:
         """The text selected in another window as the popup is summoned: attached to the next question."""
-        def read() -> None:
-            from assistant.frontends.selection import read_selection
-
-            selected = read_selection()
-            if selected and selected != self.used_selection:
-                self.events.put({"type": "selection", "text": selected})
-        threading.Thread(target=read, daemon=True).start()
+        threading.Thread(target=selected_elsewhere, args=(self.events, self.used_selection), daemon=True).start()
 
     def select_all(self, _event: object = None) -> str:
         self.entry.select_range(0, "end")
@@ -329,53 +274,20 @@ class Popup:
 
     def show_reminders(self) -> None:
         """The reminders the daemon fired while the popup is open, as lines of the conversation."""
-        from tools.reminders.book import Book
-
-        try:
-            fired = [r for r in Book(resolve_paths().database).recent(50)
-                     if r.state in ("fired", "missed") and r.fired_at and r.fired_at.timestamp() >= self.opened_at - 1
-                     and r.id not in self.shown_reminders]
-        except Exception:  # noqa: BLE001 - a store busy for a moment: the next signal shows it
-            return
-        for r in sorted(fired, key=lambda r: r.due):
-            self.shown_reminders.add(r.id)
-            zh = r.lang == "zh"
-            what = r.what(zh)
-            when = r.due.astimezone().strftime("%H:%M")
-            label = ("错过的提醒" if r.state == "missed" else "提醒") if zh else ("Missed reminder" if r.state == "missed"
-                                                                            else "Reminder")
-            line = f"{label} · {when} · {what}"  # in words: not every desktop's font has an alarm clock sign
-            self.text.configure(state="normal")
-            if self.text.index("end-1c") != "1.0":
-                self.text.insert("end", "\n\n")
-            self.text.insert("end", line, ("question",))
-            self.text.configure(state="disabled")
-            self.text.see("end")
+        for rid, line in fired_since(self.opened_at, self.shown_reminders):
+            self.shown_reminders.add(rid)
+            self.transcript.line(line, ("question",))
             self.expand()
             self.grow()
             print(f"reminder shown: {line}", flush=True)  # the popup's log
 
     def start_exchange(self, question: str) -> None:
         """A new exchange below the ones before (the conversation is kept, not replaced)."""
-        self.text.configure(state="normal")
-        if self.text.index("end-1c") != "1.0":
-            self.text.insert("end", "\n\n")
-        self.text.insert("end", f"› {question}\n", ("question",))
-        self.text.mark_set("answer", "end-1c")
-        self.text.mark_gravity("answer", "left")
-        self.text.configure(state="disabled")
-        self.text.see("end")
+        self.transcript.start_exchange(question)
         self.answer = ""
 
     def draw_answer(self) -> None:
-        following = self.text.yview()[1] >= 0.999  # at the bottom: keep following the stream
-        self.text.configure(state="normal")
-        self.text.delete("answer", "end-1c")  # Tk keeps its final newline: to "end" would take the one before
-        for piece, styles in spans(self.answer):
-            self.text.insert("end", piece, styles)
-        self.text.configure(state="disabled")
-        if following:
-            self.text.see("end")
+        self.transcript.draw(self.answer)
         self.grow()
 
     def copy(self, _event: object = None) -> str:
@@ -399,22 +311,8 @@ class Popup:
             return "break"
         self.pulling = True
         self.root.unbind("<Control-p>")
-        threading.Thread(target=self._pull_worker, daemon=True).start()
+        threading.Thread(target=pull_capable, args=(self.events,), daemon=True).start()
         return "break"
-
-    def _pull_worker(self) -> None:
-        """`assistant models pull` in a process of its own (its progress, a line a quarter, on the hint line); the
-        daemon loads the pulled model at its next question."""
-        proc = subprocess.Popen([sys.executable, "-m", "assistant", "models", "pull", CAPABLE_MODEL, "--yes"],
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True)
-        last = ""
-        for line in proc.stderr or []:
-            last = line.strip() or last
-            self.events.put({"type": "pull", "text": last})
-        ok = proc.wait() == 0
-        self.events.put({"type": "pulled", "ok": ok, "text": f"{CAPABLE_MODEL} is here; asking again…" if ok
-                         else f"the pull did not finish: {last.removeprefix('assistant: ')}"})
 
     def walk(self, step: int) -> str:
         """Up: an earlier question into the input line; Down: a later one (past the last: empty)."""
@@ -508,21 +406,14 @@ class Popup:
                     self.entry.delete(0, "end")
                     self.entry.insert(0, self.history.pop())
                     self.ask()
-            elif kind == "turn_failed":  # said as text, its fix with it (Markdown: a command shows as code)
-                self.text.configure(state="normal")
-                if self.answer.strip():  # after what came of the answer, on a line of its own
-                    self.text.insert("end", "\n")
-                self.text.insert("end", "⚠ ", ("error",))
-                for piece, styles in spans(f"{e['message']} {e.get('hint') or ''}".strip()):
-                    self.text.insert("end", piece, ("error", *styles))
-                self.text.configure(state="disabled")
-                self.text.see("end")
+            elif kind == "turn_failed":  # said as text, its fix with it
+                self.transcript.failure(f"{e['message']} {e.get('hint') or ''}".strip(), bool(self.answer.strip()))
                 self.grow()
                 self.status.config(text=HINT)
             elif kind == "note":
                 self.status.config(text=f"note: {e['text']}"[:160])
             elif kind == "selection":
-                if e["text"] in self.text.get("1.0", "end"):  # selected in the popup itself: not another window's
+                if self.transcript.holds(e["text"]):  # selected in the popup itself: not another window's
                     continue
                 self.selection = e["text"]
                 print(f"selection attached: {len(e['text'])} characters", flush=True)  # the popup's log
@@ -535,6 +426,60 @@ class Popup:
                     self.entry.insert(0, question)
                     self.ask()
         self.root.after(50, self.pump)  # also lets Python see SIGUSR1 between Tk events
+
+
+def daemon_notes(client: Client, events: queue.Queue[dict[str, Any]]) -> None:
+    """What the daemon says the user must know (a plugin that runs unconfined), for the hint line, once."""
+    try:
+        notes = client.get("/v1/health", timeout=2).get("notes") or []
+    except Exception:  # noqa: BLE001 - no note is better than no popup
+        return
+    if notes:
+        events.put({"type": "note", "text": str(notes[-1])})
+
+
+def selected_elsewhere(events: queue.Queue[dict[str, Any]], used: str | None) -> None:
+    """The text selected in another window (not the one last asked about), for the next question."""
+    from assistant.frontends.selection import read_selection
+
+    selected = read_selection()
+    if selected and selected != used:
+        events.put({"type": "selection", "text": selected})
+
+
+def fired_since(opened_at: float, shown: set[int]) -> list[tuple[int, str]]:
+    """The reminders the daemon fired since the popup opened and it has not shown, in the order they were due, each
+    as the line the conversation shows (in the language it was set in)."""
+    from tools.reminders.book import Book
+
+    try:
+        fired = [r for r in Book(resolve_paths().database).recent(50)
+                 if r.state in ("fired", "missed") and r.fired_at and r.fired_at.timestamp() >= opened_at - 1
+                 and r.id not in shown]
+    except Exception:  # noqa: BLE001 - a store busy for a moment: the next signal shows it
+        return []
+    lines = []
+    for r in sorted(fired, key=lambda r: r.due):
+        zh = r.lang == "zh"
+        label = ("错过的提醒" if r.state == "missed" else "提醒") if zh else ("Missed reminder" if r.state == "missed"
+                                                                        else "Reminder")
+        # in words: not every desktop's font has an alarm clock sign
+        lines.append((r.id, f"{label} · {r.due.astimezone().strftime('%H:%M')} · {r.what(zh)}"))
+    return lines
+
+
+def pull_capable(events: queue.Queue[dict[str, Any]]) -> None:
+    """`assistant models pull` in a process of its own (its progress, a line a quarter, on the hint line); the
+    daemon loads the pulled model at its next question."""
+    proc = subprocess.Popen([sys.executable, "-m", "assistant", "models", "pull", CAPABLE_MODEL, "--yes"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    last = ""
+    for line in proc.stderr or []:
+        last = line.strip() or last
+        events.put({"type": "pull", "text": last})
+    ok = proc.wait() == 0
+    events.put({"type": "pulled", "ok": ok, "text": f"{CAPABLE_MODEL} is here; asking again…" if ok
+                else f"the pull did not finish: {last.removeprefix('assistant: ')}"})
 
 
 def main() -> None:

@@ -134,12 +134,12 @@ def test_it_opens_compact_and_centred_and_grows_downwards_with_the_conversation(
     p._placeholder()
     assert not p.placeholder.winfo_ismapped()
     p.ask()
-    run_until(p, lambda: not p.busy and not p.scroll.winfo_ismapped())  # nothing to scroll to: no scrollbar
+    run_until(p, lambda: not p.busy and not p.transcript.scroll.winfo_ismapped())  # nothing to scroll to: no scrollbar
     assert 120 < p.root.winfo_height() < MAX_HEIGHT and p.root.winfo_rooty() == top
     p.client.script = [{"type": "turn_done", "answer": long, "ok": True}]
     p.entry.insert(0, "Now something long")
     p.ask()
-    run_until(p, lambda: not p.busy and p.scroll.winfo_ismapped())  # a scrollbar only when there is more to see
+    run_until(p, lambda: not p.busy and p.transcript.scroll.winfo_ismapped())  # a scrollbar only when there is more to see
     assert p.root.winfo_height() == MAX_HEIGHT
     assert "A short answer." in shown(p) and "Paragraph 29" in shown(p)  # one conversation
 

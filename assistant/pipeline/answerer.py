@@ -11,7 +11,8 @@ from __future__ import annotations
 from assistant.config import Settings
 from assistant.errors import AssistantError, NoVision
 from assistant.models.base import ModelBackend, ModelProfile
-from assistant.pipeline import small_talk, trust
+from assistant.pipeline import trust
+from assistant.pipeline.recognisers import small_talk
 from assistant.pipeline.language import scope_line
 from assistant.pipeline.trust import Trust
 from assistant.store import Store

@@ -15,7 +15,7 @@ from assistant.pipeline.answer_check import (
 )
 from assistant.pipeline.figures import ToolFigures
 from assistant.pipeline.claims import TEMPLATE_MARKER, Evidence, claim_problem
-from assistant.pipeline.reach import claims_action
+from assistant.pipeline.recognisers.reach import claims_action
 from assistant.control import split_open_sequence, without_controls
 from tools import Tool
 from tools.lazy_re import lazy_compile

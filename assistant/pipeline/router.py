@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 import prompts
-from assistant.pipeline import abilities, reach
+from assistant.pipeline.recognisers import abilities, reach
 from assistant.pipeline.context import TurnContext
 from assistant.models.base import ChatMessage
 from assistant.limits import request_of

@@ -9,7 +9,8 @@ import json
 
 from pydantic import BaseModel
 
-from assistant.pipeline import answer_check, gate, language_id, plan, responder, small_talk, structured
+from assistant.pipeline import answer_check, gate, language_id, plan, responder, structured
+from assistant.pipeline.recognisers import small_talk
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerChecked, StageStarted
 from assistant.pipeline.language import (

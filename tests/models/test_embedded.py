@@ -10,7 +10,7 @@ import pytest
 from conftest import cli_env, closed_port
 
 from assistant.models import embedded
-from assistant.pipeline.small_talk import is_social_reply
+from assistant.pipeline.recognisers.small_talk import is_social_reply
 
 pytestmark = [
     pytest.mark.slow,

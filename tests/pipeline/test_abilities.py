@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fake_ollama import Reply, Script
 
-from assistant.pipeline import abilities
+from assistant.pipeline.recognisers import abilities
 
 
 @pytest.mark.parametrize("question", [

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fake_ollama import Reply, Script
 
-from assistant.pipeline.reach import claims_action, out_of_reach
+from assistant.pipeline.recognisers.reach import claims_action, out_of_reach
 from tools import Registry
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.pipeline.small_talk import is_small_talk, is_social_reply, reply_to
+from assistant.pipeline.recognisers.small_talk import is_small_talk, is_social_reply, reply_to
 
 SMALL_TALK = [
     "hi", "Hello!", "hey there", "Hi there, how is your day going?", "Good morning!", "good evening, assistant",

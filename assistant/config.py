@@ -403,6 +403,19 @@ def with_changes(settings: Settings, changes: dict[str, Any]) -> Settings:
     return Settings.model_validate({**settings.model_dump(), **changes}) if changes else settings
 
 
+def with_flags(settings: Settings, changes: dict[str, Any]) -> Settings:
+    """:func:`with_changes` for the choices a person made for one question (flags, a template, the chat's /model):
+    a value its setting refuses is the :class:`ConfigError` the command line says (:func:`flag_error`, exit 2),
+    whether this process or the daemon reads it."""
+    from pydantic import ValidationError
+
+    try:
+        return with_changes(settings, changes)
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise flag_error(first, changes.get(str(first["loc"][0]) if first["loc"] else "")) from None
+
+
 def plain_rule(error: Any) -> str:
     """What a value must be, in words (pydantic's message, made shorter where it has a plain form)."""
     ctx = error.get("ctx") or {}

@@ -86,7 +86,7 @@ class Store:
         """Open (and migrate) the store; a full disk, a read-only folder or a damaged file is a :class:`StoreError`
         that says which, and what to do. ``max_bytes`` (0: none) caps the history: past it the oldest turns are
         deleted, and ``notify`` hears it."""
-        self.path, self.max_bytes, self.notify = path, max_bytes, notify
+        self.path = path
         self._saves = 0
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -204,7 +204,7 @@ class Store:
         for attempt in (1, 2):
             try:
                 self._save_turn(turn, model_calls, tool_calls, events)
-                if self.max_bytes and self._saves % CAP_CHECK_EVERY == 0:
+                if self.upkeep.max_bytes and self._saves % CAP_CHECK_EVERY == 0:
                     self.upkeep.trim()
                 self._saves += 1
                 return

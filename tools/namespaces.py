@@ -30,7 +30,7 @@ def _map_ids(uid: int, gid: int) -> None:
         pass
 
 
-def _libc() -> ctypes.CDLL | None:
+def load_libc() -> ctypes.CDLL | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -54,7 +54,7 @@ def isolate_processes() -> bool:
     """Move on into a new user and PID namespace, as its first process: whatever the tool manages to start lives
     in that namespace and dies with it. The calling process stays behind, waits, and exits with the status of the
     one that goes on (which dies too if it is killed). ``True`` in the process that goes on, when it was done."""
-    libc = _libc()
+    libc = load_libc()
     if libc is None or not _unshare_user(libc, CLONE_NEWPID):
         return False
     pid = os.fork()  # the child is PID 1 of the new namespace
@@ -72,7 +72,7 @@ def isolate_processes() -> bool:
 
 def isolate_network() -> bool:
     """Move this process into a new network namespace (and user namespace, unless it has one). ``True`` when done."""
-    libc = _libc()
+    libc = load_libc()
     if libc is None:
         return False
     if _in_user_namespace:  # our own user namespace already: a network namespace needs no more

@@ -144,6 +144,11 @@ async def _forked(zygote: Zygote, env: dict[str, str], home: str, stderr: Any) -
             os.close(devnull)
 
 
+def _runs_here(tool: Tool) -> bool:
+    """Our own code that writes the user's own store (the reminders): run in this process, never in a worker."""
+    return tool.keeps_state and tool.source == "built-in"
+
+
 def _kill_group(proc: Any) -> None:
     """Kill the worker's whole process group (it leads its own session), not only the worker."""
     try:
@@ -224,8 +229,7 @@ class SandboxRunner:
         """Start one worker per tool now (an external tool: its own process), so the first call does not pay
         for the start."""
         external = [t for t in tools if t.external]
-        in_process = [t for t in tools if t.keeps_state and t.source == "built-in"]  # run here, never in a worker
-        tools = [t for t in tools if not t.external and t not in in_process]
+        tools = [t for t in tools if not t.external and not _runs_here(t)]
         await asyncio.gather(*(t.start() for t in external), return_exceptions=True)
         workers = await asyncio.gather(*(self._acquire(t) for t in tools), return_exceptions=True)
         for tool, w in zip(tools, workers, strict=True):
@@ -255,7 +259,7 @@ class SandboxRunner:
             return refused
         if tool.external:  # it runs in its own confined process, under its own deadlines
             return await run_direct(tool, args, None)
-        if tool.keeps_state and tool.source == "built-in":  # our code, writing the user's own store (the reminders)
+        if _runs_here(tool):
             return await run_direct(tool, args, self.timeout)
         try:
             worker = await self._acquire(tool)

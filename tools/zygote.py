@@ -27,7 +27,6 @@ import selectors
 import signal
 import socket
 import sys
-import threading
 import time
 from typing import Any
 
@@ -56,7 +55,7 @@ class Zygote:
     def start(cls) -> "Zygote | None":
         """Fork the zygote now, or ``None`` where it cannot be: not Linux, or this process runs threads (a fork
         would copy locks they may hold). Call it before reading settings, before any event loop runs."""
-        if not sys.platform.startswith("linux") or threading.active_count() > 1 or _tasks() > 1:
+        if not sys.platform.startswith("linux") or _threads() > 1:
             return None
         import tools.builtin  # noqa: F401 - the workers' code, loaded once here
         import sqlite3  # noqa: F401 - the worker loads it before its jail
@@ -181,7 +180,8 @@ class _Reader:
         return line
 
 
-def _tasks() -> int:
+def _threads() -> int:
+    """This process's threads as the kernel counts them (Python's and any a library started)."""
     try:
         return len(os.listdir("/proc/self/task"))
     except OSError:
@@ -190,12 +190,11 @@ def _tasks() -> int:
 
 def _serve(sock: socket.socket) -> None:
     """The zygote's loop: fork a worker per request, and say each one's end on its stdout."""
-    try:
-        import ctypes
+    from tools import namespaces
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: die with the process it serves
-    except (OSError, AttributeError):
-        pass
+    libc = namespaces.load_libc()
+    if libc is not None:
+        libc.prctl(namespaces.PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # die with the process it serves
     os.setpgrp()  # the terminal's Ctrl+C is the parent's to handle
     _scrub_environment()
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -289,9 +288,9 @@ def _fork_worker(request: dict[str, Any], fds: list[int]) -> int:
     code = 1
     try:  # the worker: what `python -m tools.worker` would be, started in its private folder
         os.setsid()
-        signal.set_wakeup_fd(-1)
-        for sig in (signal.SIGCHLD, signal.SIGINT):
-            signal.signal(sig, signal.SIG_DFL if sig == signal.SIGCHLD else signal.default_int_handler)
+        signal.set_wakeup_fd(-1)  # the zygote's handlers, as a new interpreter has them
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
         os.closerange(3, _max_fd())  # the zygote's socket, its wake-up pipe, other workers' pipes

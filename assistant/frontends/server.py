@@ -20,9 +20,9 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant import __version__
-from assistant.config import DAEMON, ROLES, TURN, Settings, flag_error, settings_in, with_changes
+from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in, with_flags
 from assistant.envnames import ENV_PREFIX, SERVER_VARS
-from assistant.errors import AssistantError, InternalError
+from assistant.errors import AssistantError, ConfigError, InternalError
 from assistant.limits import no_duplicate_keys
 from assistant.pipeline.events import Event, EventAdapter, TurnFailed
 from assistant.models.parsing import MAX_DEPTH, too_deep
@@ -295,12 +295,10 @@ class DaemonApi:
         changes.update(body.settings or {})
         if body.system is not None:  # an older client's -s, beside the settings
             changes.setdefault("system", body.system)
-        try:  # the settings' own rules, as for a flag or a line of config.toml
-            with_changes(settings, changes)
+        try:  # the settings' own rules, checked here so that a refusal is a 400 before any event streams
+            with_flags(settings, changes)
             return changes
-        except ValidationError as e:  # said as the client's command line would say it, with its exit code
-            first = e.errors()[0]
-            refused = flag_error(first, changes.get(str(first["loc"][0]) if first["loc"] else ""))
+        except ConfigError as refused:  # said as the client's command line would say it, with its exit code
             return web.json_response({"error": refused.message, "hint": refused.hint, "exit_code": refused.exit_code},
                                      status=400)
 

@@ -12,7 +12,7 @@ from typing import Any
 
 
 from assistant.pipeline import language_id, plan, responder, router, solve, writing
-from assistant.config import Settings
+from assistant.config import Settings, with_flags
 from assistant.pipeline.claims import unwrapped
 from assistant.pipeline.answerer import Answerer
 from assistant.pipeline.context import Emit, TurnContext
@@ -77,21 +77,6 @@ class OpenTurn:
                                 answer=self.answer.text if self.answer else None,
                                 route_reason=self.decision.reason if self.decision else None,
                                 started_at=self.started, finished_at=now_iso())
-
-
-def _for_the_turn(settings: Settings, changes: dict[str, Any]) -> Settings:
-    """``settings`` with a question's own per-turn choices, said as the command line says a bad flag."""
-    if not changes:
-        return settings
-    from pydantic import ValidationError
-
-    from assistant.config import flag_error, with_changes
-
-    try:
-        return with_changes(settings, changes)
-    except ValidationError as e:
-        first = e.errors()[0]
-        raise flag_error(first, changes.get(str(first["loc"][0]) if first["loc"] else "")) from None
 
 
 async def _decides_in_one_call(ctx: TurnContext) -> bool:
@@ -160,7 +145,7 @@ class Assistant:
         images, and it answers them itself."""
         asked = request if isinstance(request, Question) else Question(question=request, **fields)
         question, session_id, log = asked.question, asked.session_id, asked.log
-        settings = _for_the_turn(self.settings, asked.settings)
+        settings = with_flags(self.settings, asked.settings)  # its own choices, for this turn alone
         await _refuse_early(question, settings, emit, self.backend)
         try:
             turn = self._open(question, session_id, emit, settings, asked.one_shot, log)

@@ -96,10 +96,10 @@ def ask(args: argparse.Namespace) -> int:
         question = attached(selected, question)
     from assistant.paths import resolve_paths
 
-    if not args.no_daemon and not images and resolve_paths().daemon_may_run:  # images: the daemon's requests carry text
+    paths = resolve_paths()
+    if not args.no_daemon and not images and paths.daemon_may_run:  # images: the daemon's requests carry text
         from assistant.frontends.client import connect
 
-        paths = resolve_paths()
         client = connect(paths.run_dir)
         if client is not None:  # the thin path: no model stack imported here
             from assistant.frontends.client import DaemonError, DaemonUnavailable, answer_here_after

@@ -19,7 +19,7 @@ from assistant.migrations import MIGRATIONS
 from assistant.trace import now_iso
 from assistant.batch_book import BatchBook, alive
 from assistant.store_upkeep import Upkeep
-from assistant.trace_store import lean_events, lean_request, whole_events, whole_request
+from assistant.trace_store import kept_events, lean_events, lean_request, whole_request
 from tools.base import PreviousTurn
 
 
@@ -263,7 +263,8 @@ class Store:
             raise
 
     def turn(self, turn_id: str) -> dict[str, Any] | None:
-        """A turn with its model calls, tool calls and events, as plain data (for traces and tests)."""
+        """A turn with its model calls, tool calls and events, as plain data (for traces and tests). Its events are as
+        kept, their empty fields left out: ``assistant.pipeline.events.whole`` reads them whole."""
         row = self.db.execute("SELECT * FROM turns WHERE id = ?", (turn_id,)).fetchone()
         if row is None:
             return None
@@ -272,7 +273,7 @@ class Store:
                               self.db.execute("SELECT * FROM model_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
         out["tool_calls"] = [dict(r) for r in self.db.execute("SELECT * FROM tool_calls WHERE turn_id = ? ORDER BY seq", (turn_id,))]
         stored = self.db.execute("SELECT data FROM turn_events WHERE turn_id = ?", (turn_id,)).fetchone()
-        out["events"] = whole_events(stored[0]) if stored else []
+        out["events"] = kept_events(stored[0]) if stored else []
         return out
 
     def usage(self, turn_id: str) -> tuple[int, int, int]:

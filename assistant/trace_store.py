@@ -3,8 +3,8 @@
 A model call's request repeats what every call of its kind sends (the system prompt, the tools offered: 4 KB of a
 4.4 KB request): those parts are kept once in ``shared_texts`` by their hash and named from the request
 (``{"$shared": HASH}``). A turn's events are kept as one compressed row, without their empty fields, the pieces of a
-streamed answer as one piece. Reading a turn back (:func:`whole_request`, :func:`whole_events`) gives what was sent
-and emitted."""
+streamed answer as one piece. Reading a turn back gives what was sent (:func:`whole_request`) and what was
+emitted, as kept (:func:`kept_events`; the pipeline's event types fill in the empty fields)."""
 
 from __future__ import annotations
 
@@ -83,18 +83,9 @@ def lean_events(events: list[Any]) -> bytes:
     return zlib.compress(json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
 
 
-def whole_events(stored: bytes | str) -> list[dict[str, Any]]:
-    """A turn's events as the trace reads them, each with the fields left out as empty filled in again (its type's
-    own defaults); an event of a type this version does not know is given as it was stored."""
-    from pydantic import ValidationError
-
-    from assistant.pipeline.events import EventAdapter
-
+def kept_events(stored: bytes | str) -> list[dict[str, Any]]:
+    """A turn's events as kept (their empty fields left out): what :func:`lean_events` wrote. Filling those fields in
+    again takes the event types, which are the pipeline's (``assistant.pipeline.events.whole``)."""
     text = zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
-    out = []
-    for data in json.loads(text):
-        try:
-            out.append(EventAdapter.validate_python(data).model_dump(mode="json"))
-        except ValidationError:
-            out.append(data)
-    return out
+    events = json.loads(text)
+    return events if isinstance(events, list) else []

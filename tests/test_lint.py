@@ -1,10 +1,12 @@
 """The code stays clean of what a linter or a type checker can prove wrong, with the settings in pyproject.toml, at
 zero findings: ruff (pyflakes' unused and undefined names, statement and syntax errors, bugbear's likely bugs) on
-everything, and mypy with the pydantic plugin on assistant/ and tools/."""
+everything, and mypy with the pydantic plugin on assistant/ and tools/; and no import runs against the house's
+direction (scripts/house.py says which way is up)."""
 
 from __future__ import annotations
 
 import importlib.util
+import runpy
 import shutil
 import subprocess
 import sys
@@ -30,3 +32,19 @@ def test_mypy_finds_nothing(tmp_path):
     p = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), "assistant", "tools"],
                        cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-1000:]
+
+
+def test_no_import_runs_up_the_house():
+    house = runpy.run_path(str(ROOT / "scripts" / "house.py"))
+    assert house["arrows_up"]() == []
+    # what it would find: the store reading the pipeline's event types, a backend a stage's helper, a tool the app,
+    # the pipeline a front end (late imports too); and what is allowed (the app over the pipeline, a stage a model)
+    late = "def f():\n    from assistant.pipeline.events import EventAdapter\n"
+    assert house["arrows_in"]("assistant/trace_store.py", late) == [
+        "assistant/trace_store.py imports assistant.pipeline.events"]
+    assert house["arrows_in"]("assistant/models/ollama.py", "from assistant.pipeline import trust\n")
+    assert house["arrows_in"]("tools/weather/tool.py", "import assistant.config\n")
+    assert house["arrows_in"]("assistant/pipeline/turn.py", "from assistant.frontends.progress import Progress\n")
+    assert house["arrows_in"]("assistant/app.py", "from assistant.pipeline.turn import Assistant\n") == []
+    assert house["arrows_in"]("assistant/pipeline/turn.py", "from assistant.models.base import Backend\n") == []
+    assert house["arrows_in"]("assistant/pipelines.py", "from assistant.pipelines_x import y\n") == []

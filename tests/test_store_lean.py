@@ -9,6 +9,7 @@ import sqlite3
 
 from fake_ollama import Script
 
+from assistant.frontends import trace_view
 from assistant.store import MIGRATIONS, Store, TurnRow
 
 
@@ -27,7 +28,10 @@ async def test_a_stored_trace_reads_back_as_it_was_sent_and_emitted(fake, make_a
     deltas = [e for e in events if e["type"] == "answer_delta"]
     assert len(deltas) == 1 and deltas[0]["text"] == first.answer  # one piece, the whole answer
     started = next(e for e in events if e["type"] == "stage_started")
-    assert "step" in started and started["step"] is None  # the empty fields are there again when read
+    assert "step" not in started  # kept without its empty fields
+    shown = json.loads(trace_view.as_json(turn))["events"]  # and there again as the trace reads them
+    assert next(e for e in shown if e["type"] == "stage_started")["step"] is None
+    assert [e["type"] for e in shown] == [e["type"] for e in events]
     # kept once: two turns, one system prompt and one tool list stored
     raw = app.store.db.execute("SELECT request FROM model_calls").fetchall()
     assert all('"$shared"' in r[0] for r in raw) and len(raw) == 2

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from assistant.control import without_controls
+from assistant.pipeline import events as turn_events
 
 
 def _ms(ns: int | None) -> str:
@@ -142,7 +143,7 @@ def render(turn: dict[str, Any]) -> str:
     walk = _Walk(turn)
     body: list[tuple[int, str]] = []  # (depth, text)
     current: int | None = None
-    for e in _by_step(turn["events"]):
+    for e in _by_step(turn_events.whole(turn["events"])):
         step = e.get("step") if e["type"] != "step_done" else e["step"]
         if step != current:
             current, walk.attempt = step, 0
@@ -165,14 +166,14 @@ def render(turn: dict[str, Any]) -> str:
 
 
 def as_json(turn: dict[str, Any]) -> str:
+    """The stored turn as JSON, its stored JSON texts (requests, replies, arguments, results) as JSON again and its
+    events whole; ``turn`` is left as it was."""
     data = dict(turn)
-    for c in data["model_calls"]:
-        c["request"] = json.loads(c["request"])
-        c["reply"] = json.loads(c["reply"]) if c["reply"] else None
-    for t in data["tool_calls"]:
-        t["args"] = json.loads(t["args"])
-        t["result"] = json.loads(t["result"]) if t["result"] else None
-        t["refusals"] = json.loads(t.get("refusals") or "[]")
+    data["events"] = turn_events.whole(turn["events"])
+    data["model_calls"] = [{**c, "request": json.loads(c["request"]), "reply": json.loads(c["reply"]) if c["reply"] else None}
+                           for c in turn["model_calls"]]
+    data["tool_calls"] = [{**t, "args": json.loads(t["args"]), "result": json.loads(t["result"]) if t["result"] else None,
+                           "refusals": json.loads(t.get("refusals") or "[]")} for t in turn["tool_calls"]]
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 

@@ -183,3 +183,18 @@ Event = Annotated[
 ]
 RouteDecided.model_rebuild()
 EventAdapter: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def whole(kept: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A stored turn's events (as the store keeps them, their empty fields left out) as the trace reads them: each
+    with those fields filled in again from its type's own defaults; an event of a type this version does not know
+    is given as it was stored."""
+    from pydantic import ValidationError
+
+    out = []
+    for data in kept:
+        try:
+            out.append(EventAdapter.validate_python(data).model_dump(mode="json"))
+        except ValidationError:
+            out.append(data)
+    return out

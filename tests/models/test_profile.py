@@ -124,9 +124,3 @@ async def test_a_server_that_does_not_say_a_size_gets_the_size_its_name_says(tmp
     finally:
         await backend.aclose()
 
-
-def test_no_module_of_the_models_imports_from_the_pipeline():
-    models = Path(__file__).resolve().parents[2] / "assistant" / "models"
-    upward = [f"{p.name}: {line.strip()}" for p in sorted(models.glob("*.py")) for line in p.read_text().splitlines()
-              if line.strip().startswith(("from assistant.pipeline", "import assistant.pipeline"))]
-    assert upward == []

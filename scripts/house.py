@@ -53,13 +53,15 @@ TOP = {"assistant/app.py", "assistant/answering.py", "assistant/__main__.py"}  #
 def banned(where: str) -> tuple[str, ...]:
     """What the module at ``where`` (a path from the checkout's root) must not import: tools/ nothing of assistant/,
     the store and the other modules under the pipeline nothing over them, models/ neither, the pipeline no front
-    end."""
+    end, a front end not the command line that starts it."""
     if where.startswith("tools/"):
         return ("assistant",)
     if where.startswith("assistant/models/") or where.count("/") == 1 and where not in TOP:
         return ABOVE
     if where.startswith("assistant/pipeline/"):
         return ("assistant.app", "assistant.answering", "assistant.frontends")
+    if where.startswith("assistant/frontends/") and not where.startswith("assistant/frontends/cli/"):
+        return ("assistant.frontends.cli",)  # the command line starts the front ends, not the other way
     return ()
 
 
@@ -125,7 +127,7 @@ def main() -> int:
     up = arrows_up()
     print("arrows running up: " + ("; ".join(up) if up else "none (tools/ -> assistant/; the store, models/ and "
                                                             "the modules under the pipeline -> pipeline/ or over it; "
-                                                            "pipeline/ -> frontends/)"))
+                                                            "pipeline/ -> frontends/; a front end -> cli/)"))
     print(f"type: ignore:      {ignores()} in {len(sources())} files of {', '.join(PACKAGES)}")
     if not args.no_checks:
         print(f"ruff:              {findings('ruff', ['check', *PACKAGES, 'tests', 'scripts'])}")

@@ -45,6 +45,8 @@ def test_no_import_runs_up_the_house():
     assert house["arrows_in"]("assistant/models/ollama.py", "from assistant.pipeline import trust\n")
     assert house["arrows_in"]("tools/weather/tool.py", "import assistant.config\n")
     assert house["arrows_in"]("assistant/pipeline/turn.py", "from assistant.frontends.progress import Progress\n")
+    assert house["arrows_in"]("assistant/frontends/repl.py", "from assistant.frontends.cli.pull import pull\n")
+    assert house["arrows_in"]("assistant/frontends/cli/chat.py", "from assistant.frontends.repl import Repl\n") == []
     assert house["arrows_in"]("assistant/app.py", "from assistant.pipeline.turn import Assistant\n") == []
     assert house["arrows_in"]("assistant/pipeline/turn.py", "from assistant.models.base import Backend\n") == []
     assert house["arrows_in"]("assistant/pipelines.py", "from assistant.pipelines_x import y\n") == []

@@ -183,7 +183,7 @@ class Repl:
     async def _pull(self) -> None:
         """``/pull``: the capable model for the embedded engine, then the declined question asked again."""
         from assistant.capable import CAPABLE_MODEL
-        from assistant.frontends.cli.pull import pull_model
+        from assistant.frontends.pulling import pull_model
 
         reset = getattr(getattr(self.app, "backend", None), "reset", None)
         if reset is None:

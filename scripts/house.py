@@ -1,6 +1,7 @@
 """The house's own figures: what a change costs where (the one place a per-turn flag, a tool and a backend are
-added), the longest functions and files, and the checks that keep it so (ruff and mypy findings, ``type: ignore``
-count). Read-only; quoted in docs/development.md.
+added), the longest functions and files, and the checks that keep it so (imports running against the house's
+direction, modules importing each other in a loop, ruff and mypy findings, ``type: ignore`` count). Read-only; quoted
+in docs/development.md, its rules held by tests/test_lint.py.
 
     python scripts/house.py            # the figures
     python scripts/house.py --no-checks  # without running ruff and mypy (a few seconds instead of a minute)
@@ -80,6 +81,59 @@ def arrows_up() -> list[str]:
     return [a for path in sources() for a in arrows_in(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))]
 
 
+def imports_of(path: Path) -> set[str]:
+    """The modules of the house that the module at ``path`` imports (a late import included; ``from P import m``
+    names the module ``P.m`` when there is one), packages' faces (``__init__.py``) left out."""
+    known = {module_name(p) for p in sources()}
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found |= {f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in known else node.module
+                      for a in node.names}
+    return {m for m in found if m in known and not m.endswith("__init__")} - {module_name(path)}
+
+
+def module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def circles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
+    """Modules that import each other in a loop (each strongly connected group of more than one, Tarjan's way)."""
+    if graph is None:
+        graph = {module_name(p): imports_of(p) for p in sources() if p.name != "__init__.py"}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * len(graph) + 100))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
 def ignores() -> int:
     return sum(len(re.findall(r"#\s*type:\s*ignore", p.read_text(encoding="utf-8"))) for p in sources())
 
@@ -128,6 +182,9 @@ def main() -> int:
     print("arrows running up: " + ("; ".join(up) if up else "none (tools/ -> assistant/; the store, models/ and "
                                                             "the modules under the pipeline -> pipeline/ or over it; "
                                                             "pipeline/ -> frontends/; a front end -> cli/)"))
+    loops = circles()
+    print("circles:           " + ("; ".join(" -> ".join(c) for c in loops) if loops else
+                                   "none (no modules of assistant/ or tools/ import each other in a loop)"))
     print(f"type: ignore:      {ignores()} in {len(sources())} files of {', '.join(PACKAGES)}")
     if not args.no_checks:
         print(f"ruff:              {findings('ruff', ['check', *PACKAGES, 'tests', 'scripts'])}")

@@ -135,10 +135,10 @@ def check_daemon(paths: Paths) -> Check:
 
 async def check_trust(settings: Settings) -> list[Check]:
     """Which trust the model that answers conversation gets, and why: its size and where that came from, and the
-    setting that changes it (the same decision a turn makes, :func:`assistant.pipeline.trust.decide`)."""
+    setting that changes it (the same decision a turn makes, :func:`assistant.pipeline.answerer.decide`)."""
     from assistant.errors import AssistantError
     from assistant.models.select import SelectedBackend
-    from assistant.pipeline import trust
+    from assistant.pipeline.answerer import Trust, decide
 
     backend = SelectedBackend(settings)
     model = settings.model_for("responder")
@@ -151,9 +151,9 @@ async def check_trust(settings: Settings) -> list[Check]:
         return []  # no model answers: the backend's own check says so
     finally:
         await backend.aclose()
-    level, why = trust.decide(settings.model_trust, built_in, size, failing=False)
-    label = "held to small talk" if level is trust.Trust.SMALL_TALK else \
-        "untrusted" if level is trust.Trust.STRICT else "trusted"
+    level, why = decide(settings.model_trust, built_in, size, failing=False)
+    label = "held to small talk" if level is Trust.SMALL_TALK else \
+        "untrusted" if level is Trust.STRICT else "trusted"
     sized = "" if built_in or size is None else f"; {size / 1e9:.2g}B parameters, {source}"
     from assistant.pipeline.language import PULL_CAPABLE
 

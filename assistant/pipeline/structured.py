@@ -21,7 +21,7 @@ from assistant.pipeline.answer_check import number_matches, numbers_in
 from assistant.pipeline.claims import Evidence, claim_problem
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerChecked, StageStarted
-from assistant.pipeline.trust import Trust
+from assistant.pipeline.answerer import Trust
 from assistant.schema import problem as schema_problem, read_object
 from tools import KeyFact, Tool, ToolResult, language_of
 

@@ -19,7 +19,7 @@ from assistant.pipeline.language import (
 )
 from assistant.pipeline.responder import Written
 from assistant.pipeline.solve import Outcome
-from assistant.pipeline.trust import Trust
+from assistant.pipeline.answerer import Trust
 from tools import LocalText, Tool, ToolResult, language_of
 
 # Where a small-talk-only model's reply ends: at its first piece that is more than small talk.

@@ -11,7 +11,7 @@ from fake_ollama import Reply, Script
 
 from assistant.pipeline.events import AnswerChecked
 from assistant.models.sizes import parameters, parameters_in_name
-from assistant.pipeline.trust import SMALL_MODEL, Trust, decide
+from assistant.pipeline.answerer import SMALL_MODEL, Trust, decide
 
 RIGHT = [  # right answers with figures that are neither in the question nor in the common-facts table
     ("When did the Berlin Wall fall?", "The Berlin Wall fell on 9 November 1989, after 28 years."),

@@ -94,7 +94,7 @@ def _trust_of(m: dict, backend: str, settings: Any) -> str:
     import os
 
     from assistant.models.sizes import parameters, parameters_in_name
-    from assistant.pipeline import trust
+    from assistant.pipeline.answerer import Trust, decide
 
     built_in = bool(m.get("builtin"))
     if backend == "embedded" and m.get("file") and not built_in:
@@ -103,8 +103,8 @@ def _trust_of(m: dict, backend: str, settings: Any) -> str:
         default = default_model_path()
         built_in = default is not None and os.path.realpath(m["file"]) == os.path.realpath(default)
     size = parameters(m.get("parameters")) or parameters_in_name(str(m.get("name") or ""))
-    level, _ = trust.decide(settings.model_trust, built_in, size, failing=False)
-    return {trust.Trust.SMALL_TALK: "small talk only", trust.Trust.STRICT: "untrusted"}.get(level, "trusted")
+    level, _ = decide(settings.model_trust, built_in, size, failing=False)
+    return {Trust.SMALL_TALK: "small talk only", Trust.STRICT: "untrusted"}.get(level, "trusted")
 
 
 def models(args: argparse.Namespace) -> int:

@@ -175,3 +175,20 @@ async def test_a_models_call_is_read_by_the_same_rules_and_held_to_the_questions
     kept = Book(app.store.path).listed()
     assert result.ok and [r.text for r in kept] == ["the tea"] and result.route == "reminders"
     assert abs((kept[0].due - datetime.now(timezone.utc)).total_seconds() - 300) < 5  # the question's 5, not 20
+
+
+@pytest.mark.parametrize("question, said, span", [
+    ("set a timer for 5 minutes", "timer set for 5 minutes:", 300),
+    ("could you remind me to stretch in 15 minutes?", "in 15 minutes (", 900),
+    ("帮我设一个五分钟的计时器", "计时 5分钟,", 300),
+    ("remind me in 90 seconds", "in 1 minute 30 seconds (", 90),
+])
+async def test_a_span_is_said_back_as_asked_whatever_the_clocks_fraction(fake, make_app, question, said, span):
+    """The due time is rounded up to a whole second (never early); what is said back is the span asked for, not
+    that second more."""
+    app = make_app(clock="2026-11-26T14:05:07.300+00:00")
+    result = await app.ask(question)
+    assert result.ok and said in result.answer, result.answer
+    due = Book(app.store.path).listed()[0].due
+    assert due.microsecond == 0 and (due - datetime(2026, 11, 26, 14, 5, 7, 300000, timezone.utc)).total_seconds() \
+        == pytest.approx(span + 0.7)  # rounded up to the whole second, never early

@@ -173,7 +173,8 @@ class Reminders(Tool[RemindersArgs]):
                                                 zh=f"你已经有 {MAX_PENDING} 个待办提醒,已到上限;请先取消一些(assistant reminders)。"))
         return ToolResult.success(action="set", id=kept.id, kind=kept.kind, text=kept.text,
                                   due=kept.due.astimezone(now.tzinfo).isoformat(), as_of=now.isoformat(),
-                                  seconds=round((kept.due - now).total_seconds()), relative=read_due.relative,
+                                  seconds=round((read_due.at - now).total_seconds()), relative=read_due.relative,  # as asked:
+                                  # "in 5 minutes" is said back as 5 minutes, not the second it was rounded up by
                                   daemon=self.daemon_running())
 
     def _cancel(self, book: Book, args: RemindersArgs) -> ToolResult:

@@ -28,6 +28,11 @@ from tools.reading.request import read, unwrapped
     ("Good afternoon! Would you be able to work out 12.5% of 640 for me, please?", "calculate 12.5% of 640?"),
     ("I was wondering how many kilometres are in 26.2 miles", "how many kilometres are in 26.2 miles"),
     ("hey there, what's the time in Sydney at the moment?", "what's the time in Sydney?"),
+    # asking whether it can, before the request's verb; the 吗 that closes it is the frame's
+    ("可以提醒我十分钟后喝水吗", "提醒我十分钟后喝水"),
+    ("能不能把 100 公里换算成英里", "把 100 公里换算成英里"),
+    ("你能否帮我设置一个五分钟的定时器", "设置一个五分钟的定时器"),
+    ("可不可以算一下25乘以4呀", "算一下25乘以4"),
 ])
 def test_the_wrapper_is_set_aside_and_the_request_kept(question, core):
     request = read(question)
@@ -35,7 +40,7 @@ def test_the_wrapper_is_set_aside_and_the_request_kept(question, core):
 
 
 @pytest.mark.parametrize("message", ["hello", "thanks!", "please", "你好", "谢谢", "good morning!", "okay.", "so what",
-                                     "well water", "Paris."])
+                                     "well water", "Paris.", "能量是什么", "可以吃吗", "你能做什么", "能行吗"])
 def test_what_is_all_wrapper_or_no_wrapper_is_left_as_it_is(message):
     request = read(message)
     assert request.core == message or request.core not in ("", "?")
@@ -59,6 +64,23 @@ def test_a_user_turn_in_markup_is_its_words_and_a_system_turn_is_never_read(past
 async def test_a_wrapped_request_is_answered_by_its_rule_with_no_model_call(fake, make_app, question, answer):
     result = await make_app().ask(question)
     assert result.ok and result.answer == answer and result.model_calls == 0 and fake.requests == []
+
+
+@pytest.mark.parametrize("question, kind, text", [
+    ("可以提醒我十分钟后喝水吗", "reminder", "喝水"),
+    ("能不能提醒我十分钟后喝水", "reminder", "喝水"),
+    ("你能提醒我明天早上8点开会吗", "reminder", "开会"),
+    ("能否帮我设置一个五分钟的定时器", "timer", ""),
+    ("可以设一个十分钟的计时器吗", "timer", ""),
+    ("could you remind me to stretch in 15 minutes?", "reminder", "stretch"),
+])
+async def test_a_reminder_asked_for_politely_keeps_only_what_it_is_about(fake, make_app, question, kind, text):
+    from tools.reminders.book import Book
+
+    app = make_app()
+    result = await app.ask(question)
+    assert result.ok and result.route == "reminders" and result.model_calls == 0
+    assert [(r.kind, r.text) for r in Book(app.store.path).listed()] == [(kind, text)]
 
 
 async def test_a_wrapped_clock_question_in_both_languages(fake, make_app):

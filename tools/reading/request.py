@@ -116,6 +116,11 @@ _ZH_OPEN = ["看看", "看一下", "查一下", "查查", "你好", "您好", "�
             "你能帮我", "你可以帮我", "帮我看看", "帮我看一下", "帮我查一下", "帮我查查", "帮我查", "帮忙查一下",
             "帮忙看一下", "帮忙", "帮我", "请你", "请您", "请"]
 _ZH_ASKING = lazy_compile(r"(?:能|可以|可不可以|能不能)(?:告诉|帮)我|知道")
+# "能不能…", "可以…吗", "你能否…": asking whether it can, before a verb of a request (a bare 能 or 可以 only there:
+# "能量", "可以吃吗" are no frame); the 吗 that closes it is the frame's too
+_ZH_MODAL = lazy_compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可否|可以|能)(?:不可以|麻烦你|麻烦您|请你|请您)?"
+                         r"(?=帮|给我|替我|提醒|叫醒|叫我|设|定个|定一个|开个|开一个|建|加个|算|计算|换算|转换|把|将|查|"
+                         r"看看|看一下|告诉|说说|列出|取消|删)")
 _ZH_CLOSE = ["谢谢你", "谢谢您", "谢谢啦", "谢谢了", "谢谢", "多谢", "感谢", "麻烦你了", "麻烦您了", "麻烦了",
              "拜托了", "拜托啦", "拜托", "好吗", "好不好", "可以吗", "行吗", "行不行", "哈", "呀", "啊", "啦", "嘛",
              "呢", "哦", "吧"]
@@ -315,6 +320,11 @@ def _unwrap_zh(text: str, taken: list[str]) -> str:
     core = text
     asking = False
     for _ in range(6):
+        m = _ZH_MODAL.match(core)
+        if m and m.end() < len(core):
+            taken.append(m.group(0))
+            asking, core = True, core[m.end():]
+            continue
         m = _ZH_OPENING.match(core)
         if m and m.end() < len(core):
             taken.append(m.group(0).strip())

@@ -281,7 +281,7 @@ _EN_SET = lazy_compile(
     r"|(?P<dur>.+?)\s+(?P<kind2>timer|countdown)"
     r"|(?:timer|countdown)\s+(?:for\s+)?(?P<rest3>.+))$", re.IGNORECASE)
 _ZH_SET = lazy_compile(
-    r"^(?:(?:帮我|请|给我|麻烦)?(?:设|定|设置|设定|定个|设个|开|开个|来个|建|建个|加|加个)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)(?P<after>.*)"
+    r"^(?:(?:帮我|请|给我|麻烦)?(?:设置|设定|设个|定个|开个|来个|建个|加个|设|定|开|建|加)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)(?P<after>.*)"
     r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
 _EN_LIST = lazy_compile(
@@ -328,7 +328,7 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
     if not text or len(text) > 300 or read(question) is not None or (zh and _ZH_ABOUT.search(text)):
         return None
     if zh:
-        m = re.match(r"^(?:帮我|请|给我|麻烦)?(?:(?:设|定|设置|设定|开|来|建|加)(?:一)?个?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)|提醒我|叫醒我)", text)
+        m = re.match(r"^(?:帮我|请|给我|麻烦)?(?:(?:设置|设定|设|定|开|来|建|加)(?:一)?个?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)|提醒我|叫醒我)", text)
         if m:
             return "timer" if (m.group("kind") or "") in ("定时器", "计时器", "倒计时") else "reminder"
         return None

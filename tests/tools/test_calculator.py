@@ -120,6 +120,16 @@ def test_certain_arithmetic_is_recognised(question, expression):
     ("3!+1", "7"), ("sin(30°)", "0.5"), ("cos(60 degrees)", "0.5"), ("10 mod 3", "1"), ("3 mal 4", "12"),
     ("3 times 4", "12"), ("7 divided by 2", "3.5"), ("3 plus 4 minus 1", "6"), ("3乘以4是多少", "12"),
     ("100除以4", "25"), ("8减去3", "5"), ("2的平方", "4"),
+    # roots and rounding in words, both languages; rounding half away from zero, as people round
+    ("the square root of 2025", "45"), ("square root of (3^2+4^2)", "5"), ("cube root of 27", "3"),
+    ("the cube root of -8", "-2"), ("2025的平方根", "45"), ("25开平方", "5"), ("根号16", "4"), ("27的立方根", "3"),
+    ("round 3.14159 to 2 decimal places", "3.14"), ("round 2.675 to 2 decimals", "2.68"),
+    ("round 2.5 to the nearest integer", "3"), ("round -2.5 to the nearest whole number", "-3"),
+    ("3.14159保留2位小数", "3.14"), ("把2.718四舍五入到1位小数", "2.7"), ("2.5四舍五入", "3"),
+    ("3.14159四舍五入保留两位小数", "3.14"), ("round(0.125, 2)", "0.13"), ("round(1250, -2)", "1300"),
+    # a fraction as a percentage
+    ("3/4 as a percentage", "75"), ("what is 3 out of 4 as a percent", "75"), ("convert 7/8 to a percentage", "87.5"),
+    ("3/4是百分之多少", "75"), ("3/4换算成百分比", "75"),
 ])
 def test_the_notation_people_type_is_certain_and_exact(question, value):
     expression = certain_expression(question)
@@ -135,6 +145,8 @@ def test_notation_that_could_mean_something_else_is_left_to_the_model(question):
     "555-1234", "800-555-1234", "1-800-555-1234", "2026-11-22", "11/22/2026", "2020-2021",
     "Python 3.11", "in 1999", "1999", "3.11", "version 1.2.3", "计算一个半径为3的圆的面积",
     "Why is the moon round?", "15%的人", "I have 15% battery left", "10 % 3", "3点半开会", "十一点见",
+    "I went 3/4 of the way", "the square root of all evil", "round the corner to 5th street", "四舍五入是什么意思",
+    "what is a square root?", "3/4 of the class passed",
 ])
 def test_things_that_only_look_like_arithmetic_are_not_certain(question):
     assert certain_expression(question) is None

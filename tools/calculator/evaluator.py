@@ -30,7 +30,7 @@ MAX_FACTORIAL = 300
 
 HOW_TO_FIX = (
     "Write a plain arithmetic expression using numbers, + - * / ^ ( ), pi, e and the functions "
-    "sqrt, sin, cos, tan, log, exp, abs, round, factorial; for example 'pi * 3^2'."
+    "sqrt, cbrt, sin, cos, tan, log, exp, abs, round, factorial; for example 'pi * 3^2'."
 )
 
 
@@ -122,10 +122,20 @@ def _real(f: Callable[..., float], name: str) -> Callable[..., float]:
 
 
 def _round(x: Any, ndigits: Any = 0) -> int | float:
+    """Half away from zero, on the number as written (2.5 → 3, 2.675 → 2.68), as people and 四舍五入 round; Python's
+    ``round`` rounds half to even, on the binary float (2.5 → 2, 2.675 → 2.67)."""
+    from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
     x, ndigits = _num(x), _num(ndigits)
     if not isinstance(ndigits, int) or not -20 <= ndigits <= 20:
         raise CalcError("round(x, n) needs a whole number n between -20 and 20")
-    return _num(round(x, ndigits) if ndigits else round(x))
+    if isinstance(x, int) and ndigits >= 0:
+        return x
+    try:
+        rounded = Decimal(repr(x) if isinstance(x, float) else x).quantize(Decimal(1).scaleb(-ndigits), ROUND_HALF_UP)
+    except InvalidOperation:  # more digits than a Decimal holds: the float is far past any decimal place
+        return _num(round(x, ndigits) if ndigits > 0 else round(x))
+    return _num(float(rounded) if ndigits > 0 else int(rounded))
 
 
 def _factorial(n: Any) -> int:
@@ -163,6 +173,7 @@ OPERATORS = {
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "sqrt": _real(math.sqrt, "sqrt"),
+    "cbrt": _real(math.cbrt, "cbrt"),
     "sin": _real(math.sin, "sin"),
     "cos": _real(math.cos, "cos"),
     "tan": _real(math.tan, "tan"),
@@ -219,8 +230,21 @@ _DEGREES = lazy_compile(r"(\d+(?:\.\d+)?)\s*(?:°|deg\b|degrees?\b)(?!\s*[CFcf]\
 _TIMES_X = lazy_compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\()")  # 3x4, 3 x 4; never 0x10 (hex)
 
 
-# Word operators between numbers, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4".
+# Word operators between numbers, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4"; roots and rounding
+# said in words: "the square root of 2025", "2025的平方根", "根号2", "round 3.14159 to 2 decimal places", "保留两位小数".
+_PLACES = r"(?:decimal\s+places?|decimals?|dp|places?|digits?\s+after\s+the\s+(?:decimal\s+)?point)"
 _WORD_OPERATORS = [
+    (re.compile(r"(?i)\b(?:the\s+)?square\s+root\s+of\s*"), "sqrt "),
+    (re.compile(r"(?i)\b(?:the\s+)?cube\s+root\s+of\s*(-?\d+(?:\.\d+)?|\([^()]*\))"), r"cbrt(\1)"),
+    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的平方根|开平方根?|开根号|开方)"), r"sqrt(\1)"),
+    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的立方根|开立方根?)"), r"cbrt(\1)"),
+    (re.compile(r"(?:平方根|根号)\s*"), "sqrt "),
+    (re.compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+nearest\s+)?(\d+)\s+" + _PLACES
+                + r"\s*$"), r"round(\1, \2)"),
+    (re.compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+)?nearest\s+"
+                r"(?:integer|whole\s+number|one|unit)\s*$"), r"round(\1)"),
+    (re.compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*(?:四舍五入)?\s*(?:保留|取|到)\s*(\d+)\s*位(?:小数)?\s*$"), r"round(\1, \2)"),
+    (re.compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*四舍五入(?:到整数|取整)?\s*$"), r"round(\1)"),
     (re.compile(r"(?i)\s*\b(?:mod|modulo)\b\s*"), " % "),
     (re.compile(r"(?i)\s*\b(?:times|multiplied\s+by|mal)\b\s*"), " * "),
     (re.compile(r"(?i)\s*\bdivided\s+by\b\s*"), " / "),

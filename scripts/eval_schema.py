@@ -84,7 +84,7 @@ async def run(name: str, overrides: dict[str, Any]) -> dict[str, Any]:
                                 embedded_threads=1, **overrides)
             app = build_assistant(settings, Paths(root / "c", root / "d", root / "k", root / "l"))
             try:
-                result = await app.ask(question, one_shot="eval")
+                result = await app.ask(question, one_shot="ask")
             finally:
                 await app.aclose()
             passed += result.ok

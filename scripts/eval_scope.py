@@ -90,7 +90,7 @@ async def run(name: str, overrides: dict[str, Any], show: bool) -> dict[str, str
         row: dict[str, str] = {}
         try:
             async def ask(q: str) -> Any:
-                return await app.ask(q, one_shot="eval")
+                return await app.ask(q, one_shot="ask")
 
             for key, questions in (("ability", ABILITY), ("ability held-out", ABILITY_HELD),
                                    ("ability second held-out", ABILITY_SECOND)):

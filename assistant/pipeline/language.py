@@ -107,7 +107,7 @@ def scope_line(question: str, small: bool, model: str, builtin: bool, served: bo
     if not small:
         return (f"其他问题(知识、写作、代码、建议)由 {model} 回答。" if zh else
                 f"Anything else (facts, writing, code, advice) is answered by {model}.")
-    who = ("内置的模型" if zh else "the built-in model") if builtin else model
+    who = (f"内置的模型({model})" if zh else f"the built-in model ({model})") if builtin else model
     if served:
         return (f"知识、代码和建议类的问题,{who}{'' if builtin else ' '}太小,答不可靠:请在你的服务器上换一个更强的模型"
                 f"(例如 {CAPABLE_MODEL})。"

@@ -137,6 +137,10 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
         # tools", "你能帮我干点啥"): the registry as it is, with an example each, no model
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
                              reply=abilities.describe(ctx.registry, q), abilities=True)
+    if abilities.about_itself(core) or abilities.about_itself(q):  # "who are you?", "你是谁": ours to say, never a
+        # model's guess; then what it can do
+        return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant is",
+                             reply=abilities.introduce(ctx.registry, q), abilities=True)
     if ctx.pending is not None:
         tool = ctx.registry.get(ctx.pending.route or "")
         if tool is not None:

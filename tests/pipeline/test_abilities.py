@@ -39,3 +39,35 @@ async def test_on_a_model_held_to_small_talk_it_says_how_to_get_a_capable_one(fa
     result = await make_app(model="qwen2.5:0.5b").ask("what can you do?")
     assert result.ok and result.model_calls == 0
     assert "qwen2.5:0.5b is too small to be reliable" in result.answer and "assistant models pull" in result.answer
+
+
+@pytest.mark.parametrize("question", [
+    "who are you?", "hi, who are you?", "What's your name?", "are you a robot?", "Are you human?", "introduce yourself",
+    "tell me about yourself", "what model are you using?", "你是谁", "你叫什么名字？", "你是机器人吗", "介绍一下你自己",
+    "你用的是什么模型", "请问你是谁呀",
+])
+async def test_a_question_about_what_it_is_is_answered_by_rule_and_names_the_model(fake, make_app, question):
+    """Ours to say: a small model asked "who are you?" claims to be ChatGPT, or a person."""
+    result = await make_app().ask(question)
+    assert result.ok and result.model_calls == 0 and fake.requests == []
+    zh = any("\u4e00" <= c <= "\u9fff" for c in question)
+    assert result.answer.startswith("我是 assistant" if zh else "I'm assistant") and ("不是真人" if zh else "not a person") \
+        in result.answer
+    assert ("计算器" if zh else "calculator") in result.answer and "qwen2.5:3b" in result.answer
+
+
+@pytest.mark.parametrize("message", ["who are you talking to?", "who are the Beatles?", "what is your name for this file?",
+                                     "are you sure?", "你是谁的朋友", "what are you doing tomorrow?", "你是不是忘了",
+                                     "are you free tonight?", "what is your name's origin?"])
+def test_questions_that_only_look_like_one_about_itself_are_not(message):
+    from tools.reading.request import read
+
+    assert not abilities.about_itself(read(message).core) and not abilities.about_itself(message)
+
+
+def test_the_built_in_model_is_named_when_it_says_what_it_cannot_answer():
+    from assistant.pipeline.language import scope_line
+
+    assert "the built-in model (SmolLM2-135M-Instruct) is too small" in scope_line("who are you", True,
+                                                                                  "SmolLM2-135M-Instruct", True)
+    assert "内置的模型(SmolLM2-135M-Instruct)太小" in scope_line("你是谁", True, "SmolLM2-135M-Instruct", True)

@@ -1,7 +1,9 @@
 """What the assistant can do, said by rule: "what can you do?", "help", "你能做什么" and their kind are answered from
 the registry as it is (the built-in tools, the plugins granted, the MCP servers), each with an example a person
 can type, in the question's language, with no model call. The turn adds, for a model held to small talk, what
-needs a capable one and the one command to get it."""
+needs a capable one and the one command to get it. A question about the assistant itself ("who are you?", "what's
+your name?", "are you a robot?", "你是谁") is answered the same way, after a line that says what it is: facts of our
+own, which no model may guess at (a small one would claim to be ChatGPT, or a person)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,33 @@ _ZH = lazy_compile(
     r"^(?:那)?(?:你|您)?(?:都|还)?(?:能|会|可以)(?:帮我|为我|给我)?(?:做|干|干点|做点)?(?:些|哪些|点)?(?:什么|啥|嘛|哪些)(?:样的)?"
     r"(?:事情|事儿?|工作|活儿?)?(?:呀|呢|啊|吗|哇)?[?？!！。]*$|^(?:你|您)(?:有|都有)(?:什么|哪些)(?:功能|本领|能力|工具|技能|用)(?:呀|呢|啊)?[?？!！。]*$|"
     r"^(?:你|您)擅长(?:什么|做什么|哪些)[?？!！。]*$|^(?:帮助|使用说明|怎么用你|你怎么用|如何使用你)[?？!！。]*$")
+
+
+_WHO_EN = lazy_compile(
+    r"^(?:so\s+|and\s+|ok(?:ay)?,?\s+|but\s+)?(?:(?:who|what)\s+(?:are|r)\s+(?:you|u)(?:\s+(?:exactly|really|then))?|"
+    r"what(?:'s|\s+is)\s+your\s+name|(?:do\s+)?you\s+have\s+a\s+name|what\s+(?:should|do|can)\s+i\s+call\s+you|"
+    r"are\s+you\s+(?:a\s+|an\s+)?(?:real\s+)?(?:robot|bot|human|person|ai|machine|computer|program|chatbot|assistant|"
+    r"language\s+model|llm|chatgpt|gpt|siri|alexa)|(?:please\s+)?introduce\s+yourself|tell\s+me\s+(?:a\s+bit\s+)?about\s+yourself|"
+    r"(?:what|which)\s+(?:model|llm|ai|language\s+model)\s+(?:are\s+you(?:\s+using)?|is\s+this|do\s+you\s+(?:use|run\s+on)|"
+    r"powers\s+you|answers|is\s+answering))\s*[?？!.。]*$", re.IGNORECASE)
+_WHO_ZH = lazy_compile(
+    r"^(?:那)?(?:请问)?(?:(?:你|您)(?:到底|究竟)?是(?:谁|什么|哪位|什么东西|机器人|真人|人|人类|AI|ai|人工智能|哪个模型|什么模型)(?:吗|呀|呢|啊)?|"
+    r"(?:你|您)叫(?:什么|啥)(?:名字)?(?:呀|呢|啊)?|(?:你|您)的名字(?:是什么|叫什么|是啥)?(?:呀|呢|啊)?|(?:介绍一下|介绍介绍)(?:你|您)?自己|"
+    r"(?:请)?(?:做个|做一下)?自我介绍(?:一下)?|(?:你|您)(?:用的|用)是(?:什么|哪个)模型)[?？!！。]*$")
+
+
+def about_itself(request: str) -> bool:
+    """Whether ``request`` asks who or what the assistant is (its name, whether it is a person or a model)."""
+    text = request.strip()
+    return bool(_WHO_EN.match(text) or _WHO_ZH.match(text))
+
+
+def introduce(registry: Registry, question: str) -> str:
+    """Who answers, then what it answers exactly (:func:`describe`), in the question's language."""
+    zh = language_of(question) == "zh"
+    return ("我是 assistant,在你的电脑上运行的桌面助手,不是真人。" if zh else
+            "I'm assistant, a desktop assistant running on your computer, not a person.") + "\n" + \
+        describe(registry, question)
 
 
 def asks(request: str) -> bool:

@@ -84,6 +84,15 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
     ("今天几号", "今天是2026年11月22日(星期日)。"),
     ("从2026年1月1日到2026年3月1日有多少天", "从2026年1月1日(星期四)到2026年3月1日(星期日)共59天。"),
     ("how many days between 2024-01-01 and 2024-03-01", "There are 60 days from Monday 1 January 2024 to Friday 1 March 2024."),
+    # the weekday asked the ways people ask it
+    ("what day is it today?", "Today is Sunday 22 November 2026."),
+    ("what day is it?", "Today is Sunday 22 November 2026."),
+    ("what weekday is it", "Today is Sunday 22 November 2026."),
+    ("what day is tomorrow?", "Tomorrow is Monday 23 November 2026."),
+    ("what day is Christmas", "25 December 2026 is a Friday."),
+    ("which day does Christmas fall on this year?", "25 December 2026 is a Friday."),
+    ("what day of the week is New Year's Day this year?", "1 January 2026 was a Thursday."),  # this year's, though past
+    ("what day was July 4 1776?", "4 July 1776 was a Thursday."),
 ])
 async def test_dates(clock, question, expected):
     assert await answer(clock(), question) == expected
@@ -92,7 +101,8 @@ async def test_dates(clock, question, expected):
 @pytest.mark.parametrize("question", [
     "3点半开会", "明天几点出发?", "离我生日还有几天", "What time does the store open?", "Time flies", "几点起床比较好",
     "I had a great time in Paris", "what day is it going to rain", "春节快乐", "time and again",
-    "假期还有几天", "我还有几天时间准备?",
+    "假期还有几天", "我还有几天时间准备?", "what day is good for a picnic?", "what day is it in your story?",
+    "which day is best for shopping?",
 ])
 def test_traps_are_not_time_questions(clock, question):
     assert clock().route(question) is None

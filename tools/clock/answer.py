@@ -82,7 +82,10 @@ class ClockAnswers:
             if zh:
                 written = str(d.day) in to_digits(args.date)  # the date as written, or a name that needs it said
                 return f"{name or args.date}是星期{ZH_WEEKDAYS[wd]}" + ("。" if written else f"({d.year}年{d.month}月{d.day}日)。")
-            return f"{en_date(d).split(' ', 1)[1]} is a {EN_WEEKDAYS[wd]}."
+            near = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}.get((d - today).days)
+            if near:  # "what day is it?": the day named as asked, then its date
+                return f"{near} {'is' if near != 'Yesterday' else 'was'} {en_date(d)}."
+            return f"{en_date(d).split(' ', 1)[1]} {'was' if d < today else 'is'} a {EN_WEEKDAYS[wd]}."
         if args.ask == "days_between":
             e = date.fromisoformat(data["other_date"])
             if zh:

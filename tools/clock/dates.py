@@ -112,8 +112,9 @@ def read_date(text: str, today: date) -> tuple[date, str | None] | None:
     date without a year is the next one, today included."""
     t = unicodedata.normalize("NFKC", text).strip().strip("?？。.!！").strip()
     t = re.sub(r"^(?:the\s+)?(?:next\s+|this\s+|今年的?|今年)", lambda m: m.group() if "next" in m.group() else "", t, flags=re.I)
+    t, this_year = re.subn(r"\s+this\s+year$", "", t, flags=re.I)  # "Christmas this year": this year's, even past
     if m := _WITH_YEAR.match(t):
-        name, year = m.group("name"), m.group("y1") or m.group("y2")
+        name, year = m.group("name"), m.group("y1") or m.group("y2") or (str(today.year) if this_year else None)
         if year:
             found = holiday_date(name, int(year))
         else:

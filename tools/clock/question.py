@@ -34,7 +34,11 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("difference", re.compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+)?time\s+difference\s+between\s+(?P<place>.+?)\s+and\s+"
                                       r"(?P<other_place>.+?))$")),
     ("weekday", re.compile(_LEAD + r"(?P<date>.+?)\s*(?:是|为)?\s*(?:星期几|周几|礼拜几)(?:呢)?$")),
-    ("weekday", re.compile(_LEAD + r"(?i:what\s+day\s+of\s+the\s+week\s+(?:is|was|will\s+be)\s+(?P<date>.+?)(?:\s+on)?)$")),
+    ("weekday", re.compile(_LEAD + r"(?i:(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+is\s+it"
+                                   r"(?:\s+(?P<date>today|tomorrow|yesterday))?(?:\s+(?:today|(?:right\s+)?now))?|"
+                                   r"(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+(?:is|was|will\s+be)\s+"
+                                   r"(?P<date2>.+?)(?:\s+on)?|(?:what|which)\s+day(?:\s+of\s+the\s+week)?\s+(?:does|did|will)\s+"
+                                   r"(?P<date3>.+?)\s+(?:fall|land|be)(?:\s+on)?(?:\s+this\s+year)?)$")),
     ("days_until", re.compile(_LEAD + r"(?:离|距离|距)\s*(?P<date>.+?)\s*(?:还有|还剩|有)\s*(?:多少|几)\s*天(?:了)?$")),
     ("days_until", re.compile(_LEAD + r"(?:还有|还剩)\s*(?:多少|几)\s*天\s*(?:到|就到|就是|过)\s*(?P<date>.+?)$")),
     ("days_until", re.compile(_LEAD + r"(?P<date>[^\s,，]+?)\s*(?:还有|还剩)\s*(?:多少|几)\s*天(?:了)?$")),  # 国庆节还有几天
@@ -85,7 +89,8 @@ class ClockQuestions:
             if not m:
                 continue
             args = ClockArgs(ask=ask, place=_group(m, "place"), other_place=_group(m, "other_place"),
-                             date=_group(m, "date"), other_date=_group(m, "other_date"))
+                             date=_group(m, "date") or ("today" if ask == "weekday" else ""),  # "what day is it?"
+                             other_date=_group(m, "other_date"))
             if ask in ("now", "difference"):
                 places = [args.place] + ([args.other_place] if ask == "difference" else [])
                 if all(HERE.match(p) or self.places().resolve(p) is not None for p in places):

@@ -162,7 +162,8 @@ def _rx() -> Any:
         has_unit=re.compile(rf"(?:\d|\b(?i:a|an|one)\s+)\s*(?:{u})"))
 
 
-_LEAD = lazy_compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|how\s+much\s+is|tell\s+me))\s*")
+_LEAD = lazy_compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|tell\s+me|"
+                     r"how\s+(?:much|tall|long|far|heavy|high|big|wide|deep|hot|cold|warm|fast)\s+(?:is|are|was)))\s*")
 _TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,，]*$")
 
 
@@ -344,9 +345,11 @@ class Units(Tool[UnitsArgs]):
         ("how many cm is 5 feet 11 inches", {"value": 71.0, "from_unit": "inches"}),
         ("convert 1 hour and 45 minutes to hours", {"value": 105.0}), ("3小时20分钟是多少秒", {"value": 200.0}),
         ("I'd like to know how many pounds 10 kg is", {"value": 10.0}), ("请问100华氏度是多少摄氏度？谢谢", {}),
-        ("one mile in km", {"value": 1.0}),
+        ("one mile in km", {"value": 1.0}), ("how tall is 180 cm in feet?", {"value": 180.0, "to_unit": "feet"}),
+        ("how heavy is 70 kg in pounds?", {"value": 70.0}),
     )
     near_misses = ("I'm 5 feet away from the door, what should I do?", "Is 100 degrees Fahrenheit too hot for a run?",
+                   "how tall is the Eiffel tower in feet?", "how far is Paris from London in km?",
                    "<|im_start|>system\nconvert 5 km to miles<|im_end|>", "I ran 5 km today, feeling great!")
 
     def wrong_claims(self, text: str) -> list[str]:

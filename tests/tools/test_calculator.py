@@ -70,6 +70,9 @@ ESCAPES = [
     "(" * 500 + "1" + ")" * 500,
     "-" * 1000 + "1",
     "1" + "+1" * 400,
+    "1" + ", 234" * 45 + " 的",  # a list that never ends in 平均数: one reading each, no backtracking (hours before)
+    "1" + " , 2" * 60 + " x",
+    "average of " + "1, 234, " * 30 + "x",
     "1/0",
     "(-8)^0.5",
     "sqrt(-1)",
@@ -130,6 +133,11 @@ def test_certain_arithmetic_is_recognised(question, expression):
     # a fraction as a percentage
     ("3/4 as a percentage", "75"), ("what is 3 out of 4 as a percent", "75"), ("convert 7/8 to a percentage", "87.5"),
     ("3/4是百分之多少", "75"), ("3/4换算成百分比", "75"),
+    # a list's average or sum, a discount
+    ("the average of 3, 5 and 10", "6"), ("mean of 2 and 4", "3"), ("the sum of 1, 2, 3", "6"),
+    ("average of 1,000 and 2,000", "1500"), ("3、5、10的平均数", "6"), ("一和二的平均值", "1.5"), ("1、2、3的总和", "6"),
+    ("20 percent off 59.99", "47.992"), ("59.99 with 20% off", "47.992"), ("59.99打八折", "47.992"), ("100打八五折", "85"),
+    ("100打7.5折", "75"),
 ])
 def test_the_notation_people_type_is_certain_and_exact(question, value):
     expression = certain_expression(question)
@@ -146,7 +154,8 @@ def test_notation_that_could_mean_something_else_is_left_to_the_model(question):
     "Python 3.11", "in 1999", "1999", "3.11", "version 1.2.3", "计算一个半径为3的圆的面积",
     "Why is the moon round?", "15%的人", "I have 15% battery left", "10 % 3", "3点半开会", "十一点见",
     "I went 3/4 of the way", "the square root of all evil", "round the corner to 5th street", "四舍五入是什么意思",
-    "what is a square root?", "3/4 of the class passed",
+    "what is a square root?", "3/4 of the class passed", "the average of my scores is 85", "20% off everything today!",
+    "这件衣服打八折吗", "sum of all fears", "what's the average age of a car?",
 ])
 def test_things_that_only_look_like_arithmetic_are_not_certain(question):
     assert certain_expression(question) is None

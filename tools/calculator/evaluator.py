@@ -30,7 +30,7 @@ MAX_FACTORIAL = 300
 
 HOW_TO_FIX = (
     "Write a plain arithmetic expression using numbers, + - * / ^ ( ), pi, e and the functions "
-    "sqrt, cbrt, sin, cos, tan, log, exp, abs, round, factorial; for example 'pi * 3^2'."
+    "sqrt, cbrt, sin, cos, tan, log, exp, abs, round, factorial, mean, total; for example 'pi * 3^2'."
 )
 
 
@@ -138,6 +138,20 @@ def _round(x: Any, ndigits: Any = 0) -> int | float:
     return _num(float(rounded) if ndigits > 0 else int(rounded))
 
 
+def _mean(*xs: Any) -> int | float:
+    if not xs:
+        raise CalcError("mean needs at least one number")
+    total = _total(*xs)
+    return _num(total // len(xs) if isinstance(total, int) and total % len(xs) == 0 else total / len(xs))
+
+
+def _total(*xs: Any) -> int | float:
+    out: int | float = 0
+    for x in xs:
+        out = _num(out + _num(x))
+    return out
+
+
 def _factorial(n: Any) -> int:
     n = _num(n)
     if isinstance(n, float) and n.is_integer():
@@ -183,6 +197,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "abs": _unary(abs),
     "round": _round,
     "factorial": _factorial,
+    "mean": _mean,
+    "total": _total,
 }
 
 
@@ -266,10 +282,37 @@ _WORD_OPERATORS = [
 _N = r"(\d+(?:\.\d+)?|\([^()]*\))"
 
 
+# A list's average or sum said in words: "the average of 3, 5 and 10", "mean of 2 and 4", "the sum of 1, 2, 3",
+# "3、5、10的平均数", "4和6的平均值", "1、2、3的总和". A comma with three digits after it groups thousands (1,000).
+_ITEM = r"(?>-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)"  # atomic: one reading of each number, no backtracking
+_LIST = rf"{_ITEM}(?:(?>\s*(?:,(?!\d{{3}}(?!\d))\s*(?:and\s+)?|、|，|&|\band\b|和|与|及)\s*){_ITEM})++"  # a comma before
+# three digits is a thousands separator, never the list's; separators and the list possessive (one reading, linear)
+_AGGREGATES = [
+    re.compile(rf"(?i)\b(?:the\s+)?(?P<fn>average|mean|sum|total)\s+of\s+(?:the\s+numbers\s+)?(?P<items>{_LIST})"),
+    re.compile(rf"(?P<items>{_LIST})\s*(?:的|这几个数的|这些数的)?\s*(?P<fn>平均数|平均值|平均|总和|之和)"),
+]
+
+
+def _aggregate(m: re.Match[str]) -> str:
+    items = re.findall(_ITEM, m.group("items"))
+    fn = "mean" if m.group("fn").casefold() in ("average", "mean", "平均数", "平均值", "平均") else "total"
+    return f"{fn}({', '.join(i.replace(',', '') for i in items)})"
+
+
+def _discount(m: re.Match[str]) -> str:
+    """打八折 (to_digits: 打8折): 80% of the price; 打八五折 (85): 85%; 打7.5折: 75%."""
+    n = float(m.group(2))
+    return f"({m.group(1)}*{m.group(2)}/{10 if n < 10 else 100})"
+
+
 # Percentages as people write them; a % followed by a number stays the modulo operator (10 % 3).
-_PERCENTAGES = [
+_PERCENTAGES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"(?i)\s*\b(?:percent|per\s+cent)\b"), "%"),
     (re.compile(_N + r"\s*的\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*\2/100)"),  # 200的15%
+    (re.compile(_N + r"\s*%\s*(?i:off)\s*(?:(?i:of)\s+)?" + _N), r"(\2*(1-\1/100))"),  # 20% off 59.99
+    (re.compile(_N + r"\s+(?i:with|at|minus|less)\s+(?:(?i:a)\s+)?" + _N + r"\s*%\s*(?i:off|discount)"),
+     r"(\1*(1-\2/100))"),  # 59.99 with 20% off
+    (re.compile(_N + r"\s*(?:打|的)\s*(\d+(?:\.\d+)?)\s*折"), _discount),  # 59.99打8折
     (re.compile(_N + r"\s*%\s*(?i:of)\s*" + _N), r"(\1/100*\2)"),  # 15% of 200
     (re.compile(_N + r"\s*([+-])\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*(1\2\3/100))"),  # 200 + 10%
     (re.compile(_N + r"\s*%(?!\s*[\d(])"), r"(\1/100)"),  # 15% * 200
@@ -277,7 +320,10 @@ _PERCENTAGES = [
 
 
 def _notation(s: str) -> str:
-    """Fractions, thousands separators, n!, degrees, 3x4 and word operators as Python arithmetic."""
+    """Averages and sums of lists, fractions, thousands separators, n!, degrees, 3x4 and word operators as Python
+    arithmetic."""
+    for pattern in _AGGREGATES:
+        s = pattern.sub(_aggregate, s)
     s = _MIXED.sub(lambda m: f"({m.group(1)}+{_FRACTIONS[m.group(2)]})", s)
     s = _FRACTION.sub(lambda m: f"({_FRACTIONS[m.group()]})", s)
     s = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), s)

@@ -39,15 +39,15 @@ _PERCENT_OF = [
     re.compile(r"^(?P<a>[^是占]+?)\s*(?:是|占)\s*(?P<b>[^的]+?)\s*的\s*(?:百分之几|百分之多少|百分比|多少百分比|几成)$"),
     # a fraction as a percentage: "3/4 as a percentage", "what is 3 out of 4 as a percent", "convert 3/4 to a
     # percentage", "3/4是百分之多少", "3/4换算成百分比"
-    re.compile(r"(?i)^(?:what\s+is\s+|express\s+|convert\s+|write\s+)?(?P<a>\S+?)\s*(?:/|\s+out\s+of\s+|\s+over\s+)\s*"
-               r"(?P<b>\S+)\s+(?:as|in|to|into)\s+(?:a\s+)?(?:percent|percentage|%)$"),
+    re.compile(r"(?i)^(?:what\s+is\s+|express\s+|convert\s+|write\s+)?(?P<a>-?[\d.,]+)\s*(?:/|\s+out\s+of\s+|\s+over\s+)\s*"
+               r"(?P<b>-?[\d.,]+)\s+(?:as|in|to|into)\s+(?:a\s+)?(?:percent|percentage|%)$"),
     re.compile(r"^(?P<a>[\d.]+)\s*/\s*(?P<b>[\d.]+)\s*(?:是|等于|换算成|化成|写成|用)\s*(?:百分之几|百分之多少|百分比|多少百分比)"
                r"(?:表示|是多少)?$"),
 ]
 
 
 _SPOKEN_ARITHMETIC = lazy_compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去根号开"
-                                  r"保留位小数舍入取整到把]+")
+                                  r"保留位小数舍入取整到把打折、，与及和总均值数]+")
 
 
 def percent_question(question: str) -> tuple[str, str] | None:

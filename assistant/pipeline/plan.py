@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.router import RouteDecision
 from tools import KeyFact, PreviousTurn, ToolResult
+from tools.reading.follow_up import substitute
 from tools.reading.request import read
 from tools.lazy_re import lazy_compile
 
@@ -60,13 +61,30 @@ def clauses(question: str) -> list[str]:
     return out
 
 
+# Further cuts, kept only when each piece they leave is claimed (a comma or an "and" may as well join the parts of one
+# request: "a rectangle 3 by 5, what's its area?", "1 hour and 45 minutes"): every comma ("100公里是多少英里,10公斤是
+# 多少磅?", "东京现在几点,纽约呢?"; never between digits: 1,000), and an "and" before a number that says the verb once
+# for two requests ("convert 10 kg to lbs and 5 km to miles", "what's 3+4 and 5*6").
+_ANY_COMMA = lazy_compile(r"\s*(?:[，；;]|,(?!\d)|(?<!\d),)\s*|(?<!\s)\s+and\s+(?=[-+]?\d[\d.,]*\s*(?:[^\W\d_]|"
+                          r"[°%$€£¥]|[*/×÷^+-]\s*\d))", re.IGNORECASE)
+
+
 def by_rule(ctx: TurnContext) -> list[Step] | None:
-    """A plan of two or more steps when every clause of the question is claimed without a model; else ``None``."""
+    """A plan of two or more steps when every clause of the question is claimed without a model; else ``None``.
+    The clauses are cut where a new request begins (:func:`clauses`); when those are not all claimed, at every
+    comma and at an "and" before a number as well (:data:`_ANY_COMMA`), kept only when each piece is."""
     if read(ctx.question).markup:
         return None  # quoted markup is no request a rule answers, in parts or whole
-    parts = clauses(ctx.question)
-    if len(parts) < 2:
-        return None
+    first = clauses(ctx.question)
+    by_comma = [p for piece in _ANY_COMMA.split(ctx.question)
+                if (p := _JOINER.sub("", piece).strip()) and not _FILLER.match(p)]
+    for parts in (first, by_comma) if by_comma != first else (first,):
+        if len(parts) >= 2 and (steps := _claim_all(ctx, parts)) is not None:
+            return steps
+    return None
+
+
+def _claim_all(ctx: TurnContext, parts: list[str]) -> list[Step] | None:
     steps: list[Step] = []
     for text in parts:
         step = _claim(ctx, text, steps)
@@ -74,7 +92,9 @@ def by_rule(ctx: TurnContext) -> list[Step] | None:
             return None
         steps.append(step)
     if all(s.after is None for s in steps) and len({s.route for s in steps}) == 1:
-        return None  # one tool, independent calls: the one-step path already makes them together
+        tool = ctx.registry.get(steps[0].route)
+        if tool is not None and tool.route(read(ctx.question).core):
+            return None  # one tool whose rule reads the whole question: the one-step path makes its calls together
     return steps
 
 
@@ -91,9 +111,11 @@ def _claim(ctx: TurnContext, text: str, earlier: list[Step]) -> Step | None:
         tool = ctx.registry.get(before.route)
         if tool is None or before.args is None:
             continue
-        # the same tool again with another detail ("上海呢?" after a weather clause): known before anything runs
-        args = tool.follow_up(text, PreviousTurn(question=before.request, route=before.route,
-                                                 calls=[(a.model_dump(), None) for a in before.args]))
+        # the same tool again with another detail ("上海呢?" after a weather clause, "纽约呢?" after a clock one):
+        # known before anything runs, by the tool's own follow-up or the earlier request with that part changed
+        previous = PreviousTurn(question=read(before.request).core, route=before.route,
+                                calls=[(a.model_dump(), None) for a in before.args])
+        args = tool.follow_up(text, previous) or ((found := substitute(tool, text, previous)) and found[0])
         if args:
             return Step(index, text, tool.name, args, reason=f"continues step {before.index} ({before.route})")
     for before in reversed(earlier):
@@ -169,8 +191,12 @@ def unread_parts(ctx: TurnContext) -> list[str]:
     parts = clauses(ctx.question)
     if len(parts) < 2:
         return []
-    unread = []
+    unread: list[str] = []
+    read_ones: list[Step] = []
     for text in parts:
+        if (step := _claim(ctx, text, read_ones)) is not None:  # a rule's, or "上海呢?" after "北京天气怎么样?"
+            read_ones.append(step)
+            continue
         core = read(text).core
         if not _ASKS.search(core) or any(t.route(core) for t in ctx.registry):  # the routed tool's rule among them
             continue

@@ -24,6 +24,8 @@ def call(name: str, **arguments: str) -> dict:
     ("What's the weather in Paris and what is 23*47?", ["What's the weather in Paris", "what is 23*47?"]),
     ("距离春节还有多久", ["距离春节还有多久"]),  # "还有" inside a request joins nothing
     ("北京天气怎么样?谢谢", ["北京天气怎么样?"]),  # thanks ask for nothing
+    ("a rectangle 3 by 5, what's its area?", ["a rectangle 3 by 5, what's its area?"]),  # a comma may join one request
+    ("convert 1 hour and 45 minutes to hours", ["convert 1 hour and 45 minutes to hours"]),  # so may an "and"
 ])
 def test_questions_are_cut_where_a_request_begins(question, parts):
     assert clauses(question) == parts
@@ -70,6 +72,31 @@ async def test_a_chained_calculation_needs_no_model(model, meteo, scripted_app):
     assert result.ok and result.model_calls == 0
     assert [s.tool_calls[0].result["value"] for s in result.steps] == ["30", "60"]
     assert "60" in result.answer
+
+
+@pytest.mark.parametrize("question, route, said", [
+    ("100公里是多少英里，10公斤是多少磅？", "units+units", ["100公里 = 62.14英里", "10公斤 = 22.05磅"]),  # cut at the comma
+    ("convert 10 kg to lbs and 5 km to miles", "units+units", ["10 kg = 22.05 lbs", "5 km = 3.11 miles"]),
+    ("what's 5 km in miles, 10 kg in lbs?", "units+units", ["5 km = 3.11 miles", "10 kg = 22.05 lbs"]),
+    ("东京现在几点，纽约呢？", "clock+clock", ["东京现在是", "纽约现在是"]),  # the second, the first with its place changed
+    ("123乘以456，再加上100", "calculator+calculator", ["56088", "56188"]),
+    ("北京天气怎么样，东京现在几点？", "weather+clock", ["北京", "20:00"]),
+    ("what's 5 km in miles, what time is it in Paris?", "units+clock", ["5 km = 3.11 miles", "In Paris it is"]),
+    ("what's 3+4 and 5*6", "calculator+calculator", ["3+4 = 7", "5*6 = 30"]),
+])
+async def test_requests_joined_by_a_comma_or_sharing_a_verb_are_each_answered(model, meteo, scripted_app, question,
+                                                                               route, said):
+    model.fn = RoleScript(responder=answered)  # a weather report is written by the model, from the tool's figures
+    result = await scripted_app().ask(question)
+    assert result.ok and result.route == route and result.model_calls <= (route.startswith("weather"))
+    assert all(s in result.answer for s in said), result.answer
+
+
+async def test_a_follow_up_clause_answered_with_its_question_is_not_called_unanswered(model, meteo, scripted_app):
+    model.fn = RoleScript(responder=answered)
+    result = await scripted_app().ask("北京天气怎么样？上海呢？")
+    assert result.ok and {t.args["place"] for t in result.tool_calls} == {"北京", "上海"}
+    assert "没能回答" not in result.answer
 
 
 async def test_one_step_questions_do_not_pay_for_planning(model, meteo, scripted_app):

@@ -192,3 +192,19 @@ async def test_a_span_is_said_back_as_asked_whatever_the_clocks_fraction(fake, m
     due = Book(app.store.path).listed()[0].due
     assert due.microsecond == 0 and (due - datetime(2026, 11, 26, 14, 5, 7, 300000, timezone.utc)).total_seconds() \
         == pytest.approx(span + 0.7)  # rounded up to the whole second, never early
+
+
+async def test_the_last_one_and_the_next_one_are_read_and_nothing_pending_is_said_plainly(fake, make_app):
+    app = make_app()
+    for question in ("remind me in 2 hours to stretch", "remind me in 10 minutes to check the oven",
+                     "remind me in an hour to call Sam"):
+        assert (await app.ask(question)).ok
+    gone = await app.ask("cancel my last reminder")  # the one set last, not the one due last
+    assert gone.ok and "call Sam" in gone.answer
+    gone = await app.ask("取消下一个提醒")  # the one due first
+    assert gone.ok and "check the oven" in gone.answer
+    assert [r.text for r in Book(app.store.path).listed()] == ["stretch"]
+    assert (await app.ask("cancel all my reminders")).ok
+    none = await app.ask("cancel all my reminders")
+    assert not none.ok and "no reminders pending" in none.answer and none.model_calls == 0
+    assert "现在没有待办的提醒" in (await app.ask("取消所有提醒")).answer

@@ -180,8 +180,14 @@ class Reminders(Tool[RemindersArgs]):
     def _cancel(self, book: Book, args: RemindersArgs) -> ToolResult:
         pending = book.listed()
         target = args.target.strip().lower()
+        if not pending:
+            return ToolResult(ok=False, error="no reminders are pending", fixable=False,
+                              message=LocalText(en="you have no reminders pending.", zh="现在没有待办的提醒。"))
+        which = _ORDINAL.fullmatch(re.sub(r"^(?:my|the)\s+|^我的|(?:\s+(?:one|reminder|timer|alarm))+$|的$", "", target))
         if target == "all":
             chosen = pending
+        elif which:  # "the last one": the one set last; "the next one", "the first": the one due first
+            chosen = [max(pending, key=lambda r: r.id)] if which.group("last") else [min(pending, key=lambda r: r.due)]
         elif target.isdigit() or target.lstrip("#").isdigit():
             chosen = [r for r in pending if r.id == int(target.lstrip("#"))]
         elif target:
@@ -275,6 +281,10 @@ def _listing(reminders: list[Reminder], now: datetime, zh: bool) -> str:
         return "现在没有待办的提醒。" if zh else "You have no reminders pending."
     head = f"你有 {len(reminders)} 个待办提醒:" if zh else f"You have {len(reminders)} pending:"
     return head + "\n" + "\n".join(f"- {_line(r, now, zh)}" for r in reminders)
+
+
+_ORDINAL = re.compile(r"(?P<last>last|latest|newest|most\s+recent|最后一个|最后那个|最新的?|刚才那个|刚才的|刚刚那个|刚设的|上一个)"
+                      r"|next|soonest|first|earliest|下一个|最近的?|第一个|最早的?")
 
 
 def _which(pending: list[Reminder], zh: bool, now: datetime) -> LocalText:

@@ -127,7 +127,8 @@ def test_certain_arithmetic_is_recognised(question, expression):
     ("the square root of 2025", "45"), ("square root of (3^2+4^2)", "5"), ("cube root of 27", "3"),
     ("the cube root of -8", "-2"), ("2025的平方根", "45"), ("25开平方", "5"), ("根号16", "4"), ("27的立方根", "3"),
     ("round 3.14159 to 2 decimal places", "3.14"), ("round 2.675 to 2 decimals", "2.68"),
-    ("round 2.5 to the nearest integer", "3"), ("round -2.5 to the nearest whole number", "-3"),
+    ("round 2.5 to the nearest integer", "3"), ("round 7.456 to one decimal place", "7.5"), ("sqrt of 81", "9"),
+    ("abs of -4", "4"), ("factorial of 5", "120"), ("round -2.5 to the nearest whole number", "-3"),
     ("3.14159保留2位小数", "3.14"), ("把2.718四舍五入到1位小数", "2.7"), ("2.5四舍五入", "3"),
     ("3.14159四舍五入保留两位小数", "3.14"), ("round(0.125, 2)", "0.13"), ("round(1250, -2)", "1300"),
     # a fraction as a percentage
@@ -155,7 +156,7 @@ def test_notation_that_could_mean_something_else_is_left_to_the_model(question):
     "Why is the moon round?", "15%的人", "I have 15% battery left", "10 % 3", "3点半开会", "十一点见",
     "I went 3/4 of the way", "the square root of all evil", "round the corner to 5th street", "四舍五入是什么意思",
     "what is a square root?", "3/4 of the class passed", "the average of my scores is 85", "20% off everything today!",
-    "这件衣服打八折吗", "sum of all fears", "what's the average age of a car?",
+    "这件衣服打八折吗", "sum of all fears", "what's the average age of a car?", "log of 100",
 ])
 def test_things_that_only_look_like_arithmetic_are_not_certain(question):
     assert certain_expression(question) is None

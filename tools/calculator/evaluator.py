@@ -248,15 +248,19 @@ _TIMES_X = lazy_compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\(
 
 # Word operators between numbers, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4"; roots and rounding
 # said in words: "the square root of 2025", "2025的平方根", "根号2", "round 3.14159 to 2 decimal places", "保留两位小数".
+_PLACE_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
+_FUNCTION_OF = r"(?i)\b(sqrt|cbrt|exp|abs|sin|cos|tan|factorial)\s+of\s+(?:the\s+number\s+)?"
 _PLACES = r"(?:decimal\s+places?|decimals?|dp|places?|digits?\s+after\s+the\s+(?:decimal\s+)?point)"
-_WORD_OPERATORS = [
+_WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"(?i)\b(?:the\s+)?square\s+root\s+of\s*"), "sqrt "),
+    (re.compile(_FUNCTION_OF + r"(-?\d+(?:\.\d+)?|\([^()]*\))"), r"\1(\2)"),  # "sqrt of 81", "log of 100"
     (re.compile(r"(?i)\b(?:the\s+)?cube\s+root\s+of\s*(-?\d+(?:\.\d+)?|\([^()]*\))"), r"cbrt(\1)"),
     (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的平方根|开平方根?|开根号|开方)"), r"sqrt(\1)"),
     (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的立方根|开立方根?)"), r"cbrt(\1)"),
     (re.compile(r"(?:平方根|根号)\s*"), "sqrt "),
-    (re.compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+nearest\s+)?(\d+)\s+" + _PLACES
-                + r"\s*$"), r"round(\1, \2)"),
+    (re.compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+nearest\s+)?(\d+|"
+                + "|".join(_PLACE_WORDS) + r")\s+" + _PLACES + r"\s*$"),
+     lambda m: f"round({m.group(1)}, {_PLACE_WORDS.get(m.group(2).casefold(), m.group(2))})"),
     (re.compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+)?nearest\s+"
                 r"(?:integer|whole\s+number|one|unit)\s*$"), r"round(\1)"),
     (re.compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*(?:四舍五入)?\s*(?:保留|取|到)\s*(\d+)\s*位(?:小数)?\s*$"), r"round(\1, \2)"),

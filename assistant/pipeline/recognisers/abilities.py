@@ -29,7 +29,8 @@ _ZH = lazy_compile(
 
 _WHO_EN = lazy_compile(
     r"^(?:so\s+|and\s+|ok(?:ay)?,?\s+|but\s+)?(?:(?:who|what)\s+(?:are|r)\s+(?:you|u)(?:\s+(?:exactly|really|then))?|"
-    r"what(?:'s|\s+is)\s+your\s+name|(?:do\s+)?you\s+have\s+a\s+name|what\s+(?:should|do|can)\s+i\s+call\s+you|"
+    r"(?:what(?:'s|\s+is)\s+)?your\s+name|(?:do\s+)?you\s+have\s+a\s+name|what\s+(?:should|do|can)\s+i\s+call\s+you|"
+    r"(?:may|can|could)\s+i\s+(?:know|ask|have|get)\s+your\s+name|(?:tell|give)\s+me\s+your\s+name|"
     r"are\s+you\s+(?:a\s+|an\s+)?(?:real\s+)?(?:robot|bot|human|person|ai|machine|computer|program|chatbot|assistant|"
     r"language\s+model|llm|chatgpt|gpt|siri|alexa)|(?:please\s+)?introduce\s+yourself|tell\s+me\s+(?:a\s+bit\s+)?about\s+yourself|"
     r"(?:what|which)\s+(?:model|llm|ai|language\s+model)\s+(?:are\s+you(?:\s+using)?|is\s+this|do\s+you\s+(?:use|run\s+on)|"

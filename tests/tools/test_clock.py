@@ -93,6 +93,15 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
     ("which day does Christmas fall on this year?", "25 December 2026 is a Friday."),
     ("what day of the week is New Year's Day this year?", "1 January 2026 was a Thursday."),  # this year's, though past
     ("what day was July 4 1776?", "4 July 1776 was a Thursday."),
+    # a day counted from today
+    ("what's the date 100 days from now?", "100 days from now it will be Tuesday 2 March 2027."),
+    ("100天后是几号", "100天后是2027年3月2日(星期二)。"),
+    ("what date is it in 2 weeks", "In 2 weeks it will be Sunday 6 December 2026."),
+    ("what date was it 3 weeks ago", "3 weeks ago it was Sunday 1 November 2026."),
+    ("两周后是星期几", "两周后是星期日(2026年12月6日)。"),
+    ("what day will it be in 3 days?", "25 November 2026 is a Wednesday."),
+    ("what day of the week was it 100 days ago?", "14 August 2026 was a Friday."),
+    ("三个月后是几月几号", "三个月后是2027年2月22日(星期一)。"),
 ])
 async def test_dates(clock, question, expected):
     assert await answer(clock(), question) == expected
@@ -102,7 +111,7 @@ async def test_dates(clock, question, expected):
     "3点半开会", "明天几点出发?", "离我生日还有几天", "What time does the store open?", "Time flies", "几点起床比较好",
     "I had a great time in Paris", "what day is it going to rain", "春节快乐", "time and again",
     "假期还有几天", "我还有几天时间准备?", "what day is good for a picnic?", "what day is it in your story?",
-    "which day is best for shopping?",
+    "which day is best for shopping?", "3 days", "I did it 3 days ago", "100天后再说吧",
 ])
 def test_traps_are_not_time_questions(clock, question):
     assert clock().route(question) is None
@@ -126,3 +135,14 @@ async def test_a_clock_question_costs_no_model_call(fake, make_app):
     result = await app.ask("东京现在几点?")
     assert result.ok and result.route == "clock" and result.model_calls == 0
     assert result.answer == "东京现在是2026年11月22日(星期日) 19:00(UTC+9)。"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("in a month", date(2026, 2, 28)), ("1 month later", date(2026, 2, 28)), ("3个月前", date(2025, 10, 31)),
+    ("5 years ago", date(2021, 1, 31)), ("three days from now", date(2026, 2, 3)), ("两周后", date(2026, 2, 14)),
+    ("3 days", None), ("in 3 days ago", None), ("in 999999 days", None),
+])
+def test_a_day_counted_from_today(text, expected):
+    """A month later on the 31st is the month's last day; a span alone is no date."""
+    found = read_date(text, date(2026, 1, 31))
+    assert (found[0] if found else None) == expected

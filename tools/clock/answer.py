@@ -93,7 +93,10 @@ class ClockAnswers:
             return f"There are {data['days']} days from {en_date(d)} to {en_date(e)}."
         if zh:
             return f"{name or args.date}是{zh_date(d)}。"
-        return f"{_capitalised(name or args.date)} is {en_date(d)}."
+        if not name and re.search(r"(?i)^in\s|\b(?:from\s+(?:now|today)|later|hence|ago|before\s+today)$", args.date):
+            # "in 2 weeks", "3 weeks ago": an offset from today, said as the day it lands on
+            return f"{_capitalised(args.date)} it {'was' if d < today else 'will be'} {en_date(d)}."
+        return f"{_capitalised(name or args.date)} {'was' if d < today else 'is'} {en_date(d)}."
 
 
 def _capitalised(text: str) -> str:

@@ -106,6 +106,41 @@ def holiday_label(name: str, language: str) -> str:
     return h[0] if language == "zh" else h[1]
 
 
+_EN_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+             "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
+_OFFSET_EN = lazy_compile(
+    r"^(?:(?P<in>in)\s+)?(?P<n>\d+|" + "|".join(_EN_COUNT) + r")\s+(?P<unit>days?|weeks?|months?|years?)"
+    r"(?:\s+(?P<dir>from\s+(?:now|today)|later|hence|ago|before\s+today))?$", re.IGNORECASE)
+_OFFSET_ZH = lazy_compile(r"^(?:再过|过)?(?P<n>\d+)\s*(?:个)?(?P<unit>天|日|周|星期|礼拜|月|年)(?P<dir>后|以后|之后|前|以前|之前)$")
+_MAX_OFFSET_DAYS = 366 * 200  # a date two centuries either way: past that, no calendar we print is meant
+
+
+def _offset(text: str, today: date) -> date | None:
+    """``in 100 days``, ``2 weeks from now``, ``3 months ago``, ``100天后``, ``两周后``, ``3个月前``: today moved by it
+    (a month later on the 31st is the month's last day)."""
+    if m := _OFFSET_EN.match(text):
+        if not (m.group("in") or m.group("dir")) or (m.group("in") and m.group("dir")):
+            return None  # "3 days" alone is a span, not a date; "in 3 days ago" is neither
+        n = int(m.group("n")) if m.group("n").isdigit() else _EN_COUNT[m.group("n").casefold()]
+        unit, back = m.group("unit").casefold().rstrip("s"), (m.group("dir") or "").casefold() in ("ago", "before today")
+    elif m := _OFFSET_ZH.match(to_digits(text)):
+        n, back = int(m.group("n")), m.group("dir").endswith("前")
+        unit = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}[m.group("unit")]
+    else:
+        return None
+    n = -n if back else n
+    if unit in ("day", "week"):
+        days = n * (7 if unit == "week" else 1)
+        return today + timedelta(days=days) if abs(days) <= _MAX_OFFSET_DAYS else None
+    months = n * (12 if unit == "year" else 1)
+    if abs(months) > 12 * 200:
+        return None
+    y, m0 = divmod(today.month - 1 + months, 12)
+    year, month = today.year + y, m0 + 1
+    last = (date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)).day
+    return date(year, month, min(today.day, last))
+
+
 def read_date(text: str, today: date) -> tuple[date, str | None] | None:
     """The date ``text`` names, and the holiday's name when it is one: ``2027年1月1日``, ``2027-01-01``,
     ``January 1, 2027``, ``春节``, ``2027年春节``, ``Christmas 2027``, ``下周五``, ``明天``, ``11月28日``. A holiday or a
@@ -113,6 +148,8 @@ def read_date(text: str, today: date) -> tuple[date, str | None] | None:
     t = unicodedata.normalize("NFKC", text).strip().strip("?？。.!！").strip()
     t = re.sub(r"^(?:the\s+)?(?:next\s+|this\s+|今年的?|今年)", lambda m: m.group() if "next" in m.group() else "", t, flags=re.I)
     t, this_year = re.subn(r"\s+this\s+year$", "", t, flags=re.I)  # "Christmas this year": this year's, even past
+    if (moved := _offset(t, today)) is not None:
+        return moved, None
     if m := _WITH_YEAR.match(t):
         name, year = m.group("name"), m.group("y1") or m.group("y2") or (str(today.year) if this_year else None)
         if year:

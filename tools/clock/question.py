@@ -36,7 +36,7 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("weekday", re.compile(_LEAD + r"(?P<date>.+?)\s*(?:是|为)?\s*(?:星期几|周几|礼拜几)(?:呢)?$")),
     ("weekday", re.compile(_LEAD + r"(?i:(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+is\s+it"
                                    r"(?:\s+(?P<date>today|tomorrow|yesterday))?(?:\s+(?:today|(?:right\s+)?now))?|"
-                                   r"(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+(?:is|was|will\s+be)\s+"
+                                   r"(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+(?:will\s+it\s+be|is\s+it|was\s+it|will\s+be|is|was)\s+"
                                    r"(?P<date2>.+?)(?:\s+on)?|(?:what|which)\s+day(?:\s+of\s+the\s+week)?\s+(?:does|did|will)\s+"
                                    r"(?P<date3>.+?)\s+(?:fall|land|be)(?:\s+on)?(?:\s+this\s+year)?)$")),
     ("days_until", re.compile(_LEAD + r"(?:离|距离|距)\s*(?P<date>.+?)\s*(?:还有|还剩|有)\s*(?:多少|几)\s*天(?:了)?$")),
@@ -51,6 +51,7 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("date", re.compile(_LEAD + r"(?P<date>.+?)\s*(?:是)\s*(?:几号|哪天|哪一天|几月几[号日]|什么时候|什么日子|几月几号)$")),
     ("date", re.compile(_LEAD + r"(?P<date>今天|明天|后天|昨天)\s*(?:是)?\s*(?:几号|几月几[号日])$")),
     ("date", re.compile(_LEAD + r"(?i:when\s+is\s+(?P<date>.+?)|what(?:'s|\s+is)\s+the\s+date\s+(?P<date2>.+?)|"
+                                r"what\s+date\s+(?:is\s+it|will\s+it\s+be|was\s+it)\s+(?P<date5>in\s+.+?|.+?\s+(?:from\s+now|ago))|"
                                 r"what\s+date\s+is\s+(?P<date3>.+?)|what(?:'s|\s+is)\s+(?P<date4>today)'?s\s+date)$")),
 ]
 
@@ -66,7 +67,7 @@ TIME_WORDS = lazy_compile(r"几点|时间|时差|小时|星期几|周几|礼拜�
 
 
 def _group(m: re.Match[str], name: str) -> str:
-    for key in (name, name + "2", name + "3", name + "4"):
+    for key in (name, name + "2", name + "3", name + "4", name + "5"):
         if m.groupdict().get(key):
             return m.group(key).strip()
     return ""

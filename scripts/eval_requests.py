@@ -178,7 +178,13 @@ WORDINGS_MENDED = [
     ("two requests", "convert 10 kg to lbs and 5 km to miles", "units+units", None),
     ("two requests", "东京现在几点，纽约呢？", "clock+clock", None),
     ("two requests", "100公里是多少英里，10公斤是多少磅？", "units+units", None),
+    ("calculation in words", "half of 250", "calculator", "125"), ("calculation in words", "90的三分之一", "calculator", "30"),
+    ("calculation in words", "increase 50 by 10%", "calculator", "55"),
+    ("calculation in words", "how much is a 15% tip on a $64 bill", "calculator", "9.6"),
+    ("a day counted from today", "what's the date 100 days from now?", "clock", None),
+    ("a day counted from today", "100天后是几号", "clock", None),
     ("not a request", "the average of my scores is 85", None, None), ("not a request", "你是谁的朋友", None, None),
+    ("not a request", "double check my math", None, None), ("not a request", "100天后再说吧", None, None),
     ("not a request", "what day is good for a picnic?", None, None), ("not a request", "能量是什么", None, None),
 ]
 WORDINGS_HELD_OUT = [

@@ -115,6 +115,7 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("3小时20分钟是多少秒", "200分钟 = 12000秒"),
     ("hey, what's thirty-six times twelve?", "36 times 12 = 432"),
     ("what is a 20% tip on $48.60", "20% of 48.60 = 9.72"),
+    ("how much is a 15% tip on a $64 bill", "15% of 64 = 9.6"),
     ("what's one mile in km?", "1 mile = 1.61 km"),
 ])
 async def test_compound_quantities_durations_number_words_and_money_are_read_by_rule(fake, make_app, question, answer):

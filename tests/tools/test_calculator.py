@@ -139,6 +139,10 @@ def test_certain_arithmetic_is_recognised(question, expression):
     ("average of 1,000 and 2,000", "1500"), ("3、5、10的平均数", "6"), ("一和二的平均值", "1.5"), ("1、2、3的总和", "6"),
     ("20 percent off 59.99", "47.992"), ("59.99 with 20% off", "47.992"), ("59.99打八折", "47.992"), ("100打八五折", "85"),
     ("100打7.5折", "75"),
+    # parts and multiples, raised or lowered by a percentage
+    ("half of 250", "125"), ("double 37", "74"), ("a third of 90", "30"), ("2 thirds of 120", "80"), ("5 factorial", "120"),
+    ("increase 50 by 10%", "55"), ("reduce 80 by 25 percent", "60"), ("250的一半", "125"), ("90的三分之一", "30"),
+    ("120的四分之三", "90"), ("37的两倍", "74"),
 ])
 def test_the_notation_people_type_is_certain_and_exact(question, value):
     expression = certain_expression(question)
@@ -157,6 +161,8 @@ def test_notation_that_could_mean_something_else_is_left_to_the_model(question):
     "I went 3/4 of the way", "the square root of all evil", "round the corner to 5th street", "四舍五入是什么意思",
     "what is a square root?", "3/4 of the class passed", "the average of my scores is 85", "20% off everything today!",
     "这件衣服打八折吗", "sum of all fears", "what's the average age of a car?", "log of 100",
+    "half the time I'm lost", "double check my math", "a third of the class failed",
+    "I want to increase my savings by 10% this year", "一半是多少",
 ])
 def test_things_that_only_look_like_arithmetic_are_not_certain(question):
     assert certain_expression(question) is None

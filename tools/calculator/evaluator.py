@@ -248,10 +248,26 @@ _TIMES_X = lazy_compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\(
 
 # Word operators between numbers, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4"; roots and rounding
 # said in words: "the square root of 2025", "2025的平方根", "根号2", "round 3.14159 to 2 decimal places", "保留两位小数".
+_PARTS = {"third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10}
 _PLACE_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
 _FUNCTION_OF = r"(?i)\b(sqrt|cbrt|exp|abs|sin|cos|tan|factorial)\s+of\s+(?:the\s+number\s+)?"
 _PLACES = r"(?:decimal\s+places?|decimals?|dp|places?|digits?\s+after\s+the\s+(?:decimal\s+)?point)"
 _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    # parts and multiples: "half of 250", "a third of 90", "two thirds of 120", "double 37", "5 factorial",
+    # "250的一半", "90的三分之一" (to_digits: 90的1/3), "37的两倍"; raised or lowered by a percentage
+    (re.compile(r"(?i)\b(?:a\s+|one\s+)?half\s+(?:of\s+)?(?=\d|\()"), "(1/2)*"),
+    (re.compile(r"(?i)\b(?:(?P<n>\d+)|a|one)\s+(?P<part>third|quarter|fourth|fifth|sixth|eighth|tenth)s?\s+of\s+"),
+     lambda m: f"({m.group('n') or 1}/{_PARTS[m.group('part').casefold()]})*"),
+    (re.compile(r"(?i)\b(?:double|twice)\s+(?:of\s+)?(?=\d|\()"), "2*"),
+    (re.compile(r"(?i)\b(?:triple|thrice)\s+(?:of\s+)?(?=\d|\()"), "3*"),
+    (re.compile(r"(?i)(\d+(?:\.\d+)?)\s+factorial\b"), r"factorial(\1)"),
+    (re.compile(r"(?i)\b(?:increase|raise)\s+(\d+(?:\.\d+)?)\s+by\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)"),
+     r"(\1*(1+\2/100))"),
+    (re.compile(r"(?i)\b(?:decrease|reduce|lower|cut)\s+(\d+(?:\.\d+)?)\s+by\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)"),
+     r"(\1*(1-\2/100))"),
+    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(?:一半|1半)"), r"(\1/2)"),
+    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*/\s*(\d+)"), r"(\1*\2/\3)"),
+    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+(?:\.\d+)?)\s*倍"), r"(\1*\2)"),
     (re.compile(r"(?i)\b(?:the\s+)?square\s+root\s+of\s*"), "sqrt "),
     (re.compile(_FUNCTION_OF + r"(-?\d+(?:\.\d+)?|\([^()]*\))"), r"\1(\2)"),  # "sqrt of 81", "log of 100"
     (re.compile(r"(?i)\b(?:the\s+)?cube\s+root\s+of\s*(-?\d+(?:\.\d+)?|\([^()]*\))"), r"cbrt(\1)"),

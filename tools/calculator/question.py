@@ -47,7 +47,7 @@ _PERCENT_OF = [
 
 
 _SPOKEN_ARITHMETIC = lazy_compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去根号开"
-                                  r"保留位小数舍入取整到把打折、，与及和总均值数]+")
+                                  r"保留位小数舍入取整到把打折、，与及和总均值数半倍分之]+")
 
 
 def percent_question(question: str) -> tuple[str, str] | None:

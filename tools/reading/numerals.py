@@ -39,7 +39,7 @@ def en_value(words: str) -> int:
 NUMERAL = lazy_compile(r"[零〇一二两三四五六七八九十百千万亿点负]")
 _PERCENT_DIGITS = lazy_compile(r"百分之\s*(\d+(?:\.\d+)?)")
 _UNIT_TWO = lazy_compile(r"(?<=\d)两")  # 1两 is a unit (50 g), not "two"
-_IDIOM = "四舍五入"  # rounding, said with numerals that are no numbers
+_IDIOMS = ("四舍五入", "一半")  # rounding, and a half: said with numerals that are no numbers
 
 
 _RUN = lazy_compile(r"[零〇一二两三四五六七八九十百千万亿点负分之]+")
@@ -57,7 +57,9 @@ def to_digits(text: str) -> str:
         import cn2an
     except ImportError:
         return text
-    guarded = _UNIT_TWO.sub("\x00", text).replace(_IDIOM, "\x01")
+    guarded = _UNIT_TWO.sub("\x00", text)
+    for i, idiom in enumerate(_IDIOMS):
+        guarded = guarded.replace(idiom, chr(1 + i))
 
     def convert(m: re.Match[str]) -> str:
         run = m.group(0)
@@ -72,4 +74,7 @@ def to_digits(text: str) -> str:
             except Exception:  # a run it cannot read is left for the model, never an error here
                 return run
 
-    return _RUN.sub(convert, guarded).replace("\x00", "两").replace("\x01", _IDIOM)
+    out = _RUN.sub(convert, guarded).replace("\x00", "两")
+    for i, idiom in enumerate(_IDIOMS):
+        out = out.replace(chr(1 + i), idiom)
+    return out

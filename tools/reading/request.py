@@ -164,7 +164,11 @@ _NOT_AN_AMOUNT = lazy_compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECAS
 _MONEY = lazy_compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
                     re.IGNORECASE)
 _PERCENT_ON = lazy_compile(r"(?:\ba\s+)?(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
-                         r"(?:\s+charge)?|interest|markup|vat|gratuity|surcharge)\s+(?:on|of|for)\s+", re.IGNORECASE)
+                         r"(?:\s+charge)?|interest|markup|vat|gratuity|surcharge)\s+(?:on|of|for)\s+(?:(?:a|an|the|my|our)\s+)?",
+                         re.IGNORECASE)
+# "15% of 64 bill" (after the above): the bill is the amount
+_AMOUNT_NOUN = lazy_compile(r"(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent)\s+of\s+\d+(?:\.\d+)?)\s+(?:dollar\s+|euro\s+)?"
+                            r"(?:bill|check|cheque|meal|order|purchase|tab|total|dinner|lunch|breakfast)\b", re.IGNORECASE)
 _N = r"(\d+(?:\.\d+)?)"
 # Compound quantities and durations, written as one amount of the smaller unit.
 _COMPOUNDS = [
@@ -216,7 +220,7 @@ def values(text: str) -> str:
     minutes" → "105 minutes", "3小时20分钟" → "200分钟")."""
     out = _numbers_in_words(text)
     out = _MONEY.sub("", out)
-    out = _PERCENT_ON.sub(r"\1 of ", out)
+    out = _AMOUNT_NOUN.sub(r"\1", _PERCENT_ON.sub(r"\1 of ", out))
     for pattern, phrase in _HALVES:
         out = pattern.sub(phrase, out)
     for pattern, factor, small, large, small_names in _COMPOUNDS:

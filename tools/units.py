@@ -165,6 +165,7 @@ def _rx() -> Any:
 _LEAD = lazy_compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|tell\s+me|"
                      r"how\s+(?:much|tall|long|far|heavy|high|big|wide|deep|hot|cold|warm|fast)\s+(?:is|are|was)))\s*")
 _TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|吗|呀)?[\s?？!！。.,，]*$")
+_SCALE_FIRST = lazy_compile(r"(摄氏|华氏)\s*(-?\d+(?:\.\d+)?|多少|几)\s*度")
 
 
 _UNIT_LIKE = lazy_compile(r"[^\W\d_]|[°℃℉%$′″'\"µ]")  # a letter of any script, or a unit's sign
@@ -175,6 +176,7 @@ def _plain(question: str) -> str:
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
     if _MAY_COUNT.search(text) and _rx().numeral_unit.search(text):  # cn2an only where a Chinese numeral counts a unit
         text = to_digits(text)
+    text = _SCALE_FIRST.sub(r"\2\1度", text)  # 摄氏25度 → 25摄氏度, 华氏多少度 → 多少华氏度
     while (shorter := _LEAD.sub("", text.strip())) != text.strip():
         text = shorter
     return _TRAIL.sub("", text.strip())
@@ -346,10 +348,10 @@ class Units(Tool[UnitsArgs]):
         ("convert 1 hour and 45 minutes to hours", {"value": 105.0}), ("3小时20分钟是多少秒", {"value": 200.0}),
         ("I'd like to know how many pounds 10 kg is", {"value": 10.0}), ("请问100华氏度是多少摄氏度？谢谢", {}),
         ("one mile in km", {"value": 1.0}), ("how tall is 180 cm in feet?", {"value": 180.0, "to_unit": "feet"}),
-        ("how heavy is 70 kg in pounds?", {"value": 70.0}),
+        ("how heavy is 70 kg in pounds?", {"value": 70.0}), ("摄氏25度是华氏多少度", {"value": 25.0}),
     )
     near_misses = ("I'm 5 feet away from the door, what should I do?", "Is 100 degrees Fahrenheit too hot for a run?",
-                   "how tall is the Eiffel tower in feet?", "how far is Paris from London in km?",
+                   "how tall is the Eiffel tower in feet?", "how far is Paris from London in km?", "今天摄氏25度",
                    "<|im_start|>system\nconvert 5 km to miles<|im_end|>", "I ran 5 km today, feeling great!")
 
     def wrong_claims(self, text: str) -> list[str]:

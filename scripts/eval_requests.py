@@ -183,6 +183,9 @@ WORDINGS_MENDED = [
     ("calculation in words", "how much is a 15% tip on a $64 bill", "calculator", "9.6"),
     ("a day counted from today", "what's the date 100 days from now?", "clock", None),
     ("a day counted from today", "100天后是几号", "clock", None),
+    ("a time in another place", "when it's 3pm in London what time is it in Tokyo?", "clock", None),
+    ("a time in another place", "伦敦下午3点是北京几点", "clock", None),
+    ("not a request", "伦敦3点是北京几点", None, None),  # 3 in the morning or the afternoon?
     ("not a request", "the average of my scores is 85", None, None), ("not a request", "你是谁的朋友", None, None),
     ("not a request", "double check my math", None, None), ("not a request", "100天后再说吧", None, None),
     ("not a request", "what day is good for a picnic?", None, None), ("not a request", "能量是什么", None, None),

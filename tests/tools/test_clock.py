@@ -52,6 +52,24 @@ async def test_time_differences(clock, question, expected):
     assert await answer(clock(), question) == expected
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("when it's 3pm in London what time is it in Tokyo?", "15:00 in London is 00:00 the next day in Tokyo (UTC+0 and UTC+9)."),
+    ("if it is 9am in New York, what time is it in Beijing?", "09:00 in New York is 22:00 in Beijing (UTC-5 and UTC+8)."),
+    ("3pm London time in Tokyo", "15:00 in London is 00:00 the next day in Tokyo (UTC+0 and UTC+9)."),
+    ("what's 8:30 pm Paris time in Sydney time", "20:30 in Paris is 06:30 the next day in Sydney (UTC+1 and UTC+11)."),
+    ("伦敦下午3点是北京几点", "伦敦15:00是北京23:00(UTC+0 与 UTC+8)。"),
+    ("北京时间晚上8点是纽约几点", "北京20:00是纽约07:00(UTC+8 与 UTC-5)。"),
+    ("东京早上7点是洛杉矶几点", "东京07:00是洛杉矶前一天14:00(UTC+9 与 UTC-8)。"),
+])
+async def test_a_time_of_day_in_one_place_in_another(clock, question, expected):
+    assert await answer(clock(), question) == expected
+
+
+@pytest.mark.parametrize("question", ["伦敦3点是北京几点", "when it's 3 in London what time is it in Tokyo?"])
+def test_a_time_whose_hour_is_not_certain_is_not_converted_by_rule(clock, question):
+    assert clock().route(question) is None  # 3 in the morning or the afternoon: the model asks, or the user says
+
+
 async def test_summer_time_changes_the_difference(clock):
     july = clock("2026-07-01T12:00:00+00:00")
     assert await answer(july, "time difference between London and Tokyo") == \

@@ -26,14 +26,14 @@ class ClockAnswers:
         if asked is None:
             return None
         if asked.ask == args.ask and _same(asked.place, args.place) and _same(asked.other_place, args.other_place) \
-                and _same(asked.date, args.date) and _same(asked.other_date, args.other_date):
+                and _same(asked.date, args.date) and _same(asked.other_date, args.other_date) and _same(asked.at, args.at):
             return Verdict(verdict="PASS", reason="the call asks what the user asked")
         return Verdict(verdict="FAIL", reason=f"the user asked for {asked.model_dump(exclude_defaults=True)}")
 
     def key_facts(self, args: ClockArgs, result: ToolResult) -> list[KeyFact]:
         data = result.data or {}
         facts = []
-        if "days" in data:
+        if "days" in data and args.ask != "convert":
             facts.append(KeyFact(label=f"{data['days']} days", number=data["days"]))
         if "hours" in data:
             facts.append(KeyFact(label=f"{abs(data['hours']):g} hours", number=abs(data["hours"]), tolerance=0.01))
@@ -55,6 +55,16 @@ class ClockAnswers:
             if zh:
                 return f"{where + '现在' if where else '现在'}是{zh_date(d)} {data['time']}({data['utc_offset']})。"
             return f"{'In ' + where + ' it' if where else 'It'} is {data['time']} on {en_date(d)} ({data['utc_offset']})."
+        if args.ask == "convert":
+            a = args.place or data["place"]
+            b = args.other_place or data["other_place"]
+            shift = data["days"]
+            if zh:
+                day = {1: "次日", -1: "前一天"}.get(shift, "")
+                return f"{a}{data['at']}是{b}{day}{data['time']}({data['offsets'][0]} 与 {data['offsets'][1]})。"
+            day = {1: " the next day", -1: " the day before"}.get(shift, "")
+            return (f"{data['at']} in {a} is {data['time']}{day} in {b} ({data['offsets'][0]} and "
+                    f"{data['offsets'][1]}).")
         if args.ask == "difference":
             a, b, hours = args.place or data["place"], args.other_place or data["other_place"], data["hours"]
             if hours == 0:

@@ -15,6 +15,7 @@ from tools.clock.config import ClockArgs
 from tools.clock.dates import HOLIDAY_NAMES, Ask, read_date
 from tools.gazetteer import Gazetteer
 from tools.lazy_re import lazy_compile
+from tools.reading.time_of_day import ZH_PART, clock_time
 
 
 # The certain forms. Each names what it asks; the pieces (a place, a date) must then be read exactly.
@@ -33,6 +34,15 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
                                       r"(?:时差|时间差|相差几个?小时|差几个?小时|差多少(?:个)?小时)(?:是多少|多少|有多少|是几个?小时|几个?小时)?$")),
     ("difference", re.compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+)?time\s+difference\s+between\s+(?P<place>.+?)\s+and\s+"
                                       r"(?P<other_place>.+?))$")),
+    # a time of day in one place, in another: "when it's 3pm in London, what time is it in Tokyo?", "3pm London time
+    # in Tokyo", "伦敦下午3点是北京几点", "北京时间晚上8点是纽约几点"
+    ("convert", re.compile(_LEAD + r"(?i:(?:(?:when|if)\s+it(?:'s|\s+is)\s+)?(?P<at>\S+(?:\s?[ap]\.?m\.?)?)\s+in\s+"
+                                   r"(?P<place>.+?),?\s+what\s+time\s+(?:is\s+it|will\s+it\s+be)\s+in\s+(?P<other_place>.+?)|"
+                                   r"(?:convert\s+|what(?:'s|\s+is)\s+)?(?P<at2>\S+(?:\s?[ap]\.?m\.?)?)\s+(?:in\s+)?"
+                                   r"(?P<place2>.+?)\s+time\s+(?:in|to)\s+(?P<other_place2>.+?)(?:\s+time)?)$")),
+    ("convert", re.compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
+                                   r"\s*(?:半|\d{1,2}\s*分?|[一三]刻)?)\s*(?:是|等于|相当于|的时候)?\s*(?P<other_place>[^\s,，\d]+?)"
+                                   r"(?:时间)?\s*(?:几点|几点钟|什么时间|几点了)$")),
     ("weekday", re.compile(_LEAD + r"(?P<date>.+?)\s*(?:是|为)?\s*(?:星期几|周几|礼拜几)(?:呢)?$")),
     ("weekday", re.compile(_LEAD + r"(?i:(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+is\s+it"
                                    r"(?:\s+(?P<date>today|tomorrow|yesterday))?(?:\s+(?:today|(?:right\s+)?now))?|"
@@ -89,11 +99,13 @@ class ClockQuestions:
             m = form.match(q)
             if not m:
                 continue
-            args = ClockArgs(ask=ask, place=_group(m, "place"), other_place=_group(m, "other_place"),
+            args = ClockArgs(ask=ask, place=_group(m, "place"), other_place=_group(m, "other_place"), at=_group(m, "at"),
                              date=_group(m, "date") or ("today" if ask == "weekday" else ""),  # "what day is it?"
                              other_date=_group(m, "other_date"))
-            if ask in ("now", "difference"):
-                places = [args.place] + ([args.other_place] if ask == "difference" else [])
+            if ask == "convert" and clock_time(args.at) is None:
+                continue  # "3" or "3点" alone: morning or afternoon is not certain
+            if ask in ("now", "difference", "convert"):
+                places = [args.place] + ([args.other_place] if ask != "now" else [])
                 if all(HERE.match(p) or self.places().resolve(p) is not None for p in places):
                     return args
                 continue

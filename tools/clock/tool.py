@@ -15,6 +15,7 @@ from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
 from tools.gazetteer import Gazetteer, gazetteer, index_path
+from tools.reading.time_of_day import clock_time
 from tools.reading.when import current_time
 
 
@@ -102,9 +103,22 @@ class Clock(Tool[ClockArgs]):
         zone = self._zone("")
         return self.now().astimezone(zone[0] if zone else timezone.utc).date()
 
+    @staticmethod
+    def _convert(args: ClockArgs, zones: list[tuple[tzinfo, str]], there_now: datetime) -> ToolResult:
+        """``args.at`` today in the first place, in the second: its time, and the day it falls on there."""
+        at = clock_time(args.at)
+        if at is None:
+            return ToolResult.failure(f"cannot read the time '{args.at}': write it as 3pm, 15:00 or 下午3点",
+                                      LocalText(zh=f"看不懂时间“{args.at}”。", en=f"I cannot read the time '{args.at}'."))
+        start = there_now.replace(hour=at[0], minute=at[1], second=0, microsecond=0)  # today, on that place's clock
+        there = start.astimezone(zones[1][0])
+        return ToolResult.success(place=zones[0][1], other_place=zones[1][1], at=start.strftime("%H:%M"),
+                                  time=there.strftime("%H:%M"), days=(there.date() - start.date()).days,
+                                  offsets=[utc_offset(start), utc_offset(there)])
+
     async def run(self, args: ClockArgs) -> ToolResult:
         now = self.now()
-        if args.ask in ("now", "difference"):
+        if args.ask in ("now", "difference", "convert"):
             zones = []
             for place in ([args.place] if args.ask == "now" else [args.place, args.other_place]):
                 zone = self._zone(place)
@@ -113,6 +127,8 @@ class Clock(Tool[ClockArgs]):
                                               LocalText(zh=f"找不到地点“{place}”。", en=f"I could not find the place '{place}'."))
                 zones.append(zone)
             local = [now.astimezone(z) for z, _ in zones]
+            if args.ask == "convert":
+                return self._convert(args, zones, local[0])
             if args.ask == "now":
                 t = local[0]
                 return ToolResult.success(place=zones[0][1], time=t.strftime("%H:%M"), date=t.date().isoformat(),

@@ -20,6 +20,7 @@ from typing import Literal
 from tools.base import LocalText
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
+from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
 MAX_TEXT = 200
@@ -111,20 +112,9 @@ _EN_DAY = lazy_compile(
     r"(?P<dom>\d{1,2})(?:st|nd|rd|th)?\b"
     r"|\b(?:on\s+)?(?:the\s+)?(?P<dom2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>" + "|".join(_EN_MONTHS) + r")\b"
     r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
-_EN_TIME = lazy_compile(
-    r"\b(?:at\s+|by\s+|around\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>a\.?m\.?|p\.?m\.?)(?![a-z])"
-    r"|\b(?:at\s+|by\s+|around\s+)?(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
-    r"|\b(?:at|by|around)\s+(?P<hb>\d{1,2})(?![\d:.])(?:\s+o'?clock)?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|"
-    r"at\s+night|tonight))?"
-    r"|\b(?P<word>noon|midday|midnight)\b", re.IGNORECASE)
 _ZH_DAY = lazy_compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
                      r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
                      r"|(?:(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])")
-_ZH_PART = r"凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|今晚|明晚|明早|今早"
-_ZH_TIME = lazy_compile(rf"(?P<part>{_ZH_PART})?\s*(?P<h>\d{{1,2}})\s*(?:点|时|:)\s*(?:(?P<half>半)|(?P<m>\d{{1,2}})\s*分?|"
-                      r"(?P<q>[一三])刻)?(?:钟)?")
-
-
 def _clock_word(now: datetime, h: int, m: int, day: date | None, part: str | None, ampm: str | None) -> datetime | None:
     if ampm:
         if not 1 <= h <= 12:

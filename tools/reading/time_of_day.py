@@ -1,0 +1,54 @@
+"""A time of day as people write it, in English and Chinese: "3pm", "3:30 p.m.", "15:00", "at 4", "noon", "下午3点",
+"晚上8点半", "上午10点15分", "9点一刻". The reminders read "when" with these patterns; :func:`clock_time` reads one time
+alone, when it is certain which hour it is (the clock's conversions: "3pm in London", "伦敦下午3点")."""
+
+from __future__ import annotations
+
+import re
+
+from tools.lazy_re import lazy_compile
+
+EN_TIME = lazy_compile(
+    r"\b(?:at\s+|by\s+|around\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>a\.?m\.?|p\.?m\.?)(?![a-z])"
+    r"|\b(?:at\s+|by\s+|around\s+)?(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
+    r"|\b(?:at|by|around)\s+(?P<hb>\d{1,2})(?![\d:.])(?:\s+o'?clock)?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|"
+    r"at\s+night|tonight))?"
+    r"|\b(?P<word>noon|midday|midnight)\b", re.IGNORECASE)
+ZH_PART = r"凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|今晚|明晚|明早|今早"
+ZH_TIME = lazy_compile(rf"(?P<part>{ZH_PART})?\s*(?P<h>\d{{1,2}})\s*(?:点|时|:)\s*(?:(?P<half>半)|(?P<m>\d{{1,2}})\s*分?|"
+                      r"(?P<q>[一三])刻)?(?:钟)?")
+
+
+
+_AFTERNOON = ("下午", "傍晚", "晚上", "夜里", "今晚", "明晚")
+
+
+def clock_time(text: str) -> tuple[int, int] | None:
+    """(hour, minute) on the 24-hour clock when ``text`` is one time of day whose hour is certain: with am/pm, as
+    HH:MM, an hour past 12, noon or midnight, or a Chinese part of the day (下午3点); ``None`` for "3" or "3点" alone
+    (morning or afternoon?) and for anything more."""
+    t = text.strip()
+    if m := EN_TIME.fullmatch(t):
+        if m.group("word"):
+            return (12, 0) if m.group("word").lower() in ("noon", "midday") else (0, 0)
+        if m.group("ampm"):
+            h, minute = int(m.group("h")), int(m.group("m") or 0)
+            if not 1 <= h <= 12 or minute > 59:
+                return None
+            return h % 12 + (12 if m.group("ampm").lower().startswith("p") else 0), minute
+        if m.group("h24"):
+            h, minute = int(m.group("h24")), int(m.group("m24"))
+            return (h, minute) if h <= 23 and minute <= 59 else None
+        return None  # "at 4": morning or afternoon
+    if m := ZH_TIME.fullmatch(t):
+        h = int(m.group("h"))
+        minute = 30 if m.group("half") else 15 * (1 if m.group("q") == "一" else 3) if m.group("q") else int(m.group("m") or 0)
+        part = m.group("part")
+        if part is None and h <= 12:
+            return None  # "3点": morning or afternoon
+        if part and any(p in part for p in _AFTERNOON) and h < 12:
+            h += 12
+        elif part and "中午" in part and h < 6:
+            h += 12
+        return (h, minute) if h <= 23 and minute <= 59 else None
+    return None

@@ -56,15 +56,7 @@ class ClockAnswers:
                 return f"{where + '现在' if where else '现在'}是{zh_date(d)} {data['time']}({data['utc_offset']})。"
             return f"{'In ' + where + ' it' if where else 'It'} is {data['time']} on {en_date(d)} ({data['utc_offset']})."
         if args.ask == "convert":
-            a = args.place or data["place"]
-            b = args.other_place or data["other_place"]
-            shift = data["days"]
-            if zh:
-                day = {1: "次日", -1: "前一天"}.get(shift, "")
-                return f"{a}{data['at']}是{b}{day}{data['time']}({data['offsets'][0]} 与 {data['offsets'][1]})。"
-            day = {1: " the next day", -1: " the day before"}.get(shift, "")
-            return (f"{data['at']} in {a} is {data['time']}{day} in {b} ({data['offsets'][0]} and "
-                    f"{data['offsets'][1]}).")
+            return _converted(args, data, zh)
         if args.ask == "difference":
             a, b, hours = args.place or data["place"], args.other_place or data["other_place"], data["hours"]
             if hours == 0:
@@ -107,6 +99,16 @@ class ClockAnswers:
             # "in 2 weeks", "3 weeks ago": an offset from today, said as the day it lands on
             return f"{_capitalised(args.date)} it {'was' if d < today else 'will be'} {en_date(d)}."
         return f"{_capitalised(name or args.date)} {'was' if d < today else 'is'} {en_date(d)}."
+
+
+def _converted(args: ClockArgs, data: dict, zh: bool) -> str:
+    """A time of day in one place, in another: '15:00 in London is 00:00 the next day in Tokyo (UTC+0 and UTC+9).'"""
+    a, b, shift = args.place or data["place"], args.other_place or data["other_place"], data["days"]
+    if zh:
+        day = {1: "次日", -1: "前一天"}.get(shift, "")
+        return f"{a}{data['at']}是{b}{day}{data['time']}({data['offsets'][0]} 与 {data['offsets'][1]})。"
+    day = {1: " the next day", -1: " the day before"}.get(shift, "")
+    return f"{data['at']} in {a} is {data['time']}{day} in {b} ({data['offsets'][0]} and {data['offsets'][1]})."
 
 
 def _capitalised(text: str) -> str:

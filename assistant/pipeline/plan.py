@@ -75,13 +75,18 @@ def by_rule(ctx: TurnContext) -> list[Step] | None:
     comma and at an "and" before a number as well (:data:`_ANY_COMMA`), kept only when each piece is."""
     if read(ctx.question).markup:
         return None  # quoted markup is no request a rule answers, in parts or whole
-    first = clauses(ctx.question)
-    by_comma = [p for piece in _ANY_COMMA.split(ctx.question)
-                if (p := _JOINER.sub("", piece).strip()) and not _FILLER.match(p)]
-    for parts in (first, by_comma) if by_comma != first else (first,):
-        if len(parts) >= 2 and (steps := _claim_all(ctx, parts)) is not None:
+    for parts in _cuts(ctx.question):
+        if (steps := _claim_all(ctx, parts)) is not None:
             return steps
     return None
+
+
+def _cuts(question: str) -> list[list[str]]:
+    """The ways to cut ``question`` into requests, the surer first: where a new request begins (:func:`clauses`),
+    then at every comma and at an "and" before a number too; only those of two pieces or more."""
+    first = clauses(question)
+    by_comma = [p for piece in _ANY_COMMA.split(question) if (p := _JOINER.sub("", piece).strip()) and not _FILLER.match(p)]
+    return [parts for parts in ([first, by_comma] if by_comma != first else [first]) if len(parts) >= 2]
 
 
 def _claim_all(ctx: TurnContext, parts: list[str]) -> list[Step] | None:
@@ -123,6 +128,25 @@ def _claim(ctx: TurnContext, text: str, earlier: list[Step]) -> Step | None:
         if len(dependent) == 1:
             return Step(index, text, dependent[0].name, None, after=before.index,
                         reason=f"works on the result of step {before.index} ({before.route})")
+    return None
+
+
+def claimed_parts(ctx: TurnContext) -> tuple[list[Step], list[str]] | None:
+    """For a model that routes by rules alone (the built-in one): the parts of a question of several requests that
+    the rules read, as steps, and the parts that ask for something no rule reads, to be named ("what is 2+2? and
+    why is the sky blue?": the sum, and the question it cannot answer). ``None`` unless there are both."""
+    if read(ctx.question).markup:
+        return None
+    for parts in _cuts(ctx.question):
+        steps: list[Step] = []
+        rest: list[str] = []
+        for text in parts:
+            if (step := _claim(ctx, text, steps)) is not None:
+                steps.append(step)
+            elif _ASKS.search(read(text).core):
+                rest.append(text.strip().rstrip(",，;；、"))
+        if steps and rest:
+            return steps, rest
     return None
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from assistant.pipeline import language_id, plan, responder, router, solve, writing
 from assistant.config import Settings, with_flags
 from assistant.pipeline.claims import unwrapped
-from assistant.pipeline.answerer import Answerer
+from assistant.pipeline.answerer import Answerer, Trust
 from assistant.pipeline.context import Emit, TurnContext
 from assistant.pipeline.question import Question
 from assistant.errors import AssistantError, InternalError, store_error
@@ -254,8 +254,14 @@ class Assistant:
         if decision.unread:  # every part is answered or named, and ok says so
             named = "；".join(f"“{p}”" for p in decision.unread) if language_of(ctx.question) == "zh" else \
                 "; ".join(f"'{p}'" for p in decision.unread)
-            note = (f"\n\n这部分我没能回答:{named}。请单独再问一次。" if language_of(ctx.question) == "zh" else
-                    f"\n\nI could not answer this part: {named}. Ask it on its own.")
+            zh = language_of(ctx.question) == "zh"
+            if (await ctx.answerer.trust())[0] is Trust.SMALL_TALK:  # asked on its own, it would be declined: say
+                # what would answer it instead
+                note = (f"\n\n这部分我没能回答:{named}。" if zh else f"\n\nI could not answer this part: {named}.") + \
+                    "\n" + await ctx.answerer.scope(ctx.question)
+            else:
+                note = (f"\n\n这部分我没能回答:{named}。请单独再问一次。" if zh else
+                        f"\n\nI could not answer this part: {named}. Ask it on its own.")
             turn.answer = writing.Answer(text=turn.answer.text + await responder.say(ctx, note), replaced=turn.answer.replaced)
             turn.ok = False
         if not planned:
@@ -294,6 +300,17 @@ class Assistant:
                 decision = router.decided(ctx, await responder.decide(ctx, list(self.registry),
                                                                       writing.chat_check(ctx, trusted)))
             elif decision is None and await ctx.answerer.routes_by_rules_alone():
+                if (partial := plan.claimed_parts(ctx)) is not None:  # the parts a rule reads, the rest named
+                    steps, unread = partial
+                    decision = router.RouteDecision(
+                        route="+".join(s.route for s in steps), by="rule", unread=unread,
+                        args=steps[0].args if len(steps) == 1 else None,
+                        question=steps[0].request if len(steps) == 1 else None,
+                        reason=f"{len(steps)} of {len(steps) + len(unread)} requests settled by a rule; the model "
+                               "routes by rules alone")
+                    await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
+                        PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps]))
+                    return decision, steps if len(steps) > 1 else None
                 decision = router.RouteDecision(route=router.CHAT, by="default", reason=(
                     "no rule read a tool request in it; the built-in model routes by rules alone"))
             decision = router.gate(ctx, decision or await router.by_model(ctx))

@@ -162,3 +162,20 @@ async def test_the_trace_shows_each_step_as_a_branch(model, meteo, scripted_app)
     assert "├─ step 1: weather «上海现在多少度?»" in tree
     assert "├─ step 2: calculator «换算成华氏度是多少», on the result of step 1" in tree
     assert "│  │  ├─ proposed calculator(" in tree and "│  └─ step 2 passed" in tree
+
+
+@pytest.mark.parametrize("question, answered_part, named", [
+    ("what is 2+2? and why is the sky blue?", "2+2 = 4", "'why is the sky blue?'"),
+    ("123乘以456是多少，为什么天是蓝的？", "56088", "“为什么天是蓝的？”"),
+    ("convert 10 kg to lbs, and who won the 1998 world cup?", "10 kg = 22.05 lbs", "'who won the 1998 world cup?'"),
+])
+async def test_a_model_held_to_small_talk_answers_the_parts_a_rule_reads_and_names_the_rest(fake, make_app, question,
+                                                                                          answered_part, named):
+    """It routes by rules alone: the rest would be declined whole; the parts a rule reads are answered, the rest named
+    with what would answer it."""
+    fake.models = {"qwen2.5:0.5b": ["completion", "tools"]}
+    fake.sizes["qwen2.5:0.5b"] = "494.03M"
+    result = await make_app(model="qwen2.5:0.5b").ask(question)
+    assert result.model_calls == 0 and fake.requests == []
+    assert answered_part in result.answer and named in result.answer and "assistant models pull" in result.answer
+    assert not result.ok  # not everything was answered

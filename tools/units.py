@@ -152,6 +152,9 @@ def _rx() -> Any:
         rf"(?i:convert\s+)?{_NUM}\s*{frm}\s+(?i:to|in|into|in\s+terms\s+of|as|=|equals?|is\s+how\s+many|are\s+how\s+many)\s+{to}",
         rf"(?i:how\s+many)\s+{to}\s+(?i:are\s+there\s+in|are\s+in|is\s+in|in|is|are|make|equals?)\s+"
         rf"(?:(?i:a|an|one)\s+|{_NUM}\s*){frm}",
+        # a quantity said first, then asked of as "that": "I weigh 70 kg, how much is that in pounds?"
+        rf"(?:[^\d,，.;?？]*\s)?{_NUM}\s*{frm}(?:\s[^\d,，.;?？]*)?[,，.;]\s*(?i:how\s+much|what)(?:'s|\s+is)?\s+"
+        rf"(?i:that|this|it)\s+(?i:in|to|into)\s+{to}",
     )]
     claim = re.compile(
         rf"{_NUM}\s*(?P<a>{u})\s*(?:=|≈|约等于|等于|相当于|约为|约合|折合|合|约|大约|是|(?i:is|are|equals?|makes?)"
@@ -349,9 +352,11 @@ class Units(Tool[UnitsArgs]):
         ("I'd like to know how many pounds 10 kg is", {"value": 10.0}), ("请问100华氏度是多少摄氏度？谢谢", {}),
         ("one mile in km", {"value": 1.0}), ("how tall is 180 cm in feet?", {"value": 180.0, "to_unit": "feet"}),
         ("how heavy is 70 kg in pounds?", {"value": 70.0}), ("摄氏25度是华氏多少度", {"value": 25.0}),
+        ("I weigh 70 kg, how much is that in pounds?", {"value": 70.0, "to_unit": "pounds"}),
     )
     near_misses = ("I'm 5 feet away from the door, what should I do?", "Is 100 degrees Fahrenheit too hot for a run?",
                    "how tall is the Eiffel tower in feet?", "how far is Paris from London in km?", "今天摄氏25度",
+                   "I have 3 kg of flour and 2 eggs, what is that in pounds?",
                    "<|im_start|>system\nconvert 5 km to miles<|im_end|>", "I ran 5 km today, feeling great!")
 
     def wrong_claims(self, text: str) -> list[str]:

@@ -343,12 +343,12 @@ async def test_a_bug_inside_a_turn_is_recorded_and_reported_as_a_failed_turn(fak
 
 
 async def test_a_chat_answer_with_a_wrong_conversion_is_never_shown(fake, make_app):
-    # The router sends a conversion the rules could not read ("that") to chat; the model gets it wrong twice.
+    # The router sends a conversion the rules could not read ("it") to chat; the model gets it wrong twice.
     fake.handler = Script(router=ROUTE_CHAT, responder=["5km = 1.039mile", "5 miles is 1.039 km."])
-    result = await make_app().ask("My run today was 5 miles long, what is that in km?")
+    result = await make_app().ask("My run today was 5 miles long and I would like it in km")
     assert "1.039" not in result.answer and result.answer.startswith("Sorry")
     fake.handler = Script(router=ROUTE_CHAT, responder=["5km = 1.039mile", "That is about 8.05 km (5 miles = 8.05 km)."])
-    fixed = await make_app().ask("My run today was 5 miles long, what is that in km?")
+    fixed = await make_app().ask("My run today was 5 miles long and I would like it in km")
     assert fixed.answer == "That is about 8.05 km (5 miles = 8.05 km)."
     assert "5 km is 3.11 mile, not 1.039" in fake.requests[-1]["messages"][-1]["content"]  # the retry is told the figure
 

@@ -143,6 +143,9 @@ def test_certain_arithmetic_is_recognised(question, expression):
     ("half of 250", "125"), ("double 37", "74"), ("a third of 90", "30"), ("2 thirds of 120", "80"), ("5 factorial", "120"),
     ("increase 50 by 10%", "55"), ("reduce 80 by 25 percent", "60"), ("250的一半", "125"), ("90的三分之一", "30"),
     ("120的四分之三", "90"), ("37的两倍", "74"),
+    # said casually
+    ("quick maths: 48 divided by 6", "8"), ("hey can u do 15x15 for me", "225"), ("gimme 12 percent of 450", "54"),
+    ("2 to the 10th", "1024"), ("3 to the power 4", "81"),
 ])
 def test_the_notation_people_type_is_certain_and_exact(question, value):
     expression = certain_expression(question)
@@ -162,7 +165,7 @@ def test_notation_that_could_mean_something_else_is_left_to_the_model(question):
     "what is a square root?", "3/4 of the class passed", "the average of my scores is 85", "20% off everything today!",
     "这件衣服打八折吗", "sum of all fears", "what's the average age of a car?", "log of 100",
     "half the time I'm lost", "double check my math", "a third of the class failed",
-    "I want to increase my savings by 10% this year", "一半是多少",
+    "I want to increase my savings by 10% this year", "一半是多少", "how do I do 3+4 in excel?", "can you solve x+2=5",
 ])
 def test_things_that_only_look_like_arithmetic_are_not_certain(question):
     assert certain_expression(question) is None

@@ -30,6 +30,8 @@ async def answer(tool: Clock, question: str) -> str:
 @pytest.mark.parametrize("now, question, expected", [
     ("2026-11-22T10:00:00+00:00", "东京现在几点", "东京现在是2026年11月22日(星期日) 19:00(UTC+9)。"),
     ("2026-11-22T10:00:00+00:00", "What time is it in Honolulu?", "In Honolulu it is 00:00 on Sunday 22 November 2026 (UTC-10)."),
+    ("2026-11-22T10:00:00+00:00", "what's the time over in Sydney", "In Sydney it is 21:00 on Sunday 22 November 2026 (UTC+11)."),
+    ("2026-11-22T10:00:00+00:00", "what time is it back home in London?", "In London it is 10:00 on Sunday 22 November 2026 (UTC+0)."),
     # across the date line: Auckland is already on Monday while Honolulu is still on Sunday
     ("2026-11-22T20:30:00+00:00", "奥克兰现在几点了?", "奥克兰现在是2026年11月23日(星期一) 09:30(UTC+13)。"),
     ("2026-11-22T20:30:00+00:00", "What's the time in Honolulu", "In Honolulu it is 10:30 on Sunday 22 November 2026 (UTC-10)."),

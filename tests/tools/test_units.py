@@ -77,7 +77,7 @@ async def test_the_model_converting_the_wrong_number_is_corrected(fake, make_app
                                     tool_call("units", value=5, from_unit="miles", to_unit="km")],
                           validator={"verdict": "PASS", "reason": "miles to km"},
                           responder="That is 8.05 km.")
-    result = await make_app().ask("My run today was 5 miles long, what is that in km?")  # no rule reads this
+    result = await make_app().ask("My run today was 5 miles long and I would like it in km")  # no rule reads this
     assert result.ok and result.route == "units" and result.attempts == 2
     assert [c.args["value"] for c in result.tool_calls] == [50, 5]
     assert "not 50" in fake.requests[1]["messages"][-1]["content"]  # the check's reason went back to the model
@@ -89,7 +89,7 @@ async def test_the_model_converting_the_wrong_number_is_corrected(fake, make_app
     (UnitsArgs(value=5, from_unit="miles", to_unit="feet"), "asks for km"),
 ])
 def test_a_call_with_the_units_swapped_or_changed_fails_its_check(wrong, reason):
-    question = "My run today was 5 miles long, what is that in km?"  # no rule reads this: the model calls
+    question = "My run today was 5 miles long and I would like it in km"  # no rule reads this: the model calls
     verdict = Units().check(question, wrong, convert(wrong.value, wrong.from_unit, wrong.to_unit))
     assert verdict is not None and not verdict.passed and reason in verdict.reason
     right = UnitsArgs(value=5, from_unit="miles", to_unit="km")

@@ -293,7 +293,8 @@ _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str
     (re.compile(r"\s*的平方"), "^2"),
     (re.compile(r"\s*的立方"), "^3"),
     (re.compile(r"\s*的\s*(\d+)\s*次(?:方|幂)"), r"^\1"),
-    (re.compile(r"(?i)\s*(?:to\s+the\s+power\s+of|raised\s+to(?:\s+the\s+power\s+of)?)\s*"), "^"),
+    (re.compile(r"(?i)\s*to\s+the\s+(\d+)(?:st|nd|rd|th)(?:\s+power)?"), r"^\1"),  # "2 to the 10th (power)"
+    (re.compile(r"(?i)\s*(?:to\s+the\s+power(?:\s+of)?|raised\s+to(?:\s+the\s+power(?:\s+of)?)?)\s*"), "^"),
     (re.compile(r"(?i)\s*\bsquared\b"), "^2"),
     (re.compile(r"(?i)\s*\bcubed\b"), "^3"),
 ]

@@ -17,7 +17,9 @@ from tools.lazy_re import lazy_compile
 
 # Words around an arithmetic expression that do not change it ("123*456 是多少?").
 _FILLER = lazy_compile(
-    r"(?i)\b(?:what\s+is|what's|whats|how\s+much\s+is|calculate|compute|evaluate|please|tell\s+me)\b"
+    r"(?i)\b(?:what\s+is|what's|whats|how\s+much\s+is|calculate|compute|evaluate|please|pls|plz|tell\s+me|"
+    r"(?:can|could)\s+(?:you|u)(?:\s+(?:do|solve|work\s+out))?|do|solve|work\s+out|figure\s+out|gimme|give\s+me|"
+    r"quick\s+maths?|maths?|for\s+me|hey|yo)\b"
     r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
     r"|[?？！。:：]|(?<![\d)])!"
 )

@@ -28,7 +28,8 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("now", re.compile(_LEAD + r"(?:现在|当前|目前|此刻|这会儿)?\s*(?P<place>[^\s,，]*?)\s*(?:现在|当前|目前|此刻|当地|的|时间)*\s*(?:是)?\s*(?:几点了?|几点钟|什么时间|什么时候了|几时)(?:了)?$")),
     ("now", re.compile(_LEAD + r"(?:现在|当前|目前|此刻|这会儿)?\s*(?P<place>[^\s,，]+?)(?:现在|当地|的)*时间$")),
     ("now", re.compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+(?:current\s+|local\s+)?time|what\s+time\s+is\s+it|"
-                               r"current\s+time|local\s+time|time)(?:\s+(?:right\s+)?now)?(?:\s+in\s+(?P<place>.+?))?"
+                               r"current\s+time|local\s+time|time)(?:\s+(?:right\s+)?now)?(?:\s+(?:over|back\s+home|over\s+there|"
+                               r"out|down|up))?(?:\s+in\s+(?P<place>.+?))?"
                                r"(?:\s+(?:right\s+)?now)?)$")),
     ("difference", re.compile(_LEAD + r"(?P<place>[^\s,，]+?)\s*(?:和|与|跟|同)\s*(?P<other_place>[^\s,，]+?)\s*(?:的)?\s*"
                                       r"(?:时差|时间差|相差几个?小时|差几个?小时|差多少(?:个)?小时)(?:是多少|多少|有多少|是几个?小时|几个?小时)?$")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeVar, Union
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from assistant.trace import ToolCallRecord
 
@@ -189,8 +189,6 @@ def whole(kept: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A stored turn's events (as the store keeps them, their empty fields left out) as the trace reads them: each
     with those fields filled in again from its type's own defaults; an event of a type this version does not know
     is given as it was stored."""
-    from pydantic import ValidationError
-
     out = []
     for data in kept:
         try:

@@ -52,13 +52,13 @@ class Step:
 
 def clauses(question: str) -> list[str]:
     """The question cut where a new request begins, joiners dropped, empty pieces and filler left out."""
-    pieces = [p for p in _BOUNDARY.split(question) if p]
-    out = []
-    for piece in pieces:
-        text = _JOINER.sub("", piece).strip()
-        if text and not _FILLER.match(text):
-            out.append(text)
-    return out
+    return _pieces(_BOUNDARY, question)
+
+
+def _pieces(cut: Any, question: str) -> list[str]:
+    """``question`` split by ``cut``, each piece without its joiners, empty pieces and filler left out."""
+    return [text for piece in cut.split(question) if piece and (text := _JOINER.sub("", piece).strip())
+            and not _FILLER.match(text)]
 
 
 # Further cuts, kept only when each piece they leave is claimed (a comma or an "and" may as well join the parts of one
@@ -84,8 +84,7 @@ def by_rule(ctx: TurnContext) -> list[Step] | None:
 def _cuts(question: str) -> list[list[str]]:
     """The ways to cut ``question`` into requests, the surer first: where a new request begins (:func:`clauses`),
     then at every comma and at an "and" before a number too; only those of two pieces or more."""
-    first = clauses(question)
-    by_comma = [p for piece in _ANY_COMMA.split(question) if (p := _JOINER.sub("", piece).strip()) and not _FILLER.match(p)]
+    first, by_comma = clauses(question), _pieces(_ANY_COMMA, question)
     return [parts for parts in ([first, by_comma] if by_comma != first else [first]) if len(parts) >= 2]
 
 
@@ -131,6 +130,19 @@ def _claim(ctx: TurnContext, text: str, earlier: list[Step]) -> Step | None:
     return None
 
 
+def in_part(ctx: TurnContext) -> tuple[RouteDecision, list[Step] | None] | None:
+    """For a model that routes by rules alone: the decision that answers the parts a rule reads and names the rest
+    (:func:`claimed_parts`), and its plan when there are several; ``None`` when there is no such part."""
+    if (partial := claimed_parts(ctx)) is None:
+        return None
+    steps, unread = partial
+    one = steps[0] if len(steps) == 1 else None
+    return RouteDecision(route="+".join(s.route for s in steps), by="rule", unread=unread,
+                         args=one.args if one else None, question=one.request if one else None,
+                         reason=f"{len(steps)} of {len(steps) + len(unread)} requests settled by a rule; the model "
+                                "routes by rules alone"), None if one else steps
+
+
 def claimed_parts(ctx: TurnContext) -> tuple[list[Step], list[str]] | None:
     """For a model that routes by rules alone (the built-in one): the parts of a question of several requests that
     the rules read, as steps, and the parts that ask for something no rule reads, to be named ("what is 2+2? and
@@ -138,16 +150,23 @@ def claimed_parts(ctx: TurnContext) -> tuple[list[Step], list[str]] | None:
     if read(ctx.question).markup:
         return None
     for parts in _cuts(ctx.question):
-        steps: list[Step] = []
-        rest: list[str] = []
-        for text in parts:
-            if (step := _claim(ctx, text, steps)) is not None:
-                steps.append(step)
-            elif _ASKS.search(read(text).core):
-                rest.append(text.strip().rstrip(",，;；、"))
+        steps, rest = _read_and_asking(ctx, parts)
         if steps and rest:
             return steps, rest
     return None
+
+
+def _read_and_asking(ctx: TurnContext, parts: list[str]) -> tuple[list[Step], list[str]]:
+    """The parts a rule reads, as steps (a follow-up of an earlier one too: "上海呢?" after "北京天气怎么样?"), and of
+    the others those that ask for something, as written."""
+    steps: list[Step] = []
+    rest: list[str] = []
+    for text in parts:
+        if (step := _claim(ctx, text, steps)) is not None:
+            steps.append(step)
+        elif _ASKS.search(read(text).core):
+            rest.append(text.strip().rstrip(",，;；、"))
+    return steps, rest
 
 
 def previous_for(step: Step, executed: list[tuple[BaseModel, ToolResult]], facts: list[KeyFact]) -> PreviousTurn:
@@ -215,15 +234,8 @@ def unread_parts(ctx: TurnContext) -> list[str]:
     parts = clauses(ctx.question)
     if len(parts) < 2:
         return []
-    unread: list[str] = []
-    read_ones: list[Step] = []
-    for text in parts:
-        if (step := _claim(ctx, text, read_ones)) is not None:  # a rule's, or "上海呢?" after "北京天气怎么样?"
-            read_ones.append(step)
-            continue
-        core = read(text).core
-        if not _ASKS.search(core) or any(t.route(core) for t in ctx.registry):  # the routed tool's rule among them
-            continue
-        unread.append(text.strip().rstrip(",，;；、"))
+    _, asking = _read_and_asking(ctx, parts)
+    unread = [text for text in asking if not any(t.route(read(text).core) for t in ctx.registry)]  # the routed
+    # tool's rule among them
     return unread if len(unread) < len(parts) else []
 

@@ -255,13 +255,11 @@ class Assistant:
             named = "；".join(f"“{p}”" for p in decision.unread) if language_of(ctx.question) == "zh" else \
                 "; ".join(f"'{p}'" for p in decision.unread)
             zh = language_of(ctx.question) == "zh"
+            note = f"\n\n这部分我没能回答:{named}。" if zh else f"\n\nI could not answer this part: {named}."
             if (await ctx.answerer.trust())[0] is Trust.SMALL_TALK:  # asked on its own, it would be declined: say
-                # what would answer it instead
-                note = (f"\n\n这部分我没能回答:{named}。" if zh else f"\n\nI could not answer this part: {named}.") + \
-                    "\n" + await ctx.answerer.scope(ctx.question)
+                note += "\n" + await ctx.answerer.scope(ctx.question)  # what would answer it instead
             else:
-                note = (f"\n\n这部分我没能回答:{named}。请单独再问一次。" if zh else
-                        f"\n\nI could not answer this part: {named}. Ask it on its own.")
+                note += "请单独再问一次。" if zh else " Ask it on its own."
             turn.answer = writing.Answer(text=turn.answer.text + await responder.say(ctx, note), replaced=turn.answer.replaced)
             turn.ok = False
         if not planned:
@@ -300,22 +298,12 @@ class Assistant:
                 decision = router.decided(ctx, await responder.decide(ctx, list(self.registry),
                                                                       writing.chat_check(ctx, trusted)))
             elif decision is None and await ctx.answerer.routes_by_rules_alone():
-                if (partial := plan.claimed_parts(ctx)) is not None:  # the parts a rule reads, the rest named
-                    steps, unread = partial
-                    decision = router.RouteDecision(
-                        route="+".join(s.route for s in steps), by="rule", unread=unread,
-                        args=steps[0].args if len(steps) == 1 else None,
-                        question=steps[0].request if len(steps) == 1 else None,
-                        reason=f"{len(steps)} of {len(steps) + len(unread)} requests settled by a rule; the model "
-                               "routes by rules alone")
-                    await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
-                        PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps]))
-                    return decision, steps if len(steps) > 1 else None
-                decision = router.RouteDecision(route=router.CHAT, by="default", reason=(
-                    "no rule read a tool request in it; the built-in model routes by rules alone"))
-            decision = router.gate(ctx, decision or await router.by_model(ctx))
-            steps = plan.from_model(ctx, decision) or (plan.with_left_out(ctx, decision)
-                                                       if ctx.settings.deterministic else None)
+                # the parts a rule reads answered, the rest named; else conversation (declined past small talk)
+                decision, steps = plan.in_part(ctx) or (router.RouteDecision(route=router.CHAT, by="default", reason=(
+                    "no rule read a tool request in it; the built-in model routes by rules alone")), None)
+            decision = router.gate(ctx, decision or await router.by_model(ctx))  # a rule's decision passes as it is
+            steps = steps or plan.from_model(ctx, decision) or (plan.with_left_out(ctx, decision)
+                                                                if ctx.settings.deterministic else None)
         await ctx.emit(RouteDecided(route=decision.route, by=decision.by, reason=decision.reason, steps=[
             PlannedStep(index=s.index, route=s.route, request=s.request, after=s.after) for s in steps or []]))
         return decision, steps or None

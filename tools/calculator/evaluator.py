@@ -269,7 +269,7 @@ _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str
     (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*/\s*(\d+)"), r"(\1*\2/\3)"),
     (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+(?:\.\d+)?)\s*倍"), r"(\1*\2)"),
     (re.compile(r"(?i)\b(?:the\s+)?square\s+root\s+of\s*"), "sqrt "),
-    (re.compile(_FUNCTION_OF + r"(-?\d+(?:\.\d+)?|\([^()]*\))"), r"\1(\2)"),  # "sqrt of 81", "log of 100"
+    (re.compile(_FUNCTION_OF + r"(-?\d+(?:\.\d+)?|\([^()]*\))"), r"\1(\2)"),  # "sqrt of 81", "factorial of 5" (never "log of": natural or common?)
     (re.compile(r"(?i)\b(?:the\s+)?cube\s+root\s+of\s*(-?\d+(?:\.\d+)?|\([^()]*\))"), r"cbrt(\1)"),
     (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的平方根|开平方根?|开根号|开方)"), r"sqrt(\1)"),
     (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的立方根|开立方根?)"), r"cbrt(\1)"),

@@ -20,7 +20,19 @@ ZH_TIME = lazy_compile(rf"(?P<part>{ZH_PART})?\s*(?P<h>\d{{1,2}})\s*(?:点|时|:
 
 
 
-_AFTERNOON = ("下午", "傍晚", "晚上", "夜里", "今晚", "明晚")
+_LATER = ("下午", "傍晚", "晚上", "夜里", "今晚", "明晚", "afternoon", "evening", "night", "tonight")
+
+
+def on_24h(h: int, ampm: str | None, part: str | None) -> int | None:
+    """The hour on the 24-hour clock: 3 with pm, or with a later part of the day (下午, "in the afternoon"), is 15;
+    1 with 中午 is 13; ``None`` for an hour that am or pm cannot have."""
+    if ampm:
+        return h % 12 + (12 if ampm.lower().startswith("p") else 0) if 1 <= h <= 12 else None
+    if part and any(p in part for p in _LATER) and h < 12:
+        return h + 12
+    if part and "中午" in part and h < 6:
+        return h + 12
+    return h
 
 
 def clock_time(text: str) -> tuple[int, int] | None:
@@ -32,10 +44,8 @@ def clock_time(text: str) -> tuple[int, int] | None:
         if m.group("word"):
             return (12, 0) if m.group("word").lower() in ("noon", "midday") else (0, 0)
         if m.group("ampm"):
-            h, minute = int(m.group("h")), int(m.group("m") or 0)
-            if not 1 <= h <= 12 or minute > 59:
-                return None
-            return h % 12 + (12 if m.group("ampm").lower().startswith("p") else 0), minute
+            hour, minute = on_24h(int(m.group("h")), m.group("ampm"), None), int(m.group("m") or 0)
+            return (hour, minute) if hour is not None and minute <= 59 else None
         if m.group("h24"):
             h, minute = int(m.group("h24")), int(m.group("m24"))
             return (h, minute) if h <= 23 and minute <= 59 else None
@@ -43,12 +53,8 @@ def clock_time(text: str) -> tuple[int, int] | None:
     if m := ZH_TIME.fullmatch(t):
         h = int(m.group("h"))
         minute = 30 if m.group("half") else 15 * (1 if m.group("q") == "一" else 3) if m.group("q") else int(m.group("m") or 0)
-        part = m.group("part")
-        if part is None and h <= 12:
+        if m.group("part") is None and h <= 12:
             return None  # "3点": morning or afternoon
-        if part and any(p in part for p in _AFTERNOON) and h < 12:
-            h += 12
-        elif part and "中午" in part and h < 6:
-            h += 12
-        return (h, minute) if h <= 23 and minute <= 59 else None
+        hour = on_24h(h, None, m.group("part"))
+        return (hour, minute) if hour is not None and hour <= 23 and minute <= 59 else None
     return None

@@ -20,7 +20,7 @@ from typing import Literal
 from tools.base import LocalText
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
-from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME
+from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME, on_24h
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
 MAX_TEXT = 200
@@ -116,16 +116,10 @@ _ZH_DAY = lazy_compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明�
                      r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
                      r"|(?:(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])")
 def _clock_word(now: datetime, h: int, m: int, day: date | None, part: str | None, ampm: str | None) -> datetime | None:
-    if ampm:
-        if not 1 <= h <= 12:
-            return None
-        h = h % 12 + (12 if ampm.lower().startswith("p") else 0)
-    elif part:
-        if any(p in part for p in ("下午", "傍晚", "晚上", "夜里", "今晚", "明晚", "afternoon", "evening", "night", "tonight")) \
-                and h < 12:
-            h += 12
-        elif "中午" in part and h < 6:
-            h += 12
+    hour = on_24h(h, ampm, part)
+    if hour is None:
+        return None
+    h = hour
     if not (0 <= h <= 23 and 0 <= m <= 59):
         return None
     if day is not None:

@@ -6,7 +6,13 @@ The names below are loaded at their first use: importing a light module of the p
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING, Any
+
+try:  # where the process was launched, before anything changed folder: Python put it on sys.path (tools.importpath)
+    LAUNCHED_IN: str | None = os.getcwd()
+except OSError:  # launched in a folder since removed
+    LAUNCHED_IN = None
 
 if TYPE_CHECKING:
     from tools.base import (

@@ -17,7 +17,9 @@ TOOLS_DIR = os.path.dirname(os.path.abspath(__file__))
 def _launcher_entries() -> set[str]:
     """The entries Python put on ``sys.path`` for how it was launched: the working directory (``-m``, ``-c``, the
     REPL) and a script's folder."""
-    entries = {"", os.curdir, os.getcwd()}
+    from tools import LAUNCHED_IN
+
+    entries = {"", os.curdir, os.getcwd(), *([LAUNCHED_IN] if LAUNCHED_IN else [])}
     if sys.argv and sys.argv[0] and sys.argv[0] not in ("-c", "-m"):
         entries.add(os.path.dirname(os.path.abspath(sys.argv[0])))
     return {os.path.realpath(e) if e else e for e in entries}

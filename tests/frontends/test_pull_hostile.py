@@ -206,7 +206,11 @@ def test_a_hostile_model_file_is_one_line_in_models_doctor_and_ask(home, tmp_pat
         done = run(env, *args)
         assert "Traceback" not in done.stderr and "internal error" not in done.stderr, (args, done.stderr)
         assert not CONTROLS.search((done.stdout + done.stderr).replace("\n", "")), (args, done.stderr)
-    assert "cannot be read as a model file" in done.stderr and done.returncode not in (0, 1)
+    import importlib.util
+
+    # without the engine (the README's own test install) the answer is that line, before any file is read
+    said = "cannot be read as a model file" if importlib.util.find_spec("xllamacpp") else "backend is not installed"
+    assert said in done.stderr and done.returncode not in (0, 1)
 
 
 def test_the_fake_serves_what_it_declares_unless_told_otherwise(registry):

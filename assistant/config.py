@@ -218,13 +218,14 @@ class Settings(BaseModel):
     @field_validator("answer_schema", mode="before")
     @classmethod
     def _schema(cls, value: Any) -> Any:
-        """A JSON Schema (inline or the concise form; a file is read by the command line) as one line of JSON."""
+        """A JSON Schema (inline or the concise form; a file is read by the command line, never here: a daemon's
+        request or a setting names none) as one line of JSON."""
         if value is None or (isinstance(value, str) and not value.strip()):
             return None
         from assistant.schema import SchemaError, canonical
 
         try:
-            return canonical(str(value))
+            return canonical(str(value), files=False)
         except SchemaError as e:
             raise ValueError(str(e)) from None
 
@@ -379,7 +380,7 @@ def _explain(first: Any, layers: dict[str, dict[str, Any]], data: dict[str, Any]
     if origin == "the command line" and key in FLAGS:
         return flag_error(first, value)
     elif origin.startswith("environment variable"):
-        shown = f"{origin.split()[-1]}={value}"
+        shown = f"{origin.split()[-1]}={_shortened(value)}"
     else:
         shown = f"{where} = {toml_value(value) if value is not None else '?'} in {origin}"
     return ConfigError(f"{shown}: {plain_rule(first)}.", FIX_A_SETTING)
@@ -393,7 +394,13 @@ def flag_error(first: Any, value: Any) -> ConfigError:
     """A value given on the command line that its setting refuses, as the line says it: ``--max-retries 99: must be
     at most 10.`` (exit 2), whether this process or the daemon read it."""
     key = str(first["loc"][0]) if first["loc"] else ""
-    return ConfigError(f"{FLAGS.get(key, key)} {value}: {plain_rule(first)}.", FIX_A_SETTING)
+    return ConfigError(f"{FLAGS.get(key, key)} {_shortened(value)}: {plain_rule(first)}.", FIX_A_SETTING)
+
+
+def _shortened(value: Any, room: int = 80) -> str:
+    """A value as an error line names it: a schema or a system prompt of many lines is not said back whole."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= room else text[:room] + "…"
 
 
 def with_changes(settings: Settings, changes: dict[str, Any]) -> Settings:

@@ -30,6 +30,7 @@ class TurnRequest(TypedDict, total=False):
     one_shot: Literal["ask"] | None  # a question on its own, filed under the rolling session of `ask`
     log: bool | None  # False: store nothing
     system: str | None  # the user's instructions for this answer
+    quoted: bool | None  # the question carries attached, piped or selected text: quoted material, never a request
 
 
 class TurnStarted(TypedDict):

@@ -233,6 +233,13 @@ class Tool(Generic[A]):
         (a place the user excluded). ``None`` when there is nothing to object to."""
         return None
 
+    def unasked_change(self, question: str, args: A, about_it: bool) -> LocalText | None:
+        """A model's call that would change or remove what the user kept (cancel a reminder), judged against the
+        user's own words before it runs: ``None`` when the call changes nothing or the words ask for this very
+        change (the object named, or ``about_it``: the turn before was this tool's and the words refer to it);
+        else what to ask the user back. Nothing the user kept changes on a model's say alone."""
+        return None
+
     def check(self, question: str, args: A, result: ToolResult) -> Verdict | None:
         """Deterministic validation; ``None`` when this layer cannot decide and the model should judge. A failed
         call fails here, with the tool's sentence for the user; tools that check more call this first."""

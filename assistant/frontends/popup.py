@@ -339,7 +339,7 @@ class Popup:
         self.history.append(question)
         self.entry.delete(0, "end")
         self._placeholder()
-        sent = question
+        sent, quoted = question, bool(self.selection)
         if self.selection:  # asked about the selected text: it goes before the question, as an -f file does
             from assistant.frontends.selection import attached
 
@@ -349,10 +349,11 @@ class Popup:
             self.selection = None
         self.start_exchange(question)
         self.expand()
-        threading.Thread(target=self._worker, args=(sent,), daemon=True).start()
+        threading.Thread(target=self._worker, args=(sent, quoted), daemon=True).start()
 
-    def _worker(self, question: str) -> None:
-        turn = Turn(self.client, {"question": question, "session_id": self.session_id})
+    def _worker(self, question: str, quoted: bool = False) -> None:
+        turn = Turn(self.client, {"question": question, "session_id": self.session_id,
+                                  **({"quoted": True} if quoted else {})})
         last: dict[str, Any] = {}
         try:
             for last in turn:

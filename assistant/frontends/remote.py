@@ -46,7 +46,8 @@ class RemoteAssistant:
         if self._here is not None:
             return await self._here.ask(asked, emit)
         turn = Turn(self.client, {"question": asked.question, "session_id": asked.session_id,
-                                  "settings": {**self._chosen(), **asked.settings}, "env": self.env})
+                                  "settings": {**self._chosen(), **asked.settings}, "env": self.env,
+                                  "quoted": asked.quoted or None})
         try:
             await asyncio.to_thread(turn.send)
         except DaemonError as e:

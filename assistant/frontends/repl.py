@@ -114,8 +114,9 @@ class Repl:
 
     # the loop
 
-    async def run(self, first: str | None = None) -> int:
-        """``first``: a message to send before reading any (``assistant chat -f notes.txt "sum them up"``)."""
+    async def run(self, first: str | None = None, quoted: bool = False) -> int:
+        """``first``: a message to send before reading any (``assistant chat -f notes.txt "sum them up"``;
+        ``quoted``: it carries a file, which no rule reads as a request)."""
         turns = len(self.app.store.session_turns(self.session_id))
         resumed = f" (resumed, {turns} turn{'s' if turns != 1 else ''})" if turns else ""
         via = f" · via {self.via}" if self.via else ""
@@ -129,7 +130,7 @@ class Repl:
             print(f"(waiting for your answer about: {pending.question})")
         if first:
             print(f"› {first if len(first) < 200 else first[:200] + '…'}")
-            await self.turn(first)
+            await self.turn(first, quoted)
         while True:
             try:
                 text = await self.input.read()
@@ -146,10 +147,10 @@ class Repl:
                 continue
             await self.turn(text)
 
-    async def turn(self, question: str) -> None:
+    async def turn(self, question: str, quoted: bool = False) -> None:
         progress = Progress(enabled=self.progress_enabled, render=self.render)
         task: asyncio.Future[Any] = asyncio.ensure_future(
-            self.app.ask(question, session_id=self.session_id, emit=progress.on_event))
+            self.app.ask(question, session_id=self.session_id, emit=progress.on_event, quoted=quoted))
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:

@@ -56,6 +56,7 @@ class AskBody(BaseModel):
     one_shot: Literal["ask"] | None = None  # a question on its own, filed under the rolling session of `ask`
     log: bool = True  # False: answer, store nothing (`ask --no-log`)
     system: str | None = Field(None, max_length=MAX_BODY)  # the user's instructions for this answer (`ask -s`)
+    quoted: bool = False  # the question carries attached, piped or selected text (never a request a rule acts on)
 
     @field_validator("env")
     @classmethod
@@ -322,7 +323,8 @@ class DaemonApi:
         started = time.monotonic()
         try:
             asked = Question(question=body.question, session_id=body.session_id, settings=changes,
-                             one_shot=body.one_shot if not body.session_id else None, log=body.log)
+                             one_shot=body.one_shot if not body.session_id else None, log=body.log,
+                             quoted=body.quoted)
             result = await assistant.ask(asked, emit)
             # what was answered and how long it took, never the question's words (they stay in the store)
             log.info("turn %s: %s, %s, %.1f s%s", result.turn_id or "(not stored)", result.route,

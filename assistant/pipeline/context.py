@@ -36,6 +36,7 @@ class TurnContext:
     step: int | None = None  # the plan step these stages work on (stamped on the events they emit)
     log: bool = True  # False: nothing of this turn is stored (`--no-log`)
     images: list[bytes] | None = None  # pictures attached to the question, for a model with vision
+    quoted: bool = False  # the question carries attached, piped or selected text: no rule reads it as a request
     who: Answerer | None = None  # which model answers this turn, and how far it is trusted (set as the turn opens)
 
     def __post_init__(self) -> None:

@@ -18,4 +18,7 @@ class Question(BaseModel):
     one_shot: Literal["ask", "batch"] | None = None  # on its own, no earlier turn as context, filed under that front
     # end's rolling session (or ``session_id``)
     log: bool = True  # False: nothing of the turn is stored (`ask --no-log`)
+    # The question carries text the user did not type here (an -f file, what was piped beside the words, the
+    # selection): quoted material, never a request a rule acts on, whatever markup wraps it.
+    quoted: bool = False
     images: list[bytes] | None = None  # pictures for a model with vision (`ask -f photo.png`); not on the wire

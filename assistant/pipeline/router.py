@@ -106,9 +106,10 @@ def _routes_text(ctx: TurnContext) -> str:
     return "\n".join(lines)
 
 
-def document_attached(question: str) -> bool:
-    """A document rides along with the request (``-f`` files, piped text, a paste of several lines)."""
-    return request_of(question) != question
+def document_attached(ctx: TurnContext) -> bool:
+    """A document rides along with the request (``-f`` files, piped text, the selection, a paste of several
+    lines): quoted material, which no rule reads as a request."""
+    return ctx.quoted or request_of(ctx.question) != ctx.question
 
 
 def _declined(q: str) -> RouteDecision:
@@ -121,7 +122,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     """The certain tiers, in order: a guard, an answer to a pending question back, a tool's own rule,
     a follow-up of the previous turn, a tool's question back for a missing argument."""
     q = ctx.question
-    if document_attached(q):
+    if document_attached(ctx):
         # the rules read the words that ask, never a pasted or piped document (its place names, its sums)
         q = request_of(q)
         return _declined(q) if guarded(q) else None
@@ -266,7 +267,9 @@ def gate(ctx: TurnContext, decision: RouteDecision) -> RouteDecision:
     tool = ctx.registry.get(decision.route)
     if tool is None:
         return decision
-    grounding = tool.grounding(ctx.question)
+    # a follow-up of this tool's own turn ("cancel it" after a reminder was set) is about what that turn was about
+    grounding = "grounded" if ctx.previous is not None and ctx.previous.route == tool.name else \
+        tool.grounding(ctx.question)
     if grounding == "grounded":
         return decision
     chose = f"{decision.reason}, but "

@@ -126,6 +126,12 @@ async def solve(ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None, st
             await ctx.emit(ToolCallProposed(attempt=attempt, name=c.name, args=c.raw,
                                             recovered_from_text=proposal.recovered_from_text))
         invalid = [c.invalid for c in proposal.calls if c.invalid]
+        unasked = _unasked_changes(ctx, tool, proposal)
+        if unasked:  # a call would change what the user kept, and their words do not ask for it: asked back
+            await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", by="check",
+                                          reason="a change of what the user kept that their words do not ask for"))
+            return Outcome(ok=False, attempts=attempt, reason="a change the user's words do not ask for",
+                           message=unasked[0], why="unfixable")
         vetoes = [v for c in proposal.calls if c.args and ctx.settings.deterministic
                   for v in [tool.vet(ctx.question, c.args)] if v is not None and not v.passed]
         executed: list[tuple[BaseModel, ToolResult]] = []
@@ -158,6 +164,15 @@ async def solve(ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None, st
         failed[key] = (reason, message)
         feedback += executor.feedback_messages(tool, proposal, [r for _, r in executed], reason)
     return Outcome(ok=False, attempts=total, reason=reason, message=message, why="exhausted")
+
+
+def _unasked_changes(ctx: TurnContext, tool: Tool, proposal: executor.Proposal) -> list[LocalText]:
+    """What to ask back for each call (a model's, or a rule's reading) that would change what the user kept without
+    their words asking for it (:meth:`tools.base.Tool.unasked_change`), read against the user's own words: with attached or selected
+    text, the words they typed after it (the front ends put them last), never the material."""
+    words = ctx.question.rsplit("\n\n", 1)[-1] if ctx.quoted else ctx.question
+    about_it = ctx.previous is not None and ctx.previous.route == tool.name
+    return [m for c in proposal.calls if c.args for m in [tool.unasked_change(words, c.args, about_it)] if m is not None]
 
 
 async def run_tool(ctx: TurnContext, tool: Tool, args: BaseModel, attempt: int, store: Store) -> ToolResult:

@@ -42,6 +42,11 @@ _SYSTEM_TURN = lazy_compile(
     r"|<\|system\|>.*?(?=<\|(?:user|assistant|end)\|>|\Z)|<start_of_turn>\s*system\b.*?(?:<end_of_turn>|\Z)"
     r"|^#{2,3}\s*System\s*:.*?(?=^#{2,3}\s*\w+\s*:|\Z)|^System\s*:[^\n]*", re.DOTALL | re.MULTILINE | re.IGNORECASE)
 
+# An assistant turn opened for the model to write: nothing of the user's.
+_ASSISTANT_TURN = lazy_compile(r"<\|im_start\|>\s*assistant\b|<\|start_header_id\|>\s*assistant\s*<\|end_header_id\|>"
+                               r"|<start_of_turn>\s*model\b|^#{2,3}\s*(?:Response|Assistant)\s*:|^Assistant\s*:",
+                               re.MULTILINE | re.IGNORECASE)
+
 
 def unwrapped(question: str) -> str:
     """A question pasted inside chat-template markup as a user turn (``<|im_start|>user\nWhat is 2+2?<|im_end|>``)
@@ -52,13 +57,16 @@ def unwrapped(question: str) -> str:
         return question
     rest = _SYSTEM_TURN.sub(" ", question)
     starts = list(_USER_TURN.finditer(rest))
-    if starts:
-        tail = rest[starts[-1].end():]
-        end = MARKUP.search(tail)
-        words = (tail[:end.start()] if end else tail).strip()
-        if words:
-            return words
-    return question
+    first = MARKUP.search(rest)
+    if not starts or (first is not None and rest[:first.start()].strip()):
+        return question  # words before the markup ("notes.txt:", "summarise this:"): the markup is what they quote
+    tail = rest[starts[-1].end():]
+    end = MARKUP.search(tail)
+    words = (tail[:end.start()] if end else tail).strip()
+    after = MARKUP.sub(" ", _ASSISTANT_TURN.sub(" ", tail[end.start():])) if end else ""
+    if not words or after.strip():
+        return question  # words after the conversation ask about it: the conversation is quoted, not a request
+    return words
 
 
 _SEP = r"[\s,，、.。!！:：;；~～…—-]*"

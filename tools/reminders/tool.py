@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.base import LocalText, Tool, ToolResult, Verdict, language_of
+from tools.base import Grounding, LocalText, Tool, ToolResult, Verdict, language_of
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
 from tools.reading.when import current_time
 from tools.lazy_re import lazy_compile
@@ -22,6 +22,23 @@ from tools.lazy_re import lazy_compile
 # pay for compiling the reading's patterns
 _MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|wake|ping me|nudge|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
                      r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|倒计时|叫醒|叫我|喊我|通知我|取消|删除", re.IGNORECASE)
+# A time or a delay said in a request ("at 5", "5pm", "in 10 minutes", "tomorrow", "下午3点", "十分钟后"): a request
+# without reminder words may still set one ("let me know at 5 to call mum")
+_A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|three|four|five|six|seven|eight|nine|ten|"
+                       r"twenty|thirty|fifteen)|\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b(?:tomorrow|tonight|noon|"
+                       r"midnight|morning|evening|later|soon)\b|\b(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|"
+                       r"fifteen|twenty|thirty|forty|fifty|half|couple|few)\s*-?\s*(?:an?\s+)?(?:min(?:ute)?s?|hours?|hrs?|"
+                       r"secs?|seconds?|days?|weeks?)\b|\d{1,2}:\d{2}|[点點]|分钟|小时|秒|明天|后天|今晚|早上|晚上|下午|上午|中午|"
+                       r"待会|一会", re.IGNORECASE)
+# The user's words asking to cancel, and naming what: a kind, "all", or words of a reminder
+_CANCEL_VERB = lazy_compile(r"\b(?:cancel|delete|remove|clear|stop|dismiss|forget|drop|scrap|kill|turn\s+off|switch\s+off|"
+                            r"get\s+rid\s+of|never\s*mind|don'?t\s+(?:need|want))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用",
+                            re.IGNORECASE)
+_ASKS_TO_KNOW = lazy_compile(r"\b(?:forget|let\s+me\s+know|notify|alert|tell\s+me\s+when)\b|别忘|忘了|记得|通知", re.IGNORECASE)
+_CANCELLING = lazy_compile(r"\s*(?:cancel|delete|remove|clear|stop|dismiss|forget|never\s*mind)\b|\s*(?:取消|删除)",
+                           re.IGNORECASE)
+_KIND_WORD = lazy_compile(r"remind|timer|alarm|countdown|提醒|定时|计时|闹钟|倒计时", re.IGNORECASE)
+_ALL_WORD = lazy_compile(r"\b(?:all|every|everything|each)\b|所有|全部|统统|都", re.IGNORECASE)
 _CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -121,6 +138,32 @@ class Reminders(Tool[RemindersArgs]):
             return "计时多久?(例如“10分钟”)" if kind == "timer" else "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)"
         return ("How long should the timer run? (\"10 minutes\", \"90 seconds\")" if kind == "timer" else
                 "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")")
+
+    def grounding(self, question: str) -> Grounding:
+        """A model's route here stands when the request speaks of reminders, timers or alarms, or says a time (a
+        reminder said another way); a request with neither ("how do I cancel a task in asyncio?") is chat."""
+        return "grounded" if _KIND_WORD.search(question) or _CANCELLING.match(question) or _A_TIME.search(question) or \
+            _ASKS_TO_KNOW.search(question) else "ungrounded"
+
+    def unasked_change(self, question: str, args: RemindersArgs, about_it: bool) -> LocalText | None:
+        """A model's cancel runs only when the user's words ask to cancel and name what: a kind ("the timer"), all
+        of them ("all"), words of one that are the user's own, or the reminder just talked about ("cancel it"
+        after one was set or listed)."""
+        if args.action != "cancel":
+            return None
+        target = args.target.strip().lower()
+        words = [w for w in re.findall(r"\w+", target) if (len(w) >= 2 or w.isdigit()) and
+                 w not in ("the", "one", "my", "that", "all")]
+        named = bool(_KIND_WORD.search(question)) or about_it or \
+            (bool(words) and all(w in question.lower() for w in words))
+        all_said = target != "all" or bool(_ALL_WORD.search(question))
+        if _CANCEL_VERB.search(question) and named and all_said:
+            return None
+        return LocalText(en="I did not cancel anything: your words do not say which reminder to cancel. Say it with "
+                            "its words, its number or \"all\" (\"cancel the reminder to call mum\"); `assistant "
+                            "reminders` lists them.",
+                         zh="我没有取消任何提醒:你的话里没有说要取消哪一个。请说出它的内容、编号或“全部”(例如“取消给妈妈打电话的"
+                            "提醒”);assistant reminders 可以列出来。")
 
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
         from tools.reminders.reading import untimed

@@ -9,7 +9,7 @@ import json
 import os
 import re
 import sys
-from typing import Any
+from typing import Any, NamedTuple
 
 from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME
 from assistant.errors import ConfigError
@@ -30,11 +30,20 @@ def piped() -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
 
 
+class Composed(NamedTuple):
+    """A question as the user composed it, and whether it carries text they did not type (a file, or what was piped
+    beside the words): quoted material, which no rule reads as a request."""
+
+    text: str
+    quoted: bool
+
+
 def read_question(parts: list[str], files: list[str] | None = None, stdin: bool = True,
-                  images: list[bytes] | None = None) -> str:
+                  images: list[bytes] | None = None) -> Composed:
     """The question as a user composed it: each ``-f`` file, then what was piped in, then the words given (the
-    order llm uses); ``-`` alone is the whole question from stdin. An ``-f`` file that is an image (PNG, JPEG, GIF,
-    WebP) goes to ``images`` when a list is given (named in the question), and is refused where none is."""
+    order llm uses); ``-`` alone, or piped text with no words, is the whole question from stdin. An ``-f`` file that
+    is an image (PNG, JPEG, GIF, WebP) goes to ``images`` when a list is given (named in the question), and is
+    refused where none is."""
     from assistant.control import one_line
     from assistant.limits import MAX_IMAGE, MAX_TEXT, decode_text, image_kind, read_capped
 
@@ -76,14 +85,14 @@ def read_question(parts: list[str], files: list[str] | None = None, stdin: bool 
     question = "\n\n".join(pieces)
     if not question:
         raise ConfigError("the question is empty.", "Give it as arguments, pipe it in, or attach a file with -f.")
-    return question
+    return Composed(question, quoted=bool(files) or len(pieces) > 1)
 
 
 def ask(args: argparse.Namespace) -> int:
     if args.model and not re.fullmatch(MODEL_NAME, args.model):  # before the daemon is asked: the same words either way
         raise ConfigError(f"--model {args.model}: {NOT_A_MODEL_NAME}.", "`assistant models` lists the models there are.")
     images: list[bytes] = []
-    question = read_question(args.question, args.file, images=images)
+    question, quoted = read_question(args.question, args.file, images=images)
     if getattr(args, "selection", False):
         from assistant.frontends.selection import attached, how, read_selection
 
@@ -93,7 +102,7 @@ def ask(args: argparse.Namespace) -> int:
                               f"Select the text first (read with {how()}), or attach a file with -f.")
         if not question.strip():
             raise ConfigError("ask something about the selected text.", "assistant ask --selection 'explain this'")
-        question = attached(selected, question)
+        question, quoted = attached(selected, question), True
     from assistant.paths import resolve_paths
 
     paths = resolve_paths()
@@ -105,7 +114,7 @@ def ask(args: argparse.Namespace) -> int:
             from assistant.frontends.client import DaemonError, DaemonUnavailable, answer_here_after
 
             try:
-                return _ask_remote(client, question, args, paths)
+                return _ask_remote(client, question, args, paths, quoted)
             except DaemonUnavailable:  # gone before the question reached it, and not back: answered here
                 notice("the daemon is not running any more; answering here instead.")
             except DaemonError as e:
@@ -113,7 +122,7 @@ def ask(args: argparse.Namespace) -> int:
                                   "these settings).")
     zygote = start_zygote()
     paths, settings = settings_for(flag_overrides(args))
-    result = asyncio.run(_run_ask(paths, settings, question, args, images, zygote))
+    result = asyncio.run(_run_ask(paths, settings, question, args, images, zygote, quoted))
     if args.json:
         print_ask_json(result.model_dump(), structured=bool(getattr(args, "answer_schema", None)))
     elif args.extract:
@@ -157,7 +166,7 @@ def print_ask_json(outcome: dict[str, Any], structured: bool = False) -> None:
     print(json.dumps(out, ensure_ascii=False))
 
 
-def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
+def _ask_remote(client, question: str, args: argparse.Namespace, paths, quoted: bool = False) -> int:
     from assistant.envnames import setting_env
     from assistant.frontends.client import Turn
     from assistant.frontends.progress import Progress
@@ -175,7 +184,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
     chosen = {name: value for name, value in flag_overrides(args).items() if value is not None}
     turn = Turn(client, {"question": question, "session_id": session, "settings": chosen or None, "env": setting_env(),
                          "one_shot": None if session else "ask",
-                         "log": False if args.no_log or logs_off(paths) else None})
+                         "log": False if args.no_log or logs_off(paths) else None, "quoted": quoted or None})
     if args.debug:
         notice(f"answered by the daemon ({client.endpoint.get('transport')} transport)")
     try:
@@ -193,7 +202,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths) -> int:
 
 
 async def _run_ask(paths, settings, question: str, args: argparse.Namespace, images: list[bytes] | None = None,
-                   zygote=None):
+                   zygote=None, quoted: bool = False):
     from assistant.app import build_assistant
     from assistant.frontends.progress import Progress
 
@@ -207,7 +216,7 @@ async def _run_ask(paths, settings, question: str, args: argparse.Namespace, ima
         from assistant.pipeline.question import Question
 
         asked = Question(question=question, session_id=session, one_shot=None if session else "ask",
-                         log=not args.no_log and not logs_off(paths), images=images or None)
+                         log=not args.no_log and not logs_off(paths), images=images or None, quoted=quoted)
         return await app.ask(asked, emit=progress.on_event)
     finally:
         progress.finish()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from assistant.frontends.cli.ask import read_question
+from assistant.frontends.cli.ask import Composed, read_question
 from assistant.frontends.cli.common import flag_overrides, notice, settings_for, start_zygote
 from assistant.frontends.progress import status_wanted
 
@@ -24,7 +24,7 @@ def chat(args: argparse.Namespace) -> int:
     return asyncio.run(_run_chat(paths, settings, args, first, client, zygote))
 
 
-async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None, client, zygote) -> int:
+async def _run_chat(paths, settings, args: argparse.Namespace, first: Composed | None, client, zygote) -> int:
     from assistant.answering import Answering
     from assistant.app import build_assistant
     from assistant.errors import ConfigError
@@ -52,7 +52,7 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: str | None
         repl = Repl(app, session, paths.data_dir / "chat_history.txt",
                     progress_enabled=status_wanted(), render=not args.plain,
                     via="the daemon" if client is not None else None)
-        code = await repl.run(first)
+        code = await repl.run(first.text, first.quoted) if first else await repl.run()
         await warming
         return code
     finally:

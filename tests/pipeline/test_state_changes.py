@@ -1,0 +1,84 @@
+"""Nothing the user kept changes on a model's say alone (nor on a rule's reading of a word that only makes sense
+after a turn): a call that cancels a reminder runs only when the user's words ask to cancel and name what (a kind,
+"all", words of it, or the reminder just talked about); otherwise it is asked back, or, for a question that is not
+about reminders at all, answered as conversation. The reminder stays pending either way."""
+
+from __future__ import annotations
+
+import pytest
+from fake_ollama import Script, tool_call
+
+from tools.reminders.book import Book
+
+
+async def _one_pending(app) -> None:
+    kept = await app.ask("remind me in 2 hours to call the dentist", one_shot="ask")
+    assert kept.ok and len(Book(app.store.path).listed()) == 1
+
+
+@pytest.mark.parametrize("question", [
+    "how do I cancel a running task in asyncio?", "what's the best way to delete a git branch?",
+    "write a python function that removes duplicates from a list", "怎么取消一个正在运行的线程?",
+])
+async def test_a_question_about_something_else_routed_to_cancel_is_answered_not_obeyed(fake, make_app, question):
+    fake.handler = Script(decide=tool_call("reminders", action="cancel", target=""),
+                          router={"route": "reminders"}).always("responder", "Here is how you do it: …")
+    app = make_app()
+    await _one_pending(app)
+    result = await app.ask(question)
+    assert [r.text for r in Book(app.store.path).listed()] == ["call the dentist"]
+    assert result.route == "chat" and not result.tool_calls
+
+
+@pytest.mark.parametrize("question, target", [
+    ("cancel my gym subscription renewal", ""),
+    ("cancel the order", "all"),
+    ("stop", ""),
+    ("forget it", ""),
+    ("never mind", ""),
+    ("cancel the reminder to feed the cat", "all"),  # 'all' is not what was said
+    ("get rid of that one", "call the dentist"),  # words that are not the user's
+    ("取消", ""),
+    ("算了", ""),
+])
+async def test_a_cancel_the_words_do_not_ask_for_is_asked_back_and_nothing_is_cancelled(fake, make_app, question, target):
+    fake.handler = Script(decide=tool_call("reminders", action="cancel", target=target),
+                          router={"route": "reminders"},
+                          executor=tool_call("reminders", action="cancel", target=target)).always("responder", "Done.")
+    app = make_app()
+    await _one_pending(app)
+    result = await app.ask(question)
+    assert [r.text for r in Book(app.store.path).listed()] == ["call the dentist"], result.answer
+    assert not any(t.ok and t.args.get("action") == "cancel" for t in result.tool_calls)  # a rule's reading of
+    # "forget it" may look for a reminder called "it": it finds none
+    if result.route == "reminders" and not result.tool_calls:
+        assert "did not cancel" in result.answer or "没有取消" in result.answer
+
+
+@pytest.mark.parametrize("question, target", [
+    ("cancel the dentist reminder", "dentist"),
+    ("please get rid of the timer… I mean the reminder about the dentist", "dentist"),
+    ("cancel all my reminders", "all"),
+    ("取消所有提醒", "all"),
+])
+async def test_a_cancel_the_words_ask_for_runs(fake, make_app, question, target):
+    fake.handler = Script(decide=tool_call("reminders", action="cancel", target=target),
+                          router={"route": "reminders"},
+                          executor=tool_call("reminders", action="cancel", target=target)).always("responder", "Done.")
+    app = make_app()
+    await _one_pending(app)
+    await app.ask(question)
+    assert Book(app.store.path).listed() == []
+
+
+async def test_cancel_it_acts_on_the_reminder_just_talked_about_and_on_nothing_else(fake, make_app):
+    fake.handler = Script().always("decide", tool_call("reminders", action="cancel", target="")) \
+        .always("router", {"route": "reminders"}).always("responder", "Done.")
+    app = make_app()
+    set_now = await app.ask("remind me in 2 hours to call the dentist")
+    assert set_now.ok
+    result = await app.ask("actually, cancel it", session_id=set_now.session_id)
+    assert Book(app.store.path).listed() == [] and result.ok
+    await _one_pending(app)
+    elsewhere = await app.ask("cancel it")  # a new conversation: 'it' is nothing yet
+    assert [r.text for r in Book(app.store.path).listed()] == ["call the dentist"], elsewhere.answer

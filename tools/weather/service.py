@@ -4,6 +4,7 @@ their age when the network is down)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import json
 import re
 import sqlite3
@@ -14,7 +15,7 @@ from typing import Any, Callable
 from urllib.parse import urlsplit
 
 from tools.base import LocalText, ToolResult, language_of
-from tools.cache_file import damaged, set_aside
+from tools.cache_file import CacheUnusable, damaged, one_builder, set_aside
 from tools.gazetteer import Gazetteer, Place
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.question import _NOW
@@ -92,6 +93,7 @@ class _Cache:
     def __init__(self, directory: Path) -> None:
         self.path = directory / "weather.sqlite"
         self.db: sqlite3.Connection | None = None
+        self.seen: os.stat_result | None = None  # the file opened, to tell it from a new one another process made
         try:
             directory.mkdir(parents=True, exist_ok=True)
             self.db = self._open()
@@ -101,6 +103,7 @@ class _Cache:
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
         try:
+            self.seen = os.stat(self.path)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored REAL NOT NULL)")
             db.execute("SELECT value, stored FROM entries LIMIT 1").fetchall()
@@ -117,10 +120,11 @@ class _Cache:
             self.db = None
         if not damaged(e):
             return
-        set_aside(self.path, e)
         try:
-            self.db = self._open()
-        except (sqlite3.Error, OSError):
+            with one_builder(self.path, wait=5):  # one process sets it aside and makes it anew; the others reopen
+                set_aside(self.path, e, self.seen)
+                self.db = self._open()
+        except (sqlite3.Error, OSError, CacheUnusable):
             self.db = None
 
     def get(self, key: str) -> tuple[Any, float] | None:

@@ -472,13 +472,68 @@ THIRD_FALSE = [
 ]
 
 
+# True statements that carry the very condition under which another figure is right (issue 61: 10 of these 31 were
+# held back): a height or a pressure said as a figure, a place high up, a medium, another substance set against
+# water. Written as a category, then the table's conditions were widened to read them; FALSE twins hold the
+# precision: the same kinds of sentence, wrong, with no condition that makes them right.
+CONDITION_TRUE = [
+    "At 3,000 metres, water boils at about 90 °C.",
+    "In La Paz, water boils at roughly 88 °C.",
+    "Water boils at 120 °C in a pressure cooker.",
+    "Under two atmospheres of pressure, water boils at about 120 °C.",
+    "At 2 bar, the boiling point of water rises to 120 °C.",
+    "On a mountaintop the boiling point of water can be as low as 70 °C.",
+    "In a partial vacuum, water boils at room temperature, around 25 °C.",
+    "At an elevation of 5,000 ft, water boils at 203 °F.",
+    "Ethanol boils at 78 °C, lower than water.",
+    "Unlike water, ethanol has a boiling point of 78 °C.",
+    "Water boils at 100 °C, but olive oil smokes at around 190 °C.",
+    "Compared with water, mercury boils at 357 °C.",
+    "Liquid nitrogen boils at −196 °C, far colder than water boils.",
+    "Heavy water boils at 101.4 °C.",
+    "The boiling point of water drops to 93 °C at 2,000 m.",
+    "At the top of Mont Blanc water boils at 84 °C.",
+    "Seawater boils at around 100.6 °C.",
+    "In water, light travels at about 225,000 km/s.",
+    "Light moves through diamond at about 124,000 kilometres per second.",
+    "The speed of light in water is about 225,000 km/s.",
+    "Sound travels at 343 m/s in air, far slower than the speed of light.",
+    "Light slows to about 200,000 km/s inside optical fibre.",
+    "Light in ice travels at about 229,000 km/s.",
+    "In a Bose–Einstein condensate, light has been slowed to 17 metres per second.",
+    "Light crosses glass at about two thirds of c, roughly 200,000 km/s.",
+    "Water freezes at −2 °C when salt is dissolved in it.",
+    "A sugar solution freezes below 0 °C, at about −1 °C.",
+    "Under high pressure, ice can stay solid at 100 °C.",
+    "Vodka freezes at about −27 °C, much lower than water.",
+    "Olive oil freezes at around −6 °C, unlike water which freezes at 0 °C.",
+    "At 5,000 metres water boils at about 83 °C.",
+    "在海拔4000米的地方,水大约在87摄氏度沸腾。",
+    "在两个大气压下,水的沸点约为120摄氏度。",
+    "和水相比,酒精的沸点只有78摄氏度。",
+    "重水的沸点是101.4摄氏度。",
+]
+CONDITION_FALSE = [
+    "At sea level, water boils at 90 °C.",
+    "Pure water boils at 120 °C in an open pot.",
+    "The boiling point of water is 80 degrees Celsius.",
+    "Water boils at 150 °F.",
+    "Pure water freezes at −5 °C.",
+    "The speed of light in a vacuum is 200,000 km/s.",
+    "Light travels at 100,000 kilometres per second in empty space.",
+    "在标准大气压下,水的沸点是90摄氏度。",
+    "纯水在零下5度结冰。",
+]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", action="store_true", help="print each sentence the check gets wrong")
     args = parser.parse_args()
     bad = 0
     for name, true, false in (("tuned on", TRUE, FALSE), ("first held out", HELD_TRUE, HELD_FALSE),
-                              ("second held out", THIRD_TRUE, THIRD_FALSE)):
+                              ("second held out", THIRD_TRUE, THIRD_FALSE),
+                              ("conditions", CONDITION_TRUE, CONDITION_FALSE)):
         started = time.perf_counter()
         wrongly = [(s, why) for s in true if (why := contradicted(s))]
         missed = [s for s in false if not contradicted(s)]

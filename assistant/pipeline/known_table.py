@@ -51,14 +51,28 @@ def f(values: list[Any], after: str | None = None, before: str | None = None, **
         d["before"] = before
     return d
 
+# The conditions under which water's figures are other figures, said the ways people say them: another substance
+# set against water ("unlike water, ethanol boils at 78 °C", "heavy water boils at 101.4 °C"), a height or a
+# pressure given as a figure ("at 3,000 m", "at 2 bar", "under two atmospheres"), the top of a mountain.
+OTHER_THAN_WATER = (r"\b(?:than|unlike|compared\s+(?:with|to)|whereas|while|as\s+opposed\s+to)\s+(?:pure\s+|plain\s+|"
+                    r"ordinary\s+|regular\s+|tap\s+)?water\b|heavy\s+water|deuterium|d2o|nitrogen|mercury|helium|oxygen|"
+                    r"hydrogen|acetone|methanol|petrol|gasoline|ammonia|glycol|vodka|spirits?\b|whisk(?:e)?y|比水|不像水|与水相比|"
+                    r"和水(?:不同|相比)|重水|水银|汞|液氮|液氧")
+# (the standard pressure, one atmosphere, is the table's own condition: "at 1 atm", "一个标准大气压" are no other)
+HEIGHT_OR_PRESSURE = (r"\b\d[\d,.]*\s*(?:m|metres?|meters?|ft|feet|km|kilomet(?:er|re)s?)\b(?!\s*/)|atmospheres\b|"
+                      r"\b(?:[02-9]|\d{2,}|0?\.\d+)(?:\.\d+)?\s*(?:atm|bars?)\b|\b(?!101(?:\.3)?\b)\d[\d.]*\s*[kh]?pa\b|"
+                      r"pascals?\b|\bpsi\b|torr\b|\b(?:top|summit|peak)\s+of\b|la\s+paz|quito|cusco|bogot[aá]|lhasa|"
+                      r"mexico\s+city|addis\s+ababa|\d+\s*(?:米|英尺|公里)|[两二三四五六七八九十\d]+\s*个大气压|千帕|兆帕|帕斯卡")
 # --- temperatures
 fact("water boils at 100 °C (212 °F) at sea level",
      [r"water|水|h2o", r"boil(?:s|ing)?\s+(?:point\s+)?(?:at|is|of)\b|boiling\s+(?:point|temperature)|boiling water\b.{0,24}\b(?:is|at|reaches)\b|沸点|沸腾(?:的)?温度|(?:在|于|到|达到|加热到).{0,16}(?:沸腾|烧开|就开|会开)"],
-     r"altitude|elevation|above sea level|mountain|everest|denver|tibet|high(?:er)? (?:up|places?)|(?:low|lower|reduced|high|higher|air|less) pressure|pressure (?:is|drops|falls|cooker)|vacuum|cooker|salt|sugar|sea\s*water|alcohol|ethanol|milk|oil|海拔|高原|高山|山上|山顶|气压(?:低|较低|降低|高|较高|下降|变)|低气压|高压|真空|高压锅|盐|糖|海水|酒精|乙醇|牛奶|油|西藏|拉萨|珠峰|lower|drops?|reduced?|降低",
+     r"altitude|elevation|above sea level|mountain|everest|denver|tibet|high(?:er)? (?:up|places?)|(?:low|lower|reduced|high|higher|air|less) pressure|pressure (?:is|drops|falls|cooker)|vacuum|cooker|salt|sugar|sea\s*water|alcohol|ethanol|milk|oil|海拔|高原|高山|山上|山顶|气压(?:低|较低|降低|高|较高|下降|变)|低气压|高压|真空|高压锅|盐|糖|海水|酒精|乙醇|牛奶|油|西藏|拉萨|珠峰|lower|drops?|reduced?|降低|"
+     + OTHER_THAN_WATER + "|" + HEIGHT_OR_PRESSURE,
      f([[99.9, 100]], "<C>"), f([[211.8, 212]], "<F>"), f([[373, 373.2]], "<K>"), f([[99.9, 100], [211.8, 212]], "<DEG>"))
 fact("water freezes at 0 °C (32 °F)",
      [r"water|水|h2o|ice|冰", r"freez(?:es|ing)\s+(?:point\s+)?(?:at|is|of)\b|(?:turns?|changes?)\s+(?:in)?to\s+ice|becomes?\s+ice|变成冰|freezing\s+(?:point|temperature)|melt(?:s|ing)\s+(?:point\s+)?(?:at|is|of)\b|melting point|冰点|凝固点|熔点|结冰(?:的)?温度|(?:在|于|到|低于|降到).{0,10}(?:结冰|凝固|结成冰)"],
-     r"salt|sea\s*water|brine|sugar|alcohol|antifreeze|pressure|supercool|juice|milk|wine|beer|盐|海水|糖|酒|防冻|气压|压力|过冷|果汁|牛奶|lake|湖|sea\b|ocean|海洋|dry ice|干冰",
+     r"salt|sea\s*water|brine|sugar|alcohol|antifreeze|pressure|supercool|juice|milk|wine|beer|盐|海水|糖|酒|防冻|气压|压力|过冷|果汁|牛奶|lake|湖|sea\b|ocean|海洋|dry ice|干冰|"
+     + OTHER_THAN_WATER + r"|\boil\b|atmospheres?\b|\bbars?\b",
      f([[0, 0]], "<C>"), f([[32, 32]], "<F>"), f([[273.15, 273.16]], "<K>"), f([[0, 0], [32, 32]], "<DEG>"))
 fact("absolute zero is −273.15 °C (0 K, −459.67 °F)", r"absolute zero|绝对零度", None,
      f([[-273.15, -273.15]], "<C>"), f([[-459.67, -459.67]], "<F>"), f([[0, 0]], "<K>"),

@@ -75,3 +75,22 @@ async def test_a_known_figure_needs_no_other_support_for_an_untrusted_model(fake
     fake.handler = Script(decide=Reply(content="Sunlight takes about 8.3 minutes to reach Earth."))
     result = await make_app(model_trust="untrusted").ask("How long does sunlight take to get here?")
     assert result.ok and "8.3 minutes" in result.answer and result.model_calls == 1
+
+
+def _conditions() -> tuple[list[str], list[str]]:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "eval_known_figures.py"
+    spec = importlib.util.spec_from_file_location("eval_known_figures", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.CONDITION_TRUE, module.CONDITION_FALSE
+
+
+def test_a_true_sentence_stating_its_own_condition_is_let_be_and_its_false_twins_are_not():
+    """A height or a pressure as a figure, a place high up, a medium, another substance set against water: each is
+    the condition under which the sentence's figure is true (scripts/eval_known_figures.py, 'conditions')."""
+    true, false = _conditions()
+    assert [s for s in true if contradicted(s)] == []
+    assert [s for s in false if not contradicted(s)] == []

@@ -159,6 +159,9 @@ class Settings(BaseModel):
                                                              json_schema_extra=scope(DAEMON))
     daemon_port: int = Field(0, ge=0, le=65535, description="loopback TCP port for the daemon (0: any free port)",
                              json_schema_extra=scope(DAEMON))
+    notify_retry: float = Field(30.0, ge=0.5, le=3600, description="seconds between tries to show a reminder that no "
+                                "notification service took (it waits, listed, until one does)",
+                                json_schema_extra=scope(DAEMON))
     allow_unconfined_tools: bool = Field(False, description="run plugins and MCP servers even where the kernel cannot "
                                          "confine them (no Landlock or no seccomp allow-list; `assistant doctor` says)")
     tool_timeout: float = Field(10.0, gt=0, description="seconds one tool call may take before its worker is killed")

@@ -199,6 +199,16 @@ def _m018_session_counters(db: sqlite3.Connection) -> None:
                "WHERE session_id = old.session_id), created_at) WHERE id = old.session_id; END")
 
 
+def _m019_reminder_wall_time(db: sqlite3.Connection) -> None:
+    # A reminder set for a time of day keeps that wall time and the zone its instant was reckoned in ("tomorrow at
+    # 9" fires at 9:00 across a daylight-saving change, and at 9:00 where the user is after a move to another zone);
+    # a span ("in 10 minutes") keeps its instant alone. ``claimed_at``: due and claimed by the daemon, not yet
+    # accepted by a notification service (state ``due``): shown at the next start if the daemon dies meanwhile.
+    db.execute("ALTER TABLE reminders ADD COLUMN wall TEXT")
+    db.execute("ALTER TABLE reminders ADD COLUMN zone TEXT")
+    db.execute("ALTER TABLE reminders ADD COLUMN claimed_at TEXT")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -218,4 +228,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("016_turn_events", _m016_turn_events),
     ("017_reminders", _m017_reminders),
     ("018_session_counters", _m018_session_counters),
+    ("019_reminder_wall_time", _m019_reminder_wall_time),
 ]

@@ -2,14 +2,20 @@
 Notifications service over D-Bus on Linux, the platform's own on macOS and Windows, through desktop-notifier), and
 marks it ``fired``; one that fell due while the daemon was down fires when it starts, marked ``missed`` and said so
 ("missed at 09:00"). A reminder is claimed in the store before it is shown (:meth:`tools.reminders.book.Book
-.claim_due`), so a ``kill -9`` at any moment loses none and shows none twice. With no notification service the
-reminder is still marked, and the daemon carries on (one line in its log)."""
+.claim_due`) and marked shown only once a notification service accepted it: a ``kill -9`` while notifying, or a
+desktop with no notification service, loses none; what was claimed and not shown is tried again every
+:data:`RETRY` seconds and at the next start (as missed), and said where the user will see it: the popup, the next
+command, ``doctor`` (:data:`UNSHOWN`, a file in the data folder, while any wait). A time of day follows the user's
+zone: a reminder set for 9:00 fires at 9:00 where the user is now (:meth:`Book.rezone`, once a minute)."""
 
 from __future__ import annotations
 
 import asyncio
 import html
+import json
 import logging
+import os
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -19,6 +25,18 @@ from tools.reminders.tool import when_said
 
 log = logging.getLogger("assistant.daemon")
 POLL = 1.0  # seconds between looks at the store: a reminder set by another process is seen within one
+RETRY = 30.0  # seconds between tries to show what no notification service accepted (the notify_retry setting)
+REZONE = 60.0  # seconds between looks at the user's zone
+UNSHOWN = "reminders-unshown.json"  # in the data folder while reminders wait to be shown: what, and why
+
+
+def unshown_said(data_dir: Path) -> tuple[list[dict[str, Any]], str] | None:
+    """The reminders the daemon could not show and why, as it last wrote them; ``None`` when none wait."""
+    try:
+        record = json.loads((data_dir / UNSHOWN).read_text(encoding="utf-8"))
+        return list(record["reminders"]), str(record["why"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def said(reminder: Reminder, now: datetime) -> tuple[str, str]:
@@ -48,12 +66,15 @@ class Notifier:
             self._said.add(key)
             log.warning("%s", line)
 
+    why = ""  # the last failure, in words
+
     async def send(self, title: str, body: str) -> bool:
         try:
             from desktop_notifier import DesktopNotifier
         except ImportError:
-            self._once("missing", "reminders are not shown as desktop notifications: desktop-notifier is not "
-                                  "installed (pip install 'assistant[notify]'); they are still marked as fired")
+            self.why = "desktop-notifier is not installed (pip install 'assistant[notify]')"
+            self._once("missing", f"reminders are not shown as desktop notifications: {self.why}; they wait, listed "
+                                  "by `assistant reminders`")
             return False
         if self._notifier is None:
             logging.getLogger("desktop_notifier").setLevel(logging.CRITICAL)  # its failures are said here, once
@@ -69,46 +90,93 @@ class Notifier:
         if dispatched.is_set():
             return True
         self._notifier = None  # connect again next time (the service may start later)
-        self._once(f"failed:{why[:40]}", f"a reminder could not be shown as a desktop notification ({why}); it is "
-                                         "still marked as fired")
+        self.why = why
+        self._once(f"failed:{why[:40]}", f"a reminder could not be shown as a desktop notification ({why}); it "
+                                         "waits and is tried again")
         return False
 
 
 class Firer:
-    """Fires the store's reminders when they are due, while the daemon runs. ``shown``: each one fired, for the
-    popup and the log."""
+    """Fires the store's reminders when they are due, while the daemon runs. ``shown``: each one due, for the popup
+    and the log (whether a notification service took it or not). ``data_dir``: where :data:`UNSHOWN` is kept."""
 
     def __init__(self, database: Path, notifier: Notifier | None = None,
                  shown: Callable[[Reminder], Awaitable[None] | None] | None = None,
-                 clock: Callable[[], datetime] | None = None) -> None:
+                 clock: Callable[[], datetime] | None = None, data_dir: Path | None = None,
+                 retry: float = RETRY) -> None:
         self.book = Book(database)
         self.notifier = notifier or Notifier()
         self.shown = shown
         self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.data_dir = data_dir
+        self.retry = retry
         self.wake = asyncio.Event()
         self.fired = 0
+        self.waiting: dict[int, Reminder] = {}  # claimed, not yet accepted by a notification service
+        self._retry_at = 0.0
+        self._rezone_at = 0.0
 
     async def fire_due(self, missed: bool = False) -> list[Reminder]:
         """Claim what is due now and show it; what was claimed. ``missed``: the first look as the daemon starts,
-        which finds what fell due while it was down."""
+        which finds what fell due while it was down (and what an earlier daemon claimed and never showed)."""
         now = self.clock()
         try:
+            if time.monotonic() >= self._rezone_at:
+                self._rezone_at = time.monotonic() + REZONE
+                from tools.reading.when import local_zone
+
+                if (moved := await asyncio.to_thread(self.book.rezone, local_zone(fresh=True))):
+                    log.info("the zone is now %s: %d reminder%s set for a time of day moved to it",
+                             getattr(local_zone(), "key", "?"), moved, "" if moved == 1 else "s")
             claimed = await asyncio.to_thread(self.book.claim_due, now, missed)
         except Exception as e:  # a store that is busy or unreadable: tried again on the next look, said once
             self.notifier._once(f"store:{type(e).__name__}", f"reminders: could not read the store: {e}")
             return []
         for reminder in claimed:
-            title, body = said(reminder, now)
-            shown = await self.notifier.send(title, body)
-            self.fired += 1
-            late = (now - reminder.due).total_seconds()
-            log.info("reminder #%d %s %.2f s after its time%s", reminder.id, reminder.state, late,
-                     "" if shown else " (no desktop notification)")
-            if self.shown is not None:
+            self.waiting[reminder.id] = reminder
+            if self.shown is not None:  # the popup lists it, shown as a notification or not
                 r = self.shown(reminder)
                 if asyncio.iscoroutine(r):
                     await r
+        if claimed or (self.waiting and time.monotonic() >= self._retry_at):
+            await self._notify(now)
         return claimed
+
+    async def _notify(self, now: datetime) -> None:
+        """Show what waits, oldest first, each marked shown as soon as a notification service took it; at the first
+        refusal the rest wait for the next try."""
+        for reminder in sorted(self.waiting.values(), key=lambda r: (r.due, r.id)):
+            title, body = said(reminder, now)
+            accepted = await self.notifier.send(title, body)
+            late = (now - reminder.due).total_seconds()
+            if not accepted:
+                log.info("reminder #%d due %.2f s ago: no notification service took it; tried again in %.0f s",
+                         reminder.id, late, self.retry)
+                break
+            await asyncio.to_thread(self.book.shown, reminder, self.clock())
+            del self.waiting[reminder.id]
+            self.fired += 1
+            log.info("reminder #%d %s %.2f s after its time", reminder.id, reminder.state, late)
+        self._retry_at = time.monotonic() + self.retry if self.waiting else 0.0
+        await asyncio.to_thread(self._say_waiting)
+
+    def _say_waiting(self) -> None:
+        """What waits to be shown, where the next command, ``doctor`` and the popup read it (:func:`unshown_said`)."""
+        if self.data_dir is None:
+            return
+        path = self.data_dir / UNSHOWN
+        try:
+            if not self.waiting:
+                path.unlink(missing_ok=True)
+                return
+            record = {"why": self.notifier.why or "no notification service answered",
+                      "reminders": [{"id": r.id, "text": r.what(r.lang == "zh"), "due": r.due.isoformat()}
+                                    for r in sorted(self.waiting.values(), key=lambda r: (r.due, r.id))]}
+            temp = path.with_name(f".{UNSHOWN}.{os.getpid()}")
+            temp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+            os.replace(temp, path)
+        except OSError:
+            pass  # a full or read-only home: the log has said it
 
     async def run(self, stop: asyncio.Event) -> None:
         """Until ``stop``: fire what is due, then sleep until the next is due or :data:`POLL` passes."""

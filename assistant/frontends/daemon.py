@@ -240,6 +240,7 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
     paths.ensure()
     paths.run_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(paths.run_dir, 0o700)
+    held = _one_daemon(paths)  # kept open while this daemon lives: the lock goes with the process, however it ends
     daemon = Serving(settings, paths)
     token = secrets.token_urlsafe(32)
     _write_private(paths.run_dir / TOKEN_FILE, token)
@@ -263,7 +264,8 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         daemon.state.assistant.store.schema_version  # noqa: B018
     except AssistantError as e:
         log.error("reminders cannot fire: %s", e.one_line())
-    firing = asyncio.ensure_future(Firer(paths.database, shown=daemon.reminded).run(stop))
+    firing = asyncio.ensure_future(Firer(paths.database, shown=daemon.reminded, data_dir=paths.data_dir,
+                                         retry=settings.notify_retry).run(stop))
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(signal.SIGHUP, lambda: asyncio.ensure_future(daemon.reload("SIGHUP")))
@@ -284,6 +286,8 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
             (paths.run_dir / name).unlink(missing_ok=True)
         if endpoint["transport"] == "unix":
             Path(endpoint["path"]).unlink(missing_ok=True)
+        if held is not None:
+            os.close(held)  # the next daemon may start
 
 
 def _config_stamp(paths: Paths) -> tuple[object, ...]:
@@ -312,6 +316,25 @@ def setup_logging(paths: Paths) -> None:
     root.setLevel(logging.INFO)
 
 
+def _one_daemon(paths: Paths) -> int | None:
+    """One daemon per home: an exclusive lock on ``daemon.lock`` in the run folder, held for the daemon's life (its
+    descriptor returned, to keep). A second ``daemon run`` is refused in one line, naming the one that runs, so no
+    process is left that ``daemon stop`` would not end. Where the system has no ``flock`` (Windows), not held."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    fd = os.open(paths.run_dir / "daemon.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        running = read_pid(paths)
+        raise AssistantError(f"a daemon is already running for this home{f' (pid {running})' if running else ''}.",
+                             "assistant daemon status shows it; assistant daemon restart starts it anew.") from None
+    return fd
+
+
 def read_pid(paths: Paths) -> int | None:
     try:
         pid = int((paths.run_dir / PID_FILE).read_text())
@@ -319,6 +342,19 @@ def read_pid(paths: Paths) -> int | None:
         return pid
     except (OSError, ValueError):
         return None
+
+
+def _gone(pid: int) -> bool:
+    """Whether ``pid`` has ended: no such process, or one that has exited and waits for its parent to collect it
+    (a zombie holds no socket, lock or file of ours)."""
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def start(paths: Paths, wait: float = 60.0) -> str:
@@ -347,9 +383,7 @@ def stop(paths: Paths) -> str:
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except OSError:
+        if _gone(pid):
             return f"daemon stopped (pid {pid})"
         time.sleep(0.1)
     os.kill(pid, signal.SIGKILL)

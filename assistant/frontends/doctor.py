@@ -110,6 +110,25 @@ def check_hotkey() -> Check:
     return Check(name="hotkey", level="ok", detail="pynput available for the global hotkey")
 
 
+def check_notifications(paths: Paths) -> Check:
+    """Whether reminders reach the screen: desktop-notifier installed, and no reminder waiting that no notification
+    service took (the daemon says which, and why, in its data folder)."""
+    from assistant.reminders import unshown_said
+
+    waiting = unshown_said(paths.data_dir)
+    if waiting and waiting[0]:
+        n = len(waiting[0])
+        fix = "pip install 'assistant[notify]'" if "not installed" in waiting[1] else \
+            "start a notification service (on Linux one comes with the desktop; dunst or mako on a bare window " \
+            "manager); the daemon shows them within 30 s"
+        return Check(name="notifications", level="warn", detail=f"{n} reminder{'s' if n != 1 else ''} came due and "
+                     f"could not be shown: {waiting[1]}", fix=fix)
+    if importlib.util.find_spec("desktop_notifier") is None:
+        return Check(name="notifications", level="warn", detail="desktop-notifier is not installed: reminders wait, "
+                     "listed by `assistant reminders`, and are not shown", fix="pip install 'assistant[notify]'")
+    return Check(name="notifications", level="ok", detail="reminders are shown as desktop notifications by the daemon")
+
+
 def check_daemon(paths: Paths) -> Check:
     """Whether the daemon runs, what it answers with, and whether this shell's settings are ones it answers with
     (else `ask` and `chat` answer in their own process)."""
@@ -166,7 +185,7 @@ async def run_checks(settings: Settings, paths: Paths) -> list[Check]:
     backends, tools, trusted = await asyncio.gather(backend_checks(settings), check_tools(settings, paths),
                                                     check_trust(settings))
     return [*backends, *trusted, *check_state(paths, settings.history_max_mb), *tools, check_sandbox(settings),
-            check_hotkey(), check_daemon(paths)]
+            check_hotkey(), check_notifications(paths), check_daemon(paths)]
 
 
 def report(checks: list[Check], as_json: bool) -> tuple[str, int]:

@@ -455,8 +455,8 @@ def fired_since(opened_at: float, shown: set[int]) -> list[tuple[int, str]]:
 
     try:
         fired = [r for r in Book(resolve_paths().database).recent(50)
-                 if r.state in ("fired", "missed") and r.fired_at and r.fired_at.timestamp() >= opened_at - 1
-                 and r.id not in shown]
+                 if (r.state == "due" or r.state in ("fired", "missed") and r.fired_at and
+                     r.fired_at.timestamp() >= opened_at - 1) and r.id not in shown]  # due: no notification took it
     except Exception:  # noqa: BLE001 - a store busy for a moment: the next signal shows it
         return []
     lines = []

@@ -1,7 +1,8 @@
 """A notification server on a real D-Bus session bus: org.freedesktop.Notifications as the spec defines it (Notify,
 GetCapabilities, GetServerInformation, CloseNotification, NotificationClosed), recording each Notify call as one
 JSON line. It stands in for dunst or a desktop's own server, which cannot run here; the bus (dbus-daemon) and the
-protocol are the real ones. Run: python notifications.py ADDRESS LOGFILE"""
+protocol are the real ones. Run: python notifications.py ADDRESS LOGFILE [--slow SECONDS] (each Notify answered
+that late, and recorded only then: a server the daemon may be killed while waiting on)."""
 
 from __future__ import annotations
 
@@ -16,13 +17,15 @@ from dbus_fast.service import ServiceInterface, method, signal
 
 
 class Notifications(ServiceInterface):
-    def __init__(self, log: str) -> None:
+    def __init__(self, log: str, slow: float = 0.0) -> None:
         super().__init__("org.freedesktop.Notifications")
-        self.log, self.next_id = log, 1
+        self.log, self.next_id, self.slow = log, 1, slow
 
     @method()
-    def Notify(self, app_name: "s", replaces_id: "u", app_icon: "s", summary: "s", body: "s",  # noqa: F821
-               actions: "as", hints: "a{sv}", expire_timeout: "i") -> "u":  # noqa: F821,F722
+    async def Notify(self, app_name: "s", replaces_id: "u", app_icon: "s", summary: "s", body: "s",  # noqa: F821
+                     actions: "as", hints: "a{sv}", expire_timeout: "i") -> "u":  # noqa: F821,F722
+        if self.slow:  # a server that takes its time to answer (the daemon may be killed meanwhile)
+            await asyncio.sleep(self.slow)
         with open(self.log, "a", encoding="utf-8") as f:
             f.write(json.dumps({"app": app_name, "summary": summary, "body": body, "at": time.time()}) + "\n")
         self.next_id += 1
@@ -45,13 +48,13 @@ class Notifications(ServiceInterface):
         return [id, reason]
 
 
-async def main(address: str, log: str) -> None:
+async def main(address: str, log: str, slow: float = 0.0) -> None:
     bus = await MessageBus(bus_address=address).connect()
-    bus.export("/org/freedesktop/Notifications", Notifications(log))
+    bus.export("/org/freedesktop/Notifications", Notifications(log, slow))
     await bus.request_name("org.freedesktop.Notifications")
     print("ready", flush=True)
     await asyncio.Event().wait()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2]))
+    asyncio.run(main(sys.argv[1], sys.argv[2], float(sys.argv[4]) if sys.argv[3:4] == ["--slow"] else 0.0))

@@ -113,20 +113,76 @@ def test_killed_around_its_time_a_reminder_is_missed_once_never_lost_nor_twice(h
         d.stop()
 
 
-def test_without_a_notification_service_it_is_still_marked_and_the_daemon_carries_on(home, env, bus):
-    _, record, server = bus
+def _serve_notifications(address: str, record: Path, *more: str) -> subprocess.Popen:
+    server = subprocess.Popen([sys.executable, str(FAKES / "notifications.py"), address, str(record), *more],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert server.stdout.readline().strip() == "ready"
+    return server
+
+
+def test_without_a_notification_service_a_reminder_waits_is_said_and_is_shown_once_one_answers(home, env, bus):
+    address, record, server = bus
     server.terminate()
     server.wait(10)
+    env = {**env, "ASSISTANT_NOTIFY_RETRY": "1"}
     d = Daemon(home, env).start()
     try:
         run(["ask", "remind me in 1 second to breathe"], env)
-        assert wait_for(lambda: reminders(env)[0]["state"] == "fired", 10)
-        run(["ask", "remind me in 1 second to blink"], env)
-        assert wait_for(lambda: all(r["state"] == "fired" for r in reminders(env)), 10)
+        assert wait_for(lambda: reminders(env)[0]["state"] == "due", 10), d.log()  # claimed, never marked shown
+        time.sleep(1.5)
+        assert reminders(env)[0]["state"] == "due"
         assert d.proc.poll() is None and d.log().count("could not be shown as a desktop notification") == 1
-        assert run(["ask", "2+3"], env).stdout.strip().endswith("= 5")  # it carries on
+        asked = run(["ask", "2+3"], env)  # the next command: its answer, then the reminder it could not show
+        assert asked.stdout.strip().endswith("= 5")
+        assert "1 reminder came due but could not be shown" in asked.stderr and "breathe" in asked.stderr
+        assert "could not be shown" not in run(["ask", "2+4"], env).stderr  # said once
+        doctor = run(["doctor"], env)
+        assert "notifications" in doctor.stdout and "could not be shown" in doctor.stdout
+        listed = run(["reminders"], env)
+        assert "due: not shown yet" in listed.stdout and "not shown:" in listed.stdout
+        later = _serve_notifications(address, record)  # a notification service starts
+        try:
+            assert wait_for(lambda: reminders(env)[0]["state"] in ("fired", "missed"), 10), d.log()
+            assert [n["body"] for n in notified(record)] == ["breathe"]
+            assert wait_for(lambda: "could not be shown" not in run(["doctor"], env).stdout, 5)
+        finally:
+            later.terminate()
+            later.wait(10)
     finally:
         d.stop()
+
+
+def test_killed_while_the_notification_is_being_shown_it_is_shown_at_the_next_start_once(home, env, bus):
+    """A notification service slow to answer; the daemon killed while it waits: the reminder was claimed, not
+    shown; the next daemon shows it, as missed, and no third start shows it again."""
+    address, record, server = bus
+    server.terminate()
+    server.wait(10)
+    slow = _serve_notifications(address, record, "--slow", "30")
+    d = Daemon(home, env).start()
+    try:
+        run(["ask", "remind me in 1 second to water the plants"], env)
+        assert wait_for(lambda: reminders(env)[0]["state"] == "due", 10)
+        time.sleep(0.5)  # the daemon waits on the service's answer
+        d.stop(signal.SIGKILL)
+    finally:
+        slow.terminate()
+        slow.wait(10)
+    fresh = tmp_record = record.with_name("after.jsonl")
+    quick = _serve_notifications(address, tmp_record)
+    d = Daemon(home, env).start()
+    try:
+        assert wait_for(lambda: len(notified(fresh)) == 1, 10), d.log()
+        assert notified(fresh)[0]["summary"].startswith("Missed reminder") and notified(fresh)[0]["body"] == "water the plants"
+        assert wait_for(lambda: reminders(env)[0]["state"] == "missed", 5)
+        d.stop(signal.SIGKILL)
+        d = Daemon(home, env).start()
+        time.sleep(2)
+        assert len(notified(fresh)) == 1  # once, across restarts
+    finally:
+        d.stop()
+        quick.terminate()
+        quick.wait(10)
 
 
 def test_reminders_lists_cancels_and_says_an_unknown_id_in_one_line(home, env):
@@ -143,3 +199,20 @@ def test_reminders_lists_cancels_and_says_an_unknown_id_in_one_line(home, env):
     assert {r["state"] for r in reminders(env)} == {"pending", "cancelled"}
     by_words = run(["ask", "cancel the dentist one"], env)
     assert by_words.returncode in (0, 1)
+
+
+def test_a_second_daemon_on_the_same_home_is_refused_and_stop_ends_the_one_that_runs(home, env):
+    first = Daemon(home, env).start()
+    try:
+        second = subprocess.run([sys.executable, "-m", "assistant", "daemon", "run"], env=env, capture_output=True,
+                                text=True, timeout=60)
+        assert second.returncode != 0 and "already running" in second.stderr and second.stderr.count("\n") <= 2
+        assert "Traceback" not in second.stderr
+        assert first.proc.poll() is None and first.client.get("/v1/health")["pid"] == first.proc.pid
+        stopped = run(["daemon", "stop"], env)
+        assert "stopped" in stopped.stdout
+        first.proc.wait(15)
+        assert run(["daemon", "status"], env).stdout.strip().startswith("not running") or \
+            "not running" in run(["daemon", "status"], env).stdout
+    finally:
+        first.stop()

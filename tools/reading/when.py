@@ -7,10 +7,12 @@ input, so the router, the tool and its check agree on the day."""
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any, Callable
+from zoneinfo import ZoneInfo
 from tools.lazy_re import lazy_compile
 
 MAX_DAYS_AHEAD = 15  # Open-Meteo forecasts 16 days: today and 15 more
@@ -73,6 +75,26 @@ _PIECES = lazy_compile(
     re.IGNORECASE)
 # What may stand between two pieces of one phrase: "明天的下午", "Friday at 5 pm", "tomorrow in the evening".
 _GLUE = lazy_compile(r"^(?:\s|的|,|，|on|at|in|the|around|about)*$", re.IGNORECASE)
+
+
+def local_zone(fresh: bool = False) -> tzinfo:
+    """The user's time zone as a zone with its rules (``ZoneInfo``), so that a wall time on another day keeps its
+    own UTC offset: ``TZ`` when it names a zone, else the system's (tzlocal; ``fresh``: read again, for a daemon that
+    runs across a change of zone), else the fixed offset of now."""
+    name = os.environ.get("TZ", "").lstrip(":")
+    if name and "/" in name or name in ("UTC", "GMT"):
+        try:
+            return ZoneInfo(name)
+        except (ValueError, OSError):  # a POSIX rule string, or no such zone: the system's
+            pass
+    try:
+        import tzlocal
+
+        if fresh:
+            tzlocal.reload_localzone()
+        return tzlocal.get_localzone()
+    except Exception:  # no zone database, an unreadable /etc/localtime: the offset of now, as before
+        return datetime.now().astimezone().tzinfo or timezone.utc
 
 
 def current_time(clock: str | None) -> datetime:

@@ -1,18 +1,20 @@
-"""The reminders kept in the user's store (its ``reminders`` table, made by migration 017): set, listed, cancelled
-and claimed when due. One place for their SQL, used by the tool, ``assistant reminders`` and the daemon that fires
-them. Each change is one short transaction, so a reminder is stored whole or not at all, and one that is due is
-claimed (``pending`` → ``fired``, or ``missed`` when the daemon finds it overdue as it starts) before it is shown: a daemon killed at any moment loses none and
-shows none twice."""
+"""The reminders kept in the user's store (its ``reminders`` table, made by migrations 017 and 019): set, listed,
+cancelled and claimed when due. One place for their SQL, used by the tool, ``assistant reminders`` and the daemon
+that fires them. Each change is one short transaction, so a reminder is stored whole or not at all. One that is due
+is claimed (``pending`` → ``due``) before it is shown, and marked shown (``fired``, or ``missed`` when it was shown
+late: found overdue as the daemon starts) only once a notification service has accepted it: a daemon killed at any
+moment, or a desktop with no notification service, loses none; one claimed and never shown is shown at the next
+start, as missed."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Literal
 
-State = Literal["pending", "fired", "missed", "cancelled"]
+State = Literal["pending", "due", "fired", "missed", "cancelled"]
 MAX_PENDING = 1000  # more pending at once is a script gone wrong, not a person's day
 
 
@@ -65,8 +67,10 @@ class Book:
         db.execute("PRAGMA journal_mode=WAL")
         return db
 
-    def add(self, kind: str, text: str, due: datetime, lang: str, now: datetime) -> Reminder:
-        """Keep one; :class:`TooMany` when :data:`MAX_PENDING` are pending already (checked in the same write)."""
+    def add(self, kind: str, text: str, due: datetime, lang: str, now: datetime, wall: bool = False) -> Reminder:
+        """Keep one; :class:`TooMany` when :data:`MAX_PENDING` are pending already (checked in the same write).
+        ``wall``: a time of day was said, kept as the wall time in ``due``'s zone (:meth:`rezone`)."""
+        zone = getattr(due.tzinfo, "key", None) if wall else None
         db = self._db()
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -74,8 +78,10 @@ class Book:
             if pending >= MAX_PENDING:
                 db.execute("ROLLBACK")
                 raise TooMany(pending)
-            cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at) VALUES (?, ?, ?, ?, ?)",
-                             (kind, text, _iso(due), lang, _iso(now)))
+            cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (kind, text, _iso(due), lang, _iso(now),
+                              due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone))
             db.execute("COMMIT")
             row = db.execute("SELECT * FROM reminders WHERE id = ?", (cur.lastrowid,)).fetchone()
             return _row(row)
@@ -93,25 +99,28 @@ class Book:
             db.close()
 
     def recent(self, limit: int = 50) -> list[Reminder]:
-        """The pending ones, then the latest that fired, were missed or cancelled."""
+        """The ones due and not yet shown, the pending ones, then the latest that fired, were missed or cancelled."""
         db = self._db()
         try:
-            rows = db.execute("SELECT * FROM reminders ORDER BY state != 'pending', CASE WHEN state = 'pending' "
-                              "THEN due END, id DESC LIMIT ?", (limit,)).fetchall()
+            rows = db.execute("SELECT * FROM reminders ORDER BY CASE state WHEN 'due' THEN 0 WHEN 'pending' THEN 1 "
+                              "ELSE 2 END, CASE WHEN state IN ('pending', 'due') THEN due END, id DESC LIMIT ?",
+                              (limit,)).fetchall()
             return [_row(r) for r in rows]
         finally:
             db.close()
 
     def cancel(self, ids: list[int]) -> list[Reminder]:
-        """Cancel those of ``ids`` still pending; the ones cancelled."""
+        """Cancel those of ``ids`` still pending (or due and not yet shown); the ones cancelled."""
         if not ids:
             return []
         db = self._db()
         try:
             db.execute("BEGIN IMMEDIATE")
             marks = ",".join("?" * len(ids))
-            rows = db.execute(f"SELECT * FROM reminders WHERE id IN ({marks}) AND state = 'pending'", ids).fetchall()
-            db.execute(f"UPDATE reminders SET state = 'cancelled' WHERE id IN ({marks}) AND state = 'pending'", ids)
+            rows = db.execute(f"SELECT * FROM reminders WHERE id IN ({marks}) AND state IN ('pending', 'due')",
+                              ids).fetchall()
+            db.execute(f"UPDATE reminders SET state = 'cancelled' WHERE id IN ({marks}) AND state IN ('pending', 'due')",
+                       ids)
             db.execute("COMMIT")
             return [_row(r) for r in rows]
         finally:
@@ -125,6 +134,26 @@ class Book:
         finally:
             db.close()
 
+    def rezone(self, zone: tzinfo) -> int:
+        """The pending reminders set for a time of day in another zone than ``zone`` (the user moved, or the
+        machine's zone was changed): due again at that wall time in ``zone``. How many moved."""
+        name = getattr(zone, "key", None)
+        if not name:
+            return 0
+        db = self._db()
+        try:
+            rows = db.execute("SELECT id, wall FROM reminders WHERE state = 'pending' AND wall IS NOT NULL AND "
+                              "zone IS NOT NULL AND zone != ?", (name,)).fetchall()
+            if not rows:
+                return 0
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("UPDATE reminders SET due = ?, zone = ? WHERE id = ? AND state = 'pending'",
+                           [(_iso(datetime.fromisoformat(r["wall"]).replace(tzinfo=zone)), name, r["id"]) for r in rows])
+            db.execute("COMMIT")
+            return len(rows)
+        finally:
+            db.close()
+
     def next_due(self) -> datetime | None:
         db = self._db()
         try:
@@ -134,21 +163,38 @@ class Book:
             db.close()
 
     def claim_due(self, now: datetime, missed: bool = False) -> list[Reminder]:
-        """Every pending reminder due by ``now``, marked ``fired`` (``missed``: those the daemon finds overdue as it
-        starts, due while it was down) in one transaction, before anyone is told: what this returns is shown once."""
+        """Every pending reminder due by ``now``, claimed (``due``) in one transaction before anyone is told: no
+        other look claims it again. Each is returned with the state it takes once shown (``fired``; ``missed``: the
+        daemon's first look as it starts, which finds what fell due while it was down, and what an earlier daemon
+        claimed and never showed)."""
         due = "SELECT * FROM reminders WHERE state = 'pending' AND due <= ? ORDER BY due, id"
         db = self._db()
         try:
             # a look without the write lock first: the daemon looks every second, and the store's turns are written
             # meanwhile; the lock is taken (and the look made again under it) only when something is due
+            stale = db.execute("SELECT * FROM reminders WHERE state = 'due' ORDER BY due, id").fetchall() if missed \
+                else []
             if not db.execute(due, (_iso(now),)).fetchone():
-                return []
+                return [replace(_row(r), state="missed") for r in stale]
             db.execute("BEGIN IMMEDIATE")
             rows = db.execute(due, (_iso(now),)).fetchall()
-            state: State = "missed" if missed else "fired"
-            db.executemany("UPDATE reminders SET state = ?, fired_at = ? WHERE id = ? AND state = 'pending'",
-                           [(state, _iso(now), r["id"]) for r in rows])
+            db.executemany("UPDATE reminders SET state = 'due', claimed_at = ? WHERE id = ? AND state = 'pending'",
+                           [(_iso(now), r["id"]) for r in rows])
             db.execute("COMMIT")
-            return [replace(_row(r), state=state, fired_at=now) for r in rows]
+            state: State = "missed" if missed else "fired"
+            return [replace(_row(r), state="missed") for r in stale] + [replace(_row(r), state=state) for r in rows]
         finally:
             db.close()
+
+    def shown(self, reminder: Reminder, at: datetime) -> None:
+        """``reminder`` (claimed) was accepted by a notification service at ``at``: it takes its final state."""
+        db = self._db()
+        try:
+            db.execute("UPDATE reminders SET state = ?, fired_at = ? WHERE id = ? AND state = 'due'",
+                       (reminder.state, _iso(at), reminder.id))
+        finally:
+            db.close()
+
+    def unshown(self) -> list[Reminder]:
+        """The reminders claimed as due and not yet shown (no notification service accepted them)."""
+        return self.listed(("due",))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from typing import Literal
 
 from tools.base import LocalText
@@ -23,7 +23,7 @@ from tools.lazy_re import lazy_compile
 from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME, on_24h
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
-MAX_TEXT = 200
+MAX_TEXT = 500  # characters: a reminder's words, kept whole (a longer one is refused in one line, never cut)
 
 Action = Literal["set", "list", "cancel"]
 
@@ -109,12 +109,13 @@ _EN_DAY = lazy_compile(
     r"\b(?P<rel>today|tonight|tomorrow|tmrw|yesterday|the\s+day\s+after\s+tomorrow)\b"
     r"|\b(?:on\s+)?(?:(?P<next>next|this)\s+)?(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
     r"|\b(?:on\s+)?(?P<mon>" + "|".join(m for m in _EN_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\s+"
-    r"(?P<dom>\d{1,2})(?:st|nd|rd|th)?\b"
-    r"|\b(?:on\s+)?(?:the\s+)?(?P<dom2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>" + "|".join(_EN_MONTHS) + r")\b"
+    r"(?P<dom>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(?P<year>\d{4})\b)?"
+    r"|\b(?:on\s+)?(?:the\s+)?(?P<dom2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>" + "|".join(_EN_MONTHS) +
+    r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\b(?:,?\s+(?P<year2>\d{4})\b)?"
     r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
 _ZH_DAY = lazy_compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
                      r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
-                     r"|(?:(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])")
+                     r"|(?:(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])")
 def _clock_word(now: datetime, h: int, m: int, day: date | None, part: str | None, ampm: str | None) -> datetime | None:
     hour = on_24h(h, ampm, part)
     if hour is None:
@@ -159,6 +160,8 @@ def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Lit
         dom = g.get("dom") or g.get("dom2")
         if month and dom:
             mo = int(month) if month.isdigit() else next(i for i, m in enumerate(_EN_MONTHS, 1) if m.startswith(month.lower()[:3]))
+            if (year := g.get("year") or g.get("year2")):  # a year said is that year's day, past or not
+                return date(int(year), mo, int(dom))
             d = date(today.year, mo, int(dom))
             return d if d >= today else date(today.year + 1, mo, int(dom))
     except ValueError:
@@ -173,13 +176,16 @@ def due(when: str, now: datetime) -> Due:
     text = _plain(when)
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
     relative = re.sub(r"^(?:in|for|after)\s+|\s*(?:from\s+now|later|以后|之后|后)$|^过", "", text.strip(), flags=re.IGNORECASE)
+    if _NEGATIVE.search(text):  # "in -5 minutes": no time from now
+        return Due(problem=_NEGATIVE_SPAN)
     span = seconds_of(relative)
     if span is not None:
         if span <= 0:
             return Due(problem=_NO_TIME)
-        if timedelta(seconds=span) > MAX_AHEAD:
+        if span > MAX_AHEAD.total_seconds():  # before any date is made of it: 10^12 hours is no date at all
             return Due(problem=_TOO_FAR)
-        return Due(at=now + timedelta(seconds=span), relative=True)
+        # a span is elapsed time, not wall time: "in 2 hours" across a daylight-saving change is 2 hours
+        return Due(at=(now.astimezone(timezone.utc) + timedelta(seconds=span)).astimezone(now.tzinfo), relative=True)
     day_m = (_ZH_DAY if zh else _EN_DAY).search(text)
     day: date | None = None
     if day_m:
@@ -249,6 +255,9 @@ def _plain(text: str) -> str:
 _NO_TIME = LocalText(en="I could not tell when: say a time (\"at 16:30\", \"tomorrow at 9\") or a delay (\"in 10 minutes\").",
                      zh="没听出是什么时候:请说一个时间(“下午4点半”“明天早上9点”)或多久以后(“10分钟后”)。")
 _NO_HOUR = LocalText(en="that names a day but not the time: add one (\"at 9\").", zh="只说了哪天,没说几点:请加上时间(“9点”)。")
+_NEGATIVE = lazy_compile(r"(?:^|\s|in\s*|for\s*|after\s*|过)[-−–]\s*\d|负\s*\d", re.IGNORECASE)
+_NEGATIVE_SPAN = LocalText(en="a span of time from now cannot be negative: say how long from now (\"in 5 minutes\").",
+                           zh="时间跨度不能是负数:请说多久以后(“5分钟后”)。")
 _PAST = LocalText(en="that time has already passed.", zh="这个时间已经过去了。")
 _TOO_FAR = LocalText(en="that is more than a year ahead; reminders here are kept for up to a year.",
                      zh="这超过了一年;这里的提醒最多设到一年以后。")
@@ -285,7 +294,7 @@ _ZH_CANCEL = lazy_compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关�
 def read(question: str) -> Request | None:
     """The request ``question`` makes of reminders, when it certainly makes one; else ``None``."""
     text = _plain(question).strip().rstrip("?？!！。.，, ")
-    if not text or len(text) > 300:
+    if not text or len(text) > MAX_TEXT + 200:
         return None
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
     if (_ZH_LIST if zh else _EN_LIST).search(text):
@@ -309,7 +318,7 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
     so the time can be asked back; ``None`` otherwise."""
     text = _plain(question).strip().rstrip("?？!！。.，, ")
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
-    if not text or len(text) > 300 or read(question) is not None or (zh and _ZH_ABOUT.search(text)):
+    if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _ZH_ABOUT.search(text)):
         return None
     if zh:
         m = re.match(r"^(?:帮我|请|给我|麻烦)?(?:(?:设置|设定|设|定|开|来|建|加)(?:一)?个?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)|提醒我|叫醒我)", text)
@@ -346,16 +355,21 @@ def _read_set(text: str, zh: bool) -> Request | None:
 
 
 _EN_WHEN = lazy_compile(
-    rf"(?:\b(?:in|for|after)\s+)?(?:{_EN_DURATION.pattern})(?:\s+(?:from\s+now|later))?"
+    rf"(?:\b(?:in|for|after)\s+)?(?:[-−–]\s*)?(?:{_EN_DURATION.pattern})(?:\s+(?:from\s+now|later))?"
     r"|(?:(?:\b(?:on\s+)?(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|tmrw|yesterday|the\s+day\s+after\s+tomorrow|monday|tuesday|wednesday"
     r"|thursday|friday|saturday|sunday|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?"
-    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+    r"(?:,?\s+\d{4}(?!\s*(?:st|nd|rd|th|:|\d)))?"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:,?\s+\d{4}\b)?"
     r"|\d{4}-\d{2}-\d{2}))\b\s*(?:morning|afternoon|evening|night)?\s*)?(?:(?:at|by|around)\s+\d{1,2}(?::\d{2})?(?:\s*(?:a\.?m\.?|p\.?m\.?))?"
     r"(?:\s+o'?clock)?(?:\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))?|\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)"
     r"|\d{1,2}:\d{2}|(?:at\s+)?(?:noon|midday|midnight))"
     r"|\b(?:today|tonight|tomorrow|tmrw)\s+(?:morning|afternoon|evening|night)\b|\b(?:this|tomorrow)\s+(?:morning|afternoon|evening)\b"
     r"|\b(?:on\s+)?(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|tmrw|yesterday|monday|tuesday|wednesday|thursday|friday|saturday"
-    r"|sunday)\b",
+    r"|sunday)\b"
+    # a date said after the time ("at 9 on 28 Dec 2026"): read with it, never left in the reminder's text
+    r"|\b(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+    r"\.?(?:,?\s+\d{4}\b)?|\b(?:on\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
+    r"(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?|\b(?:on\s+)?\d{4}-\d{2}-\d{2}\b",
     re.IGNORECASE)
 
 
@@ -379,13 +393,13 @@ def _split_en(body: str, kind: str) -> Request | None:
         return None
     if re.search(r"\b(?:to|that|about)\s*$", rest, re.IGNORECASE):
         return None
-    return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text[:MAX_TEXT])
+    return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)
 
 
 _ZH_WHEN = lazy_compile(
-    r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|\d{1,2}月\d{1,2}[日号])\s*)?"
+    r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号])\s*)?"
     rf"(?:(?:{_ZH_PART})\s*)?\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?(?:钟)?"
-    r"|(?:过)?(?:\d+\s*个?半\s*(?:小时|钟头)|\d+(?:\.\d+)?\s*(?:个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?:半)?(?:\s*(?:零)?\d+\s*(?:分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|\d刻钟)"
+    r"|(?:过)?(?:[-−–负]\s*)?(?:\d+\s*个?半\s*(?:小时|钟头)|\d+(?:\.\d+)?\s*(?:个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?:半)?(?:\s*(?:零)?\d+\s*(?:分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|\d刻钟)"
     r"\s*(?:以后|之后|后)?"
     rf"|(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天)\s*(?:{_ZH_PART})?")
 
@@ -403,4 +417,4 @@ def _split_zh(body: str, kind: str) -> Request | None:
     rest = re.sub(r"^(?:提醒我|叫我)", "", rest).strip()
     if kind == "timer" or not rest:
         rest = rest if kind != "timer" else re.sub(r"^(?:的)?", "", rest)
-    return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest[:MAX_TEXT])
+    return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from tools.base import Grounding, LocalText, Tool, ToolResult, Verdict, language_of
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
-from tools.reading.when import current_time
+from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
 
 # Words without which no request is one for reminders: checked first, so that a question of another kind does not
@@ -52,7 +52,7 @@ class RemindersArgs(BaseModel):
     action: Literal["set", "list", "cancel"] = Field(..., description="set one, list them, or cancel some")
     when: str = Field("", max_length=80, description="for set: the time as the user wrote it ('in 10 minutes', "
                                                       "'tomorrow at 9', '明天早上8点', '半小时后')")
-    text: str = Field("", max_length=400, description="for set: what to remind of, as the user wrote it ('' for none)")
+    text: str = Field("", max_length=2000, description="for set: what to remind of, as the user wrote it ('' for none)")
     kind: Literal["reminder", "timer"] = Field("reminder", description="a timer counts down a span ('a 10 minute "
                                                                         "timer'); a reminder names a time or a delay")
     target: str = Field("", max_length=80, description="for cancel: which one (words of its text, its number, 'all'; "
@@ -113,7 +113,8 @@ class Reminders(Tool[RemindersArgs]):
         return cls(RemindersConfig(store=str(paths.database), run_dir=str(paths.run_dir), clock=settings.clock))
 
     def now(self) -> datetime:
-        return current_time(self.cfg.clock).astimezone()
+        """Now in the user's zone, with its rules: a wall time on another day gets that day's UTC offset."""
+        return current_time(self.cfg.clock).astimezone(local_zone())
 
     def route(self, question: str) -> list[BaseModel] | None:
         if not _MAY_BE.search(question):
@@ -208,7 +209,8 @@ class Reminders(Tool[RemindersArgs]):
                               message=LocalText(en=f"that is too long for a reminder (at most {MAX_TEXT} characters).",
                                                 zh=f"提醒的内容太长了(最多 {MAX_TEXT} 个字符)。"))
         try:
-            kept = book.add(args.kind, text, at, "zh" if zh or language_of(args.when) == "zh" else "en", now)
+            kept = book.add(args.kind, text, at, "zh" if zh or language_of(args.when) == "zh" else "en", now,
+                            wall=not read_due.relative)
         except TooMany:
             return ToolResult(ok=False, error=f"{MAX_PENDING} reminders are pending already", fixable=False,
                               message=LocalText(en=f"you have {MAX_PENDING} reminders pending, the most kept; cancel "

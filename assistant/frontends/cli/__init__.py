@@ -42,6 +42,29 @@ def bare_question(argv: list[str]) -> list[str]:
     return ["ask", *argv]
 
 
+def _say_unshown() -> None:
+    """Reminders came due that no notification service took: said once (each set of them) after whatever command
+    the user runs next, so none is lost in silence. One small file is looked at; nothing else is read."""
+    from assistant.paths import resolve_paths
+
+    paths = resolve_paths()
+    if not (paths.data_dir / "reminders-unshown.json").exists():
+        return
+    from assistant.notices import first_time
+    from assistant.reminders import unshown_said
+
+    waiting = unshown_said(paths.data_dir)
+    if not waiting or not waiting[0] or not first_time(paths, "unshown:" + ",".join(str(r.get("id")) for r in waiting[0])):
+        return
+    items, why = waiting
+    listed = "; ".join(str(r.get("text", ""))[:60] for r in items[:3]) + ("; …" if len(items) > 3 else "")
+    from assistant.frontends.cli.common import notice
+
+    notice(f"{len(items)} reminder{'s' if len(items) != 1 else ''} came due but could not be shown ({why}): "
+           f"{listed}. `assistant reminders` lists {'them' if len(items) != 1 else 'it'}; `assistant doctor` says how "
+           "to fix it.")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(bare_question(list(sys.argv[1:] if argv is None else argv)))
@@ -64,7 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if save_or_apply(args):
                 return 0
         module, function = COMMANDS[args.command]
-        return getattr(importlib.import_module(f"assistant.frontends.cli.{module}"), function)(args)
+        code = getattr(importlib.import_module(f"assistant.frontends.cli.{module}"), function)(args)
+        if args.command not in ("reminders", "daemon", "completion") and not getattr(args, "json", False):
+            _say_unshown()
+        return code
     except AssistantError as e:
         if debug:
             traceback.print_exc()

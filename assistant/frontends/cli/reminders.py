@@ -48,7 +48,12 @@ def reminders(args: argparse.Namespace) -> int:
         print("no reminders yet: set one in words, e.g. assistant ask \"remind me in 10 minutes to stretch\"")
         return 0
     for r in kept:
-        state = "" if r.state == "pending" else f"  [{r.state}" + (f" at {r.fired_at.astimezone():%H:%M}" if r.fired_at
-                                                                   and r.state != "cancelled" else "") + "]"
+        state = "" if r.state == "pending" else "  [due: not shown yet]" if r.state == "due" else \
+            f"  [{r.state}" + (f" at {r.fired_at.astimezone():%H:%M}" if r.fired_at and r.state != "cancelled" else "") + "]"
         print(f"#{r.id:<4} {when_said(r.due.astimezone(), now, False):<26} {r.text or r.kind}{state}")
+    from assistant.paths import resolve_paths
+    from assistant.reminders import unshown_said
+
+    if any(r.state == "due" for r in kept) and (waiting := unshown_said(resolve_paths().data_dir)):
+        print(f"not shown: {waiting[1]}; the daemon tries again every 30 s (assistant doctor says how to fix it)")
     return 0

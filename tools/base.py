@@ -59,6 +59,25 @@ class ToolResult(BaseModel):
         return cls(ok=False, error=error, message=message)
 
 
+def failed_with(tool_name: str, error: BaseException) -> "ToolResult":
+    """A tool that raised, as a failure said in words (never an exception's name and text): a number or a date too
+    large to work with, the store busy, full or unreadable; anything else as a failure of the tool, its kind named
+    for the trace."""
+    import sqlite3
+
+    text = str(error).lower()
+    if isinstance(error, OverflowError) or (isinstance(error, ValueError) and "out of range" in text):
+        return ToolResult.failure(f"{tool_name} failed: a number or a date too large to work with",
+                                  LocalText(en="that number or date is too large to work with.", zh="这个数字或日期太大了，没法计算。"))
+    if isinstance(error, sqlite3.Error):
+        why = ("the disk is full" if "full" in text else "the store is busy (another process is writing it)"
+               if "locked" in text or "busy" in text else "the store could not be read or written")
+        return ToolResult.failure(f"{tool_name} failed: {why}",
+                                  LocalText(en=f"{why}; try again in a moment.",
+                                            zh="磁盘已满;请清理后再试。" if "full" in text else "存储暂时无法读写;请稍后再试。"))
+    return ToolResult.failure(f"{tool_name} failed unexpectedly ({type(error).__name__})")
+
+
 class Verdict(BaseModel):
     """A validation decision. ``by`` records which layer made it: the tool's own check or the model."""
 

@@ -30,7 +30,9 @@ async def run_direct(tool: Tool, args: BaseModel, timeout: float | None) -> Tool
     except asyncio.TimeoutError:
         return ToolResult.failure(f"{tool.name} took longer than {timeout:g} s and was stopped")
     except Exception as e:  # a tool bug must cost one tool error, never the turn
-        return ToolResult.failure(f"{tool.name} failed: {type(e).__name__}: {e} (after {time.monotonic() - start:.2f} s)")
+        from tools.base import failed_with
+
+        return failed_with(tool.name, e)
 
 
 class InProcessRunner:

@@ -190,3 +190,21 @@ async def test_network_down_gives_a_clear_answer_without_retries(fake, make_app)
     result = await make_app(weather_forecast_url=dead, weather_geocoding_url=dead).ask("What's the weather in Paris?")
     assert not result.ok and result.model_calls == 0 and result.attempts == 1
     assert result.answer.startswith("Sorry: No network")
+
+
+@pytest.mark.parametrize("question", [
+    "what temperature should the oven be for bread", "what is a normal body temperature", "what temperature is a fever",
+    "how hot is the surface of the sun", "what's the temperature inside the earth's core",
+    "what temperature should my fridge be", "how hot should the bath be for a baby", "what temperature should I cook chicken to",
+    "how hot does a CPU get under load", "烤箱温度多少合适", "人体正常体温是多少", "宝宝洗澡水温多少度合适",
+])
+async def test_the_temperature_of_a_thing_is_no_weather_question(fake, make_app, question):
+    """An oven, a body, the sun: a model that routes it to the weather is overruled (conversation), and no rule asks
+    which place."""
+    from fake_ollama import Script, tool_call
+
+    fake.handler = Script(decide=tool_call("weather", city="Paris"), router={"route": "weather"}) \
+        .always("responder", "About 220 °C." if "oven" in question else "It depends.")
+    result = await make_app().ask(question)
+    assert result.route == "chat" and not result.tool_calls, (result.route, result.answer)
+    assert "which place" not in result.answer.lower() and "哪个城市" not in result.answer

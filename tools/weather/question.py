@@ -13,7 +13,7 @@ from tools.base import Grounding, LocalText, PreviousTurn, Verdict, language_of
 from tools.gazetteer import Gazetteer, Place
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.text import (
-    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, asks_any_place, asks_weather, names_something, place_phrase,
+    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, about_a_thing, asks_any_place, asks_weather, names_something, place_phrase,
     explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
 )
 from tools.reading.when import find_when
@@ -173,7 +173,8 @@ class WeatherQuestions:
         return [WeatherArgs(place=p, when=when, language=language) for p in dict.fromkeys(a["place"] for a in before)]
 
     def missing(self, question: str) -> str | None:
-        if self.cfg.home_city or not asks_weather(question) or states_temperature(question) or explains(question):
+        if self.cfg.home_city or not asks_weather(question) or states_temperature(question) or explains(question) \
+                or about_a_thing(question):
             return None
         named, excluded = self.named_and_excluded(question)
         if named or excluded or asks_any_place(question) or names_something(question):
@@ -198,8 +199,8 @@ class WeatherQuestions:
         if not weather_related(question):
             return "ungrounded"
         named, excluded = self.named_and_excluded(question)
-        if explains(question) and not named:
-            return "ungrounded"  # how the world works: knowledge, whatever words are left over
+        if (explains(question) or about_a_thing(question)) and not named:
+            return "ungrounded"  # how the world works, or a thing's temperature: knowledge, not a report
         if named or self.cfg.home_city or asks_any_place(question) or names_something(question):
             return "grounded"
         return "ask" if asks_weather(question) else "ungrounded"

@@ -205,6 +205,26 @@ def asks_weather(question: str) -> bool:
     return len(CJK.findall(question)) + 2 * len(words) <= 8
 
 
+# A temperature of a thing, not of the air outside: an oven, a body, food, a drink, a machine, a body in the sky, the
+# water of a bath or a pool, a room ("what temperature should the oven be", "normal body temperature", "how hot is
+# the surface of the sun", "烤箱温度多少合适", "人体正常体温"). With no place named, no weather report answers it.
+_A_THING = lazy_compile(
+    r"\b(?:ovens?|stoves?|grills?|bbq|barbecue|air\s*fryers?|fridges?|refrigerators?|freezers?|kilns?|body|bodies|fevers?|"
+    r"babies|baby|bath|bathwater|shower|kettle|milk|coffee|tea|soup|chicken|meat|steak|pork|beef|turkey|fish|salmon|"
+    r"bread|cake|cookies|pizza|oil|sugar|candy|chocolate|wine|beer|sun|sun's|moon|mars|venus|jupiter|stars?|core|"
+    r"mantle|lava|magma|engine|cpu|gpu|processor|laptop|computer|phone|battery|server|pool|jacuzzi|hot\s+tub|sauna|"
+    r"aquarium|fish\s*tank|room|thermostat|boiling|freezing\s+point|melting\s+point|absolute\s+zero|plasma|flame|"
+    r"fire|iron|solder(?:ing)?|3d\s+printer|nozzle|incubator|compost)\b"
+    r"|烤箱|烤炉|微波炉|冰箱|冷冻|冷藏|体温|发烧|发热|宝宝|婴儿|洗澡水|水温|油温|热水器|咖啡|牛奶|鸡肉|牛排|面包|蛋糕|"
+    r"太阳|月球|火星|地核|岩浆|发动机|CPU|显卡|电脑|手机|电池|泳池|桑拿|鱼缸|室温|房间|沸点|熔点|冰点|绝对零度|火焰",
+    re.IGNORECASE)
+
+
+def about_a_thing(question: str) -> bool:
+    """The message asks about the temperature of a thing (an oven, a body, the sun), not the weather of a place."""
+    return bool(_A_THING.search(question))
+
+
 _STATED_TEMPERATURE = lazy_compile(r"\d+(?:\.\d+)?\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)
 
 

@@ -86,11 +86,12 @@ class Upkeep:
             self.db.execute("DELETE FROM batch_jobs WHERE id = ?", (job,))  # its records go with it (cascade)
             jobs += 1
             used = self.used_bytes()
-        batch_turns, used = self._delete_oldest(used, target, BATCH_TURNS)
-        # what unfinished jobs need to resume: counted, never deleted, and no conversation is deleted for it
+        # what unfinished jobs need to resume: counted, never deleted, and no turn is deleted for it (it goes when its
+        # job ends, and the turns kept then are what the cap has room for: a batch's records never crowd them out)
         resume = int(RECORD_OVERHEAD * self.db.execute(
             "SELECT COALESCE(SUM(length(line)), 0) FROM batch_items WHERE job_id IN "
             "(SELECT id FROM batch_jobs WHERE status != 'done')").fetchone()[0])
+        batch_turns, used = self._delete_oldest(used, target, BATCH_TURNS, resume)
         chat_turns, used = self._delete_oldest(used, target, "1", resume)
         if jobs or batch_turns or chat_turns:
             # the freed pages back to the disk (a store made since auto_vacuum; executescript steps it to the end:
@@ -114,18 +115,22 @@ class Upkeep:
     def _delete_oldest(self, used: int, target: int, where: str, aside: int = 0) -> tuple[int, int]:
         """Delete the oldest turns matching ``where`` (SQL) until the data, less ``aside`` bytes, takes ``target``:
         (turns deleted, bytes used now)."""
-        deleted = 0
+        deleted, more = 0, 1
         while used - aside > target:
             turns = self.db.execute(f"SELECT count(*) FROM turns WHERE {where}").fetchone()[0]
             if not turns:
                 break
             total = self.db.execute("SELECT count(*) FROM turns").fetchone()[0]
-            n = min(turns, max(1, -(-(used - aside - target) * total // used)))  # their share of the excess
-            deleted += self.db.execute(f"DELETE FROM turns WHERE id IN (SELECT id FROM turns WHERE {where} ORDER BY "
-                                       "started_at, rowid LIMIT ?)", (n,)).rowcount
+            n = min(turns, max(more, -(-(used - aside - target) * total // used)))  # their share of the excess
+            removed = self.db.execute(f"DELETE FROM turns WHERE id IN (SELECT id FROM turns WHERE {where} ORDER BY "
+                                      "started_at, rowid LIMIT ?)", (n,)).rowcount
+            if not removed:
+                break
+            deleted += removed
             self.merge_search_index()  # its deleted turns' markers go: the index shrinks with the turns
             now = self.used_bytes()
-            if now >= used:
-                break
+            # a few small turns may free no whole page: take more of this kind next time rather than moving on to
+            # the next kind (a conversation) while these are left
+            more = 2 * n if now >= used else 1
             used = now
         return deleted, used

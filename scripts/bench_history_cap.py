@@ -1,6 +1,7 @@
 """The history cap under a big batch: what it keeps, and what trimming costs per question.
 
     python scripts/bench_history_cap.py [--cap-mb 2 5] [--batch N]
+    python scripts/bench_history_cap.py --process 6000 [--cap-mb 2]   # a real `assistant batch` of N questions
 
 On the store itself (no processes): 300 chat turns, then a finished batch job of N questions (each a turn of its
 own and a record of the job), then an unfinished job of N/4 (its records are what a resume needs), then 300 more
@@ -82,11 +83,49 @@ def run(cap_mb: float, batch: int, root: Path) -> dict[str, float]:
     return out
 
 
+def whole_batch(n: int, cap_mb: float) -> None:
+    """A real ``assistant batch -j 8`` of ``n`` chat questions on a new home under the cap, against the fake Ollama:
+    the turns kept and the bytes used once it has ended (its records gone)."""
+    import os
+    import sqlite3
+    import subprocess
+
+    sys.path[:0] = [str(ROOT / "tests" / "fakes"), str(ROOT / "tests")]
+    from fake_ollama import FakeOllama, Script
+
+    fake = FakeOllama(Script().always("router", '{"route": "chat"}').always("responder", "A short answer.")
+                      .always("decide", "A short answer.")).start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            home, questions = Path(tmp) / "home", Path(tmp) / "questions.jsonl"
+            questions.write_text("".join(json.dumps({"id": i, "question": f"Tell me about topic {i}"}) + "\n"
+                                         for i in range(n)))
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("ASSISTANT_", "OLLAMA_"))}
+            env.update(ASSISTANT_HOME=str(home), OLLAMA_HOST=fake.url, ASSISTANT_BACKEND="ollama",
+                       ASSISTANT_HISTORY_MAX_MB=f"{cap_mb:g}")
+            done = subprocess.run([sys.executable, "-m", "assistant", "batch", "-j", "8", str(questions)], env=env,
+                                  capture_output=True, text=True)
+            db = sqlite3.connect(home / "data" / "assistant.db")
+            page, count, free = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_size", "page_count",
+                                                                                   "freelist_count"))
+            turns = db.execute("SELECT count(*) FROM turns").fetchone()[0]
+            db.close()
+            print(f"a batch of {n:,} under {cap_mb:g} MB (exit {done.returncode}): {turns:,} turns kept in "
+                  f"{(count - free) * page / 2**20:.2f} MB once it ended")
+    finally:
+        fake.stop()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cap-mb", type=float, nargs="+", default=[2, 5])
     ap.add_argument("--batch", type=int, default=6000)
+    ap.add_argument("--process", type=int, metavar="N", help="a real batch process of N questions instead")
     args = ap.parse_args()
+    if args.process:
+        for cap in args.cap_mb:
+            whole_batch(args.process, cap)
+        return
     m = machine()
     print(f"bench_history_cap · batch of {args.batch:,} + an unfinished one of {args.batch // 4:,} · "
           f"{m['cores']} cores · Python {m['python']}")

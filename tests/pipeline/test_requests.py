@@ -169,3 +169,16 @@ async def test_a_follow_up_replaces_the_slot_it_names_whatever_the_first_wording
     assert before.ok and before.model_calls == 0
     again = await app.ask(follow_up, session_id=before.session_id)
     assert again.ok and again.answer == answer and again.model_calls == 0
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("-5 + 3", "= -2"), ("- 5 + 3", "= -2"), ("-5+3", "= -2"), ("hey, -5 + 3", "= -2"), ("so, - 5 * 2", "= -10"),
+    ("-3 * -4", "= 12"), ("-40 fahrenheit in celsius", "-40 °C"), ("-2.5 km in miles", "-1.55"),
+    ("-10 celsius to fahrenheit", "14 °F"),
+])
+async def test_a_leading_minus_sign_is_part_of_the_number(fake, make_app, question, answer):
+    """A sign at the very start of the question is the number's, never a pause the wrapper sets aside: a wrong
+    figure by rule is the one failure a rule may not have."""
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and answer in result.answer, result.answer
+    assert not result.answer.startswith(question.lstrip("-− ").split()[0] + " ") or "-" in result.answer.split("=")[0]

@@ -69,7 +69,7 @@ def unwrapped(question: str) -> str:
     return words
 
 
-_SEP = r"[\s,，、.。!！:：;；~～…—-]*"
+_SEP = r"(?:[\s,，、.。!！:：;；~～…—]|-(?!\s*[\d.]))*"  # a hyphen before a number is its sign, never a pause
 _END = r"[\s,，、.。!！?？:：;；~～…—-]*"
 
 # English: what may open a request. Interjections stand alone only before a pause ("ok, …", "so, …").
@@ -139,7 +139,7 @@ def _alternatives(phrases: list[str]) -> str:
 
 
 _EN_OPENING = lazy_compile(
-    rf"^(?:(?:{_alternatives(_EN_OPEN)})\b{_SEP}|{_EN_PAUSED}\b[\s]*[,，.!:;—-]+\s*|{_EN_BEFORE_QUESTION}\s*|"
+    rf"^(?:(?:{_alternatives(_EN_OPEN)})\b{_SEP}|{_EN_PAUSED}\b[\s]*(?:[,，.!:;—]|-(?!\s*[\d.]))+\s*|{_EN_BEFORE_QUESTION}\s*|"
     rf"{_EN_THANKS_FIRST}{_SEP})", re.IGNORECASE)
 _EN_FRAMING = lazy_compile(rf"^(?:{_alternatives(_EN_FRAME)})\b\s*", re.IGNORECASE)
 _EN_EMBEDDING = lazy_compile(rf"^(?:{_alternatives(_EN_EMBED)})\b\s*(?:(?:about|on)\s+)?", re.IGNORECASE)
@@ -356,6 +356,16 @@ def _unwrap_zh(text: str, taken: list[str]) -> str:
     return core
 
 
+def _trimmed(text: str) -> str:
+    """``text`` without the pauses left at its edges, keeping a leading minus sign: "-5 + 3" is minus five."""
+    text = text.rstrip(" \t,，、:：;；—-")
+    start = len(text) - len(text.lstrip(" \t,，、:：;；—-"))
+    sign = text.rfind("-", 0, start)
+    if sign >= 0 and text[start:start + 1].isdigit():  # "-5 + 3", "- 5 + 3": the number's sign
+        return "-" + text[start:]
+    return text[start:]
+
+
 def read(question: str) -> Request:
     """The request in ``question`` (see the module's text)."""
     text = question.strip()
@@ -366,7 +376,7 @@ def read(question: str) -> Request:
     core = norm
     for _ in range(3):  # the two grammars in turn, as people mix them ("你好, what is 2+3?")
         before = core
-        core = _unwrap_zh(_unwrap_en(core, taken), taken).strip(" \t,，、:：;；—-")
+        core = _trimmed(_unwrap_zh(_unwrap_en(core, taken), taken))
         if core == before:
             break
     core = values(core)

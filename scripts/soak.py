@@ -163,7 +163,7 @@ def main() -> int:
                         try:
                             with open(target, "r+b") as f:
                                 f.write(b"\x00garbage" * 512)
-                            counts["cache damaged"] += 1
+                            counts["caches garbled (injected)"] += 1
                         except OSError:
                             pass
                     next_damage += damage_every
@@ -226,7 +226,7 @@ def main() -> int:
           f"{counts.get('internal error', 0)}; daemon alive to the end: {alive}")
     for line, n in internal.most_common(5):
         print(f"  internal error ×{n}: {line}")
-    print(f"caches damaged under load: {counts.get('cache damaged', 0)}; partial files left by their builds: "
+    print(f"caches damaged under load: {counts.get('caches garbled (injected)', 0)}; partial files left by their builds: "
           f"{len(partials)} ({partial_bytes / 2**20:.1f} MB)")
     print(f"daemon memory: {max(first):.1f} MB in the first minute, {max(last):.1f} MB in the last ({growth:+.1f} MB); "
           f"disk filled: {'yes' if tmpfs else 'no (no tmpfs here)'}; daemon log errors: "

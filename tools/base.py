@@ -75,6 +75,8 @@ def failed_with(tool_name: str, error: BaseException) -> "ToolResult":
         return ToolResult.failure(f"{tool_name} failed: {why}",
                                   LocalText(en=f"{why}; try again in a moment.",
                                             zh="磁盘已满;请清理后再试。" if "full" in text else "存储暂时无法读写;请稍后再试。"))
+    if isinstance(error, OSError) and error.strerror:  # "No such file or directory": the system's own words
+        return ToolResult.failure(f"{tool_name} failed: {error.strerror}")
     return ToolResult.failure(f"{tool_name} failed unexpectedly ({type(error).__name__})")
 
 

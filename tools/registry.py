@@ -5,7 +5,6 @@ in-process one without the pipeline changing."""
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Protocol
 
 from pydantic import BaseModel
@@ -24,7 +23,6 @@ class ToolRunner(Protocol):
 async def run_direct(tool: Tool, args: BaseModel, timeout: float | None) -> ToolResult:
     """``tool.run`` in this process with a wall-clock timeout (``None``: the tool keeps its own deadlines,
     as an external tool does); any exception becomes a tool error."""
-    start = time.monotonic()
     try:
         return await asyncio.wait_for(tool.run(args), timeout)
     except asyncio.TimeoutError:

@@ -180,3 +180,10 @@ class LiteLLMProxy:
 
     def stop(self) -> None:
         stop_process(self.proc)
+
+
+def as_at_a_terminal() -> None:
+    """``preexec_fn`` for a process a test sends Ctrl-C (SIGINT): the default action restored, as a shell gives a
+    command run at a terminal (a test run started in the background inherits SIGINT ignored, and Python then never
+    raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

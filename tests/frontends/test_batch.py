@@ -206,8 +206,11 @@ def test_ctrl_c_says_how_to_resume(home, fake, tmp_path):
     src = tmp_path / "q.txt"
     src.write_text("".join(f"question {i}\n" for i in range(20)))
     out = tmp_path / "out.jsonl"
+    from processes import as_at_a_terminal
+
     proc = subprocess.Popen([sys.executable, "-m", "assistant", "batch", str(src), "--output", str(out), "-j", "1"],
-                            env=cli_env(home, fake), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=cli_env(home, fake), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=as_at_a_terminal)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not out.exists() or len(out.read_text().splitlines()) < 2):
         time.sleep(0.05)

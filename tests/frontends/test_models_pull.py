@@ -176,8 +176,10 @@ def test_ollama_without_the_model_is_one_line(home, fake):
 def test_ctrl_c_leaves_nothing_half_registered(home, fake):
     fake.pullable = {"qwen2.5:1.5b": ["completion", "tools"]}
     fake.pull_delay = 0.2
+    from processes import as_at_a_terminal
+
     proc = subprocess.Popen([sys.executable, "-m", "assistant", "models", "pull", "qwen2.5:1.5b"],
-                            env=cli_env(home, fake), stderr=subprocess.PIPE, text=True)
+                            env=cli_env(home, fake), stderr=subprocess.PIPE, text=True, preexec_fn=as_at_a_terminal)
     assert proc.stderr is not None
     assert "pulling manifest" in proc.stderr.readline()
     proc.send_signal(signal.SIGINT)

@@ -82,3 +82,38 @@ async def test_cancel_it_acts_on_the_reminder_just_talked_about_and_on_nothing_e
     await _one_pending(app)
     elsewhere = await app.ask("cancel it")  # a new conversation: 'it' is nothing yet
     assert [r.text for r in Book(app.store.path).listed()] == ["call the dentist"], elsewhere.answer
+
+
+@pytest.mark.parametrize("then", ["cancel it", "actually, cancel it", "never mind", "forget it", "scrap that",
+                                  "取消它", "算了"])
+async def test_a_word_that_only_makes_sense_after_a_reminder_cancels_that_one_by_rule(fake, make_app, then):
+    app = make_app()
+    other = await app.ask("remind me in 3 hours to water the plants", one_shot="ask")
+    just_set = await app.ask("set a timer for 5 minutes")
+    assert other.ok and just_set.ok
+    result = await app.ask(then, session_id=just_set.session_id)
+    assert result.route == "reminders" and result.model_calls == 0, result.answer
+    assert [r.text for r in Book(app.store.path).listed()] == ["water the plants"]  # the one just set, alone
+
+
+@pytest.mark.parametrize("question", [
+    "forget it", "stop this song and go to the next one", "delete soda from my shopping list and add water to it",
+    "remove my calendar event at one pm today", "stop working on it, i need something else",
+])
+async def test_words_that_name_no_reminder_are_no_reminders_request_by_rule(fake, make_app, question):
+    fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")
+    app = make_app()
+    await _one_pending(app)
+    result = await app.ask(question)
+    assert result.route != "reminders" and not result.tool_calls, result.answer
+    assert [r.text for r in Book(app.store.path).listed()] == ["call the dentist"]
+
+
+@pytest.mark.parametrize("question", [
+    "remind me of which insurance plan i'm currently enrolled in", "can you remind me of when i last had an oil change",
+    "remind me what the capital of France is", "remind me how to make pancakes",
+])
+async def test_remind_me_of_something_asks_to_be_told_not_when(fake, make_app, question):
+    fake.handler = Script(router={"route": "chat"}).always("responder", "Here it is.").always("decide", "Here it is.")
+    result = await make_app().ask(question)
+    assert result.route != "clarify" and "When should I remind you" not in result.answer

@@ -304,13 +304,33 @@ def read(question: str) -> Request | None:
     if numbered:
         return Request(action="cancel", target=numbered.group(1) or numbered.group(2))
     cancel = (_ZH_CANCEL if zh else _EN_CANCEL).match(text)
-    if cancel and (zh or re.search(r"reminder|timer|alarm|\bone\b|\bit\b", text, re.IGNORECASE)):
+    # what is cancelled must be named: a kind ("the timer"), or "the dentist one" (a reminder by its words, said
+    # alone); "it", "that", "the next one" name nothing by themselves ("forget it", "stop this song and go to the
+    # next one"): they act only after a reminders turn (:func:`anaphoric`)
+    what_said = (cancel.group("what") or cancel.group("what2") or "") if cancel else ""
+    if cancel and (zh or re.search(r"reminder|timer|alarm", text, re.IGNORECASE) or
+                   (re.search(r"\bones?$", text, re.IGNORECASE) and " and " not in what_said and
+                    len(what_said.split()) <= 3 and not re.search(r"\b(?:next|previous|other|same)\s*$", what_said, re.I))):
         what = (cancel.group("what") or cancel.group("what2") or "").strip()
         if re.match(r"^(?:all|every|each|所有|全部)", what, re.IGNORECASE):
             what = "all"
         what = re.sub(r"^(?:the|my|that|this|那个|这个|我的)\s*", "", what, flags=re.IGNORECASE).strip()
         return Request(action="cancel", target=what)
     return _read_set(text, zh)
+
+
+# A cancel that names nothing but what was just talked about: "cancel it", "forget it", "never mind", "stop that",
+# "actually don't", "取消它", "不要了", "算了"
+_ANAPHORIC = lazy_compile(
+    r"^(?:(?:ok(?:ay)?|actually|oh|wait|no|hmm|sorry)[\s,]+)*(?:please\s+)?(?:cancel|delete|remove|forget|stop|scrap|drop|"
+    r"kill|undo)\s+(?:it|that|this|that\s+one|this\s+one|the\s+last\s+one)(?:\s+please)?$"
+    r"|^(?:(?:ok(?:ay)?|actually|oh|wait|no)[\s,]+)*(?:never\s*mind|nevermind|don'?t\s+bother|forget\s+about\s+it)$"
+    r"|^(?:那)?(?:取消|删掉|删除|不要)(?:它|这个|那个|掉吧|掉)?了?(?:吧)?$|^算了(?:吧)?$|^不用了(?:吧)?$", re.IGNORECASE)
+
+
+def anaphoric(question: str) -> bool:
+    """Whether ``question`` cancels "it" and nothing more (acted on only after a turn about reminders)."""
+    return bool(_ANAPHORIC.match(_plain(question).strip().rstrip("?？!！。.，, ")))
 
 
 def untimed(question: str) -> Literal["reminder", "timer"] | None:
@@ -325,8 +345,10 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
         if m:
             return "timer" if (m.group("kind") or "") in ("定时器", "计时器", "倒计时") else "reminder"
         return None
-    m = re.match(r"^(?:please\s+)?(?:(?:set|start|create|add|make)\s+(?:me\s+)?(?:an?\s+|the\s+)?(?P<kind>timer|alarm|reminder|"
-                 r"countdown)\b|remind\s+me\b(?!\s+(?:what|who|how|why|where|which|of\s+the))|wake\s+me\b)", text, re.IGNORECASE)
+    # "remind me of …", "remind me what/when …" ask to be told, now: no time to ask back for
+    m = re.match(r"^(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?(?:(?:set|start|create|add|make)\s+(?:me\s+)?"
+                 r"(?:an?\s+|the\s+)?(?P<kind>timer|alarm|reminder|countdown)\b|remind\s+me\b(?!\s+(?:of|about\s+(?:what|when|"
+                 r"who|how|why|where|which)|what|when|who|whom|how|why|where|which|whether|if)\b)|wake\s+me\b)", text, re.IGNORECASE)
     if m:
         return "timer" if (m.group("kind") or "").lower() in ("timer", "countdown") else "reminder"
     return None

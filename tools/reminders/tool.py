@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.base import Grounding, LocalText, Tool, ToolResult, Verdict, language_of
+from tools.base import Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
 from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
@@ -32,8 +32,10 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
                        r"待会|一会", re.IGNORECASE)
 # The user's words asking to cancel, and naming what: a kind, "all", or words of a reminder
 _CANCEL_VERB = lazy_compile(r"\b(?:cancel|delete|remove|clear|stop|dismiss|forget|drop|scrap|kill|turn\s+off|switch\s+off|"
-                            r"get\s+rid\s+of|never\s*mind|don'?t\s+(?:need|want))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用",
+                            r"get\s+rid\s+of|never\s*mind|nevermind|undo|don'?t\s+(?:need|want|bother))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用",
                             re.IGNORECASE)
+_MAY_BE_ANAPHORIC = lazy_compile(r"cancel|delete|remove|forget|stop|scrap|drop|kill|undo|never\s*mind|nevermind|bother|"
+                                 r"取消|删|不要|算了|不用", re.IGNORECASE)
 _ASKS_TO_KNOW = lazy_compile(r"\b(?:forget|let\s+me\s+know|notify|alert|tell\s+me\s+when)\b|别忘|忘了|记得|通知", re.IGNORECASE)
 _CANCELLING = lazy_compile(r"\s*(?:cancel|delete|remove|clear|stop|dismiss|forget|never\s*mind)\b|\s*(?:取消|删除)",
                            re.IGNORECASE)
@@ -165,6 +167,22 @@ class Reminders(Tool[RemindersArgs]):
                             "reminders` lists them.",
                          zh="我没有取消任何提醒:你的话里没有说要取消哪一个。请说出它的内容、编号或“全部”(例如“取消给妈妈打电话的"
                             "提醒”);assistant reminders 可以列出来。")
+
+    def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
+        """"Cancel it", "never mind", "取消它" right after a reminders turn: the reminder that turn set (or the one it
+        listed alone); after any other turn they are not about reminders at all."""
+        if previous.route != self.name or not _MAY_BE_ANAPHORIC.search(question):
+            return None
+        from tools.reminders.reading import anaphoric
+
+        if not anaphoric(question):
+            return None
+        ids = [str(data["id"]) for _, data in previous.calls if isinstance(data, dict) and data.get("action") == "set"
+               and data.get("id") is not None]
+        listed = [r for _, data in previous.calls if isinstance(data, dict) and data.get("action") == "list"
+                  for r in data.get("reminders", [])]
+        target = ids[-1] if ids else str(listed[0]["id"]) if len(listed) == 1 else ""
+        return [RemindersArgs(action="cancel", target=target)]
 
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
         from tools.reminders.reading import untimed

@@ -1,0 +1,201 @@
+"""What the rules make of real people's requests, intent by intent: the public intent sets in ../shared/utterances/
+(CLINC150's train part, SLURP's devel part, SNIPS, SMP2017's train and develop parts), with intents.json saying
+what a person asking each intent should get. A figure here is a development figure: the test parts of these sets
+and other sets are kept aside to measure the project.
+
+    python scripts/eval_intents.py [--data DIR] [--show N] [--intent NAME] [--json FILE]
+
+The rule tier alone is asked (the plan's rules, then the router's: assistant.pipeline.plan.by_rule and
+assistant.pipeline.router.by_rule), with no model and a fixed clock. For each utterance, what the rules did:
+a tool route (for reminders, its action), a question back (which tool asked), the abilities answer, the honest
+out-of-reach line, or nothing (a model would answer). It prints
+- for every intent mapped to a tool: recall by rule (the right tool and, for reminders, the right action, with no
+  model call), the share asked back by that tool, and what else happened;
+- for every intent mapped to the abilities answer or the out-of-reach line: the share given it;
+- for every other intent (small talk and all the rest): false tool routes, questions back, and reminders set or
+  cancelled by rule (goal: none of each);
+- utterances on which the rule tier raised (goal: none).
+`--show N` prints N misses of each intent, `--intent NAME` only that intent (of any set)."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from _common import ROOT
+
+from assistant.app import build_registry
+from assistant.config import Settings
+from assistant.paths import Paths
+from assistant.pipeline import plan, router
+from assistant.pipeline.context import TurnContext
+from assistant.trace import Trace
+
+SHARED = ROOT.parent / "shared" / "utterances"
+FILES = {"clinc150": "clinc150_train.jsonl", "slurp": "slurp_devel.jsonl", "snips": "snips.jsonl",
+         "smp2017": "smp2017_train_develop.jsonl"}
+CLOCK = "2026-11-27T10:00:00+00:00"  # a Friday morning: "tomorrow", "at 9" and "next week" all have a meaning
+
+
+def expected(mapping: dict[str, str], intent: str) -> str:
+    """What the intent should get: ``tool.X`` (``tool.reminders.set`` …), ``abilities``, ``out_of_reach``,
+    ``small_talk``, or ``none`` (no tool route by rule, no action on reminders)."""
+    text = mapping.get(intent, "none")
+    said = text.split(" ", 1)[0]
+    if said.startswith("tool.reminders") and "or list/cancel" in text:  # any action, as the words ask
+        return "tool.reminders"
+    return said if said.startswith(("tool.", "abilities", "out_of_reach", "small_talk")) else "none"
+
+
+def outcome(ctx: TurnContext) -> tuple[str, list[str]]:
+    """What the rule tier did with the question: (kind, details). Kinds: ``tool`` (details: each route, a
+    reminders route as ``reminders.ACTION``), ``ask`` (the tool that asks back), ``abilities``, ``out_of_reach``,
+    ``declined`` (a guard), ``model`` (no rule)."""
+    steps = plan.by_rule(ctx) if not router.guarded(ctx.question) and not router.document_attached(ctx) else None
+    if steps:
+        return "tool", [_route(s.route, s.args) for s in steps]
+    decision = router.by_rule(ctx)
+    if decision is None:
+        return "model", []
+    if decision.route == router.CLARIFY:
+        return "ask", [decision.pending_tool or "?"]
+    if decision.route != router.CHAT:
+        return "tool", [_route(decision.route, decision.args)]
+    if decision.abilities:
+        return "abilities", []
+    if "no tool here does that" in decision.reason:
+        return "out_of_reach", []
+    return "declined", [decision.reason]
+
+
+def _route(name: str, args: Any) -> str:
+    if name == "reminders" and args:
+        return f"reminders.{getattr(args[0], 'action', '?')}"
+    return name
+
+
+def judge(want: str, kind: str, details: list[str]) -> str:
+    """``right``, ``asked`` (the right tool asked back), ``missed`` (no rule), ``wrong`` (a rule did something else),
+    or, for an intent that should get no tool: ``ok``, ``false route``, ``false ask``, ``reminder change``."""
+    if want.startswith("tool."):
+        tool, _, action = want[len("tool."):].partition(".")
+        if kind == "tool" and all(d.split(".")[0] == tool for d in details) and \
+                (not action or any(d == f"{tool}.{action}" for d in details)):
+            return "right"
+        if kind == "ask" and details and details[0] == tool:
+            return "asked"
+        return "missed" if kind == "model" else "wrong"
+    if want in ("abilities", "out_of_reach"):
+        return "right" if kind == want else "missed" if kind == "model" else "wrong"
+    if kind == "tool":
+        return "reminder change" if any(d in ("reminders.set", "reminders.cancel") for d in details) else "false route"
+    if kind == "ask":
+        return "false ask"
+    return "ok"
+
+
+def load(data: Path, only: str | None) -> tuple[list[dict[str, Any]], dict[str, dict[str, str]]]:
+    mapping = json.loads((data / "intents.json").read_text(encoding="utf-8"))
+    rows: list[dict[str, Any]] = []
+    for source, name in FILES.items():
+        path = data / name
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                if only is None or row["intent"] == only:
+                    rows.append({**row, "source": source, "want": expected(mapping.get(source, {}), row["intent"])})
+    return rows, mapping
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=SHARED, help=f"the utterances (default: {SHARED})")
+    ap.add_argument("--show", type=int, default=0, metavar="N", help="print N misses of each intent")
+    ap.add_argument("--intent", help="only this intent")
+    ap.add_argument("--json", type=Path, help="also write the figures here")
+    args = ap.parse_args()
+    if not (args.data / "intents.json").exists():
+        sys.exit(f"no intents.json under {args.data}: give --data the folder of the shared utterances")
+    rows, _ = load(args.data, args.intent)
+    tmp = Path(tempfile.mkdtemp(prefix="intents-"))
+    paths = Paths(tmp / "config", tmp / "data", tmp / "cache", tmp / "log")
+    paths.ensure()
+    settings = Settings(clock=CLOCK)
+    registry = build_registry(settings, paths)
+
+    table: dict[tuple[str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    misses: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
+    raised: list[str] = []
+    started = time.perf_counter()
+    for row in rows:
+        ctx = TurnContext(settings, None, registry, None, row["text"], [], Trace())  # type: ignore[arg-type]
+        try:
+            kind, details = outcome(ctx)
+        except Exception as e:  # noqa: BLE001 - the figure: what raises
+            raised.append(f"{row['text']!r}: {type(e).__name__}: {e} ({traceback.extract_tb(e.__traceback__)[-1].name})")
+            kind, details = "raised", []
+        verdict = "raised" if kind == "raised" else judge(row["want"], kind, details)
+        key = (row["source"], row["intent"])
+        table[key][verdict] += 1
+        if verdict not in ("right", "ok"):
+            misses[key].append(f"{verdict}: {row['text']} → {kind} {' '.join(details)}".rstrip())
+    took = time.perf_counter() - started
+
+    def pct(n: int, d: int) -> str:
+        return f"{100 * n / d:5.1f}%" if d else "    —"
+
+    print(f"eval_intents · {len(rows):,} utterances from {', '.join(sorted({r['source'] for r in rows}))} · the rule "
+          f"tier only, no model · {1000 * took / max(1, len(rows)):.2f} ms an utterance")
+    wants = {(r["source"], r["intent"]): r["want"] for r in rows}
+    served = sorted(k for k, w in wants.items() if w.startswith("tool.") or w in ("abilities", "out_of_reach"))
+    print("\nrequests the assistant serves by rule (recall: the right tool or answer, no model call)")
+    print(f"  {'set':9} {'intent':24} {'want':24} {'n':>5} {'recall':>7} {'asked':>7} {'wrong':>7}")
+    totals: collections.Counter[str] = collections.Counter()
+    for key in served:
+        c = table[key]
+        n = sum(c.values())
+        totals.update(c)
+        print(f"  {key[0]:9} {key[1]:24} {wants[key]:24} {n:>5} {pct(c['right'], n)} {pct(c['asked'], n)} "
+              f"{pct(c['wrong'], n)}")
+    n = sum(totals.values())
+    print(f"  {'all':9} {'':24} {'':24} {n:>5} {pct(totals['right'], n)} {pct(totals['asked'], n)} "
+          f"{pct(totals['wrong'], n)}")
+    others = sorted(k for k in wants if k not in served)
+    rest: collections.Counter[str] = collections.Counter()
+    bad = []
+    for key in others:
+        c = table[key]
+        rest.update(c)
+        if c["false route"] or c["false ask"] or c["reminder change"]:
+            bad.append((key, c))
+    m = sum(rest.values())
+    print(f"\nevery other intent ({len(others)} intents, {m:,} utterances): false tool routes {rest['false route']} "
+          f"({pct(rest['false route'], m).strip()}), questions back {rest['false ask']}, reminders set or cancelled by "
+          f"rule {rest['reminder change']}")
+    for key, c in sorted(bad, key=lambda kc: -(kc[1]["false route"] + kc[1]["false ask"] + kc[1]["reminder change"]))[:25]:
+        print(f"  {key[0]:9} {key[1]:28} false routes {c['false route']:>3}  asks {c['false ask']:>3}  "
+              f"reminder changes {c['reminder change']:>3}  of {sum(c.values())}")
+    print(f"\nraised: {len(raised)}")
+    for line in raised[:10]:
+        print(f"  {line}")
+    if args.show:
+        for key in [*served, *(k for k, _ in bad)]:
+            for line in misses[key][:args.show]:
+                print(f"  [{key[0]} {key[1]}] {line}")
+    if args.json:
+        args.json.write_text(json.dumps({"served": {f"{s}/{i}": dict(table[(s, i)]) for s, i in served},
+                                         "others": dict(rest), "raised": len(raised)}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

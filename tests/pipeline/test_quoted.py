@@ -68,6 +68,7 @@ async def test_a_question_that_is_only_a_wrapped_turn_is_still_answered_as_that_
     assert result.ok and result.route == "calculator" and "5" in result.answer and result.model_calls == 0
 
 
+@pytest.mark.slow  # whole processes
 def test_a_file_or_the_piped_text_beside_the_words_sets_nothing(home, fake, tmp_path):
     """Through the command line as a user runs it: `ask -f`, and text piped beside the words."""
     fake.handler = Script(router={"route": "chat"}).always("responder", "A note asking for a reminder.")

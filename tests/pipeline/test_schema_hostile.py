@@ -146,6 +146,7 @@ def test_a_models_reply_is_read_within_bounds():
     assert read_object('{"x": 1.5}') == ({"x": 1.5}, None)
 
 
+@pytest.mark.slow  # a whole process
 def test_a_backtracking_pattern_against_a_long_reply_answers_at_once(home, fake):
     """Python's re would take 2^60 steps on this reply; RE2 takes sixty. The process has 60 s (processes.run)."""
     schema = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}}, "required": ["code"]}
@@ -155,6 +156,7 @@ def test_a_backtracking_pattern_against_a_long_reply_answers_at_once(home, fake)
     assert out.returncode == 1 and "does not match" in out.stdout + out.stderr
 
 
+@pytest.mark.slow  # whole processes
 def test_every_way_a_schema_arrives_refuses_an_outside_reference_before_a_model_is_asked(home, fake, listener, tmp_path):
     fake.handler = Script(router={"route": "chat"}, responder='{"a": "x"}')
     schema = json.dumps({"type": "object", "properties": {"a": {"$ref": listener.url("a.json")}}})

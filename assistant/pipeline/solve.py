@@ -126,12 +126,8 @@ async def solve(ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None, st
             await ctx.emit(ToolCallProposed(attempt=attempt, name=c.name, args=c.raw,
                                             recovered_from_text=proposal.recovered_from_text))
         invalid = [c.invalid for c in proposal.calls if c.invalid]
-        unasked = _unasked_changes(ctx, tool, proposal)
-        if unasked:  # a call would change what the user kept, and their words do not ask for it: asked back
-            await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", by="check",
-                                          reason="a change of what the user kept that their words do not ask for"))
-            return Outcome(ok=False, attempts=attempt, reason="a change the user's words do not ask for",
-                           message=unasked[0], why="unfixable")
+        if (asked_back := await _refused_change(ctx, tool, proposal, attempt)) is not None:
+            return asked_back  # a call would change what the user kept, and their words do not ask for it: asked back
         vetoes = [v for c in proposal.calls if c.args and ctx.settings.deterministic
                   for v in [tool.vet(ctx.question, c.args)] if v is not None and not v.passed]
         executed: list[tuple[BaseModel, ToolResult]] = []
@@ -164,6 +160,18 @@ async def solve(ctx: TurnContext, tool: Tool, preset: list[BaseModel] | None, st
         failed[key] = (reason, message)
         feedback += executor.feedback_messages(tool, proposal, [r for _, r in executed], reason)
     return Outcome(ok=False, attempts=total, reason=reason, message=message, why="exhausted")
+
+
+async def _refused_change(ctx: TurnContext, tool: Tool, proposal: executor.Proposal, attempt: int) -> Outcome | None:
+    """The outcome of a proposal that would change what the user kept without their words asking for it (what to
+    ask back); ``None`` when it changes nothing or is asked for."""
+    unasked = _unasked_changes(ctx, tool, proposal)
+    if not unasked:
+        return None
+    await ctx.emit(ValidationDone(attempt=attempt, verdict="FAIL", by="check",
+                                  reason="a change of what the user kept that their words do not ask for"))
+    return Outcome(ok=False, attempts=attempt, reason="a change the user's words do not ask for", message=unasked[0],
+                   why="unfixable")
 
 
 def _unasked_changes(ctx: TurnContext, tool: Tool, proposal: executor.Proposal) -> list[LocalText]:

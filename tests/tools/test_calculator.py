@@ -281,3 +281,34 @@ def test_a_percent_question_is_answered_as_a_percent():
     (args,) = calc.route("30是200的百分之几?")
     result = asyncio.run(calc.run(args))
     assert calc.render("30是200的百分之几?", args, result) == "30 / 200 = 15%"
+
+
+@pytest.mark.parametrize("question, expression", [
+    ("multiply 12 by 7", "12 * 7"), ("multiply 3.5 and 4 together", "3.5 * 4"), ("divide 100 by 4", "100 / 4"),
+    ("can you divide 9 into 81?", "81 / 9"), ("add 3 and 9 together", "3 + 9"), ("add 15 to 27", "27 + 15"),
+    ("add up 4 and 5", "4 + 5"), ("subtract 5 from 20", "20 - 5"), ("take 3 away from 10", "10 - 3"),
+    ("what do you get if you multiply 6 by 7", "6 * 7"), ("what does 6 + 9 equal?", "6 + 9"),
+    ("what does 8 times 7 come to", "8 times 7"), ("multiply -3 by 4", "-3 * 4"),
+])
+def test_arithmetic_said_as_a_verb_is_certain_in_the_order_the_verb_gives(question, expression):
+    from tools.calculator.question import certain_expression
+
+    assert certain_expression(question) == expression
+
+
+@pytest.mark.parametrize("question", ["add the eggs to the flour", "multiply 12 by 7 and then call mum",
+                                      "divide the cake into 8 pieces", "what does 6 mean", "subtract it from the total"])
+def test_a_verb_without_two_numbers_alone_is_no_sum(question):
+    from tools.calculator.question import certain_expression
+
+    assert certain_expression(question) is None
+
+
+@pytest.mark.parametrize("question, value", [
+    ("how many times does 8 go into 2000", "250"), ("how many times can 12 go into 600", "50"),
+    ("what is the answer to two plus two", "4"), ("what is the answer to two times three", "6"),
+    ("what is the sum of 3 plus 5", "8"), ("what is the sum of 8 + 3", "11"), ("what’s the answer to 5-6=", "-1"),
+])
+async def test_arithmetic_asked_for_its_answer_is_read(fake, make_app, question, value):
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and result.answer.strip().endswith(f"= {value}"), result.answer

@@ -17,7 +17,7 @@ from tools.lazy_re import lazy_compile
 
 # Words around an arithmetic expression that do not change it ("123*456 是多少?").
 _FILLER = lazy_compile(
-    r"(?i)\b(?:what\s+is|what's|whats|how\s+much\s+is|calculate|compute|evaluate|please|pls|plz|tell\s+me|"
+    r"(?i)\b(?:what\s+is|what's|what’s|whats|how\s+much\s+is|calculate|compute|evaluate|please|pls|plz|tell\s+me|"
     r"(?:can|could)\s+(?:you|u)(?:\s+(?:do|solve|work\s+out))?|do|solve|work\s+out|figure\s+out|gimme|give\s+me|"
     r"quick\s+maths?|maths?|for\s+me|hey|yo)\b"
     r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
@@ -65,11 +65,47 @@ def percent_question(question: str) -> tuple[str, str] | None:
     return None
 
 
+# Arithmetic said as a verb, the order of its numbers as the verb has them: "multiply 12 by 7", "add 3 and 9
+# together", "add 15 to 27", "subtract 5 from 20", "divide 100 by 4", "what do you get if you multiply 6 by 7",
+# "what does 6 + 9 equal". The whole request must be the form (a word more and it is not certain).
+_N = r"(-?\d+(?:\.\d+)?)"
+_ASKING = r"(?:(?:what\s+do\s+(?:you|i|we)\s+get\s+(?:if|when)\s+(?:you|i|we)\s+)|(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+)?)"
+_VERB_FORMS = [
+    (lazy_compile(rf"(?i)^{_ASKING}multiply\s+{_N}\s+(?:by|and|with|times)\s+{_N}(?:\s+together)?$"), "{a} * {b}"),
+    (lazy_compile(rf"(?i)^{_ASKING}divide\s+{_N}\s+by\s+{_N}$"), "{a} / {b}"),
+    (lazy_compile(rf"(?i)^{_ASKING}divide\s+{_N}\s+into\s+{_N}$"), "{b} / {a}"),
+    (lazy_compile(rf"(?i)^{_ASKING}add\s+(?:up\s+)?{_N}\s+(?:and|plus|with)\s+{_N}(?:\s+together)?$"), "{a} + {b}"),
+    (lazy_compile(rf"(?i)^{_ASKING}add\s+{_N}\s+to\s+{_N}$"), "{b} + {a}"),
+    (lazy_compile(rf"(?i)^{_ASKING}(?:subtract|take(?:\s+away)?|deduct)\s+{_N}(?:\s+away)?\s+from\s+{_N}$"), "{b} - {a}"),
+]
+_GOES_INTO = lazy_compile(rf"(?i)^how\s+many\s+times\s+(?:does|can|will|would|do)\s+{_N}\s+go\s+into\s+{_N}$")
+# "what is the answer to two plus two", "the sum of 3 plus 5", "what's the result of 8 * 7": what follows is the sum
+_ANSWER_TO = lazy_compile(r"(?i)^(?:what(?:'s|’s|\s+is|\s+was)\s+)?the\s+(?:(?:answer|result|solution|total)\s+(?:to|of|for)"
+                          r"|sum\s+of(?=\s*-?\d[\d.]*\s*(?:\+|plus)\s*-?\d))\s+")
+_EQUALS = lazy_compile(r"(?i)^what\s+(?:does|do|will|would)\s+(?P<e>.+?)\s+(?:equal|make|come\s+to|add\s+up\s+to)$")
+
+
+def _verb_form(question: str) -> str | None:
+    """The expression of arithmetic said as a verb, or ``None``."""
+    q = question.strip().rstrip("?？.!！ ").strip()
+    if (m := _GOES_INTO.match(q)):
+        return f"{m.group(2)} / {m.group(1)}"
+    if (m := _ANSWER_TO.match(q)) and re.search(r"\d", q[m.end():]):
+        q = q[m.end():].rstrip("= ").strip()
+        return _verb_form(q) or q
+    for form, template in _VERB_FORMS:
+        if (m := form.match(q)):
+            return template.format(a=m.group(1), b=m.group(2))
+    if (m := _EQUALS.match(q)) and re.search(r"\d\s*[-+*/×÷^x]\s*-?\d|\d\s+(?:plus|minus|times)\s+-?\d", m.group("e")):
+        return m.group("e")
+    return None
+
+
 def certain_expression(question: str) -> str | None:
     """The expression when ``question`` is unmistakably pure arithmetic, else ``None``."""
     if (ratio := percent_question(question)) is not None:
         return f"{ratio[0]} / {ratio[1]} * 100"
-    rest = _FILLER.sub(" ", question).strip().rstrip("=").strip()
+    rest = _FILLER.sub(" ", _verb_form(question) or question).strip().rstrip("=").strip()
     if NUMERAL.search(rest):  # Chinese numerals: only in a message that is nothing but arithmetic (三点五加二)
         if not _SPOKEN_ARITHMETIC.fullmatch(rest):
             return None

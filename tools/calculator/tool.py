@@ -37,11 +37,14 @@ class Calculator(Tool[CalculatorArgs]):
         ("hi! what's 2^10 please", {}), ("would you mind working out 123 * 456?", {}), ("seven times eight?", {}),
         ("what is a 20% tip on $48.60", {"expression": "20% of 48.60"}), ("劳驾问一下，123乘以456是多少？谢谢", {}),
         ("你好，一百二十三乘以四百五十六", {}), ("200的15%是多少呢？", {}), ("<|im_start|>user\n6*7<|im_end|>", {}),
+        ("multiply 12 by 7", {"expression": "12 * 7"}), ("subtract 5 from 20", {"expression": "20 - 5"}),
+        ("what does 6 + 9 equal?", {}),
     )
     near_misses = ("python 3.11 vs 3.12", "is windows 11 better than windows 10?", "call me at 555-1234",
                    "my phone is 138-0013-8000", "the 2024-2025 season", "version 2.0.1 release notes",
                    "chapter 3.2 of the book", "<<SYS>> what is 2+2 <</SYS>>", "### System: what is 2+2",
-                   "one of my friends is ill", "that costs $5, is it worth it?", "a tip for you: drink water")
+                   "one of my friends is ill", "that costs $5, is it worth it?", "a tip for you: drink water",
+                   "add the eggs to the flour", "multiply 12 by 7 and then call mum", "divide the cake into 8 pieces")
 
     async def run(self, args: CalculatorArgs) -> ToolResult:
         try:

@@ -216,3 +216,38 @@ async def test_the_last_one_and_the_next_one_are_read_and_nothing_pending_is_sai
     none = await app.ask("cancel all my reminders")
     assert not none.ok and "no reminders pending" in none.answer and none.model_calls == 0
     assert "现在没有待办的提醒" in (await app.ask("取消所有提醒")).answer
+
+
+@pytest.mark.parametrize("question, at", [
+    ("set an alarm for seven fifteen am", "2026-11-28T07:15"), ("wake me at seven thirty", "2026-11-28T07:30"),
+    ("set an alarm for six forty five tomorrow morning", "2026-11-28T06:45"),
+    ("set an alarm for seven o'clock this evening", "2026-11-27T19:00"),
+    ("set an alarm at half past six tomorrow", "2026-11-28T06:30"), ("wake me up at nine", "2026-11-28T09:00"),
+    ("set an alarm for 6:30", "2026-11-28T06:30"), ("wake me up at 9 tonight", "2026-11-27T21:00"),
+    ("remind me at quarter to 8 to leave", "2026-11-27T19:45"), ("wake me up in 20 minutes", "2026-11-27T10:20"),
+    ("remind me at 4 to call the dentist", "2026-11-27T16:00"),
+])
+def test_hours_in_words_with_their_minutes_and_wake_me_as_a_morning_hour(question, at):
+    """A time of day said in words is read whole, never its minutes left in the reminder's words; an alarm or
+    "wake me" names the morning's hour unless the words say another part of the day."""
+    from zoneinfo import ZoneInfo
+
+    now = datetime(2026, 11, 27, 10, 0, tzinfo=ZoneInfo("Europe/London"))
+    request = read(question)
+    assert request is not None and not any(ch.isdigit() for ch in request.text), request
+    assert due(request.when, now).at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Europe/London"))
+
+
+@pytest.mark.parametrize("question", [
+    "what alarms have I got", "go through my reminders for me", "which reminders have I set", "are there any alarms set",
+    "read me my alarms", "do I have alarms tomorrow", "tell me my reminders",
+])
+def test_listing_said_the_ways_people_say_it(question):
+    request = read(question)
+    assert request is not None and request.action == "list"
+
+
+@pytest.mark.parametrize("question", ["go through my emails", "tell me a joke about alarms", "what alarms should I buy"])
+def test_listing_words_about_something_else_are_no_listing(question):
+    request = read(question)
+    assert request is None or request.action != "list"

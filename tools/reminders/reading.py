@@ -249,7 +249,26 @@ def _plain(text: str) -> str:
     if NUMERAL.search(text):
         text = re.sub(r"[一二两三四五六七八九十百零]+(?=\s*(?:个半|个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|周(?![一二三四五六日天])|年|点|时|月|日|号))",
                       lambda m: to_digits(m.group(0)), text)
-    return EN_NUMBER.sub(lambda m: str(en_value(m.group(0))) if m.group(0).lower() not in ("a", "an", "one") else m.group(0), text)
+    text = EN_NUMBER.sub(lambda m: str(en_value(m.group(0))) if m.group(0).lower() not in ("a", "an", "one") else m.group(0), text)
+    return _clock_words(text)
+
+
+def _clock_words(text: str) -> str:
+    """Times of day said in words, in the forms the rules read: "seven fifteen am" (7 15 am) → 7:15 am, "at six
+    forty five" → at 6:45, "half past six" → 6:30, "quarter to 8" → 7:45, "7 o'clock this evening" → at 7 o'clock."""
+    text = re.sub(r"\bhalf\s+past\s+(\d{1,2})\b", r"\1:30", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:a\s+)?quarter\s+past\s+(\d{1,2})\b", r"\1:15", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:a\s+)?quarter\s+to\s+(\d{1,2})\b",
+                  lambda m: f"{(int(m.group(1)) - 1) % 24 or 12}:45" if int(m.group(1)) <= 24 else m.group(0), text,
+                  flags=re.IGNORECASE)
+    # an hour and its minutes said apart, where a time of day stands: after at/for/by, or before am/pm, a day, a part
+    text = re.sub(r"(?:(?<=\bat\s)|(?<=\bfor\s)|(?<=\bby\s)|(?<=\baround\s)|(?<=^))(\d{1,2})\s+([0-5]\d)(?![\d:])"
+                  r"|(?<![\d:.])(\d{1,2})\s+([0-5]\d)(?=\s*(?:a\.?m\.?|p\.?m\.?|o'?clock|tomorrow|tonight|today|this\b|"
+                  r"in\s+the\b|on\b))",
+                  lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}"
+                  if int(m.group(1) or m.group(3)) <= 23 else m.group(0), text, flags=re.IGNORECASE)
+    return re.sub(r"(?<!\bat\s)(?<!\bby\s)(?<!\baround\s)\b(\d{1,2})\s+o'?clock\b", r"at \1 o'clock", text,
+                  flags=re.IGNORECASE)
 
 
 _NO_TIME = LocalText(en="I could not tell when: say a time (\"at 16:30\", \"tomorrow at 9\") or a delay (\"in 10 minutes\").",
@@ -281,7 +300,15 @@ _EN_LIST = lazy_compile(
     r"^(?:what|which)\s+(?:reminders|timers|alarms)\s+(?:do\s+i\s+have|are\s+(?:set|there|pending|left|coming\s+up))"
     r"|^(?:list|show|see|view|check)\s+(?:me\s+)?(?:all\s+)?(?:my\s+|the\s+)?(?:reminders|timers|alarms|pending\s+reminders)"
     r"|^(?:my\s+)?(?:reminders|timers)\s*[?？]*$|^do\s+i\s+have\s+any\s+(?:reminders|timers|alarms)"
-    r"|^(?:any|what)\s+(?:reminders|timers)(?:\s+(?:set|today|left))?", re.IGNORECASE)
+    r"|^(?:any|what)\s+(?:reminders|timers)(?:\s+(?:set|today|left))?"
+    # "what alarms have I got", "which reminders have I set", "go through my reminders", "read me my alarms",
+    # "are there any alarms set", "do I have alarms tomorrow"
+    r"|^(?:what|which)\s+(?:reminders|timers|alarms)\s+(?:have\s+i\s+(?:got|set|made)|i(?:'ve|\s+have)\s+(?:got|set)|"
+    r"are\s+(?:on|in)\s+my\s+(?:list|phone|calendar))"
+    r"|^(?:go\s+(?:through|over)|read(?:\s+(?:me|out))?|run\s+through|tell\s+me|give\s+me)\s+(?:all\s+)?(?:my|the)\s+"
+    r"(?:reminders|alarms|timers)(?:\s+for\s+me)?$"
+    r"|^(?:are\s+there|have\s+i\s+got|do\s+i\s+have)\s+(?:any\s+)?(?:reminders|alarms|timers)(?:\s+(?:set|on|pending|for\s+"
+    r"(?:today|tomorrow|tonight)|today|tomorrow|tonight))?$", re.IGNORECASE)
 _ZH_LIST = lazy_compile(r"^(?:我)?(?:有|还有)(?:哪些|什么|几个|没有)(?:提醒|闹钟|定时器)|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部)?(?:提醒|闹钟|定时器)"
                       r"|^(?:我的)?(?:提醒|闹钟|定时器)(?:有哪些|列表)")
 _EN_CANCEL = lazy_compile(
@@ -373,7 +400,15 @@ def _read_set(text: str, zh: bool) -> Request | None:
         or g.get("rest3") else "reminder"
     body = (f"for {g['dur0']}{g.get('rest0') or ''}" if g.get("dur0") else
             next(x for x in (g.get("rest"), g.get("rest2"), g.get("dur"), g.get("rest3")) if x is not None))
-    return _split_en(body.strip(), kind)
+    request = _split_en(body.strip(), kind)
+    waking = (g.get("remind") or "").lower().startswith("wake") or (g.get("kind") or g.get("kind0") or "").lower() == "alarm"
+    if request is not None and waking and re.search(r"\d", request.when) and not re.search(
+            r"a\.?m\b|p\.?m\b|morning|afternoon|evening|night|tonight|noon|midnight|\b(?:in|for|after)\s+\d|"
+            r"minutes?|hours?|seconds?", request.when, re.IGNORECASE):
+        # "wake me up at 7", "an alarm for 6:30": the morning's hour unless said otherwise
+        request = Request(action=request.action, kind=request.kind, when=f"{request.when} in the morning",
+                          text=request.text, target=request.target)
+    return request
 
 
 _EN_WHEN = lazy_compile(

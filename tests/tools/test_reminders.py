@@ -251,3 +251,27 @@ def test_listing_said_the_ways_people_say_it(question):
 def test_listing_words_about_something_else_are_no_listing(question):
     request = read(question)
     assert request is None or request.action != "list"
+
+
+@pytest.mark.parametrize("question, at", [
+    ("make a new alarm for 6 in the morning", "2026-11-28T06:00"), ("i need an alarm for 6am", "2026-11-28T06:00"),
+    ("i'd like a new alarm set for 6am", "2026-11-28T06:00"), ("have an alarm set for three in the morning", "2026-11-28T03:00"),
+    ("make sure my alarm is set for three thirty in the morning", "2026-11-28T03:30"),
+    ("schedule an alarm for 7", "2026-11-28T07:00"), ("set an alarm for 7", "2026-11-28T07:00"),
+    ("i need an alarm to go off tomorrow at five fifteen", "2026-11-28T05:15"),
+])
+def test_an_alarm_asked_for_in_other_frames_is_set(question, at):
+    from zoneinfo import ZoneInfo
+
+    now = datetime(2026, 11, 27, 10, 0, tzinfo=ZoneInfo("Europe/London"))
+    request = read(question)
+    assert request is not None and request.action == "set" and request.text == "", request
+    assert due(request.when, now).at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Europe/London"))
+
+
+@pytest.mark.parametrize("question", ["my alarm didn't go off this morning", "the alarm is too loud",
+                                      "alarm clocks for heavy sleepers", "what alarm sound is best at 6am",
+                                      "have a good day", "i need a reminder"])
+def test_alarm_words_that_ask_for_none_set_none(question):
+    request = read(question)
+    assert request is None or request.action != "set"

@@ -285,11 +285,15 @@ _NO_SUCH_DAY = LocalText(en="there is no such date.", zh="没有这一天。")
 
 # ---------------------------------------------------------------- requests
 _EN_SET = lazy_compile(
-    r"^(?:(?:please\s+)?(?:set|start|create|make)\s+(?:me\s+)?(?:an?|the)\s+(?P<dur0>[\w\s.-]+?)[\s-]+(?P<kind0>timer|countdown|alarm)"
+    r"^(?:(?:please\s+)?(?:set|start|create|make)\s+(?:me\s+)?(?:an?|the)\s+(?!new\s)(?P<dur0>[\w\s.-]+?)[\s-]+(?P<kind0>timer|countdown|alarm)"
     r"(?P<rest0>(?:\s+(?:to|that|for|about)\b.*)?)"
-    r"|(?:please\s+)?(?:set|start|create|add|make)\s+(?:me\s+|up\s+)?(?:an?\s+|the\s+|my\s+)?(?P<kind>timer|alarm|reminder|countdown)"
-    r"(?:\s+(?:for|to\s+go\s+off|that\s+goes\s+off|set\s+for))?(?P<rest>.*)"
-    r"|(?P<remind>remind\s+me|wake\s+me(?:\s+up)?|ping\s+me|nudge\s+me|give\s+me\s+a\s+(?:shout|nudge|reminder))(?P<rest2>.*)"
+    r"|(?:please\s+)?(?:(?:i(?:\s+need|\s+want|\s+would\s+like|'d\s+like)(?:\s+you\s+to)?|make\s+sure|have)\s+"
+    r"(?:(?:set(?:\s+up)?|start|create|add|make(?:\s+up)?|schedule|initiate|put\s+in|get)\s+)?"
+    r"|(?:set(?:\s+up)?|start|create|add|make(?:\s+up)?|schedule|initiate|put\s+in)\s+)"
+    r"(?:me\s+|up\s+)?(?:an?\s+|the\s+|my\s+|one\s+)?(?:new\s+)?(?P<kind>timer|alarm|reminder|countdown)"
+    r"(?:\s+(?:is\s+)?set)?(?:\s+(?:for|to\s+go\s+off(?:\s+at)?|that\s+goes\s+off|set\s+for))?(?P<rest>.*)"
+    r"|(?P<remind>remind\s+me|wake\s+me(?:\s+up)?|ping\s+me|nudge\s+me|alert\s+me|give\s+me\s+a\s+(?:shout|nudge|reminder))"
+    r"(?P<rest2>.*)"
     r"|(?P<dur>.+?)\s+(?P<kind2>timer|countdown)"
     r"|(?:timer|countdown)\s+(?:for\s+)?(?P<rest3>.+))$", re.IGNORECASE)
 _ZH_SET = lazy_compile(
@@ -400,6 +404,10 @@ def _read_set(text: str, zh: bool) -> Request | None:
         or g.get("rest3") else "reminder"
     body = (f"for {g['dur0']}{g.get('rest0') or ''}" if g.get("dur0") else
             next(x for x in (g.get("rest"), g.get("rest2"), g.get("dur"), g.get("rest3")) if x is not None))
+    if (g.get("kind") or "").lower() == "alarm" and (bare := re.fullmatch(
+            r"\s*(?:for\s+|at\s+)?(\d{1,2}(?::\d{2})?)(\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight|"
+            r"tomorrow(?:\s+(?:morning|afternoon|evening))?))?\s*", body)):
+        body = f"at {bare.group(1)}{bare.group(2) or ''}"  # "an alarm for 7", "for 6 in the morning": a time of day
     request = _split_en(body.strip(), kind)
     waking = (g.get("remind") or "").lower().startswith("wake") or (g.get("kind") or g.get("kind0") or "").lower() == "alarm"
     if request is not None and waking and re.search(r"\d", request.when) and not re.search(
@@ -419,7 +427,7 @@ _EN_WHEN = lazy_compile(
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:,?\s+\d{4}\b)?"
     r"|\d{4}-\d{2}-\d{2}))\b\s*(?:morning|afternoon|evening|night)?\s*)?(?:(?:at|by|around)\s+\d{1,2}(?::\d{2})?(?:\s*(?:a\.?m\.?|p\.?m\.?))?"
     r"(?:\s+o'?clock)?(?:\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))?|\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)"
-    r"|\d{1,2}:\d{2}|(?:at\s+)?(?:noon|midday|midnight))"
+    r"|\d{1,2}:\d{2}(?:\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))?|(?:at\s+)?(?:noon|midday|midnight))"
     r"|\b(?:today|tonight|tomorrow|tmrw)\s+(?:morning|afternoon|evening|night)\b|\b(?:this|tomorrow)\s+(?:morning|afternoon|evening)\b"
     r"|\b(?:on\s+)?(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|tmrw|yesterday|monday|tuesday|wednesday|thursday|friday|saturday"
     r"|sunday)\b"

@@ -134,6 +134,25 @@ def circles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
     return found
 
 
+def patterns() -> int:
+    """Hand-written regular expressions in the packages: each ``re.compile``/``lazy_compile`` call and each ``re``
+    function called with a pattern written in place (what a learned reader is meant to replace, issue 62)."""
+    import ast
+
+    count = 0
+    for path in sources():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            is_re = isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "re"
+            if name == "lazy_compile" or (is_re and name in ("compile", "search", "match", "fullmatch", "sub", "subn",
+                                                              "findall", "finditer", "split")):
+                count += 1
+    return count
+
+
 def ignores() -> int:
     return sum(len(re.findall(r"#\s*type:\s*ignore", p.read_text(encoding="utf-8"))) for p in sources())
 
@@ -186,6 +205,7 @@ def main() -> int:
     print("circles:           " + ("; ".join(" -> ".join(c) for c in loops) if loops else
                                    "none (no modules of assistant/ or tools/ import each other in a loop)"))
     print(f"type: ignore:      {ignores()} in {len(sources())} files of {', '.join(PACKAGES)}")
+    print(f"regular expressions: {patterns()} written by hand in {', '.join(PACKAGES)}")
     if not args.no_checks:
         print(f"ruff:              {findings('ruff', ['check', *PACKAGES, 'tests', 'scripts'])}")
         print(f"mypy:              {findings('mypy', list(PACKAGES))}")

@@ -18,7 +18,7 @@ import os
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, NamedTuple
 
 from tools.reminders.book import Book, Reminder
 from tools.reminders.tool import when_said
@@ -30,12 +30,20 @@ REZONE = 60.0  # seconds between looks at the user's zone
 UNSHOWN = "reminders-unshown.json"  # in the data folder while reminders wait to be shown: what, and why
 
 
-def unshown_said(data_dir: Path) -> tuple[list[dict[str, Any]], str] | None:
+class Unshown(NamedTuple):
+    """What the daemon last wrote of the reminders it could not show: which, why, and how often it tries again."""
+
+    reminders: list[dict[str, Any]]
+    why: str
+    retry: float
+
+
+def unshown_said(data_dir: Path) -> Unshown | None:
     """The reminders the daemon could not show and why, as it last wrote them; ``None`` when none wait."""
     try:
         record = json.loads((data_dir / UNSHOWN).read_text(encoding="utf-8"))
-        return list(record["reminders"]), str(record["why"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return Unshown(list(record["reminders"]), str(record["why"]), float(record.get("retry", RETRY)))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -169,7 +177,7 @@ class Firer:
             if not self.waiting:
                 path.unlink(missing_ok=True)
                 return
-            record = {"why": self.notifier.why or "no notification service answered",
+            record = {"why": self.notifier.why or "no notification service answered", "retry": self.retry,
                       "reminders": [{"id": r.id, "text": r.what(r.lang == "zh"), "due": r.due.isoformat()}
                                     for r in sorted(self.waiting.values(), key=lambda r: (r.due, r.id))]}
             temp = path.with_name(f".{UNSHOWN}.{os.getpid()}")

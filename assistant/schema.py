@@ -125,20 +125,32 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def loads_bounded(text: str, what: str, depth: int = MAX_DEPTH) -> Any:
-    """``text`` as one JSON value, or :class:`SchemaError` in one line: ``NaN`` and ``Infinity`` are not JSON (as
-    the spec says, though Python reads them), and nothing nests deeper than ``depth``."""
+class _TooDeep(Exception):
+    pass
+
+
+def _parsed(text: str, depth: int) -> Any:
+    """``text`` as one JSON value: ``NaN`` and ``Infinity`` are not JSON (as the spec says, though Python reads
+    them; a ``ValueError``), and nothing nests deeper than ``depth`` (:class:`_TooDeep`)."""
     try:
         value = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise _TooDeep() from None
+    if _depth(value, depth) > depth:
+        raise _TooDeep()
+    return value
+
+
+def loads_bounded(text: str, what: str, depth: int = MAX_DEPTH) -> Any:
+    """``text`` as one JSON value within bounds (:func:`_parsed`), or :class:`SchemaError` in one line."""
+    try:
+        return _parsed(text, depth)
     except json.JSONDecodeError as e:
         raise SchemaError(f"{what} is not JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except ValueError as e:
         raise SchemaError(f"{what} is not JSON: {e}") from None
-    except RecursionError:
+    except _TooDeep:
         raise SchemaError(f"{what} nests deeper than {depth} levels") from None
-    if _depth(value, depth) > depth:
-        raise SchemaError(f"{what} nests deeper than {depth} levels")
-    return value
 
 
 def _depth(value: Any, limit: int) -> int:
@@ -337,13 +349,10 @@ def read_object(text: str) -> tuple[Any, str | None]:
     """The one JSON value a model wrote (a code fence around it is let be), or why it is not one."""
     body = _FENCE.sub("", text.strip())
     try:
-        value = json.loads(body, parse_constant=_no_constant)
+        return _parsed(body, MAX_REPLY_DEPTH), None
     except json.JSONDecodeError as e:
         return None, f"it is not one JSON value ({e.msg} at character {e.pos})"
     except ValueError as e:
         return None, f"it is not one JSON value ({e})"
-    except RecursionError:
+    except _TooDeep:
         return None, f"it nests deeper than {MAX_REPLY_DEPTH} levels"
-    if _depth(value, MAX_REPLY_DEPTH) > MAX_REPLY_DEPTH:
-        return None, f"it nests deeper than {MAX_REPLY_DEPTH} levels"
-    return value, None

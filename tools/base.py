@@ -65,16 +65,19 @@ def failed_with(tool_name: str, error: BaseException) -> "ToolResult":
     for the trace."""
     import sqlite3
 
+    from tools.cache_file import disk_full
+
     text = str(error).lower()
     if isinstance(error, OverflowError) or (isinstance(error, ValueError) and "out of range" in text):
         return ToolResult.failure(f"{tool_name} failed: a number or a date too large to work with",
                                   LocalText(en="that number or date is too large to work with.", zh="这个数字或日期太大了，没法计算。"))
     if isinstance(error, sqlite3.Error):
-        why = ("the disk is full" if "full" in text else "the store is busy (another process is writing it)"
+        full = disk_full(error)
+        why = ("the disk is full" if full else "the store is busy (another process is writing it)"
                if "locked" in text or "busy" in text else "the store could not be read or written")
         return ToolResult.failure(f"{tool_name} failed: {why}",
                                   LocalText(en=f"{why}; try again in a moment.",
-                                            zh="磁盘已满;请清理后再试。" if "full" in text else "存储暂时无法读写;请稍后再试。"))
+                                            zh="磁盘已满;请清理后再试。" if full else "存储暂时无法读写;请稍后再试。"))
     if isinstance(error, OSError) and error.strerror:  # "No such file or directory": the system's own words
         return ToolResult.failure(f"{tool_name} failed: {error.strerror}")
     return ToolResult.failure(f"{tool_name} failed unexpectedly ({type(error).__name__})")

@@ -294,15 +294,13 @@ def _call(tool: Any, raw: dict[str, Any], loop: asyncio.AbstractEventLoop, limit
     memory, a file past the cap, a bug), never the worker's end."""
     import sqlite3
 
-    from tools.base import ToolResult
+    from tools.base import ToolResult, failed_with
 
     try:
         args = tool.Args.model_validate(raw)
         return loop.run_until_complete(tool.run(args))
     except (PermissionError, sqlite3.OperationalError) as e:  # sqlite3 says 'unable to open' for a refused file
         if isinstance(e, sqlite3.OperationalError) and "unable to open" not in str(e) and "readonly" not in str(e):
-            from tools.base import failed_with
-
             return failed_with(tool.name, e)  # locked, full: the store's trouble, not a refusal
         return ToolResult.failure(f"{tool.name} tried something it is not allowed to: {e}", refused)
     except MemoryError:
@@ -311,12 +309,8 @@ def _call(tool: Any, raw: dict[str, Any], loop: asyncio.AbstractEventLoop, limit
         if e.errno == errno.EFBIG:  # RLIMIT_FSIZE: a file past the folder's cap
             return ToolResult.failure(f"{tool.name} wrote a file larger than its folder's cap "
                                       f"({limits.get('folder_mb')} MB)", TOO_BIG)
-        from tools.base import failed_with
-
         return failed_with(tool.name, e)
     except Exception as e:  # a tool bug costs one tool error
-        from tools.base import failed_with
-
         return failed_with(tool.name, e)
 def _send_limited(obj: dict[str, Any], instead: dict[str, Any]) -> None:
     data = json.dumps(obj, ensure_ascii=False).encode()

@@ -116,13 +116,13 @@ def check_notifications(paths: Paths) -> Check:
     from assistant.reminders import unshown_said
 
     waiting = unshown_said(paths.data_dir)
-    if waiting and waiting[0]:
-        n = len(waiting[0])
-        fix = "pip install 'assistant[notify]'" if "not installed" in waiting[1] else \
+    if waiting and waiting.reminders:
+        n = len(waiting.reminders)
+        fix = "pip install 'assistant[notify]'" if "not installed" in waiting.why else \
             "start a notification service (on Linux one comes with the desktop; dunst or mako on a bare window " \
-            "manager); the daemon shows them within 30 s"
+            f"manager); the daemon shows them within {waiting.retry:g} s"
         return Check(name="notifications", level="warn", detail=f"{n} reminder{'s' if n != 1 else ''} came due and "
-                     f"could not be shown: {waiting[1]}", fix=fix)
+                     f"could not be shown: {waiting.why}", fix=fix)
     if importlib.util.find_spec("desktop_notifier") is None:
         return Check(name="notifications", level="warn", detail="desktop-notifier is not installed: reminders wait, "
                      "listed by `assistant reminders`, and are not shown", fix="pip install 'assistant[notify]'")

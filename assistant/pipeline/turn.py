@@ -189,7 +189,7 @@ class Assistant:
         from tools.cache_file import CacheUnusable
 
         if isinstance(e, CacheUnusable):  # a cache, not the history: named as what it is
-            if getattr(e, "full", False):  # the disk-full line, as the store says it
+            if e.full:  # the disk-full line, as the store says it
                 return store_error(e.path, OSError(28, "No space left on device"))
             return AssistantError(f"{e}.", "Make its folder writable, or remove the file: it is built again.")
         if isinstance(e, sqlite3.Error):

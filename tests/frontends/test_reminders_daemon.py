@@ -139,7 +139,7 @@ def test_without_a_notification_service_a_reminder_waits_is_said_and_is_shown_on
         doctor = run(["doctor"], env)
         assert "notifications" in doctor.stdout and "could not be shown" in doctor.stdout
         listed = run(["reminders"], env)
-        assert "due: not shown yet" in listed.stdout and "not shown:" in listed.stdout
+        assert "due: not shown yet" in listed.stdout and "not shown:" in listed.stdout and "every 1 s" in listed.stdout
         later = _serve_notifications(address, record)  # a notification service starts
         try:
             assert wait_for(lambda: reminders(env)[0]["state"] in ("fired", "missed"), 10), d.log()

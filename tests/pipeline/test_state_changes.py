@@ -11,6 +11,16 @@ from fake_ollama import Script, tool_call
 from tools.reminders.book import Book
 
 
+async def _model_cancels(fake, make_app, target: str):
+    """An app with one reminder pending, whose model (deciding, routing or executing) always cancels ``target``."""
+    fake.handler = Script(decide=tool_call("reminders", action="cancel", target=target),
+                          router={"route": "reminders"},
+                          executor=tool_call("reminders", action="cancel", target=target)).always("responder", "Done.")
+    app = make_app()
+    await _one_pending(app)
+    return app
+
+
 async def _one_pending(app) -> None:
     kept = await app.ask("remind me in 2 hours to call the dentist", one_shot="ask")
     assert kept.ok and len(Book(app.store.path).listed()) == 1
@@ -42,11 +52,7 @@ async def test_a_question_about_something_else_routed_to_cancel_is_answered_not_
     ("算了", ""),
 ])
 async def test_a_cancel_the_words_do_not_ask_for_is_asked_back_and_nothing_is_cancelled(fake, make_app, question, target):
-    fake.handler = Script(decide=tool_call("reminders", action="cancel", target=target),
-                          router={"route": "reminders"},
-                          executor=tool_call("reminders", action="cancel", target=target)).always("responder", "Done.")
-    app = make_app()
-    await _one_pending(app)
+    app = await _model_cancels(fake, make_app, target)
     result = await app.ask(question)
     assert [r.text for r in Book(app.store.path).listed()] == ["call the dentist"], result.answer
     assert not any(t.ok and t.args.get("action") == "cancel" for t in result.tool_calls)  # a rule's reading of
@@ -62,11 +68,7 @@ async def test_a_cancel_the_words_do_not_ask_for_is_asked_back_and_nothing_is_ca
     ("取消所有提醒", "all"),
 ])
 async def test_a_cancel_the_words_ask_for_runs(fake, make_app, question, target):
-    fake.handler = Script(decide=tool_call("reminders", action="cancel", target=target),
-                          router={"route": "reminders"},
-                          executor=tool_call("reminders", action="cancel", target=target)).always("responder", "Done.")
-    app = make_app()
-    await _one_pending(app)
+    app = await _model_cancels(fake, make_app, target)
     await app.ask(question)
     assert Book(app.store.path).listed() == []
 

@@ -34,8 +34,6 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
 _CANCEL_VERB = lazy_compile(r"\b(?:cancel|delete|remove|clear|stop|dismiss|forget|drop|scrap|kill|turn\s+off|switch\s+off|"
                             r"get\s+rid\s+of|never\s*mind|nevermind|undo|don'?t\s+(?:need|want|bother))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用",
                             re.IGNORECASE)
-_MAY_BE_ANAPHORIC = lazy_compile(r"cancel|delete|remove|forget|stop|scrap|drop|kill|undo|never\s*mind|nevermind|bother|"
-                                 r"取消|删|不要|算了|不用", re.IGNORECASE)
 _ASKS_TO_KNOW = lazy_compile(r"\b(?:forget|let\s+me\s+know|notify|alert|tell\s+me\s+when)\b|别忘|忘了|记得|通知", re.IGNORECASE)
 _CANCELLING = lazy_compile(r"\s*(?:cancel|delete|remove|clear|stop|dismiss|forget|never\s*mind)\b|\s*(?:取消|删除)",
                            re.IGNORECASE)
@@ -171,7 +169,7 @@ class Reminders(Tool[RemindersArgs]):
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
         """"Cancel it", "never mind", "取消它" right after a reminders turn: the reminder that turn set (or the one it
         listed alone); after any other turn they are not about reminders at all."""
-        if previous.route != self.name or not _MAY_BE_ANAPHORIC.search(question):
+        if previous.route != self.name or not _CANCEL_VERB.search(question):  # before the reading's patterns compile
             return None
         from tools.reminders.reading import anaphoric
 

@@ -54,9 +54,10 @@ def _say_unshown() -> None:
     from assistant.reminders import unshown_said
 
     waiting = unshown_said(paths.data_dir)
-    if not waiting or not waiting[0] or not first_time(paths, "unshown:" + ",".join(str(r.get("id")) for r in waiting[0])):
+    if not waiting or not waiting.reminders or \
+            not first_time(paths, "unshown:" + ",".join(str(r.get("id")) for r in waiting.reminders)):
         return
-    items, why = waiting
+    items, why = waiting.reminders, waiting.why
     listed = "; ".join(str(r.get("text", ""))[:60] for r in items[:3]) + ("; …" if len(items) > 3 else "")
     from assistant.frontends.cli.common import notice
 

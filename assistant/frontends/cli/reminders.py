@@ -55,5 +55,6 @@ def reminders(args: argparse.Namespace) -> int:
     from assistant.reminders import unshown_said
 
     if any(r.state == "due" for r in kept) and (waiting := unshown_said(resolve_paths().data_dir)):
-        print(f"not shown: {waiting[1]}; the daemon tries again every 30 s (assistant doctor says how to fix it)")
+        print(f"not shown: {waiting.why}; the daemon tries again every {waiting.retry:g} s (assistant doctor says how "
+              "to fix it)")
     return 0

@@ -217,3 +217,23 @@ def test_a_worker_starts_where_the_code_is_reached_through_an_import_finder_not_
     p = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert "ok=True" in p.stdout and "'42'" in p.stdout, p.stdout + p.stderr
     assert "Unknown child process" not in p.stderr
+
+
+def test_the_folder_a_process_was_launched_in_stays_off_a_workers_path_after_it_changes_folder(tmp_path):
+    """``python -m`` put the launch folder on sys.path; a process that then changed folder once handed that folder
+    on to its workers (and so its files to the jail's readable set). The launch folder is remembered at import."""
+    import subprocess
+    import sys
+
+    launch = tmp_path / "launched-here"
+    launch.mkdir()
+    code = ("import os, sys; sys.path.insert(0, os.getcwd()); import tools; os.chdir('/'); "
+            "from tools.importpath import interpreter_path; "
+            "print(any(os.path.realpath(p) == os.path.realpath(sys.argv[1]) for p in interpreter_path()))")
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code, str(launch)], cwd=launch, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root)}, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -15,7 +15,12 @@ out-of-reach line, or nothing (a model would answer). It prints
 - for every other intent (small talk and all the rest): false tool routes, questions back, and reminders set or
   cancelled by rule (goal: none of each);
 - utterances on which the rule tier raised (goal: none).
-`--show N` prints N misses of each intent, `--intent NAME` only that intent (of any set)."""
+`--show N` prints N misses of each intent, `--intent NAME` only that intent (of any set).
+
+The learned reader (tools/reading/reader.py) was trained on CLINC150's and SLURP's rows here, so on those rows the
+shipped weights are read on their own training data. `--folds K` (needs numpy: the `train` extra) reads each of
+those rows with weights trained without it (K folds, scripts/train_reader.py's training): the held-out figure.
+SNIPS and SMP2017 were never trained on."""
 
 from __future__ import annotations
 
@@ -37,11 +42,21 @@ from assistant.paths import Paths
 from assistant.pipeline import plan, router
 from assistant.pipeline.context import TurnContext
 from assistant.trace import Trace
+from tools.reading import reader
 
 SHARED = ROOT.parent / "shared" / "utterances"
 FILES = {"clinc150": "clinc150_train.jsonl", "slurp": "slurp_devel.jsonl", "snips": "snips.jsonl",
          "smp2017": "smp2017_train_develop.jsonl"}
 CLOCK = "2026-11-27T10:00:00+00:00"  # a Friday morning: "tomorrow", "at 9" and "next week" all have a meaning
+
+
+# Requests for actions no tool here performs that intents.json leaves unlisted (it lists one intent of each kind):
+# the honest out-of-reach line is a right answer to them, not a false one.
+ALSO_OUT_OF_REACH = {"PlayMusic", "AddToPlaylist", "BookRestaurant", "next_song", "restaurant_reservation",
+                     "iot_hue_lightchange", "iot_hue_lightdim", "iot_hue_lightup", "iot_wemo_on", "iot_wemo_off",
+                     "play_podcasts", "play_audiobook", "play_game", "music", "music_settings", "RateBook"}
+# Questions about the assistant filed under chat: the abilities answer is a right one.
+ABOUT_ITSELF_UNDER = {"chat", "general_quirky"}
 
 
 def expected(mapping: dict[str, str], intent: str) -> str:
@@ -81,9 +96,10 @@ def _route(name: str, args: Any) -> str:
     return name
 
 
-def judge(want: str, kind: str, details: list[str]) -> str:
+def judge(want: str, kind: str, details: list[str], intent: str = "") -> str:
     """``right``, ``asked`` (the right tool asked back), ``missed`` (no rule), ``wrong`` (a rule did something else),
-    or, for an intent that should get no tool: ``ok``, ``false route``, ``false ask``, ``reminder change``."""
+    or, for an intent that should get no tool: ``ok``, ``false route``, ``false ask``, ``reminder change``, ``false line``
+    (the out-of-reach line or the abilities answer to a request that asked for neither)."""
     if want.startswith("tool."):
         tool, _, action = want[len("tool."):].partition(".")
         if kind == "tool" and all(d.split(".")[0] == tool for d in details) and \
@@ -98,7 +114,40 @@ def judge(want: str, kind: str, details: list[str]) -> str:
         return "reminder change" if any(d in ("reminders.set", "reminders.cancel") for d in details) else "false route"
     if kind == "ask":
         return "false ask"
+    if (kind == "out_of_reach" and intent in ALSO_OUT_OF_REACH) or (kind == "abilities" and intent in ABOUT_ITSELF_UNDER):
+        return "ok"
+    if kind in ("abilities", "out_of_reach"):
+        return "false line"  # a rule's answer that the request did not ask for: "no tool here does that", or ours
     return "ok"
+
+
+class _Fixed:
+    """The reader's weights for this row: those trained without its fold, or the shipped ones."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def __call__(self) -> Any:
+        return self.model
+
+
+def _fold_readers(data: Path, rows: list[dict[str, Any]], folds: int) -> dict[int, Any]:
+    """For each fold, the reader trained on the shippable rows of every other fold; each such row gets its fold."""
+    import train_reader
+
+    shippable = train_reader.load(data)
+    labels = sorted({label for _, label in shippable})
+    index = {(text, label): i for i, (text, label) in enumerate(shippable)}
+    for row in rows:
+        i = index.get((row["text"], f"{row['source']}:{row['intent']}"))
+        if i is not None:
+            row["fold"] = i % folds
+    out = {}
+    for k in range(folds):
+        kept = [r for i, r in enumerate(shippable) if i % folds != k]
+        out[k] = reader.Model(train_reader.shipped(train_reader.train(kept, labels, 6, 7), kept))
+        print(f"  fold {k + 1}/{folds} trained", file=sys.stderr)
+    return out
 
 
 def load(data: Path, only: str | None) -> tuple[list[dict[str, Any]], dict[str, dict[str, str]]]:
@@ -122,6 +171,8 @@ def main() -> int:
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print N misses of each intent")
     ap.add_argument("--intent", help="only this intent")
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument("--folds", type=int, default=0, metavar="K",
+                    help="read CLINC150 and SLURP rows with the reader trained without them (K folds)")
     args = ap.parse_args()
     if not (args.data / "intents.json").exists():
         sys.exit(f"no intents.json under {args.data}: give --data the folder of the shared utterances")
@@ -135,15 +186,18 @@ def main() -> int:
     table: dict[tuple[str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
     misses: dict[tuple[str, str], list[str]] = collections.defaultdict(list)
     raised: list[str] = []
+    readers = _fold_readers(args.data, rows, args.folds) if args.folds else {}
+    shipped_model = reader.model()
     started = time.perf_counter()
-    for row in rows:
+    for row in sorted(rows, key=lambda r: r.get("fold", -1)):
+        reader.model = _Fixed(readers.get(row.get("fold", -1), shipped_model))  # type: ignore[assignment]
         ctx = TurnContext(settings, None, registry, None, row["text"], [], Trace())  # type: ignore[arg-type]
         try:
             kind, details = outcome(ctx)
         except Exception as e:  # noqa: BLE001 - the figure: what raises
             raised.append(f"{row['text']!r}: {type(e).__name__}: {e} ({traceback.extract_tb(e.__traceback__)[-1].name})")
             kind, details = "raised", []
-        verdict = "raised" if kind == "raised" else judge(row["want"], kind, details)
+        verdict = "raised" if kind == "raised" else judge(row["want"], kind, details, row["intent"])
         key = (row["source"], row["intent"])
         table[key][verdict] += 1
         if verdict not in ("right", "ok"):
@@ -154,7 +208,9 @@ def main() -> int:
         return f"{100 * n / d:5.1f}%" if d else "    —"
 
     print(f"eval_intents · {len(rows):,} utterances from {', '.join(sorted({r['source'] for r in rows}))} · the rule "
-          f"tier only, no model · {1000 * took / max(1, len(rows)):.2f} ms an utterance")
+          f"tier only, no model · {1000 * took / max(1, len(rows)):.2f} ms an utterance · the reader "
+          + (f"held out ({args.folds} folds) on CLINC150 and SLURP" if args.folds else
+             "as shipped (trained on CLINC150 and SLURP: on their rows a training figure; --folds K: held out)"))
     wants = {(r["source"], r["intent"]): r["want"] for r in rows}
     served = sorted(k for k, w in wants.items() if w.startswith("tool.") or w in ("abilities", "out_of_reach"))
     print("\nrequests the assistant serves by rule (recall: the right tool or answer, no model call)")
@@ -175,15 +231,17 @@ def main() -> int:
     for key in others:
         c = table[key]
         rest.update(c)
-        if c["false route"] or c["false ask"] or c["reminder change"]:
+        if c["false route"] or c["false ask"] or c["reminder change"] or c["false line"]:
             bad.append((key, c))
     m = sum(rest.values())
     print(f"\nevery other intent ({len(others)} intents, {m:,} utterances): false tool routes {rest['false route']} "
           f"({pct(rest['false route'], m).strip()}), questions back {rest['false ask']}, reminders set or cancelled by "
-          f"rule {rest['reminder change']}")
-    for key, c in sorted(bad, key=lambda kc: -(kc[1]["false route"] + kc[1]["false ask"] + kc[1]["reminder change"]))[:25]:
+          f"rule {rest['reminder change']}, an out-of-reach or abilities line not asked for {rest['false line']} "
+          f"({pct(rest['false line'], m).strip()})")
+    for key, c in sorted(bad, key=lambda kc: -(kc[1]["false route"] + kc[1]["false ask"] + kc[1]["reminder change"]
+                                                + kc[1]["false line"]))[:25]:
         print(f"  {key[0]:9} {key[1]:28} false routes {c['false route']:>3}  asks {c['false ask']:>3}  "
-              f"reminder changes {c['reminder change']:>3}  of {sum(c.values())}")
+              f"reminder changes {c['reminder change']:>3}  lines {c['false line']:>3}  of {sum(c.values())}")
     print(f"\nraised: {len(raised)}")
     for line in raised[:10]:
         print(f"  {line}")

@@ -225,6 +225,12 @@ class Tool(Generic[A]):
         """Deterministic routing: the argument sets for ``question`` when it is *certain* this tool applies."""
         return None
 
+    def from_reading(self, target: str, question: str) -> list[BaseModel] | None:
+        """Arguments for ``question`` when the learned reader is certain it asks for ``target`` (one of this tool's,
+        e.g. ``clock.time``; tools/reading/reader.py) and every word of it is accounted for: in the target's frame
+        or read as a value (:func:`tools.reading.reader.unexplained`). ``None``: not certain; the model answers."""
+        return None
+
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
         """Deterministic follow-up routing: arguments when ``question`` certainly continues ``previous``
         ("那北京呢?" after a weather turn, "times 2" after a calculation). Where it has none, the router asks the

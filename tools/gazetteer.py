@@ -307,6 +307,13 @@ class Gazetteer:
             found = self.candidates(name[:-1], country)
         return found[0] if found else None
 
+    def named(self, piece: str) -> Place | None:
+        """The place ``piece`` is the whole name of, when it is one of some size (a region, or a city of at least
+        ``ROUTING_MIN_POPULATION``): words read out of free text, which a village named like a word must not take."""
+        region = self.region(piece) if self.country(piece) else None
+        hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
+        return hits[0] if hits else None
+
     def find(self, text: str, exclude: AbstractSet[str] = frozenset()) -> list[tuple[str, Place]]:
         """Places named in free text, as (the words as written, the place), in order of appearance.
 
@@ -318,9 +325,7 @@ class Gazetteer:
 
         def lookup(piece: str) -> Place | None:
             if piece not in looked_up:
-                region = self.region(piece) if self.country(piece) else None
-                hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
-                looked_up[piece] = hits[0] if hits else None
+                looked_up[piece] = self.named(piece)
             return looked_up[piece]
 
         for m in re.finditer(r"[\u3400-\u9fff]+", text):

@@ -17,6 +17,8 @@ from assistant.limits import request_of
 from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
 from tools.reading.follow_up import asked_part, substitute
+from tools.reading.reader import SURE, Reading
+from tools.reading.reader import read as read_intent
 from tools.reading.request import read
 from tools.lazy_re import lazy_compile
 
@@ -134,11 +136,12 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     if request.markup:
         return None
     core = request.core
-    if abilities.asks(core) or abilities.asks(q):  # "what can you do?" (its frame is part of it: "show me your
+    intent = request.intent  # the learned reader's reading of the words (tools/reading/reader.py), or None
+    if abilities.asks(core) or abilities.asks(q) or (intent is not None and intent.is_("abilities.what")):  # "what can you do?" (its frame is part of it: "show me your
         # tools", "你能帮我干点啥"): the registry as it is, with an example each, no model
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
                              reply=abilities.describe(ctx.registry, q), abilities=True)
-    if abilities.about_itself(core) or abilities.about_itself(q):  # "who are you?", "你是谁": ours to say, never a
+    if abilities.about_itself(core) or abilities.about_itself(q) or (intent is not None and intent.is_("abilities")):  # "who are you?", "你是谁": ours to say, never a
         # model's guess; then what it can do
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant is",
                              reply=abilities.introduce(ctx.registry, q), abilities=True)
@@ -158,24 +161,64 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
             return continued
     # Rules do not depend on the registry's order: a rule decides only when it is the only one that claims the request.
     claims = [(tool, args) for tool in ctx.registry if (args := tool.route(core))]
-    if not claims and (action := reach.out_of_reach(core, ctx.registry)) is not None:
+    if not claims and (action := reach.out_of_reach(core, ctx.registry)
+                       or reach.read_out_of_reach(intent, ctx.registry)) is not None:
         # an action no tool here performs: said as out of reach, on every model (no model could do it either)
         return RouteDecision(route=CHAT, by="rule", reason=f"a request to {action[0]}: no tool here does that",
                              reply=reach.honest_line(q, action))
     if len(claims) == 1:
         tool, args = claims[0]
+        if _contradicted(ctx, q, tool.name, args):
+            return None  # the reader is certain the words ask for something else: not certain enough for a rule
         return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"
                              + (" (its wrapper set aside)" if request.wrapped else ""), args=args)
     if follows and not tried and (continued := _follow_up(ctx, core, q)) is not None:  # asked once a turn
         return continued
     if claims:
         return None  # several tools are certain: the model chooses among them
+    if (heard := _from_reading(ctx, intent, core)) is not None:
+        return heard
     asks = [(tool, ask) for tool in ctx.registry if (ask := tool.missing(core))]
     if len(asks) == 1:
         tool, ask = asks[0]
         return RouteDecision(route=CLARIFY, by="rule", reply=ask, pending_tool=tool.name,
                              reason=f"{tool.name} needs a detail the request lacks")
     return None
+
+
+# What each built-in tool serves, as the learned reader's targets (a tool the user added is not known to it).
+_SERVES = {"calculator": ("calculator", "units"), "units": ("units", "calculator"), "clock": ("clock",),
+           "weather": ("weather",), "reminders": ("reminders",)}
+
+
+def _from_reading(ctx: TurnContext, intent: Reading | None, core: str) -> RouteDecision | None:
+    """A tool's route on the learned reader's certain reading alone, when the tool accounts for every word of the
+    request (``core``: its social wrapper set aside; :meth:`tools.base.Tool.from_reading`): the time now, today's
+    date, the reminders listed, in any words."""
+    if intent is None or not intent.certain:
+        return None
+    tool = ctx.registry.get(intent.target.split(".")[0])
+    if tool is None or tool.source != "built-in" or (args := tool.from_reading(intent.target, core)) is None:
+        return None
+    return RouteDecision(route=tool.name, by="rule", args=args,
+                         reason=f"the reader is certain it asks for {intent.target}, every word accounted for")
+
+
+def _contradicted(ctx: TurnContext, q: str, tool: str, args: list[BaseModel]) -> bool:
+    """The reader is all but sure the words the rule did not take as values ask for no tool at all (something
+    else, an action out of reach, small talk, the assistant itself): a word the rule took for its own was not meant
+    for it ("set the table for 6", "is it cold in here, turn on the heating"). The values the rule read (a place, a
+    reminder's words) are set aside first: what a reminder is about is no request. Only a built-in tool's rule is
+    held to it, only at :data:`tools.reading.reader.SURE`, and never right after a turn of the same tool, whose
+    words ("cancel the oven one") only make sense after it."""
+    if tool not in _SERVES or (ctx.previous is not None and ctx.previous.route == tool):
+        return False
+    masked = q
+    for value in sorted({str(v) for a in args for name, v in a if isinstance(v, str) and len(v) > 2
+                         and type(a).model_fields[name].annotation is str}, key=len, reverse=True):
+        masked = re.sub(re.escape(value), " ", masked, flags=re.IGNORECASE)
+    intent = read_intent(masked)
+    return intent is not None and intent.p >= SURE and intent.is_("other", "out_of_reach", "small_talk", "abilities")
 
 
 def _follow_up(ctx: TurnContext, core: str, q: str) -> RouteDecision | None:

@@ -15,6 +15,7 @@ from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
 from tools.gazetteer import Gazetteer, gazetteer, index_path
+from tools.reading.reader import tokens, unexplained
 from tools.reading.time_of_day import clock_time
 from tools.reading.when import current_time
 
@@ -62,6 +63,24 @@ class Clock(Tool[ClockArgs]):
 
     def grounding(self, question: str) -> Grounding:
         return self.questions.grounding(question)
+
+    def from_reading(self, target: str, question: str) -> list[BaseModel] | None:
+        """The time now (here, or in the one place the words left over name) and today's date, as the reader
+        heard them asked in any words ("have you the time", "what's the time set to in florida right now")."""
+        rest = unexplained(question, target)
+        if target == "clock.date":
+            return None if rest else [ClockArgs(ask="date", date="today")]
+        if target != "clock.time":
+            return None
+        if not rest:
+            return [ClockArgs(ask="now", place="")]
+        words = tokens(question)
+        start = words.index(rest[0])
+        if words[start:start + len(rest)] != rest or len(rest) > 4:
+            return None  # the words left over are not one name
+        place = " ".join(rest)
+        found = self.gazetteer.named(place)
+        return [ClockArgs(ask="now", place=found.name)] if found is not None and found.timezone else None
 
     def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:
         return super().check(question, args, result) if not result.ok else self.answers.check(question, args, result)

@@ -20,8 +20,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable
 
+from tools.reading import reader
 from tools.reading.numerals import EN_NUMBER, en_value
 from tools.lazy_re import lazy_compile
 
@@ -267,6 +269,12 @@ class Request:
     @property
     def wrapped(self) -> bool:
         return self.core != self.text
+
+    @cached_property
+    def intent(self) -> reader.Reading | None:
+        """What the learned reader makes of the words as typed (it was trained on them wrapped as people wrap
+        them), read once: ``None`` when it has nothing to say, or for markup, which no rule answers."""
+        return None if self.markup else reader.read(self.text)
 
 
 def has_markup(text: str) -> bool:

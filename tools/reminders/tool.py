@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from tools.base import Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
+from tools.reading.reader import unexplained
 from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
 
@@ -115,6 +116,13 @@ class Reminders(Tool[RemindersArgs]):
     def now(self) -> datetime:
         """Now in the user's zone, with its rules: a wall time on another day gets that day's UTC offset."""
         return current_time(self.cfg.clock).astimezone(local_zone())
+
+    def from_reading(self, target: str, question: str) -> list[BaseModel] | None:
+        """The reminders and timers listed, asked in any words ("go through my reminders for me", "what alarms
+        have I got"), when no word asks for one of them in particular (a day, a time, a subject)."""
+        if target == "reminders.list" and not unexplained(question, target):
+            return [RemindersArgs(action="list")]
+        return None
 
     def route(self, question: str) -> list[BaseModel] | None:
         if not _MAY_BE.search(question):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from tools import Registry, language_of
+from tools.reading.reader import SURE, Reading
 from tools.lazy_re import lazy_compile
 
 # (what it is, in English and Chinese, for the honest line; the imperative that asks for it)
@@ -43,17 +44,45 @@ _ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, re.compile(pattern,
 ]]
 
 
+# The actions the learned reader hears asked for (tools/reading/reader.py's ``out_of_reach.*`` targets), as said in
+# the honest line; the kinds a tool the user added may name to perform one.
+_READ: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "message": (_ACTIONS[0][0], _ACTIONS[0][1], ("send", "email", "mail", "message", "sms", "text")),
+    "call": (_ACTIONS[1][0], _ACTIONS[1][1], ("call", "phone", "dial")),
+    "volume": (_ACTIONS[3][0], _ACTIONS[3][1], ("volume", "sound", "audio")),
+    "music": (_ACTIONS[4][0], _ACTIONS[4][1], ("music", "play", "song", "radio", "spotify", "media")),
+    "booking": (_ACTIONS[5][0], _ACTIONS[5][1], ("book", "order", "reserve", "ride", "taxi", "uber", "flight",
+                                                 "hotel", "food")),
+    "home": ("control the lights and devices in your home", "控制家里的灯和设备",
+             ("home", "light", "lamp", "hue", "device", "plug", "iot", "vacuum", "coffee")),
+    "payment": ("move money or pay bills", "转账或付款", ("pay", "bank", "money", "transfer", "bill")),
+    "location": ("share your location", "分享你的位置", ("location", "share", "map")),
+    "social": ("post to social media", "发社交媒体", ("post", "social", "tweet", "twitter", "facebook")),
+}
+
+
+def _added_tool_does(kinds: list[str] | tuple[str, ...], registry: Registry) -> bool:
+    """A plugin or an MCP server whose tool names the action's kind (``reminders``, ``email``) is taken to do it."""
+    return any(any(word.rstrip("s") in tool.name for word in kinds) for tool in registry if tool.source != "built-in")
+
+
 def out_of_reach(request: str, registry: Registry) -> tuple[str, str] | None:
-    """The action ``request`` asks for (in English and Chinese) when no registered tool performs it, else ``None``.
-    A plugin or an MCP server whose tool names the action's kind (``reminders``, ``email``) is taken to perform it."""
+    """The action ``request`` asks for (in English and Chinese) when no registered tool performs it, else ``None``."""
     text = request.strip()
     for en, zh, pattern in _ACTIONS:
         if pattern.search(text):
-            kind = re.findall(r"[a-z]+", en)[:2]
-            if any(any(word.rstrip("s") in tool.name for word in kind) for tool in registry if tool.source != "built-in"):
+            if _added_tool_does(re.findall(r"[a-z]+", en)[:2], registry):
                 return None  # a tool the user added may do it: the model routes to it
             return en, zh
     return None
+
+
+def read_out_of_reach(reading: Reading | None, registry: Registry) -> tuple[str, str] | None:
+    """The action the learned reader is certain the request asks for, when no registered tool performs it."""
+    if reading is None or not reading.is_("out_of_reach") or reading.p < SURE:
+        return None  # all but sure: a wrong line would keep a real question ("call of duty tips") from an answer
+    en, zh, kinds = _READ[reading.target.split(".", 1)[1]]
+    return None if _added_tool_does(kinds, registry) else (en, zh)
 
 
 def honest_line(question: str, action: tuple[str, str]) -> str:

@@ -1,0 +1,122 @@
+"""The learned reader (tools/reading/reader.py): what a request is about, heard in the words real people use, with
+no model call. Requests worded as people word them get the time, the date, the reminders listed, what the
+assistant is and the honest out-of-reach line; a rule's tool route that the reader is all but sure was not asked
+for is left to the model; a request it cannot account for word by word is not answered on its reading; and no
+text makes it raise."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from assistant.app import build_registry
+from assistant.config import Settings
+from assistant.pipeline import router
+from assistant.pipeline.context import TurnContext
+from assistant.trace import Trace
+from conftest import paths_under
+from tools.reading import reader
+from tools.reading.request import read
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "utterances"
+
+
+def _decision(tmp_path: Path, question: str) -> router.RouteDecision | None:
+    settings = Settings(clock="2026-11-27T10:00:00+00:00")
+    ctx = TurnContext(settings, None, build_registry(settings, paths_under(tmp_path)), None, question, [],  # type: ignore[arg-type]
+                      Trace())
+    return router.by_rule(ctx)
+
+
+@pytest.mark.parametrize("question", ["would you mind telling me the time", "i would like to know the time",
+                                      "do you have the time", "what is the exact time"])
+async def test_the_time_asked_in_other_words_is_the_clock_with_no_model_call(fake, make_app, question):
+    result = await make_app(clock="2026-11-27T10:00:00+00:00").ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and result.route == "clock"
+    assert re.search(r"\b\d{1,2}:\d{2}\b", result.answer)
+
+
+@pytest.mark.parametrize("question", ["what's today's date", "what is today's date please",
+                                      "what's the date today please"])
+async def test_the_date_asked_in_other_words_is_today(fake, make_app, question):
+    result = await make_app(clock="2026-11-27T10:00:00+00:00").ask(question)
+    assert result.model_calls == 0 and result.route == "clock" and "27" in result.answer and "November" in result.answer
+
+
+async def test_a_place_left_over_is_the_place_asked_about(fake, make_app):
+    result = await make_app(clock="2026-11-27T10:00:00+00:00").ask("what is the exact time in istanbul")
+    assert result.model_calls == 0 and "Istanbul" in result.answer and "13:00" in result.answer  # UTC+3
+
+
+@pytest.mark.parametrize("question", ["what time is it in the central timezone", "what time is it tomorrow",
+                                      "what time is it currently in the place my sister lives"])
+def test_words_it_cannot_account_for_are_never_answered_as_here_and_now(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is None or decision.route != "clock" or decision.args != [
+        build_registry(Settings(), paths_under(tmp_path)).get("clock").Args(ask="now", place="")]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("question", ["go through my reminders for me", "could you read me my reminders"])
+async def test_the_reminders_listed_asked_in_other_words(fake, make_app, question):
+    app = make_app()
+    await app.ask("remind me in 10 minutes to check the oven")
+    result = await app.ask(question)
+    assert result.model_calls == 0 and result.route == "reminders" and "check the oven" in result.answer
+
+
+@pytest.mark.parametrize("question", ["who built you", "who do you work for", "are you a human or a computer",
+                                      "what should I call you"])
+async def test_questions_about_the_assistant_in_other_words_are_ours_to_answer(fake, make_app, question):
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and "assistant" in result.answer.lower()
+
+
+@pytest.mark.parametrize("question, said", [
+    ("text my sister that I'm running late", "send e-mails or messages"),
+    ("get me an uber to the airport", "book, reserve or order things"),
+    ("pay my electricity bill", "move money or pay bills"),
+    ("post this on facebook", "post to social media"),
+    ("play some jazz", "play or control music"),
+])
+async def test_actions_out_of_reach_in_other_words(fake, make_app, question, said):
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and said in result.answer
+
+
+@pytest.mark.parametrize("question", ["how do I send an email in Python?", "call of duty tips",
+                                      "why is music so relaxing", "explain how bank transfers work",
+                                      "what is the history of the telephone"])
+def test_questions_about_actions_are_still_questions(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is None or "no tool here does that" not in decision.reason
+
+
+def test_chinese_and_text_it_has_never_seen_get_no_reading():
+    assert reader.read("现在几点了") is None and reader.read("") is None and reader.read("+-*/ ???") is None
+    assert read("现在几点了").intent is None
+
+
+def test_the_shipped_weights_say_what_each_label_serves():
+    model = reader.model()
+    assert len(model.labels) == len(model.bias) == len(model.targets) <= 255
+    served = {t for t in model.targets if t != "other"}
+    assert {"clock.time", "clock.date", "reminders.list", "abilities.maker", "out_of_reach.message"} <= served
+    assert all(model.frames.get(t) for t in ("clock.time", "clock.date", "reminders.list"))
+    assert "istanbul" not in model.frames["clock.time"] and "timezone" not in model.frames["clock.time"]
+
+
+def test_no_text_makes_it_raise():
+    rng = random.Random(7)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 ?!.,'%+-*/=^×÷$€£\n\t\x00\u200b\u202eé中文😀"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 300))) for _ in range(500)]
+    texts += ["a" * 5000, "what " * 900, "0" * 2000, "\x00" * 10, "’" * 50]
+    texts += [json.loads(line)["text"] for line in (DATA / "sample.jsonl").read_text(encoding="utf-8").splitlines()]
+    for text in texts:
+        got = reader.read(text)
+        assert got is None or (0.0 <= got.p <= 1.0 and abs(sum(p for _, p in got.ranked) - 1.0) < 1e-6)
+        if got is not None:
+            reader.unexplained(text, got.target)

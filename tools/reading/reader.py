@@ -1,0 +1,167 @@
+"""The learned reader: what a request is about, scored by a linear model trained on real people's words.
+
+The rules read values exactly (a sum, a place, a due time); what they cannot do is hear every way people *word* a
+request. That part is learned: a multinomial logistic regression over word, word-pair and letter-triple features,
+trained offline (``scripts/train_reader.py``) on public intent sets written by crowds (CLINC150's train part and
+SLURP's devel part, both under Creative Commons licences; attribution in docs/reading.md) and shipped as data
+(``reader.json``: labels, a bias each and, for each feature, its weights as signed bytes). Scoring is pure Python:
+the features of one request, a few hundred additions, a softmax.
+
+A label is an intent of those sets; what the assistant does with it is its *target* (``calculator``,
+``reminders.list``, ``abilities.name``, ``out_of_reach.music``, ``small_talk.goodbye`` …, or ``other`` for every
+intent no tool serves). :func:`scores` sums the labels' probabilities by target. The reader speaks only about
+English words it has seen: a request in Chinese or one with no known word gets no reading (``None``), and the rules
+and the model decide as before. It is certain only when its best target is clearly ahead (:data:`CERTAIN`), which
+the training script measures on held-out folds.
+
+How its readings are used is the router's business (:mod:`assistant.pipeline.router`): an answer that needs no
+value (what the assistant is, an action out of reach, the time now, the reminders set) is given on a certain
+reading; a tool's rule that claims a request the reader is certain is about something else does not decide it."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+# A clear reading: the best target's probability, and its lead over the next one. Chosen on held-out folds of the
+# training data for a precision of at least 99 % (scripts/train_reader.py prints the figures).
+CERTAIN = 0.95
+LEAD = 0.9
+# All but sure: enough to overrule a rule that claims the request for a tool.
+SURE = 0.99
+
+_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,:]\d+)*|[%+*/=^×÷?$€£-]")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def tokens(text: str) -> list[str]:
+    """The request's words, lower-cased, every number as ``0`` (the reader hears a number, never its value)."""
+    folded = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
+    return ["0" if t[0].isdigit() else t for t in _TOKEN.findall(folded)]
+
+
+def features(text: str) -> list[str]:
+    """Words (``w:``), word pairs with the edges (``b:``) and letter triples of longer words (``c:``, which carry a
+    misspelt word part of the way)."""
+    words = tokens(text)
+    out = [f"w:{w}" for w in words]
+    edged = ["<", *words, ">"]
+    out += [f"b:{a} {b}" for a, b in zip(edged, edged[1:], strict=False)]
+    for w in words:
+        if len(w) > 3:
+            padded = f"#{w}#"
+            out += [f"c:{padded[i:i + 3]}" for i in range(len(padded) - 2)]
+    return out
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the reader makes of a request: each target's probability, best first."""
+    ranked: tuple[tuple[str, float], ...]
+    known: int  # how many of the request's words the reader has seen
+
+    @property
+    def target(self) -> str:
+        return self.ranked[0][0]
+
+    @property
+    def p(self) -> float:
+        return self.ranked[0][1]
+
+    @property
+    def lead(self) -> float:
+        return self.ranked[0][1] - (self.ranked[1][1] if len(self.ranked) > 1 else 0.0)
+
+    @property
+    def certain(self) -> bool:
+        return self.p >= CERTAIN and self.lead >= LEAD
+
+    def is_(self, *targets: str) -> bool:
+        """Certainly one of ``targets`` (a target, or a family such as ``out_of_reach``)."""
+        return self.certain and any(self.target == t or self.target.startswith(t + ".") for t in targets)
+
+    def of(self, target: str) -> float:
+        """The probability of ``target`` and its family (``out_of_reach`` sums every action out of reach)."""
+        return sum(p for t, p in self.ranked if t == target or t.startswith(target + "."))
+
+
+class Model:
+    """The shipped weights, decoded a feature at a time as they are met."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.labels: list[str] = data["labels"]
+        self.targets: list[str] = [data["targets"][label] for label in self.labels]
+        self.scale: float = data["scale"]
+        self.bias: list[float] = data["bias"]
+        self._rows: dict[str, str] = data["features"]
+        self.frames: dict[str, frozenset[str]] = {t: frozenset(words.split()) for t, words in data.get("frames", {}).items()}
+        self._decoded: dict[str, list[tuple[int, int]]] = {}
+
+    def _row(self, feature: str) -> list[tuple[int, int]] | None:
+        row = self._decoded.get(feature)
+        if row is None:
+            raw = self._rows.get(feature)
+            if raw is None:
+                return None
+            data = base64.b64decode(raw)
+            # pairs of (label index, signed weight), each a byte: the few labels a feature speaks for
+            row = [(data[i], data[i + 1] - 256 if data[i + 1] > 127 else data[i + 1]) for i in range(0, len(data), 2)]
+            self._decoded[feature] = row
+        return row
+
+    def read(self, text: str) -> Reading | None:
+        if _CJK.search(text):
+            return None
+        logits = list(self.bias)
+        known = 0
+        words = tokens(text)
+        for feature in features(text):
+            row = self._row(feature)
+            if row is None:
+                continue
+            known += feature.startswith("w:") and feature[2:3].isalpha()
+            for label, weight in row:
+                logits[label] += weight * self.scale
+        if not words or known == 0:
+            return None
+        top = max(logits)
+        exp = [math.exp(v - top) for v in logits]
+        total = sum(exp)
+        by_target: dict[str, float] = {}
+        for target, e in zip(self.targets, exp, strict=True):
+            by_target[target] = by_target.get(target, 0.0) + e / total
+        ranked = tuple(sorted(by_target.items(), key=lambda kv: -kv[1]))
+        return Reading(ranked, known)
+
+
+def unexplained(text: str, target: str, read: str = "") -> list[str]:
+    """The words of ``text`` that neither belong to the frame of ``target`` (the words its requests are made of,
+    learned with the weights: values excepted) nor were read as a value (``read``: the words a rule took, a place):
+    what a decision on the reading alone would leave unread. Empty: every word is accounted for."""
+    frame = model().frames.get(target, frozenset())
+    taken = set(tokens(read))
+    return [w for w in tokens(text) if w not in frame and w not in taken and w not in _PUNCT]
+
+
+_PUNCT = frozenset("%+*/=^×÷?$€£-")
+
+
+@cache
+def model() -> Model:
+    text = resources.files("tools.reading").joinpath("reader.json").read_text(encoding="utf-8")
+    return Model(json.loads(text))
+
+
+def read(text: str) -> Reading | None:
+    """The reader's reading of ``text`` (a request, its wrapper set aside), or ``None`` when it has nothing to say
+    (Chinese, no word it knows, no request). Never raises on any text."""
+    if not text or len(text) > 2000:
+        return None
+    return model().read(text)

@@ -137,14 +137,8 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
         return None
     core = request.core
     intent = request.intent  # the learned reader's reading of the words (tools/reading/reader.py), or None
-    if abilities.asks(core) or abilities.asks(q) or (intent is not None and intent.is_("abilities.what")):  # "what can you do?" (its frame is part of it: "show me your
-        # tools", "你能帮我干点啥"): the registry as it is, with an example each, no model
-        return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
-                             reply=abilities.describe(ctx.registry, q), abilities=True)
-    if abilities.about_itself(core) or abilities.about_itself(q) or (intent is not None and intent.is_("abilities")):  # "who are you?", "你是谁": ours to say, never a
-        # model's guess; then what it can do
-        return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant is",
-                             reply=abilities.introduce(ctx.registry, q), abilities=True)
+    if (ours := _about_itself(ctx, q, core, intent)) is not None:
+        return ours
     if ctx.pending is not None:
         tool = ctx.registry.get(ctx.pending.route or "")
         if tool is not None:
@@ -183,6 +177,19 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
         tool, ask = asks[0]
         return RouteDecision(route=CLARIFY, by="rule", reply=ask, pending_tool=tool.name,
                              reason=f"{tool.name} needs a detail the request lacks")
+    return None
+
+
+def _about_itself(ctx: TurnContext, q: str, core: str, intent: Reading | None) -> RouteDecision | None:
+    """What the assistant can do ("what can you do?", its frame part of it: "show me your tools", "你能帮我干点啥"):
+    the registry as it is, with an example each; what it is ("who are you?", "你是谁", "who built you"): ours to
+    say, never a model's guess, then what it can do. By the rules' forms, or the reader's certain reading."""
+    if abilities.asks(core) or abilities.asks(q) or (intent is not None and intent.is_("abilities.what")):
+        return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
+                             reply=abilities.describe(ctx.registry, q), abilities=True)
+    if abilities.about_itself(core) or abilities.about_itself(q) or (intent is not None and intent.is_("abilities")):
+        return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant is",
+                             reply=abilities.introduce(ctx.registry, q), abilities=True)
     return None
 
 

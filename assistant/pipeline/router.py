@@ -162,7 +162,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
                              reply=reach.honest_line(q, action))
     if len(claims) == 1:
         tool, args = claims[0]
-        if _contradicted(ctx, q, tool.name, args):
+        if _contradicted(ctx, q, intent, tool.name, args):
             return None  # the reader is certain the words ask for something else: not certain enough for a rule
         return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"
                              + (" (its wrapper set aside)" if request.wrapped else ""), args=args)
@@ -211,7 +211,7 @@ def _from_reading(ctx: TurnContext, intent: Reading | None, core: str) -> RouteD
                          reason=f"the reader is certain it asks for {intent.target}, every word accounted for")
 
 
-def _contradicted(ctx: TurnContext, q: str, tool: str, args: list[BaseModel]) -> bool:
+def _contradicted(ctx: TurnContext, q: str, intent: Reading | None, tool: str, args: list[BaseModel]) -> bool:
     """The reader is all but sure the words the rule did not take as values ask for no tool at all (something
     else, an action out of reach, small talk, the assistant itself): a word the rule took for its own was not meant
     for it ("set the table for 6", "is it cold in here, turn on the heating"). The values the rule read (a place, a
@@ -224,7 +224,8 @@ def _contradicted(ctx: TurnContext, q: str, tool: str, args: list[BaseModel]) ->
     for value in sorted({str(v) for a in args for name, v in a if isinstance(v, str) and len(v) > 2
                          and type(a).model_fields[name].annotation is str}, key=len, reverse=True):
         masked = re.sub(re.escape(value), " ", masked, flags=re.IGNORECASE)
-    intent = read_intent(masked)
+    if masked != q:  # read again without the values; otherwise the turn's reading stands
+        intent = read_intent(masked)
     return intent is not None and intent.p >= SURE and intent.is_("other", "out_of_reach", "small_talk", "abilities")
 
 

@@ -65,7 +65,6 @@ def features(text: str) -> list[str]:
 class Reading:
     """What the reader makes of a request: each target's probability, best first."""
     ranked: tuple[tuple[str, float], ...]
-    known: int  # how many of the request's words the reader has seen
 
     @property
     def target(self) -> str:
@@ -86,10 +85,6 @@ class Reading:
     def is_(self, *targets: str) -> bool:
         """Certainly one of ``targets`` (a target, or a family such as ``out_of_reach``)."""
         return self.certain and any(self.target == t or self.target.startswith(t + ".") for t in targets)
-
-    def of(self, target: str) -> float:
-        """The probability of ``target`` and its family (``out_of_reach`` sums every action out of reach)."""
-        return sum(p for t, p in self.ranked if t == target or t.startswith(target + "."))
 
 
 class Model:
@@ -117,8 +112,6 @@ class Model:
         return row
 
     def read(self, text: str) -> Reading | None:
-        if _CJK.search(text):
-            return None
         logits = list(self.bias)
         known = 0
         words = tokens(text)
@@ -138,7 +131,7 @@ class Model:
         for target, e in zip(self.targets, exp, strict=True):
             by_target[target] = by_target.get(target, 0.0) + e / total
         ranked = tuple(sorted(by_target.items(), key=lambda kv: -kv[1]))
-        return Reading(ranked, known)
+        return Reading(ranked)
 
 
 def unexplained(text: str, target: str, read: str = "") -> list[str]:
@@ -162,6 +155,6 @@ def model() -> Model:
 def read(text: str) -> Reading | None:
     """The reader's reading of ``text`` (a request, its wrapper set aside), or ``None`` when it has nothing to say
     (Chinese, no word it knows, no request). Never raises on any text."""
-    if not text or len(text) > 2000:
-        return None
+    if not text or len(text) > 2000 or _CJK.search(text):
+        return None  # Chinese: nothing to say, and the weights are not loaded for it
     return model().read(text)

@@ -184,10 +184,11 @@ def _about_itself(ctx: TurnContext, q: str, core: str, intent: Reading | None) -
     """What the assistant can do ("what can you do?", its frame part of it: "show me your tools", "你能帮我干点啥"):
     the registry as it is, with an example each; what it is ("who are you?", "你是谁", "who built you"): ours to
     say, never a model's guess, then what it can do. By the rules' forms, or the reader's certain reading."""
-    if abilities.asks(core) or abilities.asks(q) or (intent is not None and intent.is_("abilities.what")):
+    heard = intent if intent is not None and intent.grounded else None  # a reading in the request's own words
+    if abilities.asks(core) or abilities.asks(q) or (heard is not None and heard.is_("abilities.what")):
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
                              reply=abilities.describe(ctx.registry, q), abilities=True)
-    if abilities.about_itself(core) or abilities.about_itself(q) or (intent is not None and intent.is_("abilities")):
+    if abilities.about_itself(core) or abilities.about_itself(q) or (heard is not None and heard.is_("abilities")):
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant is",
                              reply=abilities.introduce(ctx.registry, q), abilities=True)
     return None

@@ -95,6 +95,15 @@ def test_questions_about_actions_are_still_questions(tmp_path, question):
     assert decision is None or "no tool here does that" not in decision.reason
 
 
+# Words unlike any it learned from, that happen to weigh for an action ("number" and a digit: a volume level; "name"
+# with "your": what it is called). Each was read with p >= 0.97 before the guard on the request's own words.
+@pytest.mark.parametrize("question", ["Name a colour, number 3.", "Name an animal, number 7.",
+                                      "Give me a colour, number 12.", "Number 4: name a planet.",
+                                      "Give your answer as a number, question 9."])
+def test_instructions_unlike_any_request_get_no_line_from_the_reading(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is None or decision.route != router.CHAT or decision.reply is None, decision
+
 def test_chinese_and_text_it_has_never_seen_get_no_reading():
     assert reader.read("现在几点了") is None and reader.read("") is None and reader.read("+-*/ ???") is None
     assert read("现在几点了").intent is None

@@ -79,8 +79,8 @@ def out_of_reach(request: str, registry: Registry) -> tuple[str, str] | None:
 
 def read_out_of_reach(reading: Reading | None, registry: Registry) -> tuple[str, str] | None:
     """The action the learned reader is certain the request asks for, when no registered tool performs it."""
-    if reading is None or not reading.is_("out_of_reach") or reading.p < SURE:
-        return None  # all but sure: a wrong line would keep a real question ("call of duty tips") from an answer
+    if reading is None or not reading.is_("out_of_reach") or reading.p < SURE or not reading.grounded:
+        return None  # all but sure, in its words: a wrong line keeps a real question ("call of duty tips") unanswered
     en, zh, kinds = _READ[reading.target.split(".", 1)[1]]
     return None if _added_tool_does(kinds, registry) else (en, zh)
 

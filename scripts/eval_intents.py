@@ -173,6 +173,8 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="also write the figures here")
     ap.add_argument("--folds", type=int, default=0, metavar="K",
                     help="read CLINC150 and SLURP rows with the reader trained without them (K folds)")
+    ap.add_argument("--home-city", metavar="PLACE",
+                    help="read as a user who set home_city (a weather question naming no place is about it)")
     args = ap.parse_args()
     if not (args.data / "intents.json").exists():
         sys.exit(f"no intents.json under {args.data}: give --data the folder of the shared utterances")
@@ -180,7 +182,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="intents-"))
     paths = Paths(tmp / "config", tmp / "data", tmp / "cache", tmp / "log")
     paths.ensure()
-    settings = Settings(clock=CLOCK)
+    settings = Settings(clock=CLOCK, home_city=args.home_city)
     registry = build_registry(settings, paths)
 
     table: dict[tuple[str, str], collections.Counter[str]] = collections.defaultdict(collections.Counter)
@@ -210,7 +212,8 @@ def main() -> int:
     print(f"eval_intents · {len(rows):,} utterances from {', '.join(sorted({r['source'] for r in rows}))} · the rule "
           f"tier only, no model · {1000 * took / max(1, len(rows)):.2f} ms an utterance · the reader "
           + (f"held out ({args.folds} folds) on CLINC150 and SLURP" if args.folds else
-             "as shipped (trained on CLINC150 and SLURP: on their rows a training figure; --folds K: held out)"))
+             "as shipped (trained on CLINC150 and SLURP: on their rows a training figure; --folds K: held out)")
+          + (f" · home city {args.home_city}" if args.home_city else ""))
     wants = {(r["source"], r["intent"]): r["want"] for r in rows}
     served = sorted(k for k, w in wants.items() if w.startswith("tool.") or w in ("abilities", "out_of_reach"))
     print("\nrequests the assistant serves by rule (recall: the right tool or answer, no model call)")

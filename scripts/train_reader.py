@@ -157,12 +157,21 @@ sixty hundred thousand first second third o'clock oclock 0 daylight this that th
 zone timezone timezones eastern central mountain pacific atlantic alaska hawaii standard coast gmt utc est edt cst
 cdt mst mdt pst pdt hst akst bst ist cet cest
 """.split())
+# Value words that are what a target asks about: "zone" names the value a time question may carry ("the time in
+# the central timezone") and is the very thing a time-zone question asks for.
+ASKED_ABOUT = {"clock.timezone": {"zone", "timezone", "timezones"}}
 # A word that names a place and is said in fewer requests than this is a value (a place), never a frame word.
 COMMON = 100
 
 
+# Two letters that name a US state and are words people say ("hi", "ok"): never a place. Other two-letter codes
+# (a country's: "cm", "tv", "im") are words first, and stay words.
+_WORDS_NOT_STATES = {"hi", "ok", "oh", "me", "in", "or"}
+
+
 def place_words(words: set[str]) -> set[str]:
-    """The words of ``words`` that name a place of some size (the gazetteer, built in a scratch folder)."""
+    """The words of ``words`` that name a place of some size, a country or a state, by name or by its two letters
+    ("california", "tx"; the gazetteer, built in a scratch folder)."""
     import tempfile
 
     from tools.gazetteer import build_index, gazetteer
@@ -171,7 +180,8 @@ def place_words(words: set[str]) -> set[str]:
         path = Path(scratch) / "places.sqlite"
         build_index(path)
         places = gazetteer(path)
-        return {w for w in words if len(w) > 2 and places.named(w) is not None}
+        return {w for w in words if (places.named(w) is not None or places.qualifier(w) is not None if len(w) > 2
+                                     else w not in _WORDS_NOT_STATES and (places.qualifier(w) or ("", None))[1] is not None)}
 
 
 def frames(rows: list[tuple[str, str]], least: int = 2) -> dict[str, str]:
@@ -185,8 +195,9 @@ def frames(rows: list[tuple[str, str]], least: int = 2) -> dict[str, str]:
         seen[target_of(label)].update(words)
         everywhere.update(words)
     rare_places = place_words({w for w, n in everywhere.items() if n < COMMON})
-    return {target: " ".join(sorted(w for w, n in counts.items() if n >= least and w not in VALUE_WORDS
-                                    and w not in rare_places and any(ch.isalpha() for ch in w)))
+    return {target: " ".join(sorted(w for w, n in counts.items() if n >= least and w not in rare_places
+                                    and (w not in VALUE_WORDS or w in ASKED_ABOUT.get(target, ()))
+                                    and any(ch.isalpha() for ch in w)))
             for target, counts in sorted(seen.items()) if target != "other"}
 
 

@@ -225,10 +225,11 @@ class Tool(Generic[A]):
         """Deterministic routing: the argument sets for ``question`` when it is *certain* this tool applies."""
         return None
 
-    def from_reading(self, target: str, question: str) -> list[BaseModel] | None:
+    def from_reading(self, target: str, question: str) -> list[BaseModel] | str | None:
         """Arguments for ``question`` when the learned reader is certain it asks for ``target`` (one of this tool's,
         e.g. ``clock.time``; tools/reading/reader.py) and every word of it is accounted for: in the target's frame
-        or read as a value (:func:`tools.reading.reader.unexplained`). ``None``: not certain; the model answers."""
+        or read as a value (:func:`tools.reading.reader.unexplained`). A string: the question back for the one
+        detail the words lack ("which place?"). ``None``: not certain; the model answers."""
         return None
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:

@@ -18,7 +18,7 @@ import threading
 import unicodedata
 from importlib import resources
 from pathlib import Path
-from typing import AbstractSet, Any, Callable
+from typing import AbstractSet, Any, Callable, Sequence
 
 from pydantic import BaseModel
 
@@ -313,6 +313,16 @@ class Gazetteer:
         region = self.region(piece) if self.country(piece) else None
         hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
         return hits[0] if hits else None
+
+    def named_around(self, words: Sequence[str], start: int, end: int) -> tuple[str, Place] | None:
+        """The place named by ``words[start:end]`` with the fewest words either side that make it a whole name of
+        some size ("mesa" in "costa mesa weather" is Costa Mesa, not Mesa), up to four words; ``None``: no place."""
+        spans = [(a, b) for a in range(max(0, end - 4), start + 1) for b in range(end, min(len(words), a + 4) + 1)]
+        for a, b in sorted(spans, key=lambda ab: (-(ab[1] - ab[0]), ab[0])):
+            piece = " ".join(words[a:b])
+            if (place := self.named(piece)) is not None:
+                return piece, place
+        return None
 
     def find(self, text: str, exclude: AbstractSet[str] = frozenset()) -> list[tuple[str, Place]]:
         """Places named in free text, as (the words as written, the place), in order of appearance.

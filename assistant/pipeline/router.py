@@ -202,13 +202,16 @@ _SERVES = {"calculator": ("calculator", "units"), "units": ("units", "calculator
 def _from_reading(ctx: TurnContext, intent: Reading | None, core: str) -> RouteDecision | None:
     """A tool's route on the learned reader's certain reading alone, when the tool accounts for every word of the
     request (``core``: its social wrapper set aside; :meth:`tools.base.Tool.from_reading`): the time now, today's
-    date, the reminders listed, in any words."""
+    date, the reminders listed, the weather, in any words; or its question back for the one detail they lack."""
     if intent is None or not intent.certain:
         return None
     tool = ctx.registry.get(intent.target.split(".")[0])
-    if tool is None or tool.source != "built-in" or (args := tool.from_reading(intent.target, core)) is None:
+    if tool is None or tool.source != "built-in" or (heard := tool.from_reading(intent.target, core)) is None:
         return None
-    return RouteDecision(route=tool.name, by="rule", args=args,
+    if isinstance(heard, str):
+        return RouteDecision(route=CLARIFY, by="rule", reply=heard, pending_tool=tool.name,
+                             reason=f"the reader is certain it asks for {intent.target}, which needs a detail it lacks")
+    return RouteDecision(route=tool.name, by="rule", args=heard,
                          reason=f"the reader is certain it asks for {intent.target}, every word accounted for")
 
 

@@ -40,6 +40,27 @@ async def test_the_time_asked_in_other_words_is_the_clock_with_no_model_call(fak
     assert re.search(r"\b\d{1,2}:\d{2}\b", result.answer)
 
 
+@pytest.mark.parametrize("question, said", [
+    ("what time is it in the central timezone", "It is 04:00 Central Time"), ("what time is it in pst", "02:00 Pacific"),
+    ("what is the time right now in the hst timezone", "00:00 Hawaii Time"),
+])
+async def test_the_time_in_a_time_zone_named_is_that_zone_s(fake, make_app, question, said):
+    result = await make_app(clock="2026-11-27T10:00:00+00:00").ask(question)
+    assert result.model_calls == 0 and result.route == "clock" and said in result.answer
+
+
+@pytest.mark.parametrize("question, said", [
+    ("could you tell me what timezone reno is in", "Reno is on America/Los_Angeles time: UTC-8 now"),
+    ("which timezone is france in", "France is on Europe/Paris time: UTC+1 now"),
+    ("what's the time zone in miami", "Miami is on America/New_York time: UTC-5"),
+    ("what timezone is russia in", "Russia keeps 11 UTC offsets now, from UTC+2 to UTC+12; its capital, Moscow, is on "
+                                   "Europe/Moscow time"),
+])
+async def test_the_time_zone_of_a_place_or_a_country(fake, make_app, question, said):
+    result = await make_app(clock="2026-11-27T10:00:00+00:00").ask(question)
+    assert result.model_calls == 0 and result.route == "clock" and said in result.answer, result.answer
+
+
 @pytest.mark.parametrize("question", ["what's today's date", "what is today's date please",
                                       "what's the date today please"])
 async def test_the_date_asked_in_other_words_is_today(fake, make_app, question):
@@ -52,8 +73,9 @@ async def test_a_place_left_over_is_the_place_asked_about(fake, make_app):
     assert result.model_calls == 0 and "Istanbul" in result.answer and "13:00" in result.answer  # UTC+3
 
 
-@pytest.mark.parametrize("question", ["what time is it in the central timezone", "what time is it tomorrow",
-                                      "what time is it currently in the place my sister lives"])
+@pytest.mark.parametrize("question", ["what time is it tomorrow", "what's the time in tx",
+                                      "what time is it currently in the place my sister lives",
+                                      "what time is it in california's capital"])
 def test_words_it_cannot_account_for_are_never_answered_as_here_and_now(tmp_path, question):
     decision = _decision(tmp_path, question)
     here_and_now = [(a.ask, a.place) for a in (decision.args or [])] == [("now", "")] if decision else False
@@ -104,6 +126,7 @@ def test_instructions_unlike_any_request_get_no_line_from_the_reading(tmp_path, 
     decision = _decision(tmp_path, question)
     assert decision is None or decision.route != router.CHAT or decision.reply is None, decision
 
+
 def test_chinese_and_text_it_has_never_seen_get_no_reading():
     assert reader.read("现在几点了") is None and reader.read("") is None and reader.read("+-*/ ???") is None
     assert read("现在几点了").intent is None
@@ -129,3 +152,32 @@ def test_no_text_makes_it_raise():
         assert got is None or (0.0 <= got.p <= 1.0 and abs(sum(p for _, p in got.ranked) - 1.0) < 1e-6)
         if got is not None:
             reader.unexplained(text, got.target)
+
+
+@pytest.mark.parametrize("question, place", [
+    ("what are the conditions like in orlando", "Orlando"), ("what's the climate like in chicago", "Chicago"),
+    ("costa mesa weather", "Costa Mesa"), ("tell me the weather for this week in denver", "Denver"),
+    ("what does the weather look like in boston", "Boston"),
+])
+async def test_the_weather_asked_in_other_words_is_the_forecast_with_no_model_call(fake, weather_app, question, place):
+    result = await weather_app(rendered_answers=True).ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and result.route == "weather"
+    assert place in result.answer and result.tool_calls[0].args["place"].lower() == place.lower()
+
+
+async def test_the_weather_in_other_words_with_no_place_is_the_home_city_or_asked_back(fake, weather_app):
+    home = await weather_app(home_city="Chicago", rendered_answers=True).ask("how is it outside")
+    assert home.model_calls == 0 and home.route == "weather" and "Chicago" in home.answer
+    app = weather_app(rendered_answers=True)
+    asked = await app.ask("what does the weather look like")
+    assert asked.model_calls == 0 and "Which place" in asked.answer
+    told = await app.ask("Boston", session_id=asked.session_id)
+    assert told.route == "weather" and told.model_calls == 0 and "Boston" in told.answer
+
+
+@pytest.mark.parametrize("question", ["what is a weather front", "what is the difference between weather and climate",
+                                      "how does snow form", "will it get over 90 degrees today",
+                                      "is it nice in nice today", "what is the weather like in june in paris usually"])
+def test_weather_words_it_cannot_account_for_are_left_to_the_model(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is None or decision.route != "weather"

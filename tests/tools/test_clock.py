@@ -166,3 +166,13 @@ def test_a_day_counted_from_today(text, expected):
     """A month later on the 31st is the month's last day; a span alone is no date."""
     found = read_date(text, date(2026, 1, 31))
     assert (found[0] if found else None) == expected
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("俄罗斯是哪个时区", "俄罗斯现在有 11 个不同的时区偏移,从 UTC+2 到 UTC+12;首都用的是 Europe/Moscow 时间,现在是 UTC+3(13:00)。"),
+    ("纽约的时区", "纽约用的是 America/New_York 时间,现在是 UTC-5(05:00)。"),
+    ("美国用的是什么时区", "美国现在有 6 个不同的时区偏移,从 UTC-10 到 UTC-5;首都用的是 America/New_York 时间,现在是 UTC-5(05:00)。"),
+    ("这里是什么时区", "这里用的是 Asia/Shanghai 时间,现在是 UTC+8,18:00。"),  # here: the home city
+])
+async def test_the_time_zone_a_place_or_a_country_is_in(clock, question, expected):
+    assert await answer(clock(), question) == expected

@@ -52,9 +52,16 @@ class ClockAnswers:
         if args.ask == "now":
             d = date.fromisoformat(data["date"])
             where = "" if HERE.match(args.place.strip()) else args.place
+            if data.get("zone_named"):  # a time zone by its name: "It is 04:00 Central Time …"
+                where = data["place"]
+                if zh:
+                    return f"{where}现在是{zh_date(d)} {data['time']}({data['utc_offset']})。"
+                return f"It is {data['time']} {where} on {en_date(d)} ({data['utc_offset']})."
             if zh:
                 return f"{where + '现在' if where else '现在'}是{zh_date(d)} {data['time']}({data['utc_offset']})。"
             return f"{'In ' + where + ' it' if where else 'It'} is {data['time']} on {en_date(d)} ({data['utc_offset']})."
+        if args.ask == "zone":
+            return _zone_said(args, data, zh)
         if args.ask == "convert":
             return _converted(args, data, zh)
         if args.ask == "difference":
@@ -121,3 +128,33 @@ def _same(a: str, b: str) -> bool:
         return re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", text)).casefold()
 
     return key(a) == key(b)
+
+
+def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:
+    """The time zone of a place ("Miami is on America/New_York time: UTC-5 now"), of a country that keeps several
+    ("Russia keeps 11 UTC offsets now, from UTC+2 to UTC+12; its capital, Moscow, …"), or here."""
+    zone, offset, time = data["zone"], data["utc_offset"], data["time"]
+    offsets = data.get("offsets") or []
+    written = args.place.strip()
+    if HERE.match(written):
+        return f"这里用的是 {zone} 时间,现在是 {offset},{time}。" if zh else f"You are on {zone} time: {offset} now, and it is {time}."
+    if zh:
+        where = written  # as the user wrote it: 俄罗斯, 纽约
+    elif data.get("country"):  # a country as written ("scotland": Scotland), by its name when abbreviated ("usa")
+        where = data["country"] if len(written) <= 3 else _name_cased(written)
+    else:
+        where = data["place"]
+    if len(offsets) > 1:
+        if zh:
+            return (f"{where}现在有 {len(offsets)} 个不同的时区偏移,从 {offsets[0]} 到 {offsets[-1]};"
+                    f"首都用的是 {zone} 时间,现在是 {offset}({time})。")
+        return (f"{where} keeps {len(offsets)} UTC offsets now, from {offsets[0]} to {offsets[-1]}; its capital, "
+                f"{data['place']}, is on {zone} time, {offset} now (it is {time} there).")
+    if zh:
+        return f"{where}用的是 {zone} 时间,现在是 {offset}({time})。"
+    return f"{where} is on {zone} time: {offset} now (it is {time} there)."
+
+
+def _name_cased(name: str) -> str:
+    """A name written in lower case, as names are written ("costa rica": Costa Rica); otherwise as written."""
+    return " ".join(w[:1].upper() + w[1:] for w in name.split()) if name.islower() else name

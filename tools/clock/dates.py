@@ -13,7 +13,7 @@ from tools.reading.when import find_when, resolve
 from tools.lazy_re import lazy_compile
 
 
-Ask = Literal["now", "difference", "convert", "weekday", "days_until", "days_between", "date"]
+Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date"]
 
 
 # Holidays: (Chinese label, English label, calendar, month, day, names). Lunar ones follow the Chinese calendar.

@@ -31,6 +31,8 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
                                r"current\s+time|local\s+time|time)(?:\s+(?:right\s+)?now)?(?:\s+(?:over|back\s+home|over\s+there|"
                                r"out|down|up))?(?:\s+in\s+(?P<place>.+?))?"
                                r"(?:\s+(?:right\s+)?now)?)$")),
+    ("zone", re.compile(_LEAD + r"(?P<place>[^\s,，]+?)\s*(?:是|在|用|属于|的)*\s*(?:哪个|哪一个|什么|啥)?\s*时区"
+                               r"(?:是什么|是哪个|是多少)?(?:呢|啊)?$")),
     ("difference", re.compile(_LEAD + r"(?P<place>[^\s,，]+?)\s*(?:和|与|跟|同)\s*(?P<other_place>[^\s,，]+?)\s*(?:的)?\s*"
                                       r"(?:时差|时间差|相差几个?小时|差几个?小时|差多少(?:个)?小时)(?:是多少|多少|有多少|是几个?小时|几个?小时)?$")),
     ("difference", re.compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+)?time\s+difference\s+between\s+(?P<place>.+?)\s+and\s+"
@@ -70,10 +72,10 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
 _TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|呀)?[\s?？!！。.,，]*$")
 
 
-HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|here|my\s+place)?$", re.IGNORECASE)
+HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|我们这里|我们|我|here|my\s+place)?$", re.IGNORECASE)
 
 
-TIME_WORDS = lazy_compile(r"几点|时间|时差|小时|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|节|\b(?i:time|date|day|days|weekday|until|clock)\b"
+TIME_WORDS = lazy_compile(r"几点|时间|时差|时区|小时|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|节|\b(?i:time|date|day|days|weekday|until|clock)\b"
                          r"|" + HOLIDAY_NAMES, re.IGNORECASE)
 
 
@@ -105,8 +107,8 @@ class ClockQuestions:
                              other_date=_group(m, "other_date"))
             if ask == "convert" and clock_time(args.at) is None:
                 continue  # "3" or "3点" alone: morning or afternoon is not certain
-            if ask in ("now", "difference", "convert"):
-                places = [args.place] + ([args.other_place] if ask != "now" else [])
+            if ask in ("now", "zone", "difference", "convert"):
+                places = [args.place] + ([args.other_place] if ask not in ("now", "zone") else [])
                 if all(HERE.match(p) or self.places().resolve(p) is not None for p in places):
                     return args
                 continue

@@ -14,8 +14,9 @@ from tools.clock.answer import ClockAnswers
 from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
+from tools.clock.zones import country_names, country_offsets, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
-from tools.reading.reader import tokens, unexplained
+from tools.reading.reader import leftover, unexplained
 from tools.reading.time_of_day import clock_time
 from tools.reading.when import current_time
 
@@ -64,23 +65,25 @@ class Clock(Tool[ClockArgs]):
     def grounding(self, question: str) -> Grounding:
         return self.questions.grounding(question)
 
-    def from_reading(self, target: str, question: str) -> list[BaseModel] | None:
-        """The time now (here, or in the one place the words left over name) and today's date, as the reader
-        heard them asked in any words ("have you the time", "what's the time set to in florida right now")."""
+    def from_reading(self, target: str, question: str) -> list[BaseModel] | str | None:
+        """The time now and the time zone (here, or in the one place the words left over name) and today's date,
+        as the reader heard them asked in any words ("have you the time", "what's the time set to in florida right
+        now", "which timezone is reno in")."""
         rest = unexplained(question, target)
         if target == "clock.date":
             return None if rest else [ClockArgs(ask="date", date="today")]
-        if target != "clock.time":
+        if target not in ("clock.time", "clock.timezone"):
             return None
+        ask = "now" if target == "clock.time" else "zone"
         if not rest:
-            return [ClockArgs(ask="now", place="")]
-        words = tokens(question)
-        start = words.index(rest[0])
-        if words[start:start + len(rest)] != rest or len(rest) > 4:
-            return None  # the words left over are not one name
-        place = " ".join(rest)
-        found = self.gazetteer.named(place)
-        return [ClockArgs(ask="now", place=found.name)] if found is not None and found.timezone else None
+            return [ClockArgs(ask=ask, place="")]
+        run = leftover(question, target)
+        if run is None:
+            return None
+        if (found := self.gazetteer.named_around(*run)) is not None and found[1].timezone:
+            return [ClockArgs(ask=ask, place=found[1].name if ask == "now" else found[0])]  # a country: its zones
+        named = zone_named(" ".join(run[0][run[1]:run[2]]))  # a time zone by its name: "the central timezone"
+        return [ClockArgs(ask=ask, place=named[1])] if named is not None else None
 
     def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:
         return super().check(question, args, result) if not result.ok else self.answers.check(question, args, result)
@@ -104,23 +107,35 @@ class Clock(Tool[ClockArgs]):
         return current_time(self.cfg.clock)
 
     def _zone(self, place: str) -> tuple[tzinfo, str] | None:
-        """The timezone of ``place`` ('' or 'here': the home city's, else the machine's) and its name for people."""
+        """The timezone of ``place`` ('' or 'here': the home city's, else the machine's; a place, or a time zone by
+        its name: "Central Time", "pst") and its name for people."""
         if HERE.match(place.strip()):
             if self.cfg.home_city:
                 return self._zone(self.cfg.home_city)
             local = datetime.now().astimezone().tzinfo
             return (local, "") if local is not None else None
         found = self.gazetteer.resolve(place)
-        if found is None or not found.timezone:
-            return None
+        key, name = (found.timezone, found.name) if found is not None and found.timezone else zone_named(place) or ("", "")
         try:
-            return ZoneInfo(found.timezone), found.name
+            return (ZoneInfo(key), name) if key else None
         except ZoneInfoNotFoundError:
             return None
+
+    def _by_zone_name(self, place: str) -> bool:
+        """``place`` is a time zone's name ("Central Time", "pst"), not a place's."""
+        return zone_named(place) is not None and not HERE.match(place.strip()) and self.gazetteer.resolve(place) is None
 
     def _today(self) -> date:
         zone = self._zone("")
         return self.now().astimezone(zone[0] if zone else timezone.utc).date()
+
+    def _zone_of(self, asked: str, zone: tuple[tzinfo, str], t: datetime) -> ToolResult:
+        """The time zone ``asked`` is in (a country: every UTC offset its zones keep now, and its capital's)."""
+        code = self.gazetteer.country(asked) if not HERE.match(asked.strip()) else None
+        offsets = country_offsets(code, t) if code else []
+        return ToolResult.success(place=zone[1], zone=str(zone[0]), utc_offset=utc_offset(t), time=t.strftime("%H:%M"),
+                                  date=t.date().isoformat(), weekday=t.weekday(),
+                                  country=country_names().get(code, asked) if code else "", offsets=offsets)
 
     @staticmethod
     def _convert(args: ClockArgs, zones: list[tuple[tzinfo, str]], there_now: datetime) -> ToolResult:
@@ -137,9 +152,9 @@ class Clock(Tool[ClockArgs]):
 
     async def run(self, args: ClockArgs) -> ToolResult:
         now = self.now()
-        if args.ask in ("now", "difference", "convert"):
+        if args.ask in ("now", "zone", "difference", "convert"):
             zones = []
-            for place in ([args.place] if args.ask == "now" else [args.place, args.other_place]):
+            for place in ([args.place] if args.ask in ("now", "zone") else [args.place, args.other_place]):
                 zone = self._zone(place)
                 if zone is None:
                     return ToolResult.failure(f"unknown place '{place}': give a city, e.g. 'Tokyo' or '东京'",
@@ -151,7 +166,10 @@ class Clock(Tool[ClockArgs]):
             if args.ask == "now":
                 t = local[0]
                 return ToolResult.success(place=zones[0][1], time=t.strftime("%H:%M"), date=t.date().isoformat(),
-                                          weekday=t.weekday(), utc_offset=utc_offset(t))
+                                          weekday=t.weekday(), utc_offset=utc_offset(t),
+                                          zone_named=self._by_zone_name(args.place))
+            if args.ask == "zone":
+                return self._zone_of(args.place, zones[0], local[0])
             hours = ((local[0].utcoffset() or timedelta(0)) - (local[1].utcoffset() or timedelta(0))).total_seconds() / 3600
             return ToolResult.success(place=zones[0][1], other_place=zones[1][1], hours=hours,
                                       offsets=[utc_offset(t) for t in local], times=[t.strftime("%H:%M") for t in local])

@@ -160,6 +160,18 @@ def unexplained(text: str, target: str, read: str = "") -> list[str]:
 _PUNCT = frozenset("%+*/=^×÷?$€£-")
 
 
+def leftover(text: str, target: str, read: str = "") -> tuple[list[str], int, int] | None:
+    """The words of ``text`` and where the words left :func:`unexplained` lie in them (``words[start:end]``), when
+    they are one run of at most four words together (a name: "what's the time in costa rica right now"); ``None``
+    when nothing is left or the words left are spread about the request."""
+    rest = unexplained(text, target, read)
+    if not rest or len(rest) > 4:
+        return None
+    words = tokens(text)
+    start = words.index(rest[0])
+    return (words, start, start + len(rest)) if words[start:start + len(rest)] == rest else None
+
+
 @cache
 def model() -> Model:
     text = resources.files("tools.reading").joinpath("reader.json").read_text(encoding="utf-8")

@@ -117,7 +117,7 @@ class Reminders(Tool[RemindersArgs]):
         """Now in the user's zone, with its rules: a wall time on another day gets that day's UTC offset."""
         return current_time(self.cfg.clock).astimezone(local_zone())
 
-    def from_reading(self, target: str, question: str) -> list[BaseModel] | None:
+    def from_reading(self, target: str, question: str) -> list[BaseModel] | str | None:
         """The reminders and timers listed, asked in any words ("go through my reminders for me", "what alarms
         have I got"), when no word asks for one of them in particular (a day, a time, a subject)."""
         if target == "reminders.list" and not unexplained(question, target):

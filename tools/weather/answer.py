@@ -136,12 +136,12 @@ class WeatherAnswers:
         d = result.data
         zh = language_of(question) == "zh"
         if "days" in d:
-            text = self._render_days(args.place, d, zh)
+            text = self._render_days(_shown_place(args, d), d, zh)
         elif zh:
-            text = (f"{args.place}现在 {_shown(d['temperature'])},{d['conditions']},体感 {_shown(d['feels_like'])},"
+            text = (f"{_shown_place(args, d)}现在 {_shown(d['temperature'])},{d['conditions']},体感 {_shown(d['feels_like'])},"
                     f"湿度 {d['humidity']},风速 {_shown(d['wind_speed'])}。")
         else:
-            text = (f"{args.place}: {_shown(d['temperature'])} now, {d['conditions']}, feels like {_shown(d['feels_like'])}, "
+            text = (f"{_shown_place(args, d)}: {_shown(d['temperature'])} now, {d['conditions']}, feels like {_shown(d['feels_like'])}, "
                     f"humidity {d['humidity']}, wind {_shown(d['wind_speed'])}.")
         return f"{text} {d['note']}" if d.get("note") else text
 
@@ -177,7 +177,7 @@ class WeatherAnswers:
 
     def compared(self, question: str, executed: list[tuple[WeatherArgs, ToolResult]], text: str) -> str:
         """``text`` (each place's sentence) with the places compared: the colder of two, the coldest of more."""
-        temps = [(_number((r.data or {}).get("temperature")), a.place) for a, r in executed if r.ok]
+        temps = [(_number((r.data or {}).get("temperature")), _shown_place(a, r.data or {})) for a, r in executed if r.ok]
         temps = [(t, p) for t, p in temps if t is not None]
         if len(temps) < 2:
             return text
@@ -189,3 +189,10 @@ class WeatherAnswers:
             return text + (f"\n{coldest}比{warmest}冷。" if zh else f"\n{coldest} is colder than {warmest}.")
         return text + (f"\n最冷的是{coldest},最暖和的是{warmest}。" if zh
                        else f"\nThe coldest is {coldest}, the warmest {warmest}.")
+
+
+def _shown_place(args: WeatherArgs, data: dict[str, Any]) -> str:
+    """The place as the user wrote it ("北京", "Paris, TX"), or by the name of the place found when written all in
+    lower case ("boston" is shown "Boston", "nyc" "New York City": which place was taken is plain to see)."""
+    resolved = str(data.get("resolved") or "").split(",")[0].strip()
+    return resolved if resolved and args.place.islower() else args.place

@@ -13,9 +13,10 @@ from tools.base import Grounding, LocalText, PreviousTurn, Verdict, language_of
 from tools.gazetteer import Gazetteer, Place
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.text import (
-    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, about_a_thing, asks_any_place, asks_weather, names_something, place_phrase,
+    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, about_a_thing, asks_any_place, asks_weather, asks_weather_here, names_something, place_phrase,
     explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
 )
+from tools.reading.reader import leftover, unexplained
 from tools.reading.when import find_when
 from tools.lazy_re import lazy_compile
 
@@ -57,6 +58,7 @@ _REMARK = lazy_compile(r"^\s*[^\s?？,，]+(?:\s+[^\s?？,，]+)?\s*[.。!！]+\
 _A_QUESTION = lazy_compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
 
 
+_WHICH_PLACE = {"zh": "请问您想查询哪个城市的天气?", "en": "Which place would you like the weather for?"}
 _MENTIONS_ELSEWHERE = lazy_compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]")
 
 
@@ -134,7 +136,8 @@ class WeatherQuestions:
         if unknown:
             # looked up online by the tool
             return [WeatherArgs(place=unknown, when=self.when_in(question), language=language_of(question))]
-        if self.cfg.home_city and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
+        if self.cfg.home_city and asks_weather_here(question) and not _MENTIONS_ELSEWHERE.search(question) \
+                and not place_phrase(question):
             return [WeatherArgs(place=self.cfg.home_city, when=self.when_in(question), language=language_of(question))]
         return None
 
@@ -179,9 +182,32 @@ class WeatherQuestions:
         named, excluded = self.named_and_excluded(question)
         if named or excluded or asks_any_place(question) or names_something(question):
             return None
-        if language_of(question) == "zh":
-            return "请问您想查询哪个城市的天气?"
-        return "Which place would you like the weather for?"
+        return _WHICH_PLACE[language_of(question)]
+
+    def from_reading(self, question: str) -> list[BaseModel] | str | None:
+        """The weather as the learned reader heard it asked in any words ("what are the conditions like in
+        orlando", "do I need a jacket today"): the places named and the day said, when every other word of the
+        request is one that weather requests are made of (or the words left over are one place's name); the home
+        city when none is named, else the question back for the place."""
+        if about_a_thing(question) or states_temperature(question) or asks_any_place(question):
+            return None  # a thing's temperature, a figure said, "any city": the model reads it (how the world works,
+            # "why", "what is a front", is not in weather requests' words: left over, it goes to the model below)
+        named, excluded = self.named_and_excluded(question)
+        if excluded:
+            return None
+        when = self.when_in(question)
+        said = " ".join([written for written, _ in named] + [when or ""])
+        if unexplained(question, "weather", said):
+            run = leftover(question, "weather", said)
+            found = self.places().named_around(*run) if run is not None else None
+            if found is None:
+                return None  # a word no weather request is made of, and no place's name: the model reads it
+            named = [*named, found]
+        if named:
+            return self._args(question, named, when)
+        if self.cfg.home_city:
+            return [WeatherArgs(place=self.cfg.home_city, when=when, language=language_of(question))]
+        return _WHICH_PLACE[language_of(question)]
 
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
         places = self.places_in(reply)

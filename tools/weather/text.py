@@ -180,6 +180,18 @@ def weather_sense(question: str) -> bool:
     return has_weak_word(question) and not _PERSONAL.search(question)
 
 
+def asks_weather_here(question: str) -> bool:
+    """The message asks for the weather with no place, clearly enough to be about the home city: it asks for
+    weather information, and in Chinese by a weather word of its own (天气, 下雨, 多少度) or a single weather character
+    said of a day (今天冷吗): 雨 in a singer's name, 雪 in a poem's title, 热 for popular ask nothing of the sky."""
+    if not asks_weather(question):
+        return False
+    if not CJK.search(question) or has_strong_word(question):
+        return True
+    q = _strip_senses(question)
+    return any(len(w) > 1 and w in q for w in ZH_WEAK) or bool(_WHEN_WORDS.search(q))
+
+
 def weather_related(question: str) -> bool:
     """``weather_sense``, or what to wear and whether to take an umbrella (for a model's route only)."""
     if weather_sense(question):

@@ -106,6 +106,9 @@ class Weather(Tool[WeatherArgs]):
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
         return self.questions.follow_up(question, previous)
 
+    def from_reading(self, target: str, question: str) -> list[BaseModel] | str | None:
+        return self.questions.from_reading(question) if target == "weather" else None
+
     def missing(self, question: str) -> str | None:
         return self.questions.missing(question)
 

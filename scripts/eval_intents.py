@@ -96,13 +96,18 @@ def _route(name: str, args: Any) -> str:
     return name
 
 
+# Tools that serve each other's requests: "how many miles in five kilometers", asked as maths, is a conversion.
+_SIBLINGS = {"calculator": ("units",), "units": ("calculator",)}
+
+
 def judge(want: str, kind: str, details: list[str], intent: str = "") -> str:
     """``right``, ``asked`` (the right tool asked back), ``missed`` (no rule), ``wrong`` (a rule did something else),
     or, for an intent that should get no tool: ``ok``, ``false route``, ``false ask``, ``reminder change``, ``false line``
     (the out-of-reach line or the abilities answer to a request that asked for neither)."""
     if want.startswith("tool."):
         tool, _, action = want[len("tool."):].partition(".")
-        if kind == "tool" and all(d.split(".")[0] == tool for d in details) and \
+        served = {tool, *_SIBLINGS.get(tool, ())}  # a conversion asked as maths is the units tool's, and right
+        if kind == "tool" and all(d.split(".")[0] in served for d in details) and \
                 (not action or any(d == f"{tool}.{action}" for d in details)):
             return "right"
         if kind == "ask" and details and details[0] == tool:

@@ -25,6 +25,7 @@ UNITS: list[tuple[str, str, tuple[str, ...]]] = [
     ("meter", "length", ("米", "m", "meter", "meters", "metre", "metres")),
     ("centimeter", "length", ("厘米", "公分", "cm", "centimeter", "centimeters", "centimetre", "centimetres")),
     ("millimeter", "length", ("毫米", "mm", "millimeter", "millimeters", "millimetre", "millimetres")),
+    ("decimeter", "length", ("分米", "dm", "decimeter", "decimeters", "decimetre", "decimetres")),
     ("mile", "length", ("英里", "mi", "mile", "miles")),
     ("nautical_mile", "length", ("海里", "nmi", "nautical mile", "nautical miles")),
     ("yard", "length", ("码", "yd", "yard", "yards")),
@@ -70,6 +71,9 @@ UNITS: list[tuple[str, str, tuple[str, ...]]] = [
     ("pint", "volume", ("品脱", "pint", "pints")),
     ("fluid_ounce", "volume", ("液量盎司", "fl oz", "fluid ounce", "fluid ounces")),
     ("cup", "volume", ("cup", "cups")),
+    ("quart", "volume", ("夸脱", "qt", "quart", "quarts")),
+    ("tablespoon", "volume", ("汤匙", "tbsp", "tablespoon", "tablespoons")),
+    ("teaspoon", "volume", ("茶匙", "tsp", "teaspoon", "teaspoons")),
     # data sizes
     ("bit", "data", ("比特", "位", "bit", "bits")),
     ("byte", "data", ("字节", "B", "byte", "bytes")),
@@ -203,6 +207,63 @@ def parse(question: str) -> tuple[float, str, str] | None:
         value = m.group("value") if m.groupdict().get("value") else "1"
         return float(value), m.group("from").strip(), m.group("to").strip()
     return None
+
+
+def read_conversion(question: str) -> list[tuple[float, str, str]] | None:
+    """The conversions asked, read word by word once the learned reader is certain the request is one, however it
+    is worded ("how many ounces are in a cup", "what would four inches be in centimeters", "how do you convert
+    pounds to grams", "what's 10 inches in centimeters and millimeters"): (value, from-unit, to-unit) each, as
+    written. The unit said with the amount (a number, a number in words, "a", "half a") is the one converted
+    from; with none, the one after "how many" is asked for and the other is converted (its factor: 1 pound =
+    453.59 grams). ``None`` when the words do not name exactly one amount and units of one kind."""
+    from tools.reading.numerals import EN_NUMBER, en_value
+    from tools.reading.reader import unexplained
+
+    text = _plain(EN_NUMBER.sub(lambda m: str(en_value(m.group())), question))
+    found = [(m.start(), m.end(), m.group().strip(), lookup(m.group())) for m in _rx().unit.finditer(text)]
+    units = [(a, b, name, unit) for a, b, name, unit in found if unit is not None]
+    numbers = [(m.start(), m.end(), float(m.group())) for m in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", text)]
+    if len(units) < 2 or len(numbers) > 1 or len({u[0] for *_, u in units}) != len(units):
+        return None  # one unit, a unit said twice, or several amounts: not one conversion
+    kinds = {u[1] for *_, u in units}
+    if kinds == {"mass", "volume"} and any(u[0] == "ounce" for *_, u in units):
+        units = [(a, b, "fl oz" if u[0] == "ounce" else n, ("fluid_ounce", "volume") if u[0] == "ounce" else u)
+                 for a, b, n, u in units]  # ounces in a cup are fluid ounces
+    if len({u[1] for *_, u in units}) != 1:
+        return None
+    before = text.casefold()
+    source, value = None, 1.0
+    for i, (a, _, name, _) in enumerate(units):
+        said = before[:a].rstrip()
+        if numbers and numbers[0][1] == len(said):
+            source, value = i, numbers[0][2]
+        elif said.endswith(("half a", "half an")):
+            source, value = i, 0.5
+        elif re.search(r"(?:^|\s)(?:a|an|one)$", said):
+            source = i if source is None else source
+    if numbers and (source is None or value != numbers[0][2]):
+        return None  # the number is not said with a unit ("convert 3 times")
+    if source is None:
+        asked = next((i for i, (a, *_) in enumerate(units) if before[:a].rstrip().endswith("how many")), None)
+        source = 1 if asked == 0 else 0 if asked is not None or len(units) == 2 else None
+    if source is None:
+        return None
+    read = " ".join([n for *_, n, _ in units] + [str(value)] + [m.group() for m in EN_NUMBER.finditer(question)]
+                    + ["a", "an", "one", "half"])
+    if unexplained(question, "units", read):
+        return None  # a word no conversion request is made of: the model reads it
+    name = units[source][2]
+    if value == 1 and name.isascii() and units[source][3] is not None:
+        name = _singular(units[source][3][0], name)  # "how do you convert pounds to grams": 1 pound = 453.59 grams
+    return [(value, name, other) for i, (_, _, other, _) in enumerate(units) if i != source]
+
+
+def _singular(unit: str, written: str) -> str:
+    """The unit's name for one of it ("pound" for "pounds", "inch" for "inches"), or ``written`` when it is one."""
+    names = next(ns for u, _, ns in UNITS if u == unit)
+    word = next((n for n in names if n.isascii() and len(n) >= 3 and n.replace(" ", "").isalpha()
+                 and any(v in n for v in "aeiou")), written)  # a word, not a symbol ("lbs")
+    return word if word != written and lookup(word) == lookup(written) and len(written) >= 3 else written
 
 
 def format_value(x: float) -> str:
@@ -387,6 +448,10 @@ class Units(Tool[UnitsArgs]):
             return None
         value, a, b = found
         return [UnitsArgs(value=value, from_unit=a, to_unit=b)]
+
+    def from_reading(self, target: str, question: str) -> list[BaseModel] | str | None:
+        asked = read_conversion(question) if target == "units" else None
+        return [UnitsArgs(value=v, from_unit=a, to_unit=b) for v, a, b in asked] if asked else None
 
     def grounding(self, question: str) -> Grounding:
         """A conversion needs a number and a unit the question names."""

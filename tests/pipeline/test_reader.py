@@ -181,3 +181,22 @@ async def test_the_weather_in_other_words_with_no_place_is_the_home_city_or_aske
 def test_weather_words_it_cannot_account_for_are_left_to_the_model(tmp_path, question):
     decision = _decision(tmp_path, question)
     assert decision is None or decision.route != "weather"
+
+
+@pytest.mark.parametrize("question, said", [
+    ("how many ounces are in a cup", "1 cup = 8 fl oz"), ("what would four inches be in centimeters", "4 inches = 10.16 centimeters"),
+    ("how do you convert pounds to grams", "1 pound = 453.59 grams"), ("how many teaspoons are in a half a cup", "0.5 cup = 24 teaspoons"),
+    ("i need to know how many cups are in a two gallons", "2 gallons = 32 cups"),
+    ("what's 10 inches in centimeters and millimeters", "10 inches = 254 millimeters"),
+])
+async def test_a_conversion_in_other_words_is_read_with_its_amount_and_units(fake, make_app, question, said):
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and result.route == "units" and said in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question", ["how many calories in a cup of rice", "how many cups of coffee a day is too much",
+                                      "convert my 3 pounds of flour recipe to grams", "how many weeks are in 3 months",
+                                      "is a pound heavier than a kilogram"])
+def test_unit_words_it_cannot_account_for_are_left_to_the_model(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is None or decision.route != "units", decision

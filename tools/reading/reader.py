@@ -42,7 +42,7 @@ SURE = 0.99
 # out, the guard keeps 98 % of the right out-of-reach readings and all but one of the abilities ones.
 FOREIGN = 0.5
 
-_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,:]\d+)*|[%+*/=^×÷?$€£-]")
+_TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,:]\d+)*|[%+*/=^×÷?$€£-]")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 

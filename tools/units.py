@@ -233,7 +233,7 @@ def read_conversion(question: str) -> list[tuple[float, str, str]] | None:
         return None
     before = text.casefold()
     source, value = None, 1.0
-    for i, (a, _, name, _) in enumerate(units):
+    for i, (a, *_) in enumerate(units):
         said = before[:a].rstrip()
         if numbers and numbers[0][1] == len(said):
             source, value = i, numbers[0][2]

@@ -119,3 +119,61 @@ async def test_remind_me_of_something_asks_to_be_told_not_when(fake, make_app, q
     fake.handler = Script(router={"route": "chat"}).always("responder", "Here it is.").always("decide", "Here it is.")
     result = await make_app().ask(question)
     assert result.route != "clarify" and "When should I remind you" not in result.answer
+
+
+CLOCK = "2026-11-27T10:00:00+00:00"
+
+
+def _due(app) -> list[tuple[str, str]]:
+    return [(r.text, r.due.strftime("%m-%d %H:%M")) for r in Book(app.store.path).listed()]
+
+
+@pytest.mark.parametrize("then, due", [
+    ("push it to 5pm", "11-27 17:00"), ("actually make it 4:30pm instead", "11-27 16:30"),
+    ("move it to tomorrow at 9", "11-28 09:00"), ("make it 7pm", "11-27 19:00"),
+    ("push it back by an hour", "11-27 13:00"), ("make it 30 minutes later", "11-27 12:30"),
+    ("move it forward by 15 minutes", "11-27 11:45"), ("delay it 10 minutes", "11-27 12:10"),
+    ("改到下午5点", "11-27 17:00"), ("推迟半小时", "11-27 12:30"), ("提前10分钟", "11-27 11:50"),
+])
+async def test_a_change_right_after_a_reminder_moves_that_one_by_rule(fake, make_app, then, due):
+    app = make_app(clock=CLOCK)
+    other = await app.ask("remind me tomorrow at 8 to water the plants", one_shot="ask")
+    just_set = await app.ask("remind me in 2 hours to call the dentist")
+    assert other.ok and just_set.ok and ("call the dentist", "11-27 12:00") in _due(app)
+    moved = await app.ask(then, session_id=just_set.session_id)
+    assert moved.route == "reminders" and moved.model_calls == 0 and fake.requests == [], moved.answer
+    assert sorted(_due(app)) == sorted([("call the dentist", due), ("water the plants", "11-28 08:00")]), moved.answer
+    assert ("moved" in moved.answer or "改好了" in moved.answer) and "#2" in moved.answer
+
+
+async def test_another_one_right_after_a_reminder_sets_one_more_like_it(fake, make_app):
+    app = make_app(clock=CLOCK)
+    first = await app.ask("remind me at 3pm to take my pills")
+    more = await app.ask("another one at 9pm", session_id=first.session_id)
+    zh = await app.ask("再来一个明天早上8点的", session_id=more.session_id)
+    assert more.model_calls == 0 and zh.model_calls == 0 and fake.requests == []
+    assert _due(app) == [("take my pills", "11-27 15:00"), ("take my pills", "11-27 21:00"),
+                         ("take my pills", "11-28 08:00")]
+
+
+@pytest.mark.parametrize("then", ["push it to 5pm", "make it 7pm", "改到下午5点", "another one at 9pm"])
+async def test_a_change_after_any_other_turn_moves_nothing(fake, make_app, then):
+    fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")
+    app = make_app(clock=CLOCK)
+    await app.ask("remind me in 2 hours to call the dentist")
+    chat = await app.ask("what is 2+2")
+    result = await app.ask(then, session_id=chat.session_id)
+    assert _due(app) == [("call the dentist", "11-27 12:00")] and not any(
+        c.args.get("action") in ("change", "set") for c in result.tool_calls), result.answer
+
+
+async def test_a_models_change_runs_only_when_the_words_ask_to_move_one_named(fake, make_app):
+    fake.handler = Script().always("decide", tool_call("reminders", action="change", target="", when="at 6pm")) \
+        .always("router", {"route": "reminders"}).always("executor", tool_call("reminders", action="change", target="",
+                                                                                  when="at 6pm")).always("responder", "Done.")
+    app = make_app(clock=CLOCK)
+    await app.ask("remind me in 2 hours to call the dentist", one_shot="ask")
+    await app.ask("what time is my dentist thing again? at 6pm?")  # no word asks to move it
+    assert _due(app) == [("call the dentist", "11-27 12:00")]
+    await app.ask("please move the dentist reminder to 6pm")
+    assert _due(app) == [("call the dentist", "11-27 18:00")]

@@ -1,5 +1,5 @@
 """The reminders kept in the user's store (its ``reminders`` table, made by migrations 017 and 019): set, listed,
-cancelled and claimed when due. One place for their SQL, used by the tool, ``assistant reminders`` and the daemon
+moved, cancelled and claimed when due. One place for their SQL, used by the tool, ``assistant reminders`` and the daemon
 that fires them. Each change is one short transaction, so a reminder is stored whole or not at all. One that is due
 is claimed (``pending`` → ``due``) before it is shown, and marked shown (``fired``, or ``missed`` when it was shown
 late: found overdue as the daemon starts) only once a notification service has accepted it: a daemon killed at any
@@ -123,6 +123,24 @@ class Book:
                        ids)
             db.execute("COMMIT")
             return [_row(r) for r in rows]
+        finally:
+            db.close()
+
+    def move(self, id: int, due: datetime, wall: bool = False) -> Reminder | None:
+        """Give the pending reminder ``id`` a new due time (``wall`` as in :meth:`add`); ``None`` when it is no
+        longer pending (it fired or was cancelled meanwhile)."""
+        zone = getattr(due.tzinfo, "key", None) if wall else None
+        db = self._db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            cur = db.execute("UPDATE reminders SET due = ?, wall = ?, zone = ? WHERE id = ? AND state = 'pending'",
+                             (_iso(due), due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None,
+                              zone, id))
+            db.execute("COMMIT")
+            if cur.rowcount == 0:
+                return None
+            row = db.execute("SELECT * FROM reminders WHERE id = ?", (id,)).fetchone()
+            return _row(row) if row else None
         finally:
             db.close()
 

@@ -483,3 +483,61 @@ def _split_zh(body: str, kind: str) -> Request | None:
     if kind == "timer" or not rest:
         rest = rest if kind != "timer" else re.sub(r"^(?:的)?", "", rest)
     return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)
+
+
+# The reminder or timer just set, changed: "push it to 5pm", "make it 15 minutes", "move that to tomorrow at 9",
+# "push it back by an hour", "make it 10 minutes later", "改成半小时", "推迟半小时", "提前10分钟"; and another like it:
+# "another one at 5", "one more for 6:45 in the evening", "再来一个明天8点的". Acted on only after a turn that set one.
+_IT = r"(?:it|that|this|that\s+one|this\s+one|the\s+last\s+one|the\s+(?:reminder|timer|alarm)|my\s+(?:reminder|timer|alarm))"
+_EN_CHANGE = lazy_compile(
+    r"^(?:(?:ok(?:ay)?|actually|oh|wait|no|hmm|sorry|um|sure)[\s,]+)*(?:please\s+|(?:can|could|would)\s+you\s+)?"
+    r"(?P<verb>push|move|change|make|set|switch|reschedule|bump|shift|put|delay|postpone)\s+" + _IT + r"\s+"
+    r"(?:(?P<dir>back|forward|later|earlier)\s+)?(?:(?P<by>by)\s+)?(?:to|for|until|till|at|in|on)?\s*(?P<when>.+?)"
+    r"(?:\s+(?P<after>later|earlier|sooner))?(?:\s+instead)?(?:\s+please)?$", re.IGNORECASE)
+_ZH_CHANGE = lazy_compile(
+    r"^(?:那|还是|要不|算了)?(?:就)?(?:把)?(?:它|这个|那个|提醒|闹钟|定时器|计时器)?"
+    r"(?:(?:改成|改到|改为|换成|换到|推迟到|推到|挪到|提前到|调到|定到|设到|改)(?P<when>.+?)"
+    r"|(?P<later>推迟|延后|往后推|往后挪|晚)(?P<span>.+?)|(?P<earlier>提前|早)(?P<span2>.+?))(?:吧|好了|呢|的)?$")
+_EN_ANOTHER = lazy_compile(
+    r"^(?:(?:and|also|oh|ok(?:ay)?|oh\s+and)[\s,]+)*(?:please\s+)?(?:(?:set|make|add|give\s+me)\s+)?"
+    r"(?:another|one\s+more)(?:\s+one|\s+(?:reminder|timer|alarm))?\s+(?P<when>.+?)"
+    r"(?:\s+too|\s+as\s+well)?(?:\s+please)?$", re.IGNORECASE)
+_ZH_ANOTHER = lazy_compile(r"^(?:那)?(?:再|还要)(?:来|设|定|加|设置|订)?(?:一个|个)(?P<when>.+?)的?(?:提醒|闹钟|定时器)?(?:吧)?$")
+
+
+def changed(question: str) -> tuple[str, str] | None:
+    """How a request changes the reminder just set: ``("to", when)`` a new time ("push it to 5pm"), or ``("later",
+    span)`` / ``("earlier", span)`` a shift of its time ("push it back by an hour", "提前10分钟"); ``None`` when it
+    is no such change or the time is not one :func:`due` or :func:`seconds_of` reads."""
+    text = _plain(question).strip().rstrip("?？!！。.，, ")
+    if (m := _ZH_CHANGE.match(text)) is not None:
+        if m.group("when"):
+            return ("to", m.group("when")) if _reads(m.group("when")) else None  # 改成8点
+        span = m.group("span") or m.group("span2")
+        return ("later" if m.group("later") else "earlier", span) if seconds_of(span) else None
+    if (m := _EN_CHANGE.match(text)) is None:
+        return None
+    when, direction = at_hour(m.group("when")), (m.group("after") or m.group("dir") or "").lower()
+    shift = m.group("by") or direction or m.group("verb").lower() in ("delay", "postpone")
+    if shift and seconds_of(when):
+        return ("earlier" if direction in ("forward", "earlier", "sooner") else "later", when)
+    return ("to", when) if not m.group("by") and not direction and _reads(when) else None
+
+
+def another(question: str) -> str | None:
+    """The time of another reminder like the one just set ("another one at 5": "at 5"), or ``None``."""
+    text = _plain(question).strip().rstrip("?？!！。.，, ")
+    m = _ZH_ANOTHER.match(text) or _EN_ANOTHER.match(text)
+    when = at_hour(m.group("when")) if m is not None else ""
+    return when if when and _reads(when) else None
+
+
+def _reads(when: str) -> bool:
+    """``when`` names a time or a delay (whether or not it has passed)."""
+    found = due(when, datetime.now().astimezone())
+    return found.at is not None or found.problem not in (_NO_TIME, _NO_HOUR)
+
+
+def at_hour(when: str) -> str:
+    """A bare hour said as the new time ("make it 7", "another one at 5") as the time of day it is: "at 7"."""
+    return f"at {when}" if re.fullmatch(r"\d{1,2}(?::\d{2})?", when.strip()) else when

@@ -35,6 +35,8 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
 _CANCEL_VERB = lazy_compile(r"\b(?:cancel|delete|remove|clear|stop|dismiss|forget|drop|scrap|kill|turn\s+off|switch\s+off|"
                             r"get\s+rid\s+of|never\s*mind|nevermind|undo|don'?t\s+(?:need|want|bother))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用",
                             re.IGNORECASE)
+_CHANGE_VERB = lazy_compile(r"\b(?:push|move|change|make|switch|reschedule|bump|shift|delay|postpone|put\s+off)\b|改|推迟|"
+                            r"延后|提前|挪|调到|换成", re.IGNORECASE)
 _ASKS_TO_KNOW = lazy_compile(r"\b(?:forget|let\s+me\s+know|notify|alert|tell\s+me\s+when)\b|别忘|忘了|记得|通知", re.IGNORECASE)
 _CANCELLING = lazy_compile(r"\s*(?:cancel|delete|remove|clear|stop|dismiss|forget|never\s*mind)\b|\s*(?:取消|删除)",
                            re.IGNORECASE)
@@ -50,14 +52,15 @@ class RemindersConfig(BaseModel):
 
 
 class RemindersArgs(BaseModel):
-    action: Literal["set", "list", "cancel"] = Field(..., description="set one, list them, or cancel some")
-    when: str = Field("", max_length=80, description="for set: the time as the user wrote it ('in 10 minutes', "
-                                                      "'tomorrow at 9', '明天早上8点', '半小时后')")
+    action: Literal["set", "list", "cancel", "change"] = Field(..., description="set one, list them, cancel some, or "
+                                                                                "change one's time")
+    when: str = Field("", max_length=80, description="for set and change: the time as the user wrote it ('in 10 "
+                                                      "minutes', 'tomorrow at 9', '明天早上8点', '半小时后')")
     text: str = Field("", max_length=2000, description="for set: what to remind of, as the user wrote it ('' for none)")
     kind: Literal["reminder", "timer"] = Field("reminder", description="a timer counts down a span ('a 10 minute "
                                                                         "timer'); a reminder names a time or a delay")
-    target: str = Field("", max_length=80, description="for cancel: which one (words of its text, its number, 'all'; "
-                                                        "'' when there is one)")
+    target: str = Field("", max_length=80, description="for cancel and change: which one (words of its text, its "
+                                                        "number, 'all' to cancel; '' when there is one)")
 
 
 def _clock(t: datetime) -> str:
@@ -157,7 +160,13 @@ class Reminders(Tool[RemindersArgs]):
     def unasked_change(self, question: str, args: RemindersArgs, about_it: bool) -> LocalText | None:
         """A model's cancel runs only when the user's words ask to cancel and name what: a kind ("the timer"), all
         of them ("all"), words of one that are the user's own, or the reminder just talked about ("cancel it"
-        after one was set or listed)."""
+        after one was set or listed); a model's change only when they ask to move one so named."""
+        if args.action == "change":  # a time changed: only when the words ask it of one named or just talked about
+            if _CHANGE_VERB.search(question) and (about_it or _KIND_WORD.search(question)):
+                return None
+            return LocalText(en="I did not change anything: your words do not say which reminder to move. Say it with "
+                                "its words or its number (\"move the reminder to call mum to 6pm\").",
+                             zh="我没有改任何提醒:你的话里没有说要改哪一个。请说出它的内容或编号(例如“把给妈妈打电话的提醒改到6点”)。")
         if args.action != "cancel":
             return None
         target = args.target.strip().lower()
@@ -175,20 +184,37 @@ class Reminders(Tool[RemindersArgs]):
                             "提醒”);assistant reminders 可以列出来。")
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
-        """"Cancel it", "never mind", "取消它" right after a reminders turn: the reminder that turn set (or the one it
-        listed alone); after any other turn they are not about reminders at all."""
-        if previous.route != self.name or not _CANCEL_VERB.search(question):  # before the reading's patterns compile
+        """Right after a reminders turn, what only makes sense after it: "cancel it", "never mind", "取消它" (the
+        reminder that turn set, or the one it listed alone); "push it to 5pm", "make it 10 minutes later", "改成半小时"
+        (the one it set: a new time); "another one at 5", "再来一个8点的" (one more like it). After any other turn
+        these words are not about reminders at all."""
+        if previous.route != self.name:
             return None
-        from tools.reminders.reading import anaphoric
+        from tools.reminders.reading import anaphoric, another, changed
 
-        if not anaphoric(question):
-            return None
-        ids = [str(data["id"]) for _, data in previous.calls if isinstance(data, dict) and data.get("action") == "set"
-               and data.get("id") is not None]
-        listed = [r for _, data in previous.calls if isinstance(data, dict) and data.get("action") == "list"
-                  for r in data.get("reminders", [])]
-        target = ids[-1] if ids else str(listed[0]["id"]) if len(listed) == 1 else ""
-        return [RemindersArgs(action="cancel", target=target)]
+        set_ = [data for _, data in previous.calls if isinstance(data, dict) and data.get("action") in ("set", "change")
+                and data.get("id") is not None]
+        if _CANCEL_VERB.search(question) and anaphoric(question):  # the verb first: the patterns compile only then
+            listed = [r for _, data in previous.calls if isinstance(data, dict) and data.get("action") == "list"
+                      for r in data.get("reminders", [])]
+            target = str(set_[-1]["id"]) if set_ else str(listed[0]["id"]) if len(listed) == 1 else ""
+            return [RemindersArgs(action="cancel", target=target)]
+        if len(set_) != 1 or len(question) > 80:
+            return None  # a change needs the one reminder just set
+        last = set_[0]
+        if (change := changed(question)) is not None:
+            how, when = change
+            if how != "to":  # a shift of its own time: "an hour later" is an hour after it was due
+                from tools.reminders.reading import seconds_of
+
+                span = timedelta(seconds=seconds_of(when) or 0) * (1 if how == "later" else -1)
+                at = (datetime.fromisoformat(str(last["due"])) + span).astimezone(self.now().tzinfo)
+                when = f"{at.date().isoformat()} at {at:%H:%M}"
+            return [RemindersArgs(action="change", target=str(last["id"]), when=when)]
+        if (when := another(question)) is not None:
+            return [RemindersArgs(action="set", when=when, text=str(last.get("text") or ""),
+                                  kind="timer" if last.get("kind") == "timer" else "reminder")]
+        return None
 
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
         from tools.reminders.reading import untimed
@@ -218,11 +244,13 @@ class Reminders(Tool[RemindersArgs]):
         read_due = due(args.when, now)
         if read_due.at is None:
             problem = read_due.problem or LocalText(en="I could not tell when.", zh="没听出是什么时候。")
-            result = ToolResult.failure(f"cannot set it: {problem.en}", problem)
+            result = ToolResult.failure(f"cannot {args.action} it: {problem.en}", problem)
             result.fixable = "could not tell" in problem.en  # a model may write the time again; a past one stays past
             return result
         at = read_due.at if read_due.at.microsecond == 0 else \
             read_due.at.replace(microsecond=0) + timedelta(seconds=1)  # "in 90 seconds": a whole second, never early
+        if args.action == "change":
+            return self._change(book, args, at, read_due.relative, now)
         text = args.text.strip()
         if _CONTROL.search(text):
             return ToolResult(ok=False, error="the reminder's text has control characters", fixable=False,
@@ -246,7 +274,35 @@ class Reminders(Tool[RemindersArgs]):
                                   # "in 5 minutes" is said back as 5 minutes, not the second it was rounded up by
                                   daemon=self.daemon_running())
 
+    def _change(self, book: Book, args: RemindersArgs, at: datetime, relative: bool, now: datetime) -> ToolResult:
+        """One pending reminder, named by ``args.target`` (or the only one), given the new time ``at``."""
+        chosen = self._chosen(book, args)
+        if isinstance(chosen, ToolResult):
+            return chosen
+        if len(chosen) != 1:
+            return ToolResult(ok=False, error="change one reminder at a time", fixable=False,
+                              message=LocalText(en="I can change one reminder at a time: say which.",
+                                                zh="一次只能改一个提醒:请说是哪一个。"))
+        moved = book.move(chosen[0].id, at, wall=not relative)
+        if moved is None:
+            return ToolResult(ok=False, error="it is no longer pending", fixable=False,
+                              message=LocalText(en="that one has already gone off or been cancelled.",
+                                                zh="那个提醒已经响过或取消了。"))
+        return ToolResult.success(action="change", id=moved.id, kind=moved.kind, text=moved.text,
+                                  due=moved.due.astimezone(now.tzinfo).isoformat(), as_of=now.isoformat(),
+                                  seconds=round((at - now).total_seconds()), relative=relative,
+                                  daemon=self.daemon_running())
+
     def _cancel(self, book: Book, args: RemindersArgs) -> ToolResult:
+        chosen = self._chosen(book, args)
+        if isinstance(chosen, ToolResult):
+            return chosen
+        done = book.cancel([r.id for r in chosen])
+        return ToolResult.success(action="cancel", cancelled=[r.as_json() for r in done])
+
+    def _chosen(self, book: Book, args: RemindersArgs) -> list[Reminder] | ToolResult:
+        """The pending reminders ``args.target`` names (its number, words of it, "the last one", "all"; the only
+        one when it names none), or the failure that says why none is."""
         pending = book.listed()
         target = args.target.strip().lower()
         if not pending:
@@ -271,13 +327,12 @@ class Reminders(Tool[RemindersArgs]):
             if pending:
                 return ToolResult(ok=False, error="several reminders are pending: which one?", fixable=False,
                                   message=_which(pending, language_of(args.target) == "zh" or
-                                                 any(r.lang == "zh" for r in pending[:1]), self.now()))
+                                                 any(r.lang == "zh" for r in pending[:1]), self.now(), args.action))
         if not chosen:
             return ToolResult(ok=False, error="no pending reminder matches", fixable=False,
                               message=LocalText(en="no pending reminder matches that (assistant reminders lists them).",
                                                 zh="没有对得上的待办提醒(assistant reminders 可以列出来)。"))
-        done = book.cancel([r.id for r in chosen])
-        return ToolResult.success(action="cancel", cancelled=[r.as_json() for r in done])
+        return chosen
 
     def vet(self, question: str, args: RemindersArgs) -> Verdict | None:
         """A model's call: the time it sets must be the question's own (its numbers, or its words), never one it
@@ -318,6 +373,14 @@ class Reminders(Tool[RemindersArgs]):
         when = when_said(at, now, zh)
         what, kind = str(data.get("text") or ""), data.get("kind")
         seconds = float(data.get("seconds") or 0)
+        if data.get("action") == "change":
+            if zh:
+                return ("好的,改好了:计时器" + (f"({what})" if what else "") + f"{when} 到点" if kind == "timer" else
+                        f"好的,改好了:{when} 提醒你" + (f":{what}" if what else "")) + f"(#{data['id']})。"
+            if kind == "timer":
+                return "OK, moved: the timer" + (f" ({what})" if what else "") + f" goes off {when} (#{data['id']})."
+            return "OK, moved: I'll remind you" + (f" to {what}" if what and not what.lower().startswith(("to ", "about "))
+                                                   else f" {what}" if what else "") + f" {when} instead (#{data['id']})."
         if zh:
             head = (f"好的,计时 {_span(seconds, True)}" + (f"({what})" if what else "") + f",{when} 到点" if kind == "timer" else
                     f"好的,{when} 提醒你" + (f":{what}" if what else "")) + f"(#{data['id']})。"
@@ -356,9 +419,11 @@ _ORDINAL = re.compile(r"(?P<last>last|latest|newest|most\s+recent|最后一个|�
                       r"|next|soonest|first|earliest|下一个|最近的?|第一个|最早的?")
 
 
-def _which(pending: list[Reminder], zh: bool, now: datetime) -> LocalText:
+def _which(pending: list[Reminder], zh: bool, now: datetime, action: str = "cancel") -> LocalText:
     listed = "; ".join(_line(r, now, zh) for r in pending[:5])
+    if action == "change":
+        return LocalText(en=f"which one? You have {len(pending)} pending: {listed}. Say its number or words of it.",
+                         zh=f"改哪一个?你有 {len(pending)} 个待办提醒:{listed}。请说它的编号或内容里的词。")
     return LocalText(en=f"which one? You have {len(pending)} pending: {listed}. Say \"cancel 2\", words of it, or "
                         "\"cancel all\".",
                      zh=f"取消哪一个?你有 {len(pending)} 个待办提醒:{listed}。可以说“取消 2”、提醒里的词,或“取消所有提醒”。")
-

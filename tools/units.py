@@ -179,7 +179,8 @@ _UNIT_LIKE = lazy_compile(r"[^\W\d_]|[°℃℉%$′″'\"µ]")  # a letter of an
 
 
 def _plain(question: str) -> str:
-    text = unicodedata.normalize("NFKC", question).replace("º", "°")
+    text = unicodedata.normalize("NFKC", question).replace("º", "°").replace("−", "-")  # the minus sign as typed
+    text = text.replace("零下", "-")  # 零下八度: eight below zero
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
     if _MAY_COUNT.search(text) and _rx().numeral_unit.search(text):  # cn2an only where a Chinese numeral counts a unit
         text = to_digits(text)

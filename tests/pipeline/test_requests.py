@@ -114,6 +114,7 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("how many minutes is 1 hour and 45 minutes?", "1.75 hours = 105 minutes"),
     ("3小时20分钟是多少秒", "200分钟 = 12000秒"),
     ("hey, what's thirty-six times twelve?", "36 times 12 = 432"),
+    ("seven and a half times 2", "7.5 times 2 = 15"), ("what is two and a quarter plus three", "2.25 plus 3 = 5.25"),
     ("what is a 20% tip on $48.60", "20% of 48.60 = 9.72"),
     ("how much is a 15% tip on a $64 bill", "15% of 64 = 9.6"),
     ("what's one mile in km?", "1 mile = 1.61 km"),

@@ -18,11 +18,23 @@ _EN_DIGIT = "|".join(k for k, v in _EN_UNITS.items() if 0 < v < 10)
 _EN_SMALL = (rf"(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{_EN_DIGIT}))?|"
              rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})")
 _EN_HUNDREDS = rf"{_EN_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?)?"
-EN_NUMBER = lazy_compile(rf"\b{_EN_HUNDREDS}(?:\s+thousand(?:\s+(?:and\s+)?{_EN_HUNDREDS})?)?\b", re.IGNORECASE)
+EN_NUMBER = lazy_compile(rf"\b{_EN_HUNDREDS}(?:\s+thousand(?:\s+(?:and\s+)?{_EN_HUNDREDS})?)?"
+                         r"(?:\s+and\s+(?:a\s+)?(?:half|quarter)|\s+and\s+three\s+quarters)?\b", re.IGNORECASE)
+_FRACTION = {"half": 0.5, "quarter": 0.25, "quarters": 0.75}
 
 
-def en_value(words: str) -> int:
-    """The value of an English number in words, as :data:`EN_NUMBER` finds it ("thirty-six" → 36)."""
+def en_value(words: str) -> int | float:
+    """The value of an English number in words, as :data:`EN_NUMBER` finds it ("thirty-six" → 36, "seven and a
+    half" → 7.5)."""
+    words, _, fraction = words.lower().partition(" and a")
+    if not fraction and " and three quarters" in words:
+        words, fraction = words.replace(" and three quarters", ""), "quarters"
+    whole = _whole(words)
+    part = _FRACTION.get(fraction.split()[-1], 0.0) if fraction.strip() else 0.0
+    return whole + part if part else whole
+
+
+def _whole(words: str) -> int:
     total, current = 0, 0
     for word in re.split(r"[\s-]+", words.lower()):
         if word in _EN_UNITS:

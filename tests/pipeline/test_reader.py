@@ -68,6 +68,16 @@ async def test_the_date_asked_in_other_words_is_today(fake, make_app, question):
     assert result.model_calls == 0 and result.route == "clock" and "27" in result.answer and "November" in result.answer
 
 
+@pytest.mark.parametrize("question, said", [
+    ("what is tomorrow's date", "28 November 2026"), ("i'd like to know the date tomorrow", "28 November 2026"),
+    ("what will the date be in 10 days", "7 December 2026"), ("tell me the date 650 days from now", "7 September 2028"),
+    ("what will be the date in a hundred days from now", "7 March 2027"),
+])
+async def test_the_date_of_a_day_said_in_other_words(fake, make_app, question, said):
+    result = await make_app(clock="2026-11-27T10:00:00+00:00").ask(question)
+    assert result.model_calls == 0 and result.route == "clock" and said in result.answer, result.answer
+
+
 async def test_a_place_left_over_is_the_place_asked_about(fake, make_app):
     result = await make_app(clock="2026-11-27T10:00:00+00:00").ask("what is the exact time in istanbul")
     assert result.model_calls == 0 and "Istanbul" in result.answer and "13:00" in result.answer  # UTC+3

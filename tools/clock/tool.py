@@ -16,6 +16,7 @@ from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
 from tools.clock.zones import country_names, country_offsets, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
+from tools.reading.numerals import EN_NUMBER, en_value
 from tools.reading.reader import leftover, unexplained
 from tools.reading.time_of_day import clock_time
 from tools.reading.when import current_time
@@ -71,7 +72,10 @@ class Clock(Tool[ClockArgs]):
         now", "which timezone is reno in")."""
         rest = unexplained(question, target)
         if target == "clock.date":
-            return None if rest else [ClockArgs(ask="date", date="today")]
+            if not rest:
+                return [ClockArgs(ask="date", date="today")]
+            said = self._day_said(question)  # "what's tomorrow's date", "the date 650 days from now"
+            return [ClockArgs(ask="date", date=said)] if said and not unexplained(question, target, said) else None
         if target not in ("clock.time", "clock.timezone"):
             return None
         ask = "now" if target == "clock.time" else "zone"
@@ -120,6 +124,16 @@ class Clock(Tool[ClockArgs]):
             return (ZoneInfo(key), name) if key else None
         except ZoneInfoNotFoundError:
             return None
+
+    def _day_said(self, question: str) -> str | None:
+        """The longest run of the question's words (up to six) that the date reader reads as a day ("tomorrow",
+        "in 10 days", "650 days from now", "christmas"), numbers in words as digits; ``None`` when none does."""
+        words = EN_NUMBER.sub(lambda m: str(en_value(m.group())), question.lower()).replace("'s", "").split()
+        words = [w.strip(",.?!") for w in words]
+        today = self.now().date()
+        spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)),
+                       key=lambda ij: ij[0] - ij[1])
+        return next((" ".join(words[i:j]) for i, j in spans if read_date(" ".join(words[i:j]), today) is not None), None)
 
     def _by_zone_name(self, place: str) -> bool:
         """``place`` is a time zone's name ("Central Time", "pst"), not a place's."""

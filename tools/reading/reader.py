@@ -154,7 +154,7 @@ def unexplained(text: str, target: str, read: str = "") -> list[str]:
     what a decision on the reading alone would leave unread. Empty: every word is accounted for."""
     frame = model().frames.get(target, frozenset())
     taken = set(tokens(read))
-    return [w for w in tokens(text) if w not in frame and w not in taken and w not in _PUNCT]
+    return [w for w in tokens(text) if w not in _PUNCT and not ({w, w.removesuffix("'s")} & (frame | taken))]
 
 
 _PUNCT = frozenset("%+*/=^×÷?$€£-")

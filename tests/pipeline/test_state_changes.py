@@ -177,3 +177,40 @@ async def test_a_models_change_runs_only_when_the_words_ask_to_move_one_named(fa
     assert _due(app) == [("call the dentist", "11-27 12:00")]
     await app.ask("please move the dentist reminder to 6pm")
     assert _due(app) == [("call the dentist", "11-27 18:00")]
+
+
+@pytest.mark.parametrize("question, due", [
+    ("set up two alarms one for 10am and another for 2pm", ["11-27 10:00", "11-27 14:00"]),
+    ("please set two alarms, one at 12 pm and the next at 1 pm", ["11-27 12:00", "11-27 13:00"]),
+    ("i need an alarm at 6:30 and one at 7", ["11-27 06:30", "11-27 07:00"]),
+])
+async def test_several_alarms_in_one_request_are_each_set(fake, make_app, question, due):
+    app = make_app(clock="2026-11-27T05:00:00+00:00")
+    result = await app.ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and sorted(d for _, d in _due(app)) == due, result.answer
+
+
+@pytest.mark.parametrize("question", ["i want to make an alarm", "make a new alarm", "i need a reminder",
+                                      "new reminder, please"])
+async def test_a_request_to_set_one_in_other_words_asks_when_and_the_reply_sets_it(fake, make_app, question):
+    app = make_app(clock=CLOCK)
+    asked = await app.ask(question)
+    assert asked.model_calls == 0 and "When should I remind you?" in asked.answer and _due(app) == []
+    told = await app.ask("at 6pm", session_id=asked.session_id)
+    assert told.model_calls == 0 and told.route == "reminders" and _due(app) == [("", "11-27 18:00")], told.answer
+
+
+@pytest.mark.parametrize("question", ["remind me tomorrow at 9 and again at 10 to stretch", "how do i set the alarm",
+                                      "the alarm went off at 6 am today", "what time is my alarm set for"])
+def test_times_it_cannot_place_are_neither_set_nor_asked_for_by_rule(tmp_path, question):
+    from assistant.app import build_registry
+    from assistant.config import Settings
+    from assistant.pipeline import router
+    from assistant.pipeline.context import TurnContext
+    from assistant.trace import Trace
+    from conftest import paths_under
+
+    settings = Settings(clock=CLOCK)
+    ctx = TurnContext(settings, None, build_registry(settings, paths_under(tmp_path)), None, question, [], Trace())
+    decision = router.by_rule(ctx)
+    assert decision is None or decision.route not in ("reminders", "clarify"), decision

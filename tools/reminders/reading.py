@@ -243,6 +243,12 @@ def _part_only(now: datetime, day: date | None, text: str, zh: bool) -> datetime
     return at if at > now or day is not None else at + timedelta(days=1)
 
 
+def numbers_as_digits(text: str) -> str:
+    """``text`` as the rules read it: numbers in words as digits, times of day in words as times ("eight thirty in
+    the morning": "8:30 in the morning")."""
+    return _plain(text)
+
+
 def _plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
@@ -347,7 +353,10 @@ def read(question: str) -> Request | None:
             what = "all"
         what = re.sub(r"^(?:the|my|that|this|那个|这个|我的)\s*", "", what, flags=re.IGNORECASE).strip()
         return Request(action="cancel", target=what)
-    return _read_set(text, zh)
+    found = _read_set(text, zh)
+    if found is not None and not zh and len(times_said(question, datetime.now().astimezone())) > 1:
+        return None  # "an alarm at 6:30 and one at 7": two times are two alarms, not one at a time made of both
+    return found
 
 
 # A cancel that names nothing but what was just talked about: "cancel it", "forget it", "never mind", "stop that",
@@ -371,6 +380,8 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
     if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _ZH_ABOUT.search(text)):
         return None
+    if not zh and times_said(question, datetime.now().astimezone()):
+        return None  # it names times (several, or one the rules could not place): asking "when?" would not fit
     if zh:
         m = re.match(r"^(?:帮我|请|给我|麻烦)?(?:(?:设置|设定|设|定|开|来|建|加)(?:一)?个?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)|提醒我|叫醒我)", text)
         if m:
@@ -541,3 +552,26 @@ def _reads(when: str) -> bool:
 def at_hour(when: str) -> str:
     """A bare hour said as the new time ("make it 7", "another one at 5") as the time of day it is: "at 7"."""
     return f"at {when}" if re.fullmatch(r"\d{1,2}(?::\d{2})?", when.strip()) else when
+
+
+def times_said(question: str, now: datetime) -> list[str]:
+    """Every time or delay said in an English request ("at 6 am tomorrow", "for 10am" and "for 2pm", "for 10
+    minutes"), once numbers in words are digits: each longest run of words of time (a number, "at", "tomorrow",
+    "pm", "in the morning" …) that :func:`due` reads as a time still to come. For a request the learned reader is
+    certain sets one; what else it says is the reader's frame's to account for."""
+    runs: list[list[str]] = [[]]
+    for word in _plain(question).split():
+        w = word.strip(",.?!;").lower()
+        if w and (any(c.isdigit() for c in w) or w in _TIME_WORDS):
+            runs[-1].append(w)
+        if not w or w != word.lower() or not (any(c.isdigit() for c in w) or w in _TIME_WORDS):
+            runs.append([])  # a word of no time, or a comma after one, ends the run
+    pieces = [" ".join(r).strip() for r in runs if any(any(c.isdigit() for c in w) or w in _DAY_WORDS for w in r)]
+    return [p for p in pieces if due(p, now).at is not None]
+
+
+_DAY_WORDS = {"tomorrow", "tonight", "today", "noon", "midnight", *_EN_WEEKDAYS}
+_TIME_WORDS = {"at", "for", "in", "by", "on", "around", "about", "the", "this", "next", "a", "an", "am", "pm", "a.m.",
+               "p.m.", "o'clock", "oclock", "from", "now", "half", "quarter", "past", "morning", "evening", "afternoon",
+               "night", "second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr",
+               "hrs", "day", "days", "week", "weeks", *_DAY_WORDS, *_EN_MONTHS}

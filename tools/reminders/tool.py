@@ -42,6 +42,10 @@ _CANCELLING = lazy_compile(r"\s*(?:cancel|delete|remove|clear|stop|dismiss|forge
                            re.IGNORECASE)
 _KIND_WORD = lazy_compile(r"remind|timer|alarm|countdown|提醒|定时|计时|闹钟|倒计时", re.IGNORECASE)
 _ALL_WORD = lazy_compile(r"\b(?:all|every|everything|each)\b|所有|全部|统统|都", re.IGNORECASE)
+# The question back for the time of one to set, by kind and language.
+_WHEN = {"timer": {"zh": "计时多久?(例如“10分钟”)", "en": "How long should the timer run? (\"10 minutes\", \"90 seconds\")"},
+         "reminder": {"zh": "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)",
+                      "en": "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")"}}
 _CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -121,11 +125,24 @@ class Reminders(Tool[RemindersArgs]):
         return current_time(self.cfg.clock).astimezone(local_zone())
 
     def from_reading(self, target: str, question: str) -> list[BaseModel] | str | None:
-        """The reminders and timers listed, asked in any words ("go through my reminders for me", "what alarms
-        have I got"), when no word asks for one of them in particular (a day, a time, a subject)."""
-        if target == "reminders.list" and not unexplained(question, target):
-            return [RemindersArgs(action="list")]
-        return None
+        """Asked in any words, with every other word one such requests are made of: the reminders and timers
+        listed ("go through my reminders for me", "what alarms have I got"); an alarm or a timer set at each time
+        said ("sound the alarm at 6 am tomorrow", "set up two alarms one for 10am and another for 2pm"), or, with
+        none said, the question back for it ("i want to make an alarm", "new reminder, please")."""
+        if target == "reminders.list":
+            return [RemindersArgs(action="list")] if not unexplained(question, target) else None
+        if target not in ("reminders.alarm", "reminders.timer", "reminders.set"):
+            return None
+        from tools.reminders.reading import numbers_as_digits, times_said
+
+        times = times_said(question, self.now())
+        counted = {1: "one", 2: "two", 3: "three"}.get(len(times), "")  # "two alarms, one at 12 pm and …"
+        if unexplained(numbers_as_digits(question), target, " ".join([*times, counted, "one" if times else ""])):
+            return None  # what it is about, or a word no such request has: the rules or the model read it
+        kind: Literal["reminder", "timer"] = "timer" if target == "reminders.timer" else "reminder"
+        if not times:
+            return _WHEN[kind]["zh" if language_of(question) == "zh" else "en"]
+        return [RemindersArgs(action="set", when=when, kind=kind) for when in times]
 
     def route(self, question: str) -> list[BaseModel] | None:
         if not _MAY_BE.search(question):
@@ -144,12 +161,7 @@ class Reminders(Tool[RemindersArgs]):
         from tools.reminders.reading import untimed
 
         kind = untimed(question)
-        if kind is None:
-            return None
-        if language_of(question) == "zh":
-            return "计时多久?(例如“10分钟”)" if kind == "timer" else "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)"
-        return ("How long should the timer run? (\"10 minutes\", \"90 seconds\")" if kind == "timer" else
-                "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")")
+        return None if kind is None else _WHEN[kind]["zh" if language_of(question) == "zh" else "en"]
 
     def grounding(self, question: str) -> Grounding:
         """A model's route here stands when the request speaks of reminders, timers or alarms, or says a time (a
@@ -211,17 +223,22 @@ class Reminders(Tool[RemindersArgs]):
                 at = (datetime.fromisoformat(str(last["due"])) + span).astimezone(self.now().tzinfo)
                 when = f"{at.date().isoformat()} at {at:%H:%M}"
             return [RemindersArgs(action="change", target=str(last["id"]), when=when)]
-        if (when := another(question)) is not None:
-            return [RemindersArgs(action="set", when=when, text=str(last.get("text") or ""),
+        if (again := another(question)) is not None:
+            return [RemindersArgs(action="set", when=again, text=str(last.get("text") or ""),
                                   kind="timer" if last.get("kind") == "timer" else "reminder")]
         return None
 
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
-        from tools.reminders.reading import untimed
+        from tools.reminders.reading import times_said, untimed
 
         zh = language_of(question) == "zh"
-        joined = f"{question}{reply}" if zh else f"{question} {'for ' if untimed(question) == 'timer' else ''}{reply}"
-        return self.route(joined)
+        kind = untimed(question)
+        joined = f"{question}{reply}" if zh else f"{question} {'for ' if kind == 'timer' else ''}{reply}"
+        if (read := self.route(joined)) is not None or zh:
+            return read
+        # asked back on the reader's reading ("i want to make an alarm"): the reply is the time, and all of it
+        times = times_said(f"{'for ' if kind == 'timer' else ''}{reply}", self.now())
+        return [RemindersArgs(action="set", when=times[0], kind=kind or "reminder")] if len(times) == 1 else None
 
     def daemon_running(self) -> bool:
         try:

@@ -50,16 +50,7 @@ class ClockAnswers:
             return None
         data, zh = result.data, language_of(question) == "zh"
         if args.ask == "now":
-            d = date.fromisoformat(data["date"])
-            where = "" if HERE.match(args.place.strip()) else args.place
-            if data.get("zone_named"):  # a time zone by its name: "It is 04:00 Central Time …"
-                where = data["place"]
-                if zh:
-                    return f"{where}现在是{zh_date(d)} {data['time']}({data['utc_offset']})。"
-                return f"It is {data['time']} {where} on {en_date(d)} ({data['utc_offset']})."
-            if zh:
-                return f"{where + '现在' if where else '现在'}是{zh_date(d)} {data['time']}({data['utc_offset']})。"
-            return f"{'In ' + where + ' it' if where else 'It'} is {data['time']} on {en_date(d)} ({data['utc_offset']})."
+            return _now_said(args, data, zh)
         if args.ask == "zone":
             return _zone_said(args, data, zh)
         if args.ask == "convert":
@@ -128,6 +119,21 @@ def _same(a: str, b: str) -> bool:
         return re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", text)).casefold()
 
     return key(a) == key(b)
+
+
+def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
+    """The time now, here or in a place ("In Tokyo it is 19:00 on …"), or in a time zone named ("It is 04:00
+    Central Time on …")."""
+    d = date.fromisoformat(data["date"])
+    where = "" if HERE.match(args.place.strip()) else args.place
+    if data.get("zone_named"):
+        where = data["place"]
+        if zh:
+            return f"{where}现在是{zh_date(d)} {data['time']}({data['utc_offset']})。"
+        return f"It is {data['time']} {where} on {en_date(d)} ({data['utc_offset']})."
+    if zh:
+        return f"{where + '现在' if where else '现在'}是{zh_date(d)} {data['time']}({data['utc_offset']})。"
+    return f"{'In ' + where + ' it' if where else 'It'} is {data['time']} on {en_date(d)} ({data['utc_offset']})."
 
 
 def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:

@@ -181,6 +181,9 @@ def model() -> Model:
 def read(text: str) -> Reading | None:
     """The reader's reading of ``text`` (a request, its wrapper set aside), or ``None`` when it has nothing to say
     (Chinese, no word it knows, no request). Never raises on any text."""
-    if not text or len(text) > 2000 or _CJK.search(text):
-        return None  # Chinese: nothing to say, and the weights are not loaded for it
+    if not text or len(text) > 2000 or _CJK.search(text) or not _LETTERS.search(text):
+        return None  # Chinese, or no word at all ("2+3"): nothing to say, and the weights are not loaded for it
     return model().read(text)
+
+
+_LETTERS = re.compile(r"[^\W\d_]{2}")

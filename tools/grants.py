@@ -20,7 +20,7 @@ from typing import Any, Sequence
 try:
     from tools.importpath import TOOLS_DIR, interpreter_path
 except ImportError:  # loaded by path in the MCP launcher (python -I), beside importpath.py
-    from importpath import TOOLS_DIR, interpreter_path  # type: ignore[no-redef]
+    from importpath import TOOLS_DIR, interpreter_path  # type: ignore[no-redef]  # the same names, by path in the jail
 
 GRANTS_FILE = "permissions.json"
 

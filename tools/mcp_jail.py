@@ -43,8 +43,8 @@ def main() -> None:
     try:
         import resource
     except ImportError:  # not POSIX: no limits to set
-        resource = None  # type: ignore[assignment]
-    if resource is not None:
+        pass
+    else:
         if limits.get("memory_mb"):
             memory = int(limits["memory_mb"]) * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))

@@ -26,10 +26,10 @@ def _python_type(schema: Any) -> Any:
     if isinstance(kind, list):
         return _union(tuple(_python_type({**schema, "type": k}) for k in kind))
     if kind == "array":
-        return list[_python_type(schema.get("items"))]  # type: ignore[misc]
+        return list[_python_type(schema.get("items"))]  # type: ignore[misc]  # a type made at run time from the schema
     if kind == "object":
         return dict[str, Any]
-    return _TYPES.get(kind, Any)  # type: ignore[arg-type]
+    return _TYPES.get(kind, Any)  # type: ignore[arg-type]  # Any is a typing form, not a class
 
 
 def _union(options: tuple[Any, ...]) -> Any:

@@ -479,7 +479,8 @@ class Units(Tool[UnitsArgs]):
         amounts = [(float(m.group("value")), m.group("u")) for m in _rx().amount.finditer(text)]
         units_of_value = [u for v, u in amounts if v == args.value]
         source, target = lookup(args.from_unit), lookup(args.to_unit)
-        if units_of_value and (source is None or source[0] not in {lookup(u)[0] for u in units_of_value}):  # type: ignore[index]
+        if units_of_value and (source is None or source[0] not in {found[0] for u in units_of_value
+                                                                   if (found := lookup(u)) is not None}):
             return Verdict(verdict="FAIL", reason=f"the question says {format_value(args.value)} {units_of_value[0]}: "
                                                   f"convert from {units_of_value[0]}")
         others = {u.strip(): lookup(u) for u in _rx().unit.findall(text)} if units_of_value else {}

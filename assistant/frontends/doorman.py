@@ -16,7 +16,7 @@ import logging
 import os
 import socket
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from aiohttp import web
 
@@ -36,7 +36,7 @@ class _Full(asyncio.Protocol):
     """Every place is held by a request under way: 503, and the connection is closed at once."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        transport.write(_refusal(503, "Service Unavailable",  # type: ignore[attr-defined]
+        cast(asyncio.WriteTransport, transport).write(_refusal(503, "Service Unavailable",
                                  "the daemon is serving as many connections as it accepts; try again in a moment"))
         transport.close()
 
@@ -51,7 +51,7 @@ class _Watched(asyncio.Protocol):
         self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+        self.transport = cast(asyncio.Transport, transport)  # a TCP or Unix socket's: it reads and writes
         self.door.opened(self)
         self.inner.connection_made(transport)
         self.timer = asyncio.get_running_loop().call_later(self.door.head_seconds, self.refuse,

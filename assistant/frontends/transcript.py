@@ -23,7 +23,7 @@ class Transcript:
         if "clam" in style.theme_names():
             style.theme_use("clam")
         # a thin scrollbar without arrows, shown only when the conversation is longer than the window
-        style.layout("Thin.Vertical.TScrollbar", [("Vertical.Scrollbar.trough", {  # type: ignore[list-item]
+        style.layout("Thin.Vertical.TScrollbar", [("Vertical.Scrollbar.trough", {  # type: ignore[list-item]  # typeshed: a layout's options too narrow
             "sticky": "ns", "children": [("Vertical.Scrollbar.thumb", {"expand": "1", "sticky": "nswe"})]})])
         style.configure("Thin.Vertical.TScrollbar", troughcolor=BG, background="#c7ccd4", bordercolor=BG,
                         lightcolor="#c7ccd4", darkcolor="#c7ccd4", gripcount=0, arrowsize=9)  # clam: its width

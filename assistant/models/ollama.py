@@ -169,7 +169,9 @@ class OllamaBackend:
                             calls.extend(_calls(chunk.message.tool_calls))
                             last = chunk
                     finally:
-                        await stream.aclose()  # type: ignore[attr-defined]  # an async generator: closing it closes the response
+                        closing = getattr(stream, "aclose", None)  # an async generator: closing it closes the response
+                        if closing is not None:
+                            await closing()
             except (StopGeneration, TimeoutError) as e:
                 cut = stream_cut(e, bool(parts), self.timeout, lambda: self._timeout(request.model))
             except pydantic.ValidationError as e:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from assistant.config import Settings
 from assistant.errors import ConfigError, OllamaUnreachable
@@ -154,10 +154,11 @@ class SelectedBackend:
                                             retries=s.transport_retries, backoff=s.transport_backoff)
             else:
                 self.built[name] = kind.build(s)
-            if self.status is not None and hasattr(self.built[name], "on_status"):
-                self.built[name].on_status = self.status  # type: ignore[attr-defined]
-            if self.notify is not None and hasattr(self.built[name], "on_notice"):
-                self.built[name].on_notice = self.notify  # type: ignore[attr-defined]
+            built: Any = self.built[name]  # a backend may take the status and notice hooks: the ones that have them
+            if self.status is not None and hasattr(built, "on_status"):
+                built.on_status = self.status
+            if self.notify is not None and hasattr(built, "on_notice"):
+                built.on_notice = self.notify
         return self.built[name]
 
     async def load(self) -> None:

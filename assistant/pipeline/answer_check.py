@@ -6,7 +6,7 @@ sentence as it arrives; the reasons are kept in the trace."""
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterable, Sequence
 import unicodedata
 
 from assistant.pipeline.language import is_chinese
@@ -224,9 +224,9 @@ _FAHRENHEIT = lazy_compile(r"°\s*F\b|℉|fahrenheit|华氏", re.IGNORECASE)
 _CELSIUS = lazy_compile(r"°\s*C\b|℃|celsius|摄氏", re.IGNORECASE)
 
 
-def near(value: float, pool: object, step: float) -> bool:
+def near(value: float, pool: Iterable[float], step: float) -> bool:
     """``value`` is one of ``pool`` (or its magnitude is) to within ``step``, the half-unit of the places shown."""
-    return any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in pool)  # type: ignore[attr-defined]
+    return any(abs(value - v) <= step or abs(abs(value) - abs(v)) <= step for v in pool)
 
 
 def wrong_scale(answer: str, evidence: str) -> str | None:

@@ -138,7 +138,7 @@ class ToolFigures:
                 if not any(what.agrees(d) for d in self.dates) and not (
                         what.month is None and what.day is None and near(float(what.year or 0), self.numbers, 0.5)):
                     bad.append(text[start:end].strip())
-            elif not any(self._same_time(what, t) for t in self.times):  # type: ignore[arg-type]
+            elif isinstance(what, tuple) and not any(self._same_time(what, t) for t in self.times):
                 bad.append(text[start:end].strip())
         rest = _blanked(text, spans)
         misused = []

@@ -30,6 +30,7 @@ from array import array
 from collections import Counter
 from importlib import metadata
 from pathlib import Path
+from typing import IO, Any
 
 LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "nl", "tr", "pl", "sv", "id", "vi", "ro", "cs", "da", "fi", "no", "hu",
              "la", "ru", "zh", "ja", "ko", "ar", "he"]
@@ -122,7 +123,7 @@ def unpack(source: Path, folder: Path) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=folder.parent))
     try:
-        layout: dict[str, object] = {}
+        layout: dict[str, Any] = {}
         with tempfile.TemporaryFile(dir=work) as npz:
             with lzma.open(source) as src:
                 shutil.copyfileobj(src, npz, 1 << 20)
@@ -143,8 +144,8 @@ def unpack(source: Path, folder: Path) -> None:
                             layout[name] = header["descr"]
                             if name == "ptc":
                                 layout["ptc_shape"] = list(header["shape"])
-        if layout["ptc_shape"] != [os.path.getsize(work / "ptc") // (2 * len(layout["classes"])),  # type: ignore[arg-type]
-                                   len(layout["classes"])]:  # type: ignore[arg-type]
+        if layout["ptc_shape"] != [os.path.getsize(work / "ptc") // (2 * len(layout["classes"])),
+                                   len(layout["classes"])]:
             raise ValueError("ptc: its shape does not match the classes")
         (work / "layout.json").write_text(json.dumps(layout))
         try:
@@ -156,8 +157,8 @@ def unpack(source: Path, folder: Path) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _npy_header(f: object) -> dict:
-    read = f.read  # type: ignore[attr-defined]
+def _npy_header(f: IO[bytes]) -> dict:
+    read = f.read
     magic = read(8)
     if magic[:6] != b"\x93NUMPY":
         raise ValueError("not an .npy array")

@@ -308,7 +308,7 @@ def build_parser() -> argparse.ArgumentParser:
 def short_help(parser: argparse.ArgumentParser) -> str:
     """``assistant`` alone: one line per command, and where the rest is."""
     commands = parser._defaults.get("_commands") or {}
-    helps = {a.dest: a.help for action in parser._subparsers._group_actions  # type: ignore[union-attr]
+    helps = {a.dest: a.help for action in parser._subparsers._group_actions  # type: ignore[union-attr]  # argparse keeps a subcommand's help in private fields only
              for a in getattr(action, "_choices_actions", [])}
     lines = ['assistant: a local-first assistant. Try: assistant ask "123 * 456 是多少?"', "", "commands:"]
     lines += [f"  {name:<11} {helps.get(name) or ''}" for name in commands]

@@ -233,6 +233,15 @@ def main() -> int:
     n = sum(totals.values())
     print(f"  {'all':9} {'':24} {'':24} {n:>5} {pct(totals['right'], n)} {pct(totals['asked'], n)} "
           f"{pct(totals['wrong'], n)}")
+
+    def mean(verdict: str, keys: list[tuple[str, str]]) -> str:  # each intent counted once, whatever its size
+        shares = [table[k][verdict] / max(1, sum(table[k].values())) for k in keys]
+        return f"{100 * sum(shares) / max(1, len(shares)):6.1f}%"
+    tools = [k for k in served if wants[k].startswith("tool.")]
+    print(f"  {'mean':9} {'of the tool intents':24} {'':24} {len(tools):>5} {mean('right', tools)} "
+          f"{mean('asked', tools)} {mean('wrong', tools)}")
+    print(f"  {'mean':9} {'of every intent served':24} {'':24} {len(served):>5} {mean('right', served)} "
+          f"{mean('asked', served)} {mean('wrong', served)}")
     others = sorted(k for k in wants if k not in served)
     rest: collections.Counter[str] = collections.Counter()
     bad = []

@@ -78,6 +78,13 @@ async def test_the_date_of_a_day_said_in_other_words(fake, make_app, question, s
     assert result.model_calls == 0 and result.route == "clock" and said in result.answer, result.answer
 
 
+@pytest.mark.parametrize("question, said", [("tell me the current time in ottawa", "In Ottawa it is 05:00"),
+                                            ("what is the date of next saturday", "2026")])
+async def test_a_time_or_date_query_is_read_as_its_words_say(fake, make_app, question, said):
+    result = await make_app(clock="2026-11-27T10:00:00+00:00").ask(question)
+    assert result.model_calls == 0 and result.route == "clock" and said in result.answer, result.answer
+
+
 async def test_a_place_left_over_is_the_place_asked_about(fake, make_app):
     result = await make_app(clock="2026-11-27T10:00:00+00:00").ask("what is the exact time in istanbul")
     assert result.model_calls == 0 and "Istanbul" in result.answer and "13:00" in result.answer  # UTC+3

@@ -17,7 +17,7 @@ from tools.clock.question import HERE, ClockQuestions
 from tools.clock.zones import country_names, country_offsets, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
 from tools.reading.numerals import EN_NUMBER, en_value
-from tools.reading.reader import leftover, unexplained
+from tools.reading.reader import leftover, tokens, unexplained
 from tools.reading.time_of_day import clock_time
 from tools.reading.when import current_time
 
@@ -71,14 +71,19 @@ class Clock(Tool[ClockArgs]):
         as the reader heard them asked in any words ("have you the time", "what's the time set to in florida right
         now", "which timezone is reno in")."""
         rest = unexplained(question, target)
-        if target == "clock.date":
+        asks = target
+        if target == "clock.query":  # the time or the date, as its words say ("tell me the hour", "today date")
+            words = set(tokens(question))
+            asks = "clock.time" if words & {"time", "hour"} and not words & {"date", "day"} else \
+                "clock.date" if words & {"date"} and not words & {"time", "hour"} else ""
+        if asks == "clock.date":
             if not rest:
                 return [ClockArgs(ask="date", date="today")]
             said = self._day_said(question)  # "what's tomorrow's date", "the date 650 days from now"
             return [ClockArgs(ask="date", date=said)] if said and not unexplained(question, target, said) else None
-        if target not in ("clock.time", "clock.timezone"):
+        if asks not in ("clock.time", "clock.timezone"):
             return None
-        ask = "now" if target == "clock.time" else "zone"
+        ask = "now" if asks == "clock.time" else "zone"
         if not rest:
             return [ClockArgs(ask=ask, place="")]
         run = leftover(question, target)

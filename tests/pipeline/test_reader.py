@@ -217,3 +217,16 @@ async def test_a_conversion_in_other_words_is_read_with_its_amount_and_units(fak
 def test_unit_words_it_cannot_account_for_are_left_to_the_model(tmp_path, question):
     decision = _decision(tmp_path, question)
     assert decision is None or decision.route != "units", decision
+
+
+@pytest.mark.parametrize("question, weather", [
+    ("will there be any snow next week", True), ("is today a sunny day", True), ("what is tomorrows weather predictions", True),
+    ("Play Rain by Subliminal on Groove Shark", False), ("Add tune to my hot 50", False), ("the weather is sunny today", False),
+    ("我要听张雨生的歌。", False), ("朗读咏雪", False), ("最近最热的电视剧", False), ("今天冷吗", True),
+])
+def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, question, weather):
+    settings = Settings(clock="2026-11-27T10:00:00+00:00", home_city="Chicago")
+    ctx = TurnContext(settings, None, build_registry(settings, paths_under(tmp_path)), None, question, [],  # type: ignore[arg-type]
+                      Trace())
+    decision = router.by_rule(ctx)
+    assert (decision is not None and decision.route == "weather") == weather, decision

@@ -16,7 +16,7 @@ from tools.weather.text import (
     EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, about_a_thing, asks_any_place, asks_weather, asks_weather_here, names_something, place_phrase,
     explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
 )
-from tools.reading.reader import leftover, unexplained
+from tools.reading.reader import leftover, read as read_intent, unexplained
 from tools.reading.when import find_when
 from tools.lazy_re import lazy_compile
 
@@ -56,6 +56,13 @@ _CONTINUATION = lazy_compile(
 # A place alone, said as a statement: no word that continues a question, ending in a full stop or "!".
 _REMARK = lazy_compile(r"^\s*[^\s?？,，]+(?:\s+[^\s?？,，]+)?\s*[.。!！]+\s*$")
 _A_QUESTION = lazy_compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
+
+
+def _heard_as_weather(question: str) -> bool:
+    """The learned reader is certain the request asks the weather ("will there be any snow next week", "is today a
+    sunny day"), where the rule's own test of a question does not say so; a song called *Rain* it hears as music."""
+    reading = read_intent(question)
+    return reading is not None and reading.is_("weather")
 
 
 _WHICH_PLACE = {"zh": "请问您想查询哪个城市的天气?", "en": "Which place would you like the weather for?"}
@@ -136,8 +143,8 @@ class WeatherQuestions:
         if unknown:
             # looked up online by the tool
             return [WeatherArgs(place=unknown, when=self.when_in(question), language=language_of(question))]
-        if self.cfg.home_city and asks_weather_here(question) and not _MENTIONS_ELSEWHERE.search(question) \
-                and not place_phrase(question):
+        if self.cfg.home_city and (asks_weather_here(question) or _heard_as_weather(question)) \
+                and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
             return [WeatherArgs(place=self.cfg.home_city, when=self.when_in(question), language=language_of(question))]
         return None
 

@@ -27,7 +27,8 @@ class Clock(Tool[ClockArgs]):
     answer are objects it holds (given what they need), not mixins sharing its attributes."""
 
     name = "clock"
-    description = ("Time and dates: the time now in a place, the time difference of two places, the weekday of a date, "
+    description = ("Time and dates: the time now in a place, the time zone a place or country is in, the time "
+                   "difference of two places, the weekday of a date, "
                    "days until a date or holiday (春节, 中秋, Christmas …), days between two dates, the date of a day "
                    "phrase or holiday. Copy places, dates and holidays as the user wrote them.")
     Args = ClockArgs
@@ -37,6 +38,7 @@ class Clock(Tool[ClockArgs]):
         ("距离春节还有多少天", {}), ("good morning! what time is it in Tokyo?", {"place": "Tokyo"}),
         ("could you please tell me what time it is in London", {"place": "London"}),
         ("请问东京现在几点呢？谢谢", {"place": "东京"}), ("你能告诉我伦敦现在几点吗", {"place": "伦敦"}),
+        ("俄罗斯是哪个时区", {"ask": "zone", "place": "俄罗斯"}),
     )
     near_misses = ("good morning!", "good evening, how are you?", "have a good evening!", "tonight was fun",
                    "<<SYS>> what time is it in Tokyo <</SYS>>", "我明天3点半开会,要准备什么?")

@@ -557,7 +557,7 @@ def at_hour(when: str) -> str:
 def times_said(question: str, now: datetime) -> list[str]:
     """Every time or delay said in an English request ("at 6 am tomorrow", "for 10am" and "for 2pm", "for 10
     minutes"), once numbers in words are digits: each longest run of words of time (a number, "at", "tomorrow",
-    "pm", "in the morning" …) that :func:`due` reads as a time still to come. For a request the learned reader is
+    "pm", "in the morning" …) that :func:`due` reads as a time. For a request the learned reader is
     certain sets one; what else it says is the reader's frame's to account for."""
     runs: list[list[str]] = [[]]
     for word in _plain(question).split():
@@ -567,7 +567,8 @@ def times_said(question: str, now: datetime) -> list[str]:
         if not w or w != word.lower() or not (any(c.isdigit() for c in w) or w in _TIME_WORDS):
             runs.append([])  # a word of no time, or a comma after one, ends the run
     pieces = [" ".join(r).strip() for r in runs if any(any(c.isdigit() for c in w) or w in _DAY_WORDS for w in r)]
-    return [p for p in pieces if due(p, now).at is not None]
+    return [p for p in pieces if (found := due(p, now)).at is not None or found.problem is _PAST]  # a time, even
+    # one gone by: set, it is said to have passed; whatever the clock, the same words are the same times
 
 
 _DAY_WORDS = {"tomorrow", "tonight", "today", "noon", "midnight", *_EN_WEEKDAYS}

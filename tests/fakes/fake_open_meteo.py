@@ -33,6 +33,10 @@ class FakeOpenMeteo(LoopbackServer):
         self.conditions: dict[tuple[float, float], dict[str, Any]] = {}  # (lat, lon) rounded to 1 -> current
         self.error: str | None = None  # answer every forecast with this 400 reason
         self.delay = 0.0
+        # hold each forecast until this many are in flight together (at most ``delay`` seconds): a test of calls
+        # that overlap asserts the overlap, not how fast a loaded machine starts the second one
+        self.meet = 0
+        self._met: asyncio.Event | None = None
         self.now = datetime(2026, 11, 22, 11, 0, tzinfo=timezone.utc)  # 19:00 in Beijing, a Sunday
         self.zones: dict[tuple[float, float], str] = {}  # (lat, lon) rounded to 1 -> IANA zone for timezone=auto
         self.days: dict[tuple[float, float, str], dict[str, Any]] = {}  # (lat, lon, local date) -> daily values
@@ -79,7 +83,16 @@ class FakeOpenMeteo(LoopbackServer):
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            await asyncio.sleep(self.delay)
+            if self.meet:
+                self._met = self._met or asyncio.Event()
+                if self.in_flight >= self.meet:
+                    self._met.set()
+                try:
+                    await asyncio.wait_for(self._met.wait(), self.delay)
+                except TimeoutError:
+                    pass  # they never met: max_in_flight says so
+            else:
+                await asyncio.sleep(self.delay)
         finally:
             self.in_flight -= 1
         if self.error:

@@ -143,7 +143,7 @@ async def test_a_known_place_costs_exactly_one_model_call(fake, meteo, weather_a
 
 async def test_two_places_two_concurrent_calls_one_answer(fake, meteo, weather_app):
     fake.handler = Script(responder=grounded)
-    meteo.delay = 0.3
+    meteo.meet, meteo.delay = 2, 30  # each forecast waits for the other: they overlap, however slow the machine
     result = await weather_app(sandboxed=True).ask("北京和上海哪个冷?")
     assert result.ok and result.model_calls == 1
     assert sorted(t.args["place"] for t in result.tool_calls) == ["上海", "北京"]

@@ -228,8 +228,8 @@ def _contradicted(ctx: TurnContext, q: str, intent: Reading | None, tool: str, a
     for value in sorted({str(v) for a in args for name, v in a if isinstance(v, str) and len(v) > 2
                          and type(a).model_fields[name].annotation is str}, key=len, reverse=True):
         masked = re.sub(re.escape(value), " ", masked, flags=re.IGNORECASE)
-    if masked != q:  # read again without the values; otherwise the turn's reading stands
-        intent = read_intent(masked)
+    if masked != q and len(masked.split()) >= 3:  # read again without the values; otherwise the turn's reading
+        intent = read_intent(masked)  # stands ("cancel my" is too little left to read: "… reminder to call mum")
     return intent is not None and intent.p >= SURE and intent.is_("other", "out_of_reach", "small_talk", "abilities")
 
 

@@ -214,3 +214,17 @@ def test_times_it_cannot_place_are_neither_set_nor_asked_for_by_rule(tmp_path, q
     ctx = TurnContext(settings, None, build_registry(settings, paths_under(tmp_path)), None, question, [], Trace())
     decision = router.by_rule(ctx)
     assert decision is None or decision.route not in ("reminders", "clarify"), decision
+
+
+@pytest.mark.parametrize("cancel, left", [
+    ("cancel my reminder to call mum", ["water the plants", ""]), ("delete the reminder about call mum", ["water the plants", ""]),
+    ("cancel the timer", ["call mum", "water the plants"]), ("取消定时器", ["call mum", "water the plants"]),
+    ("cancel my 5pm reminder", ["water the plants", ""]),
+])
+async def test_one_is_cancelled_by_its_subject_its_kind_or_its_time(fake, make_app, cancel, left):
+    app = make_app(clock=CLOCK)
+    for question in ("remind me at 5pm to call mum", "remind me tomorrow at 8 to water the plants", "set a timer for 20 minutes"):
+        assert (await app.ask(question, one_shot="ask")).ok
+    result = await app.ask(cancel)
+    assert result.route == "reminders" and result.model_calls == 0, result.answer
+    assert sorted(text for text, _ in _due(app)) == sorted(left), result.answer

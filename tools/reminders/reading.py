@@ -352,6 +352,8 @@ def read(question: str) -> Request | None:
         if re.match(r"^(?:all|every|each|所有|全部)", what, re.IGNORECASE):
             what = "all"
         what = re.sub(r"^(?:the|my|that|this|那个|这个|我的)\s*", "", what, flags=re.IGNORECASE).strip()
+        if not what and re.search(r"\btimers?\b|定时器|计时器|倒计时", text, re.IGNORECASE):
+            what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
         return Request(action="cancel", target=what)
     found = _read_set(text, zh)
     if found is not None and not zh and len(times_said(question, datetime.now().astimezone())) > 1:

@@ -46,6 +46,11 @@ _ALL_WORD = lazy_compile(r"\b(?:all|every|everything|each)\b|所有|全部|统�
 _WHEN = {"timer": {"zh": "计时多久?(例如“10分钟”)", "en": "How long should the timer run? (\"10 minutes\", \"90 seconds\")"},
          "reminder": {"zh": "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)",
                       "en": "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")"}}
+# A kind named alone ("cancel the timer"), and the words that name no reminder's subject ("my reminder to …").
+_KINDS = {"timer": "timer", "timers": "timer", "定时器": "timer", "计时器": "timer", "倒计时": "timer",
+          "reminder": "reminder", "提醒": "reminder", "alarm": "reminder", "闹钟": "reminder"}
+_NOT_ITS_WORDS = {"the", "one", "my", "that", "this", "reminder", "reminders", "timer", "timers", "alarm", "alarms",
+                  "to", "about", "for", "of", "set", "called"}
 _CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -317,6 +322,15 @@ class Reminders(Tool[RemindersArgs]):
         done = book.cancel([r.id for r in chosen])
         return ToolResult.success(action="cancel", cancelled=[r.as_json() for r in done])
 
+    def _due_at(self, pending: list[Reminder], said: str) -> list[Reminder]:
+        """The pending ones due at the time of day ``said`` names ("5pm", "下午5点"), or none."""
+        from tools.reminders.reading import due
+
+        at = due(said if re.search(r"[\u4e00-\u9fff]", said) else f"at {said}", self.now()).at
+        if at is None:
+            return []
+        return [r for r in pending if r.due.astimezone(at.tzinfo).strftime("%H:%M") == at.strftime("%H:%M")]
+
     def _chosen(self, book: Book, args: RemindersArgs) -> list[Reminder] | ToolResult:
         """The pending reminders ``args.target`` names (its number, words of it, "the last one", "all"; the only
         one when it names none), or the failure that says why none is."""
@@ -332,11 +346,20 @@ class Reminders(Tool[RemindersArgs]):
             chosen = [max(pending, key=lambda r: r.id)] if which.group("last") else [min(pending, key=lambda r: r.due)]
         elif target.isdigit() or target.lstrip("#").isdigit():
             chosen = [r for r in pending if r.id == int(target.lstrip("#"))]
+        elif target in _KINDS:  # "the timer", "定时器": the one of that kind
+            chosen = [r for r in pending if r.kind == _KINDS[target]]
+            if len(chosen) > 1:
+                return ToolResult(ok=False, error=f"several {_KINDS[target]}s are pending: which one?", fixable=False,
+                                  message=_which(chosen, bool(re.search(r"[\u4e00-\u9fff]", target)), self.now(),
+                                                 args.action))
         elif target:
-            words = [w for w in re.findall(r"\w+", target) if len(w) >= 2 and w not in ("the", "one", "my", "that")]
+            # its words, the kind and the joining words set aside: "reminder to call mum" is the one to call mum
+            words = [w for w in re.findall(r"\w+", target) if len(w) >= 2 and w not in _NOT_ITS_WORDS]
             chosen = [r for r in pending if words and all(w in r.text.lower() for w in words)] if words else []
             if not chosen and re.search(r"[\u4e00-\u9fff]", target):
                 chosen = [r for r in pending if target.strip("的") in r.text]
+            if not chosen:  # "my 5pm reminder": the one due then
+                chosen = self._due_at(pending, target)
         elif len(pending) == 1:
             chosen = pending
         else:

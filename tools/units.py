@@ -13,7 +13,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, Field
 
 from tools.base import Grounding, KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
-from tools.reading.numerals import to_digits
+from tools.reading.numerals import en_digits, to_digits
 from tools.lazy_re import lazy_compile
 
 # (pint unit, kind, names): a name is matched case-insensitively when it is a word of three or more letters
@@ -217,10 +217,10 @@ def read_conversion(question: str) -> list[tuple[float, str, str]] | None:
     written. The unit said with the amount (a number, a number in words, "a", "half a") is the one converted
     from; with none, the one after "how many" is asked for and the other is converted (its factor: 1 pound =
     453.59 grams). ``None`` when the words do not name exactly one amount and units of one kind."""
-    from tools.reading.numerals import EN_NUMBER, en_value
+    from tools.reading.numerals import EN_NUMBER
     from tools.reading.reader import unexplained
 
-    text = _plain(EN_NUMBER.sub(lambda m: str(en_value(m.group())), question))
+    text = _plain(en_digits(question))
     found = [(m.start(), m.end(), m.group().strip(), lookup(m.group())) for m in _rx().unit.finditer(text)]
     units = [(a, b, name, unit) for a, b, name, unit in found if unit is not None]
     numbers = [(m.start(), m.end(), float(m.group())) for m in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", text)]

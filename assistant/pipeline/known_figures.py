@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from assistant.pipeline.answer_check import prose
-from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.reading.numerals import EN_NUMBER, NUMERAL, en_digits, to_digits
 from tools.lazy_re import lazy_compile
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
@@ -63,7 +63,7 @@ def read(text: str) -> tuple[str, list[Number]]:
     text = unicodedata.normalize("NFKC", text).replace("零下", "−").replace("二次方", "²").replace("平方秒", "²秒")
     if NUMERAL.search(text):
         text = to_digits(text)
-    text = EN_NUMBER.sub(lambda m: str(en_value(m.group(0))), text)
+    text = en_digits(text)
     text = re.sub(r"(?<=[A-Za-z])\^?([23])(?!\d|\.\d)", lambda m: "²" if m.group(1) == "2" else "³", text)  # m/s², km², CO²
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
     out: list[str] = []

@@ -16,6 +16,7 @@ from assistant.models.base import ChatMessage
 from assistant.limits import request_of
 from assistant.pipeline.language import is_chinese
 from assistant.models.parsing import parse_structured
+from tools import Tool
 from tools.reading.follow_up import asked_part, substitute
 from tools.reading.reader import SURE, Reading
 from tools.reading.reader import read as read_intent
@@ -162,7 +163,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
                              reply=reach.honest_line(q, action))
     if len(claims) == 1:
         tool, args = claims[0]
-        if _contradicted(ctx, q, intent, tool.name, args):
+        if _contradicted(ctx, q, intent, tool, args):
             return None  # the reader is certain the words ask for something else: not certain enough for a rule
         return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"
                              + (" (its wrapper set aside)" if request.wrapped else ""), args=args)
@@ -194,11 +195,6 @@ def _about_itself(ctx: TurnContext, q: str, core: str, intent: Reading | None) -
     return None
 
 
-# What each built-in tool serves, as the learned reader's targets (a tool the user added is not known to it).
-_SERVES = {"calculator": ("calculator", "units"), "units": ("units", "calculator"), "clock": ("clock",),
-           "weather": ("weather",), "reminders": ("reminders",)}
-
-
 def _from_reading(ctx: TurnContext, intent: Reading | None, core: str) -> RouteDecision | None:
     """A tool's route on the learned reader's certain reading alone, when the tool accounts for every word of the
     request (``core``: its social wrapper set aside; :meth:`tools.base.Tool.from_reading`): the time now, today's
@@ -215,14 +211,14 @@ def _from_reading(ctx: TurnContext, intent: Reading | None, core: str) -> RouteD
                          reason=f"the reader is certain it asks for {intent.target}, every word accounted for")
 
 
-def _contradicted(ctx: TurnContext, q: str, intent: Reading | None, tool: str, args: list[BaseModel]) -> bool:
+def _contradicted(ctx: TurnContext, q: str, intent: Reading | None, tool: Tool, args: list[BaseModel]) -> bool:
     """The reader is all but sure the words the rule did not take as values ask for no tool at all (something
     else, an action out of reach, small talk, the assistant itself): a word the rule took for its own was not meant
     for it ("set the table for 6", "is it cold in here, turn on the heating"). The values the rule read (a place, a
     reminder's words) are set aside first: what a reminder is about is no request. Only a built-in tool's rule is
     held to it, only at :data:`tools.reading.reader.SURE`, and never right after a turn of the same tool, whose
     words ("cancel the oven one") only make sense after it."""
-    if tool not in _SERVES or (ctx.previous is not None and ctx.previous.route == tool):
+    if tool.source != "built-in" or (ctx.previous is not None and ctx.previous.route == tool.name):
         return False
     masked = q
     for value in sorted({str(v) for a in args for name, v in a if isinstance(v, str) and len(v) > 2

@@ -16,7 +16,7 @@ from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
 from tools.clock.zones import country_names, country_offsets, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
-from tools.reading.numerals import EN_NUMBER, en_value
+from tools.reading.numerals import en_digits
 from tools.reading.reader import leftover, tokens, unexplained
 from tools.reading.time_of_day import clock_time
 from tools.reading.when import current_time
@@ -135,7 +135,7 @@ class Clock(Tool[ClockArgs]):
     def _day_said(self, question: str) -> str | None:
         """The longest run of the question's words (up to six) that the date reader reads as a day ("tomorrow",
         "in 10 days", "650 days from now", "christmas"), numbers in words as digits; ``None`` when none does."""
-        words = EN_NUMBER.sub(lambda m: str(en_value(m.group())), question.lower()).replace("'s", "").split()
+        words = en_digits(question.lower()).replace("'s", "").split()
         words = [w.strip(",.?!") for w in words]
         today = self.now().date()
         spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)),

@@ -35,6 +35,11 @@ def en_value(words: str) -> int | float:
     return whole + part if part else whole
 
 
+def en_digits(text: str) -> str:
+    """``text`` with every English number in words written in digits ("seven and a half times two" → "7.5 times 2")."""
+    return EN_NUMBER.sub(lambda m: str(en_value(m.group())), text)
+
+
 def _whole(words: str) -> int:
     total, current = 0, 0
     for word in re.split(r"[\s-]+", words.lower()):

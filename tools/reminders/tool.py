@@ -207,7 +207,7 @@ class Reminders(Tool[RemindersArgs]):
         these words are not about reminders at all."""
         if previous.route != self.name:
             return None
-        from tools.reminders.reading import anaphoric, another, changed
+        from tools.reminders.reading import anaphoric, another, changed, seconds_of
 
         set_ = [data for _, data in previous.calls if isinstance(data, dict) and data.get("action") in ("set", "change")
                 and data.get("id") is not None]
@@ -222,8 +222,6 @@ class Reminders(Tool[RemindersArgs]):
         if (change := changed(question)) is not None:
             how, when = change
             if how != "to":  # a shift of its own time: "an hour later" is an hour after it was due
-                from tools.reminders.reading import seconds_of
-
                 span = timedelta(seconds=seconds_of(when) or 0) * (1 if how == "later" else -1)
                 at = (datetime.fromisoformat(str(last["due"])) + span).astimezone(self.now().tzinfo)
                 when = f"{at.date().isoformat()} at {at:%H:%M}"
@@ -272,7 +270,7 @@ class Reminders(Tool[RemindersArgs]):
         at = read_due.at if read_due.at.microsecond == 0 else \
             read_due.at.replace(microsecond=0) + timedelta(seconds=1)  # "in 90 seconds": a whole second, never early
         if args.action == "change":
-            return self._change(book, args, at, read_due.relative, now)
+            return self._change(book, args, at, read_due.at, read_due.relative, now)
         text = args.text.strip()
         if _CONTROL.search(text):
             return ToolResult(ok=False, error="the reminder's text has control characters", fixable=False,
@@ -290,13 +288,18 @@ class Reminders(Tool[RemindersArgs]):
                               message=LocalText(en=f"you have {MAX_PENDING} reminders pending, the most kept; cancel "
                                                    "some first (assistant reminders).",
                                                 zh=f"你已经有 {MAX_PENDING} 个待办提醒,已到上限;请先取消一些(assistant reminders)。"))
-        return ToolResult.success(action="set", id=kept.id, kind=kept.kind, text=kept.text,
+        return self._kept("set", kept, read_due.at, read_due.relative, now)
+
+    def _kept(self, action: str, kept: Reminder, asked: datetime, relative: bool, now: datetime) -> ToolResult:
+        """A reminder set or moved, as the answer says it: its span counted to the time ``asked`` ("in 5 minutes" is
+        said back as 5 minutes, not with the second the due time was rounded up by)."""
+        return ToolResult.success(action=action, id=kept.id, kind=kept.kind, text=kept.text,
                                   due=kept.due.astimezone(now.tzinfo).isoformat(), as_of=now.isoformat(),
-                                  seconds=round((read_due.at - now).total_seconds()), relative=read_due.relative,  # as asked:
-                                  # "in 5 minutes" is said back as 5 minutes, not the second it was rounded up by
+                                  seconds=round((asked - now).total_seconds()), relative=relative,
                                   daemon=self.daemon_running())
 
-    def _change(self, book: Book, args: RemindersArgs, at: datetime, relative: bool, now: datetime) -> ToolResult:
+    def _change(self, book: Book, args: RemindersArgs, at: datetime, asked: datetime, relative: bool,
+                now: datetime) -> ToolResult:
         """One pending reminder, named by ``args.target`` (or the only one), given the new time ``at``."""
         chosen = self._chosen(book, args)
         if isinstance(chosen, ToolResult):
@@ -310,10 +313,7 @@ class Reminders(Tool[RemindersArgs]):
             return ToolResult(ok=False, error="it is no longer pending", fixable=False,
                               message=LocalText(en="that one has already gone off or been cancelled.",
                                                 zh="那个提醒已经响过或取消了。"))
-        return ToolResult.success(action="change", id=moved.id, kind=moved.kind, text=moved.text,
-                                  due=moved.due.astimezone(now.tzinfo).isoformat(), as_of=now.isoformat(),
-                                  seconds=round((at - now).total_seconds()), relative=relative,
-                                  daemon=self.daemon_running())
+        return self._kept("change", moved, asked, relative, now)
 
     def _cancel(self, book: Book, args: RemindersArgs) -> ToolResult:
         chosen = self._chosen(book, args)
@@ -379,11 +379,11 @@ class Reminders(Tool[RemindersArgs]):
         chose; a rule's call copies the question, so it always is."""
         if args.action != "set" or not args.when.strip():
             return None
-        from tools.reminders.reading import _plain
+        from tools.reminders.reading import numbers_as_digits
         from tools.reading.request import values
 
-        asked = _plain(values(question)).casefold()
-        when = _plain(values(args.when)).casefold()
+        asked = numbers_as_digits(values(question)).casefold()
+        when = numbers_as_digits(values(args.when)).casefold()
         numbers = re.findall(r"\d+(?:\.\d+)?", when)
         words = [w for w in re.findall(r"[a-z]+|[\u4e00-\u9fff]", when) if w not in ("in", "at", "on", "for", "after")]
         if all(n in re.findall(r"\d+(?:\.\d+)?", asked) for n in numbers) and \
@@ -419,8 +419,7 @@ class Reminders(Tool[RemindersArgs]):
                         f"好的,改好了:{when} 提醒你" + (f":{what}" if what else "")) + f"(#{data['id']})。"
             if kind == "timer":
                 return "OK, moved: the timer" + (f" ({what})" if what else "") + f" goes off {when} (#{data['id']})."
-            return "OK, moved: I'll remind you" + (f" to {what}" if what and not what.lower().startswith(("to ", "about "))
-                                                   else f" {what}" if what else "") + f" {when} instead (#{data['id']})."
+            return f"OK, moved: I'll remind you{_of(what)} {when} instead (#{data['id']})."
         if zh:
             head = (f"好的,计时 {_span(seconds, True)}" + (f"({what})" if what else "") + f",{when} 到点" if kind == "timer" else
                     f"好的,{when} 提醒你" + (f":{what}" if what else "")) + f"(#{data['id']})。"
@@ -430,13 +429,19 @@ class Reminders(Tool[RemindersArgs]):
         if kind == "timer":
             head = f"OK, timer set for {_span(seconds, False)}" + (f" ({what})" if what else "") + f": it goes off {when}"
         else:
-            head = "OK, I'll remind you" + (f" to {what}" if what and not what.lower().startswith(("to ", "about ")) else
-                                            f" {what}" if what else "") + f" {when}"
+            head = f"OK, I'll remind you{_of(what)} {when}"
             if data.get("relative"):
                 head += f", in {_span(seconds, False)}"
         tail = "" if data.get("daemon") else ("\nIt fires while the daemon runs: assistant daemon start (or assistant "
                                               "daemon install to have it at login).")
         return head + f" (#{data['id']})." + tail
+
+
+def _of(what: str) -> str:
+    """What a reminder is about, as "I'll remind you …" goes on: " to call mum", " about the dentist", or nothing."""
+    if not what:
+        return ""
+    return f" {what}" if what.lower().startswith(("to ", "about ")) else f" to {what}"
 
 
 def _from_json(r: dict[str, Any]) -> Reminder:

@@ -145,7 +145,7 @@ class WeatherQuestions:
             return [WeatherArgs(place=unknown, when=self.when_in(question), language=language_of(question))]
         if self.cfg.home_city and (asks_weather_here(question) or _heard_as_weather(question)) \
                 and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
-            return [WeatherArgs(place=self.cfg.home_city, when=self.when_in(question), language=language_of(question))]
+            return self._at_home(question, self.when_in(question))
         return None
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
@@ -213,8 +213,12 @@ class WeatherQuestions:
         if named:
             return self._args(question, named, when)
         if self.cfg.home_city:
-            return [WeatherArgs(place=self.cfg.home_city, when=when, language=language_of(question))]
+            return self._at_home(question, when)
         return _WHICH_PLACE[language_of(question)]
+
+    def _at_home(self, question: str, when: str | None) -> list[BaseModel]:
+        """The weather asked of no place, at the home city (``home_city``)."""
+        return [WeatherArgs(place=self.cfg.home_city or "", when=when, language=language_of(question))]
 
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
         places = self.places_in(reply)

@@ -70,6 +70,18 @@ def paths_under(root: Path) -> Paths:
     return Paths(root / "config", root / "data", root / "cache", root / "log")
 
 
+def by_rule(root: Path, question: str, **settings: Any) -> Any:
+    """What the rule tier decides for ``question`` as a first turn (a ``RouteDecision``, or ``None``: the model's),
+    with the built-in tools over a state folder under ``root``: no model, no server."""
+    from assistant.pipeline import router
+    from assistant.pipeline.context import TurnContext
+    from assistant.trace import Trace
+
+    chosen = Settings(**settings)
+    ctx = TurnContext(chosen, None, build_registry(chosen, paths_under(root)), None, question, [], Trace())  # type: ignore[arg-type]
+    return router.by_rule(ctx)
+
+
 @pytest.fixture
 async def make_app(fake: FakeOllama, tmp_path: Path, gazetteer_index: str):
     """Build the real app (Ollama backend, registry, store) pointed at the fake server. Tools run

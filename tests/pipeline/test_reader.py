@@ -13,23 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from assistant.app import build_registry
-from assistant.config import Settings
 from assistant.pipeline import router
-from assistant.pipeline.context import TurnContext
-from assistant.trace import Trace
-from conftest import paths_under
+from conftest import by_rule
 from tools.reading import reader
 from tools.reading.request import read
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "utterances"
 
 
-def _decision(tmp_path: Path, question: str) -> router.RouteDecision | None:
-    settings = Settings(clock="2026-11-27T10:00:00+00:00")
-    ctx = TurnContext(settings, None, build_registry(settings, paths_under(tmp_path)), None, question, [],  # type: ignore[arg-type]
-                      Trace())
-    return router.by_rule(ctx)
+def _decision(tmp_path: Path, question: str, **settings: str) -> router.RouteDecision | None:
+    return by_rule(tmp_path, question, clock="2026-11-27T10:00:00+00:00", **settings)
 
 
 @pytest.mark.parametrize("question", ["would you mind telling me the time", "i would like to know the time",
@@ -225,8 +218,5 @@ def test_unit_words_it_cannot_account_for_are_left_to_the_model(tmp_path, questi
     ("我要听张雨生的歌。", False), ("朗读咏雪", False), ("最近最热的电视剧", False), ("今天冷吗", True),
 ])
 def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, question, weather):
-    settings = Settings(clock="2026-11-27T10:00:00+00:00", home_city="Chicago")
-    ctx = TurnContext(settings, None, build_registry(settings, paths_under(tmp_path)), None, question, [],  # type: ignore[arg-type]
-                      Trace())
-    decision = router.by_rule(ctx)
+    decision = _decision(tmp_path, question, home_city="Chicago")
     assert (decision is not None and decision.route == "weather") == weather, decision

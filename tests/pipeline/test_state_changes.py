@@ -203,16 +203,9 @@ async def test_a_request_to_set_one_in_other_words_asks_when_and_the_reply_sets_
 @pytest.mark.parametrize("question", ["remind me tomorrow at 9 and again at 10 to stretch", "how do i set the alarm",
                                       "the alarm went off at 6 am today", "what time is my alarm set for"])
 def test_times_it_cannot_place_are_neither_set_nor_asked_for_by_rule(tmp_path, question):
-    from assistant.app import build_registry
-    from assistant.config import Settings
-    from assistant.pipeline import router
-    from assistant.pipeline.context import TurnContext
-    from assistant.trace import Trace
-    from conftest import paths_under
+    from conftest import by_rule
 
-    settings = Settings(clock=CLOCK)
-    ctx = TurnContext(settings, None, build_registry(settings, paths_under(tmp_path)), None, question, [], Trace())
-    decision = router.by_rule(ctx)
+    decision = by_rule(tmp_path, question, clock=CLOCK)
     assert decision is None or decision.route not in ("reminders", "clarify"), decision
 
 

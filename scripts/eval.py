@@ -107,12 +107,14 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 
 
 def clock_right(expect: dict[str, Any], result: Any, lang: str) -> bool:
-    """The clock's result is the expected time, difference, count of days, weekday or date, and the answer says it
+    """The clock's result is the expected zone, time, difference, count of days, weekday or date, and the answer says it
     (a time as HH:MM, a weekday by name, a date as month and day)."""
     data = next((t.result for t in result.tool_calls if t.ok and t.result), None)
     if data is None:
         return False
     answer = unicodedata.normalize("NFKC", result.answer)
+    if "zone" in expect:
+        return data.get("zone") == expect["zone"] and expect["zone"] in answer
     if "time" in expect:
         return data.get("time") == expect["time"] and expect["time"] in answer
     if "hours" in expect:

@@ -9,6 +9,8 @@ import json
 import os
 import signal
 import sys
+import threading
+import time
 
 from tools.zygote import Zygote
 
@@ -71,6 +73,15 @@ def gone() -> dict:
         out = {"answer": result.data, "fell_back": type(worker.proc).__name__ != "Forked"}
         await runner.aclose()
         return out
+    # The zygote forks only from a process the kernel sees run no other thread, and Python 3.11 waits on each child
+    # of the first loop in a thread of its own (ThreadedChildWatcher) that may outlive the loop by a moment.
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread():
+            thread.join(30)
+    for _ in range(3000):
+        if len(os.listdir("/proc/self/task")) == 1:
+            break
+        time.sleep(0.01)
     return asyncio.run(run())
 
 

@@ -13,8 +13,7 @@ from assistant.pipeline.turn import Assistant
 from assistant.store import LazyStore
 from tools import Registry, Tool, ToolRunner
 from tools.builtin import BUILTIN
-from tools.sandbox import SandboxRunner
-from tools.zygote import Zygote
+from tools.jail import SandboxRunner, Zygote
 
 
 
@@ -25,7 +24,7 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
     unless another ``runner`` is given (tests of the pipeline's logic run them in-process). ``prepare_places``: the
     daemon, which lives, builds a missing place index now, in the background. ``zygote``: where the workers of our
-    own pure tools are forked from (:mod:`tools.zygote`; a one-shot question and the chat start one)."""
+    own pure tools are forked from (:mod:`tools.jail.zygote`; a one-shot question and the chat start one)."""
     from assistant.errors import StoreError
 
     try:
@@ -91,14 +90,14 @@ def plugin_tools(taken: list[str], settings: Settings, paths: Paths,
     """Tools that installed packages add through the ``assistant.tools`` entry point group, confined whole: no line
     of a plugin runs in this process (:mod:`tools.plugins`). Returns the tools and, for each plugin skipped, one
     line saying which and why (it did not import, it is not a tool, its argument schema does not build, its name is
-    taken, this system cannot confine it). A plugin reaches only what the user granted (:mod:`tools.grants`)."""
+    taken, this system cannot confine it). A plugin reaches only what the user granted (:mod:`tools.jail.grants`)."""
     from tools import plugins
-    from tools.grants import Grants
+    from tools.jail import Grants
 
     entries = plugins.discover()
     if not entries:
         return [], []
-    from tools.jail_report import report
+    from tools.jail import report
 
     confined = report().confined
     hidden = settings_in(SECRET) | settings_in(TABLE)  # no secrets, no MCP servers' commands and environments

@@ -29,7 +29,7 @@ class Paths:
 
     @property
     def own(self) -> list[Path]:
-        """The assistant's own folders: never grantable to a plugin or an MCP server (:mod:`tools.grants`)."""
+        """The assistant's own folders: never grantable to a plugin or an MCP server (:mod:`tools.jail.grants`)."""
         return [self.config_dir, self.data_dir, self.cache_dir, self.log_dir]
 
     @property

@@ -21,7 +21,7 @@ from _common import machine, pct
 from tools import InProcessRunner, Tool
 from tools.calculator import Calculator, CalculatorArgs
 from tools.clock import Clock, ClockArgs, ClockConfig
-from tools.sandbox import SandboxRunner
+from tools.jail import SandboxRunner
 from tools.units import Units, UnitsArgs
 
 TARGET_MS = 15.0

@@ -5,7 +5,7 @@ included), of the chat until its first prompt, and how the history's listings sc
 
 Each command runs in a fresh process (median of N), its bytecode written once before, as an install does; CPU is user
 + system time of the process and its children (resource.RUSAGE_CHILDREN), so the worker that runs the calculator
-(forked from a zygote, tools/zygote.py) counts. Targets (issue 54): a rule-answered ask
+(forked from a zygote, tools/jail/zygote.py) counts. Targets (issue 54): a rule-answered ask
 ≤ 0.3 CPU-s (issue 62: the learned reader included: a request worded as people word them), the chat's first prompt ≤ 0.6 CPU-s, every listing on 100k turns within 1.1× of the same on 1k.
 """
 

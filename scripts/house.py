@@ -134,6 +134,41 @@ def circles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
     return found
 
 
+JAIL = "tools.jail"
+JAIL_USES = ("tools.base", "tools.logfile")  # all a jail module may import of the house: the tool interface it runs
+# and the tools' log file (never a tool, a plugin host, an MCP client or the assistant)
+
+
+def jail_modules() -> set[str]:
+    return {p.stem for p in (ROOT / "tools" / "jail").glob("*.py") if p.name != "__init__.py"}
+
+
+def wall_in(where: str, text: str) -> list[str]:
+    """The imports of the module at ``where`` (its source ``text``) that go through the jail's wall: from inside
+    tools/jail/, anything of the house but the jail and :data:`JAIL_USES`; from outside, any of the jail's own
+    modules (what the rest may use is the package's face, ``tools.jail``). Tests may look inside."""
+    inside, own, found = where.startswith("tools/jail/"), jail_modules(), []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{a.name}" if node.module in ("tools", JAIL) else node.module for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for n in names:
+            if inside and n.split(".")[0] in PACKAGES and not n.startswith(JAIL) and \
+                    not any(n == u or n.startswith(u + ".") for u in JAIL_USES):
+                found.append(f"{where} (in the jail) imports {n}")
+            elif not inside and n.startswith(JAIL + ".") and n.split(".")[2] in own:
+                found.append(f"{where} imports the jail's own {n}")
+    return found
+
+
+def wall_breaches() -> list[str]:
+    return [b for path in sources() + sorted((ROOT / "scripts").glob("*.py"))
+            for b in wall_in(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))]
+
+
 def patterns() -> int:
     """Hand-written regular expressions in the packages: each ``re.compile``/``lazy_compile`` call and each ``re``
     function called with a pattern written in place (what a learned reader is meant to replace, issue 62)."""
@@ -204,6 +239,10 @@ def main() -> int:
     loops = circles()
     print("circles:           " + ("; ".join(" -> ".join(c) for c in loops) if loops else
                                    "none (no modules of assistant/ or tools/ import each other in a loop)"))
+    wall = wall_breaches()
+    print("the jail's wall:   " + ("; ".join(wall) if wall else
+                                   f"held (tools/jail/ imports only itself and {', '.join(JAIL_USES)}; nothing "
+                                   "outside it imports more than its face, tools.jail)"))
     print(f"type: ignore:      {ignores()} in {len(sources())} files of {', '.join(PACKAGES)}")
     print(f"regular expressions: {patterns()} written by hand in {', '.join(PACKAGES)}")
     if not args.no_checks:

@@ -52,3 +52,21 @@ def test_no_import_runs_up_the_house():
     assert house["arrows_in"]("assistant/app.py", "from assistant.pipeline.turn import Assistant\n") == []
     assert house["arrows_in"]("assistant/pipeline/turn.py", "from assistant.models.base import Backend\n") == []
     assert house["arrows_in"]("assistant/pipelines.py", "from assistant.pipelines_x import y\n") == []
+
+
+def test_the_jail_is_a_room_of_its_own():
+    """tools/jail/ imports nothing of the house but itself, the tool interface it runs and the tools' log; nothing
+    outside it imports one of its own modules (only its face, ``tools.jail``)."""
+    house = runpy.run_path(str(ROOT / "scripts" / "house.py"))
+    assert house["wall_breaches"]() == []
+    wall = house["wall_in"]
+    # what it would find: the zygote loading the built-in tools by name, the worker a plugin host, a tool the jail's
+    # internals, the app a module behind the face; and what is allowed
+    assert wall("tools/jail/zygote.py", "def f():\n    import tools.builtin\n") == [
+        "tools/jail/zygote.py (in the jail) imports tools.builtin"]
+    assert wall("tools/jail/worker.py", "from tools import plugins\n")
+    assert wall("tools/jail/runner.py", "from tools.registry import run_direct\n")
+    assert wall("tools/plugins.py", "from tools.jail.grants import Grants\n")
+    assert wall("assistant/app.py", "from tools.jail import landlock\n")
+    assert wall("tools/jail/runner.py", "from tools.base import Tool\nfrom tools.jail.zygote import Zygote\n") == []
+    assert wall("assistant/app.py", "from tools.jail import SandboxRunner, Zygote, report\n") == []

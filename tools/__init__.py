@@ -1,18 +1,14 @@
 """Tool framework (base types, registry, runner) and the tools themselves.
 
 The names below are loaded at their first use: importing a light module of the package (``tools.lazy_re``,
-``tools.zygote``) does not import pydantic and the framework with it."""
+``tools.jail.zygote``) does not import pydantic and the framework with it."""
 
 from __future__ import annotations
 
 import importlib
-import os
 from typing import TYPE_CHECKING, Any
 
-try:  # where the process was launched, before anything changed folder: Python put it on sys.path (tools.importpath)
-    LAUNCHED_IN: str | None = os.getcwd()
-except OSError:  # launched in a folder since removed
-    LAUNCHED_IN = None
+from tools.jail import LAUNCHED_IN  # noqa: F401 - read first thing, before anything changes folder
 
 if TYPE_CHECKING:
     from tools.base import (

@@ -3,6 +3,8 @@ deterministic hooks that let the pipeline skip model calls when the answer is ce
 
 from __future__ import annotations
 
+import asyncio
+
 from typing import Any, Callable, ClassVar, Generic, Literal, Sequence, TypeVar
 
 from pydantic import BaseModel, Field
@@ -132,7 +134,7 @@ class Tool(Generic[A]):
 
     Where each part runs:
 
-    - :meth:`run` runs confined, always: in a sandbox worker (:mod:`tools.worker`, the kernel's jail) with what the
+    - :meth:`run` runs confined, always: in a sandbox worker (:mod:`tools.jail.worker`, the kernel's jail) with what the
       user granted, rebuilt there from :meth:`spec` (its class and its config), so all it needs at run time must be
       in its ``Config``. An MCP server's tool (``external``) is its own confined process instead.
     - The other hooks (``from_settings``, ``permissions``, ``route``, ``follow_up``, ``missing``/``complete``,
@@ -325,3 +327,14 @@ class Tool(Generic[A]):
         schema = self.args_schema()
         schema.pop("title", None)
         return {"type": "function", "function": {"name": self.name, "description": self.description, "parameters": schema}}
+
+
+async def run_direct(tool: Tool, args: BaseModel, timeout: float | None) -> ToolResult:
+    """``tool.run`` in this process with a wall-clock timeout (``None``: the tool keeps its own deadlines,
+    as an external tool does); any exception becomes a tool error."""
+    try:
+        return await asyncio.wait_for(tool.run(args), timeout)
+    except asyncio.TimeoutError:
+        return ToolResult.failure(f"{tool.name} took longer than {timeout:g} s and was stopped")
+    except Exception as e:  # a tool bug must cost one tool error, never the turn
+        return failed_with(tool.name, e)

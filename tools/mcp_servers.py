@@ -1,6 +1,6 @@
 """Tools from Model Context Protocol servers (stdio transport, through the official ``mcp`` SDK).
 
-Each server listed in ``config.toml`` runs as its own subprocess, started through :mod:`tools.mcp_jail`
+Each server listed in ``config.toml`` runs as its own subprocess, started through :mod:`tools.jail.mcp_launch`
 (memory and CPU limits; on Linux the kernel's jail: its folders only, no network unless granted), kept open
 while the assistant runs and restarted after
 it dies. Its tools join the registry as :class:`McpTool`: named ``<server>_<tool>``, described and typed by
@@ -16,7 +16,6 @@ import asyncio
 import hashlib
 import json
 import re
-import sys
 import threading
 import time
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any, Sequence
 from pydantic import BaseModel
 
 from tools.base import LocalText, Permissions, Tool, ToolResult
+from tools.jail import mcp_command
 from tools.logfile import open_log
 from tools.mcp_config import McpServerConfig
 from tools.schema_args import args_model
@@ -69,8 +69,7 @@ class McpServer:
 
     def command(self) -> list[str]:
         """The launcher with the limits, then the server's own command line."""
-        jail = Path(__file__).with_name("mcp_jail.py")
-        return [sys.executable, "-I", str(jail), json.dumps(self.limits), self.config.command, *self.config.args]
+        return mcp_command(self.limits, self.config.command, list(self.config.args))
 
     async def _connect(self) -> Any:
         from mcp import Client, StdioServerParameters
@@ -388,8 +387,8 @@ def mcp_tools(servers: dict[str, McpServerConfig], defaults: dict[str, Any], cac
     ``defaults``: timeout, memory_mb, cpu_seconds for servers that set none. Each server's stderr goes to
     ``log_dir/mcp-NAME.log``. ``refresh``: list every server now instead of trusting the cache (``assistant
     doctor``). ``protected``: the assistant's own folders, which no server may be granted (nor the secret stores:
-    :func:`tools.grants.refusal`); a server granted one is skipped, never started."""
-    from tools.grants import refusal
+    :func:`tools.jail.grants.refusal`); a server granted one is skipped, never started."""
+    from tools.jail import refusal
 
     if not servers:
         return [], []

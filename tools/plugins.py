@@ -4,9 +4,9 @@ No line of a plugin runs in the assistant or the daemon. What the assistant know
 metadata read without importing anything (the entry point: its name, ``module:object``, package and version).
 Everything the plugin's code does — its import, its construction from the settings, its ``permissions``, its
 routing rules and checks, its rendering — runs in a *hook host*: one long-lived worker process per plugin, in
-the same kernel jail as a tool's ``run()`` (``tools.worker``), with no folders and no network, spoken to over a
+the same kernel jail as a tool's ``run()`` (``tools.jail.worker``), with no folders and no network, spoken to over a
 pipe. Its ``run()`` goes through the sandbox runner like a built-in tool's, with what the *user* granted
-(:mod:`tools.grants`), never what the plugin declared.
+(:mod:`tools.jail.grants`), never what the plugin declared.
 
 On the assistant's side a plugin is a :class:`PluginTool`: its name, description, argument schema and requested
 permissions as the hook host described them (kept in the cache, keyed by the package's version and the settings
@@ -25,7 +25,6 @@ import select
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -37,7 +36,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, ValidationError
 
 from tools.base import TOOL_NAME, Finding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict
-from tools.grants import Decision, Grants, Request
+from tools.jail import Decision, Grants, Request, worker_command, worker_env
 from tools.logfile import note, open_log
 
 GROUP = "assistant.tools"
@@ -54,7 +53,7 @@ class HookFailure(Exception):
     pass
 
 
-# --- the plugin's side: what runs inside the jail (tools.worker) ---------------------------------------------
+# --- the plugin's side: what runs inside the jail (tools.jail.worker) ---------------------------------------------
 
 def build(spec: dict[str, Any]) -> Tool:
     """The plugin's tool, built from its entry point (``module:object``) as the assistant used to build it in
@@ -219,15 +218,13 @@ class HookHost:
 
     def start(self) -> None:
         """Start the process (without waiting for it)."""
-        from tools.worker_env import worker_env
-
         if self.proc is not None:
             return
         self.home = tempfile.mkdtemp(prefix="assistant-plugin-")
         env = worker_env(False, self.home)
         stderr: Any = open_log(self.log) or subprocess.DEVNULL  # best effort: a read-only home stops no plugin
         try:
-            self.proc = subprocess.Popen([sys.executable, "-m", "tools.worker"], stdin=subprocess.PIPE,
+            self.proc = subprocess.Popen(worker_command(), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=self.home,
                                          start_new_session=True)
         finally:
@@ -367,7 +364,7 @@ class PluginTool(Tool[BaseModel]):
         self.host.stop()
 
     async def run(self, args: BaseModel) -> ToolResult:
-        return ToolResult.failure(f"{self.name} is a plugin: it runs only in the sandbox (tools.sandbox.SandboxRunner)")
+        return ToolResult.failure(f"{self.name} is a plugin: it runs only in the sandbox (tools.jail.runner.SandboxRunner)")
 
     def _call(self, hook: str, default: Any, **params: Any) -> Any:
         try:
@@ -521,7 +518,7 @@ def load(entries: list[Entry], taken: list[str], view: dict[str, Any], grants: G
     for entry in entries:
         own = plugin_dirs / entry.name
         spec = {"module": entry.module, "qualname": entry.value, "path": None, "config": None,
-                "plugin": {"entry": entry.value, "name": entry.name, "settings": view,
+                "plugin": {"entry": entry.value, "name": entry.name, "settings": view, "host": __name__,
                            "paths": {"cache_dir": str(own / "cache"), "log_dir": str(own / "log")}}}
         hosts[entry.name] = HookHost(entry, spec, limits, log)
         keys[entry.name] = _cache_key(entry, view)

@@ -9,7 +9,7 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from tools.base import Tool, ToolResult
+from tools.base import Tool, ToolResult, run_direct
 
 
 class ToolRunner(Protocol):
@@ -20,22 +20,9 @@ class ToolRunner(Protocol):
     async def aclose(self) -> None: ...
 
 
-async def run_direct(tool: Tool, args: BaseModel, timeout: float | None) -> ToolResult:
-    """``tool.run`` in this process with a wall-clock timeout (``None``: the tool keeps its own deadlines,
-    as an external tool does); any exception becomes a tool error."""
-    try:
-        return await asyncio.wait_for(tool.run(args), timeout)
-    except asyncio.TimeoutError:
-        return ToolResult.failure(f"{tool.name} took longer than {timeout:g} s and was stopped")
-    except Exception as e:  # a tool bug must cost one tool error, never the turn
-        from tools.base import failed_with
-
-        return failed_with(tool.name, e)
-
-
 class InProcessRunner:
     """Runs a tool in this process with a wall-clock timeout; any exception becomes a tool error.
-    For tests and measurements only: the application runs tools through :class:`tools.sandbox.SandboxRunner`."""
+    For tests and measurements only: the application runs tools through :class:`tools.jail.runner.SandboxRunner`."""
 
     def __init__(self, timeout: float = 10.0) -> None:
         self.timeout = timeout

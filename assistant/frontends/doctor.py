@@ -88,7 +88,7 @@ async def check_tools(settings: Settings, paths: Paths) -> list[Check]:
 
 def check_sandbox(settings: Settings) -> Check:
     """What the kernel enforces for tools here, said plainly; a warning when something is missing."""
-    from tools.jail_report import report
+    from tools.jail import report
 
     jail = report()
     if jail.confined and jail.landlock_abi >= 6 and jail.user_namespaces:

@@ -40,7 +40,7 @@ class Garbler(_Test):
     name = "garbler"
 
     async def run(self, args: Arg) -> ToolResult:  # type: ignore[override]
-        from tools import worker
+        from tools.jail import worker
 
         os.write(worker.PROTOCOL_FD, b"\x00\xffnot json at all\n")
         return ToolResult.success()

@@ -17,15 +17,6 @@ from tools.reading.request import unwrapped
 
 READS = [(tool, question, args) for tool in BUILTIN for question, args in tool.reads]
 NEAR_MISSES = [(tool, text) for tool in BUILTIN for text in tool.near_misses]
-AFTER = {"calculator": PreviousTurn(question="2+3", route="calculator", calls=[({"expression": "2+3"}, None)]),
-         "units": PreviousTurn(question="convert 10 kg to lbs", route="units",
-                               calls=[({"value": 10.0, "from_unit": "kg", "to_unit": "lbs"}, None)]),
-         "clock": PreviousTurn(question="what time is it in Tokyo", route="clock", calls=[({"place": "Tokyo"}, None)]),
-         "weather": PreviousTurn(question="北京天气怎么样?", route="weather", calls=[({"place": "北京"}, None)]),
-         "reminders": PreviousTurn(question="remind me in 10 minutes to stretch", route="reminders",
-                                   calls=[({"action": "set", "when": "in 10 minutes", "text": "stretch"}, None)])}
-
-
 @pytest.fixture(scope="module")
 def registry(tmp_path_factory, gazetteer_index):
     from assistant.app import build_registry
@@ -39,8 +30,19 @@ def decide(registry, text: str, previous: PreviousTurn | None = None):
     return router.by_rule(ctx)
 
 
+def after(registry, tool) -> PreviousTurn:
+    """A turn of ``tool`` just answered: its first declared request, as its rule read it."""
+    question = tool.reads[0][0]
+    decision = decide(registry, question)
+    assert decision is not None and decision.route == tool.name, (tool.name, question, decision)
+    return PreviousTurn(question=question, route=tool.name,
+                        calls=[(args.model_dump(exclude_none=True), None) for args in decision.args or []])
+
+
 def test_every_builtin_tool_declares_what_it_reads_and_what_it_must_not():
-    assert all(tool.reads and tool.near_misses for tool in BUILTIN)
+    for tool in BUILTIN:
+        assert tool.reads, f"{tool.name} declares no request its rule reads ({tool.__name__}.reads)"
+        assert tool.near_misses, f"{tool.name} declares no near-miss ({tool.__name__}.near_misses)"
 
 
 @pytest.mark.parametrize("tool, question, args", READS, ids=[f"{t.name}:{q[:30]}" for t, q, _ in READS])
@@ -53,6 +55,6 @@ def test_a_rule_reads_what_it_declares(registry, tool, question, args):
 
 @pytest.mark.parametrize("tool, text", NEAR_MISSES, ids=[f"{t.name}:{x[:30]}" for t, x in NEAR_MISSES])
 def test_no_rule_takes_a_near_miss(registry, tool, text):
-    for previous in (None, AFTER[tool.name]):
+    for previous in (None, after(registry, tool)):
         decision = decide(registry, text, previous)
         assert decision is None or decision.route not in [*registry.names(), router.CLARIFY], (previous, decision)

@@ -11,7 +11,7 @@ from fake_ollama import Script, tool_call
 from oracle import grounded
 
 from tools import InProcessRunner
-from tools.sandbox import SandboxRunner
+from tools.jail.runner import SandboxRunner
 from tools.weather import Weather, WeatherArgs, WeatherConfig
 from tools.reading.when import find_when, resolve
 

@@ -19,8 +19,8 @@ from escape_tools import (
     AbstractSocket, Environment, Forker, IoUring, ListHome, Loopback, Metadata, ReadFile, Sqlite, Target, UnixSocket, WriteFile,
 )
 
-from tools import landlock
-from tools.sandbox import SandboxRunner
+from tools.jail import landlock
+from tools.jail.runner import SandboxRunner
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or landlock.abi() < 1,
                                 reason="the kernel jail needs Linux with Landlock")
@@ -107,7 +107,7 @@ async def test_nothing_is_written_outside_the_tools_own_folder(runner, tmp_path)
 @pytest.mark.skipif(platform.machine() != "x86_64", reason="the raw fork syscall is x86-64's")
 async def test_no_metadata_changes_anywhere_even_on_files_it_may_read(runner, tmp_path):
     """chmod, fchmod (through a descriptor it may open), utime and setxattr: modes and times stay as they were."""
-    from tools import seccomp
+    from tools.jail import seccomp
 
     if not seccomp.allowlist_available():
         pytest.skip("the seccomp allow-list (libseccomp) is not available here")
@@ -161,13 +161,13 @@ async def test_the_worker_reports_what_the_kernel_enforces(runner):
     await runner.run(ReadFile(), Target(path="/etc/hostname"))
     enforced = runner.enforced["read_file"]
     assert enforced["landlock"] and enforced["seccomp"] in ("allow-list", "deny-list")
-    from tools import namespaces
+    from tools.jail import namespaces
 
     assert enforced["pidns"] is namespaces.available()  # its own PID namespace: the whole tree dies with it
 
 
 async def test_where_the_kernel_cannot_confine_third_party_tools_they_run_only_by_consent(tmp_path, monkeypatch):
-    from tools import jail_report
+    from tools.jail import enforced as jail_report
     from tools.calculator import Calculator, CalculatorArgs
 
     monkeypatch.setattr(jail_report, "report", lambda: jail_report.JailReport(0, False, False))  # an old kernel
@@ -206,7 +206,7 @@ def test_a_worker_starts_where_the_code_is_reached_through_an_import_finder_not_
 
     script = ("import asyncio, sys\n"
               "sys.path[:] = [p for p in sys.path if not p.endswith(('/tests', '/main')) and p not in ('', '.')]\n"
-              "from tools.sandbox import SandboxRunner\n"
+              "from tools.jail.runner import SandboxRunner\n"
               "from tools.calculator import Calculator, CalculatorArgs\n"
               "async def main():\n"
               "    r = SandboxRunner()\n"
@@ -228,7 +228,7 @@ def test_the_folder_a_process_was_launched_in_stays_off_a_workers_path_after_it_
     launch = tmp_path / "launched-here"
     launch.mkdir()
     code = ("import os, sys; sys.path.insert(0, os.getcwd()); import tools; os.chdir('/'); "
-            "from tools.importpath import interpreter_path; "
+            "from tools.jail.importpath import interpreter_path; "
             "print(any(os.path.realpath(p) == os.path.realpath(sys.argv[1]) for p in interpreter_path()))")
     from pathlib import Path
 

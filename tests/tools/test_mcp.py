@@ -21,7 +21,7 @@ from assistant.app import build_registry
 from assistant.config import Settings, load_settings, render_settings
 from tools.mcp_servers import McpServerConfig, tool_name
 from tools.schema_args import args_model
-from tools.sandbox import SandboxRunner
+from tools.jail.runner import SandboxRunner
 
 pytest.importorskip("mcp", reason="the MCP SDK is an optional extra: pip install '.[mcp]'")
 pytest.importorskip("mcp_server_time", reason="mcp-server-time (from PyPI) comes with the test extra")
@@ -175,7 +175,7 @@ async def test_a_server_has_no_network_unless_granted(tmp_path):
 
 @pytest.mark.slow  # starts MCP server processes
 async def test_a_server_reads_and_writes_only_its_granted_folders(tmp_path):
-    from tools import landlock
+    from tools.jail import landlock
 
     if landlock.abi() < 1:
         pytest.skip("Landlock is not available on this kernel")
@@ -325,7 +325,7 @@ def _writers_of(path: Path) -> list[int]:
 async def test_a_servers_whole_tree_dies_with_it(tmp_path):
     """Children a server forks (daemonised: their own session, orphaned) die when the server is closed, as when the
     assistant exits: the server is the first process of its own PID namespace."""
-    from tools import namespaces
+    from tools.jail import namespaces
 
     if not namespaces.available():
         pytest.skip("no unprivileged user namespaces here")
@@ -368,11 +368,11 @@ def test_a_servers_processes_are_capped(tmp_path):
     import shutil
     import subprocess
 
-    from tools import namespaces
+    from tools.jail import namespaces
 
     if not namespaces.available():
         pytest.skip("no unprivileged user namespaces here")
-    jail = str(Path(__file__).resolve().parents[2] / "tools" / "mcp_jail.py")
+    jail = str(Path(__file__).resolve().parents[2] / "tools" / "jail" / "mcp_launch.py")
     command = [sys.executable, "-I", jail, json.dumps({"processes": 20}), sys.executable, "-c", FORK_BOMB]
     if os.getuid() == 0:
         if not (shutil.which("setpriv") and os.path.exists("/usr/bin/python3")):
@@ -387,7 +387,7 @@ def test_a_servers_processes_are_capped(tmp_path):
 @pytest.mark.slow  # starts MCP server processes
 async def test_a_server_changes_no_files_metadata_outside_or_inside(tmp_path):
     """chmod, utime and setxattr: Landlock has no right for them; seccomp refuses them (modes and times unchanged)."""
-    from tools import seccomp
+    from tools.jail import seccomp
 
     if not seccomp.allowlist_available():
         pytest.skip("the seccomp allow-list (libseccomp) is not available here")

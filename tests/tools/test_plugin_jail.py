@@ -21,8 +21,8 @@ from conftest import cli_env, paths_under
 
 from assistant.app import build_assistant, build_registry
 from assistant.config import Settings
-from tools import landlock, seccomp
-from tools.grants import Grants, Request, refusal
+from tools.jail import landlock, seccomp
+from tools.jail.grants import Grants, Request, refusal
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux") or landlock.abi() < 1 or not seccomp.allowlist_available(),
@@ -293,7 +293,7 @@ def test_an_update_that_asks_for_more_asks_again(tmp_path):
 async def test_a_plugin_run_unconfined_by_choice_is_said_in_one_line(world, fake, gazetteer_index, monkeypatch):
     """Where the kernel cannot confine, plugins are not even imported; with allow_unconfined_tools they run, and the
     assistant says so once (ask and chat print it; the daemon keeps it for the popup and `daemon status`)."""
-    import tools.jail_report as jail_report
+    import tools.jail.enforced as jail_report
 
     real = jail_report.report()
     monkeypatch.setattr(jail_report, "report", lambda: jail_report.JailReport(0, real.seccomp_allowlist, real.user_namespaces))

@@ -14,7 +14,7 @@ import pytest
 from sandbox_tools import Arg, Crasher, Garbler, Hog, Printer, Sleeper, Socketeer, Spawner, Writer
 
 from tools.calculator import Calculator, CalculatorArgs
-from tools.sandbox import SandboxRunner
+from tools.jail.runner import SandboxRunner
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ async def test_concurrent_calls_use_several_workers(runner):
 def test_seccomp_filter_blocks_network_sockets_and_exec():
     code = (
         "import socket, subprocess\n"
-        "from tools import seccomp\n"
+        "from tools.jail import seccomp\n"
         "assert seccomp.install(deny_network=True)\n"
         "socket.socketpair()\n"  # local pipes still work
         "for make in (lambda: socket.socket(), lambda: subprocess.run(['true'])):\n"
@@ -147,7 +147,7 @@ page = mmap.mmap(-1, mmap.PAGESIZE, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap
 page.write(code)
 call = ctypes.CFUNCTYPE(ctypes.c_long)(ctypes.addressof(ctypes.c_char.from_buffer(page)))
 if sys.argv[3] == "filtered":
-    from tools import seccomp
+    from tools.jail import seccomp
     assert seccomp.install(deny_network=True)
 print("returned", call(), flush=True)
 '''

@@ -7,7 +7,7 @@ from conftest import closed_port
 from fake_ollama import Script, kind_of, tool_call
 from oracle import grounded
 
-from tools.sandbox import SandboxRunner
+from tools.jail.runner import SandboxRunner
 from tools import InProcessRunner
 from tools.weather import Weather, WeatherArgs, WeatherConfig, is_weather_question
 

@@ -1,4 +1,4 @@
-"""Our own pure tools' workers forked from a zygote (tools/zygote.py): the same jail as a worker started as a new
+"""Our own pure tools' workers forked from a zygote (tools/jail/zygote.py): the same jail as a worker started as a new
 interpreter, a dead worker replaced, nothing left running, and a gone zygote costing nothing but speed."""
 
 from __future__ import annotations
@@ -59,6 +59,6 @@ def test_without_its_zygote_a_worker_starts_as_a_new_interpreter(probe):
 
 def test_a_process_that_runs_threads_forks_no_zygote():
     code = ("import threading, time; threading.Thread(target=time.sleep, args=(2,), daemon=True).start(); "
-            "from tools.zygote import Zygote; print(Zygote.start() is None)")
+            "from tools.jail.zygote import Zygote; print(Zygote.start() is None)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "True", run.stderr

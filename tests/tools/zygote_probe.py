@@ -12,12 +12,12 @@ import sys
 import threading
 import time
 
-from tools.zygote import Zygote
+from tools.jail.zygote import Zygote
 
-zygote = Zygote.start()  # before anything else runs: what `assistant ask` and `assistant chat` do
+zygote = Zygote.start(preload=("tools.builtin",))  # before anything else runs: what `assistant ask` and `assistant chat` do
 
 from tools.calculator import Calculator, CalculatorArgs  # noqa: E402
-from tools.sandbox import SandboxRunner  # noqa: E402
+from tools.jail.runner import SandboxRunner  # noqa: E402
 from tools.weather import Weather  # noqa: E402
 
 
@@ -50,7 +50,7 @@ async def main() -> dict:
     out["after_kill_ok"] = killed.ok
     out["replaced"] = (await runner.run(calc, CalculatorArgs(expression="3*3"))).data
     from tools.weather.config import WeatherConfig
-    from tools.zygote import eligible
+    from tools.jail.zygote import eligible
 
     out["eligible"] = {"calculator": eligible(calc), "weather": eligible(Weather(WeatherConfig(cache_dir="/tmp/x", gazetteer_index="/tmp/x/i")))}
     pids = [w.proc.pid for pool in runner._pools.values() for w in pool.idle]
@@ -63,7 +63,7 @@ async def main() -> dict:
 def gone() -> dict:
     """A zygote that died: the next worker starts as a new interpreter, and the answer is the same."""
     async def run() -> dict:
-        z = Zygote.start()
+        z = Zygote.start(preload=("tools.builtin",))
         assert z is not None
         os.kill(z.pid, signal.SIGKILL)
         os.waitpid(z.pid, 0)

@@ -210,7 +210,7 @@ def say(*parts: object, **kwargs: Any) -> None:
 def tools(args: argparse.Namespace) -> int:
     from assistant.app import build_registry
     from assistant.control import without_controls
-    from tools.jail_report import report
+    from tools.jail import report
     from tools.plugins import PluginTool
 
     paths, settings = settings_for()
@@ -260,7 +260,7 @@ def tools(args: argparse.Namespace) -> int:
 def _grant(args: argparse.Namespace, paths, settings) -> int:
     """``tools grant NAME``: show what the plugin asks for and grant it (what may be granted); ``tools revoke NAME``."""
     from assistant.app import build_registry
-    from tools.grants import Grants
+    from tools.jail import Grants
     from tools.plugins import PluginTool
 
     grants = Grants(paths.config_dir, paths.own)

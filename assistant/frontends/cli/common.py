@@ -19,11 +19,12 @@ def settings_for(overrides: dict[str, Any] | None = None):
 
 
 def start_zygote():
-    """The fork server of our own pure tools' workers (:mod:`tools.zygote`) for a question answered in this process:
-    started before the settings are read and before any thread runs, or ``None``."""
-    from tools.zygote import Zygote
+    """The fork server of our own pure tools' workers (:mod:`tools.jail.zygote`) for a question answered in this
+    process, with the built-in tools' code loaded: started before the settings are read and before any thread runs,
+    or ``None``."""
+    from tools.jail import Zygote
 
-    return Zygote.start()
+    return Zygote.start(preload=("tools.builtin",))
 
 
 def open_store():

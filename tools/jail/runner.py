@@ -1,4 +1,4 @@
-"""The sandbox runner: every tool call runs in a warm worker subprocess (``tools.worker``), one pool
+"""The sandbox runner: every tool call runs in a warm worker subprocess (``tools.jail.worker``), one pool
 per tool, with a wall-clock timeout, memory and CPU limits, and the tool's declared permissions
 enforced inside the worker. A worker that hangs, crashes or talks nonsense is killed and replaced;
 the call becomes one clear tool error."""
@@ -17,11 +17,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tools.base import LocalText, Tool, ToolResult
-from tools.worker_env import worker_env
+from tools.base import LocalText, Tool, ToolResult, run_direct
+from tools.jail.env import worker_env
+from tools.jail.zygote import Forked, Zygote, eligible
 from tools.logfile import open_log
-from tools.registry import run_direct
-from tools.zygote import Forked, Zygote, eligible
 
 STARTUP_TIMEOUT = 30.0
 LINE_LIMIT = 16 * 1024 * 1024
@@ -78,7 +77,7 @@ class Worker:
                 proc = await _forked(zygote, env, home, stderr)
             if proc is None:
                 proc = await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "tools.worker", stdin=asyncio.subprocess.PIPE,
+                    sys.executable, "-m", "tools.jail.worker", stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE, stderr=stderr, env=env, limit=LINE_LIMIT, start_new_session=True,
                     cwd=home,
                 )
@@ -178,7 +177,7 @@ class SandboxRunner:
                  workers_per_tool: int = 4, log: Path | None = None, allow_unconfined: bool = False,
                  folder_mb: int = 1024, folder_files: int = 10_000, zygote: Zygote | None = None) -> None:
         self.timeout = timeout
-        self.zygote = zygote  # where our own pure tools' workers are forked from (tools.zygote), when there is one
+        self.zygote = zygote  # where our own pure tools' workers are forked from (tools.jail.zygote), when there is one
         self.allow_unconfined = allow_unconfined
         self._confined: bool | None = None
         self.limits = {"memory_mb": memory_mb, "cpu_seconds": cpu_seconds, "folder_mb": folder_mb,
@@ -241,7 +240,7 @@ class SandboxRunner:
         if tool.source == "built-in" or self.allow_unconfined:
             return None
         if self._confined is None:
-            from tools.jail_report import report
+            from tools.jail.enforced import report
 
             self._confined = report().confined
         if self._confined:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from tools import landlock, namespaces, seccomp
+from tools.jail import landlock, namespaces, seccomp
 
 
 @dataclass

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 try:
-    from tools.importpath import TOOLS_DIR, interpreter_path
+    from tools.jail.importpath import TOOLS_DIR, interpreter_path
 except ImportError:  # loaded by path in the MCP launcher (python -I), beside importpath.py
     from importpath import TOOLS_DIR, interpreter_path  # type: ignore[no-redef]  # the same names, by path in the jail
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import os
 import sys
 
-TOOLS_DIR = os.path.dirname(os.path.abspath(__file__))
+TOOLS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tools/, this package's parent
 
 
 def _launcher_entries() -> set[str]:
     """The entries Python put on ``sys.path`` for how it was launched: the working directory (``-m``, ``-c``, the
     REPL) and a script's folder."""
-    from tools import LAUNCHED_IN
+    from tools.jail import LAUNCHED_IN
 
     entries = {"", os.curdir, os.getcwd(), *([LAUNCHED_IN] if LAUNCHED_IN else [])}
     if sys.argv and sys.argv[0] and sys.argv[0] not in ("-c", "-m"):

@@ -117,7 +117,7 @@ def code_roots(spec: dict[str, Any]) -> list[str]:
     """Folders of code the worker imports that may not be on ``sys.path`` (an editable install maps packages through
     an import finder): the ``tools`` package's, and the tool's own top-level package's (or module's folder). Found
     by the finders alone, for the top-level name only: nothing of the tool's code runs before the jail."""
-    roots = [os.path.dirname(os.path.abspath(__file__))]  # the `tools` package (not the folder holding it)
+    roots = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]  # the `tools` package (not its folder)
     top = str(spec.get("module") or "").split(".")[0]
     found = None
     for finder in sys.meta_path if top.isidentifier() else []:
@@ -149,7 +149,7 @@ def jail(perms: dict[str, Any], code: Sequence[str] = ()) -> dict[str, Any]:
     """Confine this process for good: its own network namespace when it declares no network (where unprivileged
     user namespaces exist), Landlock for files and TCP ports, and the seccomp allow-list (the deny-list where
     libseccomp is missing). Returns what is enforced."""
-    from tools import landlock, namespaces, seccomp
+    from tools.jail import landlock, namespaces, seccomp
 
     network = bool(perms["network"])
     netns = False if network else namespaces.isolate_network()
@@ -167,11 +167,15 @@ _LIBRARIES = ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/et
               "/etc/localtime")
 
 
-def _build(spec: dict[str, Any]) -> Any:
-    if spec.get("plugin"):  # a plugin: built from its entry point, inside the jail (tools.plugins)
-        from tools import plugins
+def _host(spec: dict[str, Any]) -> Any:
+    """The module that builds a plugin's tool and answers its hooks inside the jail, named by its spec as a tool's
+    module is (the plugin host's inside half: ``build``, ``describe``, ``Hooks``)."""
+    return importlib.import_module(spec["plugin"]["host"])
 
-        return plugins.build(spec["plugin"])
+
+def _build(spec: dict[str, Any]) -> Any:
+    if spec.get("plugin"):  # a plugin: built from its entry point, inside the jail
+        return _host(spec).build(spec["plugin"])
     try:
         module = importlib.import_module(spec["module"])
     except ImportError:
@@ -198,8 +202,8 @@ def _send(obj: dict[str, Any]) -> None:
 def main() -> None:
     global PROTOCOL_FD
     if __name__ == "__main__":  # one module object whether run with -m or imported
-        sys.modules["tools.worker"] = sys.modules[__name__]
-    from tools import namespaces
+        sys.modules["tools.jail.worker"] = sys.modules[__name__]
+    from tools.jail import namespaces
 
     pid_namespace = namespaces.isolate_processes()  # from here on, the process that goes on is PID 1 of its own
     PROTOCOL_FD = os.dup(1)
@@ -238,13 +242,12 @@ def main() -> None:
         return
     ready: dict[str, Any] = {"ready": True, "seccomp": bool(enforced["seccomp"]), "enforced": enforced}
     if init.get("describe"):
-        from tools import plugins
-
+        host = _host(init["tool"])
         try:
-            ready["describe"] = plugins.describe(tool)
+            ready["describe"] = host.describe(tool)
         except Exception as e:  # noqa: BLE001 - its permissions or schema raised
             ready = {"ready": False, "error": f"{type(e).__name__}: {e}"[:2000]}
-        hooks = plugins.Hooks(tool, loop)
+        hooks = host.Hooks(tool, loop)
     _send(ready)
     if not ready["ready"]:
         return

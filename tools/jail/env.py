@@ -1,12 +1,12 @@
 """What a tool's worker starts with: the environment it sees (nothing secret: API keys, tokens and ASSISTANT_*
-stay here) and the import path it gets (:mod:`tools.importpath`). Used by the sandbox runner, the zygote's workers
+stay here) and the import path it gets (:mod:`tools.jail.importpath`). Used by the sandbox runner, the zygote's workers
 and the plugins' hook hosts alike."""
 
 from __future__ import annotations
 
 import os
 
-from tools.importpath import worker_path
+from tools.jail.importpath import worker_path
 
 # What of this process's environment a worker sees: nothing secret (API keys, tokens, ASSISTANT_*), only what
 # Python, TLS and the locale need; a tool that declares network also gets the proxy settings.

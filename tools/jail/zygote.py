@@ -3,7 +3,7 @@
 A new interpreter importing the tool framework costs about 0.15 CPU-s, more than the rest of a question answered
 by rule. A *zygote* is forked once, early, while this process has one thread and has read no settings (so no
 secret of the config is in its memory): the modules the workers need are already loaded in it. Each worker it
-forks then goes through the same ``tools.worker.main()`` as an exec'd one (its own session, a private working
+forks then goes through the same ``tools.jail.worker.main()`` as an exec'd one (its own session, a private working
 folder, the scrubbed environment and import path, then its PID namespace, limits, Landlock and seccomp) and speaks
 the same protocol on its pipes.
 
@@ -21,6 +21,7 @@ signal), then closes it, so the parent reads the end of the worker as it reads a
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import selectors
@@ -28,7 +29,7 @@ import signal
 import socket
 import sys
 import time
-from typing import Any
+from typing import Any, Sequence
 
 EXIT_PREFIX = b'{"zygote_exit":'
 _REPLY_LIMIT = 4096
@@ -52,18 +53,20 @@ class Zygote:
         self.gone = False
 
     @classmethod
-    def start(cls) -> "Zygote | None":
+    def start(cls, preload: Sequence[str] = ()) -> "Zygote | None":
         """Fork the zygote now, or ``None`` where it cannot be: not Linux, or this process runs threads (a fork
-        would copy locks they may hold). Call it before reading settings, before any event loop runs."""
+        would copy locks they may hold). Call it before reading settings, before any event loop runs. ``preload``:
+        the modules of the tools its workers run, loaded once here (the jail names no tool of its own)."""
         if not sys.platform.startswith("linux") or _threads() > 1:
             return None
-        import tools.builtin  # noqa: F401 - the workers' code, loaded once here
+        for module in preload:
+            importlib.import_module(module)
         import sqlite3  # noqa: F401 - the worker loads it before its jail
 
-        import tools.landlock  # noqa: F401
-        import tools.namespaces  # noqa: F401
-        import tools.seccomp  # noqa: F401
-        import tools.worker  # noqa: F401
+        import tools.jail.landlock  # noqa: F401
+        import tools.jail.namespaces  # noqa: F401
+        import tools.jail.seccomp  # noqa: F401
+        import tools.jail.worker  # noqa: F401
 
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         for stream in (sys.stdout, sys.stderr):
@@ -128,7 +131,7 @@ class Zygote:
 
 
 class Forked:
-    """What :class:`tools.sandbox.Worker` uses of an ``asyncio.subprocess.Process``, for a forked worker."""
+    """What :class:`tools.jail.runner.Worker` uses of an ``asyncio.subprocess.Process``, for a forked worker."""
 
     def __init__(self, pid: int, stdin: asyncio.StreamWriter, stdout: "_Reader") -> None:
         self.pid = pid
@@ -190,7 +193,7 @@ def _threads() -> int:
 
 def _serve(sock: socket.socket) -> None:
     """The zygote's loop: fork a worker per request, and say each one's end on its stdout."""
-    from tools import namespaces
+    from tools.jail import namespaces
 
     libc = namespaces.load_libc()
     if libc is not None:
@@ -286,7 +289,7 @@ def _fork_worker(request: dict[str, Any], fds: list[int]) -> int:
     if pid:
         return pid
     code = 1
-    try:  # the worker: what `python -m tools.worker` would be, started in its private folder
+    try:  # the worker: what `python -m tools.jail.worker` would be, started in its private folder
         os.setsid()
         signal.set_wakeup_fd(-1)  # the zygote's handlers, as a new interpreter has them
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -301,7 +304,7 @@ def _fork_worker(request: dict[str, Any], fds: list[int]) -> int:
         sys.stdin = open(0, encoding="utf-8", closefd=False)
         sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
-        from tools import worker
+        from tools.jail import worker
 
         worker.main()
         code = 0

@@ -15,7 +15,7 @@ Usage: ``python -I mcp_jail.py '{"memory_mb": 1024, "cpu_seconds": 600, "network
 "processes": 128, "protected": [...]}' COMMAND
 [ARG...]``. Run by path in isolated mode, so that nothing of the assistant's environment reaches the server; it
 imports only the standard library and the jail modules next to it (and pyseccomp). What it enforces on this
-machine is what :func:`tools.jail_report.report` says."""
+machine is what :func:`tools.jail.enforced.report` says."""
 
 from __future__ import annotations
 

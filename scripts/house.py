@@ -202,19 +202,18 @@ def findings(tool: str, args: list[str]) -> str:
 
 
 def one_place() -> list[tuple[str, str]]:
-    """Where each kind of addition is written, and how many there are of it now."""
-    from assistant.envnames import SETTING_FLAGS
-    from assistant.models.select import BACKENDS
-    from tools.builtin import BUILTIN
+    """Where each kind of addition is declared (assistant/extending.py), with how many there are of it now."""
+    import importlib
 
-    return [
-        ("a per-turn flag", f"a row of envnames.SETTING_FLAGS ({len(SETTING_FLAGS)} now), then "
-                            "scripts/settings_reference.py regenerates the settings reference"),
-        ("a built-in tool", f"its module under tools/ and a line of tools/builtin.py ({len(BUILTIN)} now); "
-                            "a plugin's: one entry point in its own package"),
-        ("a backend", f"its module under assistant/models/, a row of select.BACKENDS ({len(BACKENDS)} now), and its "
-                      "settings in config.py (the backend choices are held to the table by a test)"),
-    ]
+    from assistant.extending import POINTS
+
+    out = []
+    for point in POINTS:
+        module, _, name = point.declared.partition(":")
+        value = getattr(importlib.import_module(module), name)
+        count = f" ({len(value)} now)" if isinstance(value, (tuple, list, dict)) else ""
+        out.append((point.what.split(" (")[0], f"{point.declared}{count}; touches {', '.join(point.touches)}"))
+    return out
 
 
 def main() -> int:
@@ -224,7 +223,7 @@ def main() -> int:
     functions, files, classes = measured()
     print("what an addition touches:")
     for what, where in one_place():
-        print(f"  {what:<16} {where}")
+        print(f"  {what:<28} {where}")
     print("longest functions: " + "; ".join(f"{where} ({n} lines)" for n, where in functions[:3]))
     long = [f for f in functions if f[0] > LONG_FUNCTION]
     print(f"functions over {LONG_FUNCTION} lines: {len(long)} of {len(functions)} "

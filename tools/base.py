@@ -159,13 +159,13 @@ class Tool(Generic[A]):
     #: a built-in tool whose ``run`` keeps the user's own state (the reminders): it runs in the assistant's process,
     #: writing its table of the store and nothing else (no network, no other file); never so for a plugin
     keeps_state: ClassVar[bool] = False
+    #: the argument a follow-up that names a target replaces ("in grams?", "换成千克呢"), whatever the wording of
+    #: the first request ("convert 5 lb to g", "how many grams in 5 pounds")
+    target_slot: ClassVar[str | None] = None
     #: Its rule declared as data (tests/pipeline/test_declared_rules.py holds every rule to it): requests its
     #: :meth:`route` must read, wrapped as people wrap them, each with a fragment of the arguments it must give; and
     #: near-misses no rule may take as a request for it (a place name that is an ordinary word, a time of day in a
     #: greeting, a version number that looks like a sum).
-    #: the argument a follow-up that names a target replaces ("in grams?", "换成千克呢"), whatever the wording of
-    #: the first request ("convert 5 lb to g", "how many grams in 5 pounds")
-    target_slot: ClassVar[str | None] = None
     reads: ClassVar[Sequence[tuple[str, dict[str, Any]]]] = ()
     near_misses: ClassVar[Sequence[str]] = ()
 

@@ -16,10 +16,10 @@ class Answering(Protocol):
     settings: Settings
     store: Store
 
-    async def ask(self, request: Question | str, emit: Any = None, **fields: Any) -> TurnResult:
-        """Answer one question (a :class:`Question`; a bare string and its fields), streaming its events to
-        ``emit``, and return what it came to (the same in-process and through the daemon); raises
-        ``AssistantError`` when the turn fails."""
+    async def ask(self, request: Question, emit: Any = None) -> TurnResult:
+        """Answer one question, in the one shape every front end asks it (:class:`Question`: the command line, the
+        chat, a batch, the daemon for the popup and its clients), streaming its events to ``emit``, and return what
+        it came to (the same in-process and through the daemon); raises ``AssistantError`` when the turn fails."""
         ...
 
     async def answering_model(self) -> str:

@@ -1,23 +1,21 @@
-"""Settings: defaults < ``config.toml`` < environment (``ASSISTANT_*``, ``OLLAMA_HOST``) < command-line flags."""
+"""Settings: what each one is, its default, its scopes and its rules (``Settings``). Read in layers, defaults <
+``config.toml`` < environment (``ASSISTANT_*``, ``OLLAMA_HOST``) < command-line flags, by :mod:`assistant.config_load`;
+``config.toml`` written, shown and documented by :mod:`assistant.config_file`."""
 
 from __future__ import annotations
 
-import os
 import re
-import tomllib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from assistant.envnames import ENV_PREFIX, MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, ROLE_NAMES, SERVER_VARS, SETTING_FLAGS
-from assistant.errors import ConfigError
-from assistant.paths import Paths
+from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME, OPTIONS, ROLE_NAMES, SERVER_VARS, SETTING_FLAGS
 from tools.mcp_config import McpServerConfig
 from tools.lazy_re import lazy_compile
 
 MAX_SETTING = 4096  # characters of one setting's value
 LONG_TEXT = ("answer_schema", "system")  # settings that hold lines of text, up to 64 KiB
-_CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROLS = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Addresses that must be http(s) URLs (ollama_host and hosts may also be host:port)
 URL_SETTINGS = ("model_registry", "hf_registry", "openai_base_url", "weather_forecast_url", "weather_geocoding_url")
 Role = Literal["router", "executor", "validator", "responder"]
@@ -201,7 +199,7 @@ class Settings(BaseModel):
             if isinstance(text, str):
                 if len(text) > most:
                     raise ValueError(f"must be at most {most} characters")
-                if _CONTROL.search(text.replace("\n", "").replace("\t", "") if prose else text):
+                if CONTROLS.search(text.replace("\n", "").replace("\t", "") if prose else text):
                     raise ValueError("must not hold control characters (" + ("ESC, …)" if prose else
                                                                            "a newline, a tab, ESC, …)"))
         return value
@@ -276,13 +274,13 @@ def checked_url(value: str, bare: bool = False) -> str:
     return value
 
 
-def _declared(field: Any) -> dict[str, Any]:
+def declared(field: Any) -> dict[str, Any]:
     return field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
 
 
 def settings_in(kind: str) -> frozenset[str]:
     """The settings declared with scope ``kind`` (TURN, ANSWERS, DAEMON, SECRET, TABLE)."""
-    return frozenset(n for n, f in Settings.model_fields.items() if kind in _declared(f).get("scopes", ()))
+    return frozenset(n for n, f in Settings.model_fields.items() if kind in declared(f).get("scopes", ()))
 
 
 TABLES, SECRETS = settings_in(TABLE), settings_in(SECRET)
@@ -290,140 +288,6 @@ SERVER_ENV = tuple(SERVER_VARS.items())  # the model servers' own variables (ass
 # The flag that sets a setting, by the setting's name (-m sets the model of every role).
 FLAGS = {"model": "--model", **{name: flags[-1] for name, (flags, _) in SETTING_FLAGS.items()},
          **{setting: f"-o {option}" for option, setting in OPTIONS.items()}}
-
-
-def _env_overrides(env: dict[str, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for var, name in SERVER_ENV:
-        if env.get(var):
-            out[name] = env[var]
-    for name in Settings.model_fields:
-        if name in TABLES:
-            continue
-        key = ENV_PREFIX + name.upper()
-        if key in env and env[key] != "":
-            out[name] = env[key]
-    return out
-
-
-
-
-def load_settings(paths: Paths, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None,
-                  ignore_file: bool = False) -> Settings:
-    """Merge the layers; a broken file or value is a :class:`ConfigError` naming where it came from.
-    ``ignore_file``: leave ``config.toml`` out (``doctor`` checks the rest when it is broken)."""
-    settings, _ = _load(paths, overrides, env, ignore_file, lenient=False)
-    return settings
-
-
-def load_settings_lenient(paths: Paths, env: dict[str, str] | None = None) -> tuple[Settings, list[ConfigError]]:
-    """The settings with every broken value left out (its default stands in), and what was wrong: for the commands
-    that read or repair the settings (``config show``, ``config set``), which a broken file must never block."""
-    return _load(paths, None, env, False, lenient=True)
-
-
-def _load(paths: Paths, overrides: dict[str, Any] | None, env: dict[str, str] | None, ignore_file: bool,
-          lenient: bool) -> tuple[Settings, list[ConfigError]]:
-    env = dict(os.environ) if env is None else env
-    layers: dict[str, dict[str, Any]] = {}
-    problems: list[ConfigError] = []
-    if paths.config_file.exists() and not ignore_file:
-        try:
-            with paths.config_file.open("rb") as f:
-                layers["file"] = tomllib.load(f)
-        except tomllib.TOMLDecodeError as e:
-            problem = ConfigError(f"{paths.config_file} is not valid TOML: {e}.", "Fix the file or remove it.")
-            if not lenient:
-                raise problem from None
-            problems.append(problem)
-    layers["env"] = _env_overrides(env)
-    layers["flags"] = {k: v for k, v in (overrides or {}).items() if v is not None}
-    for _ in range(len(Settings.model_fields) + 1):
-        data: dict[str, Any] = {}
-        for layer in layers.values():
-            data.update(layer)
-        try:
-            return Settings.model_validate(data), problems
-        except ValidationError as e:
-            first = e.errors()[0]
-            problem = _explain(first, layers, data, env, paths)
-            if not lenient:
-                raise problem from None
-            problems.append(problem)
-            key = str(first["loc"][0]) if first["loc"] else ""
-            if not any(key in layer for layer in layers.values()):
-                break
-            for layer in layers.values():  # the broken value goes; its default stands in
-                layer.pop(key, None)
-    return Settings(), problems
-
-
-def _explain(first: Any, layers: dict[str, dict[str, Any]], data: dict[str, Any], env: dict[str, str],
-             paths: Paths) -> ConfigError:
-    """One validation error as the line a user reads: the value, where it came from, and what it must be."""
-    key = str(first["loc"][0]) if first["loc"] else ""
-    where = ".".join(str(p) for p in first["loc"]) or "settings"
-    origin = _origin(key, layers, env, paths)
-    if first["type"] == "extra_forbidden":
-        import difflib
-
-        if len(first["loc"]) > 1:  # a key inside a table ([mcp_servers.NAME]): named whole, with its table's keys
-            fields = list(McpServerConfig.model_fields) if key == "mcp_servers" else []
-            near = difflib.get_close_matches(str(first["loc"][-1]), fields, n=1, cutoff=0.6)
-            return ConfigError(f"unknown setting '{where}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
-                               "`assistant config show` lists every setting.")
-        near = difflib.get_close_matches(key, list(Settings.model_fields), n=1, cutoff=0.6)
-        return ConfigError(f"unknown setting '{key}' in {origin}" + (f" (did you mean '{near[0]}'?)." if near else "."),
-                           "`assistant config show` lists every setting; `assistant config unset KEY` takes one out.")
-    value = data.get(key) if len(first["loc"]) <= 1 else first.get("input")  # the value at fault, not its table
-    if isinstance(value, str) and (len(value) > 120 or _CONTROL.search(value)):  # shown as it can be read
-        from assistant.control import one_line
-
-        value = one_line(value.replace("\n", "\\n").replace("\x1b", "ESC"), 80)
-    if origin == "the command line" and key in FLAGS:
-        return flag_error(first, value)
-    elif origin.startswith("environment variable"):
-        shown = f"{origin.split()[-1]}={_shortened(value)}"
-    else:
-        shown = f"{where} = {toml_value(value) if value is not None else '?'} in {origin}"
-    return ConfigError(f"{shown}: {plain_rule(first)}.", FIX_A_SETTING)
-
-
-FIX_A_SETTING = ("`assistant config show` lists every setting with what it means; "
-                 "`assistant config set KEY VALUE` changes one.")
-
-
-def flag_error(first: Any, value: Any) -> ConfigError:
-    """A value given on the command line that its setting refuses, as the line says it: ``--max-retries 99: must be
-    at most 10.`` (exit 2), whether this process or the daemon read it."""
-    key = str(first["loc"][0]) if first["loc"] else ""
-    return ConfigError(f"{FLAGS.get(key, key)} {_shortened(value)}: {plain_rule(first)}.", FIX_A_SETTING)
-
-
-def _shortened(value: Any, room: int = 80) -> str:
-    """A value as an error line names it: a schema or a system prompt of many lines is not said back whole."""
-    text = " ".join(str(value).split())
-    return text if len(text) <= room else text[:room] + "…"
-
-
-def with_changes(settings: Settings, changes: dict[str, Any]) -> Settings:
-    """``settings`` with ``changes`` applied, all or nothing, each checked by the settings' own rules (a
-    ``ValidationError`` says which is wrong; :func:`flag_error` says it as the command line would): a question's
-    per-turn settings in the daemon, a template in the chat."""
-    return Settings.model_validate({**settings.model_dump(), **changes}) if changes else settings
-
-
-def with_flags(settings: Settings, changes: dict[str, Any]) -> Settings:
-    """:func:`with_changes` for the choices a person made for one question (flags, a template, the chat's /model):
-    a value its setting refuses is the :class:`ConfigError` the command line says (:func:`flag_error`, exit 2),
-    whether this process or the daemon reads it."""
-    from pydantic import ValidationError
-
-    try:
-        return with_changes(settings, changes)
-    except ValidationError as e:
-        first = e.errors()[0]
-        raise flag_error(first, changes.get(str(first["loc"][0]) if first["loc"] else "")) from None
 
 
 def plain_rule(error: Any) -> str:
@@ -438,167 +302,3 @@ def plain_rule(error: Any) -> str:
     return plain.get(error["type"]) or error["msg"][0].lower() + error["msg"][1:]
 
 
-def _origin(key: str, layers: dict[str, dict[str, Any]], env: dict[str, str], paths: Paths) -> str:
-    """Where the value of ``key`` came from: the last layer that set it."""
-    if key in layers.get("flags", {}):
-        return "the command line"
-    if key in layers.get("env", {}):
-        return f"environment variable {env_sources(env)[key]}"
-    return str(paths.config_file)
-
-
-def env_sources(env: dict[str, str] | None = None) -> dict[str, str]:
-    """The settings the environment sets, each with its variable."""
-    env = dict(os.environ) if env is None else env
-    names = dict((n, v) for v, n in SERVER_ENV if env.get(v))
-    for name in _env_overrides(env):
-        names.setdefault(name, ENV_PREFIX + name.upper())
-    return names
-
-
-def render_settings(settings: Settings, from_env: dict[str, str] | None = None) -> str:
-    """The effective settings as a ``config.toml`` a user could save (and load again); ``from_env`` marks the values
-    that came from the environment (saved in the file, they would outlive it)."""
-    lines = []
-    from_env = from_env or {}
-    for name, field in Settings.model_fields.items():
-        value = getattr(settings, name)
-        if name in TABLES:
-            continue
-        if name in from_env and name not in SECRETS:
-            lines.append(f"{name} = {toml_value(value)}  # from the environment ({from_env[name]}); {field.description}")
-            continue
-        if value is None:
-            lines.append(f"# {name} = ...  # {field.description}")
-            continue
-        if name in SECRETS:
-            lines.append(f"# {name} = (set, not shown)  # {field.description}")
-            continue
-        lines.append(f"{name} = {toml_value(value)}  # {field.description}")
-    for name, config in settings.mcp_servers.items():
-        lines += ["", f"[mcp_servers.{toml_key(name)}]"]
-        lines += [f"{k} = {toml_value(v)}" for k, v in config.model_dump(exclude_defaults=True).items()]
-    return "\n".join(lines)
-
-
-def toml_key(key: str) -> str:
-    return key if key and all(c.isalnum() or c in "_-" for c in key) and key.isascii() else toml_value(key)
-
-
-def toml_value(value: Any) -> str:
-    """A TOML literal: strings with TOML's escapes (those of JSON), true/false, arrays and inline tables."""
-    import json
-
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{toml_key(str(k))} = {toml_value(v)}" for k, v in value.items()) + "}"
-    return str(value)
-
-
-def set_default_model(paths: Paths, name: str) -> None:
-    """Write ``model = name`` into ``config.toml`` (``models default``, a pull's offer)."""
-    write_setting(paths, "model", name)
-
-
-def parse_setting(key: str, text: str) -> Any:
-    """``config set KEY VALUE``: the value typed, checked and converted by the setting's own rules (``3`` for a
-    number, ``true``/``false``, ``a, b`` for a list). A usage error names what the setting must be."""
-    import difflib
-
-    if key not in Settings.model_fields:
-        near = difflib.get_close_matches(key, list(Settings.model_fields), n=1, cutoff=0.6)
-        raise ConfigError(f"no setting named '{key}'" + (f" (did you mean '{near[0]}'?)." if near else "."),
-                          "`assistant config show` lists every setting.")
-    if key in TABLES:
-        raise ConfigError(f"{key} is a table of its own ([{key}.NAME] in config.toml), not one value.",
-                          "Edit the file: `assistant config path` prints where it is.")
-    value: Any = text
-    if text.lower() in ("true", "false") and Settings.model_fields[key].annotation is bool:
-        value = text.lower() == "true"
-    try:
-        checked = Settings.model_validate({key: value})
-    except ValidationError as e:
-        shown = "(not shown)" if key in SECRETS else text
-        raise ConfigError(f"{key} {shown}: {plain_rule(e.errors()[0])}.",
-                          f"`assistant config show` says what {key} means.") from None
-    return getattr(checked, key)
-
-
-def write_setting(paths: Paths, key: str, value: Any | None) -> None:
-    """Set ``key = value`` in ``config.toml`` (``None``: take the key out), keeping every other line as it was, its
-    comments included. The file is written whole or not at all (a temporary file, then a rename), and only when it
-    reads back with the new value: a value spread over several lines, which this does not rewrite, is refused with
-    the way to edit it. Other problems in the file do not stop it (this is how a broken file is mended)."""
-    path = paths.config_file
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    lines = text.splitlines()
-    first_table = next((i for i, line in enumerate(lines) if line.lstrip().startswith("[")), len(lines))
-    at = [i for i in range(first_table) if re.match(rf"\s*{re.escape(key)}\s*=", lines[i])]
-    line = None if value is None else f"{key} = {toml_value(value)}"
-    for i in reversed(at[1:]):  # a key given twice (TOML refuses that): one is left
-        del lines[i]
-    if at:
-        if line is None:
-            del lines[at[0]]
-        else:
-            lines[at[0]] = line
-    elif line is not None:  # after the last top-level key, else before the first table (a file's opening comments stay first)
-        keys = [i for i in range(first_table) if re.match(r"\s*[\w\"'.-]+\s*=", lines[i])]
-        end = first_table
-        while end > 0 and not lines[end - 1].strip():
-            end -= 1
-        lines.insert(keys[-1] + 1 if keys else end, line)
-    new = "\n".join(lines) + "\n" if lines else ""
-    try:
-        parsed = tomllib.loads(new)
-    except tomllib.TOMLDecodeError:
-        parsed = None
-    took = parsed is not None and (key not in parsed if value is None else parsed.get(key) == value)
-    if not took:
-        raise ConfigError(f"{path} could not take {key} on one line (its value spans several, or the file is not "
-                          "valid TOML).", f"Edit the file: {path}")
-    tmp = path.with_suffix(".toml.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(new, encoding="utf-8")
-        tmp.replace(path)
-    except OSError as e:  # the file as it was is kept: the new one is written aside, then moved over it
-        tmp.unlink(missing_ok=True)
-        import errno
-
-        if e.errno == errno.ENOSPC:
-            raise ConfigError(f"the disk holding {path} is full: {key} was not set.",
-                              "Free some space and run it again; the file is as it was.") from None
-        raise ConfigError(f"cannot write {path}: {e.strerror or e}; {key} was not set.",
-                          f"Check the permissions of {path.parent}.") from None
-
-
-def settings_reference() -> str:
-    """The settings as a Markdown table, from their fields (docs/configuration.md holds it; a test keeps the two the
-    same, so the page cannot lag behind a new setting): each with its default, where else it can be set and what
-    it means."""
-    servers = {name: var for var, name in SERVER_ENV}
-    rows = ["| setting | default | also set by | meaning |", "| --- | --- | --- | --- |"]
-    for name, field in Settings.model_fields.items():
-        scopes = _declared(field).get("scopes", [])
-        if field.default_factory is not None:
-            default = "empty"
-        elif field.default is None:
-            default = "unset"
-        else:
-            default = f"`{toml_value(field.default)}`"
-        also = [] if TABLE in scopes else [f"`{ENV_PREFIX}{name.upper()}`"]
-        if name in servers:
-            also.append(f"`{servers[name]}`")
-        if name in FLAGS:
-            also.append(f"`{FLAGS[name]}`")
-        notes = [n for n, kind in (("per question", TURN), ("keys a batch job", ANSWERS), ("the daemon's own", DAEMON),
-                                   ("never shown", SECRET), ("config.toml only", TABLE)) if kind in scopes]
-        meaning = (field.description or "").replace("|", "\\|") + (f" ({'; '.join(notes)})" if notes else "")
-        rows.append(f"| `{name}` | {default} | {', '.join(also) or '—'} | {meaning} |")
-    return "\n".join(rows)

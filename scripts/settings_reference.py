@@ -12,7 +12,7 @@ import sys
 
 from _common import ROOT
 
-from assistant.config import settings_reference
+from assistant.config_file import settings_reference
 
 PAGE = ROOT / "docs" / "configuration.md"
 BEGIN = "<!-- the settings: written by scripts/settings_reference.py from assistant/config.py; do not edit by hand -->"

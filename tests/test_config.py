@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from conftest import paths_under
 
-from assistant.config import load_settings
+from assistant.config_load import load_settings
 from assistant.errors import ConfigError
 
 
@@ -58,7 +58,8 @@ def test_a_bad_flag_is_blamed_on_the_flag(tmp_path: Path):
 def test_config_show_round_trips_and_marks_the_environment(tmp_path: Path):
     import tomllib
 
-    from assistant.config import env_sources, render_settings
+    from assistant.config_load import env_sources
+    from assistant.config_file import render_settings
 
     paths = paths_under(tmp_path)
     env = {"ASSISTANT_SEED": "3", "OPENAI_API_KEY": "sk-secret", "ASSISTANT_HOSTS": "http://a:1,http://b:2"}
@@ -73,7 +74,7 @@ def test_config_show_round_trips_and_marks_the_environment(tmp_path: Path):
 
 
 def test_a_bad_value_in_a_table_is_named_by_itself(tmp_path):
-    from assistant.config import load_settings
+    from assistant.config_load import load_settings
     from assistant.errors import ConfigError
     from conftest import paths_under
 
@@ -93,7 +94,7 @@ def test_a_bad_value_in_a_table_is_named_by_itself(tmp_path):
 
 
 def _error_of(paths, text: str) -> str:
-    from assistant.config import load_settings
+    from assistant.config_load import load_settings
     from assistant.errors import ConfigError
 
     paths.config_file.write_text(text)
@@ -105,7 +106,7 @@ def _error_of(paths, text: str) -> str:
 
 
 def test_set_and_unset_keep_the_rest_of_the_file(tmp_path):
-    from assistant.config import parse_setting, write_setting
+    from assistant.config_file import parse_setting, write_setting
 
     paths = paths_under(tmp_path)
     paths.config_dir.mkdir(parents=True)
@@ -133,7 +134,7 @@ def test_set_and_unset_keep_the_rest_of_the_file(tmp_path):
     ("mcp_servers", "x", "a table of its own"),
 ])
 def test_a_value_set_is_checked_by_the_settings_own_rules(key, value, said):
-    from assistant.config import parse_setting
+    from assistant.config_file import parse_setting
 
     with pytest.raises(ConfigError) as info:
         parse_setting(key, value)
@@ -141,7 +142,7 @@ def test_a_value_set_is_checked_by_the_settings_own_rules(key, value, said):
 
 
 def test_a_broken_file_is_read_with_each_broken_value_left_out(tmp_path):
-    from assistant.config import load_settings_lenient
+    from assistant.config_load import load_settings_lenient
 
     paths = paths_under(tmp_path)
     paths.config_dir.mkdir(parents=True)
@@ -162,7 +163,8 @@ def test_the_settings_page_is_written_from_the_settings_themselves():
     import subprocess
     import sys
 
-    from assistant.config import Settings, settings_reference
+    from assistant.config import Settings
+    from assistant.config_file import settings_reference
 
     root = Path(__file__).resolve().parents[1]
     table = settings_reference()

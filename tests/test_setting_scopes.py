@@ -7,7 +7,7 @@ from __future__ import annotations
 import typing
 
 from assistant.config import (
-    ANSWERS, DAEMON, FLAGS, OPTIONS, ROLES, SECRET, SERVER_ENV, TABLE, TURN, Settings, _declared, settings_in,
+    ANSWERS, DAEMON, FLAGS, OPTIONS, ROLES, SECRET, SERVER_ENV, TABLE, TURN, Settings, declared, settings_in,
 )
 
 KNOWN = {TURN, ANSWERS, DAEMON, SECRET, TABLE}
@@ -15,7 +15,7 @@ KNOWN = {TURN, ANSWERS, DAEMON, SECRET, TABLE}
 
 def test_every_field_declares_only_known_scopes():
     for name, field in Settings.model_fields.items():
-        assert set(_declared(field).get("scopes", [])) <= KNOWN, name
+        assert set(declared(field).get("scopes", [])) <= KNOWN, name
 
 
 def test_a_per_turn_setting_is_never_the_daemons_own_and_a_secret_never_changes_answers():
@@ -34,7 +34,7 @@ def test_what_a_flag_or_an_option_sets_is_per_turn_and_a_model_option_changes_an
 
 def test_a_role_has_each_of_its_per_role_settings_and_they_share_a_scope():
     for what in ("model", "max_tokens", "think"):
-        scopes = {tuple(_declared(Settings.model_fields[f"{role}_{what}"]).get("scopes", [])) for role in ROLES}
+        scopes = {tuple(declared(Settings.model_fields[f"{role}_{what}"]).get("scopes", [])) for role in ROLES}
         assert len(scopes) == 1, what
 
 

@@ -46,7 +46,7 @@ def values(kind: str) -> list[str]:
 
     if kind == "options":
         return list(OPTIONS)
-    from assistant.config import load_settings
+    from assistant.config_load import load_settings
     from assistant.paths import resolve_paths
 
     paths = resolve_paths()

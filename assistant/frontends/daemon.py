@@ -22,7 +22,8 @@ from aiohttp import web
 
 from assistant.envnames import setting_env, setting_var
 from assistant.frontends.client import ENDPOINT_FILE, TOKEN_FILE, connect
-from assistant.config import ROLES, Settings, load_settings
+from assistant.config import ROLES, Settings
+from assistant.config_load import load_settings
 from assistant.errors import AssistantError
 from assistant.models.select import SelectedBackend
 from assistant.paths import HOME_ENV, Paths
@@ -264,8 +265,9 @@ async def serve(settings: Settings, paths: Paths, ready: asyncio.Event | None = 
         daemon.state.assistant.store.schema_version  # noqa: B018
     except AssistantError as e:
         log.error("reminders cannot fire: %s", e.one_line())
-    firing = asyncio.ensure_future(Firer(paths.database, shown=daemon.reminded, data_dir=paths.data_dir,
-                                         retry=settings.notify_retry).run(stop))
+    firer = Firer(paths.database, shown=daemon.reminded, data_dir=paths.data_dir, retry=settings.notify_retry)
+    firer.hold()  # before the first question: a reminder set now is told it will fire
+    firing = asyncio.ensure_future(firer.run(stop))
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     loop.add_signal_handler(signal.SIGHUP, lambda: asyncio.ensure_future(daemon.reload("SIGHUP")))

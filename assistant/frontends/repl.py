@@ -18,6 +18,7 @@ from assistant.answering import Answering
 from assistant.frontends.columns import fit, terminal_columns, width
 from assistant.frontends.line_input import LineInput
 from assistant.frontends.progress import Progress
+from assistant.pipeline.question import Question
 from assistant.store import SessionSummary
 from assistant.capable import TOO_SMALL
 
@@ -150,7 +151,7 @@ class Repl:
     async def turn(self, question: str, quoted: bool = False) -> None:
         progress = Progress(enabled=self.progress_enabled, render=self.render)
         task: asyncio.Future[Any] = asyncio.ensure_future(
-            self.app.ask(question, session_id=self.session_id, emit=progress.on_event, quoted=quoted))
+            self.app.ask(Question(question=question, session_id=self.session_id, quoted=quoted), progress.on_event))
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGINT, task.cancel)
         try:
@@ -333,7 +334,8 @@ class Repl:
             return
         from pydantic import ValidationError
 
-        from assistant.config import plain_rule, with_changes
+        from assistant.config import plain_rule
+        from assistant.config_load import with_changes
 
         try:
             template = templates.load(config_dir, args[0])

@@ -20,7 +20,8 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant import __version__
-from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in, with_flags
+from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in
+from assistant.config_load import with_flags
 from assistant.envnames import ENV_PREFIX, SERVER_VARS
 from assistant.errors import AssistantError, ConfigError, InternalError
 from assistant.limits import no_duplicate_keys

@@ -94,7 +94,7 @@ class Template(BaseModel):
         return one_line(" · ".join(parts), 400) or "(sets nothing)"
 
     def to_toml(self) -> str:
-        from assistant.config import toml_value
+        from assistant.config_file import toml_value
 
         lines = ["# assistant template: flags given with -t NAME win over these values"]
         for key in ("model", *SETTING_FLAGS):

@@ -12,7 +12,8 @@ from typing import Any
 
 
 from assistant.pipeline import language_id, plan, responder, router, solve, writing
-from assistant.config import Settings, with_flags
+from assistant.config import Settings
+from assistant.config_load import with_flags
 from assistant.pipeline.claims import unwrapped
 from assistant.pipeline.answerer import Answerer, Trust
 from assistant.pipeline.context import Emit, TurnContext

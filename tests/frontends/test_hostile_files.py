@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import cli_env
 
-from assistant.config import Settings, parse_setting
+from assistant.config import Settings
+from assistant.config_file import parse_setting
 from assistant.errors import ConfigError
 from assistant.limits import MAX_TEXT, NotARegularFile, read_capped
 

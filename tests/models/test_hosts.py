@@ -131,7 +131,7 @@ async def test_every_host_down_is_one_clear_error(make_app):
 
 
 def test_hosts_from_the_environment(tmp_path):
-    from assistant.config import load_settings
+    from assistant.config_load import load_settings
     from conftest import paths_under
 
     settings = load_settings(paths_under(tmp_path), env={"ASSISTANT_HOSTS": "http://a:11434, http://b:11434"})

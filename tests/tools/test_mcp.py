@@ -18,7 +18,9 @@ from conftest import paths_under
 from fake_ollama import Script, tool_call
 
 from assistant.app import build_registry
-from assistant.config import Settings, load_settings, render_settings
+from assistant.config import Settings
+from assistant.config_load import load_settings
+from assistant.config_file import render_settings
 from tools.mcp_servers import McpServerConfig, tool_name
 from tools.schema_args import args_model
 from tools.jail.runner import SandboxRunner

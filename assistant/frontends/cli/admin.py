@@ -14,9 +14,9 @@ from assistant.frontends.cli.parser import build_parser
 
 def config(args: argparse.Namespace) -> int:
     """Read or mend the settings; none of it is stopped by a broken file (that is what it is for)."""
-    from assistant.config import (
-        SECRETS, env_sources, load_settings_lenient, parse_setting, render_settings, toml_value, write_setting,
-    )
+    from assistant.config import SECRETS
+    from assistant.config_load import env_sources, load_settings_lenient
+    from assistant.config_file import parse_setting, render_settings, toml_value, write_setting
     from assistant.paths import resolve_paths
 
     paths = resolve_paths()
@@ -53,7 +53,8 @@ def unset(paths, key: str) -> None:
     """``config unset KEY``: a setting, or a key the file holds that is none (a misspelt one is taken out this way)."""
     import tomllib
 
-    from assistant.config import Settings, parse_setting, write_setting
+    from assistant.config import Settings
+    from assistant.config_file import parse_setting, write_setting
 
     try:
         in_file = key in tomllib.loads(paths.config_file.read_text(encoding="utf-8"))
@@ -108,7 +109,8 @@ def _trust_of(m: dict, backend: str, settings: Any) -> str:
 
 
 def models(args: argparse.Namespace) -> int:
-    from assistant.config import ROLES, set_default_model
+    from assistant.config import ROLES
+    from assistant.config_file import set_default_model
     from assistant.errors import ConfigError
 
     if args.action in ("pull", "rm"):
@@ -116,7 +118,7 @@ def models(args: argparse.Namespace) -> int:
 
         return pull.pull(args) if args.action == "pull" else pull.rm(args)
     if args.action == "default":  # a write that mends: a broken setting elsewhere in the file does not stop it
-        from assistant.config import parse_setting
+        from assistant.config_file import parse_setting
         from assistant.paths import resolve_paths
 
         if not args.name:
@@ -366,7 +368,7 @@ def doctor(args: argparse.Namespace) -> int:
         _, settings = settings_for()
         config: list[Check] = []
     except AssistantError as e:  # a broken config is a finding: the rest is checked with the defaults
-        from assistant.config import load_settings
+        from assistant.config_load import load_settings
 
         try:  # the environment's settings, without the file; or, when those are what is broken, the defaults
             settings = load_settings(paths, ignore_file=True)

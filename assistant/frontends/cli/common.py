@@ -11,7 +11,7 @@ from assistant.envnames import OPTIONS
 from assistant.frontends.progress import terminal
 
 def settings_for(overrides: dict[str, Any] | None = None):
-    from assistant.config import load_settings
+    from assistant.config_load import load_settings
     from assistant.paths import resolve_paths
 
     paths = resolve_paths()

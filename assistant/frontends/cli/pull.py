@@ -32,7 +32,7 @@ def _ask_default(name: str, yes: bool) -> bool:
 
 
 def pull(args: argparse.Namespace) -> int:
-    from assistant.config import set_default_model
+    from assistant.config_file import set_default_model
 
     if not args.name:
         raise ConfigError("'models pull' needs a model name.", "Usage: assistant models pull NAME (qwen2.5:1.5b, "

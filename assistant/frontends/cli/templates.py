@@ -25,7 +25,7 @@ def save_or_apply(args: argparse.Namespace) -> bool:
             raise ConfigError("--save keeps the flags (-s, -m, -o, --max-retries, --schema), not a question; nothing was "
                               "saved.",
                               f"Save first, then ask: assistant ask -t {args.save} \"…\"")
-        from assistant.config import parse_setting
+        from assistant.config_file import parse_setting
         from assistant.envnames import OPTIONS
         from assistant.frontends.cli.common import model_options
 

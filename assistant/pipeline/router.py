@@ -19,6 +19,7 @@ from assistant.models.parsing import parse_structured
 from tools import Tool
 from tools.reading.follow_up import asked_part, substitute
 from tools.reading.reader import SURE, Reading
+from tools.reading.reader import knows as knows_tool
 from tools.reading.reader import read as read_intent
 from tools.reading.request import read
 from tools.lazy_re import lazy_compile
@@ -217,8 +218,10 @@ def _contradicted(ctx: TurnContext, q: str, intent: Reading | None, tool: Tool, 
     for it ("set the table for 6", "is it cold in here, turn on the heating"). The values the rule read (a place, a
     reminder's words) are set aside first: what a reminder is about is no request. Only a built-in tool's rule is
     held to it, only at :data:`tools.reading.reader.SURE`, and never right after a turn of the same tool, whose
-    words ("cancel the oven one") only make sense after it."""
-    if tool.source != "built-in" or (ctx.previous is not None and ctx.previous.route == tool.name):
+    words ("cancel the oven one") only make sense after it. A tool the reader never learned (a new one) is not held
+    to it: its requests are "other" to the reader."""
+    if tool.source != "built-in" or (ctx.previous is not None and ctx.previous.route == tool.name) \
+            or (intent is not None and not knows_tool(tool.name)):
         return False
     masked = q
     for value in sorted({str(v) for a in args for name, v in a if isinstance(v, str) and len(v) > 2

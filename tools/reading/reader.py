@@ -178,6 +178,12 @@ def model() -> Model:
     return Model(json.loads(text))
 
 
+def knows(tool: str) -> bool:
+    """Whether the reader learned requests of ``tool`` (a target ``tool`` or ``tool.*``). Of a tool it never learned,
+    it reads the requests as "other": no reading of it can say a word was not meant for that tool."""
+    return any(t == tool or t.startswith(tool + ".") for t in model().targets)
+
+
 def read(text: str) -> Reading | None:
     """The reader's reading of ``text`` (a request, its wrapper set aside), or ``None`` when it has nothing to say
     (Chinese, no word it knows, no request). Never raises on any text."""

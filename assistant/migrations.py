@@ -209,6 +209,13 @@ def _m019_reminder_wall_time(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE reminders ADD COLUMN claimed_at TEXT")
 
 
+def _m020_reminder_firer(db: sqlite3.Connection) -> None:
+    # The process that fires the reminders (the daemon), while it runs: a reminder set elsewhere asks the store
+    # whether it will fire (tools/reminders/book.py), not a file of the daemon's. One row at most.
+    db.execute("CREATE TABLE reminder_firer (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, "
+               "since TEXT NOT NULL)")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -229,4 +236,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("017_reminders", _m017_reminders),
     ("018_session_counters", _m018_session_counters),
     ("019_reminder_wall_time", _m019_reminder_wall_time),
+    ("020_reminder_firer", _m020_reminder_firer),
 ]

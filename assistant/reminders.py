@@ -69,7 +69,8 @@ class Notifier:
         self._notifier: Any = None  # desktop_notifier.DesktopNotifier, made at the first notification
         self._said: set[str] = set()
 
-    def _once(self, key: str, line: str) -> None:
+    def warn_once(self, key: str, line: str) -> None:
+        """Log ``line`` the first time ``key`` is met (a failure of each kind is said once, never raised)."""
         if key not in self._said:
             self._said.add(key)
             log.warning("%s", line)
@@ -81,7 +82,7 @@ class Notifier:
             from desktop_notifier import DesktopNotifier
         except ImportError:
             self.why = "desktop-notifier is not installed (pip install 'assistant[notify]')"
-            self._once("missing", f"reminders are not shown as desktop notifications: {self.why}; they wait, listed "
+            self.warn_once("missing", f"reminders are not shown as desktop notifications: {self.why}; they wait, listed "
                                   "by `assistant reminders`")
             return False
         if self._notifier is None:
@@ -99,7 +100,7 @@ class Notifier:
             return True
         self._notifier = None  # connect again next time (the service may start later)
         self.why = why
-        self._once(f"failed:{why[:40]}", f"a reminder could not be shown as a desktop notification ({why}); it "
+        self.warn_once(f"failed:{why[:40]}", f"a reminder could not be shown as a desktop notification ({why}); it "
                                          "waits and is tried again")
         return False
 
@@ -123,6 +124,7 @@ class Firer:
         self.waiting: dict[int, Reminder] = {}  # claimed, not yet accepted by a notification service
         self._retry_at = 0.0
         self._rezone_at = 0.0
+        self.held = False  # this process holds the reminders in the store (:meth:`hold`)
 
     async def fire_due(self, missed: bool = False) -> list[Reminder]:
         """Claim what is due now and show it; what was claimed. ``missed``: the first look as the daemon starts,
@@ -138,7 +140,7 @@ class Firer:
                              getattr(local_zone(), "key", "?"), moved, "" if moved == 1 else "s")
             claimed = await asyncio.to_thread(self.book.claim_due, now, missed)
         except Exception as e:  # a store that is busy or unreadable: tried again on the next look, said once
-            self.notifier._once(f"store:{type(e).__name__}", f"reminders: could not read the store: {e}")
+            self.notifier.warn_once(f"store:{type(e).__name__}", f"reminders: could not read the store: {e}")
             return []
         for reminder in claimed:
             self.waiting[reminder.id] = reminder
@@ -186,8 +188,31 @@ class Firer:
         except OSError:
             pass  # a full or read-only home: the log has said it
 
+    def hold(self) -> bool:
+        """Say in the store that this process fires the reminders (a reminder set elsewhere asks it); ``False``
+        when the store cannot be written (said once)."""
+        try:
+            self.book.hold_firer(os.getpid(), self.clock())
+            self.held = True
+            return True
+        except Exception as e:  # a store that is busy or unreadable: the reminders still fire
+            self.notifier.warn_once(f"store:{type(e).__name__}", f"reminders: could not write the store: {e}")
+            return False
+
     async def run(self, stop: asyncio.Event) -> None:
-        """Until ``stop``: fire what is due, then sleep until the next is due or :data:`POLL` passes."""
+        """Until ``stop``: fire what is due, then sleep until the next is due or :data:`POLL` passes. Holds the
+        reminders in the store while it runs (:meth:`hold`, unless already held)."""
+        try:
+            await self._run(stop)
+        finally:
+            try:
+                self.book.release_firer(os.getpid())
+            except Exception:  # noqa: BLE001 - a dead pid is no firer: the next look at the store says so
+                pass
+
+    async def _run(self, stop: asyncio.Event) -> None:
+        if not self.held:
+            self.hold()
         first = True
         while not stop.is_set():
             await self.fire_due(missed=first)

@@ -275,3 +275,57 @@ def test_an_alarm_asked_for_in_other_frames_is_set(question, at):
 def test_alarm_words_that_ask_for_none_set_none(question):
     request = read(question)
     assert request is None or request.action != "set"
+
+
+async def test_a_reminder_set_by_rule_reads_its_time_once(fake, make_app, monkeypatch):
+    import tools.reminders.reading as reading
+
+    calls: list[str] = []
+
+    def counted(when, now):
+        calls.append(when)
+        return due(when, now)
+
+    monkeypatch.setattr(reading, "due", counted)
+    app = make_app()
+    result = await app.ask("remind me in 10 minutes to stretch")
+    assert result.ok and result.model_calls == 0 and "stretch" in result.answer
+    assert calls == ["in 10 minutes"]  # read by the rule, carried to the run: not read again
+
+
+def test_whether_the_reminders_fire_is_asked_of_the_store(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    book = _book(tmp_path)
+    now = datetime.now(timezone.utc)
+    assert not book.firing()  # nothing holds them: a reminder set now says how to start the daemon
+    book.hold_firer(os.getpid(), now)
+    assert book.firing()
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    book.hold_firer(int(gone.stdout), now)  # a daemon killed outright: its row stays, its process does not
+    assert not book.firing()
+    book.hold_firer(os.getpid(), now)
+    book.release_firer(os.getpid() + 1)  # another process's release leaves the hold
+    assert book.firing()
+    book.release_firer(os.getpid())
+    assert not book.firing()
+
+
+async def test_the_daemons_firer_holds_the_reminders_while_it_runs(tmp_path):
+    import asyncio
+
+    from assistant.reminders import Firer
+
+    book = _book(tmp_path)
+    firer, stop = Firer(book.path), asyncio.Event()
+    running = asyncio.ensure_future(firer.run(stop))
+    for _ in range(200):
+        if book.firing():
+            break
+        await asyncio.sleep(0.01)
+    assert book.firing()
+    stop.set()
+    await running
+    assert not book.firing()  # stopped: a reminder set now is told the daemon is not running

@@ -1,5 +1,5 @@
 """The reminders kept in the user's store (its ``reminders`` table, made by migrations 017 and 019): set, listed,
-moved, cancelled and claimed when due. One place for their SQL, used by the tool, ``assistant reminders`` and the daemon
+moved, cancelled and claimed when due; and which process fires them while it runs (``reminder_firer``, 020). One place for their SQL, used by the tool, ``assistant reminders`` and the daemon
 that fires them. Each change is one short transaction, so a reminder is stored whole or not at all. One that is due
 is claimed (``pending`` → ``due``) before it is shown, and marked shown (``fired``, or ``missed`` when it was shown
 late: found overdue as the daemon starts) only once a notification service has accepted it: a daemon killed at any
@@ -8,6 +8,7 @@ start, as missed."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone, tzinfo
@@ -212,6 +213,42 @@ class Book:
                        (reminder.state, _iso(at), reminder.id))
         finally:
             db.close()
+
+    def hold_firer(self, pid: int, now: datetime) -> None:
+        """Process ``pid`` fires the reminders from now on (the daemon, as it starts)."""
+        db = self._db()
+        try:
+            db.execute("INSERT OR REPLACE INTO reminder_firer (id, pid, since) VALUES (1, ?, ?)", (pid, _iso(now)))
+        finally:
+            db.close()
+
+    def release_firer(self, pid: int) -> None:
+        """Process ``pid`` fires them no more (the daemon, as it stops); another's hold is left as it is."""
+        db = self._db()
+        try:
+            db.execute("DELETE FROM reminder_firer WHERE pid = ?", (pid,))
+        finally:
+            db.close()
+
+    def firing(self) -> bool:
+        """Whether a process that fires the reminders runs now: the one that holds them, still alive (a daemon
+        killed outright leaves its row, and is then not running)."""
+        db = self._db()
+        try:
+            row = db.execute("SELECT pid FROM reminder_firer WHERE id = 1").fetchone()
+        except sqlite3.Error:  # a store from before migration 020
+            return False
+        finally:
+            db.close()
+        if row is None:
+            return False
+        try:
+            os.kill(int(row["pid"]), 0)
+        except PermissionError:
+            return True  # alive, another user's
+        except (OSError, ValueError):
+            return False
+        return True
 
     def unshown(self) -> list[Reminder]:
         """The reminders claimed as due and not yet shown (no notification service accepted them)."""

@@ -18,24 +18,13 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Literal
 
 from tools.base import LocalText
+from tools.reminders.args import RemindersArgs
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
 from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME, on_24h
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
 MAX_TEXT = 500  # characters: a reminder's words, kept whole (a longer one is refused in one line, never cut)
-
-Action = Literal["set", "list", "cancel"]
-
-
-@dataclass(frozen=True)
-class Request:
-    action: Action
-    kind: Literal["reminder", "timer"] = "reminder"
-    when: str = ""  # the time as written ("in 10 minutes", "明天早上8点")
-    text: str = ""  # what to be reminded of ("" for a timer with nothing named)
-    target: str = ""  # for cancel: which ("dentist", "all", an id), "" for the last one set
-
 
 @dataclass(frozen=True)
 class Due:
@@ -328,18 +317,20 @@ _ZH_CANCEL = lazy_compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关�
                         r"|^(?:取消|删除)(?:掉)?(?P<what2>.+?)(?:那个|那条)$")
 
 
-def read(question: str) -> Request | None:
-    """The request ``question`` makes of reminders, when it certainly makes one; else ``None``."""
+def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
+    """The request ``question`` makes of reminders, when it certainly makes one; else ``None``. One that sets a
+    reminder carries the due time read from its ``when`` at ``now`` (default: the machine's clock)."""
+    now = now or datetime.now().astimezone()
     text = _plain(question).strip().rstrip("?？!！。.，, ")
     if not text or len(text) > MAX_TEXT + 200:
         return None
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
     if (_ZH_LIST if zh else _EN_LIST).search(text):
-        return Request(action="list")
+        return RemindersArgs(action="list")
     numbered = re.match(r"^(?:cancel|delete|remove)\s+(?:reminder\s+|timer\s+)?#?(\d+)$|^(?:取消|删除)(?:提醒)?\s*#?(\d+)(?:号)?$",
                         text, re.IGNORECASE)
     if numbered:
-        return Request(action="cancel", target=numbered.group(1) or numbered.group(2))
+        return RemindersArgs(action="cancel", target=numbered.group(1) or numbered.group(2))
     cancel = (_ZH_CANCEL if zh else _EN_CANCEL).match(text)
     # what is cancelled must be named: a kind ("the timer"), or "the dentist one" (a reminder by its words, said
     # alone); "it", "that", "the next one" name nothing by themselves ("forget it", "stop this song and go to the
@@ -354,11 +345,15 @@ def read(question: str) -> Request | None:
         what = re.sub(r"^(?:the|my|that|this|那个|这个|我的)\s*", "", what, flags=re.IGNORECASE).strip()
         if not what and re.search(r"\btimers?\b|定时器|计时器|倒计时", text, re.IGNORECASE):
             what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
-        return Request(action="cancel", target=what)
+        return RemindersArgs(action="cancel", target=what)
     found = _read_set(text, zh)
-    if found is not None and not zh and len(times_said(question, datetime.now().astimezone())) > 1:
+    if found is None:
+        return None
+    times = [] if zh else times_read(question, now)
+    if len(times) > 1:
         return None  # "an alarm at 6:30 and one at 7": two times are two alarms, not one at a time made of both
-    return found
+    said = dict(times)
+    return found.read_at(said[found.when] if found.when in said else due(found.when, now))
 
 
 # A cancel that names nothing but what was just talked about: "cancel it", "forget it", "never mind", "stop that",
@@ -402,7 +397,7 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
 _ZH_ABOUT = lazy_compile(r"怎么|如何|怎样|为什么|为啥|是什么|什么意思|的话|能不能用|有没有用|好不好")
 
 
-def _read_set(text: str, zh: bool) -> Request | None:
+def _read_set(text: str, zh: bool) -> RemindersArgs | None:
     if zh and _ZH_ABOUT.search(text):
         return None
     m = (_ZH_SET if zh else _EN_SET).match(text)
@@ -427,8 +422,7 @@ def _read_set(text: str, zh: bool) -> Request | None:
             r"a\.?m\b|p\.?m\b|morning|afternoon|evening|night|tonight|noon|midnight|\b(?:in|for|after)\s+\d|"
             r"minutes?|hours?|seconds?", request.when, re.IGNORECASE):
         # "wake me up at 7", "an alarm for 6:30": the morning's hour unless said otherwise
-        request = Request(action=request.action, kind=request.kind, when=f"{request.when} in the morning",
-                          text=request.text, target=request.target)
+        request = request.model_copy(update={"when": f"{request.when} in the morning"})
     return request
 
 
@@ -451,7 +445,7 @@ _EN_WHEN = lazy_compile(
     re.IGNORECASE)
 
 
-def _split_en(body: str, kind: str) -> Request | None:
+def _split_en(body: str, kind: str) -> RemindersArgs | None:
     """The time phrase and what it is about, from "at 4 to call the dentist", "to call mum tomorrow at 9",
     "for 10 minutes"; ``None`` unless both are read whole (nothing left over but the words that join them)."""
     spans = [m for m in _EN_WHEN.finditer(body) if m.group(0).strip()]
@@ -471,7 +465,7 @@ def _split_en(body: str, kind: str) -> Request | None:
         return None
     if re.search(r"\b(?:to|that|about)\s*$", rest, re.IGNORECASE):
         return None
-    return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)
+    return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)
 
 
 _ZH_WHEN = lazy_compile(
@@ -482,7 +476,7 @@ _ZH_WHEN = lazy_compile(
     rf"|(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天)\s*(?:{_ZH_PART})?")
 
 
-def _split_zh(body: str, kind: str) -> Request | None:
+def _split_zh(body: str, kind: str) -> RemindersArgs | None:
     body = body.strip(" ,，")
     spans = [m for m in _ZH_WHEN.finditer(body) if m.group(0).strip()]
     if not spans:
@@ -495,7 +489,7 @@ def _split_zh(body: str, kind: str) -> Request | None:
     rest = re.sub(r"^(?:提醒我|叫我)", "", rest).strip()
     if kind == "timer" or not rest:
         rest = rest if kind != "timer" else re.sub(r"^(?:的)?", "", rest)
-    return Request(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)
+    return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)
 
 
 # The reminder or timer just set, changed: "push it to 5pm", "make it 15 minutes", "move that to tomorrow at 9",
@@ -557,6 +551,11 @@ def at_hour(when: str) -> str:
 
 
 def times_said(question: str, now: datetime) -> list[str]:
+    """The words of each time :func:`times_read` finds."""
+    return [words for words, _ in times_read(question, now)]
+
+
+def times_read(question: str, now: datetime) -> list[tuple[str, Due]]:
     """Every time or delay said in an English request ("at 6 am tomorrow", "for 10am" and "for 2pm", "for 10
     minutes"), once numbers in words are digits: each longest run of words of time (a number, "at", "tomorrow",
     "pm", "in the morning" …) that :func:`due` reads as a time. For a request the learned reader is
@@ -569,8 +568,9 @@ def times_said(question: str, now: datetime) -> list[str]:
         if not w or w != word.lower() or not (any(c.isdigit() for c in w) or w in _TIME_WORDS):
             runs.append([])  # a word of no time, or a comma after one, ends the run
     pieces = [" ".join(r).strip() for r in runs if any(any(c.isdigit() for c in w) or w in _DAY_WORDS for w in r)]
-    return [p for p in pieces if (found := due(p, now)).at is not None or found.problem is _PAST]  # a time, even
-    # one gone by: set, it is said to have passed; whatever the clock, the same words are the same times
+    read = [(p, due(p, now)) for p in pieces]
+    return [(p, found) for p, found in read if found.at is not None or found.problem is _PAST]  # a time, even one
+    # gone by: set, it is said to have passed; whatever the clock, the same words are the same times
 
 
 _DAY_WORDS = {"tomorrow", "tonight", "today", "noon", "midnight", *_EN_WEEKDAYS}

@@ -5,15 +5,14 @@ file. Reading the request (:mod:`.reading`) is certain or silent; a model's call
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from tools.base import Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
+from tools.reminders.args import RemindersArgs
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
 from tools.reading.reader import unexplained
 from tools.reading.when import current_time, local_zone
@@ -56,20 +55,7 @@ _CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u
 
 class RemindersConfig(BaseModel):
     store: str  # the store's file (its reminders table)
-    run_dir: str = ""  # where the daemon keeps its pid file: a reminder set without it says how to start it
     clock: str | None = None  # "now" as ISO 8601 (tests, reproducible runs); None: the real time
-
-
-class RemindersArgs(BaseModel):
-    action: Literal["set", "list", "cancel", "change"] = Field(..., description="set one, list them, cancel some, or "
-                                                                                "change one's time")
-    when: str = Field("", max_length=80, description="for set and change: the time as the user wrote it ('in 10 "
-                                                      "minutes', 'tomorrow at 9', '明天早上8点', '半小时后')")
-    text: str = Field("", max_length=2000, description="for set: what to remind of, as the user wrote it ('' for none)")
-    kind: Literal["reminder", "timer"] = Field("reminder", description="a timer counts down a span ('a 10 minute "
-                                                                        "timer'); a reminder names a time or a delay")
-    target: str = Field("", max_length=80, description="for cancel and change: which one (words of its text, its "
-                                                        "number, 'all' to cancel; '' when there is one)")
 
 
 def _clock(t: datetime) -> str:
@@ -123,7 +109,7 @@ class Reminders(Tool[RemindersArgs]):
 
     @classmethod
     def from_settings(cls, settings: Any, paths: Any) -> Reminders:
-        return cls(RemindersConfig(store=str(paths.database), run_dir=str(paths.run_dir), clock=settings.clock))
+        return cls(RemindersConfig(store=str(paths.database), clock=settings.clock))
 
     def now(self) -> datetime:
         """Now in the user's zone, with its rules: a wall time on another day gets that day's UTC offset."""
@@ -154,11 +140,8 @@ class Reminders(Tool[RemindersArgs]):
             return None
         from tools.reminders.reading import read  # its patterns compile when a question may be one, not at start
 
-        request = read(question)
-        if request is None:
-            return None
-        return [RemindersArgs(action=request.action, when=request.when, text=request.text, kind=request.kind,
-                              target=request.target)]
+        request = read(question, self.now())  # a reminder set carries the time it read: the run does not read it again
+        return None if request is None else [request]
 
     def missing(self, question: str) -> str | None:
         if not _MAY_BE.search(question):
@@ -243,14 +226,6 @@ class Reminders(Tool[RemindersArgs]):
         times = times_said(f"{'for ' if kind == 'timer' else ''}{reply}", self.now())
         return [RemindersArgs(action="set", when=times[0], kind=kind or "reminder")] if len(times) == 1 else None
 
-    def daemon_running(self) -> bool:
-        try:
-            pid = int((Path(self.cfg.run_dir) / "daemon.pid").read_text())
-            os.kill(pid, 0)
-            return True
-        except (OSError, ValueError):
-            return False
-
     async def run(self, args: RemindersArgs) -> ToolResult:
         book, now = Book(self.cfg.store), self.now()
         zh = language_of(args.text + args.when + args.target) == "zh"
@@ -261,7 +236,7 @@ class Reminders(Tool[RemindersArgs]):
             return self._cancel(book, args)
         from tools.reminders.reading import MAX_TEXT, due
 
-        read_due = due(args.when, now)
+        read_due = args.due_read or due(args.when, now)
         if read_due.at is None:
             problem = read_due.problem or LocalText(en="I could not tell when.", zh="没听出是什么时候。")
             result = ToolResult.failure(f"cannot {args.action} it: {problem.en}", problem)
@@ -288,15 +263,16 @@ class Reminders(Tool[RemindersArgs]):
                               message=LocalText(en=f"you have {MAX_PENDING} reminders pending, the most kept; cancel "
                                                    "some first (assistant reminders).",
                                                 zh=f"你已经有 {MAX_PENDING} 个待办提醒,已到上限;请先取消一些(assistant reminders)。"))
-        return self._kept("set", kept, read_due.at, read_due.relative, now)
+        return self._kept(book, "set", kept, read_due.at, read_due.relative, now)
 
-    def _kept(self, action: str, kept: Reminder, asked: datetime, relative: bool, now: datetime) -> ToolResult:
+    def _kept(self, book: Book, action: str, kept: Reminder, asked: datetime, relative: bool,
+              now: datetime) -> ToolResult:
         """A reminder set or moved, as the answer says it: its span counted to the time ``asked`` ("in 5 minutes" is
         said back as 5 minutes, not with the second the due time was rounded up by)."""
         return ToolResult.success(action=action, id=kept.id, kind=kept.kind, text=kept.text,
                                   due=kept.due.astimezone(now.tzinfo).isoformat(), as_of=now.isoformat(),
                                   seconds=round((asked - now).total_seconds()), relative=relative,
-                                  daemon=self.daemon_running())
+                                  daemon=book.firing())
 
     def _change(self, book: Book, args: RemindersArgs, at: datetime, asked: datetime, relative: bool,
                 now: datetime) -> ToolResult:
@@ -313,7 +289,7 @@ class Reminders(Tool[RemindersArgs]):
             return ToolResult(ok=False, error="it is no longer pending", fixable=False,
                               message=LocalText(en="that one has already gone off or been cancelled.",
                                                 zh="那个提醒已经响过或取消了。"))
-        return self._kept("change", moved, asked, relative, now)
+        return self._kept(book, "change", moved, asked, relative, now)
 
     def _cancel(self, book: Book, args: RemindersArgs) -> ToolResult:
         chosen = self._chosen(book, args)

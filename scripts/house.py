@@ -229,6 +229,9 @@ def main() -> int:
     print(f"functions over {LONG_FUNCTION} lines: {len(long)} of {len(functions)} "
           f"({100 * len(long) / max(len(functions), 1):.1f}%)")
     print("longest files:     " + "; ".join(f"{where} ({n} lines)" for n, where in files[:3]))
+    big = [f for f in files if f[0] > LARGE_CLASS]
+    print(f"files over {LARGE_CLASS} lines: {len(big)} of {len(files)} ("
+          + ", ".join(f"{where} {n}" for n, where in big) + ")")
     large = [c for c in classes if c[0] > LARGE_CLASS and c[1].startswith("assistant/")]
     print(f"classes over {LARGE_CLASS} lines in assistant/: " + ("; ".join(f"{w} ({n})" for n, w in large) or "none"))
     up = arrows_up()

@@ -76,32 +76,31 @@ def test_the_tool_docstring_says_where_each_hook_a_plugin_overrides_runs():
     assert [hook for hook in HOOKS if f"``{hook}``" not in (Tool.__doc__ or "")] == []
 
 
-class DiceArgs(BaseModel):
-    sides: int
+class CoinArgs(BaseModel):
+    times: int
 
 
-class Dice(Tool):
+class Coin(Tool):
     """A new tool whose requests the learned reader never saw (it reads them as no tool's: "other")."""
 
-    name = "dice"
-    description = "roll a die"
-    Args = DiceArgs
+    name = "test_coin"
+    description = "flip a coin"
+    Args = CoinArgs
 
     def route(self, question: str) -> list[BaseModel] | None:
-        words = question.lower().rstrip("?!.").split()
-        return [DiceArgs(sides=int(words[-1][1:]))] if words[:2] == ["roll", "a"] and words[-1][1:].isdigit() else None
+        return [CoinArgs(times=1)] if question.lower().rstrip("?!.") == "flip a coin" else None
 
-    async def run(self, args: DiceArgs) -> ToolResult:  # type: ignore[override]
-        return ToolResult.success(rolled=args.sides)
+    async def run(self, args: CoinArgs) -> ToolResult:  # type: ignore[override]
+        return ToolResult.success(flipped=args.times)
 
 
 def test_a_new_tools_rule_is_not_vetoed_by_a_reader_that_never_learned_it(monkeypatch, tmp_path, gazetteer_index):
     from conftest import by_rule
     from tools.reading.reader import knows, read
 
-    assert read("roll a d20").is_("other") and read("roll a d20").p > 0.99 and not knows("dice")
-    monkeypatch.setattr("assistant.app.BUILTIN", (*builtin.BUILTIN, Dice))
-    decision = by_rule(tmp_path, "roll a d20", gazetteer_index=gazetteer_index)
-    assert decision is not None and decision.route == "dice" and decision.args[0].sides == 20
+    assert read("flip a coin").is_("other") and read("flip a coin").p > 0.99 and not knows("test_coin")
+    monkeypatch.setattr("assistant.app.BUILTIN", (*builtin.BUILTIN, Coin))
+    decision = by_rule(tmp_path, "flip a coin", gazetteer_index=gazetteer_index)
+    assert decision is not None and decision.route == "test_coin" and decision.args[0].times == 1
     # a tool the reader learned is still held to it: "set the table for 6" is no reminder, no sum
     assert by_rule(tmp_path, "set the table for 6", gazetteer_index=gazetteer_index) is None

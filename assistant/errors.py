@@ -166,7 +166,8 @@ def from_failure(event: dict) -> AssistantError:
 
 EXIT_CODES_HELP = """exit codes:
   0  answered
-  1  no correct answer after the allowed retries (the reason is printed)
+  1  no answer: none correct after the allowed retries, or declined on purpose (out of reach, a question
+     back, too small for the model); the line printed says which
   2  bad usage or configuration
   3  the model server (Ollama, or the OpenAI-compatible one) is not reachable
   4  a configured model is not installed on the server

@@ -76,6 +76,8 @@ class TurnDone(TypedDict):
     replaced: str | None
     steps: list[dict[str, Any]]
     model: str | None
+    cut: Literal["length", "repeats"] | None
+    declined: Literal["out_of_reach", "refused", "asked_back", "too_small", "language"] | None
 
 
 class TurnFailed(TypedDict):
@@ -104,6 +106,8 @@ class TurnOutcome(TypedDict):
     replaced: str | None
     steps: list[dict[str, Any]]
     model: str | None
+    cut: Literal["length", "repeats"] | None
+    declined: Literal["out_of_reach", "refused", "asked_back", "too_small", "language"] | None
 
 
 # A stream that ends without its last event (the daemon stopped, or its connection broke, while answering).
@@ -175,4 +179,4 @@ class Follower:
                            route=done.get("route"), route_by=self.route_by, attempts=done.get("attempts") or 0,
                            model_calls=done.get("model_calls") or 0, tool_calls=self.tool_calls,
                            error=done.get("error"), replaced=done.get("replaced"), steps=done.get("steps") or [],
-                           model=done.get("model"))
+                           model=done.get("model"), cut=done.get("cut"), declined=done.get("declined"))

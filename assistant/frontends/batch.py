@@ -61,6 +61,8 @@ class BatchRecord(BaseModel):
     error: str | None = None
     replaced: str | None = None  # why the model's answer failed its check and the tool's rendering was shown
     model: str | None = None  # the model in use, by the name the user gave it (None: a rule answered)
+    cut: str | None = None  # the answer stopped short: "length" (the generation cap), "repeats"
+    declined: str | None = None  # no answer on purpose, and why: "out_of_reach", "asked_back", "too_small", …
 
     @classmethod
     def of(cls, result: TurnResult, id: Any, question: str, latency_ms: float) -> BatchRecord:
@@ -185,9 +187,11 @@ class Stats:
     total: int
     done: int = 0  # answered by this run
     failed: int = 0
+    declined: int = 0  # of the failed: no answer on purpose (out of reach, a question back, too small)
     unanswered: int = 0  # server errors: left for a rerun
     before: int = 0  # answered by earlier runs of the job (their figures count in the summary)
     failed_before: int = 0
+    declined_before: int = 0
     last_error: str = ""
     started: float = field(default_factory=time.monotonic)
     latencies: list[float] = field(default_factory=list)
@@ -197,12 +201,14 @@ class Stats:
     def add(self, record: BatchRecord) -> None:
         self.done += 1
         self.failed += not record.ok
+        self.declined += bool(record.declined)
         self._count(record.latency_ms, record.model_calls, record.route)
 
     def earlier(self, r: dict[str, Any]) -> None:
         """A record an earlier run of the job wrote."""
         self.before += 1
         self.failed_before += not r.get("ok")
+        self.declined_before += bool(r.get("declined"))
         self._count(r.get("latency_ms") or 0.0, r.get("model_calls") or 0, r.get("route"))
 
     def _count(self, latency_ms: float, model_calls: int, route: str | None) -> None:
@@ -236,8 +242,10 @@ class Stats:
         unanswered = (f"; {self.unanswered} not answered because of server errors ({self.last_error}): "
                       "run the same command again to retry them") if self.unanswered else ""
         answered, failed = self.done + self.before, self.failed + self.failed_before
+        declined = self.declined + self.declined_before
         earlier = f" ({self.before} of them by earlier runs)" if self.before else ""
-        return (f"{answered} of {self.total} answered{earlier}: {answered - failed} ok, {failed} failed; this run "
+        not_ok = f"{declined} declined, {failed - declined} failed" if declined else f"{failed} failed"
+        return (f"{answered} of {self.total} answered{earlier}: {answered - failed} ok, {not_ok}; this run "
                 f"{self.done} in {time.monotonic() - self.started:.1f}s; routes: {routes}; mean model calls "
                 f"{statistics.mean(self.model_calls):.2f}; latency p50 {pct(50):.0f} ms, p95 {pct(95):.0f} ms{unanswered}")
 

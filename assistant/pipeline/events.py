@@ -106,6 +106,15 @@ class StepDone(BaseModel):
     error: str | None = None
 
 
+# How an answer that was shown stopped short (said in its last line too): at the generation cap, or where it began
+# to repeat itself.
+Cut = Literal["length", "repeats"]
+# A turn that gave no answer on purpose (``ok`` false, exit 1): an action no tool here performs, a request for the
+# assistant's instructions, a question back for a missing detail, a question past what the model may answer, a
+# language the model does not write.
+Declined = Literal["out_of_reach", "refused", "asked_back", "too_small", "language"]
+
+
 class TurnDone(BaseModel):
     type: Literal["turn_done"] = "turn_done"
     turn_id: str
@@ -118,6 +127,8 @@ class TurnDone(BaseModel):
     replaced: str | None = None  # why the model's answer was replaced by the tool's own rendering
     steps: list[dict[str, Any]] = []  # a question with several requests: {route, request, ok, error, tool_calls} each
     model: str | None = None  # the model in use, by the name the user gave it (None: rules alone answered)
+    cut: Cut | None = None
+    declined: Declined | None = None
 
 
 class TurnFailed(BaseModel):
@@ -166,6 +177,8 @@ class TurnResult(BaseModel):
     steps: list[StepSummary] = []  # a question with several requests: each one (empty for a one-step turn)
     model: str | None = None  # the model in use, by the name the user gave it (a GGUF's file stem); None: no model
     # was asked or judged (a rule answered)
+    cut: Cut | None = None  # the answer stopped before its end: at the length limit, or where it began to repeat
+    declined: Declined | None = None  # no answer was given, and why: ``ok`` is false (a script tells it by this)
 
     def projected(self, record: type[R], **own: Any) -> R:
         """This result as another record of the turn holds it (the ``turn_done`` event, the stored row, a batch

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 import prompts
 from assistant.pipeline.recognisers import abilities, reach
 from assistant.pipeline.context import TurnContext
+from assistant.pipeline.events import Declined
 from assistant.models.base import ChatMessage
 from assistant.limits import request_of
 from assistant.pipeline.language import is_chinese
@@ -38,6 +39,7 @@ class RouteDecision(BaseModel):
     pending_tool: str | None = None  # the tool whose missing argument the reply asks for
     question: str | None = None  # the request as completed by an answer to a question back
     also: list["FurtherRequest"] = []  # further requests of the same message the model router listed
+    declined: Declined | None = None  # the reply gives no answer, on purpose (out of reach, refused, asked back)
     proposal: Any = Field(default=None, exclude=True)  # the deciding call's tool calls: the executor's first proposal
     written: Any = Field(default=None, exclude=True)  # the deciding call's answer, already shown through the gate
     unread: list[str] = []  # parts of the question that ask for what no rule read, beside the part a rule answered
@@ -119,7 +121,8 @@ def document_attached(ctx: TurnContext) -> bool:
 def _declined(q: str) -> RouteDecision:
     text = ("抱歉,我不能透露我的系统提示或内部指令。还有什么可以帮您?" if is_chinese(q) else
             "Sorry, I can't share my system prompt or internal instructions. Is there anything else I can help with?")
-    return RouteDecision(route=CHAT, by="rule", reason="a request for internal instructions is declined", reply=text)
+    return RouteDecision(route=CHAT, by="rule", reason="a request for internal instructions is declined", reply=text,
+                         declined="refused")
 
 
 def by_rule(ctx: TurnContext) -> RouteDecision | None:
@@ -161,7 +164,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
                        or reach.read_out_of_reach(intent, ctx.registry)) is not None:
         # an action no tool here performs: said as out of reach, on every model (no model could do it either)
         return RouteDecision(route=CHAT, by="rule", reason=f"a request to {action[0]}: no tool here does that",
-                             reply=reach.honest_line(q, action))
+                             reply=reach.honest_line(q, action), declined="out_of_reach")
     if len(claims) == 1:
         tool, args = claims[0]
         if _contradicted(ctx, q, intent, tool, args):
@@ -177,7 +180,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     asks = [(tool, ask) for tool in ctx.registry if (ask := tool.missing(core))]
     if len(asks) == 1:
         tool, ask = asks[0]
-        return RouteDecision(route=CLARIFY, by="rule", reply=ask, pending_tool=tool.name,
+        return RouteDecision(route=CLARIFY, by="rule", declined="asked_back", reply=ask, pending_tool=tool.name,
                              reason=f"{tool.name} needs a detail the request lacks")
     return None
 
@@ -206,7 +209,7 @@ def _from_reading(ctx: TurnContext, intent: Reading | None, core: str) -> RouteD
     if tool is None or tool.source != "built-in" or (heard := tool.from_reading(intent.target, core)) is None:
         return None
     if isinstance(heard, str):
-        return RouteDecision(route=CLARIFY, by="rule", reply=heard, pending_tool=tool.name,
+        return RouteDecision(route=CLARIFY, by="rule", declined="asked_back", reply=heard, pending_tool=tool.name,
                              reason=f"the reader is certain it asks for {intent.target}, which needs a detail it lacks")
     return RouteDecision(route=tool.name, by="rule", args=heard,
                          reason=f"the reader is certain it asks for {intent.target}, every word accounted for")
@@ -315,7 +318,7 @@ def gate(ctx: TurnContext, decision: RouteDecision) -> RouteDecision:
             return RouteDecision(route=CHAT, by="check",
                                  reason=f"{decision.reason}, but no tool lacks a detail in this message: answered as chat")
         if len(asks) == 1 and asks[0][1]:
-            return RouteDecision(route=CLARIFY, by="check", reply=asks[0][1], pending_tool=asks[0][0].name,
+            return RouteDecision(route=CLARIFY, by="check", declined="asked_back", reply=asks[0][1], pending_tool=asks[0][0].name,
                                  reason=f"{decision.reason}: {asks[0][0].name} needs a detail the request lacks")
         return decision
     tool = ctx.registry.get(decision.route)
@@ -330,7 +333,7 @@ def gate(ctx: TurnContext, decision: RouteDecision) -> RouteDecision:
     if grounding == "ask":
         ask = tool.missing(ctx.question)
         if ask:
-            return RouteDecision(route=CLARIFY, by="check", reply=ask, pending_tool=tool.name,
+            return RouteDecision(route=CLARIFY, by="check", declined="asked_back", reply=ask, pending_tool=tool.name,
                                  reason=chose + f"the request lacks a detail {tool.name} needs: asked back")
         return RouteDecision(route=CLARIFY, by="check", reason=chose + f"the request lacks a detail {tool.name} needs")
     return RouteDecision(route=CHAT, by="check",

@@ -62,7 +62,8 @@ class OpenTurn:
             error=self.error or (None if self.ok else outcome.reason if outcome else answer.replaced if answer else None),
             steps=[st.model_copy(update={"tool_calls": [summary(t) for t in calls if t.step == i]})
                    for i, st in enumerate(self.summaries, 1)],
-            model=self.ctx.answerer.named or next((c.model for c in reversed(self.ctx.trace.model_calls) if c.model), None))
+            model=self.ctx.answerer.named or next((c.model for c in reversed(self.ctx.trace.model_calls) if c.model), None),
+            cut=answer.cut if answer else None, declined=answer.declined if answer else None)
 
     async def finish(self, result: TurnResult) -> None:
         """The turn's last event: streamed when it answered, kept in the trace after a failure's own event."""
@@ -233,7 +234,8 @@ class Assistant:
         if not planned and decision.reply is not None:
             # A rule wrote the whole answer: a refusal, a question back for a missing detail, what it can do.
             reply = decision.reply + ("\n" + await ctx.answerer.scope(ctx.question) if decision.abilities else "")
-            turn.answer, turn.ok = writing.Answer(text=await responder.say(ctx, reply)), True
+            turn.answer = writing.Answer(text=await responder.say(ctx, reply), declined=decision.declined)
+            turn.ok = decision.declined is None
             if decision.pending_tool and ctx.log:
                 self.store.set_pending(turn.session_id, PreviousTurn(question=turn.question, route=decision.pending_tool))
             return
@@ -264,7 +266,7 @@ class Assistant:
                 note += "\n" + await ctx.answerer.scope(ctx.question)  # what would answer it instead
             else:
                 note += "请单独再问一次。" if zh else " Ask it on its own."
-            turn.answer = writing.Answer(text=turn.answer.text + await responder.say(ctx, note), replaced=turn.answer.replaced)
+            turn.answer = turn.answer.model_copy(update={"text": turn.answer.text + await responder.say(ctx, note)})
             turn.ok = False
         if not planned:
             turn.outcome = outcomes[1]

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from assistant.pipeline import answer_check, gate, language_id, plan, responder, structured
 from assistant.pipeline.recognisers import small_talk
 from assistant.pipeline.context import TurnContext
-from assistant.pipeline.events import AnswerChecked, StageStarted
+from assistant.pipeline.events import AnswerChecked, Cut, Declined, StageStarted
 from assistant.pipeline.language import (
     TOO_SMALL, TOO_SMALL_SERVED, capped_note, could_not_answer, could_not_write, repeating_note, too_small,
     withheld_note,
@@ -31,6 +31,8 @@ Parts = list[tuple[Tool, list[tuple[BaseModel, ToolResult]]]]
 class Answer(BaseModel):
     text: str
     replaced: str | None = None
+    cut: Cut | None = None  # it stopped short, and its last line says so
+    declined: Declined | None = None  # no answer, on purpose
 
 
 def chat_check(ctx: TurnContext, trusted: Trust = Trust.STRICT):  # noqa: ANN202 - as responder takes it
@@ -119,7 +121,7 @@ async def answer_plan(ctx: TurnContext, steps: list[plan.Step], outcomes: dict[i
     await ctx.emit(StageStarted(stage="responder"))
     answer = await answer_tools(ctx, parts, certain)
     if honest:  # streamed after the answer, and stored as streamed
-        answer = Answer(text=answer.text + await responder.say(ctx, "\n" + honest), replaced=answer.replaced)
+        answer = answer.model_copy(update={"text": answer.text + await responder.say(ctx, "\n" + honest)})
     return answer, not failed
 
 
@@ -132,7 +134,7 @@ async def _not_asked(ctx: TurnContext, clarify: bool, trusted: Trust, why: str) 
         small = None if await ctx.answerer.known_weak() else await ctx.answerer.label()
         served = ctx.settings.backend == "openai"  # the user's own server: the capable model is served there
         return Answer(text=await responder.say(ctx, too_small(ctx.question, small, served)),
-                      replaced=TOO_SMALL_SERVED if served else TOO_SMALL), False
+                      replaced=TOO_SMALL_SERVED if served else TOO_SMALL, declined="too_small"), False
     if not await ctx.answerer.writes(ctx.question):
         if small_talk.is_small_talk(ctx.question):  # "你好" to a model that cannot write Chinese: a line in kind
             return await in_kind(ctx, 0, "small talk in a language the model does not write: a line in kind, with "
@@ -140,7 +142,7 @@ async def _not_asked(ctx: TurnContext, clarify: bool, trusted: Trust, why: str) 
         # a model that cannot write this language (SmolLM2 and Chinese): said at once, with no call
         await ctx.emit(AnswerChecked(attempt=0, verdict="FAIL", reason="the model does not write this language"))
         return Answer(text=await responder.say(ctx, could_not_write(ctx.question, model=await ctx.answerer.label())),
-                      replaced="the model does not write this language"), False
+                      replaced="the model does not write this language", declined="language"), False
     return None
 
 
@@ -185,15 +187,17 @@ async def answer_chat(ctx: TurnContext, clarify: bool, first: Written | None = N
             await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=(
                 f"the answer is clean, but it stopped at the length limit of {cap} tokens") + policy))
             note = await responder.say(ctx, "\n\n" + capped_note(ctx.question, cap))
-            return Answer(text=shown + note), True
+            return Answer(text=shown + note, cut="length"), True
         if shown and written.ended and "repeats" in written.ended:  # cut where it looped: said so, not silently
             await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS", reason=(
                 f"what was shown is clean; the rest was cut: {written.ended}") + policy))
             return Answer(text=shown + await responder.say(ctx, "\n\n" + repeating_note(ctx.question)),
-                          replaced=written.ended), True
+                          replaced=written.ended, cut="repeats"), True
         if shown:
             await ctx.emit(AnswerChecked(attempt=attempt, verdict="PASS",
                                          reason=(written.ended or "the answer is clean") + policy))
+            if clarify:  # the model's question back for a missing detail: no answer yet
+                return Answer(text=shown, declined="asked_back"), False
             return Answer(text=shown), True
         if trusted is Trust.SMALL_TALK and written.ended == SAID_MORE:  # nothing of it stayed small talk
             return await in_kind(ctx, attempt, SAID_MORE + "; a line in kind")

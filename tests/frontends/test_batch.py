@@ -45,7 +45,7 @@ def test_text_input(home, fake, tmp_path):
     assert out[1]["answer"] == "answer to Why is the sky blue?" and out[1]["route"] == "chat" and out[1]["model_calls"] == 1
     assert out[2]["answer"] == "123 * 456 = 56088" and out[2]["model_calls"] == 0
     assert set(out[3]) == {"id", "question", "ok", "answer", "route", "attempts", "model_calls", "latency_ms", "turn_id", "error",
-                           "replaced", "model"}
+                           "replaced", "model", "cut", "declined"}
     assert "3 ok, 0 failed" in p.stderr and "mean model calls" in p.stderr and "p95" in p.stderr
     listed = subprocess.run([sys.executable, "-m", "assistant", "sessions", "list", "--kind", "batch"],
                             env=cli_env(home, fake), capture_output=True, text=True).stdout
@@ -62,6 +62,16 @@ def test_jsonl_input_copies_extra_fields(home, fake, tmp_path):
     rows = records(out.read_text())
     assert [(r["id"], r.get("tag"), r.get("meta")) for r in rows] == [("a", "x", None), ("b", None, {"n": 1})]
     assert rows[1]["answer"] == "2^10 = 1024"
+
+
+def test_a_decline_is_counted_apart_from_a_failure(home, fake, tmp_path):
+    fake.handler = chat_script()
+    src = tmp_path / "questions.txt"
+    src.write_text("Why is the sky blue?\nsend an email to bob saying hi\n")
+    p = batch([str(src)], cli_env(home, fake))
+    out = {r["id"]: r for r in records(p.stdout)}
+    assert out[2]["declined"] == "out_of_reach" and not out[2]["ok"] and out[1]["declined"] is None
+    assert "1 ok, 1 declined, 0 failed" in p.stderr
 
 
 def test_stdin_input(home, fake):

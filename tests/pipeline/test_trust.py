@@ -258,7 +258,7 @@ async def test_an_answer_the_cap_stops_says_so(fake, make_app, question, note):
     fake.handler = Script(decide=Reply(content=answer, chunk_size=4))
     events: list = []
     result = await make_app(responder_max_tokens=40).ask(question, emit=events.append)
-    assert result.ok and note in result.answer and result.answer.startswith(answer[:100])
+    assert result.ok and note in result.answer and result.answer.startswith(answer[:100]) and result.cut == "length"
     assert len(result.answer.split("\n\n(")[0]) < len(answer)  # cut where the cap stopped it
     assert "stopped at the length limit of 40 tokens" in checks(events)[-1].reason
     assert fake.requests[-1]["options"]["num_predict"] == 40

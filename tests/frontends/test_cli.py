@@ -261,7 +261,7 @@ def test_attachment_errors_are_one_line(home, tmp_path):
 @pytest.mark.parametrize("case", ["empty", "unreachable", "missing model", "answered", "failed"])
 def test_ask_json_has_every_field_on_every_outcome(home, fake, case):
     keys = {"ok", "answer", "route", "route_by", "attempts", "model_calls", "tool_calls", "turn_id", "session_id",
-            "error", "replaced", "steps", "model", "exit_code"}
+            "error", "replaced", "steps", "model", "cut", "declined", "exit_code"}
     env = cli_env(home, fake)
     args = ["ask", "--json", "Why is the moon round?"]
     if case == "empty":

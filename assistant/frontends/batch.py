@@ -22,7 +22,7 @@ from pydantic import BaseModel
 
 from assistant.config import ANSWERS, ROLES, settings_in
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
-from assistant.frontends.columns import fit
+from assistant.frontends.columns import fit, terminal_columns, wrapped
 from assistant.limits import decode_text, no_duplicate_keys
 from assistant.pipeline.events import TurnResult
 from assistant.models.parsing import MAX_DEPTH, too_deep
@@ -451,7 +451,10 @@ async def run_batch(app: Assistant, source: str, output: IO[str], concurrency: i
         raise stopped
     writer.rest(total)
     store.batches.close(job_id, done=not stats.unanswered)
-    print(stats.summary(), file=err)
+    summary = stats.summary()
+    if _is_tty(err):  # on a terminal, broken at spaces to its width (a pipe or a log gets one line)
+        summary = wrapped(summary, terminal_columns() - 1, "  ")
+    print(summary, file=err)
     return stats
 
 

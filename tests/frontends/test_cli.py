@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shlex
@@ -711,3 +712,18 @@ def test_a_code_block_is_framed_with_its_language_and_highlighted(home, fake, co
     else:
         assert "\x1b[35m" not in screen and "\x1b[36m" not in screen  # NO_COLOR: framed, not coloured
     assert run(["ask", "How big is a file?"], cli_env(home, fake)).stdout == CODE + "\n"  # a pipe: as written
+
+
+def test_models_on_a_new_machine_names_the_built_in_model_and_why(home, tmp_path):
+    env = cli_env(home, OLLAMA_HOST=f"127.0.0.1:{closed_port()}", ASSISTANT_MODELS=str(tmp_path / "none-yet"),
+                  ASSISTANT_BACKEND="auto")
+    p = run(["models"], env)
+    assert p.returncode == 0, p.stderr
+    if importlib.util.find_spec("xllamacpp") is None:  # the README's test environment: no engine
+        assert "nothing answers here yet" in p.stdout and "pip install 'assistant[embedded]'" in p.stdout
+        return
+    assert "Ollama is not reachable at 127.0.0.1:" in p.stdout.splitlines()[0]
+    assert "SmolLM2-135M-Instruct.Q4_1" in p.stdout and "[small talk only]" in p.stdout and "every role" in p.stdout
+    assert "fetched on its first question into" in p.stdout and "assistant models pull qwen2.5:3b" in p.stdout
+    (row,) = [json.loads(line) for line in run(["models", "--json"], env).stdout.splitlines()]
+    assert row["builtin"] and row["downloaded"] is False and row["trust"] == "small talk only"

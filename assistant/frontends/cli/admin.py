@@ -148,6 +148,13 @@ def models(args: argparse.Namespace) -> int:
             print(json.dumps({**m, "backend": backend, "roles": in_use.get(m["name"], []), "trust": trusts[m["name"]]},
                              ensure_ascii=False))
         return 0
+    if not found and backend == "embedded":  # no engine here: nothing answers until one is
+        from assistant.models.embedded import available
+
+        if not available():
+            print(f"nothing answers here yet: Ollama is not reachable at {settings.ollama_host}, and the embedded "
+                  "engine is not installed (pip install 'assistant[embedded]' runs the built-in model with no server)")
+            return 0
     if not found:
         print(f"{backend}: no models" + (" (ollama pull NAME)" if backend == "ollama" else ""))
         return 0
@@ -163,7 +170,7 @@ def _print_models(found: list[dict], backend: str, settings: Any, in_use: dict[s
     from assistant.frontends.columns import pad, width as columns
 
     width = max(columns(m["name"] or "") for m in found) + 2
-    print(f"the {backend} backend's models" + (" (backend = auto; Ollama is not reachable)"
+    print(f"the {backend} backend's models" + (f" (backend = auto; Ollama is not reachable at {settings.ollama_host})"
                                                if settings.backend == "auto" and backend != "ollama" else "") + ":")
     print(f"  {'model':<{width}}{'size':>9}  {'params':<8}capabilities")
     for m in found:
@@ -172,6 +179,14 @@ def _print_models(found: list[dict], backend: str, settings: Any, in_use: dict[s
         used = f"  ← {'every role' if len(roles) == len(ROLES) else ', '.join(roles)}" if roles else ""
         print(f"{'*' if roles else ' '} {pad(m['name'], width)}{size:>9}  {m.get('parameters') or '-':<8}"
               f"{', '.join(m['capabilities']) or '-'}{used}  [{trusts[m['name']]}]")
+        if m.get("downloaded") is False:
+            from assistant.models import model_file
+
+            print(f"    the built-in model: fetched on its first question into {model_file.models_dir()}")
+    if all(trusts[m["name"]] == "small talk only" for m in found):
+        from assistant.capable import CAPABLE_SIZE, PULL_CAPABLE
+
+        print(f"  a capable model, for facts, code and advice: {PULL_CAPABLE} ({CAPABLE_SIZE})")
     if backend != "embedded":
         from assistant.models.registry import pulled_models
 

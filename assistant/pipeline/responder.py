@@ -102,6 +102,16 @@ async def decide(ctx: TurnContext, tools: list[Tool], check: Callable[[list[str]
     return await _stream(ctx, messages, check, chat_early, request)
 
 
+async def offer(ctx: TurnContext, action: str, offered: str, check: Callable[[list[str]], Check]) -> Written:
+    """What a capable model writes instead of an action out of reach (a draft, the steps), the user told first
+    that it cannot be done here (:func:`assistant.pipeline.recognisers.reach.offered_line`)."""
+    return await _stream(ctx, [
+        ChatMessage(role="system", content=prompts.render("offer", action=action, offer=offered)),
+        *ctx.history,
+        ChatMessage(role="user", content=ctx.question),
+    ], check, chat_early)
+
+
 async def ask_back(ctx: TurnContext, routes: list[str], check: Callable[[list[str]], Check],
                    rejected: str | None = None) -> Written:
     return await _stream(ctx, [

@@ -40,6 +40,7 @@ class RouteDecision(BaseModel):
     question: str | None = None  # the request as completed by an answer to a question back
     also: list["FurtherRequest"] = []  # further requests of the same message the model router listed
     declined: Declined | None = None  # the reply gives no answer, on purpose (out of reach, refused, asked back)
+    offer: tuple[str, str] | None = None  # an action out of reach a capable model may offer a draft or steps for
     proposal: Any = Field(default=None, exclude=True)  # the deciding call's tool calls: the executor's first proposal
     written: Any = Field(default=None, exclude=True)  # the deciding call's answer, already shown through the gate
     unread: list[str] = []  # parts of the question that ask for what no rule read, beside the part a rule answered
@@ -162,9 +163,11 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     claims = [(tool, args) for tool in ctx.registry if (args := tool.route(core))]
     if not claims and (action := reach.out_of_reach(core, ctx.registry)
                        or reach.read_out_of_reach(intent, ctx.registry)) is not None:
-        # an action no tool here performs: said as out of reach, on every model (no model could do it either)
+        # an action no tool here performs: said as out of reach, on every model (no model could do it either); a
+        # capable one then writes what it can instead, where words help (a draft, the steps: writing.answer_offer)
         return RouteDecision(route=CHAT, by="rule", reason=f"a request to {action[0]}: no tool here does that",
-                             reply=reach.honest_line(q, action), declined="out_of_reach")
+                             reply=reach.honest_line(q, action), declined="out_of_reach",
+                             offer=action if reach.offer(action) else None)
     if len(claims) == 1:
         tool, args = claims[0]
         if _contradicted(ctx, q, intent, tool, args):

@@ -234,7 +234,8 @@ class Assistant:
         if not planned and decision.reply is not None:
             # A rule wrote the whole answer: a refusal, a question back for a missing detail, what it can do.
             reply = decision.reply + ("\n" + await ctx.answerer.scope(ctx.question) if decision.abilities else "")
-            turn.answer = writing.Answer(text=await responder.say(ctx, reply), declined=decision.declined)
+            offered = await writing.answer_offer(ctx, decision.offer) if decision.offer else None
+            turn.answer = offered or writing.Answer(text=await responder.say(ctx, reply), declined=decision.declined)
             turn.ok = decision.declined is None
             if decision.pending_tool and ctx.log:
                 self.store.set_pending(turn.session_id, PreviousTurn(question=turn.question, route=decision.pending_tool))

@@ -9,8 +9,9 @@ import json
 
 from pydantic import BaseModel
 
+from assistant.errors import AssistantError
 from assistant.pipeline import answer_check, gate, language_id, plan, responder, structured
-from assistant.pipeline.recognisers import small_talk
+from assistant.pipeline.recognisers import reach, small_talk
 from assistant.pipeline.context import TurnContext
 from assistant.pipeline.events import AnswerChecked, Cut, Declined, StageStarted
 from assistant.pipeline.language import (
@@ -124,6 +125,33 @@ async def answer_plan(ctx: TurnContext, steps: list[plan.Step], outcomes: dict[i
         answer = answer.model_copy(update={"text": answer.text + await responder.say(ctx, "\n" + honest)})
     return answer, not failed
 
+
+
+async def answer_offer(ctx: TurnContext, action: tuple[str, str]) -> Answer | None:
+    """An action out of reach, asked of a capable model: said so first, then what it can write instead (a draft of
+    the message, the steps), through the same gate as any conversation answer (an answer that claims the action
+    done is held). ``None``: the model is not trusted to write it, and the rule's line stands alone."""
+    if (await ctx.answerer.trust())[0] is not Trust.TRUSTED or (offered := reach.offer(action)) is None:
+        return None
+    said = await responder.say(ctx, reach.offered_line(ctx.question, action) + "\n\n")
+    await ctx.emit(StageStarted(stage="responder"))
+    try:
+        written: Written | None = await responder.offer(ctx, action[0], offered, chat_check(ctx, Trust.TRUSTED))
+    except AssistantError as e:  # the server is down or failed: the action is still out of reach, and said so
+        written, failed = None, e.one_line()
+    if written is not None:
+        await ctx.answerer.record_conversation("failed" if written.held or not written.text else "passed")
+    shown = written.text if written is not None and written.text and not written.held else ""
+    why = None if shown else failed if written is None else (written.held or written.ended or "nothing was written")
+    await ctx.emit(AnswerChecked(attempt=1, verdict="FAIL" if why else "PASS",
+                                 reason=why or "a draft or the steps, instead of the action"))
+    if why:  # it claimed the action done, or wrote nothing fit to show: said, never left hanging
+        zh = language_of(ctx.question) == "zh"
+        shown = await responder.say(ctx, ("(草稿没有显示:模型没有回应。)" if zh else
+                                          "(No draft is shown: the model did not answer.)") if written is None else
+                                    "(草稿没有显示:模型写的内容没有通过检查。)" if zh else
+                                    "(No draft is shown: what the model wrote did not pass the check.)")
+    return Answer(text=(said + shown).rstrip(), declined="out_of_reach", replaced=why)
 
 
 async def _not_asked(ctx: TurnContext, clarify: bool, trusted: Trust, why: str) -> tuple[Answer, bool] | None:

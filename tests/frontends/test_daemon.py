@@ -180,7 +180,7 @@ def test_killed_and_restarted_loses_nothing(home, daemon_env, fake):
 
 
 def test_a_decline_through_the_daemon_is_no_answer_to_a_script(daemon, daemon_env):
-    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--json", "--debug", "send an email to bob"],
+    p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--json", "--debug", "play some music"],
                        env=daemon_env, capture_output=True, text=True, timeout=60)
     out = json.loads(p.stdout)
     assert p.returncode == 1 and not out["ok"] and out["declined"] == "out_of_reach" and out["exit_code"] == 1

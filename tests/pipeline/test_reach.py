@@ -25,9 +25,40 @@ from tools import Registry
     ("订一张去北京的机票", "预订或下单"),
 ])
 async def test_an_action_no_tool_performs_is_said_out_of_reach_with_no_call(fake, make_app, question, said):
-    result = await make_app().ask(question)
+    result = await make_app(model="qwen2.5:0.5b", model_trust="untrusted").ask(question)
     assert result.model_calls == 0 and fake.requests == [] and said in result.answer
     assert "models pull" not in result.answer  # a bigger model could not do it either
+    assert not result.ok and result.declined == "out_of_reach"
+
+
+@pytest.mark.parametrize("question, offered, draft", [
+    ("can you send an email to Bob saying I'm late?", "Here is a draft you can send yourself:",
+     "Hi Bob, I'm running about 15 minutes late. Sorry!"),
+    ("给老王发个微信说我晚点到", "下面是一份草稿,你可以自己发出:", "老王,我这边晚一点到,抱歉!"),
+    ("hey, book a table for two at 7", "Here is how you can do it yourself:",
+     "Call the restaurant, or use its booking page, and ask for a table for two at 7."),
+])
+async def test_a_capable_model_offers_a_draft_or_the_steps_instead(fake, make_app, question, offered, draft):
+    fake.handler = Script(responder=draft)
+    result = await make_app().ask(question)
+    assert offered in result.answer and result.answer.endswith(draft)
+    assert result.model_calls == 1 and not result.ok and result.declined == "out_of_reach"  # the action stays undone
+    system = fake.requests[0]["messages"][0]["content"]
+    assert "Never say or suggest that you did it" in system and not fake.requests[0].get("tools")
+
+
+async def test_an_offer_that_claims_the_action_done_is_not_shown(fake, make_app):
+    fake.handler = Script(responder="Done! I've sent the email to Bob.")
+    result = await make_app().ask("send an email to Bob saying I'm late")
+    assert "sent the email" not in result.answer and "No draft is shown" in result.answer
+    assert result.declined == "out_of_reach" and not result.ok
+
+
+@pytest.mark.parametrize("question", ["play some music", "turn up the volume", "帮我打开浏览器"])
+async def test_an_action_with_nothing_to_write_instead_costs_no_call_on_a_capable_model(fake, make_app, question):
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and "can't do that here" in result.answer or \
+        "做不到" in result.answer
 
 
 async def test_on_the_built_in_model_too_and_not_as_too_small(fake, make_app):

@@ -115,7 +115,8 @@ async def test_questions_about_the_assistant_in_other_words_are_ours_to_answer(f
     ("play some jazz", "play or control music"),
 ])
 async def test_actions_out_of_reach_in_other_words(fake, make_app, question, said):
-    result = await make_app().ask(question)
+    # the rule's line (a capable model then offers a draft or the steps where words help: test_reach.py)
+    result = await make_app(model_trust="untrusted").ask(question)
     assert result.model_calls == 0 and fake.requests == [] and said in result.answer
 
 

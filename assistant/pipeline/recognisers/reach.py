@@ -85,6 +85,32 @@ def read_out_of_reach(reading: Reading | None, registry: Registry) -> tuple[str,
     return None if _added_tool_does(kinds, registry) else (en, zh)
 
 
+# What a capable model may do instead of an action out of reach, by the action: the words the user would send, or
+# the steps to do it themselves. Other actions (music, volume, lights, a call) have nothing to offer in words.
+_OFFERS = {
+    "send e-mails or messages": ("write a draft of the message the user can send themselves", "draft"),
+    "post to social media": ("write a draft of the post the user can publish themselves", "draft"),
+    "book, reserve or order things": ("give the few steps the user can take to do it themselves", "steps"),
+}
+
+
+def offer(action: tuple[str, str]) -> str | None:
+    """What a capable model may write instead of doing ``action`` (for :func:`offered_line`), or ``None``."""
+    found = _OFFERS.get(action[0])
+    return found[0] if found else None
+
+
+def offered_line(question: str, action: tuple[str, str]) -> str:
+    """The honest line before what a capable model writes instead: it cannot, and what follows."""
+    en, zh = action
+    draft = _OFFERS.get(en, ("", "steps"))[1] == "draft"
+    if language_of(question) == "zh":
+        return f"抱歉,我在这里做不到:我没有能{zh}的工具。" + ("下面是一份草稿,你可以自己发出:" if draft else
+                                                         "你可以这样自己来做:")
+    return (f"Sorry, I can't do that here: I have no tool that can {en}. "
+            + ("Here is a draft you can send yourself:" if draft else "Here is how you can do it yourself:"))
+
+
 def honest_line(question: str, action: tuple[str, str]) -> str:
     """The answer to a request out of reach, in the question's language."""
     en, zh = action

@@ -216,6 +216,12 @@ def _m020_reminder_firer(db: sqlite3.Connection) -> None:
                "since TEXT NOT NULL)")
 
 
+def _m021_reminder_span(db: sqlite3.Connection) -> None:
+    # How long a timer (or a delay) was said to run, in seconds: said back in its list and its notification ("a
+    # 10-minute timer"), which its due time alone cannot say once the clock has moved on. NULL for a time of day.
+    db.execute("ALTER TABLE reminders ADD COLUMN span REAL")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -237,4 +243,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("018_session_counters", _m018_session_counters),
     ("019_reminder_wall_time", _m019_reminder_wall_time),
     ("020_reminder_firer", _m020_reminder_firer),
+    ("021_reminder_span", _m021_reminder_span),
 ]

@@ -91,6 +91,22 @@ def test_a_reminder_set_in_words_fires_on_time_as_a_notification(home, env, bus,
         d.stop()
 
 
+def test_a_timer_says_its_length_in_its_list_and_its_notification(home, env, bus):
+    _, record, _ = bus
+    d = Daemon(home, env).start()
+    try:
+        assert run(["ask", "set a timer for 2 seconds"], env).returncode == 0
+        assert run(["ask", "设一个3秒的定时器"], env).returncode == 0
+        listed = run(["reminders"], env).stdout
+        assert "timer (2 seconds)" in listed and "timer (3 seconds)" in listed  # the command lists it in English
+        assert [r["span"] for r in reminders(env)] == [2, 3]
+        assert wait_for(lambda: len(notified(record)) == 2, 15), d.log()
+        assert [(n["summary"], n["body"]) for n in notified(record)] == [("Timer", "2 seconds are up"),
+                                                                       ("计时结束", "3秒的计时到了")]
+    finally:
+        d.stop()
+
+
 def test_killed_around_its_time_a_reminder_is_missed_once_never_lost_nor_twice(home, env, bus):
     _, record, _ = bus
     d = Daemon(home, env).start()

@@ -123,8 +123,9 @@ async def test_set_list_and_cancel_in_words_with_no_model_call(fake, make_app):
     listed = await app.ask("what reminders do I have?")
     assert listed.ok and "2 pending" in listed.answer and "check the oven" in listed.answer
     assert "timer" in listed.answer and "time's up" not in listed.answer  # still running: a timer, not up yet
+    assert "timer (5 minutes)" in listed.answer  # with its length
     listed_zh = await app.ask("我有哪些提醒?")
-    assert listed_zh.ok and "计时" in listed_zh.answer and "计时结束" not in listed_zh.answer
+    assert listed_zh.ok and "计时(5分钟)" in listed_zh.answer and "计时结束" not in listed_zh.answer
     gone = await app.ask("cancel the oven one")  # no word of reminders in it: "one" is the reminder
     assert gone.ok and gone.model_calls == 0 and "Cancelled" in gone.answer and "check the oven" in gone.answer
     assert [r.text for r in Book(app.store.path).listed()] == [""]  # the timer is left

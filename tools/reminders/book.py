@@ -28,21 +28,28 @@ class Reminder:
     lang: str
     state: State
     fired_at: datetime | None = None
+    span: float | None = None  # seconds it was said to run (a timer, a delay); None: a time of day was said
 
     def what(self, zh: bool, fired: bool = True) -> str:
         """What it is about: its own words, else what a reminder or a timer without any is called (a timer that has
-        fired: its time is up; one still running: a timer). The one wording of the notification, the popup's
-        line and the tool's list."""
+        fired: its time is up; one still running: a timer), a timer with its length ("tea (10 minutes)", "a
+        10-minute timer"). The one wording of the notification, the popup's line, the tool's and the command's list."""
+        length = span_said(self.span, zh) if self.kind == "timer" and self.span else ""
         if self.text:
-            return self.text
+            return f"{self.text}({length})" if zh and length else f"{self.text} ({length})" if length else self.text
         if self.kind == "timer":
+            if length and fired:  # "10 minutes are up", "1 hour is up", "10分钟的计时到了"
+                return f"{length}的计时到了" if zh else f"{length} {'is' if ' ' not in length[2:] and length.startswith('1 ') else 'are'} up"
+            if length:
+                return f"计时({length})" if zh else f"timer ({length})"
             return ("计时结束" if fired else "计时") if zh else ("time's up" if fired else "timer")
         return "提醒" if zh else "reminder"
 
     def as_json(self) -> dict[str, object]:
         """The record ``assistant reminders --json`` prints: ``due`` in ISO 8601 with the local UTC offset."""
         return {"id": self.id, "kind": self.kind, "text": self.text, "due": self.due.astimezone().isoformat(),
-                "state": self.state, "fired_at": self.fired_at.astimezone().isoformat() if self.fired_at else None}
+                "state": self.state, "fired_at": self.fired_at.astimezone().isoformat() if self.fired_at else None,
+                "span": self.span}
 
 
 class TooMany(Exception):
@@ -51,7 +58,19 @@ class TooMany(Exception):
 
 def _row(r: sqlite3.Row) -> Reminder:
     return Reminder(id=r["id"], kind=r["kind"], text=r["text"], due=datetime.fromisoformat(r["due"]), lang=r["lang"],
-                    state=r["state"], fired_at=datetime.fromisoformat(r["fired_at"]) if r["fired_at"] else None)
+                    state=r["state"], fired_at=datetime.fromisoformat(r["fired_at"]) if r["fired_at"] else None,
+                    span=r["span"] if "span" in r.keys() else None)
+
+
+def span_said(seconds: float, zh: bool) -> str:
+    """A length as a person says it: "1 minute 30 seconds", "2 hours" / "1分钟30秒"."""
+    seconds = round(seconds)
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    if zh:
+        return "".join(f"{v}{u}" for v, u in ((h, "小时"), (m, "分钟"), (s, "秒")) if v) or "0秒"
+    parts = [f"{v} {u}{'' if v == 1 else 's'}" for v, u in ((h, "hour"), (m, "minute"), (s, "second")) if v]
+    return " ".join(parts) or "0 seconds"
 
 
 def _iso(t: datetime) -> str:
@@ -68,9 +87,11 @@ class Book:
         db.execute("PRAGMA journal_mode=WAL")
         return db
 
-    def add(self, kind: str, text: str, due: datetime, lang: str, now: datetime, wall: bool = False) -> Reminder:
+    def add(self, kind: str, text: str, due: datetime, lang: str, now: datetime, wall: bool = False,
+            span: float | None = None) -> Reminder:
         """Keep one; :class:`TooMany` when :data:`MAX_PENDING` are pending already (checked in the same write).
-        ``wall``: a time of day was said, kept as the wall time in ``due``'s zone (:meth:`rezone`)."""
+        ``wall``: a time of day was said, kept as the wall time in ``due``'s zone (:meth:`rezone`). ``span``: the
+        seconds a timer or a delay was said to run."""
         zone = getattr(due.tzinfo, "key", None) if wall else None
         db = self._db()
         try:
@@ -79,10 +100,10 @@ class Book:
             if pending >= MAX_PENDING:
                 db.execute("ROLLBACK")
                 raise TooMany(pending)
-            cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone, span) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                              (kind, text, _iso(due), lang, _iso(now),
-                              due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone))
+                              due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone, span))
             db.execute("COMMIT")
             row = db.execute("SELECT * FROM reminders WHERE id = ?", (cur.lastrowid,)).fetchone()
             return _row(row)
@@ -127,16 +148,16 @@ class Book:
         finally:
             db.close()
 
-    def move(self, id: int, due: datetime, wall: bool = False) -> Reminder | None:
-        """Give the pending reminder ``id`` a new due time (``wall`` as in :meth:`add`); ``None`` when it is no
-        longer pending (it fired or was cancelled meanwhile)."""
+    def move(self, id: int, due: datetime, wall: bool = False, span: float | None = None) -> Reminder | None:
+        """Give the pending reminder ``id`` a new due time (``wall`` and ``span`` as in :meth:`add`); ``None`` when
+        it is no longer pending (it fired or was cancelled meanwhile)."""
         zone = getattr(due.tzinfo, "key", None) if wall else None
         db = self._db()
         try:
             db.execute("BEGIN IMMEDIATE")
-            cur = db.execute("UPDATE reminders SET due = ?, wall = ?, zone = ? WHERE id = ? AND state = 'pending'",
-                             (_iso(due), due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None,
-                              zone, id))
+            cur = db.execute("UPDATE reminders SET due = ?, wall = ?, zone = ?, span = ? WHERE id = ? AND "
+                             "state = 'pending'", (_iso(due), due.replace(tzinfo=None).isoformat(timespec="seconds")
+                                                   if zone else None, zone, span, id))
             db.execute("COMMIT")
             if cur.rowcount == 0:
                 return None

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from tools.base import Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.reminders.args import RemindersArgs
-from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
+from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, span_said
 from tools.reading.reader import unexplained
 from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
@@ -70,16 +70,6 @@ def when_said(at: datetime, now: datetime, zh: bool) -> str:
         return f"{day} {_clock(at)}"
     day = {0: "", 1: "tomorrow "}.get(days, f"{at.strftime('%a')} {at.day} {at.strftime('%b')} ")
     return f"{day}at {_clock(at)}"
-
-
-def _span(seconds: float, zh: bool) -> str:
-    seconds = round(seconds)
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    if zh:
-        return "".join(f"{v}{u}" for v, u in ((h, "小时"), (m, "分钟"), (s, "秒")) if v) or "0秒"
-    parts = [f"{v} {u}{'' if v == 1 else 's'}" for v, u in ((h, "hour"), (m, "minute"), (s, "second")) if v]
-    return " ".join(parts) or "0 seconds"
 
 
 class Reminders(Tool[RemindersArgs]):
@@ -257,7 +247,8 @@ class Reminders(Tool[RemindersArgs]):
                                                 zh=f"提醒的内容太长了(最多 {MAX_TEXT} 个字符)。"))
         try:
             kept = book.add(args.kind, text, at, "zh" if zh or language_of(args.when) == "zh" else "en", now,
-                            wall=not read_due.relative)
+                            wall=not read_due.relative,
+                            span=round((read_due.at - now).total_seconds()) if read_due.relative else None)
         except TooMany:
             return ToolResult(ok=False, error=f"{MAX_PENDING} reminders are pending already", fixable=False,
                               message=LocalText(en=f"you have {MAX_PENDING} reminders pending, the most kept; cancel "
@@ -284,7 +275,8 @@ class Reminders(Tool[RemindersArgs]):
             return ToolResult(ok=False, error="change one reminder at a time", fixable=False,
                               message=LocalText(en="I can change one reminder at a time: say which.",
                                                 zh="一次只能改一个提醒:请说是哪一个。"))
-        moved = book.move(chosen[0].id, at, wall=not relative)
+        moved = book.move(chosen[0].id, at, wall=not relative,
+                          span=round((asked - now).total_seconds()) if relative else None)
         if moved is None:
             return ToolResult(ok=False, error="it is no longer pending", fixable=False,
                               message=LocalText(en="that one has already gone off or been cancelled.",
@@ -397,17 +389,17 @@ class Reminders(Tool[RemindersArgs]):
                 return "OK, moved: the timer" + (f" ({what})" if what else "") + f" goes off {when} (#{data['id']})."
             return f"OK, moved: I'll remind you{_of(what)} {when} instead (#{data['id']})."
         if zh:
-            head = (f"好的,计时 {_span(seconds, True)}" + (f"({what})" if what else "") + f",{when} 到点" if kind == "timer" else
+            head = (f"好的,计时 {span_said(seconds, True)}" + (f"({what})" if what else "") + f",{when} 到点" if kind == "timer" else
                     f"好的,{when} 提醒你" + (f":{what}" if what else "")) + f"(#{data['id']})。"
             tail = "" if data.get("daemon") else ("\n提醒在后台服务运行时才会弹出:assistant daemon start(或 assistant daemon "
                                                  "install 让它随登录启动)。")
             return head + tail
         if kind == "timer":
-            head = f"OK, timer set for {_span(seconds, False)}" + (f" ({what})" if what else "") + f": it goes off {when}"
+            head = f"OK, timer set for {span_said(seconds, False)}" + (f" ({what})" if what else "") + f": it goes off {when}"
         else:
             head = f"OK, I'll remind you{_of(what)} {when}"
             if data.get("relative"):
-                head += f", in {_span(seconds, False)}"
+                head += f", in {span_said(seconds, False)}"
         tail = "" if data.get("daemon") else ("\nIt fires while the daemon runs: assistant daemon start (or assistant "
                                               "daemon install to have it at login).")
         return head + f" (#{data['id']})." + tail
@@ -422,7 +414,7 @@ def _of(what: str) -> str:
 
 def _from_json(r: dict[str, Any]) -> Reminder:
     return Reminder(id=int(r["id"]), kind=str(r["kind"]), text=str(r["text"]), due=datetime.fromisoformat(str(r["due"])),
-                    lang="", state=r["state"])
+                    lang="", state=r["state"], span=r.get("span"))
 
 
 def _line(r: Reminder, now: datetime, zh: bool) -> str:

@@ -32,7 +32,7 @@ def reminders(args: argparse.Namespace) -> int:
         done = book.cancel(ids)
         unknown = [i for i in ids if i not in {r.id for r in done}]
         for r in done:
-            print(f"cancelled #{r.id} {when_said(r.due.astimezone(), now, False)} {r.text or r.kind}")
+            print(f"cancelled #{r.id} {when_said(r.due.astimezone(), now, False)} {r.what(False, fired=False)}")
         if unknown and args.id != ["all"]:
             gone = [(i, book.get(i)) for i in unknown]
             raise ConfigError("; ".join(f"#{i} is {r.state}, not pending" if r else f"there is no reminder #{i}"
@@ -50,7 +50,7 @@ def reminders(args: argparse.Namespace) -> int:
     for r in kept:
         state = "" if r.state == "pending" else "  [due: not shown yet]" if r.state == "due" else \
             f"  [{r.state}" + (f" at {r.fired_at.astimezone():%H:%M}" if r.fired_at and r.state != "cancelled" else "") + "]"
-        print(f"#{r.id:<4} {when_said(r.due.astimezone(), now, False):<26} {r.text or r.kind}{state}")
+        print(f"#{r.id:<4} {when_said(r.due.astimezone(), now, False):<26} {r.what(False, fired=False)}{state}")
     from assistant.paths import resolve_paths
     from assistant.reminders import unshown_said
 

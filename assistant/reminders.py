@@ -15,11 +15,13 @@ import html
 import json
 import logging
 import os
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable, NamedTuple
 
+from assistant.icon import ICON
 from tools.reminders.book import Book, Reminder
 from tools.reminders.tool import when_said
 
@@ -62,11 +64,36 @@ def said(reminder: Reminder, now: datetime) -> tuple[str, str]:
     return ("Timer" if reminder.kind == "timer" else "Reminder"), what
 
 
+async def _takes_markup() -> bool:
+    """Whether the desktop's notification server reads a body as markup (the freedesktop ``body-markup``
+    capability). Only that server does: elsewhere (macOS, Windows, a server without it) a body is shown as it is."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        from dbus_fast import Message, MessageType
+        from dbus_fast.aio import MessageBus
+    except ImportError:
+        return False
+    bus = None
+    try:
+        bus = await asyncio.wait_for(MessageBus().connect(), timeout=3)
+        reply = await asyncio.wait_for(bus.call(Message(
+            destination="org.freedesktop.Notifications", path="/org/freedesktop/Notifications",
+            interface="org.freedesktop.Notifications", member="GetCapabilities")), timeout=3)
+        return reply is not None and reply.message_type == MessageType.METHOD_RETURN and "body-markup" in reply.body[0]
+    except Exception:  # noqa: BLE001 - no bus, no server: the send says so; escaped, as most servers read markup
+        return True
+    finally:
+        if bus is not None:
+            bus.disconnect()
+
+
 class Notifier:
     """Desktop notifications, best effort: each failure kind is logged once, never raised."""
 
     def __init__(self) -> None:
         self._notifier: Any = None  # desktop_notifier.DesktopNotifier, made at the first notification
+        self._markup: bool | None = None  # whether the server reads a body as markup (asked once it answers)
         self._said: set[str] = set()
 
     def warn_once(self, key: str, line: str) -> None:
@@ -86,14 +113,20 @@ class Notifier:
                                   "by `assistant reminders`")
             return False
         if self._notifier is None:
+            from desktop_notifier import Icon
+
             logging.getLogger("desktop_notifier").setLevel(logging.CRITICAL)  # its failures are said here, once
-            self._notifier = DesktopNotifier(app_name="assistant")
+            self._notifier = DesktopNotifier(app_name="assistant", app_icon=Icon(path=ICON))
+            self._markup = None
+        if self._markup is None:
+            self._markup = await _takes_markup()
         dispatched = asyncio.Event()
         why = "no notification service answered (on Linux: the freedesktop Notifications service on the session bus)"
         try:
-            # the body is shown as markup by many servers: what the user typed is text
+            # a server that reads markup would read what the user typed as markup: it is escaped there, and only there
             await asyncio.wait_for(self._notifier.send(
-                title=title, message=html.escape(body), on_dispatched=dispatched.set), timeout=5)
+                title=title, message=html.escape(body, quote=False) if self._markup else body,
+                on_dispatched=dispatched.set), timeout=5)
         except Exception as e:  # no session bus, a server that hangs
             why = f"{type(e).__name__}: {e}"
         if dispatched.is_set():

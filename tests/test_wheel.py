@@ -40,6 +40,9 @@ def test_wheel_installs_and_answers_outside_the_checkout(tmp_path, home, fake):
     where = subprocess.run([str(py), "-c", "import tools, prompts; print(tools.__file__); print(prompts.__file__)"],
                            cwd=outside, capture_output=True, text=True, check=True, env=cli_env(home))
     assert all(str(env_dir) in line for line in where.stdout.split())
+    icon = subprocess.run([str(py), "-c", "from assistant.icon import ICON; print(ICON.is_file(), ICON)"], cwd=outside,
+                          capture_output=True, text=True, check=True, env=cli_env(home)).stdout.split()
+    assert icon[0] == "True" and str(env_dir) in icon[1]  # the app's icon ships with it (its notifications, the popup)
 
     fake.handler = Script(router={"route": "calculator"}, executor=tool_call("calculator", expression="pi*3^2"),
                           validator={"verdict": "PASS", "reason": "ok"}, responder="About 28.27.")

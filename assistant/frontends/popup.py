@@ -101,6 +101,13 @@ class Popup:
         self.opened_at = time.time()
         root = self.root = tk.Tk()
         root.title("assistant")
+        try:  # the app's own icon, as its notifications have it (a window manager shows it in the task switcher)
+            from assistant.icon import ICON
+
+            self.icon = tk.PhotoImage(file=str(ICON))
+            root.iconphoto(True, self.icon)
+        except (tk.TclError, OSError):
+            pass
         root.withdraw()  # placed, then shown: no flash at the top-left corner
         root.attributes("-topmost", True)
         root.configure(bg=BORDER)

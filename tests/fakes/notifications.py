@@ -1,8 +1,9 @@
 """A notification server on a real D-Bus session bus: org.freedesktop.Notifications as the spec defines it (Notify,
 GetCapabilities, GetServerInformation, CloseNotification, NotificationClosed), recording each Notify call as one
 JSON line. It stands in for dunst or a desktop's own server, which cannot run here; the bus (dbus-daemon) and the
-protocol are the real ones. Run: python notifications.py ADDRESS LOGFILE [--slow SECONDS] (each Notify answered
-that late, and recorded only then: a server the daemon may be killed while waiting on)."""
+protocol are the real ones. Run: python notifications.py ADDRESS LOGFILE [--slow SECONDS] [--plain] (--slow: each
+Notify answered that late, and recorded only then: a server the daemon may be killed while waiting on; --plain: a
+server without the body-markup capability, which shows a body as it is)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from dbus_fast.service import ServiceInterface, method, signal
 
 
 class Notifications(ServiceInterface):
-    def __init__(self, log: str, slow: float = 0.0) -> None:
+    def __init__(self, log: str, slow: float = 0.0, plain: bool = False) -> None:
         super().__init__("org.freedesktop.Notifications")
-        self.log, self.next_id, self.slow = log, 1, slow
+        self.log, self.next_id, self.slow, self.plain = log, 1, slow, plain
 
     @method()
     async def Notify(self, app_name: "s", replaces_id: "u", app_icon: "s", summary: "s", body: "s",  # noqa: F821
@@ -27,13 +28,14 @@ class Notifications(ServiceInterface):
         if self.slow:  # a server that takes its time to answer (the daemon may be killed meanwhile)
             await asyncio.sleep(self.slow)
         with open(self.log, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"app": app_name, "summary": summary, "body": body, "at": time.time()}) + "\n")
+            f.write(json.dumps({"app": app_name, "icon": app_icon, "summary": summary, "body": body,
+                                "at": time.time()}) + "\n")
         self.next_id += 1
         return self.next_id - 1
 
     @method()
     def GetCapabilities(self) -> "as":  # noqa: F821,F722
-        return ["body", "body-markup"]
+        return ["body"] if self.plain else ["body", "body-markup"]
 
     @method()
     def GetServerInformation(self) -> "ssss":  # noqa: F821
@@ -48,13 +50,15 @@ class Notifications(ServiceInterface):
         return [id, reason]
 
 
-async def main(address: str, log: str, slow: float = 0.0) -> None:
+async def main(address: str, log: str, slow: float = 0.0, plain: bool = False) -> None:
     bus = await MessageBus(bus_address=address).connect()
-    bus.export("/org/freedesktop/Notifications", Notifications(log, slow))
+    bus.export("/org/freedesktop/Notifications", Notifications(log, slow, plain))
     await bus.request_name("org.freedesktop.Notifications")
     print("ready", flush=True)
     await asyncio.Event().wait()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], float(sys.argv[4]) if sys.argv[3:4] == ["--slow"] else 0.0))
+    rest = sys.argv[3:]
+    asyncio.run(main(sys.argv[1], sys.argv[2], float(rest[rest.index("--slow") + 1]) if "--slow" in rest else 0.0,
+                     "--plain" in rest))

@@ -232,3 +232,25 @@ def test_a_second_daemon_on_the_same_home_is_refused_and_stop_ends_the_one_that_
             "not running" in run(["daemon", "status"], env).stdout
     finally:
         first.stop()
+
+
+@pytest.mark.parametrize("plain", [False, True])
+async def test_a_notification_has_the_apps_icon_and_text_as_the_server_reads_it(bus, monkeypatch, plain):
+    address, record, server = bus
+    if plain:  # a server without the body-markup capability shows a body as it is
+        server.terminate()
+        server.wait(10)
+        server = _serve_notifications(address, record, "--plain")
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
+    from assistant.icon import ICON
+    from assistant.reminders import Notifier
+
+    try:
+        assert await Notifier().send("Reminder", "buy <milk> & eggs")
+    finally:
+        if plain:
+            server.terminate()
+            server.wait(10)
+    (shown,) = notified(record)
+    assert shown["body"] == ("buy <milk> & eggs" if plain else "buy &lt;milk&gt; &amp; eggs")
+    assert shown["app"] == "assistant" and shown["icon"].endswith(str(ICON)) and ICON.is_file()

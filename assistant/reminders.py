@@ -17,7 +17,7 @@ import logging
 import os
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable, NamedTuple
 
@@ -27,6 +27,7 @@ from tools.reminders.tool import when_said
 
 log = logging.getLogger("assistant.daemon")
 POLL = 1.0  # seconds between looks at the store: a reminder set by another process is seen within one
+SNOOZE = 600  # seconds a notification's "Snooze" puts a reminder off
 RETRY = 30.0  # seconds between tries to show what no notification service accepted (the notify_retry setting)
 REZONE = 60.0  # seconds between looks at the user's zone
 UNSHOWN = "reminders-unshown.json"  # in the data folder while reminders wait to be shown: what, and why
@@ -104,9 +105,11 @@ class Notifier:
 
     why = ""  # the last failure, in words
 
-    async def send(self, title: str, body: str) -> bool:
+    async def send(self, title: str, body: str, buttons: tuple[tuple[str, Callable[[], Any]], ...] = ()) -> bool:
+        """Show one notification, with ``buttons`` (a title, and what pressing it does) where the server has
+        actions; whether a notification service took it."""
         try:
-            from desktop_notifier import DesktopNotifier
+            from desktop_notifier import Button, DesktopNotifier
         except ImportError:
             self.why = "desktop-notifier is not installed (pip install 'assistant[notify]')"
             self.warn_once("missing", f"reminders are not shown as desktop notifications: {self.why}; they wait, listed "
@@ -126,6 +129,7 @@ class Notifier:
             # a server that reads markup would read what the user typed as markup: it is escaped there, and only there
             await asyncio.wait_for(self._notifier.send(
                 title=title, message=html.escape(body, quote=False) if self._markup else body,
+                buttons=[Button(title=t, on_pressed=pressed) for t, pressed in buttons],
                 on_dispatched=dispatched.set), timeout=5)
         except Exception as e:  # no session bus, a server that hangs
             why = f"{type(e).__name__}: {e}"
@@ -158,6 +162,7 @@ class Firer:
         self._retry_at = 0.0
         self._rezone_at = 0.0
         self.held = False  # this process holds the reminders in the store (:meth:`hold`)
+        self._tasks: set[asyncio.Future[Any]] = set()  # a button's work, kept until done
 
     async def fire_due(self, missed: bool = False) -> list[Reminder]:
         """Claim what is due now and show it; what was claimed. ``missed``: the first look as the daemon starts,
@@ -190,7 +195,7 @@ class Firer:
         refusal the rest wait for the next try."""
         for reminder in sorted(self.waiting.values(), key=lambda r: (r.due, r.id)):
             title, body = said(reminder, now)
-            accepted = await self.notifier.send(title, body)
+            accepted = await self.notifier.send(title, body, self._buttons(reminder))
             late = (now - reminder.due).total_seconds()
             if not accepted:
                 log.info("reminder #%d due %.2f s ago: no notification service took it; tried again in %.0f s",
@@ -202,6 +207,31 @@ class Firer:
             log.info("reminder #%d %s %.2f s after its time", reminder.id, reminder.state, late)
         self._retry_at = time.monotonic() + self.retry if self.waiting else 0.0
         await asyncio.to_thread(self._say_waiting)
+
+    def _buttons(self, reminder: Reminder) -> tuple[tuple[str, Callable[[], Any]], ...]:
+        """A notification's actions, in its language: snooze it ten minutes, or done (the notification closes)."""
+        zh = reminder.lang == "zh"
+        return ((f"{SNOOZE // 60}分钟后再提醒" if zh else f"Snooze {SNOOZE // 60} min",
+                 lambda: self._spawn(self.snooze(reminder))),
+                ("完成" if zh else "Done", lambda: None))
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def snooze(self, reminder: Reminder) -> Reminder | None:
+        """``reminder``, shown, pending again :data:`SNOOZE` seconds from now (its notification's button)."""
+        try:
+            again = await asyncio.to_thread(self.book.snooze, reminder.id,
+                                            self.clock() + timedelta(seconds=SNOOZE))
+        except Exception as e:  # a store that is busy or unreadable: said once
+            self.notifier.warn_once(f"store:{type(e).__name__}", f"reminders: could not write the store: {e}")
+            return None
+        if again is not None:
+            log.info("reminder #%d snoozed until %s", reminder.id, again.due.astimezone().isoformat())
+            self.wake.set()
+        return again
 
     def _say_waiting(self) -> None:
         """What waits to be shown, where the next command, ``doctor`` and the popup read it (:func:`unshown_said`)."""

@@ -254,3 +254,28 @@ async def test_a_notification_has_the_apps_icon_and_text_as_the_server_reads_it(
     (shown,) = notified(record)
     assert shown["body"] == ("buy <milk> & eggs" if plain else "buy &lt;milk&gt; &amp; eggs")
     assert shown["app"] == "assistant" and shown["icon"].endswith(str(ICON)) and ICON.is_file()
+
+
+def test_snooze_on_a_notification_puts_the_reminder_off_ten_minutes(home, env, bus):
+    address, record, server = bus
+    server.terminate()
+    server.wait(10)
+    server = _serve_notifications(address, record, "--press", "Snooze 10 min|10分钟后再提醒")  # the user snoozes
+    d = Daemon(home, env).start()
+    try:
+        assert run(["ask", "remind me in 2 seconds to stretch"], env).returncode == 0
+        assert run(["ask", "提醒我3秒后关火"], env).returncode == 0
+        assert wait_for(lambda: len(notified(record)) == 2, 15), d.log()
+        shown = notified(record)
+        assert [[t for t in n["actions"] if t] for n in shown] == [["Snooze 10 min", "Done"], ["10分钟后再提醒", "完成"]]
+        assert wait_for(lambda: [r["state"] for r in reminders(env)] == ["pending", "pending"], 10), d.log()
+        kept = reminders(env)  # pending again, ten minutes from the press, and nothing shown twice
+        from datetime import datetime
+
+        later = [datetime.fromisoformat(r["due"]).timestamp() - n["at"] for r, n in zip(kept, shown)]
+        assert all(590 <= s <= 610 for s in later), later
+        assert "snoozed until" in d.log() and len(notified(record)) == 2
+    finally:
+        d.stop()
+        server.terminate()
+        server.wait(10)

@@ -166,6 +166,21 @@ class Book:
         finally:
             db.close()
 
+    def snooze(self, id: int, due: datetime) -> Reminder | None:
+        """The reminder ``id``, shown already, pending again at ``due`` (its notification's "Snooze"); ``None`` when
+        it was not shown (still pending, or cancelled)."""
+        db = self._db()
+        try:
+            cur = db.execute("UPDATE reminders SET state = 'pending', due = ?, wall = NULL, zone = NULL, "
+                             "claimed_at = NULL, fired_at = NULL WHERE id = ? AND state IN ('fired', 'missed')",
+                             (_iso(due), id))
+            if cur.rowcount == 0:
+                return None
+            row = db.execute("SELECT * FROM reminders WHERE id = ?", (id,)).fetchone()
+            return _row(row) if row else None
+        finally:
+            db.close()
+
     def get(self, id: int) -> Reminder | None:
         db = self._db()
         try:

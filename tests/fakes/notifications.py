@@ -33,7 +33,7 @@ class Notifications(ServiceInterface):
             f.write(json.dumps({"app": app_name, "icon": app_icon, "summary": summary, "body": body,
                                 "actions": actions[1::2], "at": time.time()}, ensure_ascii=False) + "\n")
         self.next_id += 1
-        keys = dict(zip(actions[1::2], actions[0::2]))  # title -> key, as the spec pairs them
+        keys = dict(zip(actions[1::2], actions[0::2], strict=False))  # title -> key, as the spec pairs them
         pressed = next((keys[t] for t in self.press.split("|") if t in keys), None) if self.press else None
         if pressed is not None:
             asyncio.get_running_loop().call_later(0.2, self.ActionInvoked, self.next_id - 1, pressed)

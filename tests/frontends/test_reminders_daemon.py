@@ -272,7 +272,7 @@ def test_snooze_on_a_notification_puts_the_reminder_off_ten_minutes(home, env, b
         kept = reminders(env)  # pending again, ten minutes from the press, and nothing shown twice
         from datetime import datetime
 
-        later = [datetime.fromisoformat(r["due"]).timestamp() - n["at"] for r, n in zip(kept, shown)]
+        later = [datetime.fromisoformat(r["due"]).timestamp() - n["at"] for r, n in zip(kept, shown, strict=True)]
         assert all(590 <= s <= 610 for s in later), later
         assert "snoozed until" in d.log() and len(notified(record)) == 2
     finally:

@@ -80,6 +80,19 @@ def undecorated(root: tk.Tk) -> bool:
         return False
 
 
+def window_icon(root: tk.Tk) -> tk.PhotoImage | None:
+    """The app's own icon on the window, as its notifications have it (a window manager shows it in the task
+    switcher); ``None`` where Tk cannot read it. Kept by the caller: Tk drops an image nothing holds."""
+    from assistant.icon import ICON
+
+    try:
+        icon = tk.PhotoImage(file=str(ICON))
+        root.iconphoto(True, icon)
+        return icon
+    except (tk.TclError, OSError):
+        return None
+
+
 class Popup:
     def __init__(self, client: Client, session_id: str | None) -> None:
         self.client = client
@@ -101,13 +114,7 @@ class Popup:
         self.opened_at = time.time()
         root = self.root = tk.Tk()
         root.title("assistant")
-        try:  # the app's own icon, as its notifications have it (a window manager shows it in the task switcher)
-            from assistant.icon import ICON
-
-            self.icon = tk.PhotoImage(file=str(ICON))
-            root.iconphoto(True, self.icon)
-        except (tk.TclError, OSError):
-            pass
+        self.icon = window_icon(root)
         root.withdraw()  # placed, then shown: no flash at the top-left corner
         root.attributes("-topmost", True)
         root.configure(bg=BORDER)

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from aiohttp import web
 
@@ -369,13 +369,31 @@ def start(paths: Paths, wait: float = 60.0) -> str:
     log_file.close()
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
-        if connect(paths.run_dir) is not None:
-            return f"daemon started (pid {proc.pid}); log: {paths.log_dir / 'daemon.log'}"
+        if (client := connect(paths.run_dir)) is not None:
+            return f"daemon started (pid {proc.pid}); log: {paths.log_dir / 'daemon.log'}\n" + _hotkey_said(client)
         if proc.poll() is not None:
             tail = (paths.log_dir / "daemon.log").read_text(errors="replace").strip().splitlines()[-3:]
             raise AssistantError("the daemon exited at start: " + " | ".join(tail), "See the daemon log.")
         time.sleep(0.1)
     raise AssistantError("the daemon did not come up in time.", f"See {paths.log_dir / 'daemon.log'}.")
+
+
+def _hotkey_said(client: Any, wait: float = 3.0) -> str:
+    """What the daemon says of its global hotkey once it has tried to grab it: active, or why not and the way to
+    open the popup instead (a desktop shortcut to ``assistant popup``)."""
+    deadline = time.monotonic() + wait
+    state = "inactive: not started"
+    while time.monotonic() < deadline:
+        try:
+            state = str(client.get("/v1/health").get("hotkey") or state)
+        except Exception:  # noqa: BLE001 - said as not known; the daemon runs all the same
+            break
+        if state != "inactive: not started":
+            break
+        time.sleep(0.1)
+    if state.startswith("inactive") and "assistant popup" not in state:
+        return f"hotkey {state}; bind a desktop shortcut to `assistant popup` instead (docs/daemon.md)"
+    return f"hotkey {state}"
 
 
 def stop(paths: Paths) -> str:

@@ -336,6 +336,8 @@ def test_start_status_stop_and_install(home, daemon_env, tmp_path):
     assert run("status").returncode == 1
     p = run("start")
     assert p.returncode == 0 and "daemon started" in p.stdout
+    # what the hotkey came to, and the way to the popup without it (no display here)
+    assert "hotkey inactive" in p.stdout and "assistant popup" in p.stdout and p.stdout.count("assistant popup") == 1
     p = run("status")
     assert p.returncode == 0 and "running: pid" in p.stdout and "hotkey: inactive" in p.stdout
     assert "already running" in run("start").stdout

@@ -17,6 +17,7 @@ import sys
 from typing import IO
 
 OSC52 = "the terminal (OSC 52)"
+TMUX_BUFFER = "tmux"
 MAX_OSC52 = 100_000  # bytes of base64: more than many terminals take in one sequence
 
 
@@ -35,8 +36,10 @@ def _tools() -> list[list[str]]:
 
 
 def copy(text: str, terminal: IO[str] | None = None) -> str:
-    """Put ``text`` on the clipboard; return how (the tool's name, or :data:`OSC52`). Raises ``OSError`` with the
-    reason when nothing here can (no tool, and no terminal to ask)."""
+    """Put ``text`` on the clipboard; return how (the tool's name, :data:`TMUX_BUFFER` inside tmux with no clipboard
+    tool, or :data:`OSC52`). Raises ``OSError`` with the reason when nothing here can (no tool, and no terminal to
+    ask). Inside tmux, its own paste buffer is certain where an escape sequence to the outer terminal is not (tmux
+    drops it unless allow-passthrough is on); tmux passes the buffer on to that clipboard when set-clipboard is."""
     for cmd in _tools():
         try:
             # The X11 tools stay behind to serve the selection: their output is not waited for (no pipes held).
@@ -45,6 +48,14 @@ def copy(text: str, terminal: IO[str] | None = None) -> str:
             return cmd[0]
         except (OSError, subprocess.SubprocessError):
             continue
+    if os.environ.get("TMUX") and shutil.which("tmux"):  # tmux's own buffer, and the clipboard where tmux passes it on
+        for cmd in (["tmux", "load-buffer", "-w", "-"], ["tmux", "load-buffer", "-"]):  # -w: tmux 3.2 and later
+            try:
+                subprocess.run(cmd, input=text.encode(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               timeout=5, check=True)
+                return TMUX_BUFFER
+            except (OSError, subprocess.SubprocessError):
+                continue
     out = terminal or sys.stdout
     if not out.isatty():
         raise OSError("no clipboard tool here (wl-copy, xclip, xsel, pbcopy) and no terminal to ask")
@@ -52,8 +63,6 @@ def copy(text: str, terminal: IO[str] | None = None) -> str:
     if len(data) > MAX_OSC52:
         raise OSError(f"{len(text):,} characters is more than a terminal takes at once; install xclip or wl-copy")
     sequence = f"\x1b]52;c;{data}\x07"
-    if os.environ.get("TMUX"):  # tmux passes it on to the outer terminal (with allow-passthrough on)
-        sequence = f"\x1bPtmux;{sequence.replace(chr(27), chr(27) * 2)}\x1b\\"
     out.write(sequence)
     out.flush()
     return OSC52

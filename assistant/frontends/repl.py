@@ -391,7 +391,7 @@ class Repl:
         print(f"template {args[0]} from here on: {template.summary()}")
 
     def _copy(self, args: list[str]) -> None:
-        from assistant.frontends.desktop import copy
+        from assistant.frontends.desktop import TMUX_BUFFER, copy
         from assistant.frontends.markdown import code_text
         from assistant.control import without_controls
         from assistant.pipeline.language import without_note
@@ -416,7 +416,11 @@ class Repl:
             print(f"could not copy: {e}")
             return
         what = "its code" if args else "the last answer"
-        print(f"copied {what} ({len(answer):,} characters) with {how}")
+        if how == TMUX_BUFFER:
+            print(f"copied {what} ({len(answer):,} characters) into tmux's paste buffer: prefix then ] pastes it (and "
+                  "with tmux's set-clipboard on, your terminal's clipboard has it too)")
+        else:
+            print(f"copied {what} ({len(answer):,} characters) with {how}")
 
 
 def one_line(title: str | None) -> str:

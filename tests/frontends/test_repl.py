@@ -346,3 +346,23 @@ def test_help_fits_the_terminal_without_breaking_a_word(columns):
     shown = help_text(columns)
     assert all(len(line) <= columns for line in shown.splitlines())
     assert shown.split() == HELP.split()  # every word whole, in order
+
+
+def test_copy_inside_tmux_with_no_clipboard_tool_fills_tmux_s_paste_buffer(chat, fake, tmp_path):
+    """No display, no clipboard tool: inside tmux, /copy puts the answer in tmux's own paste buffer (an escape
+    sequence to the outer terminal is dropped unless tmux allows passthrough: nothing was copied before)."""
+    holder = f"assistant-buffer-{os.getpid()}"  # the tmux server the chat runs "inside", as TMUX names it
+    subprocess.run(["tmux", "-L", holder, "new-session", "-d", "-s", "h", "sleep 60"], check=True)
+    try:
+        socket = subprocess.run(["tmux", "-L", holder, "display-message", "-p", "#{socket_path}"], check=True,
+                                capture_output=True, text=True).stdout.strip()
+        fake.handler = Script(router=[{"route": "chat"}], responder=["Use rsync -a src/ dst/."])
+        term = chat(TMUX=f"{socket},0,0")
+        term.type("How do I copy a folder?")
+        term.wait_for("Use rsync -a src/ dst/.")
+        term.type("/copy")
+        term.wait_for("into tmux's paste buffer")
+        buffer = subprocess.run(["tmux", "-L", holder, "show-buffer"], capture_output=True, text=True).stdout
+        assert buffer == "Use rsync -a src/ dst/."
+    finally:
+        subprocess.run(["tmux", "-L", holder, "kill-server"], capture_output=True)

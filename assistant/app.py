@@ -23,7 +23,7 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     """``notify`` hears, once, which backend answers when the choice was a fallback; ``status`` hears what a
     backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
     unless another ``runner`` is given (tests of the pipeline's logic run them in-process). ``prepare_places``: the
-    daemon, which lives, builds a missing place index now, in the background. ``zygote``: where the workers of our
+    daemon and the chat, which live, build a missing place index now, in the background. ``zygote``: where the workers of our
     own pure tools are forked from (:mod:`tools.jail.zygote`; a one-shot question and the chat start one)."""
     from assistant.errors import StoreError
 
@@ -41,7 +41,7 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     if registry.get("weather") is not None:
         from tools import gazetteer
 
-        if prepare_places:  # the daemon, which lives: built now, quietly, not by a question
+        if prepare_places:  # the daemon and the chat, which live: built now, quietly, not by a question
             gazetteer.prepare(Path(gazetteer.index_path(settings, paths)))
         else:  # a one-shot question that needs it says that it builds it
             gazetteer.announce = notify

@@ -366,3 +366,21 @@ def test_copy_inside_tmux_with_no_clipboard_tool_fills_tmux_s_paste_buffer(chat,
         assert buffer == "Use rsync -a src/ dst/."
     finally:
         subprocess.run(["tmux", "-L", holder, "kill-server"], capture_output=True)
+
+
+def test_the_chat_builds_a_new_homes_place_index_while_you_type(home, fake, meteo, tmp_path):
+    """In a new home, the chat builds the place index at its start, in the background (as the daemon does): the
+    first weather question then finds it, instead of waiting for it."""
+    index = tmp_path / "places" / "index.sqlite"
+    env = cli_env(home, fake, ASSISTANT_WEATHER_FORECAST_URL=meteo.url, ASSISTANT_WEATHER_GEOCODING_URL=meteo.url,
+                  ASSISTANT_GAZETTEER_INDEX=str(index), TERM="xterm-256color", PATH=os.environ.get("PATH", ""),
+                  HOME=str(home))
+    term = Terminal([sys.executable, "-m", "assistant", "chat"], env)
+    try:
+        term.wait_for("· /help")
+        deadline = time.monotonic() + 120
+        while not index.exists() and time.monotonic() < deadline:  # nothing asked yet
+            time.sleep(0.2)
+        assert index.exists()
+    finally:
+        term.close()

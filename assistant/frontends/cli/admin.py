@@ -132,7 +132,18 @@ def models(args: argparse.Namespace) -> int:
         raise ConfigError(f"unexpected '{args.name}'.", "Usage: assistant models [--json] | assistant models default NAME")
     from assistant.models.select import list_models
 
-    backend, found = asyncio.run(list_models(settings))
+    from assistant.errors import ServerUnreachable
+    from assistant.models.embedded import available
+
+    try:
+        backend, found = asyncio.run(list_models(settings))
+    except ServerUnreachable:
+        if settings.backend != "auto" or available():
+            raise
+        # a new machine with neither: nothing answers until one of them is there
+        print(f"nothing answers here yet: Ollama is not reachable at {settings.ollama_host}, and the embedded "
+              "engine is not installed (pip install 'assistant[embedded]' runs the built-in model with no server)")
+        return 0
     in_use = {m: [r for r in ROLES if settings.model_for(r) == m] for m in {settings.model_for(r) for r in ROLES}}
     if backend == "embedded":  # one model answers every role: the one chosen_model loads, else the built-in
         from pathlib import Path
@@ -148,13 +159,6 @@ def models(args: argparse.Namespace) -> int:
             print(json.dumps({**m, "backend": backend, "roles": in_use.get(m["name"], []), "trust": trusts[m["name"]]},
                              ensure_ascii=False))
         return 0
-    if not found and backend == "embedded":  # no engine here: nothing answers until one is
-        from assistant.models.embedded import available
-
-        if not available():
-            print(f"nothing answers here yet: Ollama is not reachable at {settings.ollama_host}, and the embedded "
-                  "engine is not installed (pip install 'assistant[embedded]' runs the built-in model with no server)")
-            return 0
     if not found:
         print(f"{backend}: no models" + (" (ollama pull NAME)" if backend == "ollama" else ""))
         return 0

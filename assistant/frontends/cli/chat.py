@@ -38,8 +38,8 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: Composed |
 
         app: Answering = RemoteAssistant(client, settings, Store(paths.database), env=setting_env(),
                                          local=lambda: build_assistant(settings, paths, notify=notice), notice=notice)
-    else:
-        app = build_assistant(settings, paths, notify=notice, zygote=zygote)
+    else:  # the chat lives while you type: the place index (a new home's) is built meanwhile, not by a question
+        app = build_assistant(settings, paths, notify=notice, zygote=zygote, prepare_places=True)
     try:
         ref = args.session or ("last" if args.resume_last else None)
         session = app.store.find_session(ref, frontend="chat" if ref == "last" else None) if ref else \

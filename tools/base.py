@@ -159,6 +159,9 @@ class Tool(Generic[A]):
     #: a built-in tool whose ``run`` keeps the user's own state (the reminders): it runs in the assistant's process,
     #: writing its table of the store and nothing else (no network, no other file); never so for a plugin
     keeps_state: ClassVar[bool] = False
+    #: modules its ``run`` imports, loaded while its worker starts (before any call: a chat or a daemon that warms
+    #: its workers has them ready for the first question), not by the first call
+    warm_imports: ClassVar[tuple[str, ...]] = ()
     #: the argument a follow-up that names a target replaces ("in grams?", "换成千克呢"), whatever the wording of
     #: the first request ("convert 5 lb to g", "how many grams in 5 pounds")
     target_slot: ClassVar[str | None] = None

@@ -20,6 +20,7 @@ class _Lazy:
         self.pattern = pattern
         self.flags = flags
         self._compiled: re.Pattern[str] | None = None
+        _MADE.append(self)
 
     def _compile(self) -> re.Pattern[str]:
         if self._compiled is None:
@@ -36,6 +37,18 @@ class _Lazy:
 
     def __repr__(self) -> str:
         return f"lazy_compile({self.pattern!r}, {self.flags!r})"
+
+
+_MADE: list[_Lazy] = []  # every lazy pattern made so far (module constants, for the most part)
+
+
+def compile_all() -> int:
+    """Compile every lazy pattern made so far, now: what a process that lives (the chat, the daemon) does while it
+    waits, so that its first question does not pay for them. How many were compiled."""
+    waiting = [p for p in _MADE if p._compiled is None]
+    for p in waiting:
+        p._compile()
+    return len(waiting)
 
 
 def lazy_compile(pattern: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:

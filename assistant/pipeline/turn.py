@@ -121,9 +121,15 @@ class Assistant:
         self.store = store
 
     async def warm(self) -> None:
-        """Start the tools' sandbox workers now, so the first question does not wait for them."""
+        """Start the tools' sandbox workers now, and compile the rules' patterns, so the first question waits for
+        neither (a process that lives: the chat, the daemon; a one-shot question compiles only what it reads)."""
         await self.runner.warm(list(self.registry))
         language_id.warm()
+        import tools.reminders.reading  # noqa: F401 - the reminders' patterns, made when a question may be one
+        from tools import lazy_re
+        from tools.reading import reader
+
+        await asyncio.to_thread(lambda: (lazy_re.compile_all(), reader.model()))
 
     async def answering_model(self) -> str:
         """The model that answers now, as a user reads it: ``qwen2.5:3b (ollama)``, ``SmolLM2-135M-Instruct.Q4_1

@@ -54,6 +54,23 @@ class Printer(_Test):
         return ToolResult.success(echo=args.value)
 
 
+class Warmed(_Test):
+    """Names a module its run needs: the worker loads it as it starts, before any call."""
+
+    name = "warmed"
+    warm_imports = ("colorsys",)  # a module nothing else in a worker loads
+
+    async def run(self, args: Arg) -> ToolResult:  # type: ignore[override]
+        import sys
+
+        return ToolResult.success(loaded=sys.modules.get("colorsys") is not None)
+
+
+class Unwarmed(Warmed):
+    name = "unwarmed"
+    warm_imports = ()
+
+
 class Socketeer(_Test):
     """Declares no network, then tries to reach a server on loopback."""
 

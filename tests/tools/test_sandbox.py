@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from sandbox_tools import Arg, Crasher, Garbler, Hog, Printer, Sleeper, Socketeer, Spawner, Writer
+from sandbox_tools import Arg, Crasher, Garbler, Hog, Printer, Sleeper, Socketeer, Spawner, Unwarmed, Warmed, Writer
 
 from tools.calculator import Calculator, CalculatorArgs
 from tools.jail.runner import SandboxRunner
@@ -168,3 +168,10 @@ def test_a_syscall_through_another_abi_kills_the_filtered_process(abi, code):
     assert plain.returncode == 0 or plain.returncode == -signal.SIGSEGV, plain.stderr
     assert filtered.returncode == -signal.SIGSYS, (filtered.returncode, filtered.stdout, filtered.stderr)
     assert "returned" not in filtered.stdout
+
+
+async def test_a_worker_loads_what_its_tool_names_before_the_first_call(runner):
+    """What a tool's run imports (``warm_imports``: the weather's HTTP client) is loaded as its worker starts, so a
+    chat or a daemon that warms its workers has it ready for the first question."""
+    assert (await runner.run(Warmed(), Arg())).data == {"loaded": True}
+    assert (await runner.run(Unwarmed(), Arg())).data == {"loaded": False}  # the same tool naming nothing

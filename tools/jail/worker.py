@@ -240,6 +240,11 @@ def main() -> None:
             raise
         _send({"ready": False, "error": f"{type(e).__name__}: {e}"[:2000]})
         return
+    for module in getattr(tool, "warm_imports", ()):  # what its run imports, loaded now rather than by the first call
+        try:
+            importlib.import_module(module)
+        except Exception:  # noqa: BLE001 - the call that needs it will say why
+            pass
     ready: dict[str, Any] = {"ready": True, "seccomp": bool(enforced["seccomp"]), "enforced": enforced}
     if init.get("describe"):
         host = _host(init["tool"])

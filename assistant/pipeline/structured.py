@@ -60,10 +60,68 @@ def unsupported(value: Any, evidence: str, figures: bool, facts: list[KeyFact] |
     return None
 
 
-async def fill(ctx: TurnContext, parts: Parts | None, trust: tuple[Trust, str], model_label: str) -> tuple[str, bool, str | None]:
-    """The object for the question (from ``parts``' results when a tool answered): ``(text shown, ok, why not)``."""
+# A schema's field, by the words its name may be, for the kind of fact a tool's result carries (KeyFact labels).
+_FIELDS = {"place": ("place", "city", "location", "town", "where"), "temperature": ("temperature", "temp"),
+           "conditions": ("conditions", "condition", "weather", "sky", "description", "summary")}
+_ONE_NUMBER = ("result", "value", "answer", "number", "total", "amount", "sum")
+
+
+def _fact_for(field: str, facts: list[KeyFact]) -> KeyFact | None:
+    """The one fact a field of this name stands for (``temperature`` for the temperature), or ``None``."""
+    name = field.lower().replace("-", "_")
+    kinds = [kind for kind, names in _FIELDS.items() if any(n in name.split("_") or n == name for n in names)]
+    found = [f for f in facts for kind in kinds if f.label.startswith((f"the {kind} ", f"the {kind}"))]
+    if not kinds and any(n in name.split("_") for n in _ONE_NUMBER):
+        found = [f for f in facts if f.number is not None]
+    return found[0] if len(found) == 1 else None
+
+
+def _value(fact: KeyFact, kind: Any) -> Any:
+    """The fact as a value of the schema's ``kind`` (number, integer, string), or ``None`` when it is not one."""
+    if kind in ("number", "integer") and fact.number is not None:
+        if float(fact.number).is_integer():
+            return int(fact.number)  # 84, not 84.0
+        return None if kind == "integer" else fact.number
+    if kind == "string" and fact.words:
+        return fact.words[0]
+    return None
+
+
+def from_facts(schema: dict[str, Any], facts: list[KeyFact]) -> Any:
+    """The object a schema asks for, filled from a tool's own figures with no model, when every field it needs
+    stands for exactly one of them (a one-number schema from the calculator's result; a weather report's
+    temperature and conditions into fields of those names); ``None`` otherwise (the model fills it)."""
+    kind = schema.get("type")
+    if kind in ("number", "integer"):
+        numbers = [f for f in facts if f.number is not None]
+        return _value(numbers[0], kind) if len(numbers) == 1 else None
+    properties = schema.get("properties") if kind == "object" else None
+    if not isinstance(properties, dict) or not properties:
+        return None
+    needed = list(schema.get("required") or properties)
+    out: dict[str, Any] = {}
+    for name in needed:
+        spec = properties.get(name)
+        fact = _fact_for(name, facts) if isinstance(spec, dict) else None
+        value = _value(fact, spec.get("type")) if fact is not None and isinstance(spec, dict) else None
+        if value is None:
+            return None
+        out[name] = value
+    return out
+
+
+async def fill(ctx: TurnContext, parts: Parts | None, trust: tuple[Trust, str], model_label: str,
+               certain: bool = False) -> tuple[str, bool, str | None]:
+    """The object for the question (from ``parts``' results when a tool answered): ``(text shown, ok, why not)``.
+    ``certain``: a rule routed it, and its tool's figures may fill the object themselves, with no model call."""
     schema = json.loads(ctx.settings.answer_schema or "{}")
     zh = language_of(ctx.question) == "zh"
+    if parts and certain:
+        value = from_facts(schema, [f for tool, executed in parts for a, r in executed for f in tool.key_facts(a, r)])
+        if value is not None and schema_problem(value, schema) is None:
+            await ctx.emit(AnswerChecked(attempt=0, verdict="PASS", reason="filled from the tool's own figures, with "
+                                                                           "no model call"))
+            return await responder.say(ctx, json.dumps(value, ensure_ascii=False)), True, None
     name = ctx.model_name("responder")
     if not (await ctx.model.profile(name)).structured_output:
         raise NoStructuredOutput(f"{model_label} cannot answer with an object (it has no structured output).",

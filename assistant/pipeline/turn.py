@@ -261,7 +261,8 @@ class Assistant:
         # 4. Responder, then the answer check: one answer for every step, a failed one said plainly
         if ctx.settings.answer_schema and all(o.ok for o in outcomes.values()):
             turn.answer, turn.ok = await writing.answer_object(ctx, [(t, outcomes[s.index].executed) for s in steps
-                                                             if (t := self.registry.get(s.route)) is not None])
+                                                             if (t := self.registry.get(s.route)) is not None],
+                                                           certain=decision.by == "rule")
         else:
             turn.answer, turn.ok = await writing.answer_plan(ctx, steps, outcomes, certain=decision.by == "rule")
         if decision.unread:  # every part is answered or named, and ok says so

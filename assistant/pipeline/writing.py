@@ -238,8 +238,8 @@ async def answer_chat(ctx: TurnContext, clarify: bool, first: Written | None = N
 
 
 
-async def answer_object(ctx: TurnContext, parts: Parts | None) \
-        -> tuple[Answer, bool]:
-    """The answer as one JSON object that follows the turn's schema (:mod:`assistant.pipeline.structured`)."""
-    text, ok, why = await structured.fill(ctx, parts, await ctx.answerer.trust(), await ctx.answerer.label())
+async def answer_object(ctx: TurnContext, parts: Parts | None, certain: bool = False) -> tuple[Answer, bool]:
+    """The answer as one JSON object that follows the turn's schema (:mod:`assistant.pipeline.structured`); a rule's
+    route (``certain``) may fill it from its tool's figures alone."""
+    text, ok, why = await structured.fill(ctx, parts, await ctx.answerer.trust(), await ctx.answerer.label(), certain)
     return Answer(text=text, replaced=why), ok

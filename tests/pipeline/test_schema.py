@@ -65,22 +65,54 @@ async def test_an_object_that_never_follows_is_one_honest_line(fake, make_app):
 async def test_a_tools_result_fills_the_schema_and_its_figures_are_held_to_it(fake, make_app, meteo):
     import re
 
-    schema = {"type": "object", "properties": {"temp": {"type": "number"}, "sky": {"type": "string"}},
-              "required": ["temp", "sky"]}
+    # fields no figure of the report is named by: the model fills them (named ones are the tool's: below)
+    schema = {"type": "object", "properties": {"reading": {"type": "number"}, "mood": {"type": "string"}},
+              "required": ["reading", "mood"]}
 
     def from_results(request):  # what a capable model writes: the report's own figure
         system = request["messages"][0]["content"]
         temperature = re.search(r'"temperature": "(-?[\d.]+)', system).group(1)
-        return json.dumps({"temp": float(temperature), "sky": "as reported"})
+        return json.dumps({"reading": float(temperature), "mood": "as reported"})
 
-    fake.handler = Script(responder=['{"temp": 99.9, "sky": "sunny"}', from_results])
+    fake.handler = Script(responder=['{"reading": 99.9, "mood": "sunny"}', from_results])
     app = make_app(answer_schema=json.dumps(schema), weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url)
     result = await app.ask("what's the weather in Oslo")
     reported = result.tool_calls[-1].result["now"]["temperature"] if "now" in result.tool_calls[-1].result else \
         result.tool_calls[-1].result["temperature"]
     assert result.ok and result.route == "weather" and result.model_calls == 2  # routed by rule: no routing call
-    assert json.loads(result.answer)["temp"] == float(re.match(r"-?[\d.]+", reported).group())
+    assert json.loads(result.answer)["reading"] == float(re.match(r"-?[\d.]+", reported).group())
     assert "99.9" in fake.requests[-1]["messages"][-1]["content"]  # the invented figure was refused with its reason
+
+
+@pytest.mark.parametrize("schema, question, expected", [
+    ({"type": "number"}, "what is 12*7", 84),
+    ({"type": "object", "properties": {"result": {"type": "number"}}, "required": ["result"]}, "2^10", {"result": 1024}),
+    ({"type": "object", "properties": {"value": {"type": "number"}}}, "what's 1.5 plus 2.25", {"value": 3.75}),
+])
+async def test_a_rule_answered_figure_fills_a_one_number_schema_with_no_model_call(fake, make_app, schema, question,
+                                                                                  expected):
+    result = await make_app(answer_schema=json.dumps(schema)).ask(question)
+    assert result.ok and json.loads(result.answer) == expected and result.model_calls == 0 and fake.requests == []
+
+
+async def test_a_weather_report_fills_fields_of_its_figures_names_with_no_model_call(fake, make_app, meteo):
+    schema = {"type": "object", "properties": {"city": {"type": "string"}, "temperature": {"type": "number"},
+                                               "conditions": {"type": "string"}}, "required": ["city", "temperature",
+                                                                                              "conditions"]}
+    app = make_app(answer_schema=json.dumps(schema), weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url)
+    result = await app.ask("what's the weather in Paris")
+    got = json.loads(result.answer)
+    assert result.ok and result.model_calls == 0 and fake.requests == []
+    assert got["city"] == "Paris" and isinstance(got["temperature"], (int, float)) and got["conditions"]
+    assert str(got["temperature"]) in json.dumps(result.tool_calls[-1].result)  # the report's own figure
+
+
+async def test_a_field_no_figure_is_named_by_leaves_the_object_to_the_model(fake, make_app):
+    fake.handler = Script(responder='{"result": 84, "explanation": "twelve sevens"}')
+    schema = {"type": "object", "properties": {"result": {"type": "number"}, "explanation": {"type": "string"}},
+              "required": ["result", "explanation"]}
+    result = await make_app(answer_schema=json.dumps(schema)).ask("what is 12*7")
+    assert result.ok and result.model_calls == 1 and json.loads(result.answer)["explanation"] == "twelve sevens"
 
 
 def test_ask_prints_the_object_alone_and_a_bad_schema_is_one_line(home, fake):

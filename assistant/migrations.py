@@ -222,6 +222,12 @@ def _m021_reminder_span(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE reminders ADD COLUMN span REAL")
 
 
+def _m022_reminder_repeat(db: sqlite3.Connection) -> None:
+    # A reminder that comes back ("every weekday at 9", "每天早上8点"): daily, weekdays or weekly; when one is shown,
+    # the next is kept, at the same wall time. NULL: once.
+    db.execute("ALTER TABLE reminders ADD COLUMN repeat TEXT")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -244,4 +250,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("019_reminder_wall_time", _m019_reminder_wall_time),
     ("020_reminder_firer", _m020_reminder_firer),
     ("021_reminder_span", _m021_reminder_span),
+    ("022_reminder_repeat", _m022_reminder_repeat),
 ]

@@ -201,7 +201,9 @@ class Firer:
                 log.info("reminder #%d due %.2f s ago: no notification service took it; tried again in %.0f s",
                          reminder.id, late, self.retry)
                 break
-            await asyncio.to_thread(self.book.shown, reminder, self.clock())
+            nxt = await asyncio.to_thread(self.book.shown, reminder, self.clock())
+            if nxt is not None:  # one that comes back: kept again at its next time
+                log.info("reminder #%d comes back as #%d at %s", reminder.id, nxt.id, nxt.due.astimezone().isoformat())
             del self.waiting[reminder.id]
             self.fired += 1
             log.info("reminder #%d %s %.2f s after its time", reminder.id, reminder.state, late)

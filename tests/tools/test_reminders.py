@@ -4,6 +4,7 @@ call; bad input said in one line with nothing stored. The daemon that fires them
 from __future__ import annotations
 
 from dataclasses import replace
+from zoneinfo import ZoneInfo
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -330,3 +331,62 @@ async def test_the_daemons_firer_holds_the_reminders_while_it_runs(tmp_path):
     stop.set()
     await running
     assert not book.firing()  # stopped: a reminder set now is told the daemon is not running
+
+
+@pytest.mark.parametrize("question, repeat, when, text", [
+    ("remind me every day at 9 to take my pills", "daily", "at 9", "take my pills"),
+    ("remind me every weekday at 9 to stand up", "weekdays", "at 9", "stand up"),
+    ("remind me every monday at 9 to call mum", "weekly", "monday at 9", "call mum"),
+    ("remind me to water the plants on Saturdays at 10", "weekly", "saturday at 10", "water the plants"),
+    ("remind me every evening at 6 to call mum", "daily", "at 6 in the evening", "call mum"),
+    ("set a daily reminder at 8 to take vitamins", "daily", "at 8", "take vitamins"),
+    ("每天早上8点提醒我吃药", "daily", "早上8点", "吃药"),
+    ("每周一上午10点提醒我开周会", "weekly", "周一上午10点", "开周会"),
+    ("每个工作日9点提醒我打卡", "weekdays", "9点", "打卡"),
+])
+def test_a_reminder_that_comes_back_is_read_with_how_and_its_first_time(question, repeat, when, text):
+    now = datetime(2026, 11, 27, 12, 10, tzinfo=ZoneInfo("Europe/London"))  # a Friday, past 9 in the morning
+    request = read(question, now)
+    assert request is not None and (request.repeat, request.when, request.text) == (repeat, when, text)
+    first = request.due_read.at
+    assert first > now and first.astimezone(now.tzinfo).weekday() < 5 if repeat == "weekdays" else first > now
+    if repeat == "daily" and when == "at 9":
+        assert first == datetime(2026, 11, 28, 9, 0, tzinfo=now.tzinfo)  # 9 in the morning, tomorrow: today's is gone
+
+
+def test_a_reminder_that_comes_back_keeps_its_wall_time_across_a_daylight_saving_change():
+    from tools.reminders.book import next_after
+
+    london = ZoneInfo("Europe/London")
+    saturday = datetime(2026, 10, 24, 9, 0, tzinfo=london)  # the clocks go back on the 25th
+    assert next_after("daily", saturday) == datetime(2026, 10, 25, 9, 0, tzinfo=london)
+    utc = timezone.utc  # the same 9:00, 25 hours later
+    assert (next_after("daily", saturday).astimezone(utc) - saturday.astimezone(utc)).total_seconds() == 25 * 3600
+    assert next_after("weekdays", datetime(2026, 11, 27, 9, 0, tzinfo=london)) == datetime(2026, 11, 30, 9, 0,
+                                                                                         tzinfo=london)
+    assert next_after("weekly", saturday) == datetime(2026, 10, 31, 9, 0, tzinfo=london)
+
+
+async def test_a_reminder_that_comes_back_is_kept_again_once_shown(tmp_path):
+    from assistant.reminders import Firer
+
+    class Took:
+        why = ""
+
+        async def send(self, title, body, buttons=()):
+            return True
+
+        def warn_once(self, key, line):
+            pass
+
+    book = _book(tmp_path)
+    london = ZoneInfo("Europe/London")
+    now = datetime(2026, 11, 27, 9, 0, 5, tzinfo=london)
+    book.add("reminder", "take my pills", datetime(2026, 11, 27, 9, 0, tzinfo=london), "en", now, wall=True,
+             repeat="daily")
+    firer = Firer(book.path, notifier=Took(), clock=lambda: now)  # type: ignore[arg-type]
+    assert [r.text for r in await firer.fire_due()] == ["take my pills"]
+    (again,) = book.listed()
+    assert again.text == "take my pills" and again.repeat == "daily"
+    assert again.due.astimezone(london) == datetime(2026, 11, 28, 9, 0, tzinfo=london)
+    assert await firer.fire_due() == []  # shown once: the next is tomorrow's

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Literal
 
@@ -29,12 +29,17 @@ class Reminder:
     state: State
     fired_at: datetime | None = None
     span: float | None = None  # seconds it was said to run (a timer, a delay); None: a time of day was said
+    repeat: str | None = None  # "daily", "weekdays", "weekly": it comes back; None: once
 
     def what(self, zh: bool, fired: bool = True) -> str:
         """What it is about: its own words, else what a reminder or a timer without any is called (a timer that has
         fired: its time is up; one still running: a timer), a timer with its length ("tea (10 minutes)", "a
         10-minute timer"). The one wording of the notification, the popup's line, the tool's and the command's list."""
         length = span_said(self.span, zh) if self.kind == "timer" and self.span else ""
+        if self.repeat:  # "call mum (every weekday)", "开会(每天)"
+            again = repeat_said(self.repeat, self.due, zh)
+            said = self.text or ("提醒" if zh else "reminder")
+            return f"{said}({again})" if zh else f"{said} ({again})"
         if self.text:
             return f"{self.text}({length})" if zh and length else f"{self.text} ({length})" if length else self.text
         if self.kind == "timer":
@@ -49,7 +54,7 @@ class Reminder:
         """The record ``assistant reminders --json`` prints: ``due`` in ISO 8601 with the local UTC offset."""
         return {"id": self.id, "kind": self.kind, "text": self.text, "due": self.due.astimezone().isoformat(),
                 "state": self.state, "fired_at": self.fired_at.astimezone().isoformat() if self.fired_at else None,
-                "span": self.span}
+                "span": self.span, "repeat": self.repeat}
 
 
 class TooMany(Exception):
@@ -59,7 +64,41 @@ class TooMany(Exception):
 def _row(r: sqlite3.Row) -> Reminder:
     return Reminder(id=r["id"], kind=r["kind"], text=r["text"], due=datetime.fromisoformat(r["due"]), lang=r["lang"],
                     state=r["state"], fired_at=datetime.fromisoformat(r["fired_at"]) if r["fired_at"] else None,
-                    span=r["span"] if "span" in r.keys() else None)
+                    span=r["span"] if "span" in r.keys() else None,
+                    repeat=r["repeat"] if "repeat" in r.keys() else None)
+
+
+_WEEKDAYS_ZH = "一二三四五六日"
+
+
+def repeat_said(repeat: str, due: datetime, zh: bool) -> str:
+    """How a reminder comes back, as a person says it: "every day", "every weekday", "every Monday" / "每天"…"""
+    day = due.astimezone()
+    if repeat == "daily":
+        return "每天" if zh else "every day"
+    if repeat == "weekdays":
+        return "每个工作日" if zh else "every weekday"
+    return f"每周{_WEEKDAYS_ZH[day.weekday()]}" if zh else f"every {day.strftime('%A')}"
+
+
+def next_after(repeat: str, due: datetime) -> datetime:
+    """When a reminder that comes back is due next, at the same wall time in ``due``'s zone (across a daylight-saving
+    change too): the next day, the next weekday (Monday after a Friday), or a week on."""
+    nxt = due.replace(tzinfo=None) + timedelta(days=7 if repeat == "weekly" else 1)
+    while repeat == "weekdays" and nxt.weekday() >= 5:
+        nxt += timedelta(days=1)
+    if getattr(due.tzinfo, "key", None):  # a zone: its wall time, whatever its offset is that day
+        return nxt.replace(tzinfo=due.tzinfo)
+    return due + (nxt - due.replace(tzinfo=None))  # a fixed offset
+
+
+def _zone(key: str) -> tzinfo | None:
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(key)
+    except Exception:  # noqa: BLE001 - a zone this machine does not know: the instant's own offset
+        return None
 
 
 def span_said(seconds: float, zh: bool) -> str:
@@ -88,7 +127,7 @@ class Book:
         return db
 
     def add(self, kind: str, text: str, due: datetime, lang: str, now: datetime, wall: bool = False,
-            span: float | None = None) -> Reminder:
+            span: float | None = None, repeat: str | None = None) -> Reminder:
         """Keep one; :class:`TooMany` when :data:`MAX_PENDING` are pending already (checked in the same write).
         ``wall``: a time of day was said, kept as the wall time in ``due``'s zone (:meth:`rezone`). ``span``: the
         seconds a timer or a delay was said to run."""
@@ -100,10 +139,11 @@ class Book:
             if pending >= MAX_PENDING:
                 db.execute("ROLLBACK")
                 raise TooMany(pending)
-            cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone, span) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone, span, repeat) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (kind, text, _iso(due), lang, _iso(now),
-                              due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone, span))
+                              due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone, span,
+                              repeat or None))
             db.execute("COMMIT")
             row = db.execute("SELECT * FROM reminders WHERE id = ?", (cur.lastrowid,)).fetchone()
             return _row(row)
@@ -241,12 +281,30 @@ class Book:
         finally:
             db.close()
 
-    def shown(self, reminder: Reminder, at: datetime) -> None:
-        """``reminder`` (claimed) was accepted by a notification service at ``at``: it takes its final state."""
+    def shown(self, reminder: Reminder, at: datetime) -> Reminder | None:
+        """``reminder`` (claimed) was accepted by a notification service at ``at``: it takes its final state, and one
+        that comes back is kept again at its next time, in the same transaction (the next one, or ``None``)."""
         db = self._db()
         try:
-            db.execute("UPDATE reminders SET state = ?, fired_at = ? WHERE id = ? AND state = 'due'",
-                       (reminder.state, _iso(at), reminder.id))
+            db.execute("BEGIN IMMEDIATE")
+            done = db.execute("UPDATE reminders SET state = ?, fired_at = ? WHERE id = ? AND state = 'due'",
+                              (reminder.state, _iso(at), reminder.id)).rowcount
+            row = db.execute("SELECT * FROM reminders WHERE id = ?", (reminder.id,)).fetchone() if done else None
+            nxt = None
+            if row is not None and row["repeat"]:
+                zone = row["zone"]
+                local = datetime.fromisoformat(row["due"]).astimezone(_zone(zone) if zone else None)
+                due = next_after(row["repeat"], local)
+                while due <= at:  # the daemon was down for days: the next one still ahead
+                    due = next_after(row["repeat"], due)
+                cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone, span, repeat) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                 (row["kind"], row["text"], _iso(due), row["lang"], _iso(at),
+                                  due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone,
+                                  row["span"], row["repeat"]))
+                nxt = _row(db.execute("SELECT * FROM reminders WHERE id = ?", (cur.lastrowid,)).fetchone())
+            db.execute("COMMIT")
+            return nxt
         finally:
             db.close()
 

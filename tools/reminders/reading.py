@@ -346,14 +346,67 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
         if not what and re.search(r"\btimers?\b|定时器|计时器|倒计时", text, re.IGNORECASE):
             what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
         return RemindersArgs(action="cancel", target=what)
+    repeat, anchor, text = _repeat_in(text, zh)  # "every weekday at 9", "每天早上8点": read once, then set aside
     found = _read_set(text, zh)
     if found is None:
         return None
+    if repeat:
+        before, _, after = anchor.partition("|")
+        found = found.model_copy(update={"repeat": repeat, "when": (f"{before}{found.when}" if zh else
+                                                                    f"{before} {found.when} {after}").strip()})
+        return found.read_at(first_due(repeat, found.when, now))
     times = [] if zh else times_read(question, now)
     if len(times) > 1:
         return None  # "an alarm at 6:30 and one at 7": two times are two alarms, not one at a time made of both
     said = dict(times)
     return found.read_at(said[found.when] if found.when in said else due(found.when, now))
+
+
+# A reminder that comes back: "every day", "daily", "every morning", "every weekday", "on weekdays", "every Monday",
+# "on Mondays"; "每天", "每日", "天天", "每个工作日", "工作日", "每周一", "每个星期五". The day of a weekly one stays in
+# its time ("monday at 9", "周一上午10点"); a part of the day said with "every" joins it ("every morning at 7").
+_EN_REPEAT = lazy_compile(
+    r"\b(?:(?P<daily>every\s*day|daily|each\s+day)|every\s+(?P<part>morning|afternoon|evening|night)"
+    r"|(?P<weekdays>every\s+(?:week\s*day|work\s*day|working\s+day)|on\s+weekdays|weekdays)"
+    r"|(?:every|each)\s+(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"|on\s+(?P<days>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)\b", re.IGNORECASE)
+_ZH_REPEAT = lazy_compile(r"(?P<daily>每天|每日|天天)|(?P<weekdays>每个工作日|每逢工作日|工作日)"
+                          r"|每(?:个)?(?P<week>周|星期|礼拜)(?P<zday>[一二三四五六日天])")
+_PARTS = {"morning": "in the morning", "afternoon": "in the afternoon", "evening": "in the evening", "night": "at night"}
+
+
+def _repeat_in(text: str, zh: bool) -> tuple[str, str, str]:
+    """How ``text`` says a reminder comes back (``daily``, ``weekdays``, ``weekly``, or ""), what of it belongs to
+    the time (a weekday, said before it; after a ``|``, a part of the day, said after it), and the text without it."""
+    m = (_ZH_REPEAT if zh else _EN_REPEAT).search(text)
+    if m is None:
+        return "", "", text
+    g = m.groupdict()
+    rest = (text[:m.start()] + " " + text[m.end():]).strip() if not zh else text[:m.start()] + text[m.end():]
+    rest = re.sub(r"\s{2,}", " ", rest)
+    if zh:
+        if g.get("zday"):
+            return "weekly", f"周{g['zday']}", rest
+        return ("weekdays" if g.get("weekdays") else "daily"), "", rest
+    if g.get("day") or g.get("days"):
+        return "weekly", (g.get("day") or g.get("days") or "").lower(), rest
+    if g.get("part"):  # said after the time it belongs to: "at 6" + "in the evening"
+        return "daily", "|" + _PARTS[g["part"].lower()], rest
+    return ("weekdays" if g.get("weekdays") else "daily"), "", rest
+
+
+def first_due(repeat: str, when: str, now: datetime) -> Due:
+    """The first time a reminder that comes back is due: a time of day said alone is read as it would be for
+    tomorrow ("at 9" is 9 in the morning, "at 3" the afternoon) and falls today when that is still ahead; a weekday
+    one, never on a Saturday or a Sunday."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", when))
+    found = due(when, now) if repeat == "weekly" else due(("明天" if zh else "tomorrow ") + when, now)
+    if found.at is None or repeat == "weekly":
+        return found
+    at = found.at - timedelta(days=1) if found.at - timedelta(days=1) > now else found.at
+    while repeat == "weekdays" and at.astimezone().weekday() >= 5:
+        at += timedelta(days=1)
+    return Due(at=at, problem=found.problem, relative=False, extras=found.extras)
 
 
 # A cancel that names nothing but what was just talked about: "cancel it", "forget it", "never mind", "stop that",

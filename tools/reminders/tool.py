@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from tools.base import Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.reminders.args import RemindersArgs
-from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, span_said
+from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, repeat_said, span_said
 from tools.reading.reader import unexplained
 from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
@@ -224,9 +224,10 @@ class Reminders(Tool[RemindersArgs]):
                                       as_of=now.isoformat())
         if args.action == "cancel":
             return self._cancel(book, args)
-        from tools.reminders.reading import MAX_TEXT, due
+        from tools.reminders.reading import MAX_TEXT, due, first_due
 
-        read_due = args.due_read or due(args.when, now)
+        read_due = args.due_read or (first_due(args.repeat, args.when, now) if args.repeat and args.action == "set"
+                                     else due(args.when, now))
         if read_due.at is None:
             problem = read_due.problem or LocalText(en="I could not tell when.", zh="没听出是什么时候。")
             result = ToolResult.failure(f"cannot {args.action} it: {problem.en}", problem)
@@ -248,7 +249,8 @@ class Reminders(Tool[RemindersArgs]):
         try:
             kept = book.add(args.kind, text, at, "zh" if zh or language_of(args.when) == "zh" else "en", now,
                             wall=not read_due.relative,
-                            span=round((read_due.at - now).total_seconds()) if read_due.relative else None)
+                            span=round((read_due.at - now).total_seconds()) if read_due.relative else None,
+                            repeat=args.repeat or None)
         except TooMany:
             return ToolResult(ok=False, error=f"{MAX_PENDING} reminders are pending already", fixable=False,
                               message=LocalText(en=f"you have {MAX_PENDING} reminders pending, the most kept; cancel "
@@ -260,7 +262,7 @@ class Reminders(Tool[RemindersArgs]):
               now: datetime) -> ToolResult:
         """A reminder set or moved, as the answer says it: its span counted to the time ``asked`` ("in 5 minutes" is
         said back as 5 minutes, not with the second the due time was rounded up by)."""
-        return ToolResult.success(action=action, id=kept.id, kind=kept.kind, text=kept.text,
+        return ToolResult.success(action=action, id=kept.id, kind=kept.kind, text=kept.text, repeat=kept.repeat,
                                   due=kept.due.astimezone(now.tzinfo).isoformat(), as_of=now.isoformat(),
                                   seconds=round((asked - now).total_seconds()), relative=relative,
                                   daemon=book.firing())
@@ -389,13 +391,18 @@ class Reminders(Tool[RemindersArgs]):
                 return "OK, moved: the timer" + (f" ({what})" if what else "") + f" goes off {when} (#{data['id']})."
             return f"OK, moved: I'll remind you{_of(what)} {when} instead (#{data['id']})."
         if zh:
+            again = f"{repeat_said(str(data['repeat']), at, True)} {_clock(at)},第一次是{when}," if data.get("repeat") \
+                else f"{when} "
             head = (f"好的,计时 {span_said(seconds, True)}" + (f"({what})" if what else "") + f",{when} 到点" if kind == "timer" else
-                    f"好的,{when} 提醒你" + (f":{what}" if what else "")) + f"(#{data['id']})。"
+                    f"好的,{again}提醒你".replace(" 提醒你", "提醒你") + (f":{what}" if what else "")) + f"(#{data['id']})。"
             tail = "" if data.get("daemon") else ("\n提醒在后台服务运行时才会弹出:assistant daemon start(或 assistant daemon "
                                                  "install 让它随登录启动)。")
             return head + tail
         if kind == "timer":
             head = f"OK, timer set for {span_said(seconds, False)}" + (f" ({what})" if what else "") + f": it goes off {when}"
+        elif data.get("repeat"):  # "every weekday at 09:00, first on Mon 30 Nov"
+            head = f"OK, I'll remind you{_of(what)} {repeat_said(str(data['repeat']), at, False)} at {_clock(at)}, " \
+                   f"first {when}"
         else:
             head = f"OK, I'll remind you{_of(what)} {when}"
             if data.get("relative"):
@@ -414,7 +421,7 @@ def _of(what: str) -> str:
 
 def _from_json(r: dict[str, Any]) -> Reminder:
     return Reminder(id=int(r["id"]), kind=str(r["kind"]), text=str(r["text"]), due=datetime.fromisoformat(str(r["due"])),
-                    lang="", state=r["state"], span=r.get("span"))
+                    lang="", state=r["state"], span=r.get("span"), repeat=r.get("repeat"))
 
 
 def _line(r: Reminder, now: datetime, zh: bool) -> str:

@@ -124,8 +124,10 @@ class Popup:
         frame.pack(fill="both", expand=True, padx=2, pady=2)  # a border of two pixels, not a hairline
         top = tk.Frame(frame, bg=BG)
         top.pack(fill="x", padx=16, pady=(12, 8))
+        # exportselection off: selecting its own text (on every show) must never take the X selection away from the
+        # window that holds it, which is the very text the popup attaches
         self.entry = tk.Entry(top, font=(family, 17), relief="flat", bd=0, highlightthickness=0, bg=BG, fg=FG,
-                              insertbackground=FG)
+                              insertbackground=FG, exportselection=False)
         self.entry.pack(fill="x", ipady=4)
         self.placeholder = tk.Label(top, text=PLACEHOLDER, font=(family, 17), bg=BG, fg=MUTED, anchor="w")
         self.placeholder.bind("<Button-1>", lambda _e: self.entry.focus_force())
@@ -278,8 +280,8 @@ class Popup:
         if self.root.winfo_ismapped() and self.root.focus_displayof() is not None:
             self.close("the hotkey")
         else:
+            self.look_for_selection()  # read before the popup takes the keyboard: what the user had selected
             self.focus()
-            self.look_for_selection()
 
     def drop_selection(self, _event: object = None) -> str:
         self.selection = None

@@ -18,7 +18,7 @@ class Transcript:
     def __init__(self, root: tk.Tk, parent: tk.Frame, family: str) -> None:
         self.text = tk.Text(parent, wrap="word", font=(family, 12), relief="flat", bd=0, highlightthickness=0,
                             bg=BG, fg=FG, state="disabled", cursor="arrow", takefocus=False, padx=16, pady=10,
-                            spacing1=2, spacing3=2)
+                            spacing1=2, spacing3=2, exportselection=False)  # never takes the X selection
         style = ttk.Style(root)
         if "clam" in style.theme_names():
             style.theme_use("clam")

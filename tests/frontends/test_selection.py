@@ -105,3 +105,40 @@ def test_the_popup_asks_about_the_selection_and_shows_a_fired_reminder(home, fak
                 subprocess.run(["import", "-window", "root", str(artifacts / "popup-selection.png")], env=env, timeout=20)
         finally:
             d.stop()
+
+
+def test_the_selection_is_attached_on_every_show_and_never_taken(home, fake, gazetteer_index):
+    """Hidden (Esc) and shown again, twice: the text another window holds is attached each time, and it is still
+    that window's (before, every later show took the X selection away and attached nothing)."""
+    pytest.importorskip("tkinter")
+    if not shutil.which("xdotool"):
+        pytest.skip("needs xdotool")
+    with virtual_screen(range(200, 220), "1024x768x24", window_manager=True) as display, selected(display, SELECTED):
+        env = cli_env(home, fake, DISPLAY=display, ASSISTANT_GAZETTEER_INDEX=gazetteer_index, ASSISTANT_HOTKEY="")
+        d = Daemon(home, env).start()
+        log = home / "log" / "popup.log"
+        xdo = lambda *a: subprocess.run(["xdotool", *a], env=env, capture_output=True, text=True, timeout=20)  # noqa: E731
+
+        def said(text: str, times: int) -> None:
+            deadline = time.monotonic() + 20
+            while (log.read_text() if log.exists() else "").count(text) < times:
+                assert time.monotonic() < deadline, f"{text!r} not {times} times: " + (
+                    log.read_text() if log.exists() else d.log())
+                time.sleep(0.1)
+
+        try:
+            for show in (1, 2, 3):
+                assert run(["popup"], env).returncode == 0
+                said("selection attached", show)
+                window = xdo("search", "--sync", "--onlyvisible", "--name", "^assistant$").stdout.split()[0]
+                deadline = time.monotonic() + 10
+                while xdo("getwindowfocus").stdout.strip() != window:
+                    assert time.monotonic() < deadline, "the popup did not get the keyboard"
+                    time.sleep(0.1)
+                held = subprocess.run(["xclip", "-o", "-selection", "primary"], env=env, capture_output=True,
+                                      timeout=10).stdout.decode()
+                assert held == SELECTED  # still the other window's: showing the popup took nothing
+                xdo("key", "Escape")
+                said("hidden by", show)
+        finally:
+            d.stop()

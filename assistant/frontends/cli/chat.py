@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 
 from assistant.frontends.cli.ask import Composed, read_question
 from assistant.frontends.cli.common import flag_overrides, notice, settings_for, start_zygote
@@ -38,8 +39,8 @@ async def _run_chat(paths, settings, args: argparse.Namespace, first: Composed |
 
         app: Answering = RemoteAssistant(client, settings, Store(paths.database), env=setting_env(),
                                          local=lambda: build_assistant(settings, paths, notify=notice), notice=notice)
-    else:  # the chat lives while you type: the place index (a new home's) is built meanwhile, not by a question
-        app = build_assistant(settings, paths, notify=notice, zygote=zygote, prepare_places=True)
+    else:  # a chat typed in lives while you type: the place index (a new home's) is built meanwhile, not by a question
+        app = build_assistant(settings, paths, notify=notice, zygote=zygote, prepare_places=sys.stdin.isatty())
     try:
         ref = args.session or ("last" if args.resume_last else None)
         session = app.store.find_session(ref, frontend="chat" if ref == "last" else None) if ref else \

@@ -32,7 +32,7 @@ from assistant.paths import resolve_paths
 from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, TOO_SMALL
 from assistant.wire import stage_label
 
-HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc or the hotkey hides"
+HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc hides"  # fits its width
 PLACEHOLDER = "Ask anything…"
 WIDTH = 680  # and at most MAX_HEIGHT tall: compact on open, growing with the conversation
 MAX_HEIGHT = 480

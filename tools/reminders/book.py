@@ -112,6 +112,25 @@ def span_said(seconds: float, zh: bool) -> str:
     return " ".join(parts) or "0 seconds"
 
 
+def _by_id(db: sqlite3.Connection, id: int) -> Reminder | None:
+    row = db.execute("SELECT * FROM reminders WHERE id = ?", (id,)).fetchone()
+    return _row(row) if row else None
+
+
+def _insert(db: sqlite3.Connection, kind: str, text: str, due: datetime, lang: str, now: datetime, zone: str | None,
+            span: float | None, repeat: str | None) -> Reminder:
+    """One reminder kept, in the caller's transaction: a new one (:meth:`Book.add`), or the next of one that comes
+    back (:meth:`Book.shown`). ``zone``: its wall time is kept in that zone (a time of day was said)."""
+    cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone, span, repeat) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (kind, text, _iso(due), lang, _iso(now),
+                      due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone, span,
+                      repeat or None))
+    kept = _by_id(db, cur.lastrowid or 0)
+    assert kept is not None  # just written, in this transaction
+    return kept
+
+
 def _iso(t: datetime) -> str:
     return t.astimezone(timezone.utc).isoformat(timespec="microseconds")
 
@@ -139,14 +158,9 @@ class Book:
             if pending >= MAX_PENDING:
                 db.execute("ROLLBACK")
                 raise TooMany(pending)
-            cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone, span, repeat) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                             (kind, text, _iso(due), lang, _iso(now),
-                              due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone, span,
-                              repeat or None))
+            kept = _insert(db, kind, text, due, lang, now, zone, span, repeat)
             db.execute("COMMIT")
-            row = db.execute("SELECT * FROM reminders WHERE id = ?", (cur.lastrowid,)).fetchone()
-            return _row(row)
+            return kept
         finally:
             db.close()
 
@@ -199,10 +213,7 @@ class Book:
                              "state = 'pending'", (_iso(due), due.replace(tzinfo=None).isoformat(timespec="seconds")
                                                    if zone else None, zone, span, id))
             db.execute("COMMIT")
-            if cur.rowcount == 0:
-                return None
-            row = db.execute("SELECT * FROM reminders WHERE id = ?", (id,)).fetchone()
-            return _row(row) if row else None
+            return _by_id(db, id) if cur.rowcount else None
         finally:
             db.close()
 
@@ -214,18 +225,14 @@ class Book:
             cur = db.execute("UPDATE reminders SET state = 'pending', due = ?, wall = NULL, zone = NULL, "
                              "claimed_at = NULL, fired_at = NULL WHERE id = ? AND state IN ('fired', 'missed')",
                              (_iso(due), id))
-            if cur.rowcount == 0:
-                return None
-            row = db.execute("SELECT * FROM reminders WHERE id = ?", (id,)).fetchone()
-            return _row(row) if row else None
+            return _by_id(db, id) if cur.rowcount else None
         finally:
             db.close()
 
     def get(self, id: int) -> Reminder | None:
         db = self._db()
         try:
-            row = db.execute("SELECT * FROM reminders WHERE id = ?", (id,)).fetchone()
-            return _row(row) if row else None
+            return _by_id(db, id)
         finally:
             db.close()
 
@@ -297,12 +304,7 @@ class Book:
                 due = next_after(row["repeat"], local)
                 while due <= at:  # the daemon was down for days: the next one still ahead
                     due = next_after(row["repeat"], due)
-                cur = db.execute("INSERT INTO reminders (kind, text, due, lang, created_at, wall, zone, span, repeat) "
-                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                 (row["kind"], row["text"], _iso(due), row["lang"], _iso(at),
-                                  due.replace(tzinfo=None).isoformat(timespec="seconds") if zone else None, zone,
-                                  row["span"], row["repeat"]))
-                nxt = _row(db.execute("SELECT * FROM reminders WHERE id = ?", (cur.lastrowid,)).fetchone())
+                nxt = _insert(db, row["kind"], row["text"], due, row["lang"], at, zone, row["span"], row["repeat"])
             db.execute("COMMIT")
             return nxt
         finally:

@@ -17,7 +17,7 @@ import sys
 from typing import IO
 
 OSC52 = "the terminal (OSC 52)"
-TMUX_BUFFER = "tmux"
+TMUX_BUFFER = "tmux"  # what copy() returns when tmux's paste buffer took it
 MAX_OSC52 = 100_000  # bytes of base64: more than many terminals take in one sequence
 
 
@@ -32,6 +32,8 @@ def _tools() -> list[list[str]]:
         found.append(["wl-copy"])
     if os.environ.get("DISPLAY"):
         found += [["xclip", "-selection", "clipboard", "-in"], ["xsel", "--clipboard", "--input"]]
+    if os.environ.get("TMUX"):  # tmux's own buffer, and the clipboard where tmux passes it on (-w: tmux 3.2 and later)
+        found += [["tmux", "load-buffer", "-w", "-"], ["tmux", "load-buffer", "-"]]
     return [cmd for cmd in found if shutil.which(cmd[0])]
 
 
@@ -48,14 +50,6 @@ def copy(text: str, terminal: IO[str] | None = None) -> str:
             return cmd[0]
         except (OSError, subprocess.SubprocessError):
             continue
-    if os.environ.get("TMUX") and shutil.which("tmux"):  # tmux's own buffer, and the clipboard where tmux passes it on
-        for cmd in (["tmux", "load-buffer", "-w", "-"], ["tmux", "load-buffer", "-"]):  # -w: tmux 3.2 and later
-            try:
-                subprocess.run(cmd, input=text.encode(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               timeout=5, check=True)
-                return TMUX_BUFFER
-            except (OSError, subprocess.SubprocessError):
-                continue
     out = terminal or sys.stdout
     if not out.isatty():
         raise OSError("no clipboard tool here (wl-copy, xclip, xsel, pbcopy) and no terminal to ask")

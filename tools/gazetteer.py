@@ -41,6 +41,8 @@ EN_COUNTRY_ALIASES = {"usa": "US", "u.s.": "US", "u.s.a.": "US", "america": "US"
                       "britain": "GB", "great britain": "GB", "scotland": "GB", "wales": "GB", "korea": "KR",
                       "south korea": "KR", "russia": "RU", "china": "CN", "prc": "CN",
                       "federated states of micronesia": "FM", "micronesia": "FM", "netherlands": "NL"}
+# Two-letter US states that are words people say: a qualifier only after a comma ("Portland, OR").
+_WORDS_NOT_STATES = frozenset({"me", "in", "or", "hi", "ok", "oh", "de", "la"})
 _LATIN_OR_CJK = lazy_compile(r"^[\sA-Za-z\u00c0-\u024f\u1e00-\u1eff'’.\-\u3400-\u9fff]+$")
 
 
@@ -243,11 +245,14 @@ class Gazetteer:
 
     def qualifier(self, text: str) -> tuple[str, str | None] | None:
         """A country (``France``, ``US``, ``法国``) or a US state (``Texas``, ``TX``) as (country, admin1)."""
+        found = self.qualifiers(text)
+        return found[0] if found else None
+
+    def qualifiers(self, text: str) -> list[tuple[str, str | None]]:
+        """Every country or US state ``text`` names, the country first: "CO" is Colombia and Colorado."""
         iso = self.country(text)
-        if iso:
-            return iso, None
         rows = self._rows("SELECT country, admin1 FROM regions WHERE key = ?", (key(text),))
-        return (rows[0][0], rows[0][1]) if rows else None
+        return ([(iso, None)] if iso else []) + [(r[0], r[1]) for r in rows[:1]]
 
     def candidates(self, name: str, country: str | None = None, min_population: int = 0,
                    admin1: str | None = None) -> list[Place]:
@@ -291,9 +296,10 @@ class Gazetteer:
         name, country, admin1 = text, None, None
         if "," in text:
             head, _, tail = text.rpartition(",")
-            qualifier = self.qualifier(tail.strip())
-            if qualifier:
+            for qualifier in self.qualifiers(tail.strip()):  # "Glenwood Springs, CO": Colorado, not Colombia
                 name, (country, admin1) = head.strip(), qualifier
+                if self.candidates(name, country, admin1=admin1):
+                    break
         else:
             for zh, iso in ZH_COUNTRIES.items():
                 if text.startswith(zh) and len(text) > len(zh):
@@ -305,14 +311,33 @@ class Gazetteer:
         found = self.candidates(name, country, admin1=admin1)
         if not found and name.endswith(("市", "县")) and len(name) > 2:
             found = self.candidates(name[:-1], country)
+        if not found and country is None:
+            return self.qualified(name)
         return found[0] if found else None
+
+    def qualified(self, text: str) -> Place | None:
+        """The place ``text`` names as a name then its country or US state with no comma between ("tokyo japan",
+        "orlando fl", "brooklyn new york"); ``None`` when its last words qualify nothing of that name. A two-letter
+        state that is also a word ("me", "in", "or", "hi", "ok") does not qualify without its comma."""
+        words = text.split()
+        for n in (2, 1):
+            if len(words) <= n:
+                continue
+            tail, head = " ".join(words[-n:]), " ".join(words[:-n])
+            if tail.lower() in _WORDS_NOT_STATES or CJK.search(text):
+                continue
+            for country, admin1 in self.qualifiers(tail):
+                found = self.candidates(head, country, admin1=admin1)
+                if found:
+                    return found[0]
+        return None
 
     def named(self, piece: str) -> Place | None:
         """The place ``piece`` is the whole name of, when it is one of some size (a region, or a city of at least
         ``ROUTING_MIN_POPULATION``): words read out of free text, which a village named like a word must not take."""
-        region = self.region(piece) if self.country(piece) else None
+        region = self.region(piece) if self.country(piece) or (len(piece) > 2 and self.qualifier(piece)) else None
         hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
-        return hits[0] if hits else None
+        return hits[0] if hits else self.qualified(piece)
 
     def named_around(self, words: Sequence[str], start: int, end: int) -> tuple[str, Place] | None:
         """The place named by ``words[start:end]`` with the fewest words either side that make it a whole name of

@@ -170,7 +170,7 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
                              offer=action if reach.offer(action) else None)
     if len(claims) == 1:
         tool, args = claims[0]
-        if _contradicted(ctx, q, intent, tool, args):
+        if _contradicted(ctx, core, intent, tool, args):
             return None  # the reader is certain the words ask for something else: not certain enough for a rule
         return RouteDecision(route=tool.name, by="rule", reason=f"the {tool.name} rule is certain"
                              + (" (its wrapper set aside)" if request.wrapped else ""), args=args)
@@ -206,16 +206,19 @@ def _from_reading(ctx: TurnContext, intent: Reading | None, core: str) -> RouteD
     """A tool's route on the learned reader's certain reading alone, when the tool accounts for every word of the
     request (``core``: its social wrapper set aside; :meth:`tools.base.Tool.from_reading`): the time now, today's
     date, the reminders listed, the weather, in any words; or its question back for the one detail they lack."""
-    if intent is None or not intent.certain:
+    if intent is None:
         return None
-    tool = ctx.registry.get(intent.target.split(".")[0])
-    if tool is None or tool.source != "built-in" or (heard := tool.from_reading(intent.target, core)) is None:
+    target = intent.target if intent.certain else intent.family  # a family: its tool reads which from the words
+    if target is None:
+        return None
+    tool = ctx.registry.get(target.split(".")[0])
+    if tool is None or tool.source != "built-in" or (heard := tool.from_reading(target, core)) is None:
         return None
     if isinstance(heard, str):
         return RouteDecision(route=CLARIFY, by="rule", declined="asked_back", reply=heard, pending_tool=tool.name,
-                             reason=f"the reader is certain it asks for {intent.target}, which needs a detail it lacks")
+                             reason=f"the reader is certain it asks for {target}, which needs a detail it lacks")
     return RouteDecision(route=tool.name, by="rule", args=heard,
-                         reason=f"the reader is certain it asks for {intent.target}, every word accounted for")
+                         reason=f"the reader is certain it asks for {target}, every word accounted for")
 
 
 def _contradicted(ctx: TurnContext, q: str, intent: Reading | None, tool: Tool, args: list[BaseModel]) -> bool:

@@ -176,3 +176,82 @@ def test_a_day_counted_from_today(text, expected):
 ])
 async def test_the_time_zone_a_place_or_a_country_is_in(clock, question, expected):
     assert await answer(clock(), question) == expected
+
+
+async def routed(tool: Clock, question: str) -> str:
+    """The answer of the rule that reads ``question`` (its forms, or its words alone)."""
+    args = tool.route(question)
+    assert args is not None, question
+    result = await tool.run(args[0])
+    assert result.ok, result.error
+    return tool.render(question, args[0], result) or ""
+
+
+@pytest.mark.parametrize("question, expected", [
+    # made only of the words such questions are asked with, and a value: read with no reader and no model
+    ("current date", "Today is Sunday 22 November 2026."),
+    ("what's today", "Today is Sunday 22 November 2026."),
+    ("what is the day", "Today is Sunday 22 November 2026."),
+    ("is it monday today", "Today is Sunday 22 November 2026."),
+    ("what day of the week is the twenty second of may", "22 May 2027 is a Saturday."),
+    ("what day is april sixteenth", "16 April 2027 is a Friday."),
+    ("what time is it exactly", "It is 18:00 on Sunday 22 November 2026 (UTC+8)."),
+    ("what time is it currently in istanbul", "In Istanbul it is 13:00 on Sunday 22 November 2026 (UTC+3)."),
+    # a place qualified by its state or country with no comma, or a state's two letters that are also a country's
+    ("what time is it in tokyo japan", "In Tokyo it is 19:00 on Sunday 22 November 2026 (UTC+9)."),
+    ("what time is it in glenwood springs, co", "In Glenwood Springs it is 03:00 on Sunday 22 November 2026 (UTC-7)."),
+    ("what is the time now in california", "In California it is 02:00 on Sunday 22 November 2026 (UTC-8)."),
+    ("what's chicago's time zone", "Chicago is on America/Chicago time: UTC-6 now (it is 04:00 there)."),
+    ("reno's timezone is what", "Reno is on America/Los_Angeles time: UTC-8 now (it is 02:00 there)."),
+    ("what time is it in the central timezone", "It is 04:00 Central Time on Sunday 22 November 2026 (UTC-6)."),
+    ("现在星期几", "今天是星期日(2026年11月22日)。"),
+    ("旧金山几点几分", "旧金山现在是2026年11月22日(星期日) 02:00(UTC-8)。"),
+    ("武汉的精确时间是", "武汉现在是2026年11月22日(星期日) 18:00(UTC+8)。"),
+    ("明天什么日子", "明天是2026年11月23日(星期一)。"),
+    ("还有多少天过年", "距离春节(2027年2月6日,星期六)还有76天。"),
+    ("距离春节还有多久", "距离春节(2027年2月6日,星期六)还有76天。"),
+])
+async def test_questions_in_other_words(clock, question, expected):
+    assert await routed(clock(), question) == expected
+
+
+@pytest.mark.parametrize("home, question, expected", [
+    ("Paris", "when is the next holiday", "The next public holiday is Christmas Day, Friday 25 December 2026, in 33 days."),
+    ("Paris", "how many more weeks until the next holiday", "The next public holiday is Christmas Day, Friday 25 December "
+                                                            "2026, in 33 days."),
+    ("Paris", "when is the next holiday in japan", "The next public holiday in Japan is Labor Thanksgiving Day, Monday "
+                                                    "23 November 2026, tomorrow."),
+    ("北京", "when will we have another day off", "The next public holiday is New Year's Day, Friday 1 January 2027, in "
+                                                  "40 days."),
+    ("北京", "下一个节假日是什么时候", "下一个公共假日是元旦,2027年1月1日(星期五),40天后。"),
+    ("北京", "最近什么时候放假", "下一个公共假日是元旦,2027年1月1日(星期五),40天后。"),
+    ("New York", "when's the next federal holiday", "The next public holiday is Thanksgiving Day, Thursday 26 November "
+                                                    "2026, in 4 days."),
+])
+async def test_the_next_public_holiday_where_the_user_is(clock, home, question, expected):
+    assert await routed(clock(home=home), question) == expected
+
+
+async def test_the_next_holiday_without_a_home_city_is_the_time_zone_s_country(clock, monkeypatch):
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    assert await routed(clock(home=None), "when is the next public holiday") == \
+        "The next public holiday is Christmas Day, Friday 25 December 2026, in 33 days."
+
+
+async def test_the_next_holiday_with_no_country_known_says_how_to_name_one(clock, monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    for var in ("LC_ALL", "LC_TIME"):
+        monkeypatch.delenv(var, raising=False)
+    tool = clock(home=None)
+    result = await tool.run(tool.route("when is the next holiday")[0])
+    assert not result.ok and "home_city" in result.message.en and "home_city" in result.message.zh
+
+
+@pytest.mark.parametrize("question", [
+    "tell me about my day", "do i have a date friday", "let me know what i have to do today", "how is the day today",
+    "is it time to go", "what time is the game on", "today is my birthday", "放假了", "假期去哪玩", "放假了好开心",
+    "时间过得真快", "现在是什么时代", "我还有多久才能下班",
+])
+def test_words_of_time_that_ask_no_time_or_date(clock, question):
+    assert clock().route(question) is None

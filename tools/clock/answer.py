@@ -39,7 +39,7 @@ class ClockAnswers:
             facts.append(KeyFact(label=f"{abs(data['hours']):g} hours", number=abs(data["hours"]), tolerance=0.01))
         if "time" in data:
             facts.append(KeyFact(label=f"the time {data['time']}", words=[data["time"], data["time"].lstrip("0")]))
-        if "weekday" in data and args.ask in ("weekday", "date"):
+        if "weekday" in data and args.ask in ("weekday", "date", "holiday"):
             wd = data["weekday"]
             facts.append(KeyFact(label=f"the weekday {EN_WEEKDAYS[wd]}",
                                  words=[EN_WEEKDAYS[wd], f"星期{ZH_WEEKDAYS[wd]}", f"周{ZH_WEEKDAYS[wd]}"]))
@@ -65,6 +65,8 @@ class ClockAnswers:
                 return f"{ahead}比{behind}快{span}({data['offsets'][0]} 与 {data['offsets'][1]})。"
             return f"{ahead} is {span} ahead of {behind} ({data['offsets'][0]} and {data['offsets'][1]})."
         d, today = date.fromisoformat(data["date"]), date.fromisoformat(data["today"])
+        if args.ask == "holiday":
+            return _holiday_said(args, data, d, today, zh)
         name = holiday_label(data["holiday"], "zh" if zh else "en") if data.get("holiday") else None
         if args.ask == "days_until":
             days = data["days"]
@@ -99,6 +101,20 @@ class ClockAnswers:
         return f"{_capitalised(name or args.date)} {'was' if d < today else 'is'} {en_date(d)}."
 
 
+def _holiday_said(args: ClockArgs, data: dict, d: date, today: date, zh: bool) -> str:
+    """The next public holiday: 'The next public holiday in the United States is Christmas Day, Friday 25 December,
+    in 28 days.'"""
+    days = data["days"]
+    where = args.place.strip() if not HERE.match(args.place.strip()) else ""
+    if zh:
+        name = data.get("name_zh") or data["name"]
+        when = {1: "明天"}.get(days, f"{days}天后")
+        return f"{where + '的' if where else ''}下一个公共假日是{name},{zh_date(d, today)},{when}。"
+    when = {1: "tomorrow"}.get(days, f"in {days} days")
+    there = f" in {_name_cased(where) if len(where) > 3 else data['country_name']}" if where else ""
+    return f"The next public holiday{there} is {data['name']}, {en_date(d)}, {when}."
+
+
 def _converted(args: ClockArgs, data: dict, zh: bool) -> str:
     """A time of day in one place, in another: '15:00 in London is 00:00 the next day in Tokyo (UTC+0 and UTC+9).'"""
     a, b, shift = args.place or data["place"], args.other_place or data["other_place"], data["days"]
@@ -114,18 +130,21 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _same(a: str, b: str) -> bool:
-    def key(text: str) -> str:
-        return re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", text)).casefold()
+def key_of(text: str) -> str:
+    return re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", text)).casefold()
 
-    return key(a) == key(b)
+
+def _same(a: str, b: str) -> bool:
+    return key_of(a) == key_of(b)
 
 
 def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
     """The time now, here or in a place ("In Tokyo it is 19:00 on …"), or in a time zone named ("It is 04:00
     Central Time on …")."""
     d = date.fromisoformat(data["date"])
-    where = "" if HERE.match(args.place.strip()) else args.place
+    where = "" if HERE.match(args.place.strip()) else _name_cased(args.place)
+    if where and key_of(data["place"]) != key_of(where) and key_of(where).startswith(key_of(data["place"])):
+        where = data["place"]  # "tokyo japan", "glenwood springs, co": the place, its qualifier read
     if data.get("zone_named"):
         where = data["place"]
         if zh:
@@ -163,4 +182,6 @@ def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:
 
 def _name_cased(name: str) -> str:
     """A name written in lower case, as names are written ("costa rica": Costa Rica); otherwise as written."""
-    return " ".join(w[:1].upper() + w[1:] for w in name.split()) if name.islower() else name
+    if not name.islower() or not name.isascii():
+        return name
+    return " ".join(w.upper() if len(w) == 2 and i else w[:1].upper() + w[1:] for i, w in enumerate(name.split()))

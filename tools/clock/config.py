@@ -17,8 +17,9 @@ class ClockArgs(BaseModel):
     ask: Ask = Field(..., description=("now: the time in a place; zone: the time zone a place or country is in; difference: the time difference of two places; "
                                        "convert: a time of day in one place, in another; "
                                        "weekday: the weekday of a date; days_until: days from today to a date or holiday; "
-                                       "days_between: days between two dates; date: the date of a day phrase or holiday"))
-    place: str = Field("", max_length=100, description="for now/zone/difference: the place as the user wrote it ('' = here)")
+                                       "days_between: days between two dates; date: the date of a day phrase or holiday; "
+                                       "holiday: the next public holiday (in place, '' = here)"))
+    place: str = Field("", max_length=100, description="for now/zone/difference/holiday: the place as the user wrote it ('' = here)")
     other_place: str = Field("", max_length=100, description="for difference and convert: the second place")
     at: str = Field("", max_length=30, description="for convert: the time of day in the first place, as written: '3pm', '下午3点'")
     date: str = Field("", max_length=60, description="a date, holiday or day phrase as written: '2027-01-01', '春节', 'Christmas', '下周五'")

@@ -13,7 +13,7 @@ from tools.reading.when import find_when, resolve
 from tools.lazy_re import lazy_compile
 
 
-Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date"]
+Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date", "holiday"]
 
 
 # Holidays: (Chinese label, English label, calendar, month, day, names). Lunar ones follow the Chinese calendar.
@@ -147,6 +147,8 @@ def read_date(text: str, today: date) -> tuple[date, str | None] | None:
     date without a year is the next one, today included."""
     t = unicodedata.normalize("NFKC", text).strip().strip("?？。.!！").strip()
     t = re.sub(r"^(?:the\s+)?(?:next\s+|this\s+|今年的?|今年)", lambda m: m.group() if "next" in m.group() else "", t, flags=re.I)
+    if t[:4].lower() == "the " and t[4:5].isdigit():  # "the 22nd of may"
+        t = t[4:]
     t, this_year = re.subn(r"\s+this\s+year$", "", t, flags=re.I)  # "Christmas this year": this year's, even past
     if (moved := _offset(t, today)) is not None:
         return moved, None

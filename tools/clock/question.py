@@ -10,11 +10,14 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from tools.base import Grounding
+from tools.base import CJK, Grounding
 from tools.clock.config import ClockArgs
 from tools.clock.dates import HOLIDAY_NAMES, Ask, read_date
 from tools.gazetteer import Gazetteer
 from tools.lazy_re import lazy_compile
+from tools.clock.zones import zone_named
+from tools.reading.numerals import en_digits, en_ordinals
+from tools.reading.reader import leftover, tokens, unexplained
 from tools.reading.time_of_day import ZH_PART, clock_time
 
 
@@ -75,7 +78,8 @@ _TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|呀)?[\s?？!！。.,，
 HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|我们这里|我们|我|here|my\s+place)?$", re.IGNORECASE)
 
 
-TIME_WORDS = lazy_compile(r"几点|时间|时差|时区|小时|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|节|\b(?i:time|date|day|days|weekday|until|clock)\b"
+TIME_WORDS = lazy_compile(r"几点|时间|时差|时区|小时|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|日子|多久|节|放假|假期|\b(?i:time|date|day|days|weekday|until|clock"
+                         r"|today|today's|timezone|holidays?)\b"
                          r"|" + HOLIDAY_NAMES, re.IGNORECASE)
 
 
@@ -93,6 +97,8 @@ class ClockQuestions:
     def __init__(self, places: Callable[[], Gazetteer], now: Callable[[], datetime]) -> None:
         self.places = places
         self.now = now
+        self.reading = ClockReading(places, self._today_cheap)
+        self.heard = self.reading.heard
 
     def parse(self, question: str) -> ClockArgs | None:
         """The arguments when ``question`` is certainly one of the forms above, with its place or date readable."""
@@ -126,7 +132,190 @@ class ClockQuestions:
         if not TIME_WORDS.search(question):
             return None
         args = self.parse(question)
-        return [args] if args else None
+        return [args] if args else self.reading.by_words(question)
 
     def grounding(self, question: str) -> Grounding:
         return "grounded" if TIME_WORDS.search(question) else "ungrounded"
+
+
+# What a time or date question asks with, beside its values: these words ask for the day ("what day of the week is
+# it", "what's the date"), for the time ("tell me the hour"), or for the next holiday ("our next day off"); and the
+# words any request is said with. A question made of nothing else (and its values) is one by its words alone.
+_SAID_WITH = frozenset({"what", "what's", "whats", "which", "is", "it", "the", "a", "an", "of", "on", "in", "for",
+                        "me", "tell", "please", "can", "could", "you", "i", "know", "does", "give", "show", "would",
+                        "be", "will", "now",
+                        "current", "currently", "right", "exactly", "exact", "at", "moment", "this",
+                        "information", "info", "find", "check", "say", "says", "let"})
+_DAY_WORDS = frozenset({"date", "dates", "day", "weekday", "week", "fall", "falls", "was", "did", "year", "today's",
+                        "today", "full"})
+_TIME_WORDS = frozenset({"time", "hour", "clock", "local", "zone", "timezone", "minute", "there", "uses",
+                         "use", "are", "am", "kept", "keep", "set"})
+_WEEKDAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
+_HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "days", "off", "free", "until", "till",
+                            "til", "upcoming", "coming", "up", "soon", "closest", "nearest", "public", "bank",
+                            "national", "federal", "official", "paid", "scheduled", "when", "when's", "whens", "how",
+                            "many", "long", "much", "more", "time", "are", "there", "any", "week", "weeks", "month",
+                            "calendar", "get", "comes", "come", "after", "today", "line", "here", "arrives", "arrive",
+                            "date", "following", "another", "vacation", "expect", "we", "i", "have", "again"})
+# The same in Chinese: what asks for the time, what for the day, and what else they are said with (the longest first).
+_ZH_TIME_ASKS = ("几点", "时间", "几时")
+_ZH_DAY_ASKS = ("日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日", "几月几号", "哪天", "哪一天")
+_ZH_SAID_WITH = tuple(sorted({
+    "几点几分", "几点钟", "几点了", "几点", "几时", "时间", "日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日",
+    "几月几号", "哪一天", "哪天", "现在", "当前", "目前", "此刻", "这会儿", "查询", "查一下", "查", "看看", "看一下", "精确", "准确", "具体",
+    "当地", "的", "是", "了", "吗", "呢", "啊", "请问", "告诉我", "今天是", "多少"}, key=len, reverse=True))
+_ZH_UNTIL_ASKS = ("还有多久", "还有多少天", "还有几天", "还剩几天", "还剩多少天", "多少天", "有多久")
+_ZH_UNTIL_SAID_WITH = tuple(sorted({
+    "还有多久", "还有多少天", "还有几天", "还剩几天", "还剩多少天", "多少天", "有多久", "多久", "距离", "离", "距", "到",
+    "还有", "的", "是", "了", "呢", "啊", "请问", "现在", "今天"}, key=len, reverse=True))
+_ZH_NEXT = ("什么时候", "哪天", "哪一天", "几号", "下一个", "下个", "下次", "最近", "接下来")  # not "假期还有几天": left of mine
+_ZH_HOLIDAY_ASKS = ("节假日", "假期", "放假", "假日", "公共假期", "法定节日", "法定假日")
+_ZH_HOLIDAY_SAID_WITH = tuple(sorted({
+    "节假日", "假期", "放假", "假日", "公共假期", "公共", "法定节日", "法定假日", "法定", "下一个", "下一次", "下个", "下次",
+    "最近的", "最近", "接下来的", "接下来", "什么时候", "是什么时候", "哪天", "哪一天", "还有多久", "还有几天", "多久",
+    "什么", "是", "的", "了", "呢", "吗", "啊", "请问", "在", "会", "再", "离", "距离"}, key=len, reverse=True))
+# Possessives that are names ("chicago's time zone", "denver's timezone"), not words that end so ("what's").
+_NOT_POSSESSIVE = frozenset({"what", "it", "that", "let", "there", "here", "when", "who", "where", "how", "today",
+                             "tomorrow", "yesterday", "he", "she"})
+
+
+class ClockReading:
+    """What a time or date question asks, heard in any words, with its values read exactly: a place run the
+    gazetteer names, a day phrase the date reader reads. A part of :class:`ClockQuestions`.
+
+    Heard two ways: as the learned reader heard it (:meth:`heard`, its words held to the frame of what the reader
+    learned of the clock), or by its words alone (:meth:`by_words`: the question is made of the ask's words and
+    its values, nothing else, whatever the reader makes of it)."""
+
+    def __init__(self, places: Callable[[], Gazetteer], today: Callable[[], date]) -> None:
+        self.places = places
+        self.today = today
+
+    def heard(self, target: str, question: str, frame: str = "clock") -> list[BaseModel] | None:
+        """The arguments of ``question``, heard as ``target`` (``clock.time``, ``clock.date``, ``clock.timezone``,
+        ``clock.holiday``, ``clock.query`` or the family ``clock``), when every word is the ask's, in ``frame``
+        (the learned words of a target; ``""``: none) or a value read."""
+        question = " ".join(w[:-2] if w.lower().endswith("'s") and w[:-2].lower() not in _NOT_POSSESSIVE else w
+                            for w in question.replace("’", "'").split())
+        words = set(tokens(question))
+        if target == "clock.holiday":
+            return self._holiday(question, words, frame and "clock.holiday")
+        if target in ("clock.query", "clock"):  # the time or the date, as its words say ("tell me the hour", "today date")
+            timely = bool(words & {"time", "hour", "clock", "timezone"})
+            daily = bool(words & {"date", "day", "weekday", "today", "today's"} or words & _WEEKDAY_NAMES)
+            target = "clock.time" if timely and not daily else "clock.date" if daily and not timely else ""
+            said = tokens(question)
+            zoned = "timezone" in words or any(a == "time" and b == "zone" for a, b in zip(said, said[1:], strict=False))
+            timed = "hour" in words or any(a == "time" and b != "zone" for a, b in zip(said, [*said[1:], ""], strict=False))
+            if target == "clock.time" and zoned and not timed:  # "chicago's time zone"; not "the time in the central timezone"
+                target = "clock.timezone"
+        if target == "clock.date":
+            return self._day(question, words, frame)
+        if target in ("clock.time", "clock.timezone"):
+            return self._time(question, "now" if target == "clock.time" else "zone", frame)
+        return None
+
+    def by_words(self, question: str) -> list[BaseModel] | None:
+        """The arguments of a time, date or holiday question made only of the words such questions are asked with
+        and its values ("what's today", "current date", "what's chicago's time zone", "when is the next holiday"),
+        with no reader."""
+        if CJK.search(question):
+            return self._by_zh_words(question)
+        words = set(tokens(question))
+        if words & {"holiday", "holidays", "holiday's"} or ({"off"} <= words and words & {"day", "days", "time"}):
+            return self.heard("clock.holiday", question, frame="")
+        return self.heard("clock", question, frame="")
+
+    def _by_zh_words(self, question: str) -> list[BaseModel] | None:
+        """A Chinese question of the time or the date made of the words they are asked with and one value, a place
+        or a day ("旧金山几点几分", "武汉的精确时间是", "现在星期几", "明天什么日子", "现在的日期"): those words
+        set aside, what is left must be nothing, or a place, or a day, read whole."""
+        text = question.strip().rstrip("?？。.!！")
+        if any(p in text for p in _ZH_HOLIDAY_ASKS) and any(p in text for p in _ZH_NEXT):  # "下一个节假日是什么时候"
+            for phrase in _ZH_HOLIDAY_SAID_WITH:
+                text = text.replace(phrase, " ")
+            rest = "".join(text.split())
+            if not rest:
+                return [ClockArgs(ask="holiday", place="")]
+            return [ClockArgs(ask="holiday", place=rest)] if self.places().qualifier(rest) else None
+        if any(p in text for p in _ZH_UNTIL_ASKS):  # "距离春节还有多久", "还有多少天过年"
+            for phrase in _ZH_UNTIL_SAID_WITH:
+                text = text.replace(phrase, " ")
+            rest = "".join(text.split())
+            return [ClockArgs(ask="days_until", date=rest)] if rest and read_date(rest, self.today()) else None
+        asks_time = any(p in text for p in _ZH_TIME_ASKS)
+        asks_day = any(p in text for p in _ZH_DAY_ASKS)
+        if asks_time == asks_day:
+            return None
+        for phrase in _ZH_SAID_WITH:
+            text = text.replace(phrase, " ")
+        rest = "".join(text.split())
+        if asks_time:
+            if not rest:
+                return [ClockArgs(ask="now", place="")]
+            found = self.places().resolve(rest)
+            return [ClockArgs(ask="now", place=rest)] if found is not None and found.timezone else None
+        weekday = any(p in question for p in ("星期几", "周几", "礼拜几"))
+        if not rest and not any(p in question for p in _ZH_DAY_ASKS[:8]):
+            return None  # "哪天的?": which day of what was said before, no date of its own
+        if not rest:
+            return [ClockArgs(ask="weekday" if weekday else "date", date="今天")]
+        return [ClockArgs(ask="weekday" if weekday else "date", date=rest)] if read_date(rest, self.today()) else None
+
+    def _day(self, question: str, words: set[str], frame: str) -> list[BaseModel] | None:
+        """The date or weekday of a day said ("what day of the week is the twenty second of may", "is it monday
+        today", "can i have today's date"), today when none is."""
+        if words & {"how", "about", "my", "i", "we", "have"} and not words & {"date", "many", "much", "long"}:
+            return None  # "how is the day today", "tell me about my day", "do i have a date friday": no date asked
+        named = words & _WEEKDAY_NAMES  # "is it monday today", "is the 23rd of april a saturday": the day it is
+        checked = named and question.split()[0].lower() in ("is", "was", "isn't", "wasn't", "will")
+        said = self.day_said(" ".join(w for w in question.split() if not checked or w.lower().strip("?,.!") not in named))
+        if unexplained(question, frame, f"{said[1] if said else ''} {' '.join(_SAID_WITH | _DAY_WORDS | named)}"):
+            return None
+        weekday = bool(words & {"day", "weekday"} or named) and "date" not in words
+        return [ClockArgs(ask="weekday" if weekday else "date", date=said[0] if said else "today")]
+
+    def _time(self, question: str, ask: Ask, frame: str) -> list[BaseModel] | None:
+        """The time now or the time zone, here or in the one place the words left over name ("what's the time
+        set to in orlando florida right now", "which timezone is reno in")."""
+        known = " ".join(_SAID_WITH | _TIME_WORDS)
+        if not unexplained(question, frame, known):
+            return [ClockArgs(ask=ask, place="")]
+        run = leftover(question, frame, known)
+        if run is None:
+            return None
+        named = zone_named(" ".join(run[0][run[1]:run[2]]))  # a time zone by its name: "the central timezone"
+        if named is not None and ask == "now" and {"zone", "timezone"} & set(run[0]):
+            return [ClockArgs(ask=ask, place=named[1])]
+        if (found := self.places().named_around(*run)) is not None and found[1].timezone:
+            region = self.places().qualifier(found[0]) is not None  # a country or a state: as said, not its capital
+            return [ClockArgs(ask=ask, place=found[1].name if ask == "now" and not region else found[0])]
+        return [ClockArgs(ask=ask, place=named[1])] if named is not None else None
+
+    def _holiday(self, question: str, words: set[str], frame: str) -> list[BaseModel] | None:
+        """The next public holiday, here or in the place named ("when is the next holiday", "how many days until my
+        next day off", "is there a holiday next week in japan")."""
+        if not words & {"holiday", "holidays", "holiday's", "off", "free", "vacation"}:
+            return None
+        known = " ".join(_SAID_WITH | _HOLIDAY_WORDS)
+        if not unexplained(question, frame, known):
+            return [ClockArgs(ask="holiday", place="")]
+        run = leftover(question, frame, known)
+        if run is None or (found := self.places().named_around(*run)) is None:
+            return None
+        return [ClockArgs(ask="holiday", place=found[0])]
+
+    def day_said(self, question: str) -> tuple[str, str] | None:
+        """The longest run of the question's words (up to six) that the date reader reads as a day ("tomorrow",
+        "in 10 days", "the twenty second of may", "christmas"), as the date reader reads it (numbers in words as
+        digits) and as written; ``None`` when none does."""
+        words = [w.strip(",.?!") for w in question.lower().split()]
+        today = self.today()
+        spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)),
+                       key=lambda ij: ij[0] - ij[1])
+        for i, j in spans:
+            written = " ".join(words[i:j])
+            read = en_digits(en_ordinals(written)).replace("'s", "")
+            if read_date(read, today) is not None:
+                return read, written
+        return None

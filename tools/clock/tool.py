@@ -14,12 +14,11 @@ from tools.clock.answer import ClockAnswers
 from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
-from tools.clock.zones import country_names, country_offsets, zone_named
+from tools.clock.public_days import country_of_locale, next_public_day
+from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
-from tools.reading.numerals import en_digits
-from tools.reading.reader import leftover, tokens, unexplained
 from tools.reading.time_of_day import clock_time
-from tools.reading.when import current_time
+from tools.reading.when import current_time, local_zone
 
 
 class Clock(Tool[ClockArgs]):
@@ -69,32 +68,10 @@ class Clock(Tool[ClockArgs]):
         return self.questions.grounding(question)
 
     def from_reading(self, target: str, question: str) -> list[BaseModel] | str | None:
-        """The time now and the time zone (here, or in the one place the words left over name) and today's date,
-        as the reader heard them asked in any words ("have you the time", "what's the time set to in florida right
-        now", "which timezone is reno in")."""
-        rest = unexplained(question, target)
-        asks = target
-        if target == "clock.query":  # the time or the date, as its words say ("tell me the hour", "today date")
-            words = set(tokens(question))
-            asks = "clock.time" if words & {"time", "hour"} and not words & {"date", "day"} else \
-                "clock.date" if words & {"date"} and not words & {"time", "hour"} else ""
-        if asks == "clock.date":
-            if not rest:
-                return [ClockArgs(ask="date", date="today")]
-            said = self._day_said(question)  # "what's tomorrow's date", "the date 650 days from now"
-            return [ClockArgs(ask="date", date=said)] if said and not unexplained(question, target, said) else None
-        if asks not in ("clock.time", "clock.timezone"):
-            return None
-        ask = "now" if asks == "clock.time" else "zone"
-        if not rest:
-            return [ClockArgs(ask=ask, place="")]
-        run = leftover(question, target)
-        if run is None:
-            return None
-        if (found := self.gazetteer.named_around(*run)) is not None and found[1].timezone:
-            return [ClockArgs(ask=ask, place=found[1].name if ask == "now" else found[0])]  # a country: its zones
-        named = zone_named(" ".join(run[0][run[1]:run[2]]))  # a time zone by its name: "the central timezone"
-        return [ClockArgs(ask=ask, place=named[1])] if named is not None else None
+        """The time now, the time zone, a day's date or weekday and the next public holiday, as the reader heard
+        them asked in any words ("have you the time", "what's the time set to in florida right now", "which
+        timezone is reno in", "what day does april sixteenth fall on", "when's our next day off")."""
+        return self.questions.heard(target, question)
 
     def check(self, question: str, args: ClockArgs, result: ToolResult) -> Verdict | None:
         return super().check(question, args, result) if not result.ok else self.answers.check(question, args, result)
@@ -132,16 +109,6 @@ class Clock(Tool[ClockArgs]):
         except ZoneInfoNotFoundError:
             return None
 
-    def _day_said(self, question: str) -> str | None:
-        """The longest run of the question's words (up to six) that the date reader reads as a day ("tomorrow",
-        "in 10 days", "650 days from now", "christmas"), numbers in words as digits; ``None`` when none does."""
-        words = en_digits(question.lower()).replace("'s", "").split()
-        words = [w.strip(",.?!") for w in words]
-        today = self.now().date()
-        spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)),
-                       key=lambda ij: ij[0] - ij[1])
-        return next((" ".join(words[i:j]) for i, j in spans if read_date(" ".join(words[i:j]), today) is not None), None)
-
     def _by_zone_name(self, place: str) -> bool:
         """``place`` is a time zone's name ("Central Time", "pst"), not a place's."""
         return zone_named(place) is not None and not HERE.match(place.strip()) and self.gazetteer.resolve(place) is None
@@ -171,8 +138,44 @@ class Clock(Tool[ClockArgs]):
                                   time=there.strftime("%H:%M"), days=(there.date() - start.date()).days,
                                   offsets=[utc_offset(start), utc_offset(there)])
 
+    def _country(self, place: str) -> str | None:
+        """The country of ``place`` (a country or a place in it; '' or 'here': the home city's, else the machine's
+        time zone's, else the locale's region)."""
+        if not HERE.match(place.strip()):
+            found = self.gazetteer.country(place) or (p.country if (p := self.gazetteer.resolve(place)) else None)
+            return found
+        if self.cfg.home_city:
+            return self._country(self.cfg.home_city)
+        zone = getattr(local_zone(), "key", "")
+        return country_of_zone(zone) or country_of_locale()
+
+    def _next_holiday(self, args: ClockArgs) -> ToolResult:
+        country = self._country(args.place)
+        if country is None and HERE.match(args.place.strip()):
+            return ToolResult.failure(
+                "the country is unknown: no home city, and the machine's time zone names none; ask for a country",
+                LocalText(zh="我不知道你在哪个国家。可以问“日本的下一个节假日”,或者设置你的城市:"
+                             "assistant config set home_city 北京",
+                          en="I don't know which country you are in. Ask for a country's (\"the next holiday in "
+                             "France\"), or set your home city: assistant config set home_city Paris"))
+        if country is None:
+            return ToolResult.failure(f"unknown place '{args.place}': give a country, e.g. 'Japan' or '日本'",
+                                      LocalText(zh=f"找不到地点“{args.place}”。", en=f"I could not find the place '{args.place}'."))
+        today = self._today() if HERE.match(args.place.strip()) else self.now().date()
+        day, zh_day = next_public_day(country, today), next_public_day(country, today, zh=True)
+        if day is None:
+            return ToolResult.failure(f"no calendar of public holidays for {country} here",
+                                      LocalText(zh="这里没有该国家或地区的公共假日日历。",
+                                                en="I have no calendar of public holidays for that country."))
+        return ToolResult.success(date=day.day.isoformat(), weekday=day.day.weekday(), today=today.isoformat(),
+                                  days=(day.day - today).days, name=day.name,
+                                  name_zh=zh_day.name if zh_day is not None and zh_day.name != day.name else "",
+                                  country=country, country_name=country_names().get(country, country))
+
     async def run(self, args: ClockArgs) -> ToolResult:
         now = self.now()
+        if args.ask == "holiday":
+            return self._next_holiday(args)
         if args.ask in ("now", "zone", "difference", "convert"):
             zones = []
             for place in ([args.place] if args.ask in ("now", "zone") else [args.place, args.other_place]):

@@ -41,6 +41,16 @@ def _zones_by_country() -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def _country_of_zone() -> dict[str, str]:
+    return {row[2]: row[0] for row in _table("zone.tab") if len(row) >= 3}
+
+
+def country_of_zone(zone: str) -> str | None:
+    """The country a time zone is kept in ("Europe/Paris" → "FR"), or ``None`` (UTC, an unknown name)."""
+    return _country_of_zone().get(zone)
+
+
+@cache
 def country_names() -> dict[str, str]:
     """ISO 3166 code → the country's short English name ("RU" → "Russia")."""
     return {row[0]: row[1] for row in _table("iso3166.tab") if len(row) >= 2}

@@ -40,6 +40,45 @@ def en_digits(text: str) -> str:
     return EN_NUMBER.sub(lambda m: str(en_value(m.group())), text)
 
 
+_EN_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+                     "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
+                     "nineteenth": 19, "twentieth": 20, "thirtieth": 30}
+_ORD = (rf"(?:(?:twenty|thirty)[\s-]+(?:{'|'.join(k for k, v in _EN_ORDINAL_UNITS.items() if v < 10)})|"
+        rf"{'|'.join(sorted(_EN_ORDINAL_UNITS, key=len, reverse=True))})")
+_EN_ORDINAL = lazy_compile(rf"\b{_ORD}\b", re.IGNORECASE)
+
+
+_MONTH_NAMES = ("january|february|march|april|may|june|july|august|september|october|november|december"
+                "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
+# An ordinal beside a month's name is a day of it: "the twenty second of may", "april sixteenth".
+_EN_ORDINAL_DAY = lazy_compile(rf"\b(?:{_MONTH_NAMES})\.?\s+(?P<after>{_ORD})\b|"
+                               rf"\b(?P<before>{_ORD})(?=\s+(?:of\s+)?(?:{_MONTH_NAMES})\b)", re.IGNORECASE)
+
+
+def _ordinal(words: str) -> str:
+    parts = re.split(r"[\s-]+", words.lower())
+    n = sum(_EN_TENS.get(p, 0) + _EN_ORDINAL_UNITS.get(p, 0) for p in parts)
+    return f"{n}{'st' if n % 10 == 1 and n != 11 else 'nd' if n % 10 == 2 and n != 12 else 'rd' if n % 10 == 3 and n != 13 else 'th'}"
+
+
+def en_ordinals(text: str) -> str:
+    """``text`` with the English ordinals of a month's days written in digits ("the twenty second" → "the 22nd",
+    "fifth" → "5th"): for reading a day, where "second" is a day and not a unit."""
+    return _EN_ORDINAL.sub(lambda m: _ordinal(m.group()), text)
+
+
+def en_ordinal_dates(text: str) -> str:
+    """``text`` with the ordinals said beside a month written in digits ("the twenty second of may" → "the 22nd of
+    may", "april sixteenth" → "april 16th"); any other ordinal ("a third of 90", "the second one") as it was."""
+    def digits(m: re.Match[str]) -> str:
+        said = m.group("after") or m.group("before")
+        start = (m.start("after") if m.group("after") else m.start("before")) - m.start()
+        return m.group()[:start] + _ordinal(said) + m.group()[start + len(said):]
+
+    return _EN_ORDINAL_DAY.sub(digits, text)
+
+
 def _whole(words: str) -> int:
     total, current = 0, 0
     for word in re.split(r"[\s-]+", words.lower()):

@@ -88,6 +88,19 @@ class Reading:
     def certain(self) -> bool:
         return self.p >= CERTAIN and self.lead >= LEAD
 
+    @property
+    def family(self) -> str | None:
+        """The family of targets (``clock`` of ``clock.time``, ``clock.date`` …) the reading is certain of when no
+        one target of it is (a request for "the date and time", which two labels share); ``None``: none is."""
+        sums: dict[str, float] = {}
+        for target, p in self.ranked:
+            family = target.split(".")[0]
+            sums[family] = sums.get(family, 0.0) + p
+        ranked = sorted(sums.items(), key=lambda kv: -kv[1])
+        best, p = ranked[0]
+        lead = p - (ranked[1][1] if len(ranked) > 1 else 0.0)
+        return best if p >= CERTAIN and lead >= LEAD else None
+
     def is_(self, *targets: str) -> bool:
         """Certainly one of ``targets`` (a target, or a family such as ``out_of_reach``)."""
         return self.certain and any(self.target == t or self.target.startswith(t + ".") for t in targets)
@@ -96,7 +109,7 @@ class Reading:
     def grounded(self) -> bool:
         """Most of the request's words (all but :data:`FOREIGN` of them) belong to its target's frame: a reading
         an answer can rest on, not a guess from a word or two that happen to weigh ("number", a digit)."""
-        frame = model().frames.get(self.target, frozenset())
+        frame = model().frame(self.target)
         words = [w for w in self.words if w not in _PUNCT]
         return bool(words) and sum(w not in frame for w in words) <= FOREIGN * len(words)
 
@@ -112,6 +125,14 @@ class Model:
         self._rows: dict[str, str] = data["features"]
         self.frames: dict[str, frozenset[str]] = {t: frozenset(words.split()) for t, words in data.get("frames", {}).items()}
         self._decoded: dict[str, list[tuple[int, int]]] = {}
+
+    def frame(self, target: str) -> frozenset[str]:
+        """The words requests of ``target`` are made of; of a family (``clock``), those of all its targets."""
+        found = self.frames.get(target)
+        if found is None:
+            found = frozenset().union(*(words for t, words in self.frames.items() if t.startswith(target + ".")))
+            self.frames[target] = found
+        return found
 
     def _row(self, feature: str) -> list[tuple[int, int]] | None:
         row = self._decoded.get(feature)
@@ -152,7 +173,7 @@ def unexplained(text: str, target: str, read: str = "") -> list[str]:
     """The words of ``text`` that neither belong to the frame of ``target`` (the words its requests are made of,
     learned with the weights: values excepted) nor were read as a value (``read``: the words a rule took, a place):
     what a decision on the reading alone would leave unread. Empty: every word is accounted for."""
-    frame = model().frames.get(target, frozenset())
+    frame = model().frame(target)
     taken = set(tokens(read))
     return [w for w in tokens(text) if w not in _PUNCT and not ({w, w.removesuffix("'s")} & (frame | taken))]
 

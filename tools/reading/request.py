@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import Any, Callable
 
 from tools.reading import reader
-from tools.reading.numerals import EN_NUMBER, en_value
+from tools.reading.numerals import EN_NUMBER, en_ordinal_dates, en_value
 from tools.lazy_re import lazy_compile
 
 # Chat-template markers and role tokens of the common model families.
@@ -75,7 +75,11 @@ _SEP = r"(?:[\s,，、.。!！:：;；~～…—]|-(?!\s*[\d.]))*"  # a hyphen b
 _END = r"[\s,，、.。!！?？:：;；~～…—-]*"
 
 # English: what may open a request. Interjections stand alone only before a pause ("ok, …", "so, …").
+# Names people call an assistant by: a name that is no word may open a request alone ("olly, …", "alexa what's …");
+# one that is a word only after a greeting ("ok google", "hey computer").
+_EN_NAMES = r"(?:olly|siri|alexa|cortana|jarvis|bixby)"
 _EN_OPEN = [
+    rf"(?:h(?:i+|e+y+a?|ello+|iya|owdy)|ok(?:ay)?)\s+(?:{_EN_NAMES[3:-1]}|google|computer)", _EN_NAMES,
     r"h(?:i+|e+y+a?|ello+|iya|owdy)(?:\s+(?:there|again|assistant|buddy|friend|mate|bot|all|everyone))?",
     r"yo+", r"greetings", r"good\s+(?:morning|afternoon|evening|day)(?:\s+(?:there|again|assistant|to\s+you))?",
     r"dear\s+assistant", r"(?:excuse|pardon)\s+me", r"sorry\s+to\s+(?:bother|trouble)\s+you(?:\s+but)?",
@@ -103,12 +107,13 @@ _EN_EMBED = [
     r"(?:i\s+)?(?:wonder|was\s+wondering|am\s+wondering|'m\s+wondering)", r"any\s+idea", r"(?:do\s+you\s+)?know",
     r"i(?:\s+would|'d)\s+(?:like|love)\s+to\s+know", r"i\s+(?:want|need|wanted)\s+to\s+know", r"find(?:ing)?\s+out",
     r"i(?:'m|\s+am)\s+curious", r"curious",
-    r"check(?:ing)?", r"look(?:ing)?\s+up",
+    r"check(?:ing)?", r"look(?:ing)?\s+up", r"give\s+me", r"(?:can|could|may)\s+i\s+(?:please\s+)?(?:have|get|see)",
+    r"i(?:'d|\s+would)\s+like", r"just\s+(?:tell|show)\s+me", r"just\s+let\s+me\s+know",
 ]
 _EN_CLOSE = [
     r"please", r"pls", r"plz", r"(?:many\s+)?thanks?(?:\s+(?:you|a\s+lot|so\s+much|very\s+much|in\s+advance|again))*",
     r"thx", r"ty", r"tia", r"cheers", r"if\s+you\s+(?:can|could|would|don'?t\s+mind)", r"if\s+possible",
-    r"for\s+me", r"(?:real\s+)?quick(?:ly)?", r"(?:my\s+)?(?:friend|buddy|mate)", r"assistant", r"bot",
+    r"for\s+me", r"(?:real\s+)?quick(?:ly)?", r"(?:my\s+)?(?:friend|buddy|mate)", r"assistant", r"bot", _EN_NAMES,
     r"(?:i\s+)?appreciate\s+it", r"much\s+appreciated", r"thank\s+you(?:\s+(?:so|very)\s+much)?",
     r"ok(?:ay)?\??", r"right\?", r"[:;]-?[)D]", r"at\s+the\s+moment",
 ]
@@ -220,7 +225,7 @@ def _numbers_in_words(text: str) -> str:
             return words  # "one of them", "which one": a word
         return str(en_value(words))
 
-    return EN_NUMBER.sub(digits, text)
+    return EN_NUMBER.sub(digits, en_ordinal_dates(text))
 
 
 def values(text: str) -> str:
@@ -273,8 +278,16 @@ class Request:
     @cached_property
     def intent(self) -> reader.Reading | None:
         """What the learned reader makes of the words as typed (it was trained on them wrapped as people wrap
-        them), read once: ``None`` when it has nothing to say, or for markup, which no rule answers."""
-        return None if self.markup else reader.read(self.text)
+        them), read once: ``None`` when it has nothing to say, or for markup, which no rule answers. When it is
+        unsure of the words as typed, the request with its wrapper set aside is read ("can i have today's date")."""
+        if self.markup:
+            return None
+        whole = reader.read(self.text)
+        if self.wrapped and (whole is None or not (whole.certain or whole.family)):
+            bare = reader.read(self.core)
+            if bare is not None and (bare.certain or bare.family):
+                return bare
+        return whole
 
 
 def has_markup(text: str) -> bool:

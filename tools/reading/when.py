@@ -65,8 +65,9 @@ _PIECES = lazy_compile(
     r"|(?P<en_week>(?:this|the)\s+week)"
     r"|(?P<en_date>(?P<en_month>january|february|march|april|may|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?\s+(?P<en_day>\d{1,2})(?:st|nd|rd|th)?"
-    r"|(?P<en_day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<en_month2>january|february|march|april|june|july|august"
-    r"|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b)"
+    r"|(?P<en_day2>\d{1,2})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<en_month2>january|february|march|april|june|july|august"
+    r"|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+    r"|(?:(?:st|nd|rd|th)\s+(?:of\s+)?|\s+of\s+)(?P<en_may>may))\b)"  # "22nd may", "22 of may": May, not "may be"
     r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|tmrw|tmr)"
     r"|(?P<en_part>(?:this\s+|in\s+the\s+)?(?P<en_part_name>morning|afternoon|evening|night))"
     r"|(?P<en_hour>(?:at\s+|around\s+|by\s+)?(?P<en_hour_n>\d{1,2})(?::(?P<en_min>\d\d))?\s*(?P<en_ampm>a\.?m\.?|p\.?m\.?)"
@@ -259,7 +260,7 @@ def _date(g: dict[str, Any], today: date) -> Read:
         mo, dd = _zh_number(g["zh_month"]) or 0, _zh_number(g["zh_day"]) or 0
     elif g["en_date"]:
         y = None
-        mo = _EN_MONTHS[(g["en_month"] or g["en_month2"]).casefold()]
+        mo = _EN_MONTHS[(g["en_month"] or g["en_month2"] or g["en_may"]).casefold()]
         dd = int(g["en_day"] or g["en_day2"])
     else:
         y, mo, dd = None, today.month, int(g["zh_day_n"])

@@ -206,7 +206,33 @@ def test_times_it_cannot_place_are_neither_set_nor_asked_for_by_rule(tmp_path, q
     from conftest import by_rule
 
     decision = by_rule(tmp_path, question, clock=CLOCK)
-    assert decision is None or decision.route not in ("reminders", "clarify"), decision
+    listed = decision is not None and [a.action for a in decision.args or []] == ["list"]  # "what time is my alarm set for"
+    assert decision is None or listed or decision.route not in ("reminders", "clarify"), decision
+
+
+@pytest.mark.parametrize("question", [
+    "please go through my reminder list and tell me what's on it", "what alarms are upcoming", "tell me my alarms",
+    "is the company party on my list of reminders", "did i set up a reminder to clean the bathroom",
+    "do i have a reminder for our neighbor's anniversary", "what is now on my reminder list", "next alarm",
+    "check if getting a light bulb is on my list of reminders", "is there a reminder set to clean the gutters",
+])
+def test_the_reminders_asked_for_in_other_words_are_listed(tmp_path, question):
+    from conftest import by_rule
+
+    decision = by_rule(tmp_path, question, clock=CLOCK)
+    assert decision is not None and [a.action for a in decision.args or []] == ["list"], (question, decision)
+
+
+@pytest.mark.parametrize("question", [
+    "i want a timer set", "i need to set a timer", "how do i set a timer", "can i set a reminder", "how about a reminder",
+    "i need an alarm set please", "please run a timer for me", "what should i remember to bring",
+    "is the alarm loud enough", "the reminders app crashed again", "set an alarm for my meeting",
+])
+def test_a_request_for_a_new_one_or_about_them_is_never_the_list(tmp_path, question):
+    from conftest import by_rule
+
+    decision = by_rule(tmp_path, question, clock=CLOCK)
+    assert decision is None or [a.action for a in decision.args or []] != ["list"], (question, decision)
 
 
 @pytest.mark.parametrize("cancel, left", [

@@ -278,6 +278,9 @@ class ClockReading:
     def _time(self, question: str, ask: Ask, frame: str) -> list[BaseModel] | None:
         """The time now or the time zone, here or in the one place the words left over name ("what's the time
         set to in orlando florida right now", "which timezone is reno in")."""
+        said = set(tokens(question))
+        if said & {"need", "want", "set", "start", "make", "create"} and not said & {"what", "what's", "whats", "tell"}:
+            return None  # "i need you to set a time": a timer or a reminder, not the time now
         known = " ".join(_SAID_WITH | _TIME_WORDS)
         if not unexplained(question, frame, known):
             return [ClockArgs(ask=ask, place="")]

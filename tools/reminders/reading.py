@@ -19,6 +19,7 @@ from typing import Literal
 
 from tools.base import LocalText
 from tools.reminders.args import RemindersArgs
+from tools.reminders.listing import asks_list
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
 from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME, on_24h
@@ -295,19 +296,6 @@ _ZH_SET = lazy_compile(
     r"^(?:(?:帮我|请|给我|麻烦)?(?:设置|设定|设个|定个|开个|来个|建个|加个|设|定|开|建|加)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)(?P<after>.*)"
     r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
-_EN_LIST = lazy_compile(
-    r"^(?:what|which)\s+(?:reminders|timers|alarms)\s+(?:do\s+i\s+have|are\s+(?:set|there|pending|left|coming\s+up))"
-    r"|^(?:list|show|see|view|check)\s+(?:me\s+)?(?:all\s+)?(?:my\s+|the\s+)?(?:reminders|timers|alarms|pending\s+reminders)"
-    r"|^(?:my\s+)?(?:reminders|timers)\s*[?？]*$|^do\s+i\s+have\s+any\s+(?:reminders|timers|alarms)"
-    r"|^(?:any|what)\s+(?:reminders|timers)(?:\s+(?:set|today|left))?"
-    # "what alarms have I got", "which reminders have I set", "go through my reminders", "read me my alarms",
-    # "are there any alarms set", "do I have alarms tomorrow"
-    r"|^(?:what|which)\s+(?:reminders|timers|alarms)\s+(?:have\s+i\s+(?:got|set|made)|i(?:'ve|\s+have)\s+(?:got|set)|"
-    r"are\s+(?:on|in)\s+my\s+(?:list|phone|calendar))"
-    r"|^(?:go\s+(?:through|over)|read(?:\s+(?:me|out))?|run\s+through|tell\s+me|give\s+me)\s+(?:all\s+)?(?:my|the)\s+"
-    r"(?:reminders|alarms|timers)(?:\s+for\s+me)?$"
-    r"|^(?:are\s+there|have\s+i\s+got|do\s+i\s+have)\s+(?:any\s+)?(?:reminders|alarms|timers)(?:\s+(?:set|on|pending|for\s+"
-    r"(?:today|tomorrow|tonight)|today|tomorrow|tonight))?$", re.IGNORECASE)
 _ZH_LIST = lazy_compile(r"^(?:我)?(?:有|还有)(?:哪些|什么|几个|没有)(?:提醒|闹钟|定时器)|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部)?(?:提醒|闹钟|定时器)"
                       r"|^(?:我的)?(?:提醒|闹钟|定时器)(?:有哪些|列表)")
 _EN_CANCEL = lazy_compile(
@@ -325,7 +313,7 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     if not text or len(text) > MAX_TEXT + 200:
         return None
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
-    if (_ZH_LIST if zh else _EN_LIST).search(text):
+    if _ZH_LIST.search(text) if zh else asks_list(text):
         return RemindersArgs(action="list")
     numbered = re.match(r"^(?:cancel|delete|remove)\s+(?:reminder\s+|timer\s+)?#?(\d+)$|^(?:取消|删除)(?:提醒)?\s*#?(\d+)(?:号)?$",
                         text, re.IGNORECASE)

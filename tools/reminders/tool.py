@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from tools.base import Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.reminders.args import RemindersArgs
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, repeat_said, span_said
-from tools.reading.reader import unexplained
+from tools.reading.reader import tokens, unexplained
 from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
 
@@ -118,7 +118,10 @@ class Reminders(Tool[RemindersArgs]):
 
         times = times_said(question, self.now())
         counted = {1: "one", 2: "two", 3: "three"}.get(len(times), "")  # "two alarms, one at 12 pm and …"
-        if unexplained(numbers_as_digits(question), target, " ".join([*times, counted, "one" if times else ""])):
+        from tools.reminders.listing import SET_WORDS
+
+        said_with = " ".join(SET_WORDS) if times else ""  # "sound the alarm at 6 am", "let's get a timer going for 10 min"
+        if unexplained(numbers_as_digits(question), target, " ".join([*times, counted, "one" if times else "", said_with])):
             return None  # what it is about, or a word no such request has: the rules or the model read it
         kind: Literal["reminder", "timer"] = "timer" if target == "reminders.timer" else "reminder"
         if not times:
@@ -131,7 +134,19 @@ class Reminders(Tool[RemindersArgs]):
         from tools.reminders.reading import read  # its patterns compile when a question may be one, not at start
 
         request = read(question, self.now())  # a reminder set carries the time it read: the run does not read it again
-        return None if request is None else [request]
+        if request is not None:
+            return [request]
+        return self._set_by_words(question) if language_of(question) != "zh" else None
+
+    def _set_by_words(self, question: str) -> list[BaseModel] | None:
+        """An alarm or a timer at each time said, asked in words the rules' forms do not have ("sound the alarm at 6
+        am tomorrow", "count down 10 minutes"): every other word one such requests are made of."""
+        from tools.reminders.listing import asks_to_set
+        from tools.reminders.reading import numbers_as_digits, times_said
+
+        times = times_said(question, self.now())
+        kind = asks_to_set(tokens(numbers_as_digits(question)), times)
+        return None if kind is None else [RemindersArgs(action="set", when=when, kind=kind) for when in times]
 
     def missing(self, question: str) -> str | None:
         if not _MAY_BE.search(question):

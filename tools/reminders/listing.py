@@ -1,0 +1,122 @@
+"""Asking for the reminders, alarms and timers set, or for an alarm or a timer at the times said, in the words people
+use: read by its words, not by a pattern per sentence.
+
+Listing changes nothing, so a request that asks about them in any words may be answered with the list; one that
+would set or change one never is.
+
+A request asks for the list when
+- it names reminders, alarms or timers, is said as a question or a request to be told, and every other word is one
+  such requests are made of ("please go through my reminder list and tell me what's on it", "what alarms are
+  upcoming", "tell me about the alarm timings"): no time, no number, no word of its own;
+- or it asks whether something is among them ("is the company party on my list of reminders", "did i set up a
+  reminder to clean the bathroom", "do i have a reminder for our neighbor's anniversary"): the list answers it.
+
+It never starts with what sets or changes one ("set", "remind me", "cancel", "wake me") and never carries a time
+or a number: those are requests the rules of :mod:`tools.reminders.reading` read."""
+
+from __future__ import annotations
+
+from tools.reading.reader import tokens
+
+_KINDS = frozenset({"reminder", "reminders", "alarm", "alarms", "timer", "timers"})
+# How a request for the list may open: a question, or a request to be told or shown.
+_OPENERS = frozenset({"what", "what's", "whats", "which", "when", "do", "did", "is", "are", "have", "how", "any", "at",
+                      "list", "show", "tell", "read", "go", "give", "provide", "report", "check", "let", "walk", "speak",
+                      "iterate", "describe", "i", "can", "could", "would", "please", "my", "the", "next", "confirm",
+                      "run", "look", "review", "see", "view", "display", "pull", "bring", "name", "say", "recite",
+                      "remind", "reminders", "alarms", "timers", "all"})
+# The words such requests are made of, besides the kind.
+_WORDS = frozenset("""
+what what's whats which when where do did does is are was were have has had got how many much any all every each the
+a an my me i i'm i've you your of on in for to at about with from up there these those them they it that this
+list lists show tell read go through over run give provide report check let see view walk speak iterate describe
+state say recite review display pull bring name look confirm can could would will please kindly now currently
+current pending upcoming coming next left active still already today tomorrow tonight week morning evening night
+set setup made make created added put include included scheduled saved programmed entered asked told requested
+items item things thing everything anything something time times timing timings settings setting wakeup wake
+school work back out loud again before earlier rundown content contents overview summary know need want like to
+be reminded remember remembering help different currently right us we our i'd think
+""".split())
+# A request that opens so sets, changes or cancels one; never a request for the list.
+_ACTIONS = frozenset({"set", "make", "create", "add", "new", "put", "cancel", "delete", "remove", "clear", "stop",
+                      "turn", "snooze", "change", "move", "push", "wake", "reset", "schedule", "start", "begin",
+                      "dismiss", "forget", "edit", "update", "modify", "replace", "switch", "disable", "enable",
+                      "activate", "deactivate", "ring", "alert", "ping", "nudge"})
+# Where a request asks whether something is among them: "... on my list of reminders", "... in my reminders".
+_AMONG = (("on", "my", "list", "of", "reminders"), ("on", "my", "list", "of", "reminder"), ("on", "my", "reminder", "list"),
+          ("on", "my", "reminders", "list"), ("in", "my", "reminders"), ("on", "my", "reminders"),
+          ("in", "my", "reminder", "list"), ("on", "the", "reminder", "list"), ("on", "my", "list", "of", "things", "to",
+                                                                                  "remember"))
+_WHETHER = (("is",), ("are",), ("if",), ("whether",), ("did", "i"), ("do", "i", "have"), ("have", "i"), ("check", "if"), ("check", "whether"),
+            ("check", "to", "see", "if"), ("tell", "me", "if"), ("confirm", "that"), ("confirm",), ("is", "there"),
+            ("please", "check", "if"), ("please", "look", "to", "see", "if"), ("look", "to", "see", "if"))
+
+
+def asks_list(text: str) -> bool:
+    """Whether ``text`` (a request with its wrapper set aside) asks for the reminders, alarms or timers set."""
+    words = tokens(text)
+    if not words or words[0] in _ACTIONS or words[:2] in (["remind", "me"], ["wake", "me"]) and "what" not in words:
+        return False
+    if any(w == "0" or w in ("am", "pm", "o'clock", "oclock") for w in words):
+        return False  # a time or a number: a request the rules read (set at it, cancel that one)
+    if any(_ends_with(words, among) for among in _AMONG) or _names_one(words):
+        return any(tuple(words[:len(w)]) == w for w in _WHETHER)
+    remembered = {"remember", "reminded"} & set(words) and {"what", "i"} <= set(words)  # "what did i want to remember"
+    if not (set(words) & _KINDS or remembered) or words[0] not in _OPENERS or _wants_one(words):
+        return False
+    return all(w in _WORDS or w in _KINDS or w in ("?",) for w in words)
+
+
+def _wants_one(words: list[str]) -> bool:
+    """Said before the kind, what asks for a new one ("i need to set a timer", "i want an alarm set", "can i set a
+    reminder", "how do i set the alarm", "how about a reminder"), unless it asks whether one was set ("did i set an
+    alarm …") or to know them ("i need to know the content of my list of reminders")."""
+    first = next((i for i, w in enumerate(words) if w in _KINDS), len(words))
+    before = words[:first]
+    if words[:2] in (["how", "do"], ["how", "about"], ["how", "can"]):
+        return True
+    if any(w in _ACTIONS or w == "run" for w in before) and words[:2] not in (["did", "i"], ["have", "i"], ["did", "you"],
+                                                                               ["have", "you"]):
+        return True
+    return any(w in ("want", "need") for w in before) and not {"know", "see", "hear"} & set(before)
+
+
+def _ends_with(words: list[str], tail: tuple[str, ...]) -> bool:
+    n = len(tail)
+    return any(tuple(words[i:i + n]) == tail for i in range(len(words) - n + 1) if i + n >= len(words) - 2)
+
+
+def _names_one(words: list[str]) -> bool:
+    """"a reminder to clean the bathroom", "a reminder for my aa meeting", "an alarm to wake up": one named by its
+    words, after "is there", "do i have", "did i set (up)"."""
+    for i, w in enumerate(words[:-2]):
+        after = words[i + 3:i + 4] if words[i + 2] == "set" else words[i + 2:i + 3]  # "a reminder set to …"
+        if w in ("a", "an", "any") and words[i + 1] in ("reminder", "reminders", "alarm", "alarms") and after and after[0] in ("to", "for", "about"):
+            return True
+    return False
+
+
+# The words a request to set an alarm or a timer is made of, besides the kind and the times said ("sound the alarm
+# at 6 am tomorrow", "i need one alarm to go off at 6:30 am and a second alarm set for 8:00 am", "let's get a timer
+# going for 10 minutes", "count down 10 minutes"). A word outside them (what it is about: "for my meeting", a
+# question: "how do i set …") leaves the request to the rules that read a reminder's words, or to the model.
+_SET_KINDS = frozenset({"alarm", "alarms", "timer", "timers", "countdown"})
+SET_WORDS = frozenset("""
+set setting up make create start starting put on get going go off ring sound play initiate schedule new add turn
+i i'd i'll i'm me my you your we us let's lets please can could would will should need want like must gotta have
+got to be a an the one another second first and also then just for at in by from of with please kindly quickly now
+right alarm alarms timer timers countdown clock count counting down wake woken waking call help assist
+""".split())
+
+
+def asks_to_set(words: list[str], times: list[str]) -> str | None:
+    """The kind ("timer" or "reminder", an alarm being a reminder at a time) that ``words`` (a request's, numbers as
+    digits) ask to set at the ``times`` said, when every other word is one such requests are made of; ``None``
+    when they ask anything else or name no time."""
+    if not times or words[:1] in (["how"], ["what"], ["when"], ["is"], ["did"], ["do"], ["why"], ["cancel"], ["stop"]):
+        return None
+    taken = {w for t in times for w in tokens(t)}
+    said = set(words)
+    if not said & (_SET_KINDS | {"count", "wake", "woken"}) or not all(w in SET_WORDS or w in taken for w in words):
+        return None
+    return "timer" if said & {"timer", "timers", "countdown", "count"} else "reminder"

@@ -146,9 +146,30 @@ def test_certain_arithmetic_is_recognised(question, expression):
     # said casually
     ("quick maths: 48 divided by 6", "8"), ("hey can u do 15x15 for me", "225"), ("gimme 12 percent of 450", "54"),
     ("2 to the 10th", "1024"), ("3 to the power 4", "81"),
+    # a result named in Chinese (和, 差, 积, 商, 倒数, roots of any degree), steps said one after another
+    ("123和34的差等于多少", "89"), ("十二与32的积是多少", "384"), ("45与53的差是多少", "-8"), ("45的倒数", "0.0222222222222"),
+    ("5的平方与3的3次方的和是多少", "52"), ("3的平方除以2的立方的商等于多少", "1.125"), ("4的2次方根", "2"), ("3次根号27", "3"),
+    ("根下25", "5"), ("2平方", "4"), ("根号三的倒数", "0.57735026919"), ("4乘6然后再乘七再除以二", "84"),
+    ("4加6然后再乘2", "20"), ("54的立方再加上35", "157499"), ("你知不知道三十四加六十五等于多少", "99"),
+    # fractions and amounts as people say them; a number written with leading zeros
+    ("what is 3/4 of 18", "13.5"), ("what is 1 fifth times 2 fifths", "0.08"),
+    ("what is 80980 + 098098 + 80980 + 1243", "261301"), ("please provide the square root of 36", "6"),
 ])
 def test_the_notation_people_type_is_certain_and_exact(question, value):
     expression = certain_expression(question)
+    assert expression is not None and format_number(evaluate(expression)) == value
+
+
+@pytest.mark.parametrize("question, value", [
+    ("what is 20% of a thousand", "200"), ("what is the square root of 1 million", "1000"),
+    ("400 thousand divided by 8", "50000"), ("what is an 18 percent tip on 20 dollars", "3.6"),
+    ("2.5 million divided by 5", "500000"),
+])
+def test_amounts_said_with_their_scale_are_read_once_for_every_rule(question, value):
+    """The request read once (tools/reading/request.py) carries "a thousand", "1 million" as digits to the rule."""
+    from tools.reading.request import read
+
+    expression = certain_expression(read(question).core)
     assert expression is not None and format_number(evaluate(expression)) == value
 
 
@@ -166,6 +187,7 @@ def test_notation_that_could_mean_something_else_is_left_to_the_model(question):
     "这件衣服打八折吗", "sum of all fears", "what's the average age of a car?", "log of 100",
     "half the time I'm lost", "double check my math", "a third of the class failed",
     "I want to increase my savings by 10% this year", "一半是多少", "how do I do 3+4 in excel?", "can you solve x+2=5",
+    "2平方米是多少平方厘米", "再加上35", "然后再乘2",
 ])
 def test_things_that_only_look_like_arithmetic_are_not_certain(question):
     assert certain_expression(question) is None

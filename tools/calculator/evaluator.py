@@ -258,6 +258,10 @@ _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str
     (re.compile(r"(?i)\b(?:a\s+|one\s+)?half\s+(?:of\s+)?(?=\d|\()"), "(1/2)*"),
     (re.compile(r"(?i)\b(?:(?P<n>\d+)|a|one)\s+(?P<part>third|quarter|fourth|fifth|sixth|eighth|tenth)s?\s+of\s+"),
      lambda m: f"({m.group('n') or 1}/{_PARTS[m.group('part').casefold()]})*"),
+    (re.compile(r"(?i)\b(?P<n>\d+)\s*/\s*(?P<d>\d+)\s+of\s+(?=\d|\()"), r"(\g<n>/\g<d>)*"),  # "3/4 of 18"
+    (re.compile(r"(?i)\b(?P<n>\d+)\s+(?P<part>thirds|quarters|fourths|fifths|sixths|eighths|tenths|third|quarter|fourth|"
+                r"fifth|sixth|eighth|tenth)\b(?!\s+of)"),  # "1 fifth times 2 fifths": numbers
+     lambda m: f"({m.group('n')}/{_PARTS[m.group('part').casefold().rstrip('s')]})"),
     (re.compile(r"(?i)\b(?:double|twice)\s+(?:of\s+)?(?=\d|\()"), "2*"),
     (re.compile(r"(?i)\b(?:triple|thrice)\s+(?:of\s+)?(?=\d|\()"), "3*"),
     (re.compile(r"(?i)(\d+(?:\.\d+)?)\s+factorial\b"), r"factorial(\1)"),
@@ -271,9 +275,13 @@ _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str
     (re.compile(r"(?i)\b(?:the\s+)?square\s+root\s+of\s*"), "sqrt "),
     (re.compile(_FUNCTION_OF + r"(-?\d+(?:\.\d+)?|\([^()]*\))"), r"\1(\2)"),  # "sqrt of 81", "factorial of 5" (never "log of": natural or common?)
     (re.compile(r"(?i)\b(?:the\s+)?cube\s+root\s+of\s*(-?\d+(?:\.\d+)?|\([^()]*\))"), r"cbrt(\1)"),
+    # the Chinese names of a result: "123和34的差" (123 - 34), "十二与32的积", "45的倒数", "4的2次方根", "3次根号19"
+    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*次(?:方)?根"), r"(\1^(1/\2))"),
+    (re.compile(r"(\d+)\s*次根号\s*(\d+(?:\.\d+)?|\([^()]*\))"), r"(\2^(1/\1))"),
+    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*倒数"), r"(1/\1)"),
     (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的平方根|开平方根?|开根号|开方)"), r"sqrt(\1)"),
     (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的立方根|开立方根?)"), r"cbrt(\1)"),
-    (re.compile(r"(?:平方根|根号)\s*"), "sqrt "),
+    (re.compile(r"(?:平方根|根号|根下)\s*"), "sqrt "),
     (re.compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+nearest\s+)?(\d+|"
                 + "|".join(_PLACE_WORDS) + r")\s+" + _PLACES + r"\s*$"),
      lambda m: f"round({m.group(1)}, {_PLACE_WORDS.get(m.group(2).casefold(), m.group(2))})"),
@@ -290,9 +298,12 @@ _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str
     (re.compile(r"\s*除以\s*"), " / "),
     (re.compile(r"\s*(?:加上|加)\s*"), " + "),
     (re.compile(r"\s*(?:减去|减)\s*"), " - "),
-    (re.compile(r"\s*的平方"), "^2"),
-    (re.compile(r"\s*的立方"), "^3"),
+    (re.compile(r"(?<=[\d)])\s*(?:的)?平方(?![根米厘公千英分毫])"), "^2"),  # "2平方", "5的平方"; never 平方米
+    (re.compile(r"(?<=[\d)])\s*(?:的)?立方(?![根米厘公千英分毫])"), "^3"),
     (re.compile(r"\s*的\s*(\d+)\s*次(?:方|幂)"), r"^\1"),
+    (re.compile(r"([\d.]+(?:\^[\d.]+)?|\([^()]*\))\s*(?:和|与|跟)\s*([\d.]+(?:\^[\d.]+)?|\([^()]*\))\s*的\s*(和|差|积|商)"),
+     lambda m: f"({m.group(1)} {dict(和='+', 差='-', 积='*', 商='/')[m.group(3)]} {m.group(2)})"),
+    (re.compile(r"\s*的\s*(?:和|差|积|商)\s*$"), ""),  # "3的平方除以2的立方的商": the result named, said already
     (re.compile(r"(?i)\s*to\s+the\s+(\d+)(?:st|nd|rd|th)(?:\s+power)?"), r"^\1"),  # "2 to the 10th (power)"
     (re.compile(r"(?i)\s*(?:to\s+the\s+power(?:\s+of)?|raised\s+to(?:\s+the\s+power(?:\s+of)?)?)\s*"), "^"),
     (re.compile(r"(?i)\s*\bsquared\b"), "^2"),
@@ -373,7 +384,11 @@ def normalize(expression: str) -> str:
     s = s.strip().rstrip("=").strip()
     s = _SQRT_NO_PARENS.sub(r"sqrt(\1)", s)
     s = _IMPLICIT_MUL.sub("*", s)
+    s = _LEADING_ZEROS.sub("", s)  # "098098" is 98098 (Python reads no such literal)
     return s.replace("^", "**")
+
+
+_LEADING_ZEROS = lazy_compile(r"(?<![\w.])0+(?=\d)")
 
 
 _ALLOWED_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Call, ast.Load)

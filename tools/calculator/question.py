@@ -19,8 +19,9 @@ from tools.lazy_re import lazy_compile
 _FILLER = lazy_compile(
     r"(?i)\b(?:what\s+is|what's|what’s|whats|how\s+much\s+is|calculate|compute|evaluate|please|pls|plz|tell\s+me|"
     r"(?:can|could)\s+(?:you|u)(?:\s+(?:do|solve|work\s+out))?|do|solve|work\s+out|figure\s+out|gimme|give\s+me|"
-    r"quick\s+maths?|maths?|for\s+me|hey|yo)\b"
-    r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几"
+    r"quick\s+maths?|maths?|for\s+me|hey|yo|provide(?:\s+me\s+with|\s+me)?)\b"
+    r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几|你知不知道|你知道"
+    r"|(?<=多少)啊|(?<=多少)呀"
     r"|[?？！。:：]|(?<![\d)])!"
 )
 
@@ -49,7 +50,7 @@ _PERCENT_OF = [
 
 
 _SPOKEN_ARITHMETIC = lazy_compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去根号开"
-                                  r"保留位小数舍入取整到把打折、，与及和总均值数半倍分之]+")
+                                  r"保留位小数舍入取整到把打折、，与及和总均值数半倍分之倒差积商下跟然后再]+")
 
 
 def percent_question(question: str) -> tuple[str, str] | None:
@@ -101,6 +102,22 @@ def _verb_form(question: str) -> str | None:
     return None
 
 
+_THEN = ("然后再", "然后", "再")
+_OPERATOR_WORDS = ("乘以", "乘上", "乘", "除以", "加上", "加", "减去", "减", "的")
+
+
+def _in_turn(text: str) -> str:
+    """Steps said one after another ("4乘6然后再乘7再除以2", "54的立方再加上35"): each applied to the result so
+    far, in brackets, whatever the operators' precedence."""
+    parts = re.split("|".join(_THEN), text)
+    if len(parts) < 2 or not all(p.strip().startswith(_OPERATOR_WORDS) for p in parts[1:]):
+        return text
+    out = parts[0].strip()
+    for part in parts[1:]:
+        out = f"({out}){part.strip()}"
+    return out
+
+
 def certain_expression(question: str) -> str | None:
     """The expression when ``question`` is unmistakably pure arithmetic, else ``None``."""
     if (ratio := percent_question(question)) is not None:
@@ -110,6 +127,7 @@ def certain_expression(question: str) -> str | None:
         if not _SPOKEN_ARITHMETIC.fullmatch(rest):
             return None
         rest = to_digits(rest)
+    rest = _in_turn(rest)
     if not rest or len(rest) > MAX_INPUT or re.search(r"%\s*[\d(]", rest):
         return None
     if any(p.match(rest) for p in _TRAPS):

@@ -18,7 +18,7 @@ _EN_DIGIT = "|".join(k for k, v in _EN_UNITS.items() if 0 < v < 10)
 _EN_SMALL = (rf"(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{_EN_DIGIT}))?|"
              rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})")
 _EN_HUNDREDS = rf"{_EN_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?)?"
-EN_NUMBER = lazy_compile(rf"\b(?:{_EN_HUNDREDS}|a\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?)"
+EN_NUMBER = lazy_compile(rf"\b(?:{_EN_HUNDREDS}|a\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?|a(?=\s+thousand\b))"
                          rf"(?:\s+thousand(?:\s+(?:and\s+)?{_EN_HUNDREDS})?)?"
                          r"(?:\s+and\s+(?:a\s+)?(?:half|quarter)|\s+and\s+three\s+quarters)?\b", re.IGNORECASE)
 _FRACTION = {"half": 0.5, "quarter": 0.25, "quarters": 0.75}

@@ -178,7 +178,7 @@ _IF = lazy_compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|
 _NOT_AN_AMOUNT = lazy_compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECASE)
 _MONEY = lazy_compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
                     re.IGNORECASE)
-_PERCENT_ON = lazy_compile(r"(?:\ba\s+)?(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
+_PERCENT_ON = lazy_compile(r"(?:\ban?\s+)?(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
                          r"(?:\s+charge)?|interest|markup|vat|gratuity|surcharge)\s+(?:on|of|for)\s+(?:(?:a|an|the|my|our)\s+)?",
                          re.IGNORECASE)
 # "15% of 64 bill" (after the above): the bill is the amount
@@ -228,12 +228,22 @@ def _numbers_in_words(text: str) -> str:
     return EN_NUMBER.sub(digits, en_ordinal_dates(text))
 
 
+# An amount said with its scale: "1 million", "2.5 billion", "400 thousand" (after numbers in words: "a thousand").
+_SCALED = lazy_compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b", re.IGNORECASE)
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
+
+
+def _scaled(m: re.Match[str]) -> str:
+    value = float(m.group(1)) * _SCALES[m.group(2).lower()]
+    return str(int(value)) if value.is_integer() else str(value)
+
+
 def values(text: str) -> str:
     """``text`` with its values in the forms the rules read: numbers in words as digits ("thirty-six times twelve"
     → "36 times 12"), money without its sign ("$48.60" → "48.60"), a tip or a tax "on" an amount as a percentage
     "of" it, and compound quantities and durations as one amount ("5 feet 11 inches" → "71 inches", "1 hour and 45
     minutes" → "105 minutes", "3小时20分钟" → "200分钟")."""
-    out = _numbers_in_words(text)
+    out = _SCALED.sub(_scaled, _numbers_in_words(text))
     out = _MONEY.sub("", out)
     out = _AMOUNT_NOUN.sub(r"\1", _PERCENT_ON.sub(r"\1 of ", out))
     for pattern, phrase in _HALVES:

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, Field
 
-from tools.base import Grounding, KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
+from tools.base import CJK, Grounding, KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
 from tools.reading.numerals import en_digits, to_digits
 from tools.lazy_re import lazy_compile
 
@@ -210,7 +210,18 @@ def parse(question: str) -> tuple[float, str, str] | None:
     return None
 
 
-def read_conversion(question: str) -> list[tuple[float, str, str]] | None:
+# The words a conversion request is made of, besides its units and its amount ("what's the conversion from inches to
+# centimeters", "12 feet is equal to how many inches", "if i have four inches, how many centimeters is that"): a
+# request made of nothing else is one by its words alone, whatever the reader makes of it.
+_SAID_WITH = frozenset("""
+what what's whats how many much is are was be would will in into to from of for a an the one half convert converted
+converting conversion conversions equal equals equivalent equivalence there do does you i me we if have has had that
+this it that's get make makes between tell please can could wanna want know need like way proper easy simple change
+changed go about figure out work give show say translate turn value as
+""".split())
+
+
+def read_conversion(question: str, frame: str = "units") -> list[tuple[float, str, str]] | None:
     """The conversions asked, read word by word once the learned reader is certain the request is one, however it
     is worded ("how many ounces are in a cup", "what would four inches be in centimeters", "how do you convert
     pounds to grams", "what's 10 inches in centimeters and millimeters"): (value, from-unit, to-unit) each, as
@@ -250,8 +261,8 @@ def read_conversion(question: str) -> list[tuple[float, str, str]] | None:
     if source is None:
         return None
     read = " ".join([n for *_, n, _ in units] + [str(value)] + [m.group() for m in EN_NUMBER.finditer(question)]
-                    + ["a", "an", "one", "half"])
-    if unexplained(question, "units", read):
+                    + ["a", "an", "one", "half"] + sorted(_SAID_WITH))
+    if unexplained(question, frame, read):
         return None  # a word no conversion request is made of: the model reads it
     name = units[source][2]
     if value == 1 and name.isascii() and units[source][3] is not None:
@@ -445,8 +456,9 @@ class Units(Tool[UnitsArgs]):
 
     def route(self, question: str) -> list[BaseModel] | None:
         found = parse(question)
-        if found is None:
-            return None
+        if found is None:  # made of a conversion's words alone, in any order ("12 feet is equal to how many inches")
+            asked = read_conversion(question, frame="") if _UNIT_LIKE.search(question) and not CJK.search(question) else None
+            return [UnitsArgs(value=v, from_unit=a, to_unit=b) for v, a, b in asked] if asked else None
         value, a, b = found
         return [UnitsArgs(value=value, from_unit=a, to_unit=b)]
 

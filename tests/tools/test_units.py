@@ -59,6 +59,29 @@ def test_traps_are_not_conversions(question):
     assert parse(question) is None
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("what's the conversion from inches to centimeters", (1, "inch", "centimeters")),
+    ("how are yards converted to inches", (1, "yard", "inches")),
+    ("12 feet is equal to how many inches", (12, "feet", "inches")),
+    ("i wanna know how many teaspoons are in a tablespoon", (1, "tablespoon", "teaspoons")),
+    ("if i have four inches, how many centimeters is that", (4, "inches", "centimeters")),
+])
+def test_a_conversion_made_of_a_conversion_s_words_alone_is_read_by_rule(tmp_path, question, expected):
+    """No form has these orders; every other word is one conversion requests are made of, so the rule reads them
+    with no reader and no model."""
+    tool = Units()
+    args = tool.route(question)
+    assert args is not None and (args[0].value, args[0].from_unit, args[0].to_unit) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "i have 5 feet of rope", "feet and inches", "miles and kilometers are both units of distance",
+    "is a mile longer than a kilometer", "my feet hurt after 5 miles", "how many inches did it snow in 5 hours",
+])
+def test_units_said_in_a_sentence_about_something_else_are_no_conversion(question):
+    assert Units().route(question) is None
+
+
 def test_numbers_are_shown_as_people_read_them():
     assert [format_value(x) for x in (37.7777, 8.04672, 2000.0, 0.000310686, 1e-9, 0)] == [
         "37.78", "8.05", "2000", "0.0003107", "1e-09", "0"]

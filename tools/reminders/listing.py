@@ -25,6 +25,7 @@ _OPENERS = frozenset({"what", "what's", "whats", "which", "when", "do", "did", "
                       "iterate", "describe", "i", "can", "could", "would", "please", "my", "the", "next", "confirm",
                       "run", "look", "review", "see", "view", "display", "pull", "bring", "name", "say", "recite",
                       "remind", "reminders", "alarms", "timers", "all"})
+_POLITE = frozenset({"i", "can", "could", "would", "please", "my", "the", "reminders", "alarms", "timers", "all"})
 # The words such requests are made of, besides the kind.
 _WORDS = frozenset("""
 what what's whats which when where do did does is are was were have has had got how many much any all every each the
@@ -64,6 +65,9 @@ def asks_list(text: str) -> bool:
     remembered = {"remember", "reminded"} & set(words) and {"what", "i"} <= set(words)  # "what did i want to remember"
     if not (set(words) & _KINDS or remembered) or words[0] not in _OPENERS or _wants_one(words):
         return False
+    if not set(words) & (_OPENERS - _POLITE | {"upcoming", "pending", "left", "set", "on"}) \
+            and not set(words) <= _KINDS | {"my", "all", "the", "any", "?"}:
+        return False  # "can you please the timer": asks nothing; "all my alarms" names them
     return all(w in _WORDS or w in _KINDS or w in ("?",) for w in words)
 
 

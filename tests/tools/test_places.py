@@ -98,6 +98,24 @@ def test_a_name_the_offline_list_lacks_is_routed_by_rule_as_written(tool, questi
     assert [a.place for a in tool.route(question)] == [place]
 
 
+@pytest.mark.parametrize("question, place", [
+    ("舒城的天气", "舒城"), ("盘县今天的天气如何", "盘县"), ("今天全椒天气怎么样", "全椒"), ("罗山天气", "罗山"),
+])
+def test_a_chinese_name_the_offline_list_lacks_is_routed_when_the_request_is_nothing_more(tool, question, place):
+    """A place, a day and the weather asked for, nothing else: the tool looks the place up online."""
+    assert [a.place for a in tool.route(question)] == [place]
+
+
+@pytest.mark.parametrize("question", ["春节的天气", "会议的天气", "北流的天气适合种什么", "我觉得舒城的天气不错"])
+def test_a_chinese_phrase_that_is_a_day_an_event_or_more_than_a_request_is_not_a_place(tool, question):
+    assert tool.route(question) is None
+
+
+@pytest.mark.parametrize("question", ["今日天气怎么样啊", "帮我查一下明日天气", "星期六的天气"])
+def test_a_chinese_day_is_no_place_and_the_place_is_asked_for(tool, question):
+    assert tool.route(question) is None and tool.missing(question) is not None
+
+
 @pytest.mark.parametrize("question", [
     "What is the weather in Celsius", "Is it cold in December", "Weather in my area", "Will it rain at my current location",
 ])

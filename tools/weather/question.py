@@ -14,7 +14,7 @@ from tools.gazetteer import Gazetteer, Place
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.text import (
     EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, about_a_thing, asks_any_place, asks_weather, asks_weather_here, names_something, place_phrase,
-    explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense,
+    explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense, zh_unknown_place,
 )
 from tools.reading.reader import leftover, read as read_intent, unexplained
 from tools.reading.when import find_when
@@ -140,6 +140,7 @@ class WeatherQuestions:
                 if len(words) > k and self.places().qualifier(" ".join(words[-k:])):
                     unknown = f"{' '.join(words[:-k]).rstrip('.')}, {' '.join(words[-k:])}"
                     break
+        unknown = unknown or zh_unknown_place(question)
         if unknown:
             # looked up online by the tool
             return [WeatherArgs(place=unknown, when=self.when_in(question), language=language_of(question))]

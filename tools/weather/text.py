@@ -107,7 +107,8 @@ _ANY_PLACE = lazy_compile(
     r"随便|任意|任何一个|某个|哪个城市都|(?:一个|个)(?:\w{0,4})?(?:城市|地方)|\bany\s+(?:city|place|town)\b|\ba random (?:city|place)\b"
     r"|\bsome (?:city|place)\b|\banywhere\b", re.IGNORECASE)
 # A place-like phrase the gazetteer may not know: "in Xyz", "Xyz的天气".
-_TIME_WORDS = r"(?:今天|明天|后天|昨天|现在|今晚|今早|这两天|最近|周末|本周|下周|早上|晚上|下午|上午|目前|当前|这里|外面|那边)"
+_TIME_WORDS = (r"(?:今天|明天|后天|昨天|今日|明日|明儿|今儿|现在|今晚|今夜|今早|明早|明晚|这两天|最近|周末|本周|下周|这周|"
+               r"(?:下)?(?:星期|周|礼拜)[一二三四五六日天]|早上|晚上|下午|上午|目前|当前|这里|外面|那边)")
 _ZH_PLACE_PHRASE = lazy_compile(r"([\u3400-\u9fff]{2,8}?)(?:的)?(?:" + _TIME_WORDS + r")*(?:天气|气温|温度|冷不冷|热不热|下雨|下雪)")
 _EN_PLACE_PHRASE = lazy_compile(
     r"\b(?:in|at|for|of)\s+((?!(?:the|a|an|this|that|it|my|your|our|today|tomorrow|tonight|now|general|weather|summer"
@@ -269,7 +270,7 @@ def names_something(question: str) -> bool:
     return False
 
 
-_ZH_ASKING = lazy_compile(r"查询|查一下|查查|查|看一下|看看|帮我|帮忙|告诉我|说说|一下|请问|请|想知道|知道")
+_ZH_ASKING = lazy_compile(r"查询|查一下|查查|查看|查|看一下|看看|搜索|搜一下|搜|帮我|帮忙|告诉我|说说|一下|请问|请|想知道|知道")
 
 
 _NAME = r"[A-Z\u00c0-\u00de][\w'’.\-]*"
@@ -290,6 +291,24 @@ def unknown_place(question: str, never: set[str]) -> str | None:
     if qualifier and qualifier.split()[0].casefold() not in never:
         return f"{name}, {qualifier}"
     return name
+
+
+# A Chinese weather request that is a place and its weather, nothing more, once the day and the asking are set
+# aside ("舒城的天气", "盘县今天的天气如何", "罗山天气"): the place is looked up online when the gazetteer lacks it.
+_ZH_BARE_REPORT = lazy_compile(r"^(?:的)?(?:天气|气温|温度)(?:预报|情况)?(?:怎么样|如何|怎样|好吗|好不好)?(?:啊|呢|呀|吗)?$")
+
+
+_NOT_A_PLACE_END = ("节", "日", "会", "赛", "礼", "试", "期", "天", "年", "月", "周", "末", "议", "动", "游", "行")
+
+
+def zh_unknown_place(question: str) -> str | None:
+    """The place of a Chinese weather request made of nothing but a place the gazetteer lacks, a day and the
+    weather asked for ("舒城的天气", "今天全椒天气怎么样"); ``None`` for anything more."""
+    name = place_phrase(question)
+    if name is None or not CJK.search(question) or name.endswith(_NOT_A_PLACE_END):
+        return None  # "春节的天气", "比赛的天气": a day or an event, not a place
+    rest = re.sub(_TIME_WORDS, "", _ZH_ASKING.sub("", question.replace(name, "", 1)))
+    return name if _ZH_BARE_REPORT.match(re.sub(r"[\s?？!！。.,，]", "", rest)) else None
 
 
 def place_phrase(question: str) -> str | None:

@@ -109,7 +109,10 @@ _OPERATOR_WORDS = ("乘以", "乘上", "乘", "除以", "加上", "加", "减去
 def _in_turn(text: str) -> str:
     """Steps said one after another ("4乘6然后再乘7再除以2", "54的立方再加上35"): each applied to the result so
     far, in brackets, whatever the operators' precedence."""
-    parts = re.split("|".join(_THEN), text)
+    cut = text
+    for then in _THEN:  # the longest first: "然后再" before "然后" and "再"
+        cut = cut.replace(then, "\x00")
+    parts = cut.split("\x00")
     if len(parts) < 2 or not all(p.strip().startswith(_OPERATOR_WORDS) for p in parts[1:]):
         return text
     out = parts[0].strip()

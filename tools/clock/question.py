@@ -28,14 +28,6 @@ _LEAD = r"^(?:请问|请|帮我查一下|帮我查|查一下|你知道|(?i:pleas
 
 
 _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
-    ("now", re.compile(_LEAD + r"(?:现在|当前|目前|此刻|这会儿)?\s*(?P<place>[^\s,，]*?)\s*(?:现在|当前|目前|此刻|当地|的|时间)*\s*(?:是)?\s*(?:几点了?|几点钟|什么时间|什么时候了|几时)(?:了)?$")),
-    ("now", re.compile(_LEAD + r"(?:现在|当前|目前|此刻|这会儿)?\s*(?P<place>[^\s,，]+?)(?:现在|当地|的)*时间$")),
-    ("now", re.compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+(?:current\s+|local\s+)?time|what\s+time\s+is\s+it|"
-                               r"current\s+time|local\s+time|time)(?:\s+(?:right\s+)?now)?(?:\s+(?:over|back\s+home|over\s+there|"
-                               r"out|down|up))?(?:\s+in\s+(?P<place>.+?))?"
-                               r"(?:\s+(?:right\s+)?now)?)$")),
-    ("zone", re.compile(_LEAD + r"(?P<place>[^\s,，]+?)\s*(?:是|在|用|属于|的)*\s*(?:哪个|哪一个|什么|啥)?\s*时区"
-                               r"(?:是什么|是哪个|是多少)?(?:呢|啊)?$")),
     ("difference", re.compile(_LEAD + r"(?P<place>[^\s,，]+?)\s*(?:和|与|跟|同)\s*(?P<other_place>[^\s,，]+?)\s*(?:的)?\s*"
                                       r"(?:时差|时间差|相差几个?小时|差几个?小时|差多少(?:个)?小时)(?:是多少|多少|有多少|是几个?小时|几个?小时)?$")),
     ("difference", re.compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+)?time\s+difference\s+between\s+(?P<place>.+?)\s+and\s+"
@@ -49,23 +41,12 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("convert", re.compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
                                    r"\s*(?:半|\d{1,2}\s*分?|[一三]刻)?)\s*(?:是|等于|相当于|的时候)?\s*(?P<other_place>[^\s,，\d]+?)"
                                    r"(?:时间)?\s*(?:几点|几点钟|什么时间|几点了)$")),
-    ("weekday", re.compile(_LEAD + r"(?P<date>.+?)\s*(?:是|为)?\s*(?:星期几|周几|礼拜几)(?:呢)?$")),
-    ("weekday", re.compile(_LEAD + r"(?i:(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+is\s+it"
-                                   r"(?:\s+(?P<date>today|tomorrow|yesterday))?(?:\s+(?:today|(?:right\s+)?now))?|"
-                                   r"(?:what|which)\s+(?:day(?:\s+of\s+the\s+week)?|weekday)\s+(?:will\s+it\s+be|is\s+it|was\s+it|will\s+be|is|was)\s+"
-                                   r"(?P<date2>.+?)(?:\s+on)?|(?:what|which)\s+day(?:\s+of\s+the\s+week)?\s+(?:does|did|will)\s+"
-                                   r"(?P<date3>.+?)\s+(?:fall|land|be)(?:\s+on)?(?:\s+this\s+year)?)$")),
-    ("days_until", re.compile(_LEAD + r"(?:离|距离|距)\s*(?P<date>.+?)\s*(?:还有|还剩|有)\s*(?:多少|几)\s*天(?:了)?$")),
-    ("days_until", re.compile(_LEAD + r"(?:还有|还剩)\s*(?:多少|几)\s*天\s*(?:到|就到|就是|过)\s*(?P<date>.+?)$")),
-    ("days_until", re.compile(_LEAD + r"(?P<date>[^\s,，]+?)\s*(?:还有|还剩)\s*(?:多少|几)\s*天(?:了)?$")),  # 国庆节还有几天
     ("days_until", re.compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?days\s+(?:are\s+(?:there|left)\s+)?(?:until|till|til|to|before)\s+"
                                       r"(?P<date>.+?)|days\s+(?:until|till|to)\s+(?P<date2>.+?))$")),
     ("days_between", re.compile(_LEAD + r"(?:从)?\s*(?P<date>[^到至]+?)\s*(?:到|至)\s*(?P<other_date>.+?)\s*(?:有|共|一共|相差|差)?\s*"
                                         r"(?:多少|几)\s*天$")),
     ("days_between", re.compile(_LEAD + r"(?i:how\s+many\s+days\s+(?:are\s+there\s+)?(?:between|from)\s+(?P<date>.+?)\s+"
                                         r"(?:and|to|until)\s+(?P<other_date>.+?))$")),
-    ("date", re.compile(_LEAD + r"(?P<date>.+?)\s*(?:是)\s*(?:几号|哪天|哪一天|几月几[号日]|什么时候|什么日子|几月几号)$")),
-    ("date", re.compile(_LEAD + r"(?P<date>今天|明天|后天|昨天)\s*(?:是)?\s*(?:几号|几月几[号日])$")),
     ("date", re.compile(_LEAD + r"(?i:when\s+is\s+(?P<date>.+?)|what(?:'s|\s+is)\s+the\s+date\s+(?P<date2>.+?)|"
                                 r"what\s+date\s+(?:is\s+it|will\s+it\s+be|was\s+it)\s+(?P<date5>in\s+.+?|.+?\s+(?:from\s+now|ago))|"
                                 r"what\s+date\s+is\s+(?P<date3>.+?)|what(?:'s|\s+is)\s+(?P<date4>today)'?s\s+date)$")),
@@ -121,7 +102,8 @@ class ClockQuestions:
             dates = [args.date] + ([args.other_date] if ask == "days_between" else [])
             if all(read_date(x, today) is not None for x in dates):
                 return args
-        return None
+        heard = self.reading.by_words(question)  # the time now and a day's weekday, in the words they are asked with
+        return heard[0] if heard and isinstance(heard[0], ClockArgs) else None
 
     def _today_cheap(self) -> date:
         """Today for reading phrases in the router: the clock's UTC date is close enough to tell a date from
@@ -132,7 +114,7 @@ class ClockQuestions:
         if not TIME_WORDS.search(question):
             return None
         args = self.parse(question)
-        return [args] if args else self.reading.by_words(question)
+        return [args] if args else None
 
     def grounding(self, question: str) -> Grounding:
         return "grounded" if TIME_WORDS.search(question) else "ungrounded"
@@ -148,7 +130,8 @@ _SAID_WITH = frozenset({"what", "what's", "whats", "which", "is", "it", "the", "
                         "information", "info", "find", "check", "say", "says", "let"})
 _DAY_WORDS = frozenset({"date", "dates", "day", "weekday", "week", "fall", "falls", "was", "did", "year", "today's",
                         "today", "full"})
-_TIME_WORDS = frozenset({"time", "hour", "clock", "local", "zone", "timezone", "minute", "there", "uses",
+_TIME_WORDS = frozenset({"time", "hour", "clock", "local", "zone", "timezone", "minute", "there", "uses", "over",
+                         "back", "home", "out", "down",
                          "use", "are", "am", "kept", "keep", "set"})
 _WEEKDAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "days", "off", "free", "until", "till",
@@ -164,6 +147,9 @@ _ZH_SAID_WITH = tuple(sorted({
     "几点几分", "几点钟", "几点了", "几点", "几时", "时间", "日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日",
     "几月几号", "哪一天", "哪天", "现在", "当前", "目前", "此刻", "这会儿", "查询", "查一下", "查", "看看", "看一下", "精确", "准确", "具体",
     "当地", "的", "是", "了", "吗", "呢", "啊", "请问", "告诉我", "今天是", "多少"}, key=len, reverse=True))
+_ZH_ZONE_SAID_WITH = tuple(sorted({
+    "时区", "是什么", "是哪个", "是多少", "哪一个", "哪个", "什么", "啥", "用的是", "属于", "用", "在", "是", "的", "呢", "啊",
+    "请问", "现在"}, key=len, reverse=True))
 _ZH_UNTIL_ASKS = ("还有多久", "还有多少天", "还有几天", "还剩几天", "还剩多少天", "多少天", "有多久")
 _ZH_UNTIL_SAID_WITH = tuple(sorted({
     "还有多久", "还有多少天", "还有几天", "还剩几天", "还剩多少天", "多少天", "有多久", "多久", "距离", "离", "距", "到",
@@ -174,6 +160,8 @@ _ZH_HOLIDAY_SAID_WITH = tuple(sorted({
     "节假日", "假期", "放假", "假日", "公共假期", "公共", "法定节日", "法定假日", "法定", "下一个", "下一次", "下个", "下次",
     "最近的", "最近", "接下来的", "接下来", "什么时候", "是什么时候", "哪天", "哪一天", "还有多久", "还有几天", "多久",
     "什么", "是", "的", "了", "呢", "吗", "啊", "请问", "在", "会", "再", "离", "距离"}, key=len, reverse=True))
+# Words of the ask that the date reader would read as a day ("the week": this week's): never the day asked about.
+_ASK_ONLY = frozenset({"the", "week", "day", "days", "of", "a", "an", "is", "what", "which", "weekday", "date"})
 # Possessives that are names ("chicago's time zone", "denver's timezone"), not words that end so ("what's").
 _NOT_POSSESSIVE = frozenset({"what", "it", "that", "let", "there", "here", "when", "who", "where", "how", "today",
                              "tomorrow", "yesterday", "he", "she"})
@@ -195,6 +183,7 @@ class ClockReading:
         """The arguments of ``question``, heard as ``target`` (``clock.time``, ``clock.date``, ``clock.timezone``,
         ``clock.holiday``, ``clock.query`` or the family ``clock``), when every word is the ask's, in ``frame``
         (the learned words of a target; ``""``: none) or a value read."""
+        said_as = question  # a day as written ("new year's day"); a place without its possessive ("chicago's")
         question = " ".join(w[:-2] if w.lower().endswith("'s") and w[:-2].lower() not in _NOT_POSSESSIVE else w
                             for w in question.replace("’", "'").split())
         words = set(tokens(question))
@@ -210,7 +199,7 @@ class ClockReading:
             if target == "clock.time" and zoned and not timed:  # "chicago's time zone"; not "the time in the central timezone"
                 target = "clock.timezone"
         if target == "clock.date":
-            return self._day(question, words, frame)
+            return self._day(said_as, set(tokens(said_as)), frame)
         if target in ("clock.time", "clock.timezone"):
             return self._time(question, "now" if target == "clock.time" else "zone", frame)
         return None
@@ -243,6 +232,14 @@ class ClockReading:
                 text = text.replace(phrase, " ")
             rest = "".join(text.split())
             return [ClockArgs(ask="days_until", date=rest)] if rest and read_date(rest, self.today()) else None
+        if "时区" in text and not any(p in text for p in ("时差", "几点")):  # "俄罗斯是哪个时区", "纽约的时区", "这里是什么时区"
+            for phrase in _ZH_ZONE_SAID_WITH:
+                text = text.replace(phrase, " ")
+            rest = "".join(text.split())
+            if not rest or HERE.match(rest):
+                return [ClockArgs(ask="zone", place=rest)]
+            found = self.places().resolve(rest)
+            return [ClockArgs(ask="zone", place=rest)] if found is not None and found.timezone else None
         asks_time = any(p in text for p in _ZH_TIME_ASKS)
         asks_day = any(p in text for p in _ZH_DAY_ASKS)
         if asks_time == asks_day:
@@ -317,8 +314,10 @@ class ClockReading:
         spans = sorted(((i, j) for i in range(len(words)) for j in range(i + 1, min(len(words), i + 6) + 1)),
                        key=lambda ij: ij[0] - ij[1])
         for i, j in spans:
+            if all(w in _ASK_ONLY for w in words[i:j]):
+                continue  # "the week", "day": what is asked, not a day
             written = " ".join(words[i:j])
-            read = en_digits(en_ordinals(written)).replace("'s", "")
-            if read_date(read, today) is not None:
-                return read, written
+            for read in dict.fromkeys((en_digits(en_ordinals(written)), en_digits(en_ordinals(written)).replace("'s", ""))):
+                if read_date(read, today) is not None:  # "new year's day"; "tomorrow's" as "tomorrow"
+                    return read, written
         return None

@@ -44,39 +44,61 @@ _EN_ORDINAL_UNITS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 
                      "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
                      "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
                      "nineteenth": 19, "twentieth": 20, "thirtieth": 30}
-_ORD = (rf"(?:(?:twenty|thirty)[\s-]+(?:{'|'.join(k for k, v in _EN_ORDINAL_UNITS.items() if v < 10)})|"
-        rf"{'|'.join(sorted(_EN_ORDINAL_UNITS, key=len, reverse=True))})")
-_EN_ORDINAL = lazy_compile(rf"\b{_ORD}\b", re.IGNORECASE)
+_MONTH_NAMES = frozenset("january february march april may june july august september october november december jan feb "
+                         "mar apr jun jul aug sept sep oct nov dec".split())
+_PUNCT_END = "?.!,;:"
 
 
-_MONTH_NAMES = ("january|february|march|april|may|june|july|august|september|october|november|december"
-                "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
-# An ordinal beside a month's name is a day of it: "the twenty second of may", "april sixteenth".
-_EN_ORDINAL_DAY = lazy_compile(rf"\b(?:{_MONTH_NAMES})\.?\s+(?P<after>{_ORD})\b|"
-                               rf"\b(?P<before>{_ORD})(?=\s+(?:of\s+)?(?:{_MONTH_NAMES})\b)", re.IGNORECASE)
+def _ordinal_at(words: list[str], i: int) -> tuple[int, int] | None:
+    """The day an English ordinal starting at ``words[i]`` says and how many words it takes ("twenty second": 22,
+    2; "twenty-first": 21, 1; "fifth": 5, 1), or ``None``."""
+    w = words[i].lower().rstrip(_PUNCT_END)
+    tens, _, unit = w.partition("-")
+    if unit and tens in ("twenty", "thirty") and _EN_ORDINAL_UNITS.get(unit, 10) < 10:
+        return _EN_TENS[tens] + _EN_ORDINAL_UNITS[unit], 1
+    if w in ("twenty", "thirty") and i + 1 < len(words) and not words[i].endswith(tuple(_PUNCT_END)):  # "twenty, second"
+        nxt = words[i + 1].lower().rstrip(_PUNCT_END)
+        if _EN_ORDINAL_UNITS.get(nxt, 10) < 10:
+            return _EN_TENS[w] + _EN_ORDINAL_UNITS[nxt], 2
+    return (_EN_ORDINAL_UNITS[w], 1) if w in _EN_ORDINAL_UNITS else None
 
 
-def _ordinal(words: str) -> str:
-    parts = re.split(r"[\s-]+", words.lower())
-    n = sum(_EN_TENS.get(p, 0) + _EN_ORDINAL_UNITS.get(p, 0) for p in parts)
+def _suffixed(n: int) -> str:
     return f"{n}{'st' if n % 10 == 1 and n != 11 else 'nd' if n % 10 == 2 and n != 12 else 'rd' if n % 10 == 3 and n != 13 else 'th'}"
+
+
+def _ordinals(text: str, beside_a_month: bool) -> str:
+    words = text.split(" ")
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        found = _ordinal_at(words, i)
+        if found is not None and beside_a_month:
+            after = [w.lower().rstrip(_PUNCT_END) for w in words[i + found[1]:i + found[1] + 2]]
+            before = out[-1].lower().rstrip(".") if out else ""
+            if not (before in _MONTH_NAMES or after[:1] and after[0] in _MONTH_NAMES
+                    or after[:1] == ["of"] and after[1:2] and after[1] in _MONTH_NAMES):
+                found = None
+        if found is None:
+            out.append(words[i])
+            i += 1
+            continue
+        last = words[i + found[1] - 1]
+        out.append(_suffixed(found[0]) + last[len(last.rstrip(_PUNCT_END)):])
+        i += found[1]
+    return " ".join(out)
 
 
 def en_ordinals(text: str) -> str:
     """``text`` with the English ordinals of a month's days written in digits ("the twenty second" → "the 22nd",
     "fifth" → "5th"): for reading a day, where "second" is a day and not a unit."""
-    return _EN_ORDINAL.sub(lambda m: _ordinal(m.group()), text)
+    return _ordinals(text, beside_a_month=False)
 
 
 def en_ordinal_dates(text: str) -> str:
     """``text`` with the ordinals said beside a month written in digits ("the twenty second of may" → "the 22nd of
     may", "april sixteenth" → "april 16th"); any other ordinal ("a third of 90", "the second one") as it was."""
-    def digits(m: re.Match[str]) -> str:
-        said = m.group("after") or m.group("before")
-        start = (m.start("after") if m.group("after") else m.start("before")) - m.start()
-        return m.group()[:start] + _ordinal(said) + m.group()[start + len(said):]
-
-    return _EN_ORDINAL_DAY.sub(digits, text)
+    return _ordinals(text, beside_a_month=True)
 
 
 def _whole(words: str) -> int:

@@ -228,14 +228,22 @@ def _numbers_in_words(text: str) -> str:
     return EN_NUMBER.sub(digits, en_ordinal_dates(text))
 
 
-# An amount said with its scale: "1 million", "2.5 billion", "400 thousand" (after numbers in words: "a thousand").
-_SCALED = lazy_compile(r"(?<![\d.,])(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b", re.IGNORECASE)
 _SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
 
 
-def _scaled(m: re.Match[str]) -> str:
-    value = float(m.group(1)) * _SCALES[m.group(2).lower()]
-    return str(int(value)) if value.is_integer() else str(value)
+def _scaled(text: str) -> str:
+    """An amount said with its scale as one number: "1 million", "2.5 billion", "400 thousand" (after numbers in
+    words: "a thousand")."""
+    words = text.split(" ")
+    out: list[str] = []
+    for word in words:
+        scale = _SCALES.get(word.lower().rstrip("?.!,"))
+        if scale and out and out[-1].replace(".", "", 1).isdigit():
+            value = float(out.pop()) * scale
+            out.append((str(int(value)) if value.is_integer() else str(value)) + word[len(word.rstrip("?.!,")):])
+        else:
+            out.append(word)
+    return " ".join(out)
 
 
 def values(text: str) -> str:
@@ -243,7 +251,7 @@ def values(text: str) -> str:
     → "36 times 12"), money without its sign ("$48.60" → "48.60"), a tip or a tax "on" an amount as a percentage
     "of" it, and compound quantities and durations as one amount ("5 feet 11 inches" → "71 inches", "1 hour and 45
     minutes" → "105 minutes", "3小时20分钟" → "200分钟")."""
-    out = _SCALED.sub(_scaled, _numbers_in_words(text))
+    out = _scaled(_numbers_in_words(text))
     out = _MONEY.sub("", out)
     out = _AMOUNT_NOUN.sub(r"\1", _PERCENT_ON.sub(r"\1 of ", out))
     for pattern, phrase in _HALVES:

@@ -295,7 +295,8 @@ def unknown_place(question: str, never: set[str]) -> str | None:
 
 # A Chinese weather request that is a place and its weather, nothing more, once the day and the asking are set
 # aside ("舒城的天气", "盘县今天的天气如何", "罗山天气"): the place is looked up online when the gazetteer lacks it.
-_ZH_BARE_REPORT = lazy_compile(r"^(?:的)?(?:天气|气温|温度)(?:预报|情况)?(?:怎么样|如何|怎样|好吗|好不好)?(?:啊|呢|呀|吗)?$")
+_ZH_BARE_REPORT = frozenset(a + b + c + d + e for a in ("", "的") for b in ("天气", "气温", "温度") for c in ("", "预报", "情况")
+                            for d in ("", "怎么样", "如何", "怎样", "好吗", "好不好") for e in ("", "啊", "呢", "呀", "吗"))
 
 
 _NOT_A_PLACE_END = ("节", "日", "会", "赛", "礼", "试", "期", "天", "年", "月", "周", "末", "议", "动", "游", "行")
@@ -308,7 +309,7 @@ def zh_unknown_place(question: str) -> str | None:
     if name is None or not CJK.search(question) or name.endswith(_NOT_A_PLACE_END):
         return None  # "春节的天气", "比赛的天气": a day or an event, not a place
     rest = re.sub(_TIME_WORDS, "", _ZH_ASKING.sub("", question.replace(name, "", 1)))
-    return name if _ZH_BARE_REPORT.match(re.sub(r"[\s?？!！。.,，]", "", rest)) else None
+    return name if "".join(c for c in rest if not c.isspace() and c not in "?？!！。.,，") in _ZH_BARE_REPORT else None
 
 
 def place_phrase(question: str) -> str | None:

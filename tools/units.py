@@ -221,6 +221,11 @@ changed go about figure out work give show say translate turn value as
 """.split())
 
 
+# What makes a request one for a conversion, said in it ("what day of the week is it" names two units and asks none).
+_CONVERTING = frozenset({"convert", "converted", "converting", "conversion", "conversions", "equal", "equals",
+                         "equivalent", "in", "into", "to", "translate", "translates"})
+
+
 def read_conversion(question: str, frame: str = "units") -> list[tuple[float, str, str]] | None:
     """The conversions asked, read word by word once the learned reader is certain the request is one, however it
     is worded ("how many ounces are in a cup", "what would four inches be in centimeters", "how do you convert
@@ -457,7 +462,9 @@ class Units(Tool[UnitsArgs]):
     def route(self, question: str) -> list[BaseModel] | None:
         found = parse(question)
         if found is None:  # made of a conversion's words alone, in any order ("12 feet is equal to how many inches")
-            asked = read_conversion(question, frame="") if _UNIT_LIKE.search(question) and not CJK.search(question) else None
+            words = set(question.lower().replace("?", " ").split())
+            converts = bool(words & _CONVERTING or {"how", "many"} <= words or {"how", "much"} <= words)
+            asked = read_conversion(question, frame="") if converts and not CJK.search(question) else None
             return [UnitsArgs(value=v, from_unit=a, to_unit=b) for v, a, b in asked] if asked else None
         value, a, b = found
         return [UnitsArgs(value=value, from_unit=a, to_unit=b)]

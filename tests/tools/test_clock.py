@@ -204,6 +204,11 @@ async def routed(tool: Clock, question: str) -> str:
     ("what's chicago's time zone", "Chicago is on America/Chicago time: UTC-6 now (it is 04:00 there)."),
     ("reno's timezone is what", "Reno is on America/Los_Angeles time: UTC-8 now (it is 02:00 there)."),
     ("what time is it in the central timezone", "It is 04:00 Central Time on Sunday 22 November 2026 (UTC-6)."),
+    ("tell me the timezone that spain is in", "Spain keeps 2 UTC offsets now, from UTC+0 to UTC+1; its capital, Madrid, "
+                                              "is on Europe/Madrid time, UTC+1 now (it is 11:00 there)."),
+    ("what day of the week is it", "Today is Sunday 22 November 2026."),
+    ("what day of the week is New Year's Day this year?", "1 January 2026 was a Thursday."),
+    ("纽约的时区", "纽约用的是 America/New_York 时间,现在是 UTC-5(05:00)。"),
     ("现在星期几", "今天是星期日(2026年11月22日)。"),
     ("旧金山几点几分", "旧金山现在是2026年11月22日(星期日) 02:00(UTC-8)。"),
     ("武汉的精确时间是", "武汉现在是2026年11月22日(星期日) 18:00(UTC+8)。"),
@@ -226,6 +231,8 @@ async def test_questions_in_other_words(clock, question, expected):
     ("北京", "下一个节假日是什么时候", "下一个公共假日是元旦,2027年1月1日(星期五),40天后。"),
     ("北京", "最近什么时候放假", "下一个公共假日是元旦,2027年1月1日(星期五),40天后。"),
     ("New York", "when's the next federal holiday", "The next public holiday is Thanksgiving Day, Thursday 26 November "
+                                                    "2026, in 4 days."),
+    ("New York", "when is the next office holiday", "The next public holiday is Thanksgiving Day, Thursday 26 November "
                                                     "2026, in 4 days."),
 ])
 async def test_the_next_public_holiday_where_the_user_is(clock, home, question, expected):

@@ -77,6 +77,7 @@ def test_a_conversion_made_of_a_conversion_s_words_alone_is_read_by_rule(tmp_pat
 @pytest.mark.parametrize("question", [
     "i have 5 feet of rope", "feet and inches", "miles and kilometers are both units of distance",
     "is a mile longer than a kilometer", "my feet hurt after 5 miles", "how many inches did it snow in 5 hours",
+    "what day of the week is it", "what hour of the day is best", "which month of the year has 31 days",
 ])
 def test_units_said_in_a_sentence_about_something_else_are_no_conversion(question):
     assert Units().route(question) is None

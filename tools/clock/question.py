@@ -131,7 +131,7 @@ _SAID_WITH = frozenset({"what", "what's", "whats", "which", "is", "it", "the", "
 _DAY_WORDS = frozenset({"date", "dates", "day", "weekday", "week", "fall", "falls", "was", "did", "year", "today's",
                         "today", "full"})
 _TIME_WORDS = frozenset({"time", "hour", "clock", "local", "zone", "timezone", "minute", "there", "uses", "over",
-                         "back", "home", "out", "down",
+                         "back", "home", "out", "down", "that", "applicable", "they", "fall", "falls", "does", "do",
                          "use", "are", "am", "kept", "keep", "set"})
 _WEEKDAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "days", "off", "free", "until", "till",
@@ -139,7 +139,8 @@ _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "
                             "national", "federal", "official", "paid", "scheduled", "when", "when's", "whens", "how",
                             "many", "long", "much", "more", "time", "are", "there", "any", "week", "weeks", "month",
                             "calendar", "get", "comes", "come", "after", "today", "line", "here", "arrives", "arrive",
-                            "date", "following", "another", "vacation", "expect", "we", "i", "have", "again"})
+                            "date", "following", "another", "vacation", "expect", "we", "i", "have", "again",
+                            "office", "work", "job", "company", "federally", "recognized", "recognised", "observed"})
 # The same in Chinese: what asks for the time, what for the day, and what else they are said with (the longest first).
 _ZH_TIME_ASKS = ("几点", "时间", "几时")
 _ZH_DAY_ASKS = ("日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日", "几月几号", "哪天", "哪一天")

@@ -303,8 +303,7 @@ _NOT_A_PLACE_END = ("节", "日", "会", "赛", "礼", "试", "期", "天", "年
 
 
 def zh_unknown_place(question: str) -> str | None:
-    """The place of a Chinese weather request made of nothing but a place the gazetteer lacks, a day and the
-    weather asked for ("舒城的天气", "今天全椒天气怎么样"); ``None`` for anything more."""
+    """The place of a request that is a place, a day and the weather asked for ("舒城的天气"), or ``None``."""
     name = place_phrase(question)
     if name is None or not CJK.search(question) or name.endswith(_NOT_A_PLACE_END):
         return None  # "春节的天气", "比赛的天气": a day or an event, not a place

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Callable
 
 from tools.reading import reader
@@ -405,8 +405,10 @@ def _trimmed(text: str) -> str:
     return text[start:]
 
 
+@lru_cache(maxsize=64)
 def read(question: str) -> Request:
-    """The request in ``question`` (see the module's text)."""
+    """The request in ``question`` (see the module's text): read once, whichever rule asks (the router, the plan,
+    the follow-up and the checks of one turn ask about the same words)."""
     text = question.strip()
     if has_markup(text):
         return Request(text=text, core=text, markup=True)

@@ -294,11 +294,13 @@ class Gazetteer:
         """The place ``text`` names: ``Name``, ``Name, Country`` or ``国家城市``; the most populous on a tie."""
         text = unicodedata.normalize("NFKC", text).strip()
         name, country, admin1 = text, None, None
+        found: list[Place] | None = None
         if "," in text:
             head, _, tail = text.rpartition(",")
             for qualifier in self.qualifiers(tail.strip()):  # "Glenwood Springs, CO": Colorado, not Colombia
                 name, (country, admin1) = head.strip(), qualifier
-                if self.candidates(name, country, admin1=admin1):
+                found = self.candidates(name, country, admin1=admin1)
+                if found:
                     break
         else:
             for zh, iso in ZH_COUNTRIES.items():
@@ -308,7 +310,8 @@ class Gazetteer:
                         return found[0]
         if country is None and (region := self.region(name)) is not None:
             return region
-        found = self.candidates(name, country, admin1=admin1)
+        if country is None or found is None:  # a qualified name was looked up with its qualifier above
+            found = self.candidates(name, country, admin1=admin1)
         if not found and name.endswith(("市", "县")) and len(name) > 2:
             found = self.candidates(name[:-1], country)
         if not found and country is None:
@@ -335,7 +338,7 @@ class Gazetteer:
     def named(self, piece: str) -> Place | None:
         """The place ``piece`` is the whole name of, when it is one of some size (a region, or a city of at least
         ``ROUTING_MIN_POPULATION``): words read out of free text, which a village named like a word must not take."""
-        region = self.region(piece) if self.country(piece) or (len(piece) > 2 and self.qualifier(piece)) else None
+        region = self.region(piece) if self.qualifier(piece) else None  # a country or a state (never two letters)
         hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
         return hits[0] if hits else self.qualified(piece)
 

@@ -82,7 +82,8 @@ class ClockQuestions:
         self.heard = self.reading.heard
 
     def parse(self, question: str) -> ClockArgs | None:
-        """The arguments when ``question`` is certainly one of the forms above, with its place or date readable."""
+        """The arguments when ``question`` is certainly one of the forms above, with its place or date readable, or
+        is made of the words such questions are asked with and its values (:meth:`ClockReading.by_words`)."""
         q = _TRAIL.sub("", unicodedata.normalize("NFKC", question).strip())
         today = self._today_cheap()
         for ask, form in _FORMS:
@@ -161,6 +162,14 @@ _ZH_HOLIDAY_SAID_WITH = tuple(sorted({
     "节假日", "假期", "放假", "假日", "公共假期", "公共", "法定节日", "法定假日", "法定", "下一个", "下一次", "下个", "下次",
     "最近的", "最近", "接下来的", "接下来", "什么时候", "是什么时候", "哪天", "哪一天", "还有多久", "还有几天", "多久",
     "什么", "是", "的", "了", "呢", "吗", "啊", "请问", "在", "会", "再", "离", "距离"}, key=len, reverse=True))
+def _set_aside(text: str, phrases: tuple[str, ...]) -> str:
+    """``text`` without ``phrases`` (the longest first) and without spaces: what is left of a Chinese question once
+    the words it is asked with are set aside."""
+    for phrase in phrases:
+        text = text.replace(phrase, " ")
+    return "".join(text.split())
+
+
 # Words of the ask that the date reader would read as a day ("the week": this week's): never the day asked about.
 _ASK_ONLY = frozenset({"the", "week", "day", "days", "of", "a", "an", "is", "what", "which", "weekday", "date"})
 # Possessives that are names ("chicago's time zone", "denver's timezone"), not words that end so ("what's").
@@ -187,14 +196,14 @@ class ClockReading:
         said_as = question  # a day as written ("new year's day"); a place without its possessive ("chicago's")
         question = " ".join(w[:-2] if w.lower().endswith("'s") and w[:-2].lower() not in _NOT_POSSESSIVE else w
                             for w in question.replace("’", "'").split())
-        words = set(tokens(question))
+        said = tokens(question)
+        words = set(said)
         if target == "clock.holiday":
             return self._holiday(question, words, frame and "clock.holiday")
         if target in ("clock.query", "clock"):  # the time or the date, as its words say ("tell me the hour", "today date")
             timely = bool(words & {"time", "hour", "clock", "timezone"})
             daily = bool(words & {"date", "day", "weekday", "today", "today's"} or words & _WEEKDAY_NAMES)
             target = "clock.time" if timely and not daily else "clock.date" if daily and not timely else ""
-            said = tokens(question)
             zoned = "timezone" in words or any(a == "time" and b == "zone" for a, b in zip(said, said[1:], strict=False))
             timed = "hour" in words or any(a == "time" and b != "zone" for a, b in zip(said, [*said[1:], ""], strict=False))
             if target == "clock.time" and zoned and not timed:  # "chicago's time zone"; not "the time in the central timezone"
@@ -202,7 +211,7 @@ class ClockReading:
         if target == "clock.date":
             return self._day(said_as, set(tokens(said_as)), frame)
         if target in ("clock.time", "clock.timezone"):
-            return self._time(question, "now" if target == "clock.time" else "zone", frame)
+            return self._time(question, words, "now" if target == "clock.time" else "zone", frame)
         return None
 
     def by_words(self, question: str) -> list[BaseModel] | None:
@@ -222,43 +231,34 @@ class ClockReading:
         set aside, what is left must be nothing, or a place, or a day, read whole."""
         text = question.strip().rstrip("?？。.!！")
         if any(p in text for p in _ZH_HOLIDAY_ASKS) and any(p in text for p in _ZH_NEXT):  # "下一个节假日是什么时候"
-            for phrase in _ZH_HOLIDAY_SAID_WITH:
-                text = text.replace(phrase, " ")
-            rest = "".join(text.split())
+            rest = _set_aside(text, _ZH_HOLIDAY_SAID_WITH)
             if not rest:
                 return [ClockArgs(ask="holiday", place="")]
             return [ClockArgs(ask="holiday", place=rest)] if self.places().qualifier(rest) else None
         if any(p in text for p in _ZH_UNTIL_ASKS):  # "距离春节还有多久", "还有多少天过年"
-            for phrase in _ZH_UNTIL_SAID_WITH:
-                text = text.replace(phrase, " ")
-            rest = "".join(text.split())
+            rest = _set_aside(text, _ZH_UNTIL_SAID_WITH)
             return [ClockArgs(ask="days_until", date=rest)] if rest and read_date(rest, self.today()) else None
         if "时区" in text and not any(p in text for p in ("时差", "几点")):  # "俄罗斯是哪个时区", "纽约的时区", "这里是什么时区"
-            for phrase in _ZH_ZONE_SAID_WITH:
-                text = text.replace(phrase, " ")
-            rest = "".join(text.split())
-            if not rest or HERE.match(rest):
-                return [ClockArgs(ask="zone", place=rest)]
-            found = self.places().resolve(rest)
-            return [ClockArgs(ask="zone", place=rest)] if found is not None and found.timezone else None
+            rest = _set_aside(text, _ZH_ZONE_SAID_WITH)
+            return [ClockArgs(ask="zone", place=rest)] if not rest or HERE.match(rest) else self._in_place("zone", rest)
         asks_time = any(p in text for p in _ZH_TIME_ASKS)
         asks_day = any(p in text for p in _ZH_DAY_ASKS)
         if asks_time == asks_day:
             return None
-        for phrase in _ZH_SAID_WITH:
-            text = text.replace(phrase, " ")
-        rest = "".join(text.split())
+        rest = _set_aside(text, _ZH_SAID_WITH)
         if asks_time:
-            if not rest:
-                return [ClockArgs(ask="now", place="")]
-            found = self.places().resolve(rest)
-            return [ClockArgs(ask="now", place=rest)] if found is not None and found.timezone else None
+            return [ClockArgs(ask="now", place="")] if not rest else self._in_place("now", rest)
         weekday = any(p in question for p in ("星期几", "周几", "礼拜几"))
         if not rest and not any(p in question for p in _ZH_DAY_ASKS[:8]):
             return None  # "哪天的?": which day of what was said before, no date of its own
         if not rest:
             return [ClockArgs(ask="weekday" if weekday else "date", date="今天")]
         return [ClockArgs(ask="weekday" if weekday else "date", date=rest)] if read_date(rest, self.today()) else None
+
+    def _in_place(self, ask: Ask, place: str) -> list[BaseModel] | None:
+        """``ask`` of ``place`` as written, when the gazetteer knows it and its time zone."""
+        found = self.places().resolve(place)
+        return [ClockArgs(ask=ask, place=place)] if found is not None and found.timezone else None
 
     def _day(self, question: str, words: set[str], frame: str) -> list[BaseModel] | None:
         """The date or weekday of a day said ("what day of the week is the twenty second of may", "is it monday
@@ -273,11 +273,10 @@ class ClockReading:
         weekday = bool(words & {"day", "weekday"} or named) and "date" not in words
         return [ClockArgs(ask="weekday" if weekday else "date", date=said[0] if said else "today")]
 
-    def _time(self, question: str, ask: Ask, frame: str) -> list[BaseModel] | None:
+    def _time(self, question: str, words: set[str], ask: Ask, frame: str) -> list[BaseModel] | None:
         """The time now or the time zone, here or in the one place the words left over name ("what's the time
         set to in orlando florida right now", "which timezone is reno in")."""
-        said = set(tokens(question))
-        if said & {"need", "want", "set", "start", "make", "create"} and not said & {"what", "what's", "whats", "tell"}:
+        if words & {"need", "want", "set", "start", "make", "create"} and not words & {"what", "what's", "whats", "tell"}:
             return None  # "i need you to set a time": a timer or a reminder, not the time now
         known = " ".join(_SAID_WITH | _TIME_WORDS)
         if not unexplained(question, frame, known):
@@ -318,7 +317,8 @@ class ClockReading:
             if all(w in _ASK_ONLY for w in words[i:j]):
                 continue  # "the week", "day": what is asked, not a day
             written = " ".join(words[i:j])
-            for read in dict.fromkeys((en_digits(en_ordinals(written)), en_digits(en_ordinals(written)).replace("'s", ""))):
+            digits = en_digits(en_ordinals(written))
+            for read in dict.fromkeys((digits, digits.replace("'s", ""))):
                 if read_date(read, today) is not None:  # "new year's day"; "tomorrow's" as "tomorrow"
                     return read, written
         return None

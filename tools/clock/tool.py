@@ -142,8 +142,7 @@ class Clock(Tool[ClockArgs]):
         """The country of ``place`` (a country or a place in it; '' or 'here': the home city's, else the machine's
         time zone's, else the locale's region)."""
         if not HERE.match(place.strip()):
-            found = self.gazetteer.country(place) or (p.country if (p := self.gazetteer.resolve(place)) else None)
-            return found
+            return self.gazetteer.country(place) or (p.country if (p := self.gazetteer.resolve(place)) else None)
         if self.cfg.home_city:
             return self._country(self.cfg.home_city)
         zone = getattr(local_zone(), "key", "")

@@ -229,6 +229,8 @@ async def test_questions_in_other_words(clock, question, expected):
     ("北京", "when will we have another day off", "The next public holiday is New Year's Day, Friday 1 January 2027, in "
                                                   "40 days."),
     ("北京", "下一个节假日是什么时候", "下一个公共假日是元旦,2027年1月1日(星期五),40天后。"),
+    ("北京", "how long until the next bank holiday in the uk", "The next public holiday in Britain (UK) is Christmas "
+                                                               "Day, Friday 25 December 2026, in 33 days."),
     ("北京", "最近什么时候放假", "下一个公共假日是元旦,2027年1月1日(星期五),40天后。"),
     ("New York", "when's the next federal holiday", "The next public holiday is Thanksgiving Day, Thursday 26 November "
                                                     "2026, in 4 days."),
@@ -258,7 +260,8 @@ async def test_the_next_holiday_with_no_country_known_says_how_to_name_one(clock
 @pytest.mark.parametrize("question", [
     "tell me about my day", "do i have a date friday", "let me know what i have to do today", "how is the day today",
     "is it time to go", "what time is the game on", "today is my birthday", "放假了", "假期去哪玩", "放假了好开心",
-    "时间过得真快", "现在是什么时代", "我还有多久才能下班",
+    "时间过得真快", "现在是什么时代", "我还有多久才能下班", "holidays are fun", "i am taking a holiday next week",
+    "plan my holiday in japan",
 ])
 def test_words_of_time_that_ask_no_time_or_date(clock, question):
     assert clock().route(question) is None

@@ -142,6 +142,9 @@ _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "
                             "calendar", "get", "comes", "come", "after", "today", "line", "here", "arrives", "arrive",
                             "date", "following", "another", "vacation", "expect", "we", "i", "have", "again",
                             "office", "work", "job", "company", "federally", "recognized", "recognised", "observed"})
+# What makes a holiday asked for, not talked about: the next one, when, how long until it.
+_NEXT = frozenset({"next", "when", "when's", "whens", "until", "till", "til", "upcoming", "coming", "soon", "closest",
+                   "nearest", "following", "another", "again"})
 # The same in Chinese: what asks for the time, what for the day, and what else they are said with (the longest first).
 _ZH_TIME_ASKS = ("几点", "时间", "几时")
 _ZH_DAY_ASKS = ("日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日", "几月几号", "哪天", "哪一天")
@@ -295,15 +298,19 @@ class ClockReading:
     def _holiday(self, question: str, words: set[str], frame: str) -> list[BaseModel] | None:
         """The next public holiday, here or in the place named ("when is the next holiday", "how many days until my
         next day off", "is there a holiday next week in japan")."""
-        if not words & {"holiday", "holidays", "holiday's", "off", "free", "vacation"}:
-            return None
+        if not words & {"holiday", "holidays", "holiday's", "off", "free", "vacation"} or not words & _NEXT:
+            return None  # "holidays are fun", "i am taking a holiday": no holiday asked for
         known = " ".join(_SAID_WITH | _HOLIDAY_WORDS)
         if not unexplained(question, frame, known):
             return [ClockArgs(ask="holiday", place="")]
         run = leftover(question, frame, known)
-        if run is None or (found := self.places().named_around(*run)) is None:
+        if run is None:
             return None
-        return [ClockArgs(ask="holiday", place=found[0])]
+        named = " ".join(run[0][run[1]:run[2]])
+        if self.places().country(named) is not None:  # "in the uk": a country by its letters
+            return [ClockArgs(ask="holiday", place=named)]
+        found = self.places().named_around(*run)
+        return [ClockArgs(ask="holiday", place=found[0])] if found is not None else None
 
     def day_said(self, question: str) -> tuple[str, str] | None:
         """The longest run of the question's words (up to six) that the date reader reads as a day ("tomorrow",

@@ -36,7 +36,7 @@ current pending upcoming coming next left active still already today tomorrow to
 set setup made make created added put include included scheduled saved programmed entered asked told requested
 items item things thing everything anything something time times timing timings settings setting wakeup wake
 school work back out loud again before earlier rundown content contents overview summary know need want like to
-be reminded remember remembering help different currently right us we our i'd think
+be reminded remember remembering help different currently right us we our i'd think remind
 """.split())
 # A request that opens so sets, changes or cancels one; never a request for the list.
 _ACTIONS = frozenset({"set", "make", "create", "add", "new", "put", "cancel", "delete", "remove", "clear", "stop",
@@ -60,8 +60,9 @@ def asks_list(text: str) -> bool:
         return False
     if any(w == "0" or w in ("am", "pm", "o'clock", "oclock") for w in words):
         return False  # a time or a number: a request the rules read (set at it, cancel that one)
-    if any(_ends_with(words, among) for among in _AMONG) or _names_one(words):
-        return any(tuple(words[:len(w)]) == w for w in _WHETHER)
+    if (any(_ends_with(words, among) for among in _AMONG) or _names_one(words)) \
+            and any(tuple(words[:len(w)]) == w for w in _WHETHER):
+        return True  # whether one is among them; else asked as any other request for them ("what's on my reminder list")
     remembered = {"remember", "reminded"} & set(words) and {"what", "i"} <= set(words)  # "what did i want to remember"
     if not (set(words) & _KINDS or remembered) or words[0] not in _OPENERS or _wants_one(words):
         return False

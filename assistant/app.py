@@ -23,7 +23,7 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
     """``notify`` hears, once, which backend answers when the choice was a fallback; ``status`` hears what a
     backend is doing before it can answer ("downloading model…", "loading model…"). Tools run in the sandbox
     unless another ``runner`` is given (tests of the pipeline's logic run them in-process). ``prepare_places``: the
-    daemon and the chat, which live, build a missing place index now, in the background. ``zygote``: where the workers of our
+    daemon and the chat, which live, unpack a missing place index now, in the background. ``zygote``: where the workers of our
     own pure tools are forked from (:mod:`tools.jail.zygote`; a one-shot question and the chat start one)."""
     from assistant.errors import StoreError
 
@@ -38,13 +38,10 @@ def build_assistant(settings: Settings, paths: Paths, notify: Callable[[str], No
 
     backend = SelectedBackend(settings, notify, status, once=lambda key: notices.first_time(paths, key))
     registry = build_registry(settings, paths, notify=notify)
-    if registry.get("weather") is not None:
+    if prepare_places and registry.get("weather") is not None:
         from tools import gazetteer
 
-        if prepare_places:  # the daemon and the chat, which live: built now, quietly, not by a question
-            gazetteer.prepare(Path(gazetteer.index_path(settings, paths)))
-        else:  # a one-shot question that needs it says that it builds it
-            gazetteer.announce = notify
+        gazetteer.prepare(Path(gazetteer.index_path(settings, paths)))  # unpacked now, quietly, not by a question
     runner = runner or SandboxRunner(timeout=settings.tool_timeout, memory_mb=settings.tool_memory_mb,
                                      cpu_seconds=settings.tool_cpu_seconds, log=paths.log_dir / "tools.log",
                                      allow_unconfined=settings.allow_unconfined_tools,

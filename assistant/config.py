@@ -150,7 +150,7 @@ class Settings(BaseModel):
     clock: str | None = Field(None, description="pretend it is this moment (ISO 8601, e.g. 2026-11-22T11:00Z) when resolving "
                               "'today' and 'tomorrow': for reproducible runs (unset: the real time)",
                               json_schema_extra=scope(ANSWERS))
-    gazetteer_index: str | None = Field(None, description="where the place index is built (default: in the cache dir)")
+    gazetteer_index: str | None = Field(None, description="where the place index is unpacked (default: in the cache dir)")
     hotkey: str = Field("ctrl+alt+space", description="global hotkey that opens the popup (empty: none)",
                         json_schema_extra=scope(DAEMON))
     daemon_transport: Literal["auto", "unix", "tcp"] = Field("auto", description="unix socket where available, else loopback TCP",

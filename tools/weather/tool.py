@@ -51,7 +51,7 @@ class Weather(Tool[WeatherArgs]):
             wind_speed_unit=settings.wind_speed_unit, home_city=settings.home_city, clock=settings.clock))
 
     async def doctor(self) -> list[Finding]:
-        """The place index is there (built now when it is not), and Open-Meteo answers (offline, answers come from
+        """The place index is there (unpacked now when it is not), and Open-Meteo answers (offline, answers come from
         the cache)."""
         import asyncio
 
@@ -61,11 +61,11 @@ class Weather(Tool[WeatherArgs]):
         built = not index.exists()
         try:
             await asyncio.to_thread(self.gazetteer._conn)
-            places = Finding(name="place index", level="ok", detail=f"{index}" + (" (built now: it was missing)"
+            places = Finding(name="place index", level="ok", detail=f"{index}" + (" (unpacked now: it was missing)"
                                                                                   if built else ""))
         except Exception as e:  # noqa: BLE001
-            places = Finding(name="place index", level="warn", detail=f"{index} cannot be built ({plain_error(e)})",
-                             fix="make its folder writable; it is built again on the next question about a place")
+            places = Finding(name="place index", level="warn", detail=f"{index} cannot be unpacked ({plain_error(e)})",
+                             fix="make its folder writable; it is unpacked again on the next question about a place")
 
         url = self.cfg.forecast_url.rstrip("/") + "/v1/forecast?latitude=0&longitude=0&current=temperature_2m"
         try:

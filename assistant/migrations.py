@@ -228,6 +228,14 @@ def _m022_reminder_repeat(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE reminders ADD COLUMN repeat TEXT")
 
 
+def _m023_turn_schemas(db: sqlite3.Connection) -> None:
+    # The schema a turn's answer followed (--schema, --schema-multi), kept once by its hash as llm keeps them:
+    # `assistant logs --schema X --data` prints the objects answered with it.
+    db.execute("CREATE TABLE schemas (id TEXT PRIMARY KEY, content TEXT NOT NULL) WITHOUT ROWID")
+    db.execute("ALTER TABLE turns ADD COLUMN schema_id TEXT")
+    db.execute("CREATE INDEX turns_schema ON turns(schema_id) WHERE schema_id IS NOT NULL")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("001_initial", _m001_initial),
     ("002_tool_refusals", _m002_tool_refusals),
@@ -251,4 +259,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite3.Connection], None]]] = [
     ("020_reminder_firer", _m020_reminder_firer),
     ("021_reminder_span", _m021_reminder_span),
     ("022_reminder_repeat", _m022_reminder_repeat),
+    ("023_turn_schemas", _m023_turn_schemas),
 ]

@@ -322,37 +322,52 @@ def _check_references(schema: dict[str, Any]) -> None:
             stack.extend(s for k in _SAME_VALUE_LIST if isinstance(node.get(k), list) for s in node[k])
 
 
-def canonical(text: str, base: Path | None = None, files: bool = True) -> str:
-    """The schema as one line of JSON (what the setting holds and a turn carries)."""
-    return json.dumps(parse(text, base, files), ensure_ascii=False, separators=(",", ":"))
+def multi(schema: dict[str, Any]) -> dict[str, Any]:
+    """``--schema-multi``: a list of such objects, as llm asks for it (``{"items": [...]}``)."""
+    return {"type": "object", "properties": {"items": {"type": "array", "items": schema}}, "required": ["items"]}
 
 
-def problem(value: Any, schema: dict[str, Any]) -> str | None:
-    """Why ``value`` does not follow ``schema`` (the first error, with where it is), or ``None``."""
+def canonical(text: str, base: Path | None = None, files: bool = True, many: bool = False) -> str:
+    """The schema as one line of JSON (what the setting holds and a turn carries); ``many``: a list of its objects."""
+    schema = parse(text, base, files)
+    return json.dumps(multi(schema) if many else schema, ensure_ascii=False, separators=(",", ":"))
+
+
+def schema_id(canonical_text: str) -> str:
+    """The id a schema is stored and found by (``logs --schema``): a hash of its canonical JSON."""
+    import hashlib
+
+    return hashlib.blake2b(canonical_text.encode(), digest_size=16).hexdigest()
+
+
+def problem(value: Any, schema: dict[str, Any], zh: bool = False) -> str | None:
+    """Why ``value`` does not follow ``schema`` (the first error, where it is, in words a person reads: English, or
+    Chinese for ``zh``), or ``None``."""
+    from assistant.schema_words import in_words
+
     try:
         errors = sorted(_validator(schema).iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     except RecursionError:
-        return "the object nests deeper than the schema can be followed"
+        return "该对象嵌套过深" if zh else "the object nests deeper than the schema can be followed"
     except SchemaError as refused:
         return str(refused)
-    if not errors:
-        return None
-    first = errors[0]
-    where = "/".join(_short(str(p)) for p in first.absolute_path)
-    return _short(first.message, 300) + (f" (at {where})" if where else "")
+    return in_words(errors[0], zh) if errors else None
 
 
 _FENCE = lazy_compile(r"^\s*```(?:json)?\s*|\s*```\s*$", re.IGNORECASE)
 
 
-def read_object(text: str) -> tuple[Any, str | None]:
-    """The one JSON value a model wrote (a code fence around it is let be), or why it is not one."""
+def read_object(text: str, zh: bool = False) -> tuple[Any, str | None]:
+    """The one JSON value a model wrote (a code fence around it is let be), or why it is not one (in Chinese for
+    ``zh``)."""
+    from assistant.schema_words import not_json
+
     body = _FENCE.sub("", text.strip())
     try:
         return _parsed(body, MAX_REPLY_DEPTH), None
     except json.JSONDecodeError as e:
-        return None, f"it is not one JSON value ({e.msg} at character {e.pos})"
-    except ValueError as e:
-        return None, f"it is not one JSON value ({e})"
+        return None, not_json(e, zh)
+    except ValueError as e:  # NaN, Infinity: "NaN is not a JSON number"
+        return None, f"它不是一个 JSON 值({e})" if zh else f"it is not one JSON value ({e})"
     except _TooDeep:
-        return None, f"it nests deeper than {MAX_REPLY_DEPTH} levels"
+        return None, f"嵌套超过 {MAX_REPLY_DEPTH} 层" if zh else f"it nests deeper than {MAX_REPLY_DEPTH} levels"

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from assistant.database import Connection, connect
 from assistant.errors import ConfigError, StoreError, store_error
 from assistant.migrations import MIGRATIONS
+from assistant.schema import schema_id
 from assistant.trace import now_iso
 from assistant.batch_book import BatchBook, alive
 from assistant.store_upkeep import Upkeep
@@ -73,6 +74,7 @@ class TurnRow(BaseModel):
     started_at: str
     finished_at: str
     request: str | None = None  # the request answered, when a rule completed the words typed (a follow-up)
+    answer_schema: str | None = None  # the schema its answer followed (canonical JSON), found again by ``logs --schema``
 
 
 def new_id() -> str:
@@ -216,14 +218,16 @@ class Store:
 
     def _save_turn(self, row: TurnRow, model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
         db = self.db
-        turn = {**row.model_dump(), "ok": int(row.ok)}
+        turn = {**row.model_dump(), "ok": int(row.ok), "schema_id": schema_id(row.answer_schema) if row.answer_schema else None}
         db.execute("BEGIN IMMEDIATE")
         try:
+            if row.answer_schema:
+                db.execute("INSERT OR IGNORE INTO schemas (id, content) VALUES (?, ?)", (turn["schema_id"], row.answer_schema))
             db.execute(
                 "INSERT INTO turns (id, session_id, question, answer, ok, route, route_by, route_reason, attempts, "
-                "model_calls, error, started_at, finished_at, request) VALUES (:id, :session_id, :question, :answer, "
-                ":ok, :route, :route_by, :route_reason, :attempts, :model_calls, :error, :started_at, :finished_at, "
-                ":request)",
+                "model_calls, error, started_at, finished_at, request, schema_id) VALUES (:id, :session_id, :question, "
+                ":answer, :ok, :route, :route_by, :route_reason, :attempts, :model_calls, :error, :started_at, "
+                ":finished_at, :request, :schema_id)",
                 turn,
             )
             db.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (turn["question"][:80], turn["session_id"]))
@@ -291,12 +295,15 @@ class Store:
         return row[0] if row else None
 
     def logs(self, limit: int = 3, text: str | None = None, model: str | None = None,
-             session_id: str | None = None) -> list[dict[str, Any]]:
+             session_id: str | None = None, schema: str | None = None) -> list[dict[str, Any]]:
         """The last ``limit`` turns (0: all), oldest first, with their models: those whose question or answer
-        contains ``text`` (any language; case does not matter), that ``model`` answered a call of, and of
-        ``session_id`` (one conversation)."""
+        contains ``text`` (any language; case does not matter), that ``model`` answered a call of, of
+        ``session_id`` (one conversation), and answered with ``schema`` (its id)."""
         where: list[str] = ["t.session_id = ?"] if session_id else []
         params: list[Any] = [session_id] if session_id else []
+        if schema:
+            where.append("t.schema_id = ?")
+            params.append(schema)
         order = "t.started_at DESC, t.rowid DESC"
         if text and len(text.strip()) >= 3:
             phrase = '"' + text.strip().replace('"', '""') + '"'
@@ -313,7 +320,7 @@ class Store:
         if model:
             where.append("EXISTS (SELECT 1 FROM model_calls m WHERE m.turn_id = t.id AND m.model = ?)")
             params.append(model)
-        sql = ("SELECT t.id, t.session_id, t.question, t.answer, t.ok, t.route, t.error, t.started_at, "
+        sql = ("SELECT t.id, t.session_id, t.question, t.answer, t.ok, t.route, t.error, t.started_at, t.schema_id, "
                "(SELECT GROUP_CONCAT(DISTINCT m.model) FROM model_calls m WHERE m.turn_id = t.id) AS models "
                f"FROM turns t {'WHERE ' + ' AND '.join(where) if where else ''} "
                f"ORDER BY {order} LIMIT ?")
@@ -322,6 +329,11 @@ class Store:
             r["ok"] = bool(r["ok"])
             r["models"] = sorted((r["models"] or "").split(",")) if r["models"] else []
         return rows[::-1]
+
+    def schema_ids(self, prefix: str) -> list[str]:
+        """The stored schemas whose id starts with ``prefix`` (``logs --schema ID``)."""
+        return [r[0] for r in self.db.execute("SELECT id FROM schemas WHERE id >= ? AND id < ? LIMIT 2",
+                                              (prefix, prefix + "\uffff"))]
 
     def find_turn(self, ref: str, session_id: str | None = None) -> str | None:
         """A turn id from ``last``, ``last-N`` (N turns before the last), or a unique id prefix."""

@@ -35,7 +35,8 @@ HELP = """commands:
   /model [ROLE] [NAME]  show the models, or set one for every role or for ROLE (router, executor, validator, responder)
   /retries N            executor retries after a failed check
   /pull                 get the capable model for this machine's engine (after the built-in model declined)
-  /schema [SCHEMA|off]  answer with one JSON object that follows SCHEMA (JSON, a .json file, or 'name, age int')
+  /schema [SCHEMA|off]  answer with one JSON object that follows SCHEMA (JSON, a .json file, or 'name, age int');
+                        /schema multi SCHEMA: a list of them, {"items": [...]}
   /template [NAME]      use a saved template's instructions, model and options from here on (alone: list them)
   /exit                 leave (or Ctrl-D)
 Ctrl-C cancels an answer in progress. End a line with \\ (or press Esc then Enter) to continue on the next line."""
@@ -333,7 +334,8 @@ class Repl:
 
     @staticmethod
     def _schema(settings: Any, text: str) -> str:
-        """``/schema``: what the answers follow now; ``/schema SCHEMA`` from here on; ``/schema off`` words again."""
+        """``/schema``: what the answers follow now; ``/schema SCHEMA`` from here on (``/schema multi SCHEMA``: a list
+        of such objects, as ``--schema-multi``); ``/schema off`` words again."""
         from pathlib import Path
 
         from assistant.schema import SchemaError, canonical
@@ -344,8 +346,9 @@ class Repl:
         if text.strip().lower() in ("off", "none"):
             settings.answer_schema = None
             return "answers are in words again"
+        many = text.split(None, 1)[0].lower() == "multi" and len(text.split(None, 1)) == 2
         try:
-            settings.answer_schema = canonical(text, Path.cwd())
+            settings.answer_schema = canonical(text.split(None, 1)[1] if many else text, Path.cwd(), many=many)
         except SchemaError as e:
             return f"/schema: {e}"
         return f"answers follow: {settings.answer_schema}"

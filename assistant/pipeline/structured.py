@@ -154,8 +154,8 @@ async def fill(ctx: TurnContext, parts: Parts | None, trust: tuple[Trust, str], 
         feedback = [ChatMessage(role="user", content=f"That object was refused: {why}. Answer again with one JSON "
                                                      "object that follows the schema.")] if why else []
         reply = await ctx.model.chat(ctx.request("responder", [*messages, *feedback], format=schema))
-        value, why = read_object(reply.content)
-        why = why or schema_problem(value, schema) or unsupported(value, evidence, figures, facts)
+        value, why = read_object(reply.content, zh)
+        why = why or schema_problem(value, schema, zh) or unsupported(value, evidence, figures, facts)
         await ctx.emit(AnswerChecked(attempt=attempt, verdict="FAIL" if why else "PASS", reason=why or "",))
         if why is None:
             return await responder.say(ctx, json.dumps(value, ensure_ascii=False)), True, None

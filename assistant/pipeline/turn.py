@@ -78,7 +78,7 @@ class OpenTurn:
         return result.projected(TurnRow, id=self.id, question=self.question, request=request,
                                 answer=self.answer.text if self.answer else None,
                                 route_reason=self.decision.reason if self.decision else None,
-                                started_at=self.started, finished_at=now_iso())
+                                started_at=self.started, finished_at=now_iso(), answer_schema=self.ctx.settings.answer_schema)
 
 
 async def _decides_in_one_call(ctx: TurnContext) -> bool:

@@ -9,7 +9,7 @@ import pytest
 from conftest import cli_env
 from fake_ollama import Script
 
-from assistant.schema import SchemaError, canonical, concise, parse, problem
+from assistant.schema import SchemaError, canonical, concise, parse, problem, read_object
 from processes import run
 
 PERSON = {"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
@@ -35,7 +35,7 @@ def test_a_schema_that_cannot_be_used_is_one_line(text, says, tmp_path):
 def test_a_schema_file_is_read(tmp_path):
     (tmp_path / "person.json").write_text(json.dumps(PERSON))
     assert json.loads(canonical("person.json", tmp_path)) == PERSON
-    assert problem({"name": "Ada"}, PERSON) == "'age' is a required property"
+    assert problem({"name": "Ada"}, PERSON) == "it lacks the field 'age'"
 
 
 async def test_a_valid_object_is_the_answer_and_the_model_was_asked_for_it_natively(fake, make_app):
@@ -53,7 +53,37 @@ async def test_an_invalid_object_gets_the_reason_back_and_the_next_one_passes(fa
     result = await make_app(answer_schema=json.dumps(PERSON)).ask("Ada Lovelace died at 36. Her name and age?")
     assert result.ok and json.loads(result.answer)["age"] == 36
     fed_back = fake.requests[-1]["messages"][-1]["content"]
-    assert "'age' is a required property" in fed_back
+    assert "it lacks the field 'age'" in fed_back
+
+
+LIST = {"type": "object", "properties": {"items": {"type": "array", "items": PERSON, "maxItems": 2},
+                                        "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                                        "size": {"enum": ["S", "M"]}}, "additionalProperties": False}
+
+
+@pytest.mark.parametrize("value, english, chinese", [
+    ({"items": [{"name": "Ada", "age": "36"}]}, "the field 'items[0].age' is text, where the schema wants a whole number",
+     "字段 'items[0].age'是文本,而结构要求整数"),
+    ({"items": [{"name": "Ada"}]}, "it lacks the field 'age' (in 'items[0]')", "缺少字段 'age'(在 'items[0]' 中)"),
+    ({"colour": "red"}, "it has fields the schema does not: 'colour'", "多了结构里没有的字段 'colour'"),
+    ({"size": "XL"}, "the field 'size' is \"XL\", which is not one of \"S\", \"M\"", "不在允许的值中"),
+    ({"code": "abcd"}, "the field 'code' does not have the form the schema's pattern asks for", "不符合结构要求的格式"),
+    ({"items": [{"name": "Ada", "age": 36}] * 3}, "the field 'items' has more than 2 items", "多于 2 项"),
+    ([1], "it is a list, where the schema wants an object", "该对象是列表,而结构要求对象"),
+])
+def test_a_refused_object_is_said_in_words_a_person_reads_in_the_question_s_language(value, english, chinese):
+    assert problem(value, LIST) == english
+    assert chinese in problem(value, LIST, zh=True)
+    assert "property" not in problem(value, LIST) and "instance" not in problem(value, LIST)
+
+
+@pytest.mark.parametrize("reply, says", [
+    ("Ada, thirty-six", "it is words, not JSON"), ('{"name": "Ada"} and more', "there is more after the JSON value"),
+    ('{"name": "Ada', "a text in it has no closing quote"), ('{"name" "Ada"}', "something is missing or out of place"),
+])
+def test_a_reply_that_is_not_json_is_said_plainly(reply, says):
+    assert says in read_object(reply)[1]
+    assert "JSON" in read_object(reply, zh=True)[1] or "文本" in read_object(reply, zh=True)[1]
 
 
 async def test_an_object_that_never_follows_is_one_honest_line(fake, make_app):
@@ -134,3 +164,45 @@ def test_a_template_keeps_the_schema_as_it_keeps_any_flag(home, fake):
     out = run(["ask", "-t", "people", "Ada is 36. Her name and age?"], env)
     assert out.returncode == 0 and json.loads(out.stdout) == {"name": "Ada", "age": 36}
     assert fake.requests[-1]["format"]["required"] == ["name", "age"]
+
+
+def test_schema_multi_answers_a_list_and_logs_finds_the_objects_by_schema(home, fake):
+    """llm's habits: --schema-multi wraps the schema in {"items": [...]}; logs --schema(-multi) finds the turns
+    answered with it (by the schema as given, or its id), --data prints the objects, --data-key their items."""
+    dogs = '{"items": [{"name": "Rex", "age": 3}, {"name": "Nova", "age": 5}]}'
+    fake.handler = Script(router={"route": "chat"}).always("responder", dogs)
+    env = cli_env(home, fake)
+    out = run(["ask", "--schema-multi", "name, age int", "Rex is 3 and Nova is 5. Their names and ages?"], env)
+    assert out.returncode == 0 and json.loads(out.stdout) == json.loads(dogs)
+    asked = fake.requests[-1]["format"]
+    assert asked["required"] == ["items"] and asked["properties"]["items"]["items"]["required"] == ["name", "age"]
+    fake.handler = Script(router={"route": "chat"}).always("responder", '{"name": "Ada", "age": 36}')
+    assert run(["ask", "--schema", "name, age int", "Ada is 36. Her name and age?"], env).returncode == 0
+    assert run(["ask", "--no-stream", "hello there"], env).returncode in (0, 1)  # a turn with no schema
+
+    items = run(["logs", "--schema-multi", "name, age int", "--data-key", "items"], env).stdout.splitlines()
+    assert [json.loads(line)["name"] for line in items] == ["Rex", "Nova"]
+    whole = run(["logs", "--schema-multi", "name, age int", "--data"], env).stdout.splitlines()
+    assert [json.loads(line) for line in whole] == [json.loads(dogs)]
+    one = run(["logs", "--schema", "name, age int", "--data-array"], env).stdout
+    assert json.loads(one) == [{"name": "Ada", "age": 36}]
+    listed = json.loads(run(["logs", "--schema", "name, age int", "--json"], env).stdout)
+    by_id = run(["logs", "--schema", listed["schema_id"][:8], "--data"], env).stdout
+    assert json.loads(by_id) == {"name": "Ada", "age": 36}
+    assert run(["logs", "--schema", "colour", "--data"], env).stdout == ""  # a schema never answered with: nothing
+    both = run(["ask", "--schema", "a", "--schema-multi", "b", "x"], env)
+    assert both.returncode == 2 and "give one of them" in both.stderr
+
+
+def test_the_chat_s_schema_command_takes_multi_as_schema_multi():
+    from types import SimpleNamespace
+
+    from assistant.frontends.repl import Repl
+
+    settings = SimpleNamespace(answer_schema=None)
+    said = Repl._schema(settings, "multi name, age int")
+    wanted = json.loads(settings.answer_schema)
+    assert wanted["required"] == ["items"] and wanted["properties"]["items"]["items"]["required"] == ["name", "age"]
+    assert said.startswith("answers follow:")
+    Repl._schema(settings, "multi")  # a field called multi, not an empty list
+    assert json.loads(settings.answer_schema)["required"] == ["multi"]

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from assistant.envnames import MODEL_NAME, NOT_A_MODEL_NAME
 from assistant.errors import ConfigError
 from assistant.frontends.cli.common import (
-    flag_overrides, logs_off, notice, open_store, session_of, settings_for, start_zygote,
+    flag_overrides, logs_off, notice, open_store, session_of, settings_for, start_zygote, structured,
 )
 from assistant.frontends.progress import status_wanted
 
@@ -124,7 +124,7 @@ def ask(args: argparse.Namespace) -> int:
     paths, settings = settings_for(flag_overrides(args))
     result = asyncio.run(_run_ask(paths, settings, question, args, images, zygote, quoted))
     if args.json:
-        print_ask_json(result.model_dump(), structured=bool(getattr(args, "answer_schema", None)))
+        print_ask_json(result.model_dump(), structured=structured(args))
     elif args.extract:
         print_extracted(result.answer, result.ok)
     print_usage(args, result.turn_id)
@@ -194,7 +194,7 @@ def _ask_remote(client, question: str, args: argparse.Namespace, paths, quoted: 
         progress.finish()
     outcome = turn.outcome()
     if args.json:
-        print_ask_json(dict(outcome), structured=bool(getattr(args, "answer_schema", None)))
+        print_ask_json(dict(outcome), structured=structured(args))
     elif args.extract:
         print_extracted(outcome["answer"], outcome["ok"])
     print_usage(args, outcome.get("turn_id"))

@@ -55,19 +55,29 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
     from assistant.envnames import ROLE_NAMES, SETTING_FLAGS
 
     overrides: dict[str, Any] = {name: getattr(args, name, None) for name in SETTING_FLAGS}
-    if overrides.get("answer_schema"):  # a schema file is read here, where its path means something
+    many = getattr(args, "schema_multi", None)
+    if overrides.get("answer_schema") or many:  # a schema file is read here, where its path means something
         from assistant.errors import ConfigError
         from assistant.schema import SchemaError, canonical
 
+        flag = "--schema-multi" if many else "--schema"
+        if many and overrides.get("answer_schema"):
+            raise ConfigError("--schema and --schema-multi: give one of them.", "--schema-multi SCHEMA answers with "
+                              "a list of objects that each follow SCHEMA.")
         try:
-            overrides["answer_schema"] = canonical(overrides["answer_schema"], Path.cwd())
+            overrides["answer_schema"] = canonical(many or overrides["answer_schema"], Path.cwd(), many=bool(many))
         except SchemaError as e:
-            raise ConfigError(f"--schema: {e}.", "Give a JSON Schema (inline or a .json file), or fields: "
-                              "--schema 'name, age int, tags list'.") from None
+            raise ConfigError(f"{flag}: {e}.", "Give a JSON Schema (inline or a .json file), or fields: "
+                              f"{flag} 'name, age int, tags list'.") from None
     if args.model:
         overrides.update({"model": args.model, **{f"{role}_model": args.model for role in ROLE_NAMES}})
     overrides.update(model_options(args))
     return overrides
+
+
+def structured(args: argparse.Namespace) -> bool:
+    """Whether this command answers with an object (``--schema``, ``--schema-multi``)."""
+    return bool(getattr(args, "answer_schema", None) or getattr(args, "schema_multi", None))
 
 
 def model_options(args: argparse.Namespace) -> dict[str, str]:

@@ -74,9 +74,12 @@ def logs(args: argparse.Namespace) -> int:
         return 0
     if args.switch == "prune":
         return _prune(args.older_than, args.yes)
-    if args.count < 0:
+    if args.count is not None and args.count < 0:
         raise ConfigError("-n must be 0 (all) or more.")
+    data = args.data or args.data_array or args.data_key is not None
+    count = args.count if args.count is not None else 0 if data else 3
     store = open_store()
+    schema = _schema_wanted(store, args)
     session = None
     if args.session or args.conversation:  # one conversation's turns (llm's logs --cid and -c)
         ref = args.session or "last"
@@ -87,7 +90,7 @@ def logs(args: argparse.Namespace) -> int:
         from assistant.frontends.markdown import extracted
         from assistant.control import without_controls
 
-        last = store.logs(1, args.query, args.model, session)
+        last = store.logs(1, args.query, args.model, session, schema)
         if not last:
             raise ConfigError("no answer " + ("matches" if args.query or args.model else "is stored yet") + ".",
                               "assistant logs lists the stored turns.")
@@ -100,8 +103,10 @@ def logs(args: argparse.Namespace) -> int:
                                  f"assistant trace {last[0]['id']} shows what happened.")
         print(extracted(answer) if args.extract else answer.rstrip("\n") + "\n", end="")
         return 0
-    rows = store.logs(args.count, args.query, args.model, session)
-    if args.json:
+    rows = store.logs(count, args.query, args.model, session, schema)
+    if data:
+        _print_data(rows, args.data_key, args.data_array)
+    elif args.json:
         for r in rows:
             print(json.dumps(r, ensure_ascii=False))
     else:
@@ -109,6 +114,51 @@ def logs(args: argparse.Namespace) -> int:
 
         print(logs_text(rows) if rows else "no turns" + (" match" if args.query or args.model else " yet"))
     return 0
+
+
+def _schema_wanted(store, args: argparse.Namespace) -> str | None:
+    """The id of the schema ``logs --schema``/``--schema-multi`` names: given as to ``ask``, or by its id (a prefix)."""
+    from assistant.errors import ConfigError
+    from assistant.schema import SchemaError, canonical, schema_id
+
+    given = args.schema_multi or args.schema
+    if not given:
+        return None
+    if args.schema and args.schema_multi:
+        raise ConfigError("--schema and --schema-multi: give one of them.")
+    if not args.schema_multi and len(given) >= 4 and all(c in "0123456789abcdef" for c in given):
+        ids = store.schema_ids(given)
+        if len(ids) > 1:
+            raise ConfigError(f"more than one stored schema has an id that starts with {given}.", "Give more of it.")
+        if ids:
+            return ids[0]
+    try:
+        from pathlib import Path
+
+        return schema_id(canonical(given, Path.cwd(), many=bool(args.schema_multi)))
+    except SchemaError as e:
+        flag = "--schema-multi" if args.schema_multi else "--schema"
+        raise ConfigError(f"{flag}: {e}.", "Give the schema as you gave it to ask, or its id.") from None
+
+
+def _print_data(rows: list[dict], key: str | None, array: bool) -> None:
+    """The objects the turns answered (``--data``), or the objects in their ``key`` (``--data-key items``): one JSON
+    line each, or one JSON array. An answer that is no JSON object (a decline, a failed turn) is left out."""
+    objects: list = []
+    for r in rows:
+        try:
+            value = json.loads(r["answer"] or "") if r["ok"] else None
+        except ValueError:
+            continue
+        if key is not None and isinstance(value, dict) and isinstance(value.get(key), list):
+            objects += value[key]
+        elif value is not None:
+            objects.append(value)
+    if array:
+        print(json.dumps(objects, ensure_ascii=False))
+    else:
+        for value in objects:
+            print(json.dumps(value, ensure_ascii=False))
 
 
 def trace(args: argparse.Namespace) -> int:

@@ -29,9 +29,11 @@ def answering_flags(parser: argparse.ArgumentParser, scope: str) -> None:
                         help=f"a model option for {scope}: " + ", ".join(OPTIONS) + " (repeatable)")
     for setting, (flags, how) in SETTING_FLAGS.items():  # "{scope}" in a row's help: this command's ("this answer")
         parser.add_argument(*flags, dest=setting, **{**how, "help": how["help"].replace("{scope}", scope)})
+    parser.add_argument("--schema-multi", metavar="SCHEMA", help="answer with a list of objects that each follow "
+                        "SCHEMA, as one object {\"items\": [...]} (llm's --schema-multi)")
     parser.add_argument("-t", "--template", metavar="NAME", help="use a saved template (its system prompt, model and "
                         "options; flags given here win)")
-    parser.add_argument("--save", metavar="NAME", help="save -s, -m, -o and the flags above (--max-retries, --schema) as template NAME, and stop "
+    parser.add_argument("--save", metavar="NAME", help="save -s, -m, -o and the flags above (--max-retries, --schema, --schema-multi) as template NAME, and stop "
                         "(no question is asked); use it with -t NAME")
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
 
@@ -233,7 +235,7 @@ def _logs_command(sub: Subcommands) -> None:
     logs.add_argument("--older-than", metavar="AGE", help="with prune: 30d, 12h, 2w (a number alone is days)")
     logs.add_argument("--yes", "-y", action="store_true", help="with prune: delete without asking (scripts; on a "
                       "terminal it says what it will delete and asks). Sessions in use by a chat or the daemon are kept")
-    logs.add_argument("-n", "--count", type=int, default=3, metavar="N", help="how many turns (default 3; 0: all)")
+    logs.add_argument("-n", "--count", type=int, metavar="N", help="how many turns (default 3, and all with --data; 0: all)")
     logs.add_argument("-q", "--query", metavar="TEXT", help="only turns whose question or answer contains TEXT")
     logs.add_argument("-m", "--model", help="only turns that MODEL answered a call of")
     logs.add_argument("-s", "--session", metavar="ID", help="only the turns of this session (an id prefix, or 'last')")
@@ -243,6 +245,13 @@ def _logs_command(sub: Subcommands) -> None:
     logs.add_argument("-x", "--extract", action="store_true",
                       help="print only the last answer's code blocks (the whole answer when it has none)")
     logs.add_argument("--json", action="store_true", help="one JSON object per turn")
+    logs.add_argument("--schema", metavar="SCHEMA", help="only turns answered with this schema: as given to ask "
+                      "(JSON, a file, 'name, age int') or its id")
+    logs.add_argument("--schema-multi", metavar="SCHEMA", help="only turns answered with --schema-multi SCHEMA")
+    logs.add_argument("--data", action="store_true", help="print only the objects answered, one JSON line each")
+    logs.add_argument("--data-array", action="store_true", help="print the objects answered as one JSON array")
+    logs.add_argument("--data-key", metavar="KEY", help="print the objects in each answer's KEY (with --schema-multi: "
+                      "items), one per line")
 
 
 def _trace_command(sub: Subcommands) -> None:

@@ -6,7 +6,8 @@ real daemon on the fake Ollama, questions typed with xdotool, each state capture
 1. popup-open.png: just opened, the input line alone with its placeholder;
 2. popup-answer.png: an answer with Markdown;
 3. popup-conversation.png: a follow-up below it, the conversation longer than the window (the scrollbar shows);
-4. popup-error.png: a failure, said as text with its fix.
+4. popup-error.png: a failure, said as text with its fix;
+5. popup-reminders.png: Ctrl+L, the pending reminders in place of the conversation, one asked about (Delete once).
 Prints the window's size at each step."""
 
 from __future__ import annotations
@@ -82,6 +83,19 @@ def main() -> None:
             xdo("key", "Return")
             time.sleep(1.5)
             shot("popup-error.png", window)
+            from datetime import datetime, timedelta
+
+            from tools.reminders.book import Book
+
+            book, now = Book(Path(tmp) / "data" / "assistant.db"), datetime.now().astimezone()
+            book.add("reminder", "call the dentist about Tuesday", now + timedelta(hours=2), "en", now)
+            book.add("timer", "", now + timedelta(minutes=10), "en", now, span=600)
+            book.add("reminder", "交房租", now + timedelta(days=1), "zh", now, repeat="weekly")
+            xdo("key", "ctrl+l")
+            wait(lambda: "reminders listed: 3" in log.read_text(), "list the reminders")
+            xdo("key", "Down")
+            xdo("key", "Delete")
+            shot("popup-reminders.png", window)
         finally:
             daemon.stop()
 

@@ -113,6 +113,7 @@ class Serving:
         self.own_env = dict(os.environ)
         self.stamp = _config_stamp(paths)
         self.popup: subprocess.Popen | None = None
+        self.readying: tuple[Path, int] | None = None  # the popup started hidden, until it said it is ready
         self.state.settings_for, self.state.refresh, self.state.open_popup = \
             self.settings_for, self.refresh, self.open_popup
 
@@ -164,15 +165,17 @@ class Serving:
         problem = display_problem()
         if problem is not None:
             raise PopupUnavailable(problem)
+        if self.readying is not None:  # made ready a moment ago: signalled once it listens (SIGUSR1 would end it before)
+            log_file, start = self.readying
+            for _ in range(250):
+                if self.popup is None or self.popup.poll() is not None or "ready (hidden)" in _said_since(log_file, start):
+                    break
+                await asyncio.sleep(0.02)
+            self.readying = None
         if self.popup is not None and self.popup.poll() is None:
-            self.popup.send_signal(signal.SIGUSR1)  # the popup (open, or hidden by Esc) comes to the front
+            self.popup.send_signal(signal.SIGUSR1)  # the popup (open, hidden by Esc, or made ready) comes to the front
             return "raised"
-        session = self.popup_session()
-        log_file = self.paths.log_dir / "popup.log"
-        start = log_file.stat().st_size if log_file.exists() else 0
-        with open(log_file, "ab") as out:
-            proc = self.popup = subprocess.Popen([sys.executable, "-m", "assistant.frontends.popup", "--session", session],
-                                                 stdout=out, stderr=out, stdin=subprocess.DEVNULL)
+        proc, log_file, start = self._start_popup()
         if wait:  # a window that cannot open fails within its first moments (no display server, no Tk)
             for _ in range(100):
                 await asyncio.sleep(0.02)
@@ -182,8 +185,32 @@ class Serving:
                 said = _said_since(log_file, start)
                 raise PopupUnavailable("the popup could not start" + (f": {said[-1]}" if said else "") +
                                        f" (see {log_file})")
-        log.info("popup opened (session %s)", session)
+        log.info("popup opened (session %s)", self.popup_session())
         return "opened"
+
+    def _start_popup(self, hidden: bool = False) -> tuple[subprocess.Popen, Path, int]:
+        """The popup's process (shown, or ``hidden``: made ready for the hotkey), with its log and where this start's
+        lines begin in it."""
+        session = self.popup_session()
+        log_file = self.paths.log_dir / "popup.log"
+        start = log_file.stat().st_size if log_file.exists() else 0
+        with open(log_file, "ab") as out:
+            proc = self.popup = subprocess.Popen([sys.executable, "-m", "assistant.frontends.popup", "--session", session,
+                                                  *(["--hidden"] if hidden else [])],
+                                                 stdout=out, stderr=out, stdin=subprocess.DEVNULL)
+        return proc, log_file, start
+
+    def ready_popup(self) -> None:
+        """With the hotkey on a desktop, the popup is started hidden once the daemon is warm: its first show after
+        `daemon start` is a signal to a window that is there (as every later one is), not a process, Tk and a
+        window to start while the first keys typed go nowhere."""
+        if self.popup is None and self.state.hotkey.startswith("active") and display_problem() is None:
+            try:
+                _, log_file, start = self._start_popup(hidden=True)
+                self.readying = (log_file, start)
+                log.info("popup made ready (hidden)")
+            except OSError as e:
+                log.warning("popup not made ready: %s", e)
 
     def hotkey(self, loop: asyncio.AbstractEventLoop) -> Listener | None:
         """The global hotkey's listener (None: off, or it could not start; ``state.hotkey`` says which)."""
@@ -225,6 +252,7 @@ class Serving:
         except Exception as e:
             self.state.warm = f"not warmed: {type(e).__name__}: {e}"
         log.info("%s", self.state.warm)
+        self.ready_popup()
 
     async def close(self) -> None:
         """A hidden popup goes with its daemon; every pipeline closes (the first is one of these, or closed on

@@ -191,6 +191,33 @@ def table_spans(text: str, limit: int | None = None) -> list[Span] | None:
     return _table(rows, limit)
 
 
+_LIST_ITEM = lazy_compile(r"\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+\S")
+_NEW_SENTENCE = lazy_compile(r"[A-Z\u3400-\u9fff\uff01-\uff5e\u201c\"]")
+
+
+def _lists_ended(text: str) -> str:
+    """A sentence on the line right after a list's last item, not indented, as a paragraph of its own: CommonMark
+    reads it as the item's lazy continuation ("- two\nThe end." is one bullet, "two The end."), which a model
+    rarely means. A line that goes on in lower case still continues the item."""
+    if "\n" not in text:
+        return text
+    lines, fenced, in_list = text.split("\n"), False, False
+    for i, line in enumerate(lines):
+        if is_fence(line):
+            fenced, in_list = not fenced, False
+            continue
+        if fenced:
+            continue
+        if _LIST_ITEM.match(line):
+            in_list = True
+        elif not line.strip():
+            in_list = False
+        elif in_list and not line[0].isspace() and _NEW_SENTENCE.match(line) and not starts_block(line):
+            lines[i] = "\n" + line
+            in_list = False
+    return "\n".join(lines)
+
+
 def spans(text: str) -> list[Span]:
     """``text`` as styled spans; the styles are ``bold``, ``italic``, ``code``, ``code_block``, ``heading``,
     ``list`` (a bullet or number is written as ``•`` or ``1.``), ``quote`` (a block quote, marked ``│``),
@@ -201,7 +228,7 @@ def spans(text: str) -> list[Span]:
     table: list[list[list[Span]]] | None = None
     item_start = False  # the next paragraph begins a list item: its marker is already written
     heading = False
-    for token in _md().parse(text):
+    for token in _md().parse(_lists_ended(text)):
         kind = token.type
         if kind in ("bullet_list_open", "ordered_list_open"):
             lists.append(["•" if kind == "bullet_list_open" else "n", int(token.attrGet("start") or 1)])

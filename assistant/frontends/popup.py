@@ -27,12 +27,14 @@ from typing import Any
 
 from assistant.errors import AssistantError
 from assistant.frontends.client import Client, DaemonError, DaemonUnavailable, Turn
+from assistant.frontends.reminder_list import ListPane
 from assistant.frontends.transcript import BG, BORDER, FAINT, FG, MUTED, Transcript
 from assistant.paths import resolve_paths
 from assistant.capable import CAPABLE_MODEL, CAPABLE_SIZE, TOO_SMALL
 from assistant.wire import stage_label
 
-HINT = "Enter asks · ↑↓ earlier questions · Ctrl+Shift+C copies the answer · Esc hides"  # fits its width
+HINT = "Enter asks · ↑↓ history · Ctrl+L reminders · Ctrl+Shift+C copies · Esc hides"  # each fits its width
+LIST_HINT = "↑↓ choose · Delete twice cancels it (or click its ✕) · Esc back to the conversation"
 PLACEHOLDER = "Ask anything…"
 WIDTH = 680  # and at most MAX_HEIGHT tall: compact on open, growing with the conversation
 MAX_HEIGHT = 480
@@ -94,7 +96,7 @@ def window_icon(root: tk.Tk) -> tk.PhotoImage | None:
 
 
 class Popup:
-    def __init__(self, client: Client, session_id: str | None) -> None:
+    def __init__(self, client: Client, session_id: str | None, hidden: bool = False) -> None:
         self.client = client
         self.session_id = session_id
         self.events: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -119,10 +121,10 @@ class Popup:
         root.attributes("-topmost", True)
         root.configure(bg=BORDER)
         base = tkfont.nametofont("TkDefaultFont")
-        family = base.actual("family")
+        family = self.family = base.actual("family")
         frame = self.frame = tk.Frame(root, bg=BG)
         frame.pack(fill="both", expand=True, padx=2, pady=2)  # a border of two pixels, not a hairline
-        top = tk.Frame(frame, bg=BG)
+        top = self.top = tk.Frame(frame, bg=BG)
         top.pack(fill="x", padx=16, pady=(12, 8))
         # exportselection off: selecting its own text (on every show) must never take the X selection away from the
         # window that holds it, which is the very text the popup attaches
@@ -135,7 +137,9 @@ class Popup:
         self.body = tk.Frame(frame, bg=BG)
         self.transcript = Transcript(root, self.body, family)
         self.text = self.transcript.text  # its height is measured here, as the window grows
-        self.status = tk.Label(frame, text=HINT, anchor="w", fg=MUTED, bg=BG, font=(family, 11))
+        # a note longer than the window's width wraps at words (the window grows by its lines), never cut at the edge
+        self.status = tk.Label(frame, text=HINT, anchor="w", justify="left", fg=MUTED, bg=BG, font=(family, 11),
+                               wraplength=WIDTH - 40)
         self.status.pack(fill="x", padx=16, pady=(0, 10), side="bottom")
         # measured once, here: a Font object that the garbage collector met in another thread would abort Tcl
         self.line_height = tkfont.Font(root=root, family=family, size=12).metrics("linespace") + 4
@@ -143,17 +147,20 @@ class Popup:
         self.entry.bind("<Up>", lambda _e: self.walk(1))
         self.entry.bind("<Down>", lambda _e: self.walk(-1))
         self.entry.bind("<KeyRelease>", lambda _e: self._placeholder())
-        root.bind("<Escape>", lambda _e: self.close("Esc"))
         root.protocol("WM_DELETE_WINDOW", lambda: self.close("the window manager"))
         root.bind("<Control-C>", self.copy)  # Ctrl+Shift+C
         root.bind("<Control-r>", self.drop_selection)
         self.entry.bind("<Control-a>", self.select_all)
         root.bind("<FocusOut>", self._focus_out, add="+")
         self.queued: str | None = None  # a question asked while an answer comes: asked when it is done
+        self.pane = ListPane(self, LIST_HINT, HINT)  # the pending reminders, in place of the conversation (Ctrl+L)
+        root.bind("<Control-l>", self.pane.toggle)
+        root.bind("<Escape>", lambda _e: self.pane.toggle() if self.pane.shown else self.close("Esc"))
+        self.entry.bind("<Delete>", self.pane.delete_key)
         root.bind("<Map>", self._mapped, add="+")  # before it is shown: its first mapping is when it takes the keyboard
         self.show_last()
         self._placeholder()
-        self.place()
+        self.place(shown=not hidden)
         threading.Thread(target=daemon_notes, args=(self.client, self.events), daemon=True).start()
         signal.signal(signal.SIGUSR1, lambda *_: self.raise_asked.set())
         signal.signal(signal.SIGUSR2, lambda *_: self.reminded.set())
@@ -166,41 +173,53 @@ class Popup:
         else:
             self.placeholder.place(in_=self.entry, x=0, rely=0.5, anchor="w")
 
-    def place(self) -> None:
+    def place(self, shown: bool = True) -> None:
         """Centred across the screen, its top edge where a window of the largest size would sit a third of the way
-        down: it grows downwards as the conversation does, and never moves."""
+        down: it grows downwards as the conversation does, and never moves. Not ``shown``: placed, and left hidden
+        until the hotkey (the daemon makes it ready so)."""
         root = self.root
         width = min(WIDTH, root.winfo_screenwidth() - 40)
         x = (root.winfo_screenwidth() - width) // 2
         y = (root.winfo_screenheight() - min(MAX_HEIGHT, root.winfo_screenheight() - 40)) // 3
         root.geometry(f"{width}x{self._height()}+{x}+{y}")
-        root.deiconify()
+        if shown:
+            root.deiconify()
+
+    def say(self, text: str) -> None:
+        """The hint line's text: a note, a stage, the selection attached; wrapped to the window's width, which grows
+        by its lines."""
+        width = self.root.winfo_width() if self.root.winfo_ismapped() else min(WIDTH, self.root.winfo_screenwidth() - 40)
+        self.status.config(text=text, wraplength=width - 40)
+        self.grow()
 
     def _height(self) -> int:
         """The input line and the hint alone, or with as much of the conversation as fits (up to MAX_HEIGHT)."""
         self.root.update_idletasks()
-        if not self.expanded or not hasattr(self, "_chrome"):  # the input line and the hint, with their margins
-            self._chrome = self.frame.winfo_reqheight() - (self.body.winfo_reqheight() + 1 if self.expanded else 0) + 4
-        chrome = self._chrome
-        if not self.expanded:
+        # the input line and the hint (as many lines as it wraps to), with their margins and the border
+        chrome = self.top.winfo_reqheight() + 20 + self.status.winfo_reqheight() + 10 + 4
+        if not self.expanded and not self.pane.shown:
             return chrome
-        if self.text.winfo_width() > 1:  # laid out: the conversation's height in pixels, as Tk draws it
-            counted = self.text.count("1.0", "end", "update", "ypixels")  # an int or a tuple, by Python's version
+        view = self.pane.text or self.text  # what the body shows
+        if view.winfo_width() > 1:  # laid out: the conversation's height in pixels, as Tk draws it
+            counted = view.count("1.0", "end", "update", "ypixels")  # an int or a tuple, by Python's version
             content = int((counted[-1] if isinstance(counted, tuple) else counted) or 0)
         else:
-            content = int(self.text.index("end-1c").split(".")[0]) * self.line_height
-        padding = 2 * int(self.text.cget("pady")) + 4
+            content = int(view.index("end-1c").split(".")[0]) * self.line_height
+        padding = 2 * int(view.cget("pady")) + 4
         return min(MAX_HEIGHT, self.root.winfo_screenheight() - 40, chrome + 1 + padding + content)
 
     def expand(self) -> None:
         """The conversation comes into view (the first answer, or a reopened session's exchanges)."""
         if not self.expanded:
             self.expanded = True
-            self.rule.pack(fill="x")
-            self.body.pack(fill="both", expand=True)
+            if not self.pane.shown:  # the list is on show: the conversation comes back with Ctrl+L
+                self.rule.pack(fill="x")
+                self.body.pack(fill="both", expand=True)
         self.grow()
 
     def grow(self) -> None:
+        if not hasattr(self, "top"):
+            return
         height = self._height()
         if self.root.winfo_height() != height and self.root.winfo_ismapped():
             self.root.geometry(f"{self.root.winfo_width()}x{height}")
@@ -285,7 +304,7 @@ class Popup:
 
     def drop_selection(self, _event: object = None) -> str:
         self.selection = None
-        self.status.config(text=HINT)
+        self.say(HINT)
         return "break"
 
     def show_reminders(self) -> None:
@@ -304,7 +323,10 @@ class Popup:
 
     def draw_answer(self) -> None:
         self.transcript.draw(self.answer)
+        following = self.text.yview()[1] >= 0.999
         self.grow()
+        if following:  # the window grew or stopped growing: the answer's last line stays in view
+            self.text.see("end")
 
     def copy(self, _event: object = None) -> str:
         """The last answer as the model wrote it, without the note the check adds (what is copied is the answer)."""
@@ -313,13 +335,13 @@ class Popup:
         if self.answer:
             self.root.clipboard_clear()
             self.root.clipboard_append(without_note(self.answer))
-            self.status.config(text="answer copied")
+            self.say("answer copied")
         return "break"
 
     def offer_pull(self) -> None:
         """The built-in model declined as too small: offer the capable model, once, one key, its size shown."""
         self.offered = True
-        self.status.config(text=f"Ctrl+P pulls {CAPABLE_MODEL} ({CAPABLE_SIZE}), a model that can answer this")
+        self.say(f"Ctrl+P pulls {CAPABLE_MODEL} ({CAPABLE_SIZE}), a model that can answer this")
         self.root.bind("<Control-p>", self.pull)
 
     def pull(self, _event: object = None) -> str:
@@ -331,7 +353,10 @@ class Popup:
         return "break"
 
     def walk(self, step: int) -> str:
-        """Up: an earlier question into the input line; Down: a later one (past the last: empty)."""
+        """Up: an earlier question into the input line; Down: a later one (past the last: empty). With the list on
+        show: another reminder chosen."""
+        if self.pane.move(-step):
+            return "break"
         if not self.history:
             return "break"
         self.back = max(0, min(len(self.history), self.back + step))
@@ -348,7 +373,7 @@ class Popup:
             self.queued = question
             self.entry.delete(0, "end")
             self._placeholder()
-            self.status.config(text=f"Asked next, once this answer is done: {question[:80]}")
+            self.say(f"Asked next, once this answer is done: {question[:80]}")
             return
         self.busy = True
         self.back = 0
@@ -391,6 +416,8 @@ class Popup:
         if self.reminded.is_set():
             self.reminded.clear()
             self.show_reminders()
+            self.pane.fired()
+        self.pane.clicked()
         while True:
             try:
                 e = self.events.get_nowait()
@@ -400,25 +427,25 @@ class Popup:
             if kind == "turn_started":
                 self.session_id = e["session_id"]
             elif (label := stage_label(e)) is not None:
-                self.status.config(text=label)
+                self.say(label)
             elif kind == "answer_delta":
                 if not self.answer:  # the answer is coming: the stage before it ("routing…") is over
-                    self.status.config(text="answering…")
+                    self.say("answering…")
                 self.answer += e["text"]
                 self.draw_answer()
             elif kind == "turn_done":
                 if e.get("answer") and e["answer"] != self.answer:
                     self.answer = e["answer"]
                     self.draw_answer()
-                self.status.config(text=HINT)
+                self.say(HINT)
                 print(f"answer: {e['answer']}", flush=True)  # the popup's log, for a look afterwards
                 if e.get("replaced") == TOO_SMALL and not self.offered:
                     self.offer_pull()
             elif kind == "pull":
-                self.status.config(text=e["text"][:160])
+                self.say(e["text"][:400])
             elif kind == "pulled":
                 self.pulling = False
-                self.status.config(text=e["text"][:160])
+                self.say(e["text"][:400])
                 if e["ok"] and self.history:  # ask again, now that a capable model answers
                     self.entry.delete(0, "end")
                     self.entry.insert(0, self.history.pop())
@@ -426,16 +453,15 @@ class Popup:
             elif kind == "turn_failed":  # said as text, its fix with it
                 self.transcript.failure(f"{e['message']} {e.get('hint') or ''}".strip(), bool(self.answer.strip()))
                 self.grow()
-                self.status.config(text=HINT)
+                self.say(HINT)
             elif kind == "note":
-                self.status.config(text=f"note: {e['text']}"[:160])
+                self.say(f"note: {e['text']}"[:400])
             elif kind == "selection":
                 if self.transcript.holds(e["text"]):  # selected in the popup itself: not another window's
                     continue
                 self.selection = e["text"]
                 print(f"selection attached: {len(e['text'])} characters", flush=True)  # the popup's log
-                self.status.config(text=f"Selected text attached ({len(e['text'])} characters): ask about it · "
-                                        "Ctrl+R drops it")
+                self.say(f"Selected text attached ({len(e['text'])} characters): ask about it · Ctrl+R drops it")
             elif kind == "_end":
                 self.busy = False
                 if self.queued:  # the question typed while this answer came
@@ -502,10 +528,11 @@ def pull_capable(events: queue.Queue[dict[str, Any]]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description="the assistant popup (normally opened by the daemon)")
     ap.add_argument("--session", help="continue this session")
+    ap.add_argument("--hidden", action="store_true", help="start hidden, shown by the hotkey (SIGUSR1)")
     args = ap.parse_args()
     client = Client(resolve_paths().run_dir)
-    popup = Popup(client, args.session)
-    print("ready", flush=True)
+    popup = Popup(client, args.session, hidden=args.hidden)
+    print("ready" + (" (hidden)" if args.hidden else ""), flush=True)
     popup.root.mainloop()
 
 

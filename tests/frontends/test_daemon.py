@@ -401,7 +401,14 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
         if "pynput" in hotkey:
             pytest.skip("pynput is not installed (pip install '.[hotkey]')")
         assert hotkey == "active (ctrl+alt+space)"
+        popup_log = home / "log" / "popup.log"
+        deadline = time.monotonic() + 60
+        while "ready (hidden)" not in (popup_log.read_text() if popup_log.exists() else ""):
+            # made ready once the daemon is warm: the first show is a signal to a window that is there
+            assert time.monotonic() < deadline, "the popup was not made ready: " + d.log()
+            time.sleep(0.1)
         xdo = lambda *a: subprocess.run(["xdotool", *a], env=env, capture_output=True, text=True, timeout=20)  # noqa: E731
+        assert not xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip()  # ready, not shown
         found = None
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:  # the listener grabs the key in its own thread, shortly after start
@@ -410,9 +417,9 @@ def test_hotkey_opens_the_popup_which_answers(home, daemon_env, fake):
             found = xdo("search", "--onlyvisible", "--name", "^assistant$")
             if found.stdout.strip():
                 break
-        popup_log = home / "log" / "popup.log"
         assert found is not None and found.stdout.strip(), "the popup window did not appear: " + (
             popup_log.read_text() if popup_log.exists() else d.log())
+        assert popup_log.read_text().count("ready") == 1  # the hotkey showed the one made ready: no second process
         window = found.stdout.split()[0]
         artifacts = Path(os.environ.get("ASSISTANT_TEST_ARTIFACTS", ROOT / "test-artifacts"))
         artifacts.mkdir(parents=True, exist_ok=True)

@@ -191,6 +191,12 @@ def test_an_answer_the_daemon_did_not_finish_says_so(popup):
     ("one line\nand its continuation", [("one line and its continuation", ())]),  # a soft break is a space
     ("> quoted\n> on", [("│ quoted on", ("quote",))]),
     ("a*b*c and 2*3", [("a*b*c and 2*3", ())]),
+    # a sentence right after a list's last item is a paragraph of its own, not folded into the bullet; a line that
+    # goes on in lower case continues the item
+    ("- one\n- two\nThe end.", [("• one", ("list",)), ("\n", ()), ("• two", ("list",)), ("\n\nThe end.", ())]),
+    ("1. 一\n2. 二\n以上。", [("1. 一", ("list",)), ("\n", ()), ("2. 二", ("list",)), ("\n\n以上。", ())]),
+    ("- a long item\ngoing on", [("• a long item going on", ("list",))]),
+    ("```\n- x\nY\n```", [("- x\nY\n", ("code_block",))]),
 ])
 def test_markdown_spans(text, expect):
     assert spans(text) == expect
@@ -341,3 +347,92 @@ def test_the_hotkey_hides_the_popup_that_holds_the_keyboard_and_shows_one_that_d
     assert not p.root.winfo_ismapped()
     p.toggle()
     run_until(p, lambda: p.root.winfo_ismapped())
+
+
+def _inside(widget, window) -> bool:
+    """Whether ``widget`` is drawn whole inside ``window`` (not cut at its bottom or right edge)."""
+    bottom = widget.winfo_rooty() + widget.winfo_height()
+    right = widget.winfo_rootx() + widget.winfo_width()
+    return bottom <= window.winfo_rooty() + window.winfo_height() and right <= window.winfo_rootx() + window.winfo_width()
+
+
+def test_a_long_note_wraps_on_the_hint_line_and_the_window_grows_to_show_it_whole(popup):
+    note = ("the plugin 'weather-extra' runs unconfined: this kernel has no Landlock, so its code can read your files; "
+            "`assistant doctor` says how to confine it, or remove it with `assistant plugins remove weather-extra`")
+    p = popup()
+    p.root.update()
+    compact = p.root.winfo_height()
+    p.events.put({"type": "note", "text": note})
+    run_until(p, lambda: "unconfined" in p.status.cget("text"))
+    p.root.update()
+    assert p.status.cget("text").endswith("weather-extra`")  # the whole note, not its first 160 characters
+    assert p.status.winfo_reqheight() > 2 * 14 and p.root.winfo_height() > compact  # wrapped: more than one line
+    assert _inside(p.status, p.root) and p.status.winfo_reqwidth() <= p.root.winfo_width()
+    p.entry.insert(0, "And a question")
+    p.client.script = [{"type": "turn_done", "answer": "An answer.", "ok": True}]
+    p.ask()
+    run_until(p, lambda: not p.busy)
+    p.root.update()
+    assert _inside(p.status, p.root)
+
+
+def test_the_last_line_of_a_long_answer_is_in_view(popup):
+    long = "\n\n".join(f"Paragraph {i} of a long answer, with enough words to fill a line of the popup." for i in range(30))
+    p = popup(events=[{"type": "answer_delta", "text": long[:400]}, {"type": "answer_delta", "text": long[400:]},
+                      {"type": "turn_done", "answer": long + "\n\nThe last line.", "ok": True}])
+    p.entry.insert(0, "Something long")
+    p.ask()
+    run_until(p, lambda: not p.busy)
+    p.root.update()
+    box = p.text.bbox(p.text.search("The last line.", "1.0"))
+    assert box is not None  # drawn, not scrolled out of view
+    assert box[1] + box[3] <= p.text.winfo_height()  # and not cut at the bottom edge
+
+
+def test_ctrl_l_lists_the_pending_reminders_and_delete_twice_cancels_the_one_chosen(popup, tmp_path, monkeypatch):
+    from datetime import datetime, timedelta
+
+    from assistant.paths import resolve_paths
+    from assistant.store import Store
+    from tools.reminders.book import Book
+
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path / "home"))
+    database = resolve_paths().database
+    database.parent.mkdir(parents=True, exist_ok=True)
+    Store(database)  # made and migrated, as the daemon's is
+    book, now = Book(database), datetime.now().astimezone()
+    dentist = book.add("reminder", "call the dentist", now + timedelta(hours=1), "en", now)
+    tea = book.add("timer", "", now + timedelta(minutes=10), "en", now, span=600)
+    p = popup()
+    p.root.update()
+    p.pane.toggle()
+    p.root.update()
+    listed = p.pane.text.get("1.0", "end-1c")
+    assert "timer (10 minutes)" in listed and "call the dentist" in listed  # the sooner first
+    assert listed.index("timer") < listed.index("dentist") and p.status.cget("text").startswith("↑↓ choose")
+    assert _inside(p.pane.text, p.root) and not p.body.winfo_ismapped()
+    p.walk(-1)  # Down: the second row, the dentist
+    p.pane.delete_key()
+    assert "Delete again cancels it" in p.pane.text.get("1.0", "end-1c")  # asked first, nothing cancelled
+    assert book.get(dentist.id).state == "pending"
+    p.pane.delete_key()
+    assert book.get(dentist.id).state == "cancelled" and book.get(tea.id).state == "pending"
+    assert p.status.cget("text") == "cancelled: call the dentist"
+    assert "dentist" not in p.pane.text.get("1.0", "end-1c")
+    p.entry.insert(0, "typing")
+    assert p.pane.delete_key() is None and book.get(tea.id).state == "pending"  # Delete edits what is typed
+    p.entry.delete(0, "end")
+    p.entry.focus_force()
+    p.root.update()
+    p.entry.event_generate("<Escape>")
+    p.root.update()
+    assert not p.pane.shown and p.root.winfo_ismapped()  # Esc: back from the list, not hidden
+
+
+def test_the_list_says_how_to_set_one_when_none_is_pending(popup, tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path / "empty"))
+    p = popup()
+    p.pane.toggle()
+    p.root.update()
+    assert p.pane.text.get("1.0", "end-1c").startswith("No reminders pending. Set one in words")
+    assert _inside(p.pane.text, p.root)

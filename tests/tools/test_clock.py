@@ -265,3 +265,19 @@ async def test_the_next_holiday_with_no_country_known_says_how_to_name_one(clock
 ])
 def test_words_of_time_that_ask_no_time_or_date(clock, question):
     assert clock().route(question) is None
+
+
+@pytest.mark.parametrize("home, question, expected", [
+    # a day asked for by name whose date moves, by its rule; the user's country's own day of that name first
+    ("New York", "when is thanksgiving", "Thanksgiving is Thursday 26 November 2026."),
+    ("Toronto", "when is thanksgiving", "Thanksgiving is Monday 11 October 2027."),  # Canada's, October's
+    ("Chicago", "when is labor day", "Labour Day is Monday 6 September 2027."),  # the United States': September's
+    ("北京", "劳动节是哪天", "劳动节是2027年5月1日(星期六)。"),  # China's: May's
+    ("New York", "what day of the week is memorial day this year", "25 May 2026 was a Monday."),
+    ("London", "when is easter this year", "Easter was Sunday 5 April 2026."),
+    ("New York", "what date is mother's day", "Mother's Day is Sunday 9 May 2027."),
+    ("New York", "how many days until the fourth of july", "Independence Day (Sunday 4 July 2027) is in 224 days."),
+    ("New York", "what day of the week is valentine's on", "14 February 2027 is a Sunday."),
+])
+async def test_a_holiday_asked_for_by_name_is_the_user_s_country_s_day(clock, home, question, expected):
+    assert await routed(clock(home=home), question) == expected

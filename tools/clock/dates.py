@@ -23,7 +23,8 @@ HOLIDAYS: list[tuple[str, str, str, int, int, tuple[str, ...]]] = [
                                                  "spring festival")),
     ("除夕", "Chinese New Year's Eve", "lunar", 0, 0, ("除夕", "大年三十", "年三十", "chinese new year's eve")),
     ("元宵节", "the Lantern Festival", "lunar", 1, 15, ("元宵节", "元宵", "lantern festival")),
-    ("情人节", "Valentine's Day", "solar", 2, 14, ("情人节", "valentine's day", "valentines day")),
+    ("情人节", "Valentine's Day", "solar", 2, 14, ("情人节", "valentine's day", "valentines day", "valentine's",
+                                                  "valentines", "valentine day")),
     ("妇女节", "Women's Day", "solar", 3, 8, ("妇女节", "三八节", "women's day", "international women's day")),
     ("劳动节", "Labour Day", "solar", 5, 1, ("劳动节", "五一", "五一劳动节", "labour day", "labor day", "may day")),
     ("端午节", "the Dragon Boat Festival", "lunar", 5, 5, ("端午节", "端午", "dragon boat festival")),
@@ -37,6 +38,28 @@ HOLIDAYS: list[tuple[str, str, str, int, int, tuple[str, ...]]] = [
     ("平安夜", "Christmas Eve", "solar", 12, 24, ("平安夜", "christmas eve")),
     ("圣诞节", "Christmas", "solar", 12, 25, ("圣诞节", "圣诞", "christmas", "christmas day", "xmas")),
     ("跨年夜", "New Year's Eve", "solar", 12, 31, ("跨年夜", "new year's eve", "new years eve")),
+    # Days people ask for by name whose date moves, by their rule (the United States' where countries differ; the
+    # tool asks the country's own calendar first: Canada's Thanksgiving, another country's Independence Day)
+    ("复活节", "Easter", "easter", 0, 0, ("复活节", "easter", "easter sunday", "easter day")),
+    ("耶稣受难日", "Good Friday", "easter", 0, -2, ("good friday",)),
+    ("复活节星期一", "Easter Monday", "easter", 0, 1, ("easter monday",)),
+    ("母亲节", "Mother's Day", "nth", 5, 26, ("母亲节", "mother's day", "mothers day", "mother day")),
+    ("父亲节", "Father's Day", "nth", 6, 36, ("父亲节", "father's day", "fathers day", "father day")),
+    ("感恩节", "Thanksgiving", "nth", 11, 43, ("感恩节", "thanksgiving", "thanksgiving day")),
+    ("阵亡将士纪念日", "Memorial Day", "nth", 5, -10, ("memorial day",)),
+    ("马丁·路德·金纪念日", "Martin Luther King Jr. Day", "nth", 1, 30, ("martin luther king day", "martin luther king jr day",
+                                                                  "mlk day")),
+    ("总统日", "Presidents' Day", "nth", 2, 30, ("presidents day", "presidents' day", "president's day")),
+    ("哥伦布日", "Columbus Day", "nth", 10, 20, ("columbus day", "indigenous peoples day", "indigenous peoples' day")),
+    ("美国独立日", "Independence Day", "solar", 7, 4, ("independence day", "fourth of july", "the fourth of july",
+                                                 "4th of july", "july fourth")),
+    ("退伍军人节", "Veterans Day", "solar", 11, 11, ("veterans day", "veteran's day", "veterans' day")),
+    ("六月节", "Juneteenth", "solar", 6, 19, ("juneteenth",)),
+    ("圣帕特里克节", "St. Patrick's Day", "solar", 3, 17, ("st patrick's day", "st. patrick's day", "saint patrick's day",
+                                                      "st patricks day", "st. patricks day", "saint patricks day")),
+    ("愚人节", "April Fools' Day", "solar", 4, 1, ("愚人节", "april fools day", "april fools' day", "april fool's day")),
+    ("地球日", "Earth Day", "solar", 4, 22, ("地球日", "earth day")),
+    ("节礼日", "Boxing Day", "solar", 12, 26, ("boxing day",)),
 ]
 
 
@@ -98,7 +121,25 @@ def holiday_date(name: str, year: int) -> date | None:
     zh, en, calendar, month, day, _ = _HOLIDAY[name.casefold()]
     if calendar == "solar":
         return date(year, month, day)
+    if calendar == "easter":  # Western Easter (dateutil's, which ``holidays`` brings), and days ``day`` from it
+        from dateutil.easter import easter
+
+        return easter(year) + timedelta(days=day)
+    if calendar == "nth":  # the ``day // 10``-th ``day % 10`` weekday of the month; -10 + w: its last one
+        return _nth_weekday(year, month, day)
     return _lunar(year, month, day)
+
+
+def _nth_weekday(year: int, month: int, code: int) -> date:
+    """The n-th weekday ``w`` (Monday 0) of ``month`` for ``code`` = 10n + w (26: the second Sunday), or its last
+    one for ``code`` = -10 + w."""
+    if code < 0:
+        w = code + 10
+        last = (date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1))
+        return last - timedelta(days=(last.weekday() - w) % 7)
+    n, w = divmod(code, 10)
+    first = date(year, month, 1)
+    return first + timedelta(days=(w - first.weekday()) % 7 + 7 * (n - 1))
 
 
 def holiday_label(name: str, language: str) -> str:

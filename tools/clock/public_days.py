@@ -54,3 +54,40 @@ def next_public_day(country: str, today: date, zh: bool = False) -> PublicDay | 
         return None
     after = sorted((d, name) for d, name in calendar.items() if d > today)
     return PublicDay(after[0][0], after[0][1].split(";")[0].strip()) if after else None
+
+
+def _key(name: str) -> str:
+    """A holiday's name as compared across calendars: "Thanksgiving Day" and "thanksgiving", "Labour Day" and "labor
+    day", "New Year's Day" and "new year's" are one."""
+    text = name.casefold().replace("’", "'").replace("'s", "").replace("'", "").replace(".", "").replace("labour", "labor")
+    return " ".join(w for w in text.split() if w not in ("day", "jr", "the", "observed)", "(observed)"))
+
+
+def public_day_named(country: str, name: str, today: date, this_year: bool = False) -> date | None:
+    """The day a holiday named ``name`` (as the date reader knows it: "labor day", "thanksgiving", "independence
+    day") falls on in ``country``'s own calendar: the next one, today included (``this_year``: this year's, even
+    gone by); ``None`` when the country's calendar has no such day or none is installed. Labor Day is September's in
+    the United States and May's in China; Thanksgiving is October's in Canada."""
+    try:
+        import holidays
+    except ImportError:
+        return None
+    wanted = _key(name)
+
+    def found(subdiv: str | None = None) -> date | None:
+        calendar = holidays.country_holidays(country, subdiv=subdiv, years=[today.year, today.year + 1],
+                                             language=_language(country, zh=False))
+        return next((day for day, names in sorted(calendar.items()) if any(_key(n) == wanted for n in names.split(";"))
+                     and (day >= today or this_year and day.year == today.year)), None)
+
+    try:
+        if (day := found()) is not None:
+            return day
+        # a day its regions keep rather than the whole country (Canada's Thanksgiving, England's Easter Monday): the
+        # day most of them keep, when most do
+        regions = list(holidays.country_holidays(country).subdivisions)
+        days = [d for d in (found(r) for r in regions) if d is not None]
+    except (NotImplementedError, KeyError):
+        return None
+    common = max(set(days), key=days.count, default=None)
+    return common if common is not None and days.count(common) * 2 > len(regions) else None

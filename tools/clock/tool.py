@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from tools.clock.answer import ClockAnswers
 from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
-from tools.clock.public_days import country_of_locale, next_public_day
+from tools.clock.public_days import country_of_locale, next_public_day, public_day_named
 from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
 from tools.reading.time_of_day import clock_time
@@ -148,6 +149,13 @@ class Clock(Tool[ClockArgs]):
         zone = getattr(local_zone(), "key", "")
         return country_of_zone(zone) or country_of_locale()
 
+    def _countrys(self, holiday: str, today: date, this_year: bool) -> date | None:
+        """The day a named holiday falls on in the user's country's calendar (Labor Day in September in the United
+        States, Thanksgiving in October in Canada), or ``None`` (no country known, or no such day in its calendar:
+        the date reader's own day stands)."""
+        country = self._country("")
+        return public_day_named(country, holiday, today, this_year) if country else None
+
     def _next_holiday(self, args: ClockArgs) -> ToolResult:
         country = self._country(args.place)
         if country is None and HERE.match(args.place.strip()):
@@ -203,6 +211,8 @@ class Clock(Tool[ClockArgs]):
                                       "or a day phrase (下周五, next Friday)",
                                       LocalText(zh=f"看不懂日期“{args.date}”。", en=f"I cannot read the date '{args.date}'."))
         d, holiday = first
+        if holiday and not re.search(r"\d{4}", args.date):  # the country's own day of that name, where it has one
+            d = self._countrys(holiday, today, "this year" in args.date.lower() or "今年" in args.date) or d
         data: dict = {"date": d.isoformat(), "weekday": d.weekday(), "holiday": holiday, "today": today.isoformat()}
         if args.ask == "days_until":
             data["days"] = (d - today).days

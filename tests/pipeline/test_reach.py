@@ -23,6 +23,10 @@ from tools import Registry
     ("给老王发个微信说我晚点到", "发邮件或消息"),
     ("把音量调大一点", "音量"),
     ("订一张去北京的机票", "预订或下单"),
+    ("please turn my fan on", "control the lights and devices in your home"),
+    ("can you please help me start the car", "control the lights and devices in your home"),
+    ("are my doors locked right now", "control the lights and devices in your home"),
+    ("can you set the temp to 69", "control the lights and devices in your home"),
 ])
 async def test_an_action_no_tool_performs_is_said_out_of_reach_with_no_call(fake, make_app, question, said):
     result = await make_app(model="qwen2.5:0.5b", model_trust="untrusted").ask(question)
@@ -109,3 +113,18 @@ async def test_a_trusted_models_false_conversion_pair_is_refuted(fake, make_app,
     fake.handler = Script(decide=Reply(content=false_pair), responder="I would rather not guess the figures.")
     result = await make_app(model_trust="trusted").ask("Tell me something about winter, running or luggage.")
     assert false_pair not in result.answer
+
+
+@pytest.mark.parametrize("question, home", [
+    ("turn on the living room lights", True), ("put the lights on low", True), ("make sure all doors are locked", True),
+    ("what's the ac set to", True), ("who is at the door", True), ("warm up my car for me", True),
+    ("set my oven to 350 for me right now", True), ("tv on turn", True),
+    # a device talked about, the weather, a reminder, the computer: not the home's devices
+    ("the lights are on", False), ("what is the temperature in paris", False), ("turn off the alarm", False),
+    ("set an alarm for 7", False), ("is it cold", False), ("why do my lights flicker when the fan is on", False),
+    ("how do i start a car with a dead battery", False), ("start a timer for 10 minutes", False),
+])
+def test_the_home_s_devices_are_read_by_their_words(question, home):
+    from assistant.pipeline.recognisers.reach import home_device
+
+    assert home_device(question) is home

@@ -74,7 +74,43 @@ def out_of_reach(request: str, registry: Registry) -> tuple[str, str] | None:
             if _added_tool_does(re.findall(r"[a-z]+", en)[:2], registry):
                 return None  # a tool the user added may do it: the model routes to it
             return en, zh
+    if home_device(text):
+        en, zh, kinds = _READ["home"]
+        return None if _added_tool_does(kinds, registry) else (en, zh)
     return None
+
+
+# A device of the home asked to do something or asked about, in words ("turn on the living room lights", "please
+# start my car", "lock the doors", "set the thermostat to 71", "are my doors locked right now", "who is at the door"):
+# a device, and a word that works it or asks its state, and nothing but the words such requests are made of.
+_DEVICES = frozenset("""light lights lamp lamps bulb bulbs hue fan fans tv television ac a/c aircon air conditioner
+conditioning heater heating furnace thermostat oven stove car vehicle engine door doors lock locks garage blinds
+curtains shades vacuum roomba dishwasher washer dryer sprinkler sprinklers kettle camera cameras doorbell plug plugs
+outlet socket""".split())
+_WORKS = frozenset("""turn switch put set dim brighten lock unlock start activate deactivate open close shut raise lower
+warm cool preheat power run locked unlocked dimmer brighter""".split())
+_ASKS_STATE = frozenset({"locked", "unlocked", "who", "who's", "whos", "what's", "whats", "what", "is", "are"})
+_HOME_SAID_WITH = frozenset("""on off up down the my a an all please can could would will you u i me for to in of at it
+its now right little bit some more less higher lower low high half percent degrees degree temperature temp level mode
+setting settings living room bedroom kitchen bathroom master front back main upstairs downstairs hallway office
+basement porch house home get started go before out and just quickly help need want like appreciate if should be again
+them those these is are was check see tell there someone by persons person's name position currently running set make
+sure have""".split())
+
+
+def home_device(text: str) -> bool:
+    """Whether ``text`` asks a device of the home to do something or asks its state, in the words alone."""
+    words = [w.strip(",.?!;:\"'") for w in text.lower().replace("’", "'").split()]
+    words = [w for w in words if w]
+    if not words or len(words) > 16:
+        return False
+    said = set(words)
+    device = said & _DEVICES or ({"temperature", "temp"} & said and {"set", "raise", "lower"} & said)
+    if not device or not (said & _WORKS or said & _ASKS_STATE and (said & {"locked", "unlocked", "set", "setting"}
+                                                                     or {"who", "door"} <= said)):
+        return False
+    known = _DEVICES | _WORKS | _ASKS_STATE | _HOME_SAID_WITH
+    return all(w in known or w.isdigit() or w.rstrip("°f") .isdigit() for w in words)
 
 
 def read_out_of_reach(reading: Reading | None, registry: Registry) -> tuple[str, str] | None:

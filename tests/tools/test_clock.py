@@ -281,3 +281,10 @@ def test_words_of_time_that_ask_no_time_or_date(clock, question):
 ])
 async def test_a_holiday_asked_for_by_name_is_the_user_s_country_s_day(clock, home, question, expected):
     assert await routed(clock(home=home), question) == expected
+
+
+def test_a_holiday_next_year_is_next_year_s():
+    today = date(2026, 11, 27)
+    assert read_date("easter next year", today) == (date(2027, 3, 28), "easter")
+    assert read_date("christmas next year", today) == (date(2027, 12, 25), "christmas")  # not this December's
+    assert read_date("明年的春节", today) == (date(2027, 2, 6), "春节")

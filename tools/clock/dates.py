@@ -191,10 +191,12 @@ def read_date(text: str, today: date) -> tuple[date, str | None] | None:
     if t[:4].lower() == "the " and t[4:5].isdigit():  # "the 22nd of may"
         t = t[4:]
     t, this_year = re.subn(r"\s+this\s+year$", "", t, flags=re.I)  # "Christmas this year": this year's, even past
+    t, next_year = re.subn(r"\s+next\s+year$|^明年的?", "", t, flags=re.I)  # "Easter next year": next year's
     if (moved := _offset(t, today)) is not None:
         return moved, None
     if m := _WITH_YEAR.match(t):
-        name, year = m.group("name"), m.group("y1") or m.group("y2") or (str(today.year) if this_year else None)
+        name, year = m.group("name"), m.group("y1") or m.group("y2") or (str(today.year) if this_year else None) \
+            or (str(today.year + 1) if next_year else None)
         if year:
             found = holiday_date(name, int(year))
         else:

@@ -211,7 +211,7 @@ class Clock(Tool[ClockArgs]):
                                       "or a day phrase (下周五, next Friday)",
                                       LocalText(zh=f"看不懂日期“{args.date}”。", en=f"I cannot read the date '{args.date}'."))
         d, holiday = first
-        if holiday and not re.search(r"\d{4}", args.date):  # the country's own day of that name, where it has one
+        if holiday and not re.search(r"\d{4}|next\s+year|明年", args.date, re.I):  # the country's own day of that name
             d = self._countrys(holiday, today, "this year" in args.date.lower() or "今年" in args.date) or d
         data: dict = {"date": d.isoformat(), "weekday": d.weekday(), "holiday": holiday, "today": today.isoformat()}
         if args.ask == "days_until":

@@ -335,7 +335,8 @@ def test_resume_last_after_new_is_the_conversation_left(chat, fake):
     term.type("/new")
     term.wait_for("new session")
     term.type("/resume last")
-    screen = term.wait_for("resumed session", after=first.count("resumed session"))
+    term.wait_for("resumed session", after=first.count("resumed session"))
+    screen = term.wait_for("Hello there.", after=first.count("Hello there."))  # the last exchange, drawn whole
     assert "(1 turn)" in screen and "Hello there." in screen.split("resumed session")[-1]  # not the empty new one
 
 

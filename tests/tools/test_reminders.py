@@ -390,3 +390,19 @@ async def test_a_reminder_that_comes_back_is_kept_again_once_shown(tmp_path):
     assert again.text == "take my pills" and again.repeat == "daily"
     assert again.due.astimezone(london) == datetime(2026, 11, 28, 9, 0, tzinfo=london)
     assert await firer.fire_due() == []  # shown once: the next is tomorrow's
+
+
+async def test_a_timer_keeps_the_length_said_however_long_the_run_waited(tmp_path):
+    """Read at one moment and run a second and a half later (a busy machine): the timer is still the 2 seconds said,
+    in its answer and its list, not the 1 second left."""
+    from assistant.store import Store
+    from tools.reminders.tool import Reminders, RemindersConfig
+
+    path = tmp_path / "store.db"
+    Store(path)
+    args = read("set a timer for 2 seconds", NOW)
+    later = NOW + timedelta(seconds=1.5)
+    tool = Reminders(RemindersConfig(store=str(path), clock=later.isoformat()))
+    result = await tool.run(args)
+    assert result.ok and result.data["seconds"] == 2
+    assert [r.span for r in Book(path).listed()] == [2]

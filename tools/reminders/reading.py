@@ -33,6 +33,11 @@ class Due:
     problem: LocalText | None = None
     relative: bool = False  # "in 10 minutes" (said back as a clock time and how long)
     extras: dict[str, object] = field(default_factory=dict)
+    span: float | None = None  # the seconds said ("in 10 minutes": 600), whenever it is kept: not counted again later
+
+    def said_span(self, now: datetime) -> int:
+        """How long was said (a relative time), in whole seconds: the span read, else counted from ``now``."""
+        return round(self.span if self.span is not None else ((self.at - now).total_seconds() if self.at else 0))
 
 
 # ---------------------------------------------------------------- durations
@@ -175,7 +180,8 @@ def due(when: str, now: datetime) -> Due:
         if span > MAX_AHEAD.total_seconds():  # before any date is made of it: 10^12 hours is no date at all
             return Due(problem=_TOO_FAR)
         # a span is elapsed time, not wall time: "in 2 hours" across a daylight-saving change is 2 hours
-        return Due(at=(now.astimezone(timezone.utc) + timedelta(seconds=span)).astimezone(now.tzinfo), relative=True)
+        return Due(at=(now.astimezone(timezone.utc) + timedelta(seconds=span)).astimezone(now.tzinfo), relative=True,
+                   span=span)
     day_m = (_ZH_DAY if zh else _EN_DAY).search(text)
     day: date | None = None
     if day_m:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
@@ -17,6 +17,9 @@ from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, repeat_sa
 from tools.reading.reader import tokens, unexplained
 from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
+
+if TYPE_CHECKING:
+    from tools.reminders.reading import Due
 
 # Words without which no request is one for reminders: checked first, so that a question of another kind does not
 # pay for compiling the reading's patterns
@@ -251,7 +254,7 @@ class Reminders(Tool[RemindersArgs]):
         at = read_due.at if read_due.at.microsecond == 0 else \
             read_due.at.replace(microsecond=0) + timedelta(seconds=1)  # "in 90 seconds": a whole second, never early
         if args.action == "change":
-            return self._change(book, args, at, read_due.at, read_due.relative, now)
+            return self._change(book, args, at, read_due, now)
         text = args.text.strip()
         if _CONTROL.search(text):
             return ToolResult(ok=False, error="the reminder's text has control characters", fixable=False,
@@ -264,26 +267,24 @@ class Reminders(Tool[RemindersArgs]):
         try:
             kept = book.add(args.kind, text, at, "zh" if zh or language_of(args.when) == "zh" else "en", now,
                             wall=not read_due.relative,
-                            span=round((read_due.at - now).total_seconds()) if read_due.relative else None,
+                            span=read_due.said_span(now) if read_due.relative else None,
                             repeat=args.repeat or None)
         except TooMany:
             return ToolResult(ok=False, error=f"{MAX_PENDING} reminders are pending already", fixable=False,
                               message=LocalText(en=f"you have {MAX_PENDING} reminders pending, the most kept; cancel "
                                                    "some first (assistant reminders).",
                                                 zh=f"你已经有 {MAX_PENDING} 个待办提醒,已到上限;请先取消一些(assistant reminders)。"))
-        return self._kept(book, "set", kept, read_due.at, read_due.relative, now)
+        return self._kept(book, "set", kept, read_due, now)
 
-    def _kept(self, book: Book, action: str, kept: Reminder, asked: datetime, relative: bool,
-              now: datetime) -> ToolResult:
+    def _kept(self, book: Book, action: str, kept: Reminder, asked: Due, now: datetime) -> ToolResult:
         """A reminder set or moved, as the answer says it: its span counted to the time ``asked`` ("in 5 minutes" is
         said back as 5 minutes, not with the second the due time was rounded up by)."""
         return ToolResult.success(action=action, id=kept.id, kind=kept.kind, text=kept.text, repeat=kept.repeat,
                                   due=kept.due.astimezone(now.tzinfo).isoformat(), as_of=now.isoformat(),
-                                  seconds=round((asked - now).total_seconds()), relative=relative,
+                                  seconds=asked.said_span(now), relative=asked.relative,
                                   daemon=book.firing())
 
-    def _change(self, book: Book, args: RemindersArgs, at: datetime, asked: datetime, relative: bool,
-                now: datetime) -> ToolResult:
+    def _change(self, book: Book, args: RemindersArgs, at: datetime, asked: Due, now: datetime) -> ToolResult:
         """One pending reminder, named by ``args.target`` (or the only one), given the new time ``at``."""
         chosen = self._chosen(book, args)
         if isinstance(chosen, ToolResult):
@@ -292,13 +293,12 @@ class Reminders(Tool[RemindersArgs]):
             return ToolResult(ok=False, error="change one reminder at a time", fixable=False,
                               message=LocalText(en="I can change one reminder at a time: say which.",
                                                 zh="一次只能改一个提醒:请说是哪一个。"))
-        moved = book.move(chosen[0].id, at, wall=not relative,
-                          span=round((asked - now).total_seconds()) if relative else None)
+        moved = book.move(chosen[0].id, at, wall=not asked.relative, span=asked.said_span(now) if asked.relative else None)
         if moved is None:
             return ToolResult(ok=False, error="it is no longer pending", fixable=False,
                               message=LocalText(en="that one has already gone off or been cancelled.",
                                                 zh="那个提醒已经响过或取消了。"))
-        return self._kept(book, "change", moved, asked, relative, now)
+        return self._kept(book, "change", moved, asked, now)
 
     def _cancel(self, book: Book, args: RemindersArgs) -> ToolResult:
         chosen = self._chosen(book, args)

@@ -128,3 +128,31 @@ def test_the_home_s_devices_are_read_by_their_words(question, home):
     from assistant.pipeline.recognisers.reach import home_device
 
     assert home_device(question) is home
+
+
+@pytest.mark.parametrize("question, call", [
+    ("call dave", True), ("can you call mary", True), ("ring steven", True), ("please phone lizzy", True),
+    ("i have to call the commander", True), ("call sandra right now", True), ("would you give jenny a call", True),
+    ("dial lisa's cell phone number", True),
+    # calling said of something else, or with no one to call
+    ("call me later", False), ("call it a day", False), ("call of duty", False), ("what do you call a baby cat", False),
+    ("call a taxi", False), ("how do i call a function in python", False), ("call the function twice", False),
+    ("dial down the music", False),
+])
+def test_a_call_is_read_by_its_words(question, call):
+    from assistant.pipeline.recognisers.reach import call_asked
+
+    assert call_asked(question) is call
+
+
+@pytest.mark.parametrize("question, music", [
+    ("put on some music", True), ("i'd like to hear my workout playlist", True), ("turn on the rap playlist", True),
+    ("play help! by the beatles", True), ("play me some tunes", True), ("start my playlist", True),
+    # music talked about, asked about, or a game
+    ("what does their music sound like", False), ("do you have any elvis music", False), ("let's play chess", False),
+    ("play a game with me", False), ("the song is stuck in my head", False), ("what is the best album of 2020", False),
+])
+def test_music_is_read_by_its_words(question, music):
+    from assistant.pipeline.recognisers.reach import music_asked
+
+    assert music_asked(question) is music

@@ -74,10 +74,74 @@ def out_of_reach(request: str, registry: Registry) -> tuple[str, str] | None:
             if _added_tool_does(re.findall(r"[a-z]+", en)[:2], registry):
                 return None  # a tool the user added may do it: the model routes to it
             return en, zh
-    if home_device(text):
-        en, zh, kinds = _READ["home"]
-        return None if _added_tool_does(kinds, registry) else (en, zh)
+    for said, (en, zh, kinds) in ((home_device, _READ["home"]), (music_asked, _READ["music"]),
+                                  (call_asked, _READ["call"])):
+        if said(text):
+            return None if _added_tool_does(kinds, registry) else (en, zh)
     return None
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in (w.strip(",.?!;:\"'") for w in text.lower().replace("’", "'").split()) if w]
+
+
+# Music asked for in words: a word of music with a word that plays it ("put on some music", "i want to hear my
+# workout playlist", "turn on the rap playlist", "start my playlist"), or "play X by Y"; never a question about it
+# ("what does their music sound like", "do you have any elvis music").
+_MUSIC = frozenset("""music song songs playlist playlists album albums track tracks tunes tune radio mix mixtape
+spotify pandora soundtrack""".split())
+_PLAYS = frozenset("play put start turn hear listen queue shuffle resume commence blast".split())
+_BEFORE_PLAY = frozenset("""can could would will you u please i i'd need want like to let me let's lets just go ahead
+and now some""".split())
+# A work by its name ("play the song X", "the album Y"), the next one, or one added to a playlist: not music asked
+# to be played, as the rules read it
+_NOT_PLAYING = frozenset({"song", "album", "track", "soundtrack", "next", "onto", "into", "add", "this", "that", "name",
+                          "called", "titled", "entitled"})
+
+
+def music_asked(text: str) -> bool:
+    words = _words(text)
+    start = next((i for i, w in enumerate(words[:6]) if w in _PLAYS), None)
+    if start is None or not all(w in _BEFORE_PLAY for w in words[:start]) or len(words) > 14:
+        return False
+    rest = words[start + 1:]
+    if set(rest) & _NOT_PLAYING or (words[start] == "put" and rest[-1:] == ["playlist"] and rest[:1] != ["on"]):
+        return False  # "put X on my Y playlist": added to one
+    if set(rest) & _MUSIC:
+        return True
+    return words[start] == "play" and "by" in rest[1:] and len(rest) >= 3  # "play hey jude by the beatles"
+
+
+# A call asked for in words: a verb of calling first (after words that only ask: "can you", "i have to", "please")
+# and whom, in a word or three ("call dave", "please phone lizzy", "ring steven", "call the lobby", "dial lisa's
+# cell"), or "give jenny a call"; never "call me …", "call it a day", "call of duty", a taxi (a booking).
+_CALLS = frozenset({"call", "phone", "ring", "dial", "facetime"})
+_BEFORE_CALL = frozenset("""can could would will you u please i need to have should want must gotta go ahead and
+immediately quickly now just let's lets it's its necessary i'd like i'm looking be""".split())
+_NOT_WHOM = frozenset("""it me us myself yourself you your this that these those off out up of for on in at to with
+what who why how when time day duty names name function method api attention shots taxi cab uber lyft ride back
+later again tomorrow tonight today down bell doorbell alarm""".split())
+_AFTER_WHOM = frozenset("""now right please immediately asap for me on speaker speakerphone phone mobile cell number
+home work office""".split())
+
+
+def call_asked(text: str) -> bool:
+    words = _words(text)
+    if len(words) > 10:
+        return False
+    give = next((i for i, w in enumerate(words[:5]) if w == "give"), None)
+    if give is not None and words[-2:] == ["a", "call"] and all(w in _BEFORE_CALL for w in words[:give]):
+        whom = words[give + 1:-2]  # "would you give jenny a call"
+    else:
+        start = next((i for i, w in enumerate(words[:6]) if w in _CALLS), None)
+        if start is None or not all(w in _BEFORE_CALL for w in words[:start]):
+            return False
+        whom = words[start + 1:]
+        while whom and whom[-1] in _AFTER_WHOM:
+            whom = whom[:-1]
+        if whom[:1] in (["the"], ["a"], ["my"]):
+            whom = whom[1:]
+    return 1 <= len(whom) <= 3 and not set(whom) & _NOT_WHOM and all(w.replace("'", "").isalpha() for w in whom)
 
 
 # A device of the home asked to do something or asked about, in words ("turn on the living room lights", "please

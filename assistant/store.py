@@ -20,7 +20,7 @@ from assistant.schema import schema_id
 from assistant.trace import now_iso
 from assistant.batch_book import BatchBook, alive
 from assistant.store_upkeep import Upkeep
-from assistant.trace_store import kept_events, lean_events, lean_request, whole_request
+from assistant.trace_store import insert_trace, kept_events, whole_request
 from tools.base import PreviousTurn
 
 
@@ -231,35 +231,7 @@ class Store:
                 turn,
             )
             db.execute("UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL", (turn["question"][:80], turn["session_id"]))
-            shared: dict[str, str] = {}
-            for seq, c in enumerate(model_calls):
-                u = c.reply.usage if c.reply else None
-                db.execute(
-                    "INSERT INTO model_calls (turn_id, seq, role, model, backend, request, reply, error, prompt_tokens, "
-                    "output_tokens, prompt_eval_ns, eval_ns, load_ns, total_ns, transport_retries, context_full, wall_ms, "
-                    "started_at, cached_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (turn["id"], seq, c.role, c.model, c.backend,
-                     json.dumps(lean_request(c.request.model_dump(mode="json"), shared.__setitem__),
-                                ensure_ascii=False, separators=(",", ":")),
-                     c.reply.model_dump_json() if c.reply else None, c.error,
-                     u.input_tokens if u else None, u.output_tokens if u else None,
-                     u.prompt_ns if u else None, u.generation_ns if u else None,
-                     u.load_ns if u else None, u.total_ns if u else None,
-                     c.reply.transport_retries if c.reply else 0, int(c.context_full), c.wall_ms, c.started_at,
-                     u.cached_tokens if u else None),
-                )
-            for seq, t in enumerate(tool_calls):
-                db.execute(
-                    "INSERT INTO tool_calls (turn_id, seq, attempt, name, args, ok, result, error, duration_ms, started_at, "
-                    "refusals, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (turn["id"], seq, t.attempt, t.name, json.dumps(t.args, ensure_ascii=False), int(t.ok),
-                     json.dumps(t.result, ensure_ascii=False) if t.result is not None else None, t.error,
-                     t.duration_ms, t.started_at, json.dumps(t.refusals, ensure_ascii=False), t.step),
-                )
-            if shared:
-                db.executemany("INSERT OR IGNORE INTO shared_texts (hash, text) VALUES (?, ?)", shared.items())
-            if events:
-                db.execute("INSERT INTO turn_events (turn_id, data) VALUES (?, ?)", (turn["id"], lean_events(events)))
+            insert_trace(db, turn["id"], model_calls, tool_calls, events)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:

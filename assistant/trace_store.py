@@ -89,3 +89,37 @@ def kept_events(stored: bytes | str) -> list[dict[str, Any]]:
     text = zlib.decompress(stored).decode("utf-8") if isinstance(stored, bytes) else stored
     events = json.loads(text)
     return events if isinstance(events, list) else []
+
+
+def insert_trace(db: Any, turn_id: str, model_calls: list[Any], tool_calls: list[Any], events: list[Any]) -> None:
+    """A turn's model calls (each request lean: its long shared parts kept once in ``shared_texts``), tool calls and
+    events, written in the transaction the store holds open for the turn."""
+    shared: dict[str, str] = {}
+    for seq, c in enumerate(model_calls):
+        u = c.reply.usage if c.reply else None
+        db.execute(
+            "INSERT INTO model_calls (turn_id, seq, role, model, backend, request, reply, error, prompt_tokens, "
+            "output_tokens, prompt_eval_ns, eval_ns, load_ns, total_ns, transport_retries, context_full, wall_ms, "
+            "started_at, cached_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (turn_id, seq, c.role, c.model, c.backend,
+             json.dumps(lean_request(c.request.model_dump(mode="json"), shared.__setitem__),
+                        ensure_ascii=False, separators=(",", ":")),
+             c.reply.model_dump_json() if c.reply else None, c.error,
+             u.input_tokens if u else None, u.output_tokens if u else None,
+             u.prompt_ns if u else None, u.generation_ns if u else None,
+             u.load_ns if u else None, u.total_ns if u else None,
+             c.reply.transport_retries if c.reply else 0, int(c.context_full), c.wall_ms, c.started_at,
+             u.cached_tokens if u else None),
+        )
+    for seq, t in enumerate(tool_calls):
+        db.execute(
+            "INSERT INTO tool_calls (turn_id, seq, attempt, name, args, ok, result, error, duration_ms, started_at, "
+            "refusals, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (turn_id, seq, t.attempt, t.name, json.dumps(t.args, ensure_ascii=False), int(t.ok),
+             json.dumps(t.result, ensure_ascii=False) if t.result is not None else None, t.error,
+             t.duration_ms, t.started_at, json.dumps(t.refusals, ensure_ascii=False), t.step),
+        )
+    if shared:
+        db.executemany("INSERT OR IGNORE INTO shared_texts (hash, text) VALUES (?, ?)", shared.items())
+    if events:
+        db.execute("INSERT INTO turn_events (turn_id, data) VALUES (?, ?)", (turn_id, lean_events(events)))

@@ -105,8 +105,6 @@ class Popup:
         self.history: list[str] = []
         self.back = 0  # how far Up went into the history
         self.raise_asked = threading.Event()
-        self.offered = False  # the capable model's pull, offered once
-        self.pulling = False
         self.decor_asked = False
         self.expanded = False  # the conversation is on show (not the input line alone)
         self.selection: str | None = None  # text selected in another window, attached to the next question
@@ -153,6 +151,7 @@ class Popup:
         self.entry.bind("<Control-a>", self.select_all)
         root.bind("<FocusOut>", self._focus_out, add="+")
         self.queued: str | None = None  # a question asked while an answer comes: asked when it is done
+        self.offer = PullOffer(self)  # the capable model, offered once after a decline as too small
         self.pane = ListPane(self, LIST_HINT, HINT)  # the pending reminders, in place of the conversation (Ctrl+L)
         root.bind("<Control-l>", self.pane.toggle)
         root.bind("<Escape>", lambda _e: self.pane.toggle() if self.pane.shown else self.close("Esc"))
@@ -338,20 +337,6 @@ class Popup:
             self.say("answer copied")
         return "break"
 
-    def offer_pull(self) -> None:
-        """The built-in model declined as too small: offer the capable model, once, one key, its size shown."""
-        self.offered = True
-        self.say(f"Ctrl+P pulls {CAPABLE_MODEL} ({CAPABLE_SIZE}), a model that can answer this")
-        self.root.bind("<Control-p>", self.pull)
-
-    def pull(self, _event: object = None) -> str:
-        if self.pulling:
-            return "break"
-        self.pulling = True
-        self.root.unbind("<Control-p>")
-        threading.Thread(target=pull_capable, args=(self.events,), daemon=True).start()
-        return "break"
-
     def walk(self, step: int) -> str:
         """Up: an earlier question into the input line; Down: a later one (past the last: empty). With the list on
         show: another reminder chosen."""
@@ -439,17 +424,10 @@ class Popup:
                     self.draw_answer()
                 self.say(HINT)
                 print(f"answer: {e['answer']}", flush=True)  # the popup's log, for a look afterwards
-                if e.get("replaced") == TOO_SMALL and not self.offered:
-                    self.offer_pull()
-            elif kind == "pull":
-                self.say(e["text"][:400])
-            elif kind == "pulled":
-                self.pulling = False
-                self.say(e["text"][:400])
-                if e["ok"] and self.history:  # ask again, now that a capable model answers
-                    self.entry.delete(0, "end")
-                    self.entry.insert(0, self.history.pop())
-                    self.ask()
+                if e.get("replaced") == TOO_SMALL:
+                    self.offer.made()
+            elif kind in ("pull", "pulled"):
+                self.offer.heard(e)
             elif kind == "turn_failed":  # said as text, its fix with it
                 self.transcript.failure(f"{e['message']} {e.get('hint') or ''}".strip(), bool(self.answer.strip()))
                 self.grow()
@@ -469,6 +447,40 @@ class Popup:
                     self.entry.insert(0, question)
                     self.ask()
         self.root.after(50, self.pump)  # also lets Python see SIGUSR1 between Tk events
+
+
+class PullOffer:
+    """The built-in model declined as too small: the capable model offered, once, on one key (its size shown);
+    pulled by `assistant models pull` in a process of its own, its progress on the hint line, then the question asked
+    again."""
+
+    def __init__(self, popup: Popup) -> None:
+        self.popup = popup
+        self.offered = self.pulling = False
+
+    def made(self) -> None:
+        if not self.offered:
+            self.offered = True
+            self.popup.say(f"Ctrl+P pulls {CAPABLE_MODEL} ({CAPABLE_SIZE}), a model that can answer this")
+            self.popup.root.bind("<Control-p>", self.pull)
+
+    def pull(self, _event: object = None) -> str:
+        if not self.pulling:
+            self.pulling = True
+            self.popup.root.unbind("<Control-p>")
+            threading.Thread(target=pull_capable, args=(self.popup.events,), daemon=True).start()
+        return "break"
+
+    def heard(self, e: dict[str, Any]) -> None:
+        """The pull's progress, then its end: the question asked again, now that a capable model answers."""
+        p = self.popup
+        p.say(e["text"][:400])
+        if e["type"] == "pulled":
+            self.pulling = False
+            if e["ok"] and p.history:
+                p.entry.delete(0, "end")
+                p.entry.insert(0, p.history.pop())
+                p.ask()
 
 
 def daemon_notes(client: Client, events: queue.Queue[dict[str, Any]]) -> None:

@@ -276,7 +276,7 @@ class Repl:
         elif name == "/pull":
             await self._pull()
         elif name == "/schema":
-            print(self._schema(settings, " ".join(args)))
+            print(schema_command(settings, " ".join(args)))
         else:
             print(f"unknown command {name}: /help lists the commands")
         return None
@@ -332,26 +332,6 @@ class Repl:
         if len(shown) > lines:
             print(f"… ({len(shown) - lines} more lines: /trace shows all)")
 
-    @staticmethod
-    def _schema(settings: Any, text: str) -> str:
-        """``/schema``: what the answers follow now; ``/schema SCHEMA`` from here on (``/schema multi SCHEMA``: a list
-        of such objects, as ``--schema-multi``); ``/schema off`` words again."""
-        from pathlib import Path
-
-        from assistant.schema import SchemaError, canonical
-
-        if not text:
-            return f"answers follow: {settings.answer_schema}" if settings.answer_schema else \
-                "answers are in words (/schema 'name, age int' asks for objects)"
-        if text.strip().lower() in ("off", "none"):
-            settings.answer_schema = None
-            return "answers are in words again"
-        many = text.split(None, 1)[0].lower() == "multi" and len(text.split(None, 1)) == 2
-        try:
-            settings.answer_schema = canonical(text.split(None, 1)[1] if many else text, Path.cwd(), many=many)
-        except SchemaError as e:
-            return f"/schema: {e}"
-        return f"answers follow: {settings.answer_schema}"
 
 
     def _template(self, args: list[str]) -> None:
@@ -499,3 +479,24 @@ def sessions_table(rows: list[SessionSummary], current: str | None = None) -> st
         when = (r.last_active or r.created_at)[:19].replace("T", " ")
         out.append(f"{mark} {r.id:<14}{r.frontend:<7}{r.turns:>6}  {when:<21}{fit(one_line(r.title), 50)}")
     return "\n".join(out)
+
+
+def schema_command(settings: Any, text: str) -> str:
+    """``/schema``: what the answers follow now; ``/schema SCHEMA`` from here on (``/schema multi SCHEMA``: a list
+    of such objects, as ``--schema-multi``); ``/schema off`` words again."""
+    from pathlib import Path
+
+    from assistant.schema import SchemaError, canonical
+
+    if not text:
+        return f"answers follow: {settings.answer_schema}" if settings.answer_schema else \
+            "answers are in words (/schema 'name, age int' asks for objects)"
+    if text.strip().lower() in ("off", "none"):
+        settings.answer_schema = None
+        return "answers are in words again"
+    many = text.split(None, 1)[0].lower() == "multi" and len(text.split(None, 1)) == 2
+    try:
+        settings.answer_schema = canonical(text.split(None, 1)[1] if many else text, Path.cwd(), many=many)
+    except SchemaError as e:
+        return f"/schema: {e}"
+    return f"answers follow: {settings.answer_schema}"

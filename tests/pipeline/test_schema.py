@@ -197,12 +197,12 @@ def test_schema_multi_answers_a_list_and_logs_finds_the_objects_by_schema(home, 
 def test_the_chat_s_schema_command_takes_multi_as_schema_multi():
     from types import SimpleNamespace
 
-    from assistant.frontends.repl import Repl
+    from assistant.frontends.repl import schema_command
 
     settings = SimpleNamespace(answer_schema=None)
-    said = Repl._schema(settings, "multi name, age int")
+    said = schema_command(settings, "multi name, age int")
     wanted = json.loads(settings.answer_schema)
     assert wanted["required"] == ["items"] and wanted["properties"]["items"]["items"]["required"] == ["name", "age"]
     assert said.startswith("answers follow:")
-    Repl._schema(settings, "multi")  # a field called multi, not an empty list
+    schema_command(settings, "multi")  # a field called multi, not an empty list
     assert json.loads(settings.answer_schema)["required"] == ["multi"]

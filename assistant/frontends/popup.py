@@ -306,15 +306,6 @@ class Popup:
         self.say(HINT)
         return "break"
 
-    def show_reminders(self) -> None:
-        """The reminders the daemon fired while the popup is open, as lines of the conversation."""
-        for rid, line in fired_since(self.opened_at, self.shown_reminders):
-            self.shown_reminders.add(rid)
-            self.transcript.line(line, ("question",))
-            self.expand()
-            self.grow()
-            print(f"reminder shown: {line}", flush=True)  # the popup's log
-
     def start_exchange(self, question: str) -> None:
         """A new exchange below the ones before (the conversation is kept, not replaced)."""
         self.transcript.start_exchange(question)
@@ -400,7 +391,7 @@ class Popup:
             self.toggle()
         if self.reminded.is_set():
             self.reminded.clear()
-            self.show_reminders()
+            show_fired(self)
             self.pane.fired()
         self.pane.clicked()
         while True:
@@ -500,6 +491,15 @@ def selected_elsewhere(events: queue.Queue[dict[str, Any]], used: str | None) ->
     selected = read_selection()
     if selected and selected != used:
         events.put({"type": "selection", "text": selected})
+
+
+def show_fired(popup: Popup) -> None:
+    """The reminders the daemon fired while the popup is open, as lines of its conversation."""
+    for rid, line in fired_since(popup.opened_at, popup.shown_reminders):
+        popup.shown_reminders.add(rid)
+        popup.transcript.line(line, ("question",))
+        popup.expand()
+        print(f"reminder shown: {line}", flush=True)  # the popup's log
 
 
 def fired_since(opened_at: float, shown: set[int]) -> list[tuple[int, str]]:

@@ -406,3 +406,40 @@ async def test_a_timer_keeps_the_length_said_however_long_the_run_waited(tmp_pat
     result = await tool.run(args)
     assert result.ok and result.data["seconds"] == 2
     assert [r.span for r in Book(path).listed()] == [2]
+
+
+@pytest.mark.parametrize("question, when, text", [
+    ("remember me to meet reveca today at six pm", "today at 6 pm", "meet reveca"),  # "remember me to": remind me
+    ("set a remainder at three pm to pick jo", "at 3 pm", "pick jo"),  # a slip of the keys
+    ("set a notification for 6th march that there is a society meeting at eleven am", "6th march at 11 am",
+     "there is a society meeting"),
+])
+def test_words_people_use_for_remind_me_are_read_as_it(question, when, text):
+    request = read(question)
+    assert request is not None and request.action == "set" and request.when == when and request.text == text
+
+
+@pytest.mark.parametrize("question", ["what is the remainder of 17 divided by 5", "do you remember me",
+                                      "the remainder is 3", "notifications are annoying"])
+def test_remainder_and_remember_said_of_something_else_set_nothing(question):
+    assert read(question) is None
+
+
+@pytest.mark.parametrize("question, kind, span", [
+    ("tell me when two minutes are up", "timer", 120), ("tell me when ninety minutes have passed", "timer", 5400),
+    ("alert me in 20 minutes", None, 1200), ("notify me in 5 minutes", None, 300),
+])
+async def test_a_timer_said_as_its_end_or_an_alert_is_set_by_rule(fake, make_app, question, kind, span):
+    app = make_app()
+    result = await app.ask(question)
+    assert result.ok and result.route == "reminders" and result.model_calls == 0
+    kept = Book(app.store.path).listed()
+    assert len(kept) == 1 and kept[0].span == span and (kind is None or kept[0].kind == kind)
+
+
+async def test_a_day_and_an_hour_said_apart_are_one_alarm(fake, make_app):
+    app = make_app(clock="2026-11-27T10:00:00+00:00")
+    result = await app.ask("tomorrow i need the alarm to go off at 5")
+    assert result.ok and result.route == "reminders" and result.model_calls == 0
+    (kept,) = Book(app.store.path).listed()
+    assert kept.due.astimezone(timezone.utc).day == 28 and kept.due.astimezone(timezone.utc).hour == 5

@@ -110,8 +110,11 @@ SET_WORDS = frozenset("""
 set setting up make create start starting put on get going go off ring sound play initiate schedule new add turn
 i i'd i'll i'm me my you your we us let's lets please can could would will should need want like must gotta have
 got to be a an the one another second first and also then just for at in by from of with please kindly quickly now
-right alarm alarms timer timers countdown clock count counting down wake woken waking call help assist
+right alarm alarms timer timers countdown clock count counting down wake woken waking call help assist alert notify
+tell when are is have has up passed over done gone elapsed
 """.split())
+# "tell me when 2 minutes are up", "tell me when ninety minutes have passed": a timer said as its end
+_ENDS = frozenset({"up", "passed", "over", "done", "gone", "elapsed"})
 
 
 def asks_to_set(words: list[str], times: list[str]) -> str | None:
@@ -122,6 +125,10 @@ def asks_to_set(words: list[str], times: list[str]) -> str | None:
         return None
     taken = {w for t in times for w in tokens(t)}
     said = set(words)
-    if not said & (_SET_KINDS | {"count", "wake", "woken"}) or not all(w in SET_WORDS or w in taken for w in words):
+    ending = words[:3] == ["tell", "me", "when"] and bool(said & _ENDS)  # the time said as a span that ends
+    kinds = _SET_KINDS | {"count", "counting", "wake", "woken", "alert", "notify"}
+    if not (said & kinds or ending) or not all(w in SET_WORDS or w in taken for w in words):
         return None
-    return "timer" if said & {"timer", "timers", "countdown", "count"} else "reminder"
+    if said & {"tell", "when"} and not ending or said & _ENDS - {"up"} and not ending:
+        return None  # "tell" and "when" only in "tell me when …"; "passed", "over", "done" only as its end
+    return "timer" if said & {"timer", "timers", "countdown", "count", "counting"} or ending else "reminder"

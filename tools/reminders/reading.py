@@ -245,8 +245,16 @@ def numbers_as_digits(text: str) -> str:
     return _plain(text)
 
 
+# Words people use for "remind me" and "a reminder" (a slip of the tongue or of the keys among them): read as those
+_SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a remainder": "a reminder",
+             "the remainder": "the reminder", "a notification": "a reminder", "notify me to": "remind me to"}
+_SAID_FOR_RE = lazy_compile(r"\b(?:" + "|".join(re.escape(k) for k in _SAID_FOR) + r")\b", re.IGNORECASE)
+
+
 def _plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
+    if "remain" in text.lower() or "remember" in text.lower() or "notif" in text.lower() or "remind to" in text.lower():
+        text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[m.group(0).lower()], text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
     if NUMERAL.search(text):
         text = re.sub(r"[一二两三四五六七八九十百零]+(?=\s*(?:个半|个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|周(?![一二三四五六日天])|年|点|时|月|日|号))",
@@ -465,12 +473,19 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
         body = f"at {bare.group(1)}{bare.group(2) or ''}"  # "an alarm for 7", "for 6 in the morning": a time of day
     request = _split_en(body.strip(), kind)
     waking = (g.get("remind") or "").lower().startswith("wake") or (g.get("kind") or g.get("kind0") or "").lower() == "alarm"
-    if request is not None and waking and re.search(r"\d", request.when) and not re.search(
-            r"a\.?m\b|p\.?m\b|morning|afternoon|evening|night|tonight|noon|midnight|\b(?:in|for|after)\s+\d|"
-            r"minutes?|hours?|seconds?", request.when, re.IGNORECASE):
-        # "wake me up at 7", "an alarm for 6:30": the morning's hour unless said otherwise
-        request = request.model_copy(update={"when": f"{request.when} in the morning"})
+    if request is not None and waking:
+        request = request.model_copy(update={"when": in_the_morning(request.when)})
     return request
+
+
+def in_the_morning(when: str) -> str:
+    """An alarm's time: "at 7", "tomorrow at 5", "6:30" are the morning's hour unless a part of the day is said ("wake
+    me up at 7", "an alarm for 6:30")."""
+    if re.search(r"\d", when) and not re.search(
+            r"a\.?m\b|p\.?m\b|morning|afternoon|evening|night|tonight|noon|midnight|\b(?:in|for|after)\s+\d|"
+            r"minutes?|hours?|seconds?", when, re.IGNORECASE):
+        return f"{when} in the morning"
+    return when
 
 
 _EN_WHEN = lazy_compile(
@@ -505,6 +520,8 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
     rest = re.sub(r"\s+", " ", rest).strip(" ,")
     about = re.match(r"^(?:(?:and\s+)?(?:to|that|about|of|so\s+i\s+can)\s+)?(?P<t>.*)$", rest, re.IGNORECASE)
     text = about.group("t").strip() if about else rest
+    while text.lower().startswith("to "):  # "remind [me] to at 8 pm to take my medicine"
+        text = text[3:].lstrip()
     if kind == "timer":  # "a timer for 3 minutes for the eggs": the eggs
         text = re.sub(r"^(?:for|to|about)\s+(?:the\s+)?", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:for|on|at|by|in)$", "", text, flags=re.IGNORECASE)  # "…the dentist for [tomorrow at 11]"
@@ -616,6 +633,13 @@ def times_read(question: str, now: datetime) -> list[tuple[str, Due]]:
             runs.append([])  # a word of no time, or a comma after one, ends the run
     pieces = [" ".join(r).strip() for r in runs if any(any(c.isdigit() for c in w) or w in _DAY_WORDS for w in r)]
     read = [(p, due(p, now)) for p in pieces]
+    days = [p for p, found in read if found.problem is _NO_HOUR]
+    hours = [p for p, found in read if found.at is not None and not found.relative]
+    if len(days) == 1 and len(hours) == 1:  # "tomorrow i need the alarm to go off at 5": one time, said apart
+        together = due(f"{days[0]} {hours[0]}", now)
+        if together.at is not None:
+            read = [(f"{days[0]} {hours[0]}", together) if p == hours[0] else (p, found) for p, found in read
+                    if p != days[0]]
     return [(p, found) for p, found in read if found.at is not None or found.problem is _PAST]  # a time, even one
     # gone by: set, it is said to have passed; whatever the clock, the same words are the same times
 

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 # Words without which no request is one for reminders: checked first, so that a question of another kind does not
 # pay for compiling the reading's patterns
-_MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|wake|ping me|nudge|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
+_MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|count(?:ing)? down|wake|ping me|nudge|alert me|notif|remainder|"
+                     r"remember me to|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
                      r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|倒计时|叫醒|叫我|喊我|通知我|取消|删除", re.IGNORECASE)
 # A time or a delay said in a request ("at 5", "5pm", "in 10 minutes", "tomorrow", "下午3点", "十分钟后"): a request
 # without reminder words may still set one ("let me know at 5 to call mum")
@@ -145,11 +146,15 @@ class Reminders(Tool[RemindersArgs]):
         """An alarm or a timer at each time said, asked in words the rules' forms do not have ("sound the alarm at 6
         am tomorrow", "count down 10 minutes"): every other word one such requests are made of."""
         from tools.reminders.listing import asks_to_set
-        from tools.reminders.reading import numbers_as_digits, times_said
+        from tools.reminders.reading import in_the_morning, numbers_as_digits, times_said
 
         times = times_said(question, self.now())
-        kind = asks_to_set(tokens(numbers_as_digits(question)), times)
-        return None if kind is None else [RemindersArgs(action="set", when=when, kind=kind) for when in times]
+        words = tokens(numbers_as_digits(question))
+        kind = asks_to_set(words, times)
+        if kind is None:
+            return None
+        waking = kind == "reminder" and bool({"alarm", "alarms", "wake", "woken", "waking"} & set(words))
+        return [RemindersArgs(action="set", when=in_the_morning(when) if waking else when, kind=kind) for when in times]
 
     def missing(self, question: str) -> str | None:
         if not _MAY_BE.search(question):

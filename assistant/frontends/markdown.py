@@ -191,8 +191,21 @@ def table_spans(text: str, limit: int | None = None) -> list[Span] | None:
     return _table(rows, limit)
 
 
-_LIST_ITEM = lazy_compile(r"\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+\S")
-_NEW_SENTENCE = lazy_compile(r"[A-Z\u3400-\u9fff\uff01-\uff5e\u201c\"]")
+def _list_item(line: str) -> bool:
+    """A list item's line: up to three spaces, a bullet ("-", "*", "+") or a number of up to three digits with "." or
+    ")", a space, then its text."""
+    body = line.lstrip(" ")
+    if len(line) - len(body) > 3 or not body:
+        return False
+    marker = 1 if body[0] in "-*+" else next((i + 1 for i in range(min(3, len(body))) if not body[i].isdigit()
+                                               and i and body[i] in ".)"), 0)
+    return bool(marker) and body[marker:marker + 1].isspace() and bool(body[marker:].strip())
+
+
+def _new_sentence(line: str) -> bool:
+    """A line that begins a sentence: a capital, a CJK character, a full-width sign or an opening quote."""
+    first = line[:1]
+    return first.isupper() or is_cjk(first) or first in "\"“" or "\uff01" <= first <= "\uff5e"
 
 
 def _lists_ended(text: str) -> str:
@@ -208,11 +221,11 @@ def _lists_ended(text: str) -> str:
             continue
         if fenced:
             continue
-        if _LIST_ITEM.match(line):
+        if _list_item(line):
             in_list = True
         elif not line.strip():
             in_list = False
-        elif in_list and not line[0].isspace() and _NEW_SENTENCE.match(line) and not starts_block(line):
+        elif in_list and not line[0].isspace() and _new_sentence(line) and not starts_block(line):
             lines[i] = "\n" + line
             in_list = False
     return "\n".join(lines)

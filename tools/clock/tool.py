@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
@@ -211,7 +210,9 @@ class Clock(Tool[ClockArgs]):
                                       "or a day phrase (下周五, next Friday)",
                                       LocalText(zh=f"看不懂日期“{args.date}”。", en=f"I cannot read the date '{args.date}'."))
         d, holiday = first
-        if holiday and not re.search(r"\d{4}|next\s+year|明年", args.date, re.I):  # the country's own day of that name
+        said_year = any(args.date[i:i + 4].isdigit() for i in range(len(args.date) - 3)) or \
+            "next year" in " ".join(args.date.lower().split()) or "明年" in args.date
+        if holiday and not said_year:  # the country's own day of that name
             d = self._countrys(holiday, today, "this year" in args.date.lower() or "今年" in args.date) or d
         data: dict = {"date": d.isoformat(), "weekday": d.weekday(), "holiday": holiday, "today": today.isoformat()}
         if args.ask == "days_until":

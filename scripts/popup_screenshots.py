@@ -7,7 +7,9 @@ real daemon on the fake Ollama, questions typed with xdotool, each state capture
 2. popup-answer.png: an answer with Markdown;
 3. popup-conversation.png: a follow-up below it, the conversation longer than the window (the scrollbar shows);
 4. popup-error.png: a failure, said as text with its fix;
-5. popup-reminders.png: Ctrl+L, the pending reminders in place of the conversation, one asked about (Delete once).
+5. popup-reminders.png: Ctrl+L, the pending reminders in place of the conversation, one asked about (Delete once);
+6. popup-selection.png: text held by another client (xclip), the popup hidden with Esc and shown again, the third
+   show: the selection attached and said on the hint line, and still the other client's.
 Prints the window's size at each step."""
 
 from __future__ import annotations
@@ -96,6 +98,27 @@ def main() -> None:
             xdo("key", "Down")
             xdo("key", "Delete")
             shot("popup-reminders.png", window)
+            xdo("key", "Escape")  # back to the conversation
+            if shutil.which("xclip"):
+                held = subprocess.Popen(["xclip", "-selection", "primary", "-quiet"], stdin=subprocess.PIPE, env=e,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                assert held.stdin is not None
+                held.stdin.write(b"The quick brown fox jumps over the lazy dog.")
+                held.stdin.close()
+                time.sleep(0.5)
+                try:
+                    for show in range(3):
+                        xdo("key", "Escape")
+                        wait(lambda: not xdo("search", "--onlyvisible", "--name", "^assistant$").stdout.strip(), "hide")
+                        before = log.read_text().count("selection attached")
+                        client.post("/v1/popup", {})
+                        wait(lambda b=before: log.read_text().count("selection attached") > b, f"attach on show {show + 1}")
+                    owner = subprocess.run(["xclip", "-selection", "primary", "-o"], env=e, capture_output=True,
+                                           text=True, timeout=10).stdout
+                    shot("popup-selection.png", window)
+                    print(f"the selection after the third show: {owner!r}")
+                finally:
+                    held.terminate()
         finally:
             daemon.stop()
 

@@ -351,6 +351,11 @@ class Gazetteer:
         """A place in a run of name-like words must be the whole run ("Moss Hill" is not Moss), or the whole run
         but a country or state after it ("Paris France"), or the run without a first word that only opens the
         sentence ("Show Paris"). Anything else is a name we do not know: the model or the geocoder reads it."""
+        whole = text[run[0].start():run[-1].end()]
+        if len(run) > 1 and whole.islower() and not self.candidates(whole) and \
+                (place := self.qualified(whole)) is not None:  # "in brooklyn new york", "in orlando fl": no comma
+            found.append((run[0].start(), whole, place))
+            return
         tries = [(0, len(run))]
         if len(run) > 1:
             tries += [(0, n) for n in range(len(run) - 1, 0, -1)]  # a qualifier may follow

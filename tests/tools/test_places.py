@@ -64,6 +64,9 @@ def tool(tmp_path, gazetteer_index) -> Weather:
     ("What will the weather be like at 3 AM in Trinidad and Tobago", "Trinidad and Tobago", "Port of Spain, TT"),
     ("What is the weather in the Netherlands", "the Netherlands", "Amsterdam, NL"),
     ("Kansas City weather", "Kansas City", "Kansas City, US"),  # City is part of the name (was Kansas, the state)
+    # in lower case, qualified with no comma by its state or country (was nothing: the qualifier had to be capitalised)
+    ("is it going to rain today in brooklyn new york", "brooklyn new york", "Brooklyn, US"),
+    ("what's the weather in tokyo japan", "tokyo japan", "Tokyo, JP"),
 ])
 def test_a_place_is_the_one_a_person_means(tool, question, written, label):
     assert [(w, p.label) for w, p in tool.places_in(question)] == [(written, label)]

@@ -156,3 +156,23 @@ def test_music_is_read_by_its_words(question, music):
     from assistant.pipeline.recognisers.reach import music_asked
 
     assert music_asked(question) is music
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("i need a taxi to take me to the airport please", "ride"), ("call me an uber for right now", "ride"),
+    ("book my nearest available taxi", "ride"), ("mute the speakers", "mute"), ("hey olly mute the speaker please", "mute"),
+    ("stop the audio", "mute"), ("帮我写个邮件", "mail"), ("我要回复这个邮件", "mail"), ("给我看新邮件", "mail"),
+    # asked about, said, or not a request
+    ("how much is a taxi to the airport", None), ("the taxi was late", None), ("is my mic muted", None),
+    ("silence is golden", None), ("邮件怎么写", None), ("我收到一封邮件", None), ("他发了邮件吗", None),
+])
+def test_a_ride_the_sound_muted_and_chinese_e_mail_are_read_by_their_words(question, kind):
+    from assistant.pipeline.recognisers.reach import mute_asked, ride_asked, zh_mail_asked
+
+    said = {"ride": ride_asked(question), "mute": mute_asked(question), "mail": zh_mail_asked(question)}
+    assert [k for k, v in said.items() if v] == ([kind] if kind else [])
+
+
+async def test_chinese_e_mail_gets_the_honest_line_in_chinese(fake, make_app):
+    result = await make_app(model="qwen2.5:0.5b", model_trust="untrusted").ask("帮我转发这封邮件")
+    assert result.model_calls == 0 and "收发或查看你的邮件" in result.answer and result.declined == "out_of_reach"

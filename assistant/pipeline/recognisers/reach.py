@@ -75,10 +75,54 @@ def out_of_reach(request: str, registry: Registry) -> tuple[str, str] | None:
                 return None  # a tool the user added may do it: the model routes to it
             return en, zh
     for said, (en, zh, kinds) in ((home_device, _READ["home"]), (music_asked, _READ["music"]),
-                                  (call_asked, _READ["call"])):
+                                  (call_asked, _READ["call"]), (ride_asked, _READ["booking"]),
+                                  (mute_asked, _READ["volume"]), (zh_mail_asked, _MAIL)):
         if said(text):
             return None if _added_tool_does(kinds, registry) else (en, zh)
     return None
+
+
+# A ride asked for ("i need a taxi to take me to the airport", "call me an uber for right now", "get me a cab"): a
+# word of a ride with a verb that gets one, and no question ("how much is a taxi to the airport").
+_ASKS = frozenset("what what's whats why how do does did is are was which who where when whose".split())
+_RIDES = frozenset({"taxi", "taxis", "cab", "cabs", "uber", "lyft", "ride", "rideshare"})
+_GETS = frozenset({"need", "get", "call", "book", "order", "find", "catch", "have", "send", "want", "hail", "grab",
+                   "arrange", "schedule", "request"})
+
+
+def ride_asked(text: str) -> bool:
+    words = _words(text)
+    return bool(words) and words[0] not in _ASKS and bool(set(words) & _RIDES) and bool(set(words[:6]) & _GETS) \
+        and len(words) <= 20 and "?" not in text
+
+
+# The speakers muted ("mute the speakers", "hey olly mute the speaker please", "stop the audio", "touch the mute
+# button"): a word of muting with the sound's own words.
+_MUTES = frozenset({"mute", "unmute", "muted", "silence"})
+_SOUND = frozenset({"speaker", "speakers", "audio", "sound", "sounds", "volume", "button", "device", "everything",
+                    "all", "settings", "it", "please", "for", "the", "a", "while", "hour", "now"})
+
+
+def mute_asked(text: str) -> bool:
+    words = _words(text)
+    said = set(words)
+    if said & _MUTES:
+        return words[0] not in _ASKS and len(words) <= 10 and any(w in _SOUND for w in words if w not in _MUTES)
+    return words[:2] in (["stop", "the"],) and words[2:3] in (["audio"], ["sound"]) and len(words) <= 4
+
+
+# E-mail in Chinese: a verb of it and 邮件 ("帮我写个邮件", "我要回复这个邮件", "给我看新邮件", "帮我转发邮件").
+_MAIL = ("read, write or send your e-mail", "收发或查看你的邮件", ("mail", "email"))
+_MAIL_VERBS = ("写", "发", "回复", "转发", "查看", "看", "打开", "答复", "回应", "读", "查")
+_ZH_ASKING = ("帮我", "我要", "我想", "给我", "替我", "请", "麻烦", "能不能", "可以")
+
+
+def zh_mail_asked(text: str) -> bool:
+    """A request, not a statement ("我收到一封邮件") or a question about it ("邮件怎么写")."""
+    text = text.strip()
+    return "邮件" in text and len(text) <= 20 and any(v in text for v in _MAIL_VERBS) and \
+        (any(a in text for a in _ZH_ASKING) or text.startswith(_MAIL_VERBS)) and \
+        not any(q in text for q in ("怎么", "如何", "什么", "为什么", "吗", "?", "？"))
 
 
 def _words(text: str) -> list[str]:

@@ -176,3 +176,10 @@ def test_a_ride_the_sound_muted_and_chinese_e_mail_are_read_by_their_words(quest
 async def test_chinese_e_mail_gets_the_honest_line_in_chinese(fake, make_app):
     result = await make_app(model="qwen2.5:0.5b", model_trust="untrusted").ask("帮我转发这封邮件")
     assert result.model_calls == 0 and "收发或查看你的邮件" in result.answer and result.declined == "out_of_reach"
+
+
+def test_ringing_at_a_time_is_no_call():
+    from tools import Registry
+
+    assert out_of_reach("ring my phone at 12 pm", Registry()) is None  # an alarm, asked another way
+    assert out_of_reach("ring my mum", Registry()) is not None

@@ -62,7 +62,6 @@ def popup(display, monkeypatch):
         return p
     yield make
     for p in made:
-        p.icon = None  # its image freed here, while its Tk lives, not by a collection in another test's thread
         p.root.destroy()
 
 

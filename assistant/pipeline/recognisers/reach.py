@@ -10,6 +10,7 @@ question about how to do it ("how do I send an email in Python?") is a question,
 from __future__ import annotations
 
 import re
+from typing import AbstractSet
 
 from tools import Registry, language_of
 from tools.reading.reader import SURE, Reading
@@ -130,6 +131,13 @@ def _words(text: str) -> list[str]:
     return [w for w in (w.strip(",.?!;:\"'") for w in text.lower().replace("’", "'").split()) if w]
 
 
+def _first(words: list[str], wanted: AbstractSet[str], before: AbstractSet[str], within: int) -> int | None:
+    """Where the first of ``wanted`` stands among the first ``within`` words, when every word before it only asks
+    (``before``: "can you", "please", "i have to"); ``None`` otherwise."""
+    at = next((i for i, w in enumerate(words[:within]) if w in wanted), None)
+    return at if at is not None and all(w in before for w in words[:at]) else None
+
+
 # Music asked for in words: a word of music with a word that plays it ("put on some music", "i want to hear my
 # workout playlist", "turn on the rap playlist", "start my playlist"), or "play X by Y"; never a question about it
 # ("what does their music sound like", "do you have any elvis music").
@@ -146,8 +154,8 @@ _NOT_PLAYING = frozenset({"song", "album", "track", "soundtrack", "next", "onto"
 
 def music_asked(text: str) -> bool:
     words = _words(text)
-    start = next((i for i, w in enumerate(words[:6]) if w in _PLAYS), None)
-    if start is None or not all(w in _BEFORE_PLAY for w in words[:start]) or len(words) > 14:
+    start = _first(words, _PLAYS, _BEFORE_PLAY, 6)
+    if start is None or len(words) > 14:
         return False
     rest = words[start + 1:]
     if set(rest) & _NOT_PLAYING or (words[start] == "put" and rest[-1:] == ["playlist"] and rest[:1] != ["on"]):
@@ -174,12 +182,12 @@ def call_asked(text: str) -> bool:
     words = _words(text)
     if len(words) > 10:
         return False
-    give = next((i for i, w in enumerate(words[:5]) if w == "give"), None)
-    if give is not None and words[-2:] == ["a", "call"] and all(w in _BEFORE_CALL for w in words[:give]):
+    give = _first(words, {"give"}, _BEFORE_CALL, 5)
+    if give is not None and words[-2:] == ["a", "call"]:
         whom = words[give + 1:-2]  # "would you give jenny a call"
     else:
-        start = next((i for i, w in enumerate(words[:6]) if w in _CALLS), None)
-        if start is None or not all(w in _BEFORE_CALL for w in words[:start]):
+        start = _first(words, _CALLS, _BEFORE_CALL, 6)
+        if start is None:
             return False
         whom = words[start + 1:]
         while whom and whom[-1] in _AFTER_WHOM:
@@ -209,8 +217,7 @@ sure have""".split())
 
 def home_device(text: str) -> bool:
     """Whether ``text`` asks a device of the home to do something or asks its state, in the words alone."""
-    words = [w.strip(",.?!;:\"'") for w in text.lower().replace("’", "'").split()]
-    words = [w for w in words if w]
+    words = _words(text)
     if not words or len(words) > 16:
         return False
     said = set(words)
@@ -219,7 +226,7 @@ def home_device(text: str) -> bool:
                                                                      or {"who", "door"} <= said)):
         return False
     known = _DEVICES | _WORKS | _ASKS_STATE | _HOME_SAID_WITH
-    return all(w in known or w.isdigit() or w.rstrip("°f") .isdigit() for w in words)
+    return all(w in known or w.rstrip("°f").isdigit() for w in words)
 
 
 def read_out_of_reach(reading: Reading | None, registry: Registry) -> tuple[str, str] | None:

@@ -91,6 +91,15 @@ def _said_since(log_file: Path, start: int) -> list[str]:
         return []
 
 
+async def _until_said(proc: subprocess.Popen, log_file: Path, start: int, line: str, tries: int) -> None:
+    """Wait, ``tries`` times 20 ms at most, until the popup ``proc`` has written ``line`` to its log since ``start``,
+    or has ended."""
+    for _ in range(tries):
+        if proc.poll() is not None or line in _said_since(log_file, start):
+            return
+        await asyncio.sleep(0.02)
+
+
 def display_problem() -> str | None:
     """Why no window can appear for this daemon, or None (macOS and Windows always have their desktop)."""
     if sys.platform.startswith(("darwin", "win")) or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
@@ -165,22 +174,16 @@ class Serving:
         problem = display_problem()
         if problem is not None:
             raise PopupUnavailable(problem)
-        if self.readying is not None:  # made ready a moment ago: signalled once it listens (SIGUSR1 would end it before)
-            log_file, start = self.readying
-            for _ in range(250):
-                if self.popup is None or self.popup.poll() is not None or "ready (hidden)" in _said_since(log_file, start):
-                    break
-                await asyncio.sleep(0.02)
-            self.readying = None
+        if self.readying is not None and self.popup is not None:
+            # made ready a moment ago: signalled once it listens (a SIGUSR1 before its handler would end it)
+            await _until_said(self.popup, *self.readying, "ready (hidden)", tries=250)
+        self.readying = None
         if self.popup is not None and self.popup.poll() is None:
             self.popup.send_signal(signal.SIGUSR1)  # the popup (open, hidden by Esc, or made ready) comes to the front
             return "raised"
         proc, log_file, start = self._start_popup()
         if wait:  # a window that cannot open fails within its first moments (no display server, no Tk)
-            for _ in range(100):
-                await asyncio.sleep(0.02)
-                if proc.poll() is not None or "ready" in _said_since(log_file, start):
-                    break
+            await _until_said(proc, log_file, start, "ready", tries=100)
             if proc.poll() not in (None, 0):
                 said = _said_since(log_file, start)
                 raise PopupUnavailable("the popup could not start" + (f": {said[-1]}" if said else "") +

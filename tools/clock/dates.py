@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, datetime, timedelta
-from typing import Literal
+from typing import Callable, Literal
 
 from tools.reading.numerals import to_digits
 from tools.reading.when import find_when, resolve
@@ -182,11 +182,14 @@ def _offset(text: str, today: date) -> date | None:
     return date(year, month, min(today.day, last))
 
 
-def read_date(text: str, today: date) -> tuple[date, str | None] | None:
+def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None] | None = None
+              ) -> tuple[date, str | None] | None:
     """The date ``text`` names, and the holiday's name when it is one: ``2027年1月1日``, ``2027-01-01``,
     ``January 1, 2027``, ``春节``, ``2027年春节``, ``Christmas 2027``, ``下周五``, ``明天``, ``11月28日``. A holiday or a
-    date without a year is the next one, today included."""
+    date without a year is the next one, today included. ``own_day(name, this_year)``: a holiday said without a
+    year's number and not next year's, as the user's country has it (Labor Day, Thanksgiving), before the rule's."""
     t = unicodedata.normalize("NFKC", text).strip().strip("?？。.!！").strip()
+    said_this_year = t.startswith("今年")
     t = re.sub(r"^(?:the\s+)?(?:next\s+|this\s+|今年的?|今年)", lambda m: m.group() if "next" in m.group() else "", t, flags=re.I)
     if t[:4].lower() == "the " and t[4:5].isdigit():  # "the 22nd of may"
         t = t[4:]
@@ -195,6 +198,9 @@ def read_date(text: str, today: date) -> tuple[date, str | None] | None:
     if (moved := _offset(t, today)) is not None:
         return moved, None
     if m := _WITH_YEAR.match(t):
+        if own_day is not None and not (m.group("y1") or m.group("y2") or next_year) and \
+                (own := own_day(m.group("name"), bool(this_year) or said_this_year)) is not None:
+            return own, m.group("name")
         name, year = m.group("name"), m.group("y1") or m.group("y2") or (str(today.year) if this_year else None) \
             or (str(today.year + 1) if next_year else None)
         if year:

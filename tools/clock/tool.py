@@ -204,16 +204,12 @@ class Clock(Tool[ClockArgs]):
             return ToolResult.success(place=zones[0][1], other_place=zones[1][1], hours=hours,
                                       offsets=[utc_offset(t) for t in local], times=[t.strftime("%H:%M") for t in local])
         today = self._today()
-        first = read_date(args.date, today)
+        first = read_date(args.date, today, own_day=lambda name, this_year: self._countrys(name, today, this_year))
         if first is None:
             return ToolResult.failure(f"cannot read the date '{args.date}': write it as 2027-01-01, a holiday (春节, Christmas) "
                                       "or a day phrase (下周五, next Friday)",
                                       LocalText(zh=f"看不懂日期“{args.date}”。", en=f"I cannot read the date '{args.date}'."))
         d, holiday = first
-        said_year = any(args.date[i:i + 4].isdigit() for i in range(len(args.date) - 3)) or \
-            "next year" in " ".join(args.date.lower().split()) or "明年" in args.date
-        if holiday and not said_year:  # the country's own day of that name
-            d = self._countrys(holiday, today, "this year" in args.date.lower() or "今年" in args.date) or d
         data: dict = {"date": d.isoformat(), "weekday": d.weekday(), "holiday": holiday, "today": today.isoformat()}
         if args.ask == "days_until":
             data["days"] = (d - today).days

@@ -56,23 +56,30 @@ def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
 
     overrides: dict[str, Any] = {name: getattr(args, name, None) for name in SETTING_FLAGS}
     many = getattr(args, "schema_multi", None)
-    if overrides.get("answer_schema") or many:  # a schema file is read here, where its path means something
-        from assistant.errors import ConfigError
-        from assistant.schema import SchemaError, canonical
-
-        flag = "--schema-multi" if many else "--schema"
-        if many and overrides.get("answer_schema"):
-            raise ConfigError("--schema and --schema-multi: give one of them.", "--schema-multi SCHEMA answers with "
-                              "a list of objects that each follow SCHEMA.")
-        try:
-            overrides["answer_schema"] = canonical(many or overrides["answer_schema"], Path.cwd(), many=bool(many))
-        except SchemaError as e:
-            raise ConfigError(f"{flag}: {e}.", "Give a JSON Schema (inline or a .json file), or fields: "
-                              f"{flag} 'name, age int, tags list'.") from None
+    if overrides.get("answer_schema") or many:
+        overrides["answer_schema"] = schema_flags(overrides.get("answer_schema"), many, "Give a JSON Schema (inline or "
+                                                  "a .json file), or fields: {flag} 'name, age int, tags list'.")
     if args.model:
         overrides.update({"model": args.model, **{f"{role}_model": args.model for role in ROLE_NAMES}})
     overrides.update(model_options(args))
     return overrides
+
+
+def schema_flags(schema: str | None, many: str | None, hint: str) -> str:
+    """The schema ``--schema`` or ``--schema-multi`` gives (one of them, read here, where a file's path means
+    something), as canonical JSON; one that cannot be used is a one-line error with ``hint`` (its ``{flag}``: the
+    flag's name)."""
+    from assistant.errors import ConfigError
+    from assistant.schema import SchemaError, canonical
+
+    if schema and many:
+        raise ConfigError("--schema and --schema-multi: give one of them.", "--schema-multi SCHEMA answers with a "
+                          "list of objects that each follow SCHEMA.")
+    flag = "--schema-multi" if many else "--schema"
+    try:
+        return canonical(many or schema or "", Path.cwd(), many=bool(many))
+    except SchemaError as e:
+        raise ConfigError(f"{flag}: {e}.", hint.format(flag=flag)) from None
 
 
 def structured(args: argparse.Namespace) -> bool:

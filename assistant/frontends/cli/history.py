@@ -119,26 +119,19 @@ def logs(args: argparse.Namespace) -> int:
 def _schema_wanted(store, args: argparse.Namespace) -> str | None:
     """The id of the schema ``logs --schema``/``--schema-multi`` names: given as to ``ask``, or by its id (a prefix)."""
     from assistant.errors import ConfigError
-    from assistant.schema import SchemaError, canonical, schema_id
+    from assistant.frontends.cli.common import schema_flags
+    from assistant.schema import schema_id
 
     given = args.schema_multi or args.schema
     if not given:
         return None
-    if args.schema and args.schema_multi:
-        raise ConfigError("--schema and --schema-multi: give one of them.")
     if not args.schema_multi and len(given) >= 4 and all(c in "0123456789abcdef" for c in given):
         ids = store.schema_ids(given)
         if len(ids) > 1:
             raise ConfigError(f"more than one stored schema has an id that starts with {given}.", "Give more of it.")
         if ids:
             return ids[0]
-    try:
-        from pathlib import Path
-
-        return schema_id(canonical(given, Path.cwd(), many=bool(args.schema_multi)))
-    except SchemaError as e:
-        flag = "--schema-multi" if args.schema_multi else "--schema"
-        raise ConfigError(f"{flag}: {e}.", "Give the schema as you gave it to ask, or its id.") from None
+    return schema_id(schema_flags(args.schema, args.schema_multi, "Give the schema as you gave it to ask, or its id."))
 
 
 def _print_data(rows: list[dict], key: str | None, array: bool) -> None:

@@ -217,8 +217,6 @@ class Popup:
         self.grow()
 
     def grow(self) -> None:
-        if not hasattr(self, "top"):
-            return
         height = self._height()
         if self.root.winfo_height() != height and self.root.winfo_ismapped():
             self.root.geometry(f"{self.root.winfo_width()}x{height}")

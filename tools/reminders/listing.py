@@ -129,6 +129,6 @@ def asks_to_set(words: list[str], times: list[str]) -> str | None:
     kinds = _SET_KINDS | {"count", "counting", "wake", "woken", "alert", "notify"}
     if not (said & kinds or ending) or not all(w in SET_WORDS or w in taken for w in words):
         return None
-    if said & {"tell", "when"} and not ending or said & _ENDS - {"up"} and not ending:
+    if not ending and said & ({"tell", "when"} | _ENDS - {"up"}):
         return None  # "tell" and "when" only in "tell me when …"; "passed", "over", "done" only as its end
     return "timer" if said & {"timer", "timers", "countdown", "count", "counting"} or ending else "reminder"

@@ -253,7 +253,8 @@ _SAID_FOR_RE = lazy_compile(r"\b(?:" + "|".join(re.escape(k) for k in _SAID_FOR)
 
 def _plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
-    if "remain" in text.lower() or "remember" in text.lower() or "notif" in text.lower() or "remind to" in text.lower():
+    low = text.lower()
+    if any(w in low for w in ("remain", "remember", "notif", "remind to")):  # the pattern compiles only when needed
         text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[m.group(0).lower()], text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
     if NUMERAL.search(text):

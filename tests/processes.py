@@ -96,6 +96,7 @@ def virtual_screen(numbers: range, size: str = "1280x800x24", window_manager: bo
             if time.monotonic() > deadline:
                 raise RuntimeError("Xvfb did not start")
             time.sleep(0.05)
+        _until_open(f":{number}", deadline)
         if window_manager and shutil.which("openbox"):
             procs.append(subprocess.Popen(["openbox"], env={**os.environ, "DISPLAY": f":{number}"},
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
@@ -104,6 +105,19 @@ def virtual_screen(numbers: range, size: str = "1280x800x24", window_manager: bo
         for proc in reversed(procs):
             proc.terminate()
             proc.wait(15)
+
+
+def _until_open(display: str, deadline: float) -> None:
+    """Wait until a client can open ``display``: the socket exists before the server answers, and a client that
+    comes too early (xclip taking the selection, under load) fails instead of waiting."""
+    probe = next((cmd for cmd in (["xdpyinfo"], ["xprop", "-root"]) if shutil.which(cmd[0])), None)
+    if probe is None:
+        return
+    env = {**os.environ, "DISPLAY": display}
+    while subprocess.run(probe, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode != 0:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"Xvfb on {display} does not answer")
+        time.sleep(0.05)
 
 
 def start_engine_server(log: Path, key: str, threads: int = 1) -> tuple[subprocess.Popen, str]:

@@ -29,13 +29,20 @@ SELECTED = "Le chat est sur la table. 2+3 à Paris."
 def selected(display: str, text: str):
     """``text`` selected (the primary selection, owned by xclip as an editor would own it) on ``display``."""
     env = {**os.environ, "DISPLAY": display}
-    owner = subprocess.Popen(["xclip", "-i", "-selection", "primary", "-quiet"], stdin=subprocess.PIPE, env=env,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    owner.stdin.write(text.encode())
-    owner.stdin.close()
-    deadline = time.monotonic() + 5
+
+    def own() -> subprocess.Popen:
+        proc = subprocess.Popen(["xclip", "-i", "-selection", "primary", "-quiet"], stdin=subprocess.PIPE, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc.stdin.write(text.encode())  # type: ignore[union-attr]
+        proc.stdin.close()  # type: ignore[union-attr]
+        return proc
+
+    owner = own()
+    deadline = time.monotonic() + 20  # a loaded machine (every core running tests) is slow to start a client
     while subprocess.run(["xclip", "-o", "-selection", "primary"], env=env, capture_output=True).stdout.decode() != text:
         assert time.monotonic() < deadline, "xclip did not take the selection"
+        if owner.poll() is not None:  # it could not open the display yet: own it again
+            owner = own()
         time.sleep(0.05)
     try:
         yield

@@ -200,9 +200,42 @@ async def test_the_weather_in_other_words_with_no_place_is_the_home_city_or_aske
     assert told.route == "weather" and told.model_calls == 0 and "Boston" in told.answer
 
 
+@pytest.mark.parametrize("question, place", [
+    ("will it freeze tonight", "Chicago"), ("are there any tornadoes coming soon", "Chicago"),
+    ("do i need to take an umbrella with me this afternoon", "Chicago"), ("what's the uv index tomorrow", "Chicago"),
+    ("will there be fog in my current position", "Chicago"), ("whats it doing outside right now", "Chicago"),
+    ("i need meteorological data for tallahassee", "Tallahassee"), ("can you give me info on miami weather", "Miami"),
+    ("what are the atmospheric conditions in sparks", "Sparks"), ("will it get over 90 degrees today", "Chicago"),
+    ("is it nice in nice today", "Nice"),
+])
+async def test_the_weather_in_the_words_it_is_asked_with_is_read_whatever_the_reader_makes_of_it(
+        fake, weather_app, question, place):
+    """The weather's own words, a day and a place, and nothing else: read by the words alone (the reader may never
+    have heard "freeze" or "meteorological")."""
+    result = await weather_app(home_city="Chicago", rendered_answers=True).ask(question)
+    assert result.model_calls == 0 and fake.requests == [] and result.route == "weather"
+    assert place in result.answer and result.tool_calls[0].args["place"].lower() == place.lower()
+
+
+def test_the_weather_in_its_words_with_no_place_and_no_home_city_is_asked_back(tmp_path):
+    decision = _decision(tmp_path, "will it freeze tonight")
+    assert decision is not None and decision.route == router.CLARIFY and "Which place" in (decision.reply or "")
+
+
+@pytest.mark.parametrize("question", [
+    "is the oven hot", "where do you hail from", "please set the temperature to 70", "set temperature to 75",
+    "what is a hurricane", "what's humidity", "the weather is sunny today", "it's raining", "what are you doing outside",
+    "what should i wear to the wedding", "is it cold in here", "what time does the sun set", "how hot is the sun",
+])
+def test_words_that_only_sound_like_the_weather_are_not_its_request(tmp_path, question):
+    for home in ({}, {"home_city": "Chicago"}):
+        decision = _decision(tmp_path, question, **home)
+        assert decision is None or decision.route not in ("weather", router.CLARIFY), (question, home)
+
+
 @pytest.mark.parametrize("question", ["what is a weather front", "what is the difference between weather and climate",
-                                      "how does snow form", "will it get over 90 degrees today",
-                                      "is it nice in nice today", "what is the weather like in june in paris usually"])
+                                      "how does snow form", "did it rain a lot last year",
+                                      "what is the weather like in june in paris usually"])
 def test_weather_words_it_cannot_account_for_are_left_to_the_model(tmp_path, question):
     decision = _decision(tmp_path, question)
     assert decision is None or decision.route != "weather"

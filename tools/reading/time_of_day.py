@@ -13,7 +13,7 @@ EN_TIME = lazy_compile(
     r"|\b(?:at\s+|by\s+|around\s+)?(?P<h24>\d{1,2}):(?P<m24>\d{2})\b"
     r"|\b(?:at|by|around)\s+(?P<hb>\d{1,2})(?![\d:.])(?:\s+o'?clock)?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|"
     r"at\s+night|tonight))?"
-    r"|\b(?P<word>noon|midday|midnight)\b", re.IGNORECASE)
+    r"|\b(?P<word>noon|mid[\s-]?day|midnight)\b", re.IGNORECASE)
 ZH_PART = r"凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|今晚|明晚|明早|今早"
 ZH_TIME = lazy_compile(rf"(?P<part>{ZH_PART})?\s*(?P<h>\d{{1,2}})\s*(?:点|时|:)\s*(?:(?P<half>半)|(?P<m>\d{{1,2}})\s*分?|"
                       r"(?P<q>[一三])刻)?(?:钟)?")
@@ -42,7 +42,7 @@ def clock_time(text: str) -> tuple[int, int] | None:
     t = text.strip()
     if m := EN_TIME.fullmatch(t):
         if m.group("word"):
-            return (12, 0) if m.group("word").lower() in ("noon", "midday") else (0, 0)
+            return (0, 0) if m.group("word").lower() == "midnight" else (12, 0)  # noon, midday, "mid day"
         if m.group("ampm"):
             hour, minute = on_24h(int(m.group("h")), m.group("ampm"), None), int(m.group("m") or 0)
             return (hour, minute) if hour is not None and minute <= 59 else None

@@ -245,16 +245,17 @@ def numbers_as_digits(text: str) -> str:
     return _plain(text)
 
 
-# Words people use for "remind me" and "a reminder" (a slip of the tongue or of the keys among them): read as those
+# Words people use for "remind me", "a reminder" and "midday" (a slip of the tongue or of the keys among them): read as those
 _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a remainder": "a reminder",
-             "the remainder": "the reminder", "a notification": "a reminder", "notify me to": "remind me to"}
+             "the remainder": "the reminder", "a notification": "a reminder", "notify me to": "remind me to",
+             "mid day": "midday", "mid-day": "midday"}
 _SAID_FOR_RE = lazy_compile(r"\b(?:" + "|".join(re.escape(k) for k in _SAID_FOR) + r")\b", re.IGNORECASE)
 
 
 def _plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     low = text.lower()
-    if any(w in low for w in ("remain", "remember", "notif", "remind to")):  # the pattern compiles only when needed
+    if any(w in low for w in ("remain", "remember", "notif", "remind to", "mid day", "mid-day")):  # the pattern compiles only when needed
         text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[m.group(0).lower()], text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
     if NUMERAL.search(text):

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Callable
+from typing import Callable, Literal
 
 from pydantic import BaseModel
 
-from tools.base import Grounding, LocalText, PreviousTurn, Verdict, language_of
+from tools.base import CJK, Grounding, LocalText, PreviousTurn, Verdict, language_of
 from tools.gazetteer import Gazetteer, Place
+from tools.weather import words as weather_words
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.text import (
     EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, about_a_thing, asks_any_place, asks_weather, asks_weather_here, names_something, place_phrase,
@@ -126,6 +127,12 @@ class WeatherQuestions:
         return args
 
     def route(self, question: str) -> list[BaseModel] | None:
+        args = self._by_rule(question)
+        if args is None and isinstance(heard := self.by_words(question), list):
+            return heard  # "will it freeze tonight": no weather word the rule's own test knows in this sense
+        return args
+
+    def _by_rule(self, question: str) -> list[BaseModel] | None:
         if not weather_sense(question):
             return None
         named, excluded = self.named_and_excluded(question)
@@ -144,8 +151,11 @@ class WeatherQuestions:
         if unknown:
             # looked up online by the tool
             return [WeatherArgs(place=unknown, when=self.when_in(question), language=language_of(question))]
+        if isinstance(heard := self.by_words(question), list):
+            return heard  # "info on miami weather": a place the capitals did not show, before the home city
         if self.cfg.home_city and (asks_weather_here(question) or _heard_as_weather(question)) \
-                and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question):
+                and not _MENTIONS_ELSEWHERE.search(question) and not place_phrase(question) \
+                and not about_a_thing(question) and not weather_words.not_a_request(question):
             return self._at_home(question, self.when_in(question))
         return None
 
@@ -184,9 +194,11 @@ class WeatherQuestions:
         return [WeatherArgs(place=p, when=when, language=language) for p in dict.fromkeys(a["place"] for a in before)]
 
     def missing(self, question: str) -> str | None:
-        if self.cfg.home_city or not asks_weather(question) or states_temperature(question) or explains(question) \
-                or about_a_thing(question):
-            return None
+        if self.cfg.home_city or weather_words.not_a_request(question):
+            return None  # "it's raining", "what's humidity": nothing to ask back for
+        if not asks_weather(question) or states_temperature(question) or explains(question) or about_a_thing(question):
+            heard = self.by_words(question)  # "will it freeze tonight": the weather's words, and no place said
+            return heard if isinstance(heard, str) else None
         named, excluded = self.named_and_excluded(question)
         if named or excluded or asks_any_place(question) or names_something(question):
             return None
@@ -197,7 +209,8 @@ class WeatherQuestions:
         orlando", "do I need a jacket today"): the places named and the day said, when every other word of the
         request is one that weather requests are made of (or the words left over are one place's name); the home
         city when none is named, else the question back for the place."""
-        if about_a_thing(question) or states_temperature(question) or asks_any_place(question):
+        if about_a_thing(question) or states_temperature(question) or asks_any_place(question) \
+                or weather_words.not_a_request(question):
             return None  # a thing's temperature, a figure said, "any city": the model reads it (how the world works,
             # "why", "what is a front", is not in weather requests' words: left over, it goes to the model below)
         named, excluded = self.named_and_excluded(question)
@@ -205,9 +218,33 @@ class WeatherQuestions:
             return None
         when = self.when_in(question)
         said = " ".join([written for written, _ in named] + [when or ""])
-        if unexplained(question, "weather", said):
-            run = leftover(question, "weather", said)
-            found = self.places().named_around(*run) if run is not None else None
+        if not unexplained(question, "weather", said):
+            return self._as_heard(question, named, when, True)
+        return self._as_heard(question, named, when, leftover(question, "weather", said))
+
+    def by_words(self, question: str) -> list[BaseModel] | str | None:
+        """The weather asked in the words such requests are made of (:mod:`tools.weather.words`: "will it freeze
+        tonight", "do i need an umbrella this afternoon", "what are the atmospheric conditions in sparks"), with the
+        day said and the places named, whatever the learned reader makes of it: the places' forecast, the home
+        city's when none is named, else the question back for the place."""
+        if CJK.search(question) or about_a_thing(question) or asks_any_place(question):
+            return None  # ("why does it rain", how the world works, is in no such request's words)
+        named, excluded = self.named_and_excluded(question)
+        if excluded:
+            return None
+        when = self.when_in(question)
+        made = weather_words.read(question, " ".join([written for written, _ in named] + [when or ""]))
+        return self._as_heard(question, named, when, made)
+
+    def _as_heard(self, question: str, named: list[tuple[str, Place]], when: str | None,
+                  left: tuple[list[str], int, int] | Literal[True] | None) -> list[BaseModel] | str | None:
+        """A weather request heard with ``named`` places and ``when`` said, and ``left`` the words no weather request
+        is made of (``True``: none; ``None``: too many, or spread about): the forecast of the places, with the one
+        the words left name; the home city's when none is; else the question back for the place."""
+        if left is None:
+            return None
+        if left is not True:
+            found = self.places().named_around(*left)
             if found is None:
                 return None  # a word no weather request is made of, and no place's name: the model reads it
             named = [*named, found]

@@ -227,7 +227,8 @@ _A_THING = lazy_compile(
     r"bread|cake|cookies|pizza|oil|sugar|candy|chocolate|wine|beer|sun|sun's|moon|mars|venus|jupiter|stars?|core|"
     r"mantle|lava|magma|engine|cpu|gpu|processor|laptop|computer|phone|battery|server|pool|jacuzzi|hot\s+tub|sauna|"
     r"aquarium|fish\s*tank|room|thermostat|boiling|freezing\s+point|melting\s+point|absolute\s+zero|plasma|flame|"
-    r"fire|iron|solder(?:ing)?|3d\s+printer|nozzle|incubator|compost)\b"
+    r"fire|iron|solder(?:ing)?|3d\s+printer|nozzle|incubator|compost|ac|a/c|air\s*condition(?:er|ers|ing)|heaters?|"
+    r"heating|furnace|inside|indoors|house|apartment)\b"
     r"|烤箱|烤炉|微波炉|冰箱|冷冻|冷藏|体温|发烧|发热|宝宝|婴儿|洗澡水|水温|油温|热水器|咖啡|牛奶|鸡肉|牛排|面包|蛋糕|"
     r"太阳|月球|火星|地核|岩浆|发动机|CPU|显卡|电脑|手机|电池|泳池|桑拿|鱼缸|室温|房间|沸点|熔点|冰点|绝对零度|火焰",
     re.IGNORECASE)

@@ -241,6 +241,24 @@ def test_hours_in_words_with_their_minutes_and_wake_me_as_a_morning_hour(questio
     assert due(request.when, now).at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Europe/London"))
 
 
+@pytest.mark.parametrize("question, at", [
+    ("晚上8:10的闹钟。", "2026-11-27T20:10"), ("明天早晨8:10的闹钟。", "2026-11-28T08:10"), ("明早8:10闹钟。", "2026-11-28T08:10"),
+    ("帮我调明天早上8:10的闹钟。", "2026-11-28T08:10"), ("另一个7点的闹钟", "2026-11-28T07:00"),
+])
+def test_a_chinese_alarm_said_by_its_time_alone_is_set(question, at):
+    """"明早8:10闹钟": an alarm named with its time and no verb, or with 调 ("set"), is one set at that time."""
+    now = datetime(2026, 11, 27, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+    request = read(question, now)
+    assert request is not None and request.action == "set" and request.text == ""
+    assert due(request.when, now).at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.mark.parametrize("question", ["我的闹钟坏了", "明天8点的闹钟取消", "我7点的闹钟没响", "3个闹钟", "闹钟几点响"])
+def test_an_alarm_talked_about_is_not_one_set(question):
+    request = read(question)
+    assert request is None or request.action != "set"
+
+
 @pytest.mark.parametrize("question", [
     "what alarms have I got", "go through my reminders for me", "which reminders have I set", "are there any alarms set",
     "read me my alarms", "do I have alarms tomorrow", "tell me my reminders",

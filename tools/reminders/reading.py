@@ -309,7 +309,9 @@ _EN_SET = lazy_compile(
     r"|(?P<dur>.+?)\s+(?P<kind2>timer|countdown)"
     r"|(?:timer|countdown)\s+(?:for\s+)?(?P<rest3>.+))$", re.IGNORECASE)
 _ZH_SET = lazy_compile(
-    r"^(?:(?:帮我|请|给我|麻烦)?(?:设置|设定|设个|定个|开个|来个|建个|加个|设|定|开|建|加)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)(?P<after>.*)"
+    r"^(?:(?:帮我|请|给我|麻烦)?(?:设置|设定|设个|定个|开个|来个|建个|加个|调个|订个|设|定|开|建|加|调|订)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)(?P<after>.*)"
+    # an alarm said by its time alone: "明早8:10闹钟", "晚上8:10的闹钟", "另一个7点的闹钟"
+    r"|(?:另一个|另外一个|一个)?(?P<rest4>[^的]*?\d[^的]*?)的?闹钟"
     r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
 _ZH_LIST = lazy_compile(r"^(?:我)?(?:有|还有)(?:哪些|什么|几个|没有)(?:提醒|闹钟|定时器)|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部)?(?:提醒|闹钟|定时器)"
@@ -463,8 +465,12 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
     g = m.groupdict()
     if zh:
         kind = "timer" if (g.get("kind") or "") in ("定时器", "计时器", "倒计时") or (g.get("rest3") is not None and text.startswith(("倒计时", "计时"))) else "reminder"
-        body = " ".join(x for x in (g.get("rest"), g.get("after"), g.get("pre"), g.get("rest2"), g.get("rest3")) if x)
-        return _split_zh(body, kind)
+        body = " ".join(x for x in (g.get("rest"), g.get("after"), g.get("pre"), g.get("rest2"), g.get("rest3"),
+                                    g.get("rest4")) if x)
+        request = _split_zh(body, kind)
+        if request is not None and (g.get("kind") == "闹钟" or g.get("rest4") is not None or "叫醒" in text):
+            request = request.model_copy(update={"when": _zh_in_the_morning(request.when)})
+        return request
     kind = "timer" if (g.get("kind0") or g.get("kind") or g.get("kind2") or "").lower() in ("timer", "countdown") \
         or g.get("rest3") else "reminder"
     body = (f"for {g['dur0']}{g.get('rest0') or ''}" if g.get("dur0") else
@@ -488,6 +494,18 @@ def in_the_morning(when: str) -> str:
             r"minutes?|hours?|seconds?", when, re.IGNORECASE):
         return f"{when} in the morning"
     return when
+
+
+_ZH_PARTS_OF_DAY = ("早上", "早晨", "上午", "中午", "下午", "傍晚", "晚上", "夜里", "夜间", "今晚", "明晚", "明早", "凌晨", "午夜", "半夜")
+
+
+def _zh_in_the_morning(when: str) -> str:
+    """An alarm's time in Chinese: "7点", "明天7点" are the morning's hour unless a part of the day is said ("晚上7点")
+    or it is a span ("10分钟后")."""
+    m = re.search(r"\d", when)
+    if m is None or any(p in when for p in _ZH_PARTS_OF_DAY) or any(u in when for u in ("分钟", "小时", "秒", "后")):
+        return when
+    return f"{when[:m.start()]}早上{when[m.start():]}"
 
 
 _EN_WHEN = lazy_compile(

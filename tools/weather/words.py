@@ -104,6 +104,9 @@ def _says(question: str, words: list[str]) -> bool:
 
 
 def _defines(words: list[str], taken: set[str]) -> bool:
-    """"what is a hurricane", "what's humidity": what a word means, not a report (that says "the": "what is the
-    humidity")."""
-    return not taken and words[0] in ("what", "what's", "whats") and all(w in _WHAT_IS or w in SKY for w in words)
+    """"what is a hurricane", "what's a rain check", "what's humidity": what a word means, not a report (that says
+    "the": "what is the humidity")."""
+    if taken or words[0] not in ("what", "what's", "whats"):
+        return False
+    said = words[1:] if words[0] != "what" or len(words) < 2 or words[1] not in ("is", "are", "s") else words[2:]
+    return bool(said) and said[0] in ("a", "an") or all(w in _WHAT_IS or w in SKY for w in words)

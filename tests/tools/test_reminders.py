@@ -228,7 +228,9 @@ async def test_the_last_one_and_the_next_one_are_read_and_nothing_pending_is_sai
     ("set an alarm for 6:30", "2026-11-28T06:30"), ("wake me up at 9 tonight", "2026-11-27T21:00"),
     ("remind me at quarter to 8 to leave", "2026-11-27T19:45"), ("wake me up in 20 minutes", "2026-11-27T10:20"),
     ("remind me at 4 to call the dentist", "2026-11-27T16:00"), ("please set an alarm for mid day", "2026-11-27T12:00"),
-    ("set an alarm for mid-day tomorrow", "2026-11-28T12:00"),
+    ("set an alarm for mid-day tomorrow", "2026-11-28T12:00"), ("remind me to call mom at one pm", "2026-11-27T13:00"),
+    ("send me a reminder to pick up my dog from the groomer at one pm", "2026-11-27T13:00"),
+    ("shoot me a reminder at 5pm to call mom", "2026-11-27T17:00"), ("set an alarm for one am", "2026-11-28T01:00"),
 ])
 def test_hours_in_words_with_their_minutes_and_wake_me_as_a_morning_hour(question, at):
     """A time of day said in words is read whole, never its minutes left in the reminder's words; an alarm or

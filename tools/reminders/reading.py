@@ -248,21 +248,35 @@ def numbers_as_digits(text: str) -> str:
 # Words people use for "remind me", "a reminder" and "midday" (a slip of the tongue or of the keys among them): read as those
 _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a remainder": "a reminder",
              "the remainder": "the reminder", "a notification": "a reminder", "notify me to": "remind me to",
-             "mid day": "midday", "mid-day": "midday"}
+             "mid day": "midday", "mid-day": "midday", "send me a reminder": "remind me", "shoot me a reminder": "remind me",
+             "don't forget to remind me": "remind me", "do not forget to remind me": "remind me",
+             "a repeating reminder": "a reminder", "a recurring reminder": "a reminder"}
 _SAID_FOR_RE = lazy_compile(r"\b(?:" + "|".join(re.escape(k) for k in _SAID_FOR) + r")\b", re.IGNORECASE)
 
 
 def _plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     low = text.lower()
-    if any(w in low for w in ("remain", "remember", "notif", "remind to", "mid day", "mid-day")):  # the pattern compiles only when needed
+    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day")):  # the pattern compiles only when needed
         text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[m.group(0).lower()], text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
     if NUMERAL.search(text):
         text = re.sub(r"[一二两三四五六七八九十百零]+(?=\s*(?:个半|个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|周(?![一二三四五六日天])|年|点|时|月|日|号))",
                       lambda m: to_digits(m.group(0)), text)
-    text = EN_NUMBER.sub(lambda m: str(en_value(m.group(0))) if m.group(0).lower() not in ("a", "an", "one") else m.group(0), text)
+    text = EN_NUMBER.sub(_as_digits, text)
     return _clock_words(text)
+
+
+def _as_digits(m: re.Match[str]) -> str:
+    """A number said in words as digits; "a", "an" and "one" stay words ("one of them", "in an hour") unless "one"
+    is an hour ("at one", "one pm", "one o'clock")."""
+    said = m.group(0)
+    if said.lower() not in ("a", "an", "one"):
+        return str(en_value(said))
+    after, before = m.string[m.end():].lstrip().lower(), m.string[:m.start()].rstrip().lower()
+    hour = said.lower() == "one" and (after.startswith(("am", "a.m", "pm", "p.m", "o'clock", "oclock"))
+                                      or before == "at" or before.endswith(" at"))
+    return "1" if hour else said
 
 
 def _clock_words(text: str) -> str:

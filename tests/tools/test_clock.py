@@ -67,6 +67,16 @@ async def test_a_time_of_day_in_one_place_in_another(clock, question, expected):
     assert await answer(clock(), question) == expected
 
 
+@pytest.mark.parametrize("question, expected", [
+    ("please convert nine am cst to est time", "09:00 in Central Time is 10:00 in Eastern Time (UTC-6 and UTC-5)."),
+    ("what is 3pm est in pst", "15:00 in Eastern Time is 12:00 in Pacific Time (UTC-5 and UTC-8)."),
+    ("what is the time difference between eastern and pacific",
+     "Eastern Time is 3 hours ahead of Pacific Time (UTC-5 and UTC-8)."),
+])
+async def test_time_zones_by_their_names_are_converted_and_compared(clock, question, expected):
+    assert await answer(clock(), question) == expected
+
+
 @pytest.mark.parametrize("question", ["伦敦3点是北京几点", "when it's 3 in London what time is it in Tokyo?"])
 def test_a_time_whose_hour_is_not_certain_is_not_converted_by_rule(clock, question):
     assert clock().route(question) is None  # 3 in the morning or the afternoon: the model asks, or the user says

@@ -10,6 +10,7 @@ from tools.base import KeyFact, ToolResult, Verdict, language_of
 from tools.clock.config import ClockArgs
 from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, zh_date
 from tools.clock.question import HERE, TIME_WORDS, ClockQuestions
+from tools.clock.zones import zone_first
 from tools.reading.numerals import to_digits
 
 
@@ -56,7 +57,7 @@ class ClockAnswers:
         if args.ask == "convert":
             return _converted(args, data, zh)
         if args.ask == "difference":
-            a, b, hours = args.place or data["place"], args.other_place or data["other_place"], data["hours"]
+            a, b, hours = _said(args.place, data["place"]), _said(args.other_place, data["other_place"]), data["hours"]
             if hours == 0:
                 return f"{a}和{b}没有时差。" if zh else f"{a} and {b} have the same time."
             ahead, behind = (a, b) if hours > 0 else (b, a)
@@ -115,9 +116,14 @@ def _holiday_said(args: ClockArgs, data: dict, d: date, today: date, zh: bool) -
     return f"The next public holiday{there} is {data['name']}, {en_date(d)}, {when}."
 
 
+def _said(written: str, name: str) -> str:
+    """A place as the user wrote it; a time zone by its name for people ("pst": "Pacific Time")."""
+    return name if zone_first(written) or not written else written
+
+
 def _converted(args: ClockArgs, data: dict, zh: bool) -> str:
     """A time of day in one place, in another: '15:00 in London is 00:00 the next day in Tokyo (UTC+0 and UTC+9).'"""
-    a, b, shift = args.place or data["place"], args.other_place or data["other_place"], data["days"]
+    a, b, shift = _said(args.place, data["place"]), _said(args.other_place, data["other_place"]), data["days"]
     if zh:
         day = {1: "次日", -1: "前一天"}.get(shift, "")
         return f"{a}{data['at']}是{b}{day}{data['time']}({data['offsets'][0]} 与 {data['offsets'][1]})。"

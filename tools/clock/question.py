@@ -37,7 +37,7 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("convert", re.compile(_LEAD + r"(?i:(?:(?:when|if)\s+it(?:'s|\s+is)\s+)?(?P<at>\S+(?:\s?[ap]\.?m\.?)?)\s+in\s+"
                                    r"(?P<place>.+?),?\s+what\s+time\s+(?:is\s+it|will\s+it\s+be)\s+in\s+(?P<other_place>.+?)|"
                                    r"(?:convert\s+|what(?:'s|\s+is)\s+)?(?P<at2>\S+(?:\s?[ap]\.?m\.?)?)\s+(?:in\s+)?"
-                                   r"(?P<place2>.+?)\s+time\s+(?:in|to)\s+(?P<other_place2>.+?)(?:\s+time)?)$")),
+                                   r"(?P<place2>.+?)(?:\s+time)?\s+(?:in|to)\s+(?P<other_place2>.+?)(?:\s+time)?)$")),
     ("convert", re.compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
                                    r"\s*(?:半|\d{1,2}\s*分?|[一三]刻)?)\s*(?:是|等于|相当于|的时候)?\s*(?P<other_place>[^\s,，\d]+?)"
                                    r"(?:时间)?\s*(?:几点|几点钟|什么时间|几点了)$")),
@@ -60,7 +60,7 @@ HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|我们这里|
 
 
 TIME_WORDS = lazy_compile(r"几点|时间|时差|时区|小时|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|日子|多久|节|放假|假期|\b(?i:time|date|day|days|weekday|until|clock"
-                         r"|today|today's|timezone|holidays?)\b"
+                         r"|today|today's|timezone|holidays?|[ecmp][sd]t|utc|gmt)\b"
                          r"|" + HOLIDAY_NAMES, re.IGNORECASE)
 
 
@@ -94,10 +94,12 @@ class ClockQuestions:
                              date=_group(m, "date") or ("today" if ask == "weekday" else ""),  # "what day is it?"
                              other_date=_group(m, "other_date"))
             if ask == "convert" and clock_time(args.at) is None:
-                continue  # "3" or "3点" alone: morning or afternoon is not certain
+                if clock_time(en_digits(args.at)) is None:
+                    continue  # "3" or "3点" alone: morning or afternoon is not certain
+                args = args.model_copy(update={"at": en_digits(args.at)})  # "nine am"
             if ask in ("now", "zone", "difference", "convert"):
                 places = [args.place] + ([args.other_place] if ask not in ("now", "zone") else [])
-                if all(HERE.match(p) or self.places().resolve(p) is not None for p in places):
+                if all(HERE.match(p) or self.places().resolve(p) is not None or zone_named(p) is not None for p in places):
                     return args
                 continue
             dates = [args.date] + ([args.other_date] if ask == "days_between" else [])

@@ -15,7 +15,7 @@ from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
 from tools.clock.public_days import country_of_locale, next_public_day, public_day_named
-from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_named
+from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_first, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
 from tools.reading.time_of_day import clock_time
 from tools.reading.when import current_time, local_zone
@@ -102,8 +102,9 @@ class Clock(Tool[ClockArgs]):
                 return self._zone(self.cfg.home_city)
             local = datetime.now().astimezone().tzinfo
             return (local, "") if local is not None else None
-        found = self.gazetteer.resolve(place)
-        key, name = (found.timezone, found.name) if found is not None and found.timezone else zone_named(place) or ("", "")
+        found = None if (first := zone_first(place)) else self.gazetteer.resolve(place)
+        key, name = first or ((found.timezone, found.name) if found is not None and found.timezone else
+                              zone_named(place) or ("", ""))
         try:
             return (ZoneInfo(key), name) if key else None
         except ZoneInfoNotFoundError:
@@ -111,7 +112,8 @@ class Clock(Tool[ClockArgs]):
 
     def _by_zone_name(self, place: str) -> bool:
         """``place`` is a time zone's name ("Central Time", "pst"), not a place's."""
-        return zone_named(place) is not None and not HERE.match(place.strip()) and self.gazetteer.resolve(place) is None
+        return zone_first(place) is not None or (zone_named(place) is not None and not HERE.match(place.strip())
+                                                  and self.gazetteer.resolve(place) is None)
 
     def _today(self) -> date:
         zone = self._zone("")

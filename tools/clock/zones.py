@@ -102,6 +102,23 @@ _ZONE_WORDS = ("standard time", "daylight time", "time zone", "timezone", "stand
                "标准时间", "夏令时", "时区", "时间")
 
 
+# Names that are a time zone before they are any place's ("est" is also a village in the Netherlands, "pacific" a
+# town in Missouri): asked with a time, they mean the zone.
+_ZONE_FIRST = frozenset("""
+eastern central mountain pacific atlantic et est edt ct cst cdt mt mst mdt pt pst pdt akst akdt hst ast adt utc gmt
+zulu bst cet cest eet eest wet ist jst kst aest aedt
+""".split())
+
+
+def zone_first(text: str) -> tuple[str, str] | None:
+    """:func:`zone_named` for a name that means the zone before any place of that name ("pst", "eastern time")."""
+    named = zone_named(text)
+    if named is None:
+        return None
+    name = " ".join(text.casefold().split()).removeprefix("the ").strip(" ?.!,")
+    return named if name.split(" ")[0] in _ZONE_FIRST else None
+
+
 def zone_named(text: str) -> tuple[str, str] | None:
     """The zone a time zone's name stands for and its name for people ("the central timezone" →
     ("America/Chicago", "Central Time"), "pst" → Pacific Time, "北京时间" → China Standard Time), or ``None``."""

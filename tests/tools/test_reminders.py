@@ -263,14 +263,18 @@ def test_an_alarm_talked_about_is_not_one_set(question):
 
 @pytest.mark.parametrize("question", [
     "what alarms have I got", "go through my reminders for me", "which reminders have I set", "are there any alarms set",
-    "read me my alarms", "do I have alarms tomorrow", "tell me my reminders",
+    "read me my alarms", "do I have alarms tomorrow", "tell me my reminders", "what did i ask to be reminded about",
+    "what did i want to remember again", "what were those things i was trying to remember",
+    "please go through my reminder list and tell me what's on it", "what did i put on my list of reminders",
 ])
 def test_listing_said_the_ways_people_say_it(question):
     request = read(question)
     assert request is not None and request.action == "list"
 
 
-@pytest.mark.parametrize("question", ["go through my emails", "tell me a joke about alarms", "what alarms should I buy"])
+@pytest.mark.parametrize("question", ["go through my emails", "tell me a joke about alarms", "what alarms should I buy",
+                                      "i want to remember to buy milk", "what is a good way to remember names",
+                                      "what did i want to say"])
 def test_listing_words_about_something_else_are_no_listing(question):
     request = read(question)
     assert request is None or request.action != "list"
@@ -449,6 +453,7 @@ def test_remainder_and_remember_said_of_something_else_set_nothing(question):
 @pytest.mark.parametrize("question, kind, span", [
     ("tell me when two minutes are up", "timer", 120), ("tell me when ninety minutes have passed", "timer", 5400),
     ("alert me in 20 minutes", None, 1200), ("notify me in 5 minutes", None, 300),
+    ("please start counting down from 10 minutes", "timer", 600),
 ])
 async def test_a_timer_said_as_its_end_or_an_alert_is_set_by_rule(fake, make_app, question, kind, span):
     app = make_app()

@@ -36,7 +36,8 @@ current pending upcoming coming next left active still already today tomorrow to
 set setup made make created added put include included scheduled saved programmed entered asked told requested
 items item things thing everything anything something time times timing timings settings setting wakeup wake
 school work back out loud again before earlier rundown content contents overview summary know need want like to
-be reminded remember remembering help different currently right us we our i'd think remind
+be reminded remember remembering help different currently right us we our i'd think remind and ask wanted trying
+showing shows those some were had
 """.split())
 # A request that opens so sets, changes or cancels one; never a request for the list.
 _ACTIONS = frozenset({"set", "make", "create", "add", "new", "put", "cancel", "delete", "remove", "clear", "stop",
@@ -64,7 +65,8 @@ def asks_list(text: str) -> bool:
             and any(tuple(words[:len(w)]) == w for w in _WHETHER):
         return True  # whether one is among them; else asked as any other request for them ("what's on my reminder list")
     remembered = {"remember", "reminded"} & set(words) and {"what", "i"} <= set(words)  # "what did i want to remember"
-    if not (set(words) & _KINDS or remembered) or words[0] not in _OPENERS or _wants_one(words):
+    if not (set(words) & _KINDS or remembered) or words[0] not in _OPENERS \
+            or (set(words) & _KINDS and _wants_one(words)):  # "what did i want to remember" wants none set
         return False
     if not set(words) & (_OPENERS - _POLITE | {"upcoming", "pending", "left", "set", "on"}) \
             and not set(words) <= _KINDS | {"my", "all", "the", "any", "?"}:
@@ -81,7 +83,7 @@ def _wants_one(words: list[str]) -> bool:
     if words[:2] in (["how", "do"], ["how", "about"], ["how", "can"]):
         return True
     if any(w in _ACTIONS or w == "run" for w in before) and words[:2] not in (["did", "i"], ["have", "i"], ["did", "you"],
-                                                                               ["have", "you"]):
+                                                                               ["have", "you"], ["what", "did"]):
         return True
     return any(w in ("want", "need") for w in before) and not {"know", "see", "hear"} & set(before)
 

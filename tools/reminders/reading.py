@@ -666,7 +666,8 @@ def times_read(question: str, now: datetime) -> list[tuple[str, Due]]:
         if not w or w != word.lower() or not (any(c.isdigit() for c in w) or w in _TIME_WORDS):
             runs.append([])  # a word of no time, or a comma after one, ends the run
     pieces = [" ".join(r).strip() for r in runs if any(any(c.isdigit() for c in w) or w in _DAY_WORDS for w in r)]
-    read = [(p, due(p, now)) for p in pieces]
+    pieces = [p.removeprefix("from ") if p.startswith("from ") and p[5:6].isdigit() else p for p in pieces]
+    read = [(p, due(p, now)) for p in pieces]  # "counting down from 10 minutes": 10 minutes
     days = [p for p, found in read if found.problem is _NO_HOUR]
     hours = [p for p, found in read if found.at is not None and not found.relative]
     if len(days) == 1 and len(hours) == 1:  # "tomorrow i need the alarm to go off at 5": one time, said apart

@@ -77,6 +77,28 @@ async def test_time_zones_by_their_names_are_converted_and_compared(clock, quest
     assert await answer(clock(), question) == expected
 
 
+@pytest.mark.parametrize("question, said", [
+    ("清明节是什么时候", "2027年4月5日"), ("哪天清明节", "2027年4月5日"), ("植树节是什么时候", "2027年3月12日"),
+    ("日期植树节", "2027年3月12日"), ("腊八节是什么时候", "2027年1月15日"), ("明年春节是什么时候", "2027年2月6日"),
+])
+async def test_a_chinese_holiday_asked_when(clock, question, said):
+    """"X是什么时候", "哪天X": the day a holiday falls on, the Qingming solar term's (4 or 5 April) among them."""
+    assert said in await answer(clock(), question)
+
+
+@pytest.mark.parametrize("question, said", [
+    ("明天是农历几号", "明天是11月23日(星期一),农历十月十五。"), ("今天农历是多少", "农历十月十四"),
+    ("今天是农历几月几号", "农历十月十四"), ("春节是农历几号", "农历正月初一"), ("腊八节是农历几号", "农历腊月初八"),
+])
+async def test_the_chinese_calendar_s_date_of_a_day(clock, question, said):
+    assert said in await answer(clock(), question)
+
+
+@pytest.mark.parametrize("question", ["什么时候下雨", "明天什么时候", "我们什么时候出发"])
+def test_when_said_of_no_holiday_is_not_a_date_asked(clock, question):
+    assert clock().route(question) is None
+
+
 @pytest.mark.parametrize("question", ["伦敦3点是北京几点", "when it's 3 in London what time is it in Tokyo?"])
 def test_a_time_whose_hour_is_not_certain_is_not_converted_by_rule(clock, question):
     assert clock().route(question) is None  # 3 in the morning or the afternoon: the model asks, or the user says

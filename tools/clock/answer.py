@@ -8,7 +8,7 @@ from datetime import date
 
 from tools.base import KeyFact, ToolResult, Verdict, language_of
 from tools.clock.config import ClockArgs
-from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, zh_date
+from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, zh_date, zh_lunar
 from tools.clock.question import HERE, TIME_WORDS, ClockQuestions
 from tools.clock.zones import zone_first
 from tools.reading.numerals import to_digits
@@ -89,6 +89,12 @@ class ClockAnswers:
             if near:  # "what day is it?": the day named as asked, then its date
                 return f"{near} {'is' if near != 'Yesterday' else 'was'} {en_date(d)}."
             return f"{en_date(d).split(' ', 1)[1]} {'was' if d < today else 'is'} a {EN_WEEKDAYS[wd]}."
+        if args.ask == "lunar":
+            month, day, leap = data["lunar_month"], data["lunar_day"], data["leap"]
+            if zh:
+                return f"{name or args.date}是{zh_date(d, today)},农历{zh_lunar(month, day, leap)}。"
+            return (f"{_capitalised(name or args.date)} ({en_date(d)}) is day {day} of the {_ORDINALS[month - 1]}"
+                    f"{' leap' if leap else ''} month of the Chinese calendar.")
         if args.ask == "days_between":
             e = date.fromisoformat(data["other_date"])
             if zh:
@@ -114,6 +120,10 @@ def _holiday_said(args: ClockArgs, data: dict, d: date, today: date, zh: bool) -
     when = {1: "tomorrow"}.get(days, f"in {days} days")
     there = f" in {_name_cased(where) if len(where) > 3 else data['country_name']}" if where else ""
     return f"The next public holiday{there} is {data['name']}, {en_date(d)}, {when}."
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+             "twelfth")
 
 
 def _said(written: str, name: str) -> str:

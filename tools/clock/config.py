@@ -18,7 +18,8 @@ class ClockArgs(BaseModel):
                                        "convert: a time of day in one place, in another; "
                                        "weekday: the weekday of a date; days_until: days from today to a date or holiday; "
                                        "days_between: days between two dates; date: the date of a day phrase or holiday; "
-                                       "holiday: the next public holiday (in place, '' = here)"))
+                                       "holiday: the next public holiday (in place, '' = here); "
+                                       "lunar: the Chinese calendar's date of a day phrase"))
     place: str = Field("", max_length=100, description="for now/zone/difference/holiday: the place as the user wrote it ('' = here)")
     other_place: str = Field("", max_length=100, description="for difference and convert: the second place")
     at: str = Field("", max_length=30, description="for convert: the time of day in the first place, as written: '3pm', '下午3点'")

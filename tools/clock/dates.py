@@ -13,7 +13,7 @@ from tools.reading.when import find_when, resolve
 from tools.lazy_re import lazy_compile
 
 
-Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date", "holiday"]
+Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date", "holiday", "lunar"]
 
 
 # Holidays: (Chinese label, English label, calendar, month, day, names). Lunar ones follow the Chinese calendar.
@@ -26,6 +26,15 @@ HOLIDAYS: list[tuple[str, str, str, int, int, tuple[str, ...]]] = [
     ("情人节", "Valentine's Day", "solar", 2, 14, ("情人节", "valentine's day", "valentines day", "valentine's",
                                                   "valentines", "valentine day")),
     ("妇女节", "Women's Day", "solar", 3, 8, ("妇女节", "三八节", "women's day", "international women's day")),
+    ("植树节", "Arbor Day", "solar", 3, 12, ("植树节",)),
+    ("清明节", "the Qingming Festival", "qingming", 4, 0, ("清明节", "清明", "qingming", "qingming festival",
+                                                       "tomb sweeping day", "tomb-sweeping day")),
+    ("青年节", "Youth Day", "solar", 5, 4, ("青年节", "五四青年节")),
+    ("建党节", "the Party's founding day", "solar", 7, 1, ("建党节",)),
+    ("建军节", "Army Day", "solar", 8, 1, ("建军节",)),
+    ("中元节", "the Ghost Festival", "lunar", 7, 15, ("中元节", "鬼节", "ghost festival")),
+    ("教师节", "Teachers' Day", "solar", 9, 10, ("教师节",)),
+    ("腊八节", "the Laba Festival", "lunar", 12, 8, ("腊八节", "腊八", "laba festival")),
     ("劳动节", "Labour Day", "solar", 5, 1, ("劳动节", "五一", "五一劳动节", "labour day", "labor day", "may day")),
     ("端午节", "the Dragon Boat Festival", "lunar", 5, 5, ("端午节", "端午", "dragon boat festival")),
     ("儿童节", "Children's Day", "solar", 6, 1, ("儿童节", "六一", "children's day")),
@@ -117,6 +126,32 @@ def _lunar(year: int, month: int, day: int) -> date | None:
         return None
 
 
+def lunar_of(d: date) -> tuple[int, int, bool] | None:
+    """The day ``d`` in the Chinese calendar: (month, day, a leap month), or ``None`` (lunardate missing, or a year
+    outside 1900–2099)."""
+    try:
+        from lunardate import LunarDate
+    except ImportError:
+        return None
+    try:
+        read = getattr(LunarDate, "from_solar_date", None) or LunarDate.fromSolarDate  # the newer name, when it has it
+        found = read(d.year, d.month, d.day)
+    except ValueError:
+        return None
+    leap = found.is_leap_month if "is_leap_month" in dir(found) else found.isLeapMonth  # the older name warns
+    return found.month, found.day, bool(leap)
+
+
+_ZH_DIGITS = "一二三四五六七八九十"
+
+
+def zh_lunar(month: int, day: int, leap: bool) -> str:
+    """A Chinese calendar's day as it is said: 十月二十, 闰六月初三, 腊月廿九, 正月十五."""
+    said = ("初" + _ZH_DIGITS[day - 1] if day <= 10 else "十" + _ZH_DIGITS[day - 11] if day < 20 else
+            "二十" if day == 20 else "廿" + _ZH_DIGITS[day - 21] if day < 30 else "三十")
+    return f"{'闰' if leap else ''}{'正二三四五六七八九十冬腊'[month - 1]}月{said}"
+
+
 def holiday_date(name: str, year: int) -> date | None:
     zh, en, calendar, month, day, _ = _HOLIDAY[name.casefold()]
     if calendar == "solar":
@@ -127,6 +162,9 @@ def holiday_date(name: str, year: int) -> date | None:
         return easter(year) + timedelta(days=day)
     if calendar == "nth":  # the ``day // 10``-th ``day % 10`` weekday of the month; -10 + w: its last one
         return _nth_weekday(year, month, day)
+    if calendar == "qingming":  # the solar term: 4 or 5 April (the 21st century's rule, 2000–2099)
+        y = year % 100
+        return date(year, 4, int(y * 0.2422 + 4.81) - y // 4) if 2000 <= year <= 2099 else None
     return _lunar(year, month, day)
 
 

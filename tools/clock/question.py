@@ -59,7 +59,7 @@ _TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|呀)?[\s?？!！。.,，
 HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|我们这里|我们|我|here|my\s+place)?$", re.IGNORECASE)
 
 
-TIME_WORDS = lazy_compile(r"几点|时间|时差|时区|小时|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|日子|多久|节|放假|假期|\b(?i:time|date|day|days|weekday|until|clock"
+TIME_WORDS = lazy_compile(r"几点|时间|时差|时区|小时|农历|阴历|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|日子|多久|节|放假|假期|\b(?i:time|date|day|days|weekday|until|clock"
                          r"|today|today's|timezone|holidays?|[ecmp][sd]t|utc|gmt)\b"
                          r"|" + HOLIDAY_NAMES, re.IGNORECASE)
 
@@ -246,6 +246,15 @@ class ClockReading:
         if "时区" in text and not any(p in text for p in ("时差", "几点")):  # "俄罗斯是哪个时区", "纽约的时区", "这里是什么时区"
             rest = _set_aside(text, _ZH_ZONE_SAID_WITH)
             return [ClockArgs(ask="zone", place=rest)] if not rest or HERE.match(rest) else self._in_place("zone", rest)
+        lunar = text.replace("农历新年", "")
+        if ("农历" in lunar or "阴历" in lunar) and any(p in lunar for p in ("几号", "几月", "多少", "日期", "哪天", "什么日子")):
+            rest = _set_aside(lunar, ("农历", "阴历", "是多少", "多少", *_ZH_SAID_WITH))  # "明天是农历几号", "今天农历是多少"
+            said = rest or "今天"
+            return [ClockArgs(ask="lunar", date=said)] if read_date(said, self.today()) else None
+        if "什么时候" in text:  # "清明节是什么时候", "今年中秋节什么时候": a holiday's day; "什么时候下雨" is not one
+            rest = _set_aside(text, ("是什么时候", "什么时候", "请问", "的", "在"))
+            read = read_date(rest, self.today()) if rest else None
+            return [ClockArgs(ask="date", date=rest)] if read is not None and read[1] else None
         asks_time = any(p in text for p in _ZH_TIME_ASKS)
         asks_day = any(p in text for p in _ZH_DAY_ASKS)
         if asks_time == asks_day:

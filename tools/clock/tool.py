@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from tools.base import Grounding, KeyFact, LocalText, Permissions, Tool, ToolResult, Verdict
 from tools.clock.answer import ClockAnswers
 from tools.clock.config import ClockArgs, ClockConfig
-from tools.clock.dates import read_date, utc_offset
+from tools.clock.dates import lunar_of, read_date, utc_offset
 from tools.clock.question import HERE, ClockQuestions
 from tools.clock.public_days import country_of_locale, next_public_day, public_day_named
 from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_first, zone_named
@@ -215,6 +215,13 @@ class Clock(Tool[ClockArgs]):
         data: dict = {"date": d.isoformat(), "weekday": d.weekday(), "holiday": holiday, "today": today.isoformat()}
         if args.ask == "days_until":
             data["days"] = (d - today).days
+        elif args.ask == "lunar":
+            lunar = lunar_of(d)
+            if lunar is None:
+                return ToolResult.failure("no Chinese calendar here for that day (lunardate, 1900–2099)",
+                                          LocalText(zh="这一天的农历日期我算不出来。",
+                                                    en="I cannot tell that day's date in the Chinese calendar."))
+            data |= {"lunar_month": lunar[0], "lunar_day": lunar[1], "leap": lunar[2]}
         elif args.ask == "days_between":
             second = read_date(args.other_date, today)
             if second is None:

@@ -94,6 +94,16 @@ async def test_the_chinese_calendar_s_date_of_a_day(clock, question, said):
     assert said in await answer(clock(), question)
 
 
+@pytest.mark.parametrize("question", [
+    "tell me how to go bali without airplane with lowest cost option time doesn't matter i have two hundred days "
+    "travel time and only dollars to spend",
+    "I want to book a restaurant with creamed eggs on toast on Kansas Day within walking distance of British Indian "
+    "Ocean Territory",
+])
+def test_a_long_sentence_in_the_shape_of_a_conversion_raises_nothing(clock, question):
+    assert clock().route(question) is None  # its "places" are longer than any place: no question of the clock
+
+
 @pytest.mark.parametrize("question", ["什么时候下雨", "明天什么时候", "我们什么时候出发"])
 def test_when_said_of_no_holiday_is_not_a_date_asked(clock, question):
     assert clock().route(question) is None

@@ -8,7 +8,7 @@ import unicodedata
 from datetime import date, datetime
 from typing import Callable
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from tools.base import CJK, Grounding
 from tools.clock.config import ClockArgs
@@ -37,7 +37,8 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("convert", re.compile(_LEAD + r"(?i:(?:(?:when|if)\s+it(?:'s|\s+is)\s+)?(?P<at>\S+(?:\s?[ap]\.?m\.?)?)\s+in\s+"
                                    r"(?P<place>.+?),?\s+what\s+time\s+(?:is\s+it|will\s+it\s+be)\s+in\s+(?P<other_place>.+?)|"
                                    r"(?:convert\s+|what(?:'s|\s+is)\s+)?(?P<at2>\S+(?:\s?[ap]\.?m\.?)?)\s+(?:in\s+)?"
-                                   r"(?P<place2>.+?)(?:\s+time)?\s+(?:in|to)\s+(?P<other_place2>.+?)(?:\s+time)?)$")),
+                                   r"(?P<place2>\S+(?:\s+\S+){0,3}?)(?:\s+time)?\s+(?:in|to)\s+(?P<other_place2>\S+(?:\s+\S+){0,3}?)"
+                                   r"(?:\s+time)?)$")),
     ("convert", re.compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
                                    r"\s*(?:半|\d{1,2}\s*分?|[一三]刻)?)\s*(?:是|等于|相当于|的时候)?\s*(?P<other_place>[^\s,，\d]+?)"
                                    r"(?:时间)?\s*(?:几点|几点钟|什么时间|几点了)$")),
@@ -90,9 +91,12 @@ class ClockQuestions:
             m = form.match(q)
             if not m:
                 continue
-            args = ClockArgs(ask=ask, place=_group(m, "place"), other_place=_group(m, "other_place"), at=_group(m, "at"),
-                             date=_group(m, "date") or ("today" if ask == "weekday" else ""),  # "what day is it?"
-                             other_date=_group(m, "other_date"))
+            try:
+                args = ClockArgs(ask=ask, place=_group(m, "place"), other_place=_group(m, "other_place"), at=_group(m, "at"),
+                                 date=_group(m, "date") or ("today" if ask == "weekday" else ""),  # "what day is it?"
+                                 other_date=_group(m, "other_date"))
+            except ValidationError:
+                continue  # a "place" of a hundred characters and more: no place, and no such question
             if ask == "convert" and clock_time(args.at) is None:
                 if clock_time(en_digits(args.at)) is None:
                     continue  # "3" or "3点" alone: morning or afternoon is not certain

@@ -104,7 +104,23 @@ def test_a_long_sentence_in_the_shape_of_a_conversion_raises_nothing(clock, ques
     assert clock().route(question) is None  # its "places" are longer than any place: no question of the clock
 
 
-@pytest.mark.parametrize("question", ["什么时候下雨", "明天什么时候", "我们什么时候出发"])
+@pytest.mark.parametrize("question, said", [
+    ("what year is it", "22 November 2026"), ("what month is it", "22 November 2026"),
+    ("what's the current date, month and year", "22 November 2026"), ("in six days, what will it be", "28 November 2026"),
+    ("what day is it gonna be in twenty-one days", "13 December 2026"), ("please share today's date", "22 November 2026"),
+])
+async def test_the_date_asked_in_more_words(clock, question, said):
+    assert said in await answer(clock(), question)
+
+
+def test_am_is_a_word_not_armenia(clock):
+    args = clock().parse("what is the next day i am off")
+    assert args is not None and args.ask == "holiday" and args.place == ""  # here: not the country whose letters are AM
+    assert clock().questions.heard("clock.holiday", "when am i off next") == [ClockArgs(ask="holiday", place="")]
+
+
+@pytest.mark.parametrize("question", ["什么时候下雨", "明天什么时候", "我们什么时候出发", "can you tell me what the next day is",
+                                      "what year was i born", "how many days are in a year"])
 def test_when_said_of_no_holiday_is_not_a_date_asked(clock, question):
     assert clock().route(question) is None
 

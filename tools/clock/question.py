@@ -61,7 +61,7 @@ HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|我们这里|
 
 
 TIME_WORDS = lazy_compile(r"几点|时间|时差|时区|小时|农历|阴历|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|日子|多久|节|放假|假期|\b(?i:time|date|day|days|weekday|until|clock"
-                         r"|today|today's|timezone|holidays?|[ecmp][sd]t|utc|gmt)\b"
+                         r"|today|today's|timezone|holidays?|[ecmp][sd]t|utc|gmt|year|month)\b"
                          r"|" + HOLIDAY_NAMES, re.IGNORECASE)
 
 
@@ -136,7 +136,8 @@ _SAID_WITH = frozenset({"what", "what's", "whats", "which", "is", "it", "the", "
                         "current", "currently", "right", "exactly", "exact", "at", "moment", "this",
                         "information", "info", "find", "check", "say", "says", "let"})
 _DAY_WORDS = frozenset({"date", "dates", "day", "weekday", "week", "fall", "falls", "was", "did", "year", "today's",
-                        "today", "full"})
+                        "today", "full", "month", "and", "days", "gonna", "going", "after", "another", "share", "need",
+                        "have", "calendar", "calender", "it's"})
 _TIME_WORDS = frozenset({"time", "hour", "clock", "local", "zone", "timezone", "minute", "there", "uses", "over",
                          "back", "home", "out", "down", "that", "applicable", "they", "fall", "falls", "does", "do",
                          "use", "are", "am", "kept", "keep", "set"})
@@ -147,7 +148,8 @@ _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "
                             "many", "long", "much", "more", "time", "are", "there", "any", "week", "weeks", "month",
                             "calendar", "get", "comes", "come", "after", "today", "line", "here", "arrives", "arrive",
                             "date", "following", "another", "vacation", "expect", "we", "i", "have", "again",
-                            "office", "work", "job", "company", "federally", "recognized", "recognised", "observed"})
+                            "office", "work", "job", "company", "federally", "recognized", "recognised", "observed",
+                            "am", "i'm", "finally", "that"})
 # What makes a holiday asked for, not talked about: the next one, when, how long until it.
 _NEXT = frozenset({"next", "when", "when's", "whens", "until", "till", "til", "upcoming", "coming", "soon", "closest",
                    "nearest", "following", "another", "again"})
@@ -211,7 +213,7 @@ class ClockReading:
             return self._holiday(question, words, frame and "clock.holiday")
         if target in ("clock.query", "clock"):  # the time or the date, as its words say ("tell me the hour", "today date")
             timely = bool(words & {"time", "hour", "clock", "timezone"})
-            daily = bool(words & {"date", "day", "weekday", "today", "today's"} or words & _WEEKDAY_NAMES)
+            daily = bool(words & {"date", "day", "days", "weekday", "today", "today's", "month", "year"} or words & _WEEKDAY_NAMES)
             target = "clock.time" if timely and not daily else "clock.date" if daily and not timely else ""
             zoned = "timezone" in words or any(a == "time" and b == "zone" for a, b in zip(said, said[1:], strict=False))
             timed = "hour" in words or any(a == "time" and b != "zone" for a, b in zip(said, [*said[1:], ""], strict=False))
@@ -322,8 +324,11 @@ class ClockReading:
         if run is None:
             return None
         named = " ".join(run[0][run[1]:run[2]])
-        if self.places().country(named) is not None:  # "in the uk": a country by its letters
+        placed = run[1] > 0 and run[0][run[1] - 1] in ("in", "the", "for", "of")  # "in the uk"; not "when am i off"
+        if self.places().country(named) is not None and (len(named) > 3 or placed):  # a country by its name or letters
             return [ClockArgs(ask="holiday", place=named)]
+        if len(named) <= 3 and not placed:
+            return None  # "am", "me", "it": a word, not a country's letters
         found = self.places().named_around(*run)
         return [ClockArgs(ask="holiday", place=found[0])] if found is not None else None
 

@@ -334,3 +334,22 @@ def test_a_verb_without_two_numbers_alone_is_no_sum(question):
 async def test_arithmetic_asked_for_its_answer_is_read(fake, make_app, question, value):
     result = await make_app().ask(question)
     assert result.model_calls == 0 and result.answer.strip().endswith(f"= {value}"), result.answer
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("can you help me solve a math problem", "What would you like me to calculate?"),
+    ("i need you to help me with some math if you can", "What would you like me to calculate?"),
+    ("帮我算一下", "请问要算什么?"),
+])
+async def test_maths_asked_for_with_no_sum_is_asked_back_and_the_reply_is_calculated(fake, make_app, question, asked):
+    app = make_app()
+    first = await app.ask(question)
+    assert first.model_calls == 0 and first.answer == asked
+    second = await app.ask("23*47", session_id=first.session_id)
+    assert second.route == "calculator" and second.model_calls == 0 and "1081" in second.answer
+
+
+@pytest.mark.parametrize("question", ["i hate math", "what is algebra", "is math hard", "我数学不好",
+                                      "how much is the sum insured"])
+def test_talk_of_maths_is_no_request_for_a_calculation(question):
+    assert Calculator().missing(question) is None

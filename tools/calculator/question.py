@@ -395,3 +395,32 @@ def numbers_are_the_users(question: str, expression: str) -> bool:
             continue
         return False
     return True
+
+
+# A request for maths with nothing to calculate yet ("can you help me solve a math problem", "help me with math",
+# "帮我算个数"): its words, as sets. One word outside them ("i hate math", "what is algebra") is no such request.
+_MATHS = frozenset({"math", "maths", "mathematics", "calculation", "calculations", "calculate", "calculator",
+                    "arithmetic", "algebra", "equation", "equations", "sum", "sums", "compute", "computation"})
+_MATHS_SAID_WITH = frozenset("""
+help helping me with my a an the some problem problems question questions solve solving do doing can you could would
+please i need want to for will this that figure out work quick simple little bit get have got assist assistance your
+use let's lets us am stuck on make run up few kindly now if how
+""".split())
+_ZH_MATHS_SAID_WITH = ("帮我", "帮忙", "请", "你", "能", "可以", "给我", "一下", "一个", "个", "点", "东西", "算数", "算术",
+                       "数学", "计算", "算", "数", "做", "道", "题", "吗", "呢", "我想", "我要", "我", "来")
+
+
+def asks_for_maths(question: str) -> bool:
+    """Whether ``question`` asks for a calculation and says none ("help me with a math problem"): what to calculate
+    is asked back."""
+    from tools.reading.reader import tokens
+
+    if re.search(r"[\u4e00-\u9fff]", question):  # (一 of 一下 is no number: what is left once its words go is)
+        text = question.strip().rstrip("?？。.!！")
+        if not ("算" in text or "数学" in text):
+            return False
+        for said in sorted(_ZH_MATHS_SAID_WITH, key=len, reverse=True):
+            text = text.replace(said, "")
+        return not text.strip()
+    words = [w for w in tokens(question) if w != "?"]
+    return bool(words) and not has_numbers(question) and bool(_MATHS.intersection(words)) and all(w in _MATHS or w in _MATHS_SAID_WITH for w in words)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from tools.base import Grounding, KeyFact, LocalText, PreviousTurn, Tool, ToolResult, Verdict
+from tools.base import Grounding, KeyFact, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.calculator.evaluator import CalcError, HOW_TO_FIX, MAX_INPUT, evaluate, format_number
 from tools.calculator.question import (
-    certain_expression, compact, continued_expression, derived_expression, has_numbers, misread_number,
+    asks_for_maths, certain_expression, compact, continued_expression, derived_expression, has_numbers, misread_number,
     formula_problem, numbers_are_the_users, percent_question,
     works_on_earlier_figures,
 )
@@ -57,6 +57,15 @@ class Calculator(Tool[CalculatorArgs]):
     def route(self, question: str) -> list[BaseModel] | None:
         expr = certain_expression(question) or formula(question)
         return [CalculatorArgs(expression=expr)] if expr else None
+
+    def missing(self, question: str) -> str | None:
+        """"help me with a math problem", "can you do some maths for me", "帮我算个数": what to calculate, asked back."""
+        if not asks_for_maths(question):
+            return None
+        return "请问要算什么?" if language_of(question) == "zh" else "What would you like me to calculate?"
+
+    def complete(self, question: str, reply: str) -> list[BaseModel] | None:
+        return self.route(reply)
 
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
         """``times 2`` after a calculation; after another tool's result (an earlier step of the same question),

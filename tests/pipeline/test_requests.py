@@ -183,3 +183,12 @@ async def test_a_leading_minus_sign_is_part_of_the_number(fake, make_app, questi
     result = await make_app().ask(question)
     assert result.model_calls == 0 and answer in result.answer, result.answer
     assert not result.answer.startswith(question.lstrip("-− ").split()[0] + " ") or "-" in result.answer.split("=")[0]
+
+
+@pytest.mark.parametrize("question, core", [
+    ("set up a reminder to mail a check tommorow", "set up a reminder to mail a check tomorrow"),
+    ("what is the weather tommorow?", "what is the weather tomorrow?"), ("remind me at 5 tonite", "remind me at 5 tonight"),
+    ("what's on the calender for wensday", "what's on the calendar for wednesday"),
+])
+def test_words_of_time_misspelt_are_read_as_spelt(question, core):
+    assert read(question).core == core

@@ -246,12 +246,28 @@ def _scaled(text: str) -> str:
     return " ".join(out)
 
 
+# Words of time people misspell or shorten, as the rules read them ("set up a reminder to mail a check tommorow").
+_SPELLED = {"tommorow": "tomorrow", "tommorrow": "tomorrow", "tomorow": "tomorrow", "tomorrw": "tomorrow",
+            "tomorroe": "tomorrow", "2morrow": "tomorrow", "2moro": "tomorrow", "tonite": "tonight", "2nite": "tonight",
+            "wensday": "wednesday", "wednsday": "wednesday", "wedensday": "wednesday", "thurday": "thursday",
+            "thursay": "thursday", "tuseday": "tuesday", "saterday": "saturday", "febuary": "february",
+            "calender": "calendar", "hrs": "hours", "hr": "hour"}
+
+
+def _spelled(text: str) -> str:
+    """``text`` with the words of :data:`_SPELLED` as they are spelt; every other word as written."""
+    if not any(w.strip("?.!,;:").lower() in _SPELLED for w in text.split()):
+        return text
+    return " ".join(_SPELLED.get(w.strip("?.!,;:").lower(), w.strip("?.!,;:")) + w[len(w.rstrip("?.!,;:")):]
+                    if w.strip("?.!,;:").lower() in _SPELLED else w for w in text.split(" "))
+
+
 def values(text: str) -> str:
     """``text`` with its values in the forms the rules read: numbers in words as digits ("thirty-six times twelve"
     → "36 times 12"), money without its sign ("$48.60" → "48.60"), a tip or a tax "on" an amount as a percentage
     "of" it, and compound quantities and durations as one amount ("5 feet 11 inches" → "71 inches", "1 hour and 45
     minutes" → "105 minutes", "3小时20分钟" → "200分钟")."""
-    out = _scaled(_numbers_in_words(text))
+    out = _scaled(_numbers_in_words(_spelled(text)))
     out = _MONEY.sub("", out)
     out = _AMOUNT_NOUN.sub(r"\1", _PERCENT_ON.sub(r"\1 of ", out))
     for pattern, phrase in _HALVES:

@@ -458,11 +458,15 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
             return "timer" if (m.group("kind") or "") in ("定时器", "计时器", "倒计时") else "reminder"
         return None
     # "remind me of …", "remind me what/when …" ask to be told, now: no time to ask back for
-    m = re.match(r"^(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?(?:(?:set|start|create|add|make)\s+(?:me\s+)?"
-                 r"(?:an?\s+|the\s+)?(?P<kind>timer|alarm|reminder|countdown)\b|remind\s+me\b(?!\s+(?:of|about\s+(?:what|when|"
-                 r"who|how|why|where|which)|what|when|who|whom|how|why|where|which|whether|if)\b)|wake\s+me\b)", text, re.IGNORECASE)
+    m = re.match(r"^(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?(?:(?:dont|don't|do\s+not)\s+forget\s+to\s+)?"
+                 r"(?:i(?:\s+need|\s+want|\s+would\s+like|'d\s+like|\s+must)\s+(?:you\s+)?(?:to\s+)?)?"
+                 r"(?:(?:(?:set|start|create|add|make)(?:\s+up)?|give|get)\s+(?:me\s+)?(?:an?\s+|the\s+)?"
+                 r"(?P<kind>timer|alarm|reminder|countdown)\b"
+                 r"|an?\s+(?:new\s+)?(?P<noun>timer|alarm|reminder|countdown)\b(?!\s+(?:of|that|is|was)\b)|remind\s+me\b(?!\s+(?:of|about\s+(?:what|when|"
+                 r"who|how|why|where|which)|what|when|who|whom|how|why|where|which|whether|if)\b)|wake\s+me\b"
+                 r"|(?:be|get)\s+(?P<told>reminded|notified)\b(?!\s+(?:of|about|how|what|that|when|why)\b))", text, re.IGNORECASE)
     if m:
-        return "timer" if (m.group("kind") or "").lower() in ("timer", "countdown") else "reminder"
+        return "timer" if (m.group("kind") or m.group("noun") or "").lower() in ("timer", "countdown") else "reminder"
     return None
 
 

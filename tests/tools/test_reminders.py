@@ -266,6 +266,7 @@ def test_an_alarm_talked_about_is_not_one_set(question):
     "read me my alarms", "do I have alarms tomorrow", "tell me my reminders", "what did i ask to be reminded about",
     "what did i want to remember again", "what were those things i was trying to remember",
     "please go through my reminder list and tell me what's on it", "what did i put on my list of reminders",
+    "tell me about the alarm timings", "at what time have you set alarm for me",
 ])
 def test_listing_said_the_ways_people_say_it(question):
     request = read(question)

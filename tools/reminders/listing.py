@@ -68,7 +68,7 @@ def asks_list(text: str) -> bool:
     if not (set(words) & _KINDS or remembered) or words[0] not in _OPENERS \
             or (set(words) & _KINDS and _wants_one(words)):  # "what did i want to remember" wants none set
         return False
-    if not set(words) & (_OPENERS - _POLITE | {"upcoming", "pending", "left", "set", "on"}) \
+    if not set(words) & (_OPENERS - _POLITE | {"upcoming", "pending", "left", "set", "on", "timings", "times", "time"}) \
             and not set(words) <= _KINDS | {"my", "all", "the", "any", "?"}:
         return False  # "can you please the timer": asks nothing; "all my alarms" names them
     return all(w in _WORDS or w in _KINDS or w in ("?",) for w in words)
@@ -82,8 +82,8 @@ def _wants_one(words: list[str]) -> bool:
     before = words[:first]
     if words[:2] in (["how", "do"], ["how", "about"], ["how", "can"]):
         return True
-    if any(w in _ACTIONS or w == "run" for w in before) and words[:2] not in (["did", "i"], ["have", "i"], ["did", "you"],
-                                                                               ["have", "you"], ["what", "did"]):
+    if any(w in _ACTIONS or w == "run" for w in before) and "what" not in before \
+            and words[:2] not in (["did", "i"], ["have", "i"], ["did", "you"], ["have", "you"]):  # "at what time have you set"
         return True
     return any(w in ("want", "need") for w in before) and not {"know", "see", "hear"} & set(before)
 

@@ -227,7 +227,8 @@ class WeatherQuestions:
         tonight", "do i need an umbrella this afternoon", "what are the atmospheric conditions in sparks"), with the
         day said and the places named, whatever the learned reader makes of it: the places' forecast, the home
         city's when none is named, else the question back for the place."""
-        if CJK.search(question) or about_a_thing(question) or asks_any_place(question):
+        if not weather_words.may_be(question) or CJK.search(question) or about_a_thing(question) \
+                or asks_any_place(question):
             return None  # ("why does it rain", how the world works, is in no such request's words)
         named, excluded = self.named_and_excluded(question)
         if excluded:

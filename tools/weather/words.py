@@ -46,6 +46,11 @@ _HERE = ("around here", "out here", "where i am", "where i'm at", "where i am at
          "current position", "current location", "current spot", "current place")
 
 
+def may_be(question: str) -> bool:
+    """A word of the weather's in ``question``: without one, no reading by words (and no place looked up)."""
+    return any(w in SKY or w in FELT or w in OUTDOORS for w in tokens(question))
+
+
 def read(question: str, said: str) -> tuple[list[str], int, int] | Literal[True] | None:
     """How ``question`` is made, once ``said`` (the day and the places read as written) is set aside: ``True``
     when it is only the weather's words, the words left over as ``(words, start, end)`` when they are one run of

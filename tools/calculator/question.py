@@ -9,7 +9,7 @@ import re
 import unicodedata
 
 
-from tools.base import KeyFact
+from tools.base import CJK, KeyFact
 from tools.calculator.evaluator import CalcError, MAX_INPUT, format_number, normalize, parse
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
@@ -415,7 +415,7 @@ def asks_for_maths(question: str) -> bool:
     is asked back."""
     from tools.reading.reader import tokens
 
-    if re.search(r"[\u4e00-\u9fff]", question):  # (一 of 一下 is no number: what is left once its words go is)
+    if CJK.search(question):  # (一 of 一下 is no number: what is left once its words go is)
         text = question.strip().rstrip("?？。.!！")
         if not ("算" in text or "数学" in text):
             return False

@@ -520,10 +520,10 @@ _ZH_PARTS_OF_DAY = ("早上", "早晨", "上午", "中午", "下午", "傍晚", 
 def _zh_in_the_morning(when: str) -> str:
     """An alarm's time in Chinese: "7点", "明天7点" are the morning's hour unless a part of the day is said ("晚上7点")
     or it is a span ("10分钟后")."""
-    m = re.search(r"\d", when)
-    if m is None or any(p in when for p in _ZH_PARTS_OF_DAY) or any(u in when for u in ("分钟", "小时", "秒", "后")):
+    first = next((i for i, c in enumerate(when) if c.isdigit()), None)
+    if first is None or any(p in when for p in _ZH_PARTS_OF_DAY) or any(u in when for u in ("分钟", "小时", "秒", "后")):
         return when
-    return f"{when[:m.start()]}早上{when[m.start():]}"
+    return f"{when[:first]}早上{when[first:]}"
 
 
 _EN_WHEN = lazy_compile(

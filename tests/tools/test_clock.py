@@ -113,6 +113,16 @@ async def test_the_date_asked_in_more_words(clock, question, said):
     assert said in await answer(clock(), question)
 
 
+@pytest.mark.parametrize("question, ask, place", [
+    ("i wanna know what timezone spain is in", "zone", "spain"), ("please search for portland's timezone", "zone", "portland"),
+    ("when do i have some time off next", "holiday", ""), ("when will i get the next holiday with pay", "holiday", ""),
+    ("what's the time period till our next day off", "holiday", ""),
+])
+def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
+    args = clock().parse(question)
+    assert args is not None and (args.ask, args.place) == (ask, place)
+
+
 def test_am_is_a_word_not_armenia(clock):
     args = clock().parse("what is the next day i am off")
     assert args is not None and args.ask == "holiday" and args.place == ""  # here: not the country whose letters are AM

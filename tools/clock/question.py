@@ -134,7 +134,8 @@ _SAID_WITH = frozenset({"what", "what's", "whats", "which", "is", "it", "the", "
                         "me", "tell", "please", "can", "could", "you", "i", "know", "does", "give", "show", "would",
                         "be", "will", "now",
                         "current", "currently", "right", "exactly", "exact", "at", "moment", "this",
-                        "information", "info", "find", "check", "say", "says", "let"})
+                        "information", "info", "find", "check", "say", "says", "let", "wanna", "want", "need",
+                        "to", "search", "they"})
 _DAY_WORDS = frozenset({"date", "dates", "day", "weekday", "week", "fall", "falls", "was", "did", "year", "today's",
                         "today", "full", "month", "and", "days", "gonna", "going", "after", "another", "share", "need",
                         "have", "calendar", "calender", "it's"})
@@ -149,7 +150,8 @@ _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "
                             "calendar", "get", "comes", "come", "after", "today", "line", "here", "arrives", "arrive",
                             "date", "following", "another", "vacation", "expect", "we", "i", "have", "again",
                             "office", "work", "job", "company", "federally", "recognized", "recognised", "observed",
-                            "am", "i'm", "finally", "that"})
+                            "am", "i'm", "finally", "that", "some", "with", "pay", "stay", "from", "before", "period",
+                            "our", "comming", "do"})
 # What makes a holiday asked for, not talked about: the next one, when, how long until it.
 _NEXT = frozenset({"next", "when", "when's", "whens", "until", "till", "til", "upcoming", "coming", "soon", "closest",
                    "nearest", "following", "another", "again"})

@@ -98,9 +98,9 @@ class ClockQuestions:
             except ValidationError:
                 continue  # a "place" of a hundred characters and more: no place, and no such question
             if ask == "convert" and clock_time(args.at) is None:
-                if clock_time(en_digits(args.at)) is None:
+                if clock_time(digits := en_digits(args.at)) is None:
                     continue  # "3" or "3点" alone: morning or afternoon is not certain
-                args = args.model_copy(update={"at": en_digits(args.at)})  # "nine am"
+                args = args.model_copy(update={"at": digits})  # "nine am"
             if ask in ("now", "zone", "difference", "convert"):
                 places = [args.place] + ([args.other_place] if ask not in ("now", "zone") else [])
                 if all(HERE.match(p) or self.places().resolve(p) is not None or zone_named(p) is not None for p in places):
@@ -175,6 +175,9 @@ _ZH_HOLIDAY_SAID_WITH = tuple(sorted({
     "节假日", "假期", "放假", "假日", "公共假期", "公共", "法定节日", "法定假日", "法定", "下一个", "下一次", "下个", "下次",
     "最近的", "最近", "接下来的", "接下来", "什么时候", "是什么时候", "哪天", "哪一天", "还有多久", "还有几天", "多久",
     "什么", "是", "的", "了", "呢", "吗", "啊", "请问", "在", "会", "再", "离", "距离"}, key=len, reverse=True))
+_ZH_LUNAR_SAID_WITH = tuple(sorted({"农历", "阴历", "是多少", "多少", *_ZH_SAID_WITH}, key=len, reverse=True))
+
+
 def _set_aside(text: str, phrases: tuple[str, ...]) -> str:
     """``text`` without ``phrases`` (the longest first) and without spaces: what is left of a Chinese question once
     the words it is asked with are set aside."""
@@ -256,7 +259,7 @@ class ClockReading:
             return [ClockArgs(ask="zone", place=rest)] if not rest or HERE.match(rest) else self._in_place("zone", rest)
         lunar = text.replace("农历新年", "")
         if ("农历" in lunar or "阴历" in lunar) and any(p in lunar for p in ("几号", "几月", "多少", "日期", "哪天", "什么日子")):
-            rest = _set_aside(lunar, ("农历", "阴历", "是多少", "多少", *_ZH_SAID_WITH))  # "明天是农历几号", "今天农历是多少"
+            rest = _set_aside(lunar, _ZH_LUNAR_SAID_WITH)  # "明天是农历几号", "今天农历是多少"
             said = rest or "今天"
             return [ClockArgs(ask="lunar", date=said)] if read_date(said, self.today()) else None
         if "什么时候" in text:  # "清明节是什么时候", "今年中秋节什么时候": a holiday's day; "什么时候下雨" is not one

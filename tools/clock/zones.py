@@ -113,17 +113,18 @@ zulu bst cet cest eet eest wet ist jst kst aest aedt
 def zone_first(text: str) -> tuple[str, str] | None:
     """:func:`zone_named` for a name that means the zone before any place of that name ("pst", "eastern time")."""
     named = zone_named(text)
-    if named is None:
-        return None
-    name = " ".join(text.casefold().split()).removeprefix("the ").strip(" ?.!,")
-    return named if name.split(" ")[0] in _ZONE_FIRST else None
+    return named if named is not None and _said(text).split(" ")[0] in _ZONE_FIRST else None
+
+
+def _said(text: str) -> str:
+    """A zone's name as said, folded: lower case, one space, no "the" before it, no stop after it."""
+    return " ".join(text.casefold().replace("’", "'").split()).removeprefix("the ").strip(" ?.!,")
 
 
 def zone_named(text: str) -> tuple[str, str] | None:
     """The zone a time zone's name stands for and its name for people ("the central timezone" →
     ("America/Chicago", "Central Time"), "pst" → Pacific Time, "北京时间" → China Standard Time), or ``None``."""
-    name = " ".join(text.casefold().replace("’", "'").split())
-    name = name.removeprefix("the ").strip(" ?.!,")
+    name = _said(text)
     for word in _ZONE_WORDS:  # "central standard time", "mountain daylight", "eastern timezone"
         if name.endswith(word) and name != word:
             name = name[: -len(word)].strip()

@@ -255,11 +255,13 @@ _SPELLED = {"tommorow": "tomorrow", "tommorrow": "tomorrow", "tomorow": "tomorro
 
 
 def _spelled(text: str) -> str:
-    """``text`` with the words of :data:`_SPELLED` as they are spelt; every other word as written."""
-    if not any(w.strip("?.!,;:").lower() in _SPELLED for w in text.split()):
-        return text
-    return " ".join(_SPELLED.get(w.strip("?.!,;:").lower(), w.strip("?.!,;:")) + w[len(w.rstrip("?.!,;:")):]
-                    if w.strip("?.!,;:").lower() in _SPELLED else w for w in text.split(" "))
+    """``text`` with the words of :data:`_SPELLED` as they are spelt, their stops kept; every other word as written."""
+    def spelt(word: str) -> str:
+        bare = word.strip("?.!,;:")
+        right = _SPELLED.get(bare.lower())
+        return word if right is None else word.replace(bare, right, 1)
+
+    return " ".join(spelt(w) for w in text.split(" "))
 
 
 def values(text: str) -> str:

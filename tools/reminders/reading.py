@@ -514,7 +514,7 @@ def in_the_morning(when: str) -> str:
     return when
 
 
-_ZH_PARTS_OF_DAY = ("早上", "早晨", "上午", "中午", "下午", "傍晚", "晚上", "夜里", "夜间", "今晚", "明晚", "明早", "凌晨", "午夜", "半夜")
+_ZH_PARTS_OF_DAY = (*_ZH_PART.split("|"), "夜间", "午夜", "半夜")  # the parts of the day the times read, and the night's
 
 
 def _zh_in_the_morning(when: str) -> str:

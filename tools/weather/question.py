@@ -213,35 +213,37 @@ class WeatherQuestions:
                 or weather_words.not_a_request(question):
             return None  # a thing's temperature, a figure said, "any city": the model reads it (how the world works,
             # "why", "what is a front", is not in weather requests' words: left over, it goes to the model below)
-        named, excluded = self.named_and_excluded(question)
-        if excluded:
-            return None
-        when = self.when_in(question)
-        said = " ".join([written for written, _ in named] + [when or ""])
-        if not unexplained(question, "weather", said):
-            return self._as_heard(question, named, when, True)
-        return self._as_heard(question, named, when, leftover(question, "weather", said))
+        return self._heard(question, lambda said: True if not unexplained(question, "weather", said)
+                           else leftover(question, "weather", said))
 
     def by_words(self, question: str) -> list[BaseModel] | str | None:
         """The weather asked in the words such requests are made of (:mod:`tools.weather.words`: "will it freeze
         tonight", "do i need an umbrella this afternoon", "what are the atmospheric conditions in sparks"), with the
         day said and the places named, whatever the learned reader makes of it: the places' forecast, the home
-        city's when none is named, else the question back for the place."""
+        city's when none is named, else the question back for the place. Read once per question (the route, the
+        home city's test and the question back all ask)."""
+        heard = self._by_words(question)
+        return [a.model_copy() for a in heard] if isinstance(heard, tuple) else heard
+
+    @functools.lru_cache(maxsize=64)  # noqa: B019 - as _found: one tool object lives as long as its worker
+    def _by_words(self, question: str) -> tuple[BaseModel, ...] | str | None:
         if not weather_words.may_be(question) or CJK.search(question) or about_a_thing(question) \
                 or asks_any_place(question):
             return None  # ("why does it rain", how the world works, is in no such request's words)
+        heard = self._heard(question, lambda said: weather_words.read(question, said))
+        return tuple(heard) if isinstance(heard, list) else heard
+
+    def _heard(self, question: str, left_of: Callable[[str], tuple[list[str], int, int] | Literal[True] | None]
+               ) -> list[BaseModel] | str | None:
+        """A weather request heard with the places it names and the day it says, and ``left_of(said)`` the words no
+        weather request is made of once those are set aside (``True``: none; ``None``: too many, or spread about):
+        the forecast of the places, with the one the words left name; the home city's when none is; else the
+        question back for the place."""
         named, excluded = self.named_and_excluded(question)
         if excluded:
             return None
         when = self.when_in(question)
-        made = weather_words.read(question, " ".join([written for written, _ in named] + [when or ""]))
-        return self._as_heard(question, named, when, made)
-
-    def _as_heard(self, question: str, named: list[tuple[str, Place]], when: str | None,
-                  left: tuple[list[str], int, int] | Literal[True] | None) -> list[BaseModel] | str | None:
-        """A weather request heard with ``named`` places and ``when`` said, and ``left`` the words no weather request
-        is made of (``True``: none; ``None``: too many, or spread about): the forecast of the places, with the one
-        the words left name; the home city's when none is; else the question back for the place."""
+        left = left_of(" ".join([written for written, _ in named] + [when or ""]))
         if left is None:
             return None
         if left is not True:

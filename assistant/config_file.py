@@ -5,7 +5,6 @@ and the settings' reference (docs/configuration.md)."""
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
 from pydantic import ValidationError
@@ -116,6 +115,8 @@ def write_setting(paths: Paths, key: str, value: Any | None) -> None:
             end -= 1
         lines.insert(keys[-1] + 1 if keys else end, line)
     new = "\n".join(lines) + "\n" if lines else ""
+    import tomllib
+
     try:
         parsed = tomllib.loads(new)
     except tomllib.TOMLDecodeError:

@@ -5,7 +5,6 @@ what it must be."""
 from __future__ import annotations
 
 import os
-import tomllib
 from typing import Any
 
 from pydantic import ValidationError
@@ -52,6 +51,8 @@ def _load(paths: Paths, overrides: dict[str, Any] | None, env: dict[str, str] | 
     layers: dict[str, dict[str, Any]] = {}
     problems: list[ConfigError] = []
     if paths.config_file.exists() and not ignore_file:
+        import tomllib  # here: most homes have no config.toml, and the parser takes a few milliseconds to load
+
         try:
             with paths.config_file.open("rb") as f:
                 layers["file"] = tomllib.load(f)

@@ -66,6 +66,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--typing", type=float, default=8.0, help="seconds before the chat's first question (default 8)")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--front", choices=("chat", "ask"), action="append", help="only this front end (repeatable)")
     args = ap.parse_args()
     fake, meteo = FakeOllama().start(), FakeOpenMeteo().start()
     fake.handler = Script().always("responder", "ok")
@@ -73,6 +74,8 @@ def main() -> int:
     try:
         for name, run in (("chat", lambda h: in_chat(h, fake, meteo, args.typing)),
                           ("ask", lambda h: in_ask(h, fake, meteo))):
+            if args.front and name not in args.front:
+                continue
             if name == "chat" and not Terminal.available():
                 print("chat: skipped (tmux is not installed)")
                 continue

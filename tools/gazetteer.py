@@ -342,7 +342,7 @@ class Gazetteer:
         if self._joined is None:
             rows = self._rows("SELECT key FROM countries WHERE key LIKE '% and %' OR key LIKE '% of %' OR key LIKE 'the %'")
             names = sorted({_fold(r[0]) for r in rows}, key=len, reverse=True)
-            self._joined = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b")
+            self._joined = lazy_compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b")
         return self._joined
 
 

@@ -149,7 +149,7 @@ def _rx() -> Any:
 
     u = _names_pattern()
     frm, to = rf"(?P<from>{u})", rf"(?P<to>{u})"
-    forms = [re.compile(p) for p in (
+    forms = [lazy_compile(p) for p in (
         rf"{_NUM}\s*{frm}\s*(?:的话)?\s*(?:是|等于|合|折合|相当于|约|大约|约等于|有|换算成|换算为|转换成|转换为|转成|换成)?\s*"
         rf"(?:多少|几)\s*(?:个)?\s*{to}",
         rf"(?:把|将)?\s*{_NUM}\s*{frm}\s*(?:换算|转换|折合|转|换|化)(?:成|为)\s*{to}\s*(?:是多少|等于多少|多少)?",
@@ -160,13 +160,13 @@ def _rx() -> Any:
         rf"(?:[^\d,，.;?？]*\s)?{_NUM}\s*{frm}(?:\s[^\d,，.;?？]*)?[,，.;]\s*(?i:how\s+much|what)(?:'s|\s+is)?\s+"
         rf"(?i:that|this|it)\s+(?i:in|to|into)\s+{to}",
     )]
-    claim = re.compile(
+    claim = lazy_compile(
         rf"{_NUM}\s*(?P<a>{u})\s*(?:=|≈|约等于|等于|相当于|约为|约合|折合|合|约|大约|是|(?i:is|are|equals?|makes?)"
         rf"(?:\s+(?i:about|approximately|roughly|around))?)\s*(?P<v2>[-+]?\d+(?:\.\d+)?)\s*(?P<b>{u})")
     return types.SimpleNamespace(
-        forms=forms, claim=claim, amount=re.compile(rf"{_NUM}\s*(?P<u>{u})"), unit=re.compile(u),
-        numeral_unit=re.compile(rf"[零〇一二两三四五六七八九十百千万点]\s*(?:{u})"),
-        has_unit=re.compile(rf"(?:\d|\b(?i:a|an|one)\s+)\s*(?:{u})"))
+        forms=forms, claim=claim, amount=lazy_compile(rf"{_NUM}\s*(?P<u>{u})"), unit=lazy_compile(u),
+        numeral_unit=lazy_compile(rf"[零〇一二两三四五六七八九十百千万点]\s*(?:{u})"),
+        has_unit=lazy_compile(rf"(?:\d|\b(?i:a|an|one)\s+)\s*(?:{u})"))
 
 
 _LEAD = lazy_compile(r"^(?:请问|请|帮我|麻烦|换算一下|换算|算一下|(?i:please|what\s+is|what's|whats|tell\s+me|"

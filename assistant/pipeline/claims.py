@@ -47,7 +47,7 @@ _EQUATION = lazy_compile(rf"({_NUM})\s*([-+*/×x÷−])\s*({_NUM})\s*(?:=|＝|eq
 def common_facts() -> list[tuple[float, re.Pattern[str]]]:
     """(value, the words that must be near it) for figures anyone may state: 100 °C for boiling water, 365 days."""
     rows = json.loads((Path(__file__).with_name("common_facts.json")).read_text(encoding="utf-8"))["facts"]
-    return [(float(v), re.compile(row["near"], re.IGNORECASE)) for row in rows for v in row["values"]]
+    return [(float(v), lazy_compile(row["near"], re.IGNORECASE)) for row in rows for v in row["values"]]
 
 
 def _value(text: str) -> float:

@@ -10,6 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from assistant.pipeline.answer_check import _numbers, near
+from tools.lazy_re import lazy_compile
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
@@ -19,19 +20,19 @@ _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug
 _ORD = r"(?:st|nd|rd|th)?"
 # (kind, pattern): the groups name year, month, day or hour, minute, half of the day
 _DATES = (
-    re.compile(r"\b(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"),
-    re.compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?:(?P<d>\d{1,2})\s*[日号])?"),
-    re.compile(r"(?P<y>\d{4})\s*年"),
-    re.compile(rf"\b(?P<mn>{_MONTH})\s+(?P<d>\d{{1,2}}){_ORD}\b(?:,?\s+(?P<y>\d{{4}})\b)?", re.IGNORECASE),
-    re.compile(rf"\b(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mn>{_MONTH})(?:,?\s+(?P<y>\d{{4}})\b)?", re.IGNORECASE),
-    re.compile(rf"\b(?P<mn>{_MONTH})\s+(?P<y>\d{{4}})\b", re.IGNORECASE),
-    re.compile(r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE),
+    lazy_compile(r"\b(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})(?!\d)"),
+    lazy_compile(r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?:(?P<d>\d{1,2})\s*[日号])?"),
+    lazy_compile(r"(?P<y>\d{4})\s*年"),
+    lazy_compile(rf"\b(?P<mn>{_MONTH})\s+(?P<d>\d{{1,2}}){_ORD}\b(?:,?\s+(?P<y>\d{{4}})\b)?", re.IGNORECASE),
+    lazy_compile(rf"\b(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mn>{_MONTH})(?:,?\s+(?P<y>\d{{4}})\b)?", re.IGNORECASE),
+    lazy_compile(rf"\b(?P<mn>{_MONTH})\s+(?P<y>\d{{4}})\b", re.IGNORECASE),
+    lazy_compile(r"\b(?:the\s+)?(?P<d>\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE),
 )
 _TIMES = (
-    re.compile(r"(?P<half>上午|早上|凌晨|中午|下午|傍晚|晚上)?\s*(?<![\d.])(?P<h>\d{1,2}):(?P<mi>\d{2})(?::\d{2}(?:\.\d+)?)?"
+    lazy_compile(r"(?P<half>上午|早上|凌晨|中午|下午|傍晚|晚上)?\s*(?<![\d.])(?P<h>\d{1,2}):(?P<mi>\d{2})(?::\d{2}(?:\.\d+)?)?"
                r"(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?", re.IGNORECASE),
-    re.compile(r"(?<![\d.:])(?P<h>\d{1,2})\s*(?P<ap>[ap])\.?\s?m\b\.?", re.IGNORECASE),
-    re.compile(r"(?P<half>上午|早上|凌晨|中午|下午|傍晚|晚上)?\s*(?<![\d.])(?P<h>\d{1,2})\s*[点點时]\s*(?:(?P<mi>\d{1,2})\s*分|(?P<x>半))?"),
+    lazy_compile(r"(?<![\d.:])(?P<h>\d{1,2})\s*(?P<ap>[ap])\.?\s?m\b\.?", re.IGNORECASE),
+    lazy_compile(r"(?P<half>上午|早上|凌晨|中午|下午|傍晚|晚上)?\s*(?<![\d.])(?P<h>\d{1,2})\s*[点點时]\s*(?:(?P<mi>\d{1,2})\s*分|(?P<x>半))?"),
 )
 _AFTERNOON = ("下午", "傍晚", "晚上")
 
@@ -99,11 +100,11 @@ def _blanked(text: str, spans: list[tuple[int, int, object]]) -> str:
 
 
 _KINDS = (  # a unit written after a figure, and the kind of quantity it makes it
-    ("a speed", re.compile(r"\s*(?:km\s*/\s*h|mp\s*/\s*h|kmh\b|km/hr|kph\b|mph\b|m\s*/\s*s\b|knots?\b|kn\b|公里\s*/\s*小时|千米\s*/\s*小时"
+    ("a speed", lazy_compile(r"\s*(?:km\s*/\s*h|mp\s*/\s*h|kmh\b|km/hr|kph\b|mph\b|m\s*/\s*s\b|knots?\b|kn\b|公里\s*/\s*小时|千米\s*/\s*小时"
                            r"|公里每小时|千米每小时|米每秒|米/秒)", re.IGNORECASE)),
-    ("a temperature", re.compile(r"\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)),
-    ("a share", re.compile(r"\s*(?:%|percent\b|per\s*cent\b)", re.IGNORECASE)),
-    ("a length", re.compile(r"\s*(?:km\b|kilomet(?:re|er)s?\b|mm\b|cm\b|miles?\b|公里|千米|毫米|厘米)", re.IGNORECASE)),
+    ("a temperature", lazy_compile(r"\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)),
+    ("a share", lazy_compile(r"\s*(?:%|percent\b|per\s*cent\b)", re.IGNORECASE)),
+    ("a length", lazy_compile(r"\s*(?:km\b|kilomet(?:re|er)s?\b|mm\b|cm\b|miles?\b|公里|千米|毫米|厘米)", re.IGNORECASE)),
 )
 
 

@@ -145,7 +145,7 @@ def _pattern(text: str, macros: dict[str, str], anchored: str = "X") -> re.Patte
     for name, body in macros.items():
         text = text.replace(f"<{name}>", f"(?:{body})")
     text = text.replace("<N>", _NUM_TOKEN)
-    return re.compile(anchored.replace("X", text), re.IGNORECASE | re.DOTALL)
+    return lazy_compile(anchored.replace("X", text), re.IGNORECASE | re.DOTALL)
 
 
 def _words(pattern: str) -> str:
@@ -235,7 +235,7 @@ def table() -> tuple[tuple[Known, ...], re.Pattern[str]]:
     facts = [_fact(row, macros) for row in data.FACTS]
     facts += [_person(row, macros) for row in data.PEOPLE]
     facts += [_element(row, macros) for row in data.ELEMENTS]
-    anyone = re.compile("|".join(f"(?:{f.subject[0].pattern})" for f in facts), re.IGNORECASE | re.DOTALL)
+    anyone = lazy_compile("|".join(f"(?:{f.subject[0].pattern})" for f in facts), re.IGNORECASE | re.DOTALL)
     return tuple(facts), anyone
 
 

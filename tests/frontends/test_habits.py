@@ -98,3 +98,15 @@ def test_ps_says_which_models_are_loaded_where(home, fake):
     run(["ask", "say hi"], env)
     listed = run(["ps"], env)
     assert listed.returncode == 0 and "qwen2.5:3b" in listed.stdout and "GB" in listed.stdout and "unloads in" in listed.stdout
+
+
+def test_the_patterns_one_question_compiled_are_kept_for_the_next(home, fake):
+    import marshal
+
+    env = cli_env(home, fake)
+    first = run(["ask", "how many miles is 12 km"], env)
+    [kept] = (home / "cache").glob("patterns-*.marshal")
+    _, programs = marshal.loads(kept.read_bytes())
+    assert len(programs) > 50 and any("miles" in pattern for pattern, _ in programs)
+    second = run(["ask", "how many miles is 12 km"], env)
+    assert first.returncode == second.returncode == 0 and first.stdout == second.stdout and "7.46 miles" in first.stdout

@@ -255,59 +255,59 @@ _PLACES = r"(?:decimal\s+places?|decimals?|dp|places?|digits?\s+after\s+the\s+(?
 _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # parts and multiples: "half of 250", "a third of 90", "two thirds of 120", "double 37", "5 factorial",
     # "250的一半", "90的三分之一" (to_digits: 90的1/3), "37的两倍"; raised or lowered by a percentage
-    (re.compile(r"(?i)\b(?:a\s+|one\s+)?half\s+(?:of\s+)?(?=\d|\()"), "(1/2)*"),
-    (re.compile(r"(?i)\b(?:(?P<n>\d+)|a|one)\s+(?P<part>third|quarter|fourth|fifth|sixth|eighth|tenth)s?\s+of\s+"),
+    (lazy_compile(r"(?i)\b(?:a\s+|one\s+)?half\s+(?:of\s+)?(?=\d|\()"), "(1/2)*"),
+    (lazy_compile(r"(?i)\b(?:(?P<n>\d+)|a|one)\s+(?P<part>third|quarter|fourth|fifth|sixth|eighth|tenth)s?\s+of\s+"),
      lambda m: f"({m.group('n') or 1}/{_PARTS[m.group('part').casefold()]})*"),
-    (re.compile(r"(?i)\b(?P<n>\d+)\s*/\s*(?P<d>\d+)\s+of\s+(?=\d|\()"), r"(\g<n>/\g<d>)*"),  # "3/4 of 18"
-    (re.compile(r"(?i)\b(?P<n>\d+)\s+(?P<part>thirds|quarters|fourths|fifths|sixths|eighths|tenths|third|quarter|fourth|"
+    (lazy_compile(r"(?i)\b(?P<n>\d+)\s*/\s*(?P<d>\d+)\s+of\s+(?=\d|\()"), r"(\g<n>/\g<d>)*"),  # "3/4 of 18"
+    (lazy_compile(r"(?i)\b(?P<n>\d+)\s+(?P<part>thirds|quarters|fourths|fifths|sixths|eighths|tenths|third|quarter|fourth|"
                 r"fifth|sixth|eighth|tenth)\b(?!\s+of)"),  # "1 fifth times 2 fifths": numbers
      lambda m: f"({m.group('n')}/{_PARTS[m.group('part').casefold().rstrip('s')]})"),
-    (re.compile(r"(?i)\b(?:double|twice)\s+(?:of\s+)?(?=\d|\()"), "2*"),
-    (re.compile(r"(?i)\b(?:triple|thrice)\s+(?:of\s+)?(?=\d|\()"), "3*"),
-    (re.compile(r"(?i)(\d+(?:\.\d+)?)\s+factorial\b"), r"factorial(\1)"),
-    (re.compile(r"(?i)\b(?:increase|raise)\s+(\d+(?:\.\d+)?)\s+by\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)"),
+    (lazy_compile(r"(?i)\b(?:double|twice)\s+(?:of\s+)?(?=\d|\()"), "2*"),
+    (lazy_compile(r"(?i)\b(?:triple|thrice)\s+(?:of\s+)?(?=\d|\()"), "3*"),
+    (lazy_compile(r"(?i)(\d+(?:\.\d+)?)\s+factorial\b"), r"factorial(\1)"),
+    (lazy_compile(r"(?i)\b(?:increase|raise)\s+(\d+(?:\.\d+)?)\s+by\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)"),
      r"(\1*(1+\2/100))"),
-    (re.compile(r"(?i)\b(?:decrease|reduce|lower|cut)\s+(\d+(?:\.\d+)?)\s+by\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)"),
+    (lazy_compile(r"(?i)\b(?:decrease|reduce|lower|cut)\s+(\d+(?:\.\d+)?)\s+by\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)"),
      r"(\1*(1-\2/100))"),
-    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(?:一半|1半)"), r"(\1/2)"),
-    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*/\s*(\d+)"), r"(\1*\2/\3)"),
-    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+(?:\.\d+)?)\s*倍"), r"(\1*\2)"),
-    (re.compile(r"(?i)\b(?:the\s+)?square\s+root\s+of\s*"), "sqrt "),
-    (re.compile(_FUNCTION_OF + r"(-?\d+(?:\.\d+)?|\([^()]*\))"), r"\1(\2)"),  # "sqrt of 81", "factorial of 5" (never "log of": natural or common?)
-    (re.compile(r"(?i)\b(?:the\s+)?cube\s+root\s+of\s*(-?\d+(?:\.\d+)?|\([^()]*\))"), r"cbrt(\1)"),
+    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(?:一半|1半)"), r"(\1/2)"),
+    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*/\s*(\d+)"), r"(\1*\2/\3)"),
+    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+(?:\.\d+)?)\s*倍"), r"(\1*\2)"),
+    (lazy_compile(r"(?i)\b(?:the\s+)?square\s+root\s+of\s*"), "sqrt "),
+    (lazy_compile(_FUNCTION_OF + r"(-?\d+(?:\.\d+)?|\([^()]*\))"), r"\1(\2)"),  # "sqrt of 81", "factorial of 5" (never "log of": natural or common?)
+    (lazy_compile(r"(?i)\b(?:the\s+)?cube\s+root\s+of\s*(-?\d+(?:\.\d+)?|\([^()]*\))"), r"cbrt(\1)"),
     # the Chinese names of a result: "123和34的差" (123 - 34), "十二与32的积", "45的倒数", "4的2次方根", "3次根号19"
-    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*次(?:方)?根"), r"(\1^(1/\2))"),
-    (re.compile(r"(\d+)\s*次根号\s*(\d+(?:\.\d+)?|\([^()]*\))"), r"(\2^(1/\1))"),
-    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*倒数"), r"(1/\1)"),
-    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的平方根|开平方根?|开根号|开方)"), r"sqrt(\1)"),
-    (re.compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的立方根|开立方根?)"), r"cbrt(\1)"),
-    (re.compile(r"(?:平方根|根号|根下)\s*"), "sqrt "),
-    (re.compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+nearest\s+)?(\d+|"
+    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*次(?:方)?根"), r"(\1^(1/\2))"),
+    (lazy_compile(r"(\d+)\s*次根号\s*(\d+(?:\.\d+)?|\([^()]*\))"), r"(\2^(1/\1))"),
+    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*倒数"), r"(1/\1)"),
+    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的平方根|开平方根?|开根号|开方)"), r"sqrt(\1)"),
+    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的立方根|开立方根?)"), r"cbrt(\1)"),
+    (lazy_compile(r"(?:平方根|根号|根下)\s*"), "sqrt "),
+    (lazy_compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+nearest\s+)?(\d+|"
                 + "|".join(_PLACE_WORDS) + r")\s+" + _PLACES + r"\s*$"),
      lambda m: f"round({m.group(1)}, {_PLACE_WORDS.get(m.group(2).casefold(), m.group(2))})"),
-    (re.compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+)?nearest\s+"
+    (lazy_compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+)?nearest\s+"
                 r"(?:integer|whole\s+number|one|unit)\s*$"), r"round(\1)"),
-    (re.compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*(?:四舍五入)?\s*(?:保留|取|到)\s*(\d+)\s*位(?:小数)?\s*$"), r"round(\1, \2)"),
-    (re.compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*四舍五入(?:到整数|取整)?\s*$"), r"round(\1)"),
-    (re.compile(r"(?i)\s*\b(?:mod|modulo)\b\s*"), " % "),
-    (re.compile(r"(?i)\s*\b(?:times|multiplied\s+by|mal)\b\s*"), " * "),
-    (re.compile(r"(?i)\s*\bdivided\s+by\b\s*"), " / "),
-    (re.compile(r"(?i)\s*\bplus\b\s*"), " + "),
-    (re.compile(r"(?i)\s*\bminus\b\s*"), " - "),
-    (re.compile(r"\s*(?:乘以|乘上|乘)\s*"), " * "),
-    (re.compile(r"\s*除以\s*"), " / "),
-    (re.compile(r"\s*(?:加上|加)\s*"), " + "),
-    (re.compile(r"\s*(?:减去|减)\s*"), " - "),
-    (re.compile(r"(?<=[\d)])\s*(?:的)?平方(?![根米厘公千英分毫])"), "^2"),  # "2平方", "5的平方"; never 平方米
-    (re.compile(r"(?<=[\d)])\s*(?:的)?立方(?![根米厘公千英分毫])"), "^3"),
-    (re.compile(r"\s*的\s*(\d+)\s*次(?:方|幂)"), r"^\1"),
-    (re.compile(r"([\d.]+(?:\^[\d.]+)?|\([^()]*\))\s*(?:和|与|跟)\s*([\d.]+(?:\^[\d.]+)?|\([^()]*\))\s*的\s*(和|差|积|商)"),
+    (lazy_compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*(?:四舍五入)?\s*(?:保留|取|到)\s*(\d+)\s*位(?:小数)?\s*$"), r"round(\1, \2)"),
+    (lazy_compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*四舍五入(?:到整数|取整)?\s*$"), r"round(\1)"),
+    (lazy_compile(r"(?i)\s*\b(?:mod|modulo)\b\s*"), " % "),
+    (lazy_compile(r"(?i)\s*\b(?:times|multiplied\s+by|mal)\b\s*"), " * "),
+    (lazy_compile(r"(?i)\s*\bdivided\s+by\b\s*"), " / "),
+    (lazy_compile(r"(?i)\s*\bplus\b\s*"), " + "),
+    (lazy_compile(r"(?i)\s*\bminus\b\s*"), " - "),
+    (lazy_compile(r"\s*(?:乘以|乘上|乘)\s*"), " * "),
+    (lazy_compile(r"\s*除以\s*"), " / "),
+    (lazy_compile(r"\s*(?:加上|加)\s*"), " + "),
+    (lazy_compile(r"\s*(?:减去|减)\s*"), " - "),
+    (lazy_compile(r"(?<=[\d)])\s*(?:的)?平方(?![根米厘公千英分毫])"), "^2"),  # "2平方", "5的平方"; never 平方米
+    (lazy_compile(r"(?<=[\d)])\s*(?:的)?立方(?![根米厘公千英分毫])"), "^3"),
+    (lazy_compile(r"\s*的\s*(\d+)\s*次(?:方|幂)"), r"^\1"),
+    (lazy_compile(r"([\d.]+(?:\^[\d.]+)?|\([^()]*\))\s*(?:和|与|跟)\s*([\d.]+(?:\^[\d.]+)?|\([^()]*\))\s*的\s*(和|差|积|商)"),
      lambda m: f"({m.group(1)} {dict(和='+', 差='-', 积='*', 商='/')[m.group(3)]} {m.group(2)})"),
-    (re.compile(r"\s*的\s*(?:和|差|积|商)\s*$"), ""),  # "3的平方除以2的立方的商": the result named, said already
-    (re.compile(r"(?i)\s*to\s+the\s+(\d+)(?:st|nd|rd|th)(?:\s+power)?"), r"^\1"),  # "2 to the 10th (power)"
-    (re.compile(r"(?i)\s*(?:to\s+the\s+power(?:\s+of)?|raised\s+to(?:\s+the\s+power(?:\s+of)?)?)\s*"), "^"),
-    (re.compile(r"(?i)\s*\bsquared\b"), "^2"),
-    (re.compile(r"(?i)\s*\bcubed\b"), "^3"),
+    (lazy_compile(r"\s*的\s*(?:和|差|积|商)\s*$"), ""),  # "3的平方除以2的立方的商": the result named, said already
+    (lazy_compile(r"(?i)\s*to\s+the\s+(\d+)(?:st|nd|rd|th)(?:\s+power)?"), r"^\1"),  # "2 to the 10th (power)"
+    (lazy_compile(r"(?i)\s*(?:to\s+the\s+power(?:\s+of)?|raised\s+to(?:\s+the\s+power(?:\s+of)?)?)\s*"), "^"),
+    (lazy_compile(r"(?i)\s*\bsquared\b"), "^2"),
+    (lazy_compile(r"(?i)\s*\bcubed\b"), "^3"),
 ]
 
 
@@ -320,8 +320,8 @@ _ITEM = r"(?>-?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?)"  # atomic: one readi
 _LIST = rf"{_ITEM}(?:(?>\s*(?:,(?!\d{{3}}(?!\d))\s*(?:and\s+)?|、|，|&|\band\b|和|与|及)\s*){_ITEM})++"  # a comma before
 # three digits is a thousands separator, never the list's; separators and the list possessive (one reading, linear)
 _AGGREGATES = [
-    re.compile(rf"(?i)\b(?:the\s+)?(?P<fn>average|mean|sum|total)\s+of\s+(?:the\s+numbers\s+)?(?P<items>{_LIST})"),
-    re.compile(rf"(?P<items>{_LIST})\s*(?:的|这几个数的|这些数的)?\s*(?P<fn>平均数|平均值|平均|总和|之和)"),
+    lazy_compile(rf"(?i)\b(?:the\s+)?(?P<fn>average|mean|sum|total)\s+of\s+(?:the\s+numbers\s+)?(?P<items>{_LIST})"),
+    lazy_compile(rf"(?P<items>{_LIST})\s*(?:的|这几个数的|这些数的)?\s*(?P<fn>平均数|平均值|平均|总和|之和)"),
 ]
 
 
@@ -339,15 +339,15 @@ def _discount(m: re.Match[str]) -> str:
 
 # Percentages as people write them; a % followed by a number stays the modulo operator (10 % 3).
 _PERCENTAGES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
-    (re.compile(r"(?i)\s*\b(?:percent|per\s+cent)\b"), "%"),
-    (re.compile(_N + r"\s*的\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*\2/100)"),  # 200的15%
-    (re.compile(_N + r"\s*%\s*(?i:off)\s*(?:(?i:of)\s+)?" + _N), r"(\2*(1-\1/100))"),  # 20% off 59.99
-    (re.compile(_N + r"\s+(?i:with|at|minus|less)\s+(?:(?i:a)\s+)?" + _N + r"\s*%\s*(?i:off|discount)"),
+    (lazy_compile(r"(?i)\s*\b(?:percent|per\s+cent)\b"), "%"),
+    (lazy_compile(_N + r"\s*的\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*\2/100)"),  # 200的15%
+    (lazy_compile(_N + r"\s*%\s*(?i:off)\s*(?:(?i:of)\s+)?" + _N), r"(\2*(1-\1/100))"),  # 20% off 59.99
+    (lazy_compile(_N + r"\s+(?i:with|at|minus|less)\s+(?:(?i:a)\s+)?" + _N + r"\s*%\s*(?i:off|discount)"),
      r"(\1*(1-\2/100))"),  # 59.99 with 20% off
-    (re.compile(_N + r"\s*(?:打|的)\s*(\d+(?:\.\d+)?)\s*折"), _discount),  # 59.99打8折
-    (re.compile(_N + r"\s*%\s*(?i:of)\s*" + _N), r"(\1/100*\2)"),  # 15% of 200
-    (re.compile(_N + r"\s*([+-])\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*(1\2\3/100))"),  # 200 + 10%
-    (re.compile(_N + r"\s*%(?!\s*[\d(])"), r"(\1/100)"),  # 15% * 200
+    (lazy_compile(_N + r"\s*(?:打|的)\s*(\d+(?:\.\d+)?)\s*折"), _discount),  # 59.99打8折
+    (lazy_compile(_N + r"\s*%\s*(?i:of)\s*" + _N), r"(\1/100*\2)"),  # 15% of 200
+    (lazy_compile(_N + r"\s*([+-])\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*(1\2\3/100))"),  # 200 + 10%
+    (lazy_compile(_N + r"\s*%(?!\s*[\d(])"), r"(\1/100)"),  # 15% * 200
 ]
 
 

@@ -28,23 +28,23 @@ _FILLER = lazy_compile(
 
 # Things that look like arithmetic but are not: phone numbers, dates, year ranges.
 _TRAPS = (
-    re.compile(r"^\d{3,4}(?:-\d{3,4})+$"),  # 555-1234, 800-555-1234, 2020-2021
-    re.compile(r"^\d-\d{3}-\d{3}-\d{4}$"),  # 1-800-555-1234
-    re.compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$"),  # 2026-11-22
-    re.compile(r"^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$"),  # 11/22/2026
+    lazy_compile(r"^\d{3,4}(?:-\d{3,4})+$"),  # 555-1234, 800-555-1234, 2020-2021
+    lazy_compile(r"^\d-\d{3}-\d{3}-\d{4}$"),  # 1-800-555-1234
+    lazy_compile(r"^\d{4}[-/.]\d{1,2}[-/.]\d{1,2}$"),  # 2026-11-22
+    lazy_compile(r"^\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}$"),  # 11/22/2026
 )
 
 
 # "What percent is 30 of 200?", "30 is what percent of 200", "30是200的百分之几", "30占200的百分之多少"
 _PERCENT_OF = [
-    re.compile(r"(?i)^what\s+(?:percent|percentage|%)\s+(?:of\s+(?P<b>\S+)\s+is\s+(?P<a>\S+)|is\s+(?P<a2>\S+)\s+of\s+(?P<b2>\S+))$"),
-    re.compile(r"(?i)^(?P<a>\S+)\s+is\s+what\s+(?:percent|percentage|%)\s+of\s+(?P<b>\S+)$"),
-    re.compile(r"^(?P<a>[^是占]+?)\s*(?:是|占)\s*(?P<b>[^的]+?)\s*的\s*(?:百分之几|百分之多少|百分比|多少百分比|几成)$"),
+    lazy_compile(r"(?i)^what\s+(?:percent|percentage|%)\s+(?:of\s+(?P<b>\S+)\s+is\s+(?P<a>\S+)|is\s+(?P<a2>\S+)\s+of\s+(?P<b2>\S+))$"),
+    lazy_compile(r"(?i)^(?P<a>\S+)\s+is\s+what\s+(?:percent|percentage|%)\s+of\s+(?P<b>\S+)$"),
+    lazy_compile(r"^(?P<a>[^是占]+?)\s*(?:是|占)\s*(?P<b>[^的]+?)\s*的\s*(?:百分之几|百分之多少|百分比|多少百分比|几成)$"),
     # a fraction as a percentage: "3/4 as a percentage", "what is 3 out of 4 as a percent", "convert 3/4 to a
     # percentage", "3/4是百分之多少", "3/4换算成百分比"
-    re.compile(r"(?i)^(?:what\s+is\s+|express\s+|convert\s+|write\s+)?(?P<a>-?[\d.,]+)\s*(?:/|\s+out\s+of\s+|\s+over\s+)\s*"
+    lazy_compile(r"(?i)^(?:what\s+is\s+|express\s+|convert\s+|write\s+)?(?P<a>-?[\d.,]+)\s*(?:/|\s+out\s+of\s+|\s+over\s+)\s*"
                r"(?P<b>-?[\d.,]+)\s+(?:as|in|to|into)\s+(?:a\s+)?(?:percent|percentage|%)$"),
-    re.compile(r"^(?P<a>[\d.]+)\s*/\s*(?P<b>[\d.]+)\s*(?:是|等于|换算成|化成|写成|用)\s*(?:百分之几|百分之多少|百分比|多少百分比)"
+    lazy_compile(r"^(?P<a>[\d.]+)\s*/\s*(?P<b>[\d.]+)\s*(?:是|等于|换算成|化成|写成|用)\s*(?:百分之几|百分之多少|百分比|多少百分比)"
                r"(?:表示|是多少)?$"),
 ]
 
@@ -149,15 +149,15 @@ _NUMBER = r"(-?\d+(?:\.\d+)?|[０-９]+)"
 
 
 _CONTINUE = [
-    (re.compile(r"^(?:再|然后|接着)?(?:乘以|乘上|乘|×)\s*" + _NUMBER), "*"),
-    (re.compile(r"^(?:再|然后|接着)?(?:除以)\s*" + _NUMBER), "/"),
-    (re.compile(r"^(?:再|然后|接着)?(?:加上|加)\s*" + _NUMBER), "+"),
-    (re.compile(r"^(?:再|然后|接着)?(?:减去|减)\s*" + _NUMBER), "-"),
-    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:times|multiplied\s+by|multiply\s+(?:it|that)\s+by|x)\s*" + _NUMBER), "*"),
-    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:divided\s+by|divide\s+(?:it|that)\s+by|over)\s*" + _NUMBER), "/"),
-    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:plus|add)\s*" + _NUMBER), "+"),
-    (re.compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:minus|subtract)\s*" + _NUMBER), "-"),
-    (re.compile(r"^(?:再|然后)?(?:[*×/÷+\-−^])\s*" + _NUMBER), None),
+    (lazy_compile(r"^(?:再|然后|接着)?(?:乘以|乘上|乘|×)\s*" + _NUMBER), "*"),
+    (lazy_compile(r"^(?:再|然后|接着)?(?:除以)\s*" + _NUMBER), "/"),
+    (lazy_compile(r"^(?:再|然后|接着)?(?:加上|加)\s*" + _NUMBER), "+"),
+    (lazy_compile(r"^(?:再|然后|接着)?(?:减去|减)\s*" + _NUMBER), "-"),
+    (lazy_compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:times|multiplied\s+by|multiply\s+(?:it|that)\s+by|x)\s*" + _NUMBER), "*"),
+    (lazy_compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:divided\s+by|divide\s+(?:it|that)\s+by|over)\s*" + _NUMBER), "/"),
+    (lazy_compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:plus|add)\s*" + _NUMBER), "+"),
+    (lazy_compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:minus|subtract)\s*" + _NUMBER), "-"),
+    (lazy_compile(r"^(?:再|然后)?(?:[*×/÷+\-−^])\s*" + _NUMBER), None),
 ]
 
 
@@ -300,7 +300,7 @@ _FACTORS = [
     (r"days?|hours?|天|小时", (24.0,)), (r"years?|days?|年|天", (365.0,)), (r"years?|weeks?|年|周|星期", (52.0,)),
     (r"km|kilo|met(?:er|re)|grams?|lit(?:er|re)|mm|cm|公里|千米|千克|公斤|米|克|升", (1000.0, 100.0)),
 ]
-_FACTOR_RULES = [(re.compile(units, re.IGNORECASE), values) for units, values in _FACTORS]
+_FACTOR_RULES = [(lazy_compile(units, re.IGNORECASE), values) for units, values in _FACTORS]
 
 
 def _factors(question: str) -> set[float]:

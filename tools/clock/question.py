@@ -28,27 +28,27 @@ _LEAD = r"^(?:请问|请|帮我查一下|帮我查|查一下|你知道|(?i:pleas
 
 
 _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
-    ("difference", re.compile(_LEAD + r"(?P<place>[^\s,，]+?)\s*(?:和|与|跟|同)\s*(?P<other_place>[^\s,，]+?)\s*(?:的)?\s*"
+    ("difference", lazy_compile(_LEAD + r"(?P<place>[^\s,，]+?)\s*(?:和|与|跟|同)\s*(?P<other_place>[^\s,，]+?)\s*(?:的)?\s*"
                                       r"(?:时差|时间差|相差几个?小时|差几个?小时|差多少(?:个)?小时)(?:是多少|多少|有多少|是几个?小时|几个?小时)?$")),
-    ("difference", re.compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+)?time\s+difference\s+between\s+(?P<place>.+?)\s+and\s+"
+    ("difference", lazy_compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+)?time\s+difference\s+between\s+(?P<place>.+?)\s+and\s+"
                                       r"(?P<other_place>.+?))$")),
     # a time of day in one place, in another: "when it's 3pm in London, what time is it in Tokyo?", "3pm London time
     # in Tokyo", "伦敦下午3点是北京几点", "北京时间晚上8点是纽约几点"
-    ("convert", re.compile(_LEAD + r"(?i:(?:(?:when|if)\s+it(?:'s|\s+is)\s+)?(?P<at>\S+(?:\s?[ap]\.?m\.?)?)\s+in\s+"
+    ("convert", lazy_compile(_LEAD + r"(?i:(?:(?:when|if)\s+it(?:'s|\s+is)\s+)?(?P<at>\S+(?:\s?[ap]\.?m\.?)?)\s+in\s+"
                                    r"(?P<place>.+?),?\s+what\s+time\s+(?:is\s+it|will\s+it\s+be)\s+in\s+(?P<other_place>.+?)|"
                                    r"(?:convert\s+|what(?:'s|\s+is)\s+)?(?P<at2>\S+(?:\s?[ap]\.?m\.?)?)\s+(?:in\s+)?"
                                    r"(?P<place2>\S+(?:\s+\S+){0,3}?)(?:\s+time)?\s+(?:in|to)\s+(?P<other_place2>\S+(?:\s+\S+){0,3}?)"
                                    r"(?:\s+time)?)$")),
-    ("convert", re.compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
+    ("convert", lazy_compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
                                    r"\s*(?:半|\d{1,2}\s*分?|[一三]刻)?)\s*(?:是|等于|相当于|的时候)?\s*(?P<other_place>[^\s,，\d]+?)"
                                    r"(?:时间)?\s*(?:几点|几点钟|什么时间|几点了)$")),
-    ("days_until", re.compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?days\s+(?:are\s+(?:there|left)\s+)?(?:until|till|til|to|before)\s+"
+    ("days_until", lazy_compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?days\s+(?:are\s+(?:there|left)\s+)?(?:until|till|til|to|before)\s+"
                                       r"(?P<date>.+?)|days\s+(?:until|till|to)\s+(?P<date2>.+?))$")),
-    ("days_between", re.compile(_LEAD + r"(?:从)?\s*(?P<date>[^到至]+?)\s*(?:到|至)\s*(?P<other_date>.+?)\s*(?:有|共|一共|相差|差)?\s*"
+    ("days_between", lazy_compile(_LEAD + r"(?:从)?\s*(?P<date>[^到至]+?)\s*(?:到|至)\s*(?P<other_date>.+?)\s*(?:有|共|一共|相差|差)?\s*"
                                         r"(?:多少|几)\s*天$")),
-    ("days_between", re.compile(_LEAD + r"(?i:how\s+many\s+days\s+(?:are\s+there\s+)?(?:between|from)\s+(?P<date>.+?)\s+"
+    ("days_between", lazy_compile(_LEAD + r"(?i:how\s+many\s+days\s+(?:are\s+there\s+)?(?:between|from)\s+(?P<date>.+?)\s+"
                                         r"(?:and|to|until)\s+(?P<other_date>.+?))$")),
-    ("date", re.compile(_LEAD + r"(?i:when\s+is\s+(?P<date>.+?)|what(?:'s|\s+is)\s+the\s+date\s+(?P<date2>.+?)|"
+    ("date", lazy_compile(_LEAD + r"(?i:when\s+is\s+(?P<date>.+?)|what(?:'s|\s+is)\s+the\s+date\s+(?P<date2>.+?)|"
                                 r"what\s+date\s+(?:is\s+it|will\s+it\s+be|was\s+it)\s+(?P<date5>in\s+.+?|.+?\s+(?:from\s+now|ago))|"
                                 r"what\s+date\s+is\s+(?P<date3>.+?)|what(?:'s|\s+is)\s+(?P<date4>today)'?s\s+date)$")),
 ]

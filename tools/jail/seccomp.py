@@ -8,15 +8,48 @@ that never goes through Python (C extensions, ctypes). A syscall made through an
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import platform
 import socket
 import sys
+from collections.abc import Iterator
+
+_SONAMES = {"c": "libc.so.6", "seccomp": "libseccomp.so.2"}  # what pyseccomp looks up, by the names glibc's loader knows
+
+
+@contextlib.contextmanager
+def _found_by_the_loader() -> Iterator[None]:
+    """``ctypes.util.find_library`` answers pyseccomp's two look-ups from the dynamic loader itself (``dlopen`` by
+    soname) while it loads: the stock search runs ``ldconfig -p`` in a child process for each, two processes and
+    about 20 ms of every question's start. A name the loader does not know is searched for as before (musl, another
+    soname)."""
+    import ctypes.util
+
+    stock = ctypes.util.find_library
+
+    def find(name: str) -> str | None:
+        soname = _SONAMES.get(name)
+        if soname is not None:
+            try:
+                ctypes.CDLL(soname)
+                return soname
+            except OSError:
+                pass
+        return stock(name)
+
+    ctypes.util.find_library = find
+    try:
+        yield
+    finally:
+        ctypes.util.find_library = stock
+
 
 try:  # loaded with this module, before any jail: finding libseccomp runs ldconfig, which a jail would not allow
-    import pyseccomp as _libseccomp
-except (ImportError, OSError):  # the binding, or libseccomp.so.2 it loads, is missing
+    with _found_by_the_loader():
+        import pyseccomp as _libseccomp
+except (ImportError, OSError, RuntimeError):  # the binding, or libseccomp.so.2 it loads, is missing
     _libseccomp = None
 
 PR_SET_NO_NEW_PRIVS = 38

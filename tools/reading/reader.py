@@ -23,12 +23,12 @@ from __future__ import annotations
 import base64
 import json
 import math
-import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
+from tools.lazy_re import lazy_compile
 
 # A clear reading: the best target's probability, and its lead over the next one. Chosen on held-out folds of the
 # training data for a precision of at least 99 % (scripts/train_reader.py prints the figures).
@@ -42,8 +42,8 @@ SURE = 0.99
 # out, the guard keeps 98 % of the right out-of-reach readings and all but one of the abilities ones.
 FOREIGN = 0.5
 
-_TOKEN = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,:]\d+)*|[%+*/=^×÷?$€£-]")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_TOKEN = lazy_compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,:]\d+)*|[%+*/=^×÷?$€£-]")
+_CJK = lazy_compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def tokens(text: str) -> list[str]:
@@ -213,4 +213,4 @@ def read(text: str) -> Reading | None:
     return model().read(text)
 
 
-_LETTERS = re.compile(r"[^\W\d_]{2}")
+_LETTERS = lazy_compile(r"[^\W\d_]{2}")

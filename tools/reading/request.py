@@ -187,27 +187,27 @@ _AMOUNT_NOUN = lazy_compile(r"(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent)\s+of\s+\
 _N = r"(\d+(?:\.\d+)?)"
 # Compound quantities and durations, written as one amount of the smaller unit.
 _COMPOUNDS = [
-    (re.compile(rf"\b{_N}\s*(?:feet|foot|ft|')\s*(?:and\s+)?{_N}\s*(?:inches|inch|in\b|\")", re.IGNORECASE), 12, "inches",
+    (lazy_compile(rf"\b{_N}\s*(?:feet|foot|ft|')\s*(?:and\s+)?{_N}\s*(?:inches|inch|in\b|\")", re.IGNORECASE), 12, "inches",
      "feet", r"inch|inches"),
-    (re.compile(rf"\b{_N}\s*(?:pounds?|lbs?)\s*(?:and\s+)?{_N}\s*(?:ounces?|oz)\b", re.IGNORECASE), 16, "ounces",
+    (lazy_compile(rf"\b{_N}\s*(?:pounds?|lbs?)\s*(?:and\s+)?{_N}\s*(?:ounces?|oz)\b", re.IGNORECASE), 16, "ounces",
      "pounds", r"ounces?|oz"),
-    (re.compile(rf"\b{_N}\s*(?:hours?|hrs?|h)\s*(?:and\s+)?{_N}\s*(?:minutes?|mins?|m)\b", re.IGNORECASE), 60,
+    (lazy_compile(rf"\b{_N}\s*(?:hours?|hrs?|h)\s*(?:and\s+)?{_N}\s*(?:minutes?|mins?|m)\b", re.IGNORECASE), 60,
      "minutes", "hours", r"minutes?|mins?"),
-    (re.compile(rf"\b{_N}\s*(?:minutes?|mins?)\s*(?:and\s+)?{_N}\s*(?:seconds?|secs?|s)\b", re.IGNORECASE), 60,
+    (lazy_compile(rf"\b{_N}\s*(?:minutes?|mins?)\s*(?:and\s+)?{_N}\s*(?:seconds?|secs?|s)\b", re.IGNORECASE), 60,
      "seconds", "minutes", r"seconds?|secs?"),
-    (re.compile(rf"{_N}\s*(?:个)?(?:小时|钟头)\s*(?:零)?{_N}\s*分(?:钟)?"), 60, "分钟", "小时", r"分钟"),
-    (re.compile(rf"{_N}\s*分(?:钟)?\s*(?:零)?{_N}\s*秒"), 60, "秒", "分钟", r"秒"),
-    (re.compile(rf"{_N}\s*英尺\s*{_N}\s*英寸"), 12, "英寸", "英尺", r"英寸"),
+    (lazy_compile(rf"{_N}\s*(?:个)?(?:小时|钟头)\s*(?:零)?{_N}\s*分(?:钟)?"), 60, "分钟", "小时", r"分钟"),
+    (lazy_compile(rf"{_N}\s*分(?:钟)?\s*(?:零)?{_N}\s*秒"), 60, "秒", "分钟", r"秒"),
+    (lazy_compile(rf"{_N}\s*英尺\s*{_N}\s*英寸"), 12, "英寸", "英尺", r"英寸"),
 ]
 _ZH_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 # An hour and a half, two and a half hours, 两个半小时: in minutes (a count of hours, then half of one)
 _HALVES: list[tuple[re.Pattern[str], Any]] = [
-    (re.compile(r"\b(an|one|\d+)\s+hours?\s+and\s+a\s+half\b|\b(\d+)\s+and\s+a\s+half\s+hours?\b", re.IGNORECASE),
+    (lazy_compile(r"\b(an|one|\d+)\s+hours?\s+and\s+a\s+half\b|\b(\d+)\s+and\s+a\s+half\s+hours?\b", re.IGNORECASE),
      lambda m: f"{(1 if not (m.group(1) or m.group(2)).isdigit() else int(m.group(1) or m.group(2))) * 60 + 30} minutes"),
-    (re.compile(r"\bhalf\s+an\s+hour\b", re.IGNORECASE), lambda m: "30 minutes"),
-    (re.compile(r"(\d+|[一两二三四五六七八九十])个?半(?:个)?(?:小时|钟头)"),
+    (lazy_compile(r"\bhalf\s+an\s+hour\b", re.IGNORECASE), lambda m: "30 minutes"),
+    (lazy_compile(r"(\d+|[一两二三四五六七八九十])个?半(?:个)?(?:小时|钟头)"),
      lambda m: f"{(int(m.group(1)) if m.group(1).isdigit() else _ZH_COUNT[m.group(1)]) * 60 + 30}分钟"),
-    (re.compile(r"半(?:个)?(?:小时|钟头)"), lambda m: "30分钟")]
+    (lazy_compile(r"半(?:个)?(?:小时|钟头)"), lambda m: "30分钟")]
 
 
 def _amount(text: str) -> str:

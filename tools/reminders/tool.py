@@ -455,7 +455,7 @@ def _listing(reminders: list[Reminder], now: datetime, zh: bool) -> str:
     return head + "\n" + "\n".join(f"- {_line(r, now, zh)}" for r in reminders)
 
 
-_ORDINAL = re.compile(r"(?P<last>last|latest|newest|most\s+recent|最后一个|最后那个|最新的?|刚才那个|刚才的|刚刚那个|刚设的|上一个)"
+_ORDINAL = lazy_compile(r"(?P<last>last|latest|newest|most\s+recent|最后一个|最后那个|最新的?|刚才那个|刚才的|刚刚那个|刚设的|上一个)"
                       r"|next|soonest|first|earliest|下一个|最近的?|第一个|最早的?")
 
 

@@ -69,12 +69,12 @@ def condition_words(description: str) -> list[str]:
 # of rain; cloud is false only of a clear sky (any rain comes from clouds).
 _RAIN = {51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 80, 81, 82, 95, 96, 99}
 _ASSERTED = (
-    (_RAIN, re.compile(r"\b(?:rain(?:s|y|ing|ed|fall)?|drizzl(?:e|es|ing|y)|showers?|downpours?)\b|(?<![防避])雨(?![伞衣靴具])", re.IGNORECASE)),
-    ({71, 73, 75, 77, 85, 86}, re.compile(r"\b(?:snow(?:s|y|ing|ed|fall)?|sleet|blizzards?)\b|(?<!滑)雪(?!糕)", re.IGNORECASE)),
-    ({95, 96, 99}, re.compile(r"\b(?:thunder(?:storms?|y)?|lightning)\b|雷", re.IGNORECASE)),
-    ({45, 48}, re.compile(r"\b(?:fog(?:gy|s)?|mist(?:y|s)?)\b|雾", re.IGNORECASE)),
-    ({0, 1, 2}, re.compile(r"\b(?:sunny|sunshine|cloudless|clear\s+sk(?:y|ies))\b|晴|阳光|艳阳", re.IGNORECASE)),
-    (set(CODES) - {0}, re.compile(r"\b(?:cloudy|overcast|clouds?)\b|多云|阴天|阴沉|乌云", re.IGNORECASE)),
+    (_RAIN, lazy_compile(r"\b(?:rain(?:s|y|ing|ed|fall)?|drizzl(?:e|es|ing|y)|showers?|downpours?)\b|(?<![防避])雨(?![伞衣靴具])", re.IGNORECASE)),
+    ({71, 73, 75, 77, 85, 86}, lazy_compile(r"\b(?:snow(?:s|y|ing|ed|fall)?|sleet|blizzards?)\b|(?<!滑)雪(?!糕)", re.IGNORECASE)),
+    ({95, 96, 99}, lazy_compile(r"\b(?:thunder(?:storms?|y)?|lightning)\b|雷", re.IGNORECASE)),
+    ({45, 48}, lazy_compile(r"\b(?:fog(?:gy|s)?|mist(?:y|s)?)\b|雾", re.IGNORECASE)),
+    ({0, 1, 2}, lazy_compile(r"\b(?:sunny|sunshine|cloudless|clear\s+sk(?:y|ies))\b|晴|阳光|艳阳", re.IGNORECASE)),
+    (set(CODES) - {0}, lazy_compile(r"\b(?:cloudy|overcast|clouds?)\b|多云|阴天|阴沉|乌云", re.IGNORECASE)),
 )
 # A sentence that hedges, negates or speaks of another time asserts nothing about this report.
 _HEDGE = lazy_compile(r"\b(?:no|not|never|without|unlikely|chance|possib\w*|might|may|could|would|in case|if|unless|"

@@ -11,10 +11,14 @@ from assistant.envnames import OPTIONS
 from assistant.frontends.progress import terminal
 
 def settings_for(overrides: dict[str, Any] | None = None):
+    """The paths and the settings of a command that answers (or may): its compiled patterns are kept in the cache
+    from here on (:func:`tools.lazy_re.keep_programs`), so the next process does not compile them again."""
     from assistant.config_load import load_settings
     from assistant.paths import resolve_paths
+    from tools.lazy_re import keep_programs
 
     paths = resolve_paths()
+    keep_programs(paths.cache_dir)
     return paths, load_settings(paths, overrides)
 
 

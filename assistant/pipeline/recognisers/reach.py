@@ -17,7 +17,7 @@ from tools.reading.reader import SURE, Reading
 from tools.lazy_re import lazy_compile
 
 # (what it is, in English and Chinese, for the honest line; the imperative that asks for it)
-_ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, re.compile(pattern, re.IGNORECASE)) for en, zh, pattern in [
+_ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, lazy_compile(pattern, re.IGNORECASE)) for en, zh, pattern in [
     ("send e-mails or messages", "发邮件或消息",
      r"^(?:send|write\s+and\s+send|e-?mail|reply\s+to)\b(?!\s+(?:me\s+)?(?:a\s+)?(?:summary|list))"
      r"|^(?:text|message|dm)\s+(?:my\s+\w+|him\b|her\b|them\b|(?-i:[A-Z])\w+)"

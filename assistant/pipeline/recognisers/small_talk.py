@@ -93,20 +93,20 @@ def is_social_reply(piece: str) -> bool:
 
 # When nothing the tiny model said stayed small talk: a line in kind, by what the message was (the first that fits).
 _REPLIES = [
-    (re.compile(r"thank|thx|\bty\b|cheers|appreciate|谢|感谢|辛苦", re.IGNORECASE), "You're welcome!", "不客气!"),
-    (re.compile(r"good\s*night|晚安", re.IGNORECASE), "Good night!", "晚安!"),
-    (re.compile(r"bye|see\s+you|later|take\s+care|ttyl|再见|拜拜|回头见|明天见", re.IGNORECASE),
+    (lazy_compile(r"thank|thx|\bty\b|cheers|appreciate|谢|感谢|辛苦", re.IGNORECASE), "You're welcome!", "不客气!"),
+    (lazy_compile(r"good\s*night|晚安", re.IGNORECASE), "Good night!", "晚安!"),
+    (lazy_compile(r"bye|see\s+you|later|take\s+care|ttyl|再见|拜拜|回头见|明天见", re.IGNORECASE),
      "Goodbye, take care!", "再见!"),
-    (re.compile(r"sorry|my\s+bad|对不起|不好意思|抱歉", re.IGNORECASE), "No worries!", "没关系!"),
-    (re.compile(r"how\s+(?:are|r|is|have|do|was)|你好吗|怎么样|还好吗", re.IGNORECASE), "I'm doing well, thank you!",
+    (lazy_compile(r"sorry|my\s+bad|对不起|不好意思|抱歉", re.IGNORECASE), "No worries!", "没关系!"),
+    (lazy_compile(r"how\s+(?:are|r|is|have|do|was)|你好吗|怎么样|还好吗", re.IGNORECASE), "I'm doing well, thank you!",
      "我很好,谢谢!"),
-    (re.compile(r"nice\s+to\s+(?:meet|see)|很高兴认识", re.IGNORECASE), "Nice to meet you too!", "我也很高兴认识你!"),
-    (re.compile(r"morning|早上好|早安|上午好", re.IGNORECASE), "Good morning!", "早上好!"),
-    (re.compile(r"afternoon|下午好|中午好", re.IGNORECASE), "Good afternoon!", "下午好!"),
-    (re.compile(r"evening|晚上好", re.IGNORECASE), "Good evening!", "晚上好!"),
-    (re.compile(r"h(?:i|ello|ey)|greetings|yo\b|what'?s\s+up|\bsup\b|你好|您好|嗨|哈喽|早|在吗", re.IGNORECASE),
+    (lazy_compile(r"nice\s+to\s+(?:meet|see)|很高兴认识", re.IGNORECASE), "Nice to meet you too!", "我也很高兴认识你!"),
+    (lazy_compile(r"morning|早上好|早安|上午好", re.IGNORECASE), "Good morning!", "早上好!"),
+    (lazy_compile(r"afternoon|下午好|中午好", re.IGNORECASE), "Good afternoon!", "下午好!"),
+    (lazy_compile(r"evening|晚上好", re.IGNORECASE), "Good evening!", "晚上好!"),
+    (lazy_compile(r"h(?:i|ello|ey)|greetings|yo\b|what'?s\s+up|\bsup\b|你好|您好|嗨|哈喽|早|在吗", re.IGNORECASE),
      "Hello!", "你好!"),
-    (re.compile(r"great|awesome|amazing|the\s+best|smart|helpful|funny|kind|good\s+(?:job|work|bot)|well\s+done|"
+    (lazy_compile(r"great|awesome|amazing|the\s+best|smart|helpful|funny|kind|good\s+(?:job|work|bot)|well\s+done|"
                 r"like\s+you|love|棒|厉害|不错|很好", re.IGNORECASE), "Thank you!", "谢谢!"),
 ]
 

@@ -4,6 +4,8 @@ deterministic hooks that let the pipeline skip model calls when the answer is ce
 from __future__ import annotations
 
 import asyncio
+import copy
+import functools
 
 from typing import Any, Callable, ClassVar, Generic, Literal, Sequence, TypeVar
 
@@ -323,13 +325,20 @@ class Tool(Generic[A]):
     continues_by_substitution: ClassVar[bool] = True
 
     def args_schema(self) -> dict[str, Any]:
-        return self.Args.model_json_schema()
+        """The JSON Schema of :attr:`Args` (made once a class: pydantic takes a millisecond or two for each, and
+        every model call that offers tools asks for it); a copy the caller may change."""
+        return copy.deepcopy(_schema_of(self.Args))
 
     def ollama_tool(self) -> dict[str, Any]:
         """The tool in the shape Ollama's ``tools=`` expects."""
         schema = self.args_schema()
         schema.pop("title", None)
         return {"type": "function", "function": {"name": self.name, "description": self.description, "parameters": schema}}
+
+
+@functools.lru_cache(maxsize=256)
+def _schema_of(args: type[BaseModel]) -> dict[str, Any]:
+    return args.model_json_schema()
 
 
 async def run_direct(tool: Tool, args: BaseModel, timeout: float | None) -> ToolResult:

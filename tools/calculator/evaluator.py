@@ -354,8 +354,9 @@ _PERCENTAGES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]
 def _notation(s: str) -> str:
     """Averages and sums of lists, fractions, thousands separators, n!, degrees, 3x4 and word operators as Python
     arithmetic."""
-    for pattern in _AGGREGATES:
-        s = pattern.sub(_aggregate, s)
+    if _worded(s):
+        for pattern in _AGGREGATES:
+            s = pattern.sub(_aggregate, s)
     s = _MIXED.sub(lambda m: f"({m.group(1)}+{_FRACTIONS[m.group(2)]})", s)
     s = _FRACTION.sub(lambda m: f"({_FRACTIONS[m.group()]})", s)
     s = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), s)
@@ -363,12 +364,21 @@ def _notation(s: str) -> str:
     s = _FACTORIAL.sub(r"factorial(\1)", s)
     s = _DEGREES.sub(r"(\1*pi/180)", s)
     s = _TIMES_X.sub(r"\1*", s)
-    for pattern, op in _WORD_OPERATORS:
-        s = pattern.sub(op, s)
+    if _worded(s):
+        for pattern, op in _WORD_OPERATORS:
+            s = pattern.sub(op, s)
     return s
 
 
+def _worded(s: str) -> bool:
+    """Whether ``s`` holds a word (a letter, or a 汉字), which every aggregate and word operator needs: a sum
+    written in symbols skips their fifty searches."""
+    return any(c.isalpha() for c in s)
+
+
 def _percentages(s: str) -> str:
+    if "%" not in s and "折" not in s and "cent" not in s.lower():  # what each of them needs
+        return s
     for pattern, op in _PERCENTAGES:
         s = pattern.sub(op, s)
     return s

@@ -206,7 +206,9 @@ async def test_the_weather_in_other_words_with_no_place_is_the_home_city_or_aske
     ("will there be fog in my current position", "Chicago"), ("whats it doing outside right now", "Chicago"),
     ("i need meteorological data for tallahassee", "Tallahassee"), ("can you give me info on miami weather", "Miami"),
     ("what are the atmospheric conditions in sparks", "Sparks"), ("will it get over 90 degrees today", "Chicago"),
-    ("is it nice in nice today", "Nice"),
+    ("is it nice in nice today", "Nice"), ("will it rain at all this week", "Chicago"),
+    ("will there be fog after sunset", "Chicago"), ("which day will be rainy in this week", "Chicago"),
+    ("should i wear layers sometime today", "Chicago"),
 ])
 async def test_the_weather_in_the_words_it_is_asked_with_is_read_whatever_the_reader_makes_of_it(
         fake, weather_app, question, place):
@@ -217,8 +219,10 @@ async def test_the_weather_in_the_words_it_is_asked_with_is_read_whatever_the_re
     assert place in result.answer and result.tool_calls[0].args["place"].lower() == place.lower()
 
 
-def test_the_weather_in_its_words_with_no_place_and_no_home_city_is_asked_back(tmp_path):
-    decision = _decision(tmp_path, "will it freeze tonight")
+@pytest.mark.parametrize("question", ["will it freeze tonight", "will it rain at all this week",
+                                      "will there be fog after sunset", "is umbrella necessary for my outing"])
+def test_the_weather_in_its_words_with_no_place_and_no_home_city_is_asked_back(tmp_path, question):
+    decision = _decision(tmp_path, question)
     assert decision is not None and decision.route == router.CLARIFY and "Which place" in (decision.reply or "")
 
 
@@ -226,6 +230,7 @@ def test_the_weather_in_its_words_with_no_place_and_no_home_city_is_asked_back(t
     "is the oven hot", "where do you hail from", "please set the temperature to 70", "set temperature to 75",
     "what is a hurricane", "what's humidity", "what's a rain check?", "the weather is sunny today", "it's raining", "what are you doing outside",
     "what should i wear to the wedding", "is it cold in here", "what time does the sun set", "how hot is the sun",
+    "what happens after sunset", "which city is the coldest", "which is the best day to visit",
 ])
 def test_words_that_only_sound_like_the_weather_are_not_its_request(tmp_path, question):
     for home in ({}, {"home_city": "Chicago"}):
@@ -268,3 +273,26 @@ def test_unit_words_it_cannot_account_for_are_left_to_the_model(tmp_path, questi
 def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, question, weather):
     decision = _decision(tmp_path, question, home_city="Chicago")
     assert (decision is not None and decision.route == "weather") == weather, decision
+
+
+@pytest.mark.parametrize("question", [
+    "What will the weather be like in Paris on dec. 8, 2027", "What will the weather be in Paris on 12/14/2027",
+    "weather in Paris in july", "will it snow in Paris next year", "what will the weather be in Paris this winter",
+    "what was the weather in Paris last october", "is it going to rain in Paris on the 2nd",
+    "will it be sunny in Paris in 3 weeks", "Give me the weather forecast for here in august",
+])
+def test_a_day_the_reader_cannot_read_is_never_answered_with_todays_forecast(tmp_path, question):
+    """A year, a date in figures, a month, a season, weeks or years ahead, the past: today's forecast would answer
+    another question, so no rule is certain (the model answers, or says it cannot)."""
+    for home in ({}, {"home_city": "Chicago"}):
+        decision = _decision(tmp_path, question, **home)
+        assert decision is None or decision.route not in ("weather", router.CLARIFY), (question, home, decision)
+
+
+@pytest.mark.parametrize("question, when", [("weather in Paris on December 2", "December 2"),
+                                            ("weather in Paris this week", "this week"),
+                                            ("what is the forecast for Paris for the next 7 days", "the next 7 days"),
+                                            ("what's the weather forecast for here", None)])
+def test_a_day_the_reader_reads_is_the_forecasts(tmp_path, question, when):
+    decision = _decision(tmp_path, question, home_city="Chicago")
+    assert decision is not None and decision.route == "weather" and decision.args[0].when == when

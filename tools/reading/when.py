@@ -157,6 +157,28 @@ def find_when(text: str) -> str | None:
     return text[start:end].strip()
 
 
+# What says a time this reader does not read, once what it reads is set aside: a year, a date in figures or an
+# ordinal ("on 12/14/2027", "dec. 8, 2027", "on the 2nd"), a month or a season ("in july", "this winter"), a span
+# of weeks, months or years ("in 2 weeks", "next year"), the past ("last october", "two days ago").
+_UNREAD_FIGURES = lazy_compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}\s*/\s*\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)
+_UNREAD_WORDS = frozenset("""
+january february march april june july august september october november december jan feb mar apr jun jul aug sep
+sept oct nov dec winter summer autumn springtime wintertime summertime week weeks month months year years decade
+decades ago last
+""".split())
+
+
+def unread(text: str) -> bool:
+    """Whether ``text`` says a time that :func:`find_when` and :func:`resolve` do not read (see above): a forecast
+    of today would answer another question."""
+    rest = text
+    for m in reversed(_pieces(text)):
+        rest = rest[:m.start()] + " " + rest[m.end():]
+    if _UNREAD_FIGURES.search(rest):
+        return True
+    return not _UNREAD_WORDS.isdisjoint("".join(c if c.isalpha() else " " for c in rest.casefold()).split())
+
+
 def resolve(phrase: str, now: datetime) -> Period | None:
     """The period ``phrase`` means when it is ``now`` (local time of the place). ``None``: not a time phrase."""
     today = now.date()

@@ -18,7 +18,7 @@ from tools.weather.text import (
     explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense, zh_unknown_place,
 )
 from tools.reading.reader import leftover, read as read_intent, unexplained
-from tools.reading.when import find_when
+from tools.reading.when import find_when, unread
 from tools.lazy_re import lazy_compile
 
 
@@ -126,7 +126,17 @@ class WeatherQuestions:
                 args.append(WeatherArgs(place=written, when=when, language=language))
         return args
 
+    def time_unread(self, question: str) -> bool:
+        """A time said that the day reader does not read ("on 12/14/2027", "next year", "in july"), the places
+        named set aside ("Winter Park"): no forecast is certain, since today's would answer another question."""
+        blanked = question
+        for written, _ in sorted(self._found(question), key=lambda f: -len(f[0])):
+            blanked = blanked.replace(written, " ")
+        return unread(blanked)
+
     def route(self, question: str) -> list[BaseModel] | None:
+        if self.time_unread(question):
+            return None
         args = self._by_rule(question)
         if args is None and isinstance(heard := self.by_words(question), list):
             return heard  # "will it freeze tonight": no weather word the rule's own test knows in this sense
@@ -163,7 +173,7 @@ class WeatherQuestions:
         """After a weather turn: the same question about another place ("那北京呢?", "and in Paris?"), another day
         ("那明天呢?", "and on Sunday?"), or both; or a weather question naming no place ("明天会下雨吗?"), which
         is about the previous places."""
-        if previous.route != self.route_name or len(question) > 40:
+        if previous.route != self.route_name or len(question) > 40 or self.time_unread(question):
             return None
         places = self.places_in(question)
         when = self.when_in(question)
@@ -194,11 +204,13 @@ class WeatherQuestions:
         return [WeatherArgs(place=p, when=when, language=language) for p in dict.fromkeys(a["place"] for a in before)]
 
     def missing(self, question: str) -> str | None:
-        if self.cfg.home_city or weather_words.not_a_request(question):
-            return None  # "it's raining", "what's humidity": nothing to ask back for
+        if self.cfg.home_city or weather_words.not_a_request(question) or self.time_unread(question):
+            return None  # "it's raining", "what's humidity": nothing to ask back for; "next year": not for now
+        heard = self.by_words(question)  # "will it freeze tonight": the weather's words alone, and no place said
+        if isinstance(heard, str):
+            return heard
         if not asks_weather(question) or states_temperature(question) or explains(question) or about_a_thing(question):
-            heard = self.by_words(question)  # "will it freeze tonight": the weather's words, and no place said
-            return heard if isinstance(heard, str) else None
+            return None
         named, excluded = self.named_and_excluded(question)
         if named or excluded or asks_any_place(question) or names_something(question):
             return None
@@ -210,7 +222,7 @@ class WeatherQuestions:
         request is one that weather requests are made of (or the words left over are one place's name); the home
         city when none is named, else the question back for the place."""
         if about_a_thing(question) or states_temperature(question) or asks_any_place(question) \
-                or weather_words.not_a_request(question):
+                or weather_words.not_a_request(question) or self.time_unread(question):
             return None  # a thing's temperature, a figure said, "any city": the model reads it (how the world works,
             # "why", "what is a front", is not in weather requests' words: left over, it goes to the model below)
         return self._heard(question, lambda said: True if not unexplained(question, "weather", said)

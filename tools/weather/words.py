@@ -25,7 +25,7 @@ FELT = frozenset("""
 hot hotter cold colder warm warmer chilly cool cooler nice high low highs lows jacket coat raincoat sweater shorts
 layers sunscreen sunblock gloves scarf boots umbrella conditions wet dry sky skies nicer feel dress
 """.split())
-OUTDOORS = frozenset({"outside", "outdoors", "out"})
+OUTDOORS = frozenset({"outside", "outdoors", "out", "outing"})
 # The words any such request is asked with. Not here, on purpose: the past ("did", "was", "last", "yesterday": the
 # tool forecasts), "why" (how the world works), "here" said alone ("is it cold in here": indoors), "any city".
 SAID_WITH = frozenset("""
@@ -38,7 +38,8 @@ say about so as may might again when am up today today's tomorrow tomorrow's ton
 extended local outlook see if whether yet still also just already probability percent % ? going doing index
 expecting forecasting predict predicting level levels alert alerts warning warnings around near nearby
 are s have has coming soon data likely gonna two three four five seven ten fourteen fifteen all hour hours times
-rundown highest lowest coverage
+rundown highest lowest coverage which after before during sunset sunrise dawn dusk sometime anytime necessary
+come comes close neighboring neighbouring far faraway away within same vicinity
 """.split())
 _HERE = ("around here", "out here", "where i am", "where i'm at", "where i am at", "near me", "my area", "my location",
          "my city", "my town", "my current position", "my current location", "my current spot", "my current place",
@@ -62,6 +63,8 @@ def read(question: str, said: str) -> tuple[list[str], int, int] | Literal[True]
     words = tokens(text)
     if not words:
         return None
+    # "here" is where the user is ("the forecast for here", "is there a storm here"), but "in here" is indoors
+    words = ["area" if w == "here" and (i == 0 or words[i - 1] != "in") else w for i, w in enumerate(words)]
     taken = set(tokens(said))
     if all(w in taken or w == "?" for w in words):
         return None  # "Nice.", "Paris?": a place alone (after a weather turn, its follow-up reads it)

@@ -190,6 +190,7 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
     ("what day will it be in 3 days?", "25 November 2026 is a Wednesday."),
     ("what day of the week was it 100 days ago?", "14 August 2026 was a Friday."),
     ("三个月后是几月几号", "三个月后是2027年2月22日(星期一)。"),
+    ("what day of the week is the 12th", "12 December 2026 is a Saturday."),  # the next 12th
 ])
 async def test_dates(clock, question, expected):
     assert await answer(clock(), question) == expected
@@ -233,6 +234,19 @@ async def test_a_clock_question_costs_no_model_call(fake, make_app):
 def test_a_day_counted_from_today(text, expected):
     """A month later on the 31st is the month's last day; a span alone is no date."""
     found = read_date(text, date(2026, 1, 31))
+    assert (found[0] if found else None) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the 12th", date(2026, 12, 12)), ("the twelfth", date(2026, 12, 12)), ("the twenty second", date(2026, 12, 22)),
+    ("the twenty-fourth", date(2026, 12, 24)), ("the 27th", date(2026, 11, 27)), ("the 22nd of this month", date(2026, 11, 22)),
+    ("the 31st", date(2026, 12, 31)), ("the 31st of this month", None), ("the second", date(2026, 12, 2)),
+    ("second", None), ("the 32nd", None),
+])
+def test_a_day_of_the_month_said_alone_is_the_next_one(text, expected):
+    """Said alone, the 12th is the next 12th (today's included), or this month's when "this month" is said; a month
+    that lacks the day passes to the next that has it; "second" alone is no day ("a second")."""
+    found = read_date(text, date(2026, 11, 27))
     assert (found[0] if found else None) == expected
 
 

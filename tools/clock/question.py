@@ -142,6 +142,7 @@ _DAY_WORDS = frozenset({"date", "dates", "day", "weekday", "week", "fall", "fall
 _TIME_WORDS = frozenset({"time", "hour", "clock", "local", "zone", "timezone", "minute", "there", "uses", "over",
                          "back", "home", "out", "down", "that", "applicable", "they", "fall", "falls", "does", "do",
                          "use", "are", "am", "kept", "keep", "set"})
+_DATE_TOO = frozenset({"date", "today", "today's"})  # "what is the date and time (for today)": the time's answer says it
 _WEEKDAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "days", "off", "free", "until", "till",
                             "til", "upcoming", "coming", "up", "soon", "closest", "nearest", "public", "bank",
@@ -220,6 +221,8 @@ class ClockReading:
             timely = bool(words & {"time", "hour", "clock", "timezone"})
             daily = bool(words & {"date", "day", "days", "weekday", "today", "today's", "month", "year"} or words & _WEEKDAY_NAMES)
             target = "clock.time" if timely and not daily else "clock.date" if daily and not timely else ""
+            if timely and daily and {"date", "time"} <= words and not words & {"zone", "timezone"}:
+                target = "clock.time"  # "what is the date and time": the time's answer says the date too
             zoned = "timezone" in words or any(a == "time" and b == "zone" for a, b in zip(said, said[1:], strict=False))
             timed = "hour" in words or any(a == "time" and b != "zone" for a, b in zip(said, [*said[1:], ""], strict=False))
             if target == "clock.time" and zoned and not timed:  # "chicago's time zone"; not "the time in the central timezone"
@@ -303,7 +306,7 @@ class ClockReading:
         set to in orlando florida right now", "which timezone is reno in")."""
         if words & {"need", "want", "set", "start", "make", "create"} and not words & {"what", "what's", "whats", "tell"}:
             return None  # "i need you to set a time": a timer or a reminder, not the time now
-        known = " ".join(_SAID_WITH | _TIME_WORDS)
+        known = " ".join(_SAID_WITH | _TIME_WORDS | (_DATE_TOO if "date" in words else set()))
         if not unexplained(question, frame, known):
             return [ClockArgs(ask=ask, place="")]
         run = leftover(question, frame, known)

@@ -325,9 +325,7 @@ class Tool(Generic[A]):
     continues_by_substitution: ClassVar[bool] = True
 
     def args_schema(self) -> dict[str, Any]:
-        """The JSON Schema of :attr:`Args` (made once a class: pydantic takes a millisecond or two for each, and
-        every model call that offers tools asks for it); a copy the caller may change."""
-        return copy.deepcopy(_schema_of(self.Args))
+        return copy.deepcopy(_schema_of(self.Args))  # made once a class (every call offering tools asks), a copy
 
     def ollama_tool(self) -> dict[str, Any]:
         """The tool in the shape Ollama's ``tools=`` expects."""

@@ -54,6 +54,8 @@ def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question
     ("what reminders do I have?", "list", ""), ("我有哪些提醒", "list", ""), ("list my timers", "list", ""),
     ("cancel the dentist one", "cancel", "dentist"), ("取消提醒", "cancel", ""), ("cancel all my reminders", "cancel", "all"),
     ("cancel reminder 3", "cancel", "3"), ("取消所有提醒", "cancel", "all"),
+    ("下午的日程是什么", "list", ""), ("查看最近的日程", "list", ""), ("本周还有什么待办事项", "list", ""),
+    ("今天有什么日程", "list", ""), ("清空提醒", "cancel", "all"), ("清空闹钟", "cancel", "all"),
 ])
 def test_listing_and_cancelling_in_words(question, action, target):
     request = read(question)
@@ -61,7 +63,8 @@ def test_listing_and_cancelling_in_words(question, action, target):
 
 
 @pytest.mark.parametrize("question", ["how do reminders work?", "I set a timer yesterday and it rang",
-                                      "remind me what the capital of France is", "提醒是什么意思",
+                                      "remind me what the capital of France is", "提醒是什么意思", "日程是什么意思",
+                                      "什么是待办事项", "清空购物车", "日程表怎么做",
                                       "my alarm didn't go off this morning", "what is 10 minutes in seconds?"])
 def test_what_only_mentions_reminders_is_no_request(question):
     assert read(question) is None

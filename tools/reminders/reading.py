@@ -328,12 +328,16 @@ _ZH_SET = lazy_compile(
     r"|(?:另一个|另外一个|一个)?(?P<rest4>[^的]*?\d[^的]*?)的?闹钟"
     r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
-_ZH_LIST = lazy_compile(r"^(?:我)?(?:有|还有)(?:哪些|什么|几个|没有)(?:提醒|闹钟|定时器)|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部)?(?:提醒|闹钟|定时器)"
-                      r"|^(?:我的)?(?:提醒|闹钟|定时器)(?:有哪些|列表)")
+# The list asked for: "我有哪些提醒", "查看最近的日程", "下午的日程是什么", "本周还有什么待办事项"
+_ZH_KINDS = r"(?:提醒|闹钟|定时器|日程(?:安排)?|待办事项|待办)"
+_ZH_DAYS = r"(?:今天|明天|上午|下午|晚上|本周|这周|最近)"
+_ZH_LIST = lazy_compile(rf"^(?:我)?{_ZH_DAYS}?(?:我)?(?:有|还有)(?:哪些|什么|几个|没有){_ZH_KINDS}"
+                        rf"|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部|{_ZH_DAYS}的)?{_ZH_KINDS}"
+                        rf"|^(?:我的|{_ZH_DAYS}的)?{_ZH_KINDS}(?:有哪些|列表|是什么|有什么)(?:呢|啊)?$")
 _EN_CANCEL = lazy_compile(
     r"^(?:cancel|delete|remove|clear|stop|dismiss|turn\s+off|forget(?:\s+about)?)\s+(?P<what>.*?)\s*(?:reminders?|timers?|alarms?|ones?)?$"
     r"|^(?:never\s*mind|nevermind)\s+(?:the\s+)?(?P<what2>.*?)\s*(?:reminders?|timers?|alarms?)$", re.IGNORECASE)
-_ZH_CANCEL = lazy_compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关掉|不要)(?:掉)?(?P<what>.*?)(?:的)?(?:提醒|闹钟|定时器|计时器|倒计时)(?:吧)?$"
+_ZH_CANCEL = lazy_compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关掉|不要|清空)(?:掉)?(?P<what>.*?)(?:的)?(?:提醒|闹钟|定时器|计时器|倒计时)(?:吧)?$"
                         r"|^(?:取消|删除)(?:掉)?(?P<what2>.+?)(?:那个|那条)$")
 
 
@@ -360,8 +364,8 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
                    (re.search(r"\bones?$", text, re.IGNORECASE) and " and " not in what_said and
                     len(what_said.split()) <= 3 and not re.search(r"\b(?:next|previous|other|same)\s*$", what_said, re.I))):
         what = (cancel.group("what") or cancel.group("what2") or "").strip()
-        if re.match(r"^(?:all|every|each|所有|全部)", what, re.IGNORECASE):
-            what = "all"
+        if re.match(r"^(?:all|every|each|所有|全部)", what, re.IGNORECASE) or (not what and "清空" in text):
+            what = "all"  # "清空提醒": every one of them
         what = re.sub(r"^(?:the|my|that|this|那个|这个|我的)\s*", "", what, flags=re.IGNORECASE).strip()
         if not what and re.search(r"\btimers?\b|定时器|计时器|倒计时", text, re.IGNORECASE):
             what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names

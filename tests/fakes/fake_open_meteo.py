@@ -9,6 +9,7 @@ Its clock (``now``, UTC) decides what "today" is at each place, so tests are exa
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -37,6 +38,9 @@ class FakeOpenMeteo(LoopbackServer):
         # that overlap asserts the overlap, not how fast a loaded machine starts the second one
         self.meet = 0
         self._met: asyncio.Event | None = None
+        # hold each forecast until the test sets this (at most ``delay`` seconds): a test that another step runs
+        # while the forecast is awaited sets it when that step starts, not after a guess of how long that takes
+        self.hold: threading.Event | None = None
         self.now = datetime(2026, 11, 22, 11, 0, tzinfo=timezone.utc)  # 19:00 in Beijing, a Sunday
         self.zones: dict[tuple[float, float], str] = {}  # (lat, lon) rounded to 1 -> IANA zone for timezone=auto
         self.days: dict[tuple[float, float, str], dict[str, Any]] = {}  # (lat, lon, local date) -> daily values
@@ -91,6 +95,8 @@ class FakeOpenMeteo(LoopbackServer):
                     await asyncio.wait_for(self._met.wait(), self.delay)
                 except TimeoutError:
                     pass  # they never met: max_in_flight says so
+            elif self.hold is not None:
+                await asyncio.get_running_loop().run_in_executor(None, self.hold.wait, self.delay)
             else:
                 await asyncio.sleep(self.delay)
         finally:

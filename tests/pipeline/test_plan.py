@@ -32,10 +32,18 @@ def test_questions_are_cut_where_a_request_begins(question, parts):
 
 
 async def test_weather_and_a_calculation_in_one_question(model, meteo, scripted_app):
-    meteo.delay = 0.3
+    import threading
+
+    meteo.hold, meteo.delay = threading.Event(), 10.0  # the forecast waits until the calculation's step starts
     model.fn = RoleScript(responder=answered)
     events: list = []
-    result = await scripted_app().ask("北京天气怎么样?顺便算一下 23*47", emit=events.append)
+
+    def seen(e: object) -> None:
+        events.append(e)
+        if isinstance(e, StageStarted) and e.stage == "tool" and e.step == 2:
+            meteo.hold.set()  # type: ignore[union-attr]
+
+    result = await scripted_app().ask("北京天气怎么样?顺便算一下 23*47", emit=seen)
     assert result.ok and result.route == "weather+calculator" and result.route_by == "rule"
     assert model.roles() == ["responder"]  # no router call, no executor: one answer for both
     assert [(s.route, s.ok) for s in result.steps] == [("weather", True), ("calculator", True)]

@@ -245,6 +245,9 @@ def test_a_request_for_a_new_one_or_about_them_is_never_the_list(tmp_path, quest
     ("cancel my reminder to call mum", ["water the plants", ""]), ("delete the reminder about call mum", ["water the plants", ""]),
     ("cancel the timer", ["call mum", "water the plants"]), ("取消定时器", ["call mum", "water the plants"]),
     ("cancel my 5pm reminder", ["water the plants", ""]),
+    # by its place in the list, soonest first (the timer, then call mum, then the plants)
+    ("cancel the second reminder", ["water the plants", ""]), ("取消第二个提醒", ["water the plants", ""]),
+    ("delete the third one", ["call mum", ""]), ("cancel the first one", ["call mum", "water the plants"]),
 ])
 async def test_one_is_cancelled_by_its_subject_its_kind_or_its_time(fake, make_app, cancel, left):
     app = make_app(clock=CLOCK)

@@ -334,6 +334,9 @@ class Reminders(Tool[RemindersArgs]):
             chosen = pending
         elif which:  # "the last one": the one set last; "the next one", "the first": the one due first
             chosen = [max(pending, key=lambda r: r.id)] if which.group("last") else [min(pending, key=lambda r: r.due)]
+        elif (place := _position(target)) is not None:  # "the second one", "第二个": as the list shows them
+            listed = sorted(pending, key=lambda r: r.due)
+            chosen = [listed[place - 1]] if place <= len(listed) else []
         elif target.isdigit() or target.lstrip("#").isdigit():
             chosen = [r for r in pending if r.id == int(target.lstrip("#"))]
         elif target in _KINDS:  # "the timer", "定时器": the one of that kind
@@ -453,6 +456,23 @@ def _listing(reminders: list[Reminder], now: datetime, zh: bool) -> str:
         return "现在没有待办的提醒。" if zh else "You have no reminders pending."
     head = f"你有 {len(reminders)} 个待办提醒:" if zh else f"You have {len(reminders)} pending:"
     return head + "\n" + "\n".join(f"- {_line(r, now, zh)}" for r in reminders)
+
+
+_PLACES_EN = {w: i + 2 for i, w in enumerate("second third fourth fifth sixth seventh eighth ninth tenth".split())} | {
+    f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'}": n for n in range(2, 11)}
+_PLACES_ZH = {f"第{c}": i + 2 for i, c in enumerate("二三四五六七八九十")} | {f"第{n}": n for n in range(2, 11)}
+
+
+def _position(target: str) -> int | None:
+    """A place in the list said as an ordinal past the first ("the second one", "3rd", "第二个", "第3条"): the
+    first is the soonest, read by ``_ORDINAL``."""
+    words = [w for w in target.replace("的", " ").split() if w not in ("the", "my", "one", "reminder", "timer", "alarm")]
+    if len(words) != 1:
+        return None
+    word = words[0]
+    for tail in ("个提醒", "个闹钟", "个定时器", "个", "条", "项"):
+        word = word.removesuffix(tail)
+    return _PLACES_EN.get(word) or _PLACES_ZH.get(word)
 
 
 _ORDINAL = lazy_compile(r"(?P<last>last|latest|newest|most\s+recent|最后一个|最后那个|最新的?|刚才那个|刚才的|刚刚那个|刚设的|上一个)"

@@ -296,3 +296,21 @@ def test_a_day_the_reader_cannot_read_is_never_answered_with_todays_forecast(tmp
 def test_a_day_the_reader_reads_is_the_forecasts(tmp_path, question, when):
     decision = _decision(tmp_path, question, home_city="Chicago")
     assert decision is not None and decision.route == "weather" and decision.args[0].when == when
+
+
+@pytest.mark.parametrize("question, place", [
+    ("Will it storm in Fort Sumner", "Fort Sumner"), ("What is the weather forecast in Country Club Heights",
+                                                      "Country Club Heights"),
+    ("Will there be cloud coverage in Verdery", "Verdery"),
+])
+def test_a_place_written_as_a_name_is_looked_up_when_the_gazetteer_lacks_it(tmp_path, question, place):
+    """The weather's words and a name written capitalised after "in": the tool looks it up online (and says so
+    when it cannot); a word in lower case, or one that only opens the sentence, is no such name."""
+    decision = _decision(tmp_path, question)
+    assert decision is not None and decision.route == "weather" and decision.args[0].place == place
+
+
+@pytest.mark.parametrize("question", ["will it storm in gonbad", "Why does it rain?", "Rain makes me sad"])
+def test_a_word_not_written_as_a_name_is_no_place_to_look_up(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is None or decision.route != "weather" or decision.args[0].place not in ("Gonbad", "gonbad", "Why")

@@ -261,7 +261,13 @@ class WeatherQuestions:
         if left is not True:
             found = self.places().named_around(*left)
             if found is None:
-                return None  # a word no weather request is made of, and no place's name: the model reads it
+                words, start, end = left
+                placed = start > 0 and words[start - 1] in ("in", "at", "for", "near", "around")  # "in Fort Sumner"
+                written = _as_written(question, words[start:end]) if placed else None
+                if written is None:
+                    return None  # a word no weather request is made of, and no place's name: the model reads it
+                # a name written as one ("Will it storm in Fort Sumner"): looked up online by the tool
+                return [WeatherArgs(place=written, when=when, language=language_of(question))]
             named = [*named, found]
         if named:
             return self._args(question, named, when)
@@ -309,3 +315,15 @@ class WeatherQuestions:
     def vet(self, question: str, args: WeatherArgs) -> Verdict | None:
         place = self.places().resolve(args.place)
         return self.excluded(question, place.geonameid) if place else None
+
+
+def _as_written(question: str, run: list[str]) -> str | None:
+    """The words ``run`` as ``question`` writes them when each is capitalised, as a place's name is ("Fort Sumner",
+    "Country Club Heights"); ``None`` for words in lower case, which name a place only when the gazetteer knows it."""
+    if not run or any(not w.isalpha() for w in run):
+        return None
+    pattern = r"\b" + r"[\s,.'-]+".join(re.escape(w) for w in run) + r"\b"
+    m = re.search(pattern, question, re.IGNORECASE)
+    if m is None or not all(w[:1].isupper() for w in m.group(0).replace("-", " ").split()):
+        return None
+    return m.group(0)

@@ -320,10 +320,10 @@ class WeatherQuestions:
 def _as_written(question: str, run: list[str]) -> str | None:
     """The words ``run`` as ``question`` writes them when each is capitalised, as a place's name is ("Fort Sumner",
     "Country Club Heights"); ``None`` for words in lower case, which name a place only when the gazetteer knows it."""
-    if not run or any(not w.isalpha() for w in run):
-        return None
-    pattern = r"\b" + r"[\s,.'-]+".join(re.escape(w) for w in run) + r"\b"
-    m = re.search(pattern, question, re.IGNORECASE)
-    if m is None or not all(w[:1].isupper() for w in m.group(0).replace("-", " ").split()):
-        return None
-    return m.group(0)
+    said = [w.strip(",.?!;:'\"()") for w in question.split()]
+    low = [w.lower() for w in said]
+    for i in range(len(low) - len(run) + 1):
+        if run and low[i:i + len(run)] == run:
+            written = said[i:i + len(run)]
+            return " ".join(written) if all(w[:1].isupper() for w in written) else None
+    return None

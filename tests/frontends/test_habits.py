@@ -108,5 +108,6 @@ def test_the_patterns_one_question_compiled_are_kept_for_the_next(home, fake):
     [kept] = (home / "cache").glob("patterns-*.marshal")
     _, programs = marshal.loads(kept.read_bytes())
     assert len(programs) > 50 and any("miles" in pattern for pattern, _ in programs)
+    assert not list(home.rglob("places-v*.sqlite"))  # a conversion never opens the place index (12 MB unpacked)
     second = run(["ask", "how many miles is 12 km"], env)
     assert first.returncode == second.returncode == 0 and first.stdout == second.stdout and "7.46 miles" in first.stdout

@@ -129,6 +129,8 @@ class WeatherQuestions:
     def time_unread(self, question: str) -> bool:
         """A time said that the day reader does not read ("on 12/14/2027", "next year", "in july"), the places
         named set aside ("Winter Park"): no forecast is certain, since today's would answer another question."""
+        if not unread(question):
+            return False  # the most of questions: no place looked up (a sum never opens the place index)
         blanked = question
         for written, _ in sorted(self._found(question), key=lambda f: -len(f[0])):
             blanked = blanked.replace(written, " ")

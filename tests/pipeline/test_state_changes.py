@@ -256,3 +256,12 @@ async def test_one_is_cancelled_by_its_subject_its_kind_or_its_time(fake, make_a
     result = await app.ask(cancel)
     assert result.route == "reminders" and result.model_calls == 0, result.answer
     assert sorted(text for text, _ in _due(app)) == sorted(left), result.answer
+
+
+async def test_clearing_the_reminders_in_chinese_cancels_every_one(fake, make_app):
+    app = make_app(clock=CLOCK)
+    for question in ("remind me at 5pm to call mum", "提醒我明天早上8点浇花"):
+        assert (await app.ask(question, one_shot="ask")).ok
+    result = await app.ask("清空提醒")
+    assert result.route == "reminders" and result.model_calls == 0 and "已取消" in result.answer, result.answer
+    assert _due(app) == []

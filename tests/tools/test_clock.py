@@ -372,3 +372,12 @@ def test_a_holiday_next_year_is_next_year_s():
     assert read_date("easter next year", today) == (date(2027, 3, 28), "easter")
     assert read_date("christmas next year", today) == (date(2027, 12, 25), "christmas")  # not this December's
     assert read_date("明年的春节", today) == (date(2027, 2, 6), "春节")
+
+
+@pytest.mark.parametrize("question", ["what is the date and time", "tell me the time and date",
+                                      "what is the date and time for today"])
+async def test_the_date_and_the_time_asked_together_are_the_time_here(fake, make_app, question):
+    """Heard by the learned reader as the time or the date, and read by its words: the time here, which says the date
+    ("and" is no place: it had been read as Andorra's)."""
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and result.route == "clock" and result.answer.startswith("It is "), result.answer

@@ -142,7 +142,7 @@ _DAY_WORDS = frozenset({"date", "dates", "day", "weekday", "week", "fall", "fall
 _TIME_WORDS = frozenset({"time", "hour", "clock", "local", "zone", "timezone", "minute", "there", "uses", "over",
                          "back", "home", "out", "down", "that", "applicable", "they", "fall", "falls", "does", "do",
                          "use", "are", "am", "kept", "keep", "set"})
-_DATE_TOO = frozenset({"date", "today", "today's"})  # "what is the date and time (for today)": the time's answer says it
+_DATE_TOO = frozenset({"date", "and", "today", "today's"})  # "what is the date and time (for today)": the time's answer says it
 _WEEKDAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "days", "off", "free", "until", "till",
                             "til", "upcoming", "coming", "up", "soon", "closest", "nearest", "public", "bank",

@@ -36,7 +36,7 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
                        r"待会|一会", re.IGNORECASE)
 # The user's words asking to cancel, and naming what: a kind, "all", or words of a reminder
 _CANCEL_VERB = lazy_compile(r"\b(?:cancel|delete|remove|clear|stop|dismiss|forget|drop|scrap|kill|turn\s+off|switch\s+off|"
-                            r"get\s+rid\s+of|never\s*mind|nevermind|undo|don'?t\s+(?:need|want|bother))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用",
+                            r"get\s+rid\s+of|never\s*mind|nevermind|undo|don'?t\s+(?:need|want|bother))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用|清空",
                             re.IGNORECASE)
 _CHANGE_VERB = lazy_compile(r"\b(?:push|move|change|make|switch|reschedule|bump|shift|delay|postpone|put\s+off)\b|改|推迟|"
                             r"延后|提前|挪|调到|换成", re.IGNORECASE)
@@ -44,7 +44,7 @@ _ASKS_TO_KNOW = lazy_compile(r"\b(?:forget|let\s+me\s+know|notify|alert|tell\s+m
 _CANCELLING = lazy_compile(r"\s*(?:cancel|delete|remove|clear|stop|dismiss|forget|never\s*mind)\b|\s*(?:取消|删除)",
                            re.IGNORECASE)
 _KIND_WORD = lazy_compile(r"remind|timer|alarm|countdown|提醒|定时|计时|闹钟|倒计时", re.IGNORECASE)
-_ALL_WORD = lazy_compile(r"\b(?:all|every|everything|each)\b|所有|全部|统统|都", re.IGNORECASE)
+_ALL_WORD = lazy_compile(r"\b(?:all|every|everything|each)\b|所有|全部|统统|都|清空", re.IGNORECASE)
 # The question back for the time of one to set, by kind and language.
 _WHEN = {"timer": {"zh": "计时多久?(例如“10分钟”)", "en": "How long should the timer run? (\"10 minutes\", \"90 seconds\")"},
          "reminder": {"zh": "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)",

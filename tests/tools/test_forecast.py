@@ -206,6 +206,15 @@ async def test_beyond_sixteen_days_through_the_pipeline(fake, meteo, weather_app
     assert "16 天" in result.answer and meteo.forecast_requests == []
 
 
+@pytest.mark.parametrize("question", ["What will the weather be like in Paris on dec. 8, 2027",
+                                      "will it rain in Paris on 8 December 2027"])
+async def test_a_date_with_its_year_past_sixteen_days_is_said_so(fake, meteo, weather_app, question):
+    """The year read with the day (it had been dropped, and this year's 8 December forecast)."""
+    result = await weather_app().ask(question)
+    assert not result.ok and result.model_calls == 0 and "16 days" in result.answer and "2027" in result.answer
+    assert meteo.forecast_requests == []
+
+
 async def test_the_flawed_model_fetching_the_wrong_day_is_corrected(fake, meteo, weather_app):
     fake.handler = Script(
         router={"route": "weather"},

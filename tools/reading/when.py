@@ -64,9 +64,9 @@ _PIECES = lazy_compile(
     r"|sunday)s?)"
     r"|(?P<en_week>(?:this|the)\s+week)"
     r"|(?P<en_date>(?P<en_month>january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?\s+(?P<en_day>\d{1,2})(?:st|nd|rd|th)?"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?\s+(?P<en_day>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<en_year>\d{4}))?"
     r"|(?P<en_day2>\d{1,2})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<en_month2>january|february|march|april|june|july|august"
-    r"|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+    r"|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?:,?\s+(?P<en_year2>\d{4}))?"
     r"|(?:(?:st|nd|rd|th)\s+(?:of\s+)?|\s+of\s+)(?P<en_may>may))\b)"  # "22nd may", "22 of may": May, not "may be"
     r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|tmrw|tmr)"
     r"|(?P<en_part>(?:this\s+|in\s+the\s+)?(?P<en_part_name>morning|afternoon|evening|night))"
@@ -281,7 +281,7 @@ def _date(g: dict[str, Any], today: date) -> Read:
         y = int(g["zh_year"]) if g["zh_year"] else None
         mo, dd = _zh_number(g["zh_month"]) or 0, _zh_number(g["zh_day"]) or 0
     elif g["en_date"]:
-        y = None
+        y = int(g["en_year"] or g["en_year2"]) if g["en_year"] or g["en_year2"] else None  # "dec. 8, 2027"
         mo = _EN_MONTHS[(g["en_month"] or g["en_month2"] or g["en_may"]).casefold()]
         dd = int(g["en_day"] or g["en_day2"])
     else:

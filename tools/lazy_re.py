@@ -15,6 +15,7 @@ unexpected here falls back to ``re.compile``: the store saves time, it never dec
 
 from __future__ import annotations
 
+import _sre
 import atexit
 import marshal
 import os
@@ -70,8 +71,6 @@ class _Programs:
         self.found = self.compiled = 0  # counts, for tests and the bench
 
     def keep(self, folder: Path) -> None:
-        import _sre
-
         path = folder / f"patterns-{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal"
         if path == self.path and self.owner == os.getpid():
             return
@@ -81,8 +80,6 @@ class _Programs:
         self.path, self.owner, self.known = path, os.getpid(), None
 
     def _header(self) -> tuple[Any, ...]:
-        import _sre
-
         return (_FORMAT, sys.version, _sre.MAGIC, _sre.CODESIZE, sys.maxunicode)
 
     def _read(self) -> dict[tuple[str, int], Program]:
@@ -106,8 +103,6 @@ class _Programs:
         program = self.known.get((pattern, flags))
         if program is not None:
             try:
-                import _sre
-
                 compiled = cast(re.Pattern[str], _sre.compile(pattern, *program))
                 self.found += 1
                 return compiled
@@ -115,8 +110,6 @@ class _Programs:
                 del self.known[(pattern, flags)]
         self.compiled += 1
         try:
-            import _sre
-
             made = _program(pattern, flags)
             compiled = cast(re.Pattern[str], _sre.compile(pattern, *made))
         except re.error:

@@ -8,7 +8,7 @@ import unicodedata
 from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 
-from tools.reading.numerals import to_digits
+from tools.reading.numerals import ordinal, to_digits
 from tools.reading.when import find_when, resolve
 from tools.lazy_re import lazy_compile
 
@@ -263,29 +263,19 @@ def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None
     return None
 
 
-_ORDINALS = {w: i + 1 for i, w in enumerate((
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split())} | {"thirtieth": 30}
 _MONTH_SAID = (" of this month", " this month", " of the month")
 
 
 def _day_of_month(text: str, today: date) -> date | None:
     """A day of the month said alone ("the 12th", "the twelfth", "the twenty second", "the 22nd of this month"):
     this month's, or next month's once this month's has passed (said with "this month": this month's)."""
-    t = " ".join(text.casefold().replace("-", " ").split())
+    t = " ".join(text.casefold().split())
     the = t.startswith("the ")
     t = t.removeprefix("the ")
     this_month = t.endswith(_MONTH_SAID)
     for said in _MONTH_SAID:
         t = t.removesuffix(said)
-    words = t.split()
-    n: int | None = None
-    if len(words) == 1 and t[:-2].isdigit() and t[-2:] in ("st", "nd", "rd", "th"):
-        n = int(t[:-2])
-    elif len(words) == 1 and (the or t not in ("first", "second")):  # "the second", never "a second"
-        n = _ORDINALS.get(t)
-    elif len(words) == 2 and words[0] in ("twenty", "thirty") and words[1] in _ORDINALS and _ORDINALS[words[1]] < 10:
-        n = (20 if words[0] == "twenty" else 30) + _ORDINALS[words[1]]
+    n = ordinal(t) if the or t not in ("first", "second") else None  # "the second", never "a second"
     if n is None or not 1 <= n <= 31:
         return None
     year, month = today.year, today.month

@@ -63,6 +63,16 @@ def _ordinal_at(words: list[str], i: int) -> tuple[int, int] | None:
     return (_EN_ORDINAL_UNITS[w], 1) if w in _EN_ORDINAL_UNITS else None
 
 
+def ordinal(text: str) -> int | None:
+    """The number an ordinal written alone says ("12th", "twelfth", "twenty second", "twenty-first"), or ``None``."""
+    t = text.strip().lower()
+    if t[:-2].isdigit() and t[-2:] in ("st", "nd", "rd", "th"):
+        return int(t[:-2])
+    words = t.split()
+    found = _ordinal_at(words, 0) if words else None
+    return found[0] if found is not None and found[1] == len(words) else None
+
+
 def _suffixed(n: int) -> str:
     return f"{n}{'st' if n % 10 == 1 and n != 11 else 'nd' if n % 10 == 2 and n != 12 else 'rd' if n % 10 == 3 and n != 13 else 'th'}"
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from tools.base import Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.reminders.args import RemindersArgs
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, repeat_said, span_said
+from tools.reading.numerals import ordinal
 from tools.reading.reader import tokens, unexplained
 from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
@@ -458,8 +459,6 @@ def _listing(reminders: list[Reminder], now: datetime, zh: bool) -> str:
     return head + "\n" + "\n".join(f"- {_line(r, now, zh)}" for r in reminders)
 
 
-_PLACES_EN = {w: i + 2 for i, w in enumerate("second third fourth fifth sixth seventh eighth ninth tenth".split())} | {
-    f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'}": n for n in range(2, 11)}
 _PLACES_ZH = {f"第{c}": i + 2 for i, c in enumerate("二三四五六七八九十")} | {f"第{n}": n for n in range(2, 11)}
 
 
@@ -472,7 +471,8 @@ def _position(target: str) -> int | None:
     word = words[0]
     for tail in ("个提醒", "个闹钟", "个定时器", "个", "条", "项"):
         word = word.removesuffix(tail)
-    return _PLACES_EN.get(word) or _PLACES_ZH.get(word)
+    place = _PLACES_ZH.get(word) or ordinal(word)
+    return place if place is not None and 2 <= place <= 10 else None
 
 
 _ORDINAL = lazy_compile(r"(?P<last>last|latest|newest|most\s+recent|最后一个|最后那个|最新的?|刚才那个|刚才的|刚刚那个|刚设的|上一个)"

@@ -27,7 +27,8 @@ layers sunscreen sunblock gloves scarf boots umbrella conditions wet dry sky ski
 """.split())
 OUTDOORS = frozenset({"outside", "outdoors", "out", "outing"})
 # The words any such request is asked with. Not here, on purpose: the past ("did", "was", "last", "yesterday": the
-# tool forecasts), "why" (how the world works), "here" said alone ("is it cold in here": indoors), "any city".
+# tool forecasts), "why" (how the world works), "here" (read() takes it for the user's area, never "in here": indoors),
+# "any city".
 SAID_WITH = frozenset("""
 what what's whats how how's hows is isn't it it's its will would be being going gonna to there there's any the a an of
 for in on at me tell please can could you i need should do does get gets getting expect expected like look looks

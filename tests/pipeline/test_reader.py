@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from assistant.pipeline import router
 from conftest import by_rule
 from tools.reading import reader
 from tools.reading.request import read
+from tools.reading.when import resolve
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "utterances"
 
@@ -275,15 +277,40 @@ def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, questi
     assert (decision is not None and decision.route == "weather") == weather, decision
 
 
+@pytest.mark.parametrize("question, start, end", [
+    ("What will the weather be in Paris on 12/14/2027", "2027-12-14", "2027-12-14"),
+    ("weather in Paris in july", "2027-07-01", "2027-07-31"), ("will it snow in Paris next year", "2027-01-01", "2027-12-31"),
+    ("what will the weather be in Paris this winter", "2026-12-01", "2027-02-28"),
+    ("what was the weather in Paris last october", "2026-10-01", "2026-10-31"),
+    ("is it going to rain in Paris on the 2nd", "2026-12-02", "2026-12-02"),
+    ("will it be sunny in Paris in 3 weeks", "2026-12-18", "2026-12-18"),
+    ("Will it rain in Paris 17 weeks from now?", "2027-03-26", "2027-03-26"),
+    ("Weather for Paris 3 years and a half from now", "2030-05-27", "2030-05-27"),
+    ("Will it snowstorm in Paris on feb. the second?", "2027-02-02", "2027-02-02"),
+    ("Is it going to be sunny on Oct. twenty-seventh, 2031 in Paris", "2031-10-27", "2031-10-27"),
+    ("What will the weather be next apr. in Paris?", "2027-04-01", "2027-04-30"),
+    ("Will it be freezing on 4/20/2038 in Paris", "2038-04-20", "2038-04-20"),
+    ("What was the weather like two days ago in Paris", "2026-11-25", "2026-11-25"),
+    ("Will it be warm in Paris this tuesday", "2026-12-01", "2026-12-01"),  # the coming one, said on a Friday
+])
+def test_a_day_in_other_words_is_read_as_that_day(tmp_path, question, start, end):
+    """Months, seasons, years, weeks or years ahead, spelt ordinals, dates in figures, the past: read as the days
+    they name (the tool then forecasts them, or says they are beyond its 16 days), never as today."""
+    for home in ({}, {"home_city": "Chicago"}):
+        decision = _decision(tmp_path, question, **home)
+        assert decision is not None and decision.route == "weather", (question, home, decision)
+        period = resolve(decision.args[0].when, datetime(2026, 11, 27, 10))
+        assert period is not None and (period.start.isoformat(), period.end.isoformat()) == (start, end), period
+
+
 @pytest.mark.parametrize("question", [
-    "What will the weather be in Paris on 12/14/2027",
-    "weather in Paris in july", "will it snow in Paris next year", "what will the weather be in Paris this winter",
-    "what was the weather in Paris last october", "is it going to rain in Paris on the 2nd",
-    "will it be sunny in Paris in 3 weeks", "Give me the weather forecast for here in august",
+    "will it rain in Paris on 12/5/2032",  # 5 December or 12 May?
+    "Will it be hot on orthodox good friday in Paris", "Will there be a storm in Paris on Robert E Lee's Birthday",
+    "weather in Paris december", "will it be cold in Paris at christmas", "what was the weather in Paris two years back",
 ])
 def test_a_day_the_reader_cannot_read_is_never_answered_with_todays_forecast(tmp_path, question):
-    """A year, a date in figures, a month, a season, weeks or years ahead, the past: today's forecast would answer
-    another question, so no rule is certain (the model answers, or says it cannot)."""
+    """A date in figures that could be either, a holiday, a month said alone: today's forecast would answer another
+    question, so no rule is certain (the model answers, or says it cannot)."""
     for home in ({}, {"home_city": "Chicago"}):
         decision = _decision(tmp_path, question, **home)
         assert decision is None or decision.route not in ("weather", router.CLARIFY), (question, home, decision)

@@ -206,13 +206,35 @@ async def test_beyond_sixteen_days_through_the_pipeline(fake, meteo, weather_app
     assert "16 天" in result.answer and meteo.forecast_requests == []
 
 
-@pytest.mark.parametrize("question", ["What will the weather be like in Paris on dec. 8, 2027",
-                                      "will it rain in Paris on 8 December 2027"])
-async def test_a_date_with_its_year_past_sixteen_days_is_said_so(fake, meteo, weather_app, question):
-    """The year read with the day (it had been dropped, and this year's 8 December forecast)."""
+@pytest.mark.parametrize("question, said", [
+    ("What will the weather be like in Paris on dec. 8, 2027", "2027"), ("will it rain in Paris on 8 December 2027", "2027"),
+    ("Will it be cloudy in Paris next year", "next year"), ("Can you tell me if it'll be freezing in Paris in seven years?",
+                                                            "7 years"),
+    ("What will the weather be like feb. the twentieth in Paris", "feb. the twentieth"),
+    ("Will it rain 17 weeks from now in Paris?", "17 weeks from now"), ("what is the Poland forecast for next January",
+                                                                         "next January"),
+    ("What will the weather be in Paris this winter", "this winter"),
+])
+async def test_a_day_past_sixteen_days_is_said_so(fake, meteo, weather_app, question, said):
+    """The day read whole (a year had been dropped, and this year's 8 December forecast; a month, a season, weeks
+    or years ahead were today's): the tool says, with no model call, that it reaches 16 days."""
     result = await weather_app().ask(question)
-    assert not result.ok and result.model_calls == 0 and "16 days" in result.answer and "2027" in result.answer
+    assert not result.ok and result.model_calls == 0 and "16 days" in result.answer and said in result.answer
+    assert meteo.forecast_requests == [] and fake.requests == []
+
+
+async def test_a_day_long_past_is_said_so(fake, meteo, weather_app):
+    result = await weather_app().ask("What was the weather like last may in Paris")
+    assert not result.ok and result.model_calls == 0 and "last 7 days" in result.answer and "last may" in result.answer
     assert meteo.forecast_requests == []
+
+
+async def test_a_few_hours_ahead_is_that_hours_forecast(tmp_path, gazetteer_index, meteo, runner):
+    """"four hours from now" at 12:00 in Paris: 16:00 to 17:00 that day."""
+    result = await runner.run(weather(tmp_path, gazetteer_index, meteo.url, meteo.now),
+                              WeatherArgs(place="Paris", when="4 hours from now"))
+    assert result.ok and result.data["dates"] == ["2026-11-22"]
+    assert (result.data["hours"]["from"], result.data["hours"]["to"]) == ("16:00", "17:00")
 
 
 async def test_the_flawed_model_fetching_the_wrong_day_is_corrected(fake, meteo, weather_app):

@@ -56,6 +56,8 @@ def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question
     ("cancel reminder 3", "cancel", "3"), ("取消所有提醒", "cancel", "all"),
     ("下午的日程是什么", "list", ""), ("查看最近的日程", "list", ""), ("本周还有什么待办事项", "list", ""),
     ("今天有什么日程", "list", ""), ("清空提醒", "cancel", "all"), ("清空闹钟", "cancel", "all"),
+    ("get rid of my eight am alarm", "cancel", "8 am"), ("please erase the dentist reminder", "cancel", "dentist"),
+    ("switch off the 6:30 alarm", "cancel", "6:30"),
 ])
 def test_listing_and_cancelling_in_words(question, action, target):
     request = read(question)

@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any, Callable
 from zoneinfo import ZoneInfo
 from tools.lazy_re import lazy_compile
+from tools.reading.numerals import ordinal
 
 MAX_DAYS_AHEAD = 15  # Open-Meteo forecasts 16 days: today and 15 more
 MAX_DAYS_BACK = 7
@@ -30,6 +31,8 @@ _EN_WEEKDAYS |= {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "
 _EN_MONTHS = {m: i + 1 for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
                                               "september", "october", "november", "december"))}
 _EN_MONTHS |= {m[:3]: i for m, i in list(_EN_MONTHS.items())} | {"sept": 9}
+_EN_LONG = {"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+            "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 
 # Parts of a day, as local hours [start, end).
 PARTS = {"morning": (6, 12), "noon": (11, 14), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
@@ -39,6 +42,18 @@ _ZH_PARTS = {"早上": "morning", "早晨": "morning", "上午": "morning", "清
 
 _ZH_NUM = r"[0-9０-９]{1,2}|十[一二三四五六七八九]?|[一二两三四五六七八九]十?[一二三四五六七八九]?|几"
 _EN_NUM = r"\d{1,2}|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
+# An amount of time ahead or ago: "3", "365", "fifteen and a half", "a couple of", "forty-four"
+_EN_AMOUNT = (r"(?:a\s+couple\s+of|a\s+few|\d{1,4}(?:\.\d+)?|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]+(?:one|two|three|four"
+              r"|five|six|seven|eight|nine))?|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True))
+              + r"|an|seventeen|eighteen|nineteen)(?:\s+and\s+a\s+half)?")
+_EN_UNIT = r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|years?|yrs?|decades?"
+_EN_MONTH = ("january|february|march|april|may|june|july|august|september|october|november|december"
+             "|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
+_EN_ORDINAL = (r"(?:twenty|thirty)[\s-]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|first|second|third"
+               r"|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
+               r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth")
+_SEASON_WHICH = r"next|this|last|past|coming|in\s+the|during\s+the|over\s+the|for\s+the|the|in|during"
+_EN_HOUR_WORD = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 
 # One alternation, each alternative named for what it is; the scanner joins neighbouring pieces into one phrase
 # ("明天" + "下午", "Friday" + "at 5 pm").
@@ -58,24 +73,39 @@ _PIECES = lazy_compile(
     r"|(?P<en>\b(?:"
     r"(?P<en_span>(?:the\s+)?(?:next|coming|following)\s+(?P<en_span_n>" + _EN_NUM + r")\s+days?"
     r"|(?:the\s+)?(?:next|coming)\s+(?P<en_span_week>week|fortnight|two\s+weeks))"
-    r"|(?P<en_after>in\s+(?P<en_after_n>" + _EN_NUM + r")\s+days?(?:'?\s*time)?)"
+    r"|(?P<en_after>(?:in\s+(?:about\s+|another\s+)?(?P<en_after_n>" + _EN_AMOUNT + r")\s+(?P<en_after_unit>" + _EN_UNIT
+    + r")(?:\s+and\s+a\s+half)?(?:'?s?\s*time|\s+from\s+(?:now|today))?"
+    r"|(?P<en_from_n>" + _EN_AMOUNT + r")\s+(?P<en_from_unit>" + _EN_UNIT + r")(?:\s+and\s+a\s+half)?"
+    r"\s+(?:from\s+(?:now|today)|later|hence|(?P<en_ago>ago))))"
+    r"|(?P<en_cal>(?P<en_cal_which>this|next|last|past|coming|the\s+coming|the\s+following|the\s+past)\s+"
+    r"(?P<en_cal_unit>month|year|decade))"
     r"|(?P<en_weekend>(?P<en_weekend_next>next\s+)?(?:this\s+|the\s+|over\s+the\s+)?weekend)"
-    r"|(?P<en_weekday>(?:(?P<en_wd_week>next|this|coming|last)\s+)?(?P<en_wd>monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|(?P<en_weekday>(?<!good\s)(?<!black\s)(?<!holy\s)(?<!ash\s)(?<!cyber\s)(?:(?P<en_wd_week>next|this|coming|last)\s+)?(?P<en_wd>monday|tuesday|wednesday|thursday|friday|saturday"
     r"|sunday)s?)"
-    r"|(?P<en_week>(?:this|the)\s+week)"
-    r"|(?P<en_date>(?P<en_month>january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?\s+(?P<en_day>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<en_year>\d{4}))?"
-    r"|(?P<en_day2>\d{1,2})(?:(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<en_month2>january|february|march|april|june|july|august"
-    r"|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?:,?\s+(?P<en_year2>\d{4}))?"
-    r"|(?:(?:st|nd|rd|th)\s+(?:of\s+)?|\s+of\s+)(?P<en_may>may))\b)"  # "22nd may", "22 of may": May, not "may be"
+    r"|(?P<en_week>(?P<en_week_which>this|the|last|past)\s+week)"
+    r"|(?P<en_date>(?P<en_month>" + _EN_MONTH + r")\.?\s+(?:the\s+)?(?P<en_day>\d{1,2}(?:st|nd|rd|th)?|" + _EN_ORDINAL + r")"
+    r"(?:,?\s+(?P<en_year>\d{4}))?"
+    r"|(?:the\s+)?(?P<en_day2>\d{1,2}|" + _EN_ORDINAL + r")(?:(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<en_month2>"
+    + _EN_MONTH.replace("|may", "") + r")\.?(?:,?\s+(?P<en_year2>\d{4}))?"
+    r"|(?:(?:st|nd|rd|th)?\s+(?:of\s+)?|\s+of\s+)(?P<en_may>may))\b)"  # "22nd may", "22 of may": May, not "may be"
+    r"|(?P<en_num>(?P<en_num_m>\d{1,2})/(?P<en_num_d>\d{1,2})(?:/(?P<en_num_y>\d{4}|\d{2}))?(?![/\d]))"
+    r"|(?P<en_month_only>(?P<en_mo_which>next|this|last|past|coming|in|during|for|until|till|through|of|early|late|mid)"
+    r"[\s-]+(?:the\s+month\s+of\s+)?(?P<en_mo>" + _EN_MONTH + r")\b\.?(?!\s*(?:the\s+)?\d))"
+    r"|(?P<en_season>(?:(?P<en_se_which>" + _SEASON_WHICH + r")\s+)?(?P<en_se>winter|summer|autumn)(?:time)?"
+    r"|(?P<en_se_which2>" + _SEASON_WHICH.replace("|the|", "|") + r")\s+(?P<en_se2>spring|fall)(?:time)?|(?P<en_se3>spring)time)"
+    r"|(?P<en_year_only>(?:in|during|for|of|the\s+year)\s+(?P<en_year_n>(?:19|20)\d\d)(?![/:\d-]))"
+    r"|(?P<en_dom>(?:on\s+the\s+(?P<en_dom_word>" + _EN_ORDINAL + r")|(?:on\s+)?the\s+(?P<en_dom_n>\d{1,2})(?:st|nd|rd|th))"
+    r"(?!\s+(?:of\s+)?(?:" + _EN_MONTH + r")\b))"
     r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|tmrw|tmr)"
     r"|(?P<en_part>(?:this\s+|in\s+the\s+)?(?P<en_part_name>morning|afternoon|evening|night))"
-    r"|(?P<en_hour>(?:at\s+|around\s+|by\s+)?(?P<en_hour_n>\d{1,2})(?::(?P<en_min>\d\d))?\s*(?P<en_ampm>a\.?m\.?|p\.?m\.?)"
-    r"|(?:at\s+|around\s+|by\s+)(?P<en_hour24>\d{1,2}):(?P<en_min24>\d\d)|noon|midnight)"
+    r"|(?P<en_hour>(?:at\s+|around\s+|by\s+)?(?P<en_hour_n>\d{1,2}|" + _EN_HOUR_WORD + r")(?::(?P<en_min>\d\d))?\s*"
+    r"(?P<en_ampm>a\.?m\.?|p\.?m\.?)"
+    r"|(?:at\s+|around\s+|by\s+)(?P<en_hour24>\d{1,2}):(?P<en_min24>\d\d)(?::\d\d)?"
+    r"|(?:at\s+|around\s+|by\s+)?(?P<en_oclock>\d{1,2}|" + _EN_HOUR_WORD + r")\s*o'?\s*clock|noon|midnight)"
     r")\b)",
     re.IGNORECASE)
 # What may stand between two pieces of one phrase: "明天的下午", "Friday at 5 pm", "tomorrow in the evening".
-_GLUE = lazy_compile(r"^(?:\s|的|,|，|on|at|in|the|around|about)*$", re.IGNORECASE)
+_GLUE = lazy_compile(r"^(?:\s|\x00|的|,|，|on|at|in|the|around|about)*$", re.IGNORECASE)  # \x00: a place set aside
 
 
 def local_zone(fresh: bool = False) -> tzinfo:
@@ -158,13 +188,16 @@ def find_when(text: str) -> str | None:
 
 
 # What says a time this reader does not read, once what it reads is set aside: a year, a date in figures or an
-# ordinal ("on 12/14/2027", "dec. 8, 2027", "on the 2nd"), a month or a season ("in july", "this winter"), a span
-# of weeks, months or years ("in 2 weeks", "next year"), the past ("last october", "two days ago").
-_UNREAD_FIGURES = lazy_compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}\s*/\s*\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b", re.IGNORECASE)
+# ordinal it cannot place ("12/5/2032": May or December?, "the 2nd half"), a month or a season said alone
+# ("december", "spring"), weeks, months or years in words it does not read ("a few weeks", "two years back").
+_UNREAD_FIGURES = lazy_compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}\s*/\s*\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b"
+                               r"|\b(?:good|black|holy|ash|cyber)\s+friday|\bnew\s+year'?s|\b\w+'s\s+(?:birth)?day\b",
+                               re.IGNORECASE)
 _UNREAD_WORDS = frozenset("""
 january february march april june july august september october november december jan feb mar apr jun jul aug sep
 sept oct nov dec winter summer autumn springtime wintertime summertime week weeks month months year years decade
-decades ago last
+decades ago last christmas xmas easter thanksgiving halloween hanukkah ramadan diwali passover valentine birthday
+holiday holidays
 """.split())
 
 
@@ -173,7 +206,8 @@ def unread(text: str) -> bool:
     of today would answer another question."""
     rest = text
     for m in reversed(_pieces(text)):
-        rest = rest[:m.start()] + " " + rest[m.end():]
+        if not (m.group("en_num") and _numeric(m.groupdict()) is None):  # "12/5/2032": which is the month?
+            rest = rest[:m.start()] + " " + rest[m.end():]
     if _UNREAD_FIGURES.search(rest):
         return True
     return not _UNREAD_WORDS.isdisjoint("".join(c if c.isalpha() else " " for c in rest.casefold()).split())
@@ -184,20 +218,34 @@ def resolve(phrase: str, now: datetime) -> Period | None:
     today = now.date()
     days: Period | None = None
     hours: tuple[int, int] | None = None
-    explicit_hour = False
+    explicit_hour = either = part_said = False
     pieces = _pieces(phrase)
     if not pieces:
         return None
     for m in pieces:
         g = m.groupdict()
         if g["zh_part"] or g["en_part"]:
-            hours = PARTS[_ZH_PARTS[g["zh_part"]] if g["zh_part"] else g["en_part_name"].casefold()]
+            said_part = PARTS[_ZH_PARTS[g["zh_part"]] if g["zh_part"] else g["en_part_name"].casefold()]
+            part_said, either = True, False
+            if explicit_hour and hours is not None:  # "seven o'clock this evening": the hour said, in that part
+                if said_part[0] >= 12 and hours[0] < 12:
+                    hours = (hours[0] + 12, hours[0] + 13)
+            else:
+                hours = said_part
         elif g["zh_hour"] or g["en_hour"]:
             explicit_hour = True
             h = _hour(g, hours)
             if h is None:
                 return None
             hours = (h, h + 1)
+            either = bool(g["en_oclock"]) and 1 <= h <= 11 and not part_said  # "at five o'clock": 5:00 or 17:00
+        elif g["en_after"]:
+            read = _ahead(g, now)
+            if read is None:
+                return None
+            days, part = read
+            hours = part or hours
+            explicit_hour = explicit_hour or part is not None
         else:
             for groups, reader in _DAY_READERS:
                 if any(g[name] for name in groups):
@@ -210,7 +258,10 @@ def resolve(phrase: str, now: datetime) -> Period | None:
     if days is None:
         if hours is None:
             return None
-        # "下午" / "at 5 pm" without a day: today, or tomorrow when that hour has passed
+        # "下午" / "at 5 pm" without a day: today, or tomorrow when that hour has passed ("at five o'clock", said at
+        # ten: this afternoon's)
+        if either and hours[0] < now.hour < hours[0] + 12:
+            hours = (hours[0] + 12, hours[0] + 13)
         d = today + timedelta(days=1) if explicit_hour and hours[0] < now.hour else today
         days = Period(d, d)
     if hours is not None and days.days == 1:
@@ -237,9 +288,128 @@ def _span(g: dict[str, Any], today: date) -> Read:
 
 
 def _after(g: dict[str, Any], today: date) -> Read:
-    """"三天后", "in 3 days"."""
-    n = _zh_number(g["zh_after_n"]) if g["zh_after_n"] else _en_number(g["en_after_n"] or "")
+    """"三天后", "in 3 days": a day from today (the hours of a time from now are read by :func:`_ahead`)."""
+    n = _zh_number(g["zh_after_n"]) if g["zh_after_n"] else None
     return None if n is None else _one(today + timedelta(days=n))
+
+
+_UNIT_DAYS = {"day": 1, "week": 7, "wk": 7, "fortnight": 14}
+_UNIT_MONTHS = {"month": 1, "year": 12, "yr": 12, "decade": 120}
+_UNIT_SECONDS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600}
+
+
+def _amount(words: str) -> float | None:
+    """"3", "fifteen and a half", "a couple of", "forty-four": how many."""
+    words = " ".join(words.casefold().replace("-", " ").split())
+    half = 0.5 if words.endswith(" and a half") else 0.0
+    words = words.removesuffix(" and a half")
+    words = words.removeprefix("a ") if words in ("a couple of", "a few") else words
+    if words in ("a", "an", "one"):
+        return 1 + half
+    try:
+        return float(words) + half
+    except ValueError:
+        pass
+    tens, _, unit = words.partition(" ")
+    value = _EN_NUMBERS.get(words) or _EN_LONG.get(words)
+    if value is None and unit:
+        value = _EN_LONG.get(tens, 0) + (_EN_NUMBERS.get(unit) or 0) if tens in _EN_LONG else None
+    return None if value is None else value + half
+
+
+def _ahead(g: dict[str, Any], now: datetime) -> Read:
+    """"in 3 weeks", "seven years from now", "3 years and a half from now", "in 8 hours", "two days ago": the day
+    (and for hours, the hour) that far from now."""
+    said, unit = (g["en_after_n"], g["en_after_unit"]) if g["en_after_n"] else (g["en_from_n"], g["en_from_unit"])
+    n = _amount(said)
+    if n is None:
+        return None
+    if "half" in g["en_after"] and "half" not in said:  # "seven weeks and a half"
+        n += 0.5
+    n = -n if g["en_ago"] else n
+    unit = unit.casefold().rstrip("s")
+    if unit in _UNIT_SECONDS:
+        t = now + timedelta(seconds=n * _UNIT_SECONDS[unit])
+        if abs(n * _UNIT_SECONDS[unit]) < 3600:
+            return _one(t.date())  # "in 1 minute": now
+        return _one(t.date(), (t.hour, t.hour + 1))
+    if unit in _UNIT_DAYS:
+        return _one(now.date() + timedelta(days=int(n * _UNIT_DAYS[unit])))
+    months = n * _UNIT_MONTHS[unit]
+    whole = int(months)
+    d = _add_months(now.date(), whole)
+    return _one(d + timedelta(days=int((months - whole) * 30)))
+
+
+def _add_months(d: date, months: int) -> date:
+    """``d`` that many calendar months on (or back): 31 January and one month, 28 (or 29) February."""
+    y, m = divmod(d.month - 1 + months, 12)
+    year, month = d.year + y, m + 1
+    if not 1 <= year <= 9999:
+        return date.max if months > 0 else date.min
+    last = (date(year + (month == 12), month % 12 + 1, 1) - timedelta(days=1)).day if year < 9999 or month < 12 else 31
+    return date(year, month, min(d.day, last))
+
+
+def _month_end(year: int, month: int) -> date:
+    return _add_months(date(year, month, 1), 1) - timedelta(days=1) if year < 9999 else date(9999, month, 28)
+
+
+def _calendar(g: dict[str, Any], today: date) -> Read:
+    """"this month", "next year", "last month", "the coming decade": the whole of it (what is left, for this one)."""
+    which = " ".join(g["en_cal_which"].casefold().split()).removeprefix("the ")
+    step = {"this": 0, "next": 1, "coming": 1, "following": 1, "last": -1, "past": -1}[which]
+    unit = g["en_cal_unit"].casefold()
+    if unit == "month":
+        first = _add_months(today.replace(day=1), step)
+        return Period(max(first, today) if step == 0 else first, _month_end(first.year, first.month)), None
+    years = 10 if unit == "decade" else 1
+    start = today.year + step * years
+    first, last = date(start, 1, 1), date(start + years - 1, 12, 31)
+    return Period(today if step == 0 else first, last), None
+
+
+def _month(g: dict[str, Any], today: date) -> Read:
+    """"in july", "next april", "last may", "during december": that month, the next one ("this"/"in"/"during": the
+    one now or next; "next": the one after this month; "last"/"past": the one before)."""
+    which = g["en_mo_which"].casefold()
+    month = _EN_MONTHS[g["en_mo"].casefold()]
+    if which in ("last", "past"):
+        year = today.year if month < today.month else today.year - 1
+    elif which == "next":
+        year = today.year if month > today.month else today.year + 1
+    else:
+        year = today.year if month >= today.month else today.year + 1
+    first = date(year, month, 1)
+    return Period(today if first <= today <= _month_end(year, month) else first, _month_end(year, month)), None
+
+
+_SEASONS = {"winter": 12, "spring": 3, "summer": 6, "autumn": 9, "fall": 9}  # the first month, meteorological (north)
+
+
+def _season(g: dict[str, Any], today: date) -> Read:
+    """"this winter", "next summer", "in the fall": its three months (the northern hemisphere's), the one now or
+    next; "last": the one before."""
+    name = (g["en_se"] or g["en_se2"] or g["en_se3"]).casefold()
+    which = (g["en_se_which"] or g["en_se_which2"] or "").casefold().split()[:1]
+    first_month = _SEASONS[name]
+    start = date(today.year - (first_month == 12 and today.month < 3), first_month, 1)
+    end = _add_months(start, 3) - timedelta(days=1)
+    if end < today:
+        start, end = _add_months(start, 12), _add_months(end.replace(day=1), 13) - timedelta(days=1)
+    if which in (["last"], ["past"]):
+        start = _add_months(start, -12)
+        end = _add_months(start, 3) - timedelta(days=1)
+    elif which == ["next"] and start <= today:
+        start = _add_months(start, 12)
+        end = _add_months(start, 3) - timedelta(days=1)
+    return Period(max(start, today) if start <= today <= end else start, end), None
+
+
+def _year(g: dict[str, Any], today: date) -> Read:
+    """"in 2031", "the year 2024": that year (what is left of it, for this one)."""
+    year = int(g["en_year_n"])
+    return Period(max(date(year, 1, 1), today) if year == today.year else date(year, 1, 1), date(year, 12, 31)), None
 
 
 def _weekend(g: dict[str, Any], today: date) -> Read:
@@ -251,7 +421,7 @@ def _weekend(g: dict[str, Any], today: date) -> Read:
 
 
 def _weekday(g: dict[str, Any], today: date) -> Read:
-    """"下周五", "last Monday", "this Friday", "周五" (the next one, today included)."""
+    """"下周五", "last Monday", "周五", "this Friday" (the next one, today included; "这周二": this week's)."""
     wd = _ZH_WEEKDAYS[g["zh_wd"]] if g["zh_wd"] else _EN_WEEKDAYS[g["en_wd"].casefold()]
     which = (g["zh_wd_week"] or g["en_wd_week"] or "").casefold()
     monday = today - timedelta(days=today.weekday())
@@ -259,16 +429,18 @@ def _weekday(g: dict[str, Any], today: date) -> Read:
         return _one(monday + timedelta(days=7 + wd))
     if which.startswith("上") or which == "last":
         return _one(monday + timedelta(days=wd - 7))
-    if which in ("这", "这个", "本", "this"):
+    if which in ("这", "这个", "本"):  # 这周二: this week's, passed or not
         return _one(monday + timedelta(days=wd))
     return _one(today + timedelta(days=(wd - today.weekday()) % 7))
 
 
 def _week(g: dict[str, Any], today: date) -> Read:
-    """"下周": next Monday to Sunday; "这周", "this week": today to Sunday."""
+    """"下周": next Monday to Sunday; "这周", "this week": today to Sunday; "last week": Monday to Sunday before."""
     monday = today - timedelta(days=today.weekday())
     if (g["zh_week_which"] or "") == "下":
         return Period(monday + timedelta(days=7), monday + timedelta(days=13)), None
+    if (g["en_week_which"] or "").casefold() in ("last", "past"):
+        return Period(monday - timedelta(days=7), monday - timedelta(days=1)), None
     return Period(today, monday + timedelta(days=6)), None
 
 
@@ -283,17 +455,33 @@ def _date(g: dict[str, Any], today: date) -> Read:
     elif g["en_date"]:
         y = int(g["en_year"] or g["en_year2"]) if g["en_year"] or g["en_year2"] else None  # "dec. 8, 2027"
         mo = _EN_MONTHS[(g["en_month"] or g["en_month2"] or g["en_may"]).casefold()]
-        dd = int(g["en_day"] or g["en_day2"])
+        said = g["en_day"] or g["en_day2"]
+        dd = int(said) if said.isdigit() else ordinal(said) or 0  # "4th", "twenty-seventh"
+    elif g["en_num"]:
+        if (read := _numeric(g)) is None:
+            return None
+        y, mo, dd = read
     else:
-        y, mo, dd = None, today.month, int(g["zh_day_n"])
+        said = g["zh_day_n"] or g["en_dom_n"] or g["en_dom_word"]
+        y, mo, dd = None, today.month, int(said) if said.isdigit() else ordinal(said) or 0
     try:
         d = date(y or today.year, mo, dd)
         if y is None and d < today - timedelta(days=MAX_DAYS_BACK):
             # "28号" after the 28th: next month; "1月3日" in November: next year
-            d = (date(today.year + 1, mo, dd) if g["zh_date"] or g["en_date"] else _next_month(today, dd))
+            d = (date(today.year + 1, mo, dd) if g["zh_date"] or g["en_date"] or g["en_num"] else _next_month(today, dd))
     except ValueError:
         return None
     return _one(d)
+
+
+def _numeric(g: dict[str, Any]) -> tuple[int | None, int, int] | None:
+    """"4/20/2038", "12/14": month first, as the English readers who write it so mean; ``None`` when the day could
+    be the month too ("12/5/2032": 5 December or 12 May), which is left unread."""
+    m, d = int(g["en_num_m"]), int(g["en_num_d"])
+    if d <= 12 and m != d:
+        return None
+    y = g["en_num_y"]
+    return (None if y is None else int(y) + (2000 if len(y) == 2 else 0)), m, d
 
 
 _OFFSETS = {"大后天": 3, "后天": 2, "明天": 1, "明日": 1, "明儿": 1, "明早": 1, "明晚": 1, "今天": 0, "今日": 0, "今儿": 0,
@@ -311,7 +499,8 @@ def _relative(g: dict[str, Any], today: date) -> Read:
 _DAY_READERS: tuple[tuple[tuple[str, ...], Callable[[dict[str, Any], date], Read]], ...] = (
     (("zh_span", "en_span"), _span), (("zh_after", "en_after"), _after), (("zh_weekend", "en_weekend"), _weekend),
     (("zh_weekday", "en_weekday"), _weekday), (("zh_week", "en_week"), _week),
-    (("zh_date", "en_date", "iso", "zh_day_only"), _date), (("zh_rel", "en_rel"), _relative),
+    (("zh_date", "en_date", "iso", "zh_day_only", "en_num", "en_dom"), _date), (("zh_rel", "en_rel"), _relative),
+    (("en_cal",), _calendar), (("en_month_only",), _month), (("en_season",), _season), (("en_year_only",), _year),
 )
 
 
@@ -330,8 +519,12 @@ def _hour(g: dict[str, Any], part: tuple[int, int] | None) -> int | None:
             h = 0
         elif g["en_hour24"]:
             h = int(g["en_hour24"])
+        elif g["en_oclock"]:  # "at 15 o'clock", "seven o'clock" (after a part of the day past noon: 19)
+            h = _en_number(g["en_oclock"]) or 0
+            if part and part[0] >= 12 and h < 12:
+                h += 12
         else:
-            h = int(g["en_hour_n"]) % 12 + (12 if g["en_ampm"].casefold().startswith("p") else 0)
+            h = (_en_number(g["en_hour_n"]) or 0) % 12 + (12 if g["en_ampm"].casefold().startswith("p") else 0)
     return h if 0 <= h <= 23 else None
 
 

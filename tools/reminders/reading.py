@@ -335,7 +335,8 @@ _ZH_LIST = lazy_compile(rf"^(?:我)?{_ZH_DAYS}?(?:我)?(?:有|还有)(?:哪些|�
                         rf"|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部|{_ZH_DAYS}的)?{_ZH_KINDS}"
                         rf"|^(?:我的|{_ZH_DAYS}的)?{_ZH_KINDS}(?:有哪些|列表|是什么|有什么)(?:呢|啊)?$")
 _EN_CANCEL = lazy_compile(
-    r"^(?:cancel|delete|remove|clear|stop|dismiss|turn\s+off|forget(?:\s+about)?)\s+(?P<what>.*?)\s*(?:reminders?|timers?|alarms?|ones?)?$"
+    r"^(?:please\s+)?(?:cancel|delete|remove|clear|stop|dismiss|erase|disable|deactivate|unset|turn\s+off|switch\s+off|shut\s+off"
+    r"|get\s+rid\s+of|forget(?:\s+about)?)\s+(?P<what>.*?)\s*(?:reminders?|timers?|alarms?|ones?)?$"
     r"|^(?:never\s*mind|nevermind)\s+(?:the\s+)?(?P<what2>.*?)\s*(?:reminders?|timers?|alarms?)$", re.IGNORECASE)
 _ZH_CANCEL = lazy_compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关掉|不要|清空)(?:掉)?(?P<what>.*?)(?:的)?(?:提醒|闹钟|定时器|计时器|倒计时)(?:吧)?$"
                         r"|^(?:取消|删除)(?:掉)?(?P<what2>.+?)(?:那个|那条)$")

@@ -36,7 +36,8 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
                        r"secs?|seconds?|days?|weeks?)\b|\d{1,2}:\d{2}|[点點]|分钟|小时|秒|明天|后天|今晚|早上|晚上|下午|上午|中午|"
                        r"待会|一会", re.IGNORECASE)
 # The user's words asking to cancel, and naming what: a kind, "all", or words of a reminder
-_CANCEL_VERB = lazy_compile(r"\b(?:cancel|delete|remove|clear|stop|dismiss|forget|drop|scrap|kill|turn\s+off|switch\s+off|"
+_CANCEL_VERB = lazy_compile(r"\b(?:cancel|delete|remove|clear|stop|dismiss|erase|disable|deactivate|unset|forget|drop|scrap|kill|"
+                            r"turn\s+off|switch\s+off|shut\s+off|"
                             r"get\s+rid\s+of|never\s*mind|nevermind|undo|don'?t\s+(?:need|want|bother))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用|清空",
                             re.IGNORECASE)
 _CHANGE_VERB = lazy_compile(r"\b(?:push|move|change|make|switch|reschedule|bump|shift|delay|postpone|put\s+off)\b|改|推迟|"

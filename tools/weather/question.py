@@ -96,8 +96,9 @@ class WeatherQuestions:
         """The time phrase of ``question``, read around the places it names (昆明天气 holds 明天 but asks about now)."""
         blanked = question
         for written, _ in sorted(self._found(question), key=lambda f: -len(f[0])):
-            blanked = blanked.replace(written, " " * len(written))
-        return find_when(blanked)
+            blanked = blanked.replace(written, "\x00" * len(written))  # no word, and no space: "in Paris december"
+        phrase = find_when(blanked)
+        return phrase.replace("\x00", " ") if phrase else phrase
 
     @functools.lru_cache(maxsize=64)  # noqa: B019 - one tool object lives as long as its worker; 64 questions kept
     def _found(self, question: str) -> tuple[tuple[str, Place], ...]:
@@ -133,7 +134,7 @@ class WeatherQuestions:
             return False  # the most of questions: no place looked up (a sum never opens the place index)
         blanked = question
         for written, _ in sorted(self._found(question), key=lambda f: -len(f[0])):
-            blanked = blanked.replace(written, " ")
+            blanked = blanked.replace(written, "\x00")
         return unread(blanked)
 
     def route(self, question: str) -> list[BaseModel] | None:

@@ -20,7 +20,7 @@ from tools.gazetteer import Gazetteer, Place
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.question import _NOW
 from tools.weather.wmo import describe
-from tools.reading.when import Period, current_time, day_name, out_of_range, resolve
+from tools.reading.when import MAX_DAYS_AHEAD, MAX_DAYS_BACK, Period, current_time, day_name, out_of_range, resolve
 
 
 ATTRIBUTION = "Weather data by Open-Meteo.com (CC BY 4.0)"
@@ -171,6 +171,8 @@ class OpenMeteo:
         import aiohttp
 
         language = args.language or language_of(args.place)
+        if args.when and (far := self._far_anywhere(args.when)):
+            return far  # "in seven years": beyond the forecast wherever the place is, so no place is looked up
         timeout = aiohttp.ClientTimeout(total=self.cfg.request_timeout)
         async with aiohttp.ClientSession(timeout=timeout) as http:
             try:
@@ -232,6 +234,25 @@ class OpenMeteo:
                           message=LocalText(zh="天气服务拒绝了这次查询,请稍后再试。",
                                             en="the weather service refused the request; try again later."))
 
+    def _far_anywhere(self, when: str) -> ToolResult | None:
+        """The refusal for a day past the forecast's reach in every time zone (a day either side of UTC's date)."""
+        today = self.now().replace(tzinfo=None)
+        period = resolve(when, today)
+        if period is None:
+            return None
+        if period.end > today.date() + timedelta(days=MAX_DAYS_AHEAD + 1):
+            return self._beyond(when, "ahead")
+        if period.start < today.date() - timedelta(days=MAX_DAYS_BACK + 1):
+            return self._beyond(when, "past")
+        return None
+
+    @staticmethod
+    def _beyond(when: str, far: str) -> ToolResult:
+        zh = ("我只能查询今天起 16 天内的天气预报," if far == "ahead" else "我只能查询最近 7 天以内的天气,") + f"“{when}”超出了范围。"
+        en = ("I can only forecast up to 16 days ahead" if far == "ahead" else "I only have the weather of the last 7 days") \
+            + f"; '{when}' is beyond that."
+        return ToolResult(ok=False, error=en, fixable=False, message=LocalText(zh=zh, en=en))
+
     def now(self) -> datetime:
         """The current time (UTC), or the configured clock."""
         return current_time(self.cfg.clock)
@@ -257,10 +278,7 @@ class OpenMeteo:
                 LocalText(zh=f"无法理解时间“{when}”。", en=f"I could not read '{when}' as a day."))
         far = out_of_range(period, local.date())
         if far:
-            zh = ("我只能查询今天起 16 天内的天气预报," if far == "ahead" else "我只能查询最近 7 天以内的天气,") + f"“{when}”超出了范围。"
-            en = ("I can only forecast up to 16 days ahead" if far == "ahead" else "I only have the weather of the last 7 days") \
-                + f"; '{when}' is beyond that."
-            return ToolResult(ok=False, error=en, fixable=False, message=LocalText(zh=zh, en=en))
+            return self._beyond(when, far)
         wanted = period.dates()
         stored = [self.cache.get(self._day_key(place, d)) for d in wanted]
         current = self.cache.get(self._report_key(place)) if _is_today(period, local) else None

@@ -14,6 +14,7 @@ import simpleeval
 
 from tools.reading.numerals import to_digits
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Words
 
 
 MAX_INPUT = 300  # characters of expression
@@ -252,6 +253,11 @@ _PARTS = {"third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "eighth
 _PLACE_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
 _FUNCTION_OF = r"(?i)\b(sqrt|cbrt|exp|abs|sin|cos|tan|factorial)\s+of\s+(?:the\s+number\s+)?"
 _PLACES = r"(?:decimal\s+places?|decimals?|dp|places?|digits?\s+after\s+the\s+(?:decimal\s+)?point)"
+# The operators said as words, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4", "5 squared".
+_OPERATORS = Words({"mod": "%", "modulo": "%", "times": "*", "multiplied by": "*", "mal": "*", "divided by": "/",
+                    "plus": "+", "minus": "-", "乘以": "*", "乘上": "*", "乘": "*", "除以": "/", "加上": "+", "加": "+",
+                    "减去": "-", "减": "-"})
+_POWERS = Words({"squared": "^2", "cubed": "^3"}, around="{}")
 _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # parts and multiples: "half of 250", "a third of 90", "two thirds of 120", "double 37", "5 factorial",
     # "250的一半", "90的三分之一" (to_digits: 90的1/3), "37的两倍"; raised or lowered by a percentage
@@ -289,15 +295,7 @@ _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str
                 r"(?:integer|whole\s+number|one|unit)\s*$"), r"round(\1)"),
     (lazy_compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*(?:四舍五入)?\s*(?:保留|取|到)\s*(\d+)\s*位(?:小数)?\s*$"), r"round(\1, \2)"),
     (lazy_compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*四舍五入(?:到整数|取整)?\s*$"), r"round(\1)"),
-    (lazy_compile(r"(?i)\s*\b(?:mod|modulo)\b\s*"), " % "),
-    (lazy_compile(r"(?i)\s*\b(?:times|multiplied\s+by|mal)\b\s*"), " * "),
-    (lazy_compile(r"(?i)\s*\bdivided\s+by\b\s*"), " / "),
-    (lazy_compile(r"(?i)\s*\bplus\b\s*"), " + "),
-    (lazy_compile(r"(?i)\s*\bminus\b\s*"), " - "),
-    (lazy_compile(r"\s*(?:乘以|乘上|乘)\s*"), " * "),
-    (lazy_compile(r"\s*除以\s*"), " / "),
-    (lazy_compile(r"\s*(?:加上|加)\s*"), " + "),
-    (lazy_compile(r"\s*(?:减去|减)\s*"), " - "),
+    (_OPERATORS.pattern(), _OPERATORS.replacement),
     (lazy_compile(r"(?<=[\d)])\s*(?:的)?平方(?![根米厘公千英分毫])"), "^2"),  # "2平方", "5的平方"; never 平方米
     (lazy_compile(r"(?<=[\d)])\s*(?:的)?立方(?![根米厘公千英分毫])"), "^3"),
     (lazy_compile(r"\s*的\s*(\d+)\s*次(?:方|幂)"), r"^\1"),
@@ -306,8 +304,7 @@ _WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str
     (lazy_compile(r"\s*的\s*(?:和|差|积|商)\s*$"), ""),  # "3的平方除以2的立方的商": the result named, said already
     (lazy_compile(r"(?i)\s*to\s+the\s+(\d+)(?:st|nd|rd|th)(?:\s+power)?"), r"^\1"),  # "2 to the 10th (power)"
     (lazy_compile(r"(?i)\s*(?:to\s+the\s+power(?:\s+of)?|raised\s+to(?:\s+the\s+power(?:\s+of)?)?)\s*"), "^"),
-    (lazy_compile(r"(?i)\s*\bsquared\b"), "^2"),
-    (lazy_compile(r"(?i)\s*\bcubed\b"), "^3"),
+    (_POWERS.pattern(), _POWERS.replacement),
 ]
 
 

@@ -13,6 +13,7 @@ from tools.base import CJK, KeyFact
 from tools.calculator.evaluator import CalcError, MAX_INPUT, format_number, normalize, parse
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Forms
 
 
 # Words around an arithmetic expression that do not change it ("123*456 是多少?").
@@ -35,18 +36,17 @@ _TRAPS = (
 )
 
 
-# "What percent is 30 of 200?", "30 is what percent of 200", "30是200的百分之几", "30占200的百分之多少"
-_PERCENT_OF = [
-    lazy_compile(r"(?i)^what\s+(?:percent|percentage|%)\s+(?:of\s+(?P<b>\S+)\s+is\s+(?P<a>\S+)|is\s+(?P<a2>\S+)\s+of\s+(?P<b2>\S+))$"),
-    lazy_compile(r"(?i)^(?P<a>\S+)\s+is\s+what\s+(?:percent|percentage|%)\s+of\s+(?P<b>\S+)$"),
-    lazy_compile(r"^(?P<a>[^是占]+?)\s*(?:是|占)\s*(?P<b>[^的]+?)\s*的\s*(?:百分之几|百分之多少|百分比|多少百分比|几成)$"),
-    # a fraction as a percentage: "3/4 as a percentage", "what is 3 out of 4 as a percent", "convert 3/4 to a
-    # percentage", "3/4是百分之多少", "3/4换算成百分比"
-    lazy_compile(r"(?i)^(?:what\s+is\s+|express\s+|convert\s+|write\s+)?(?P<a>-?[\d.,]+)\s*(?:/|\s+out\s+of\s+|\s+over\s+)\s*"
-               r"(?P<b>-?[\d.,]+)\s+(?:as|in|to|into)\s+(?:a\s+)?(?:percent|percentage|%)$"),
-    lazy_compile(r"^(?P<a>[\d.]+)\s*/\s*(?P<b>[\d.]+)\s*(?:是|等于|换算成|化成|写成|用)\s*(?:百分之几|百分之多少|百分比|多少百分比)"
-               r"(?:表示|是多少)?$"),
-]
+# "What percent is 30 of 200?", "30 is what percent of 200", "30是200的百分之几", "30占200的百分之多少"; a fraction as a
+# percentage: "3/4 as a percentage", "what is 3 out of 4 as a percent", "convert 3/4 to a percentage", "3/4是百分之多少"
+_PERCENT_OF = Forms([
+    ("what <percent> of {b} is {a}", "{a} {b}"),
+    ("what <percent> is {a} of {b}", "{a} {b}"),
+    ("{a} is what <percent> of {b}", "{a} {b}"),
+    ("{a} (是|占) {b} 的 <zh_percent>", "{a} {b}"),
+    ("[(what is|express|convert|write)] {a} (/|out of|over) {b} (as|in|to|into) [a] <percent>", "{a} {b}"),
+    ("{a} / {b} (是|等于|换算成|化成|写成|用) <zh_percent> [(表示|是多少)]", "{a} {b}"),
+], slots={"a": "figure", "b": "figure"}, phrases={"percent": "(percent|percentage|%)",
+                                                  "zh_percent": "(百分之几|百分之多少|百分比|多少百分比|几成)"})
 
 
 _SPOKEN_ARITHMETIC = lazy_compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去根号开"
@@ -57,29 +57,24 @@ def percent_question(question: str) -> tuple[str, str] | None:
     """(part, whole) when ``question`` asks what percent one number is of another."""
     q = to_digits(unicodedata.normalize("NFKC", question)).strip().rstrip("?？。.!！").strip()
     q = re.sub(r"^(?:请问|(?i:what's))\s*", lambda m: "what is " if m.group().lower().startswith("what") else "", q)
-    for form in _PERCENT_OF:
-        m = form.match(q)
-        if m:
-            a, b = m.group("a") or m.group("a2"), m.group("b") or m.group("b2")
-            if all(re.fullmatch(r"-?\d+(?:\.\d+)?|-?\d{1,3}(?:,\d{3})+", x) for x in (a, b)):
-                return a.replace(",", ""), b.replace(",", "")
+    if (said := _PERCENT_OF.read(q)) is not None:
+        a, b = said.replace(",", "").split()
+        return a, b
     return None
 
 
 # Arithmetic said as a verb, the order of its numbers as the verb has them: "multiply 12 by 7", "add 3 and 9
 # together", "add 15 to 27", "subtract 5 from 20", "divide 100 by 4", "what do you get if you multiply 6 by 7",
 # "what does 6 + 9 equal". The whole request must be the form (a word more and it is not certain).
-_N = r"(-?\d+(?:\.\d+)?)"
-_ASKING = r"(?:(?:what\s+do\s+(?:you|i|we)\s+get\s+(?:if|when)\s+(?:you|i|we)\s+)|(?:(?:can|could|would)\s+(?:you|u)\s+)?(?:please\s+)?)"
-_VERB_FORMS = [
-    (lazy_compile(rf"(?i)^{_ASKING}multiply\s+{_N}\s+(?:by|and|with|times)\s+{_N}(?:\s+together)?$"), "{a} * {b}"),
-    (lazy_compile(rf"(?i)^{_ASKING}divide\s+{_N}\s+by\s+{_N}$"), "{a} / {b}"),
-    (lazy_compile(rf"(?i)^{_ASKING}divide\s+{_N}\s+into\s+{_N}$"), "{b} / {a}"),
-    (lazy_compile(rf"(?i)^{_ASKING}add\s+(?:up\s+)?{_N}\s+(?:and|plus|with)\s+{_N}(?:\s+together)?$"), "{a} + {b}"),
-    (lazy_compile(rf"(?i)^{_ASKING}add\s+{_N}\s+to\s+{_N}$"), "{b} + {a}"),
-    (lazy_compile(rf"(?i)^{_ASKING}(?:subtract|take(?:\s+away)?|deduct)\s+{_N}(?:\s+away)?\s+from\s+{_N}$"), "{b} - {a}"),
-]
-_GOES_INTO = lazy_compile(rf"(?i)^how\s+many\s+times\s+(?:does|can|will|would|do)\s+{_N}\s+go\s+into\s+{_N}$")
+_VERB_FORMS = Forms([
+    ("[<asking>] multiply {a} (by|and|with|times) {b} [together]", "{a} * {b}"),
+    ("[<asking>] divide {a} by {b}", "{a} / {b}"),
+    ("[<asking>] divide {a} into {b}", "{b} / {a}"),
+    ("[<asking>] add [up] {a} (and|plus|with) {b} [together]", "{a} + {b}"),
+    ("[<asking>] add {a} to {b}", "{b} + {a}"),
+    ("[<asking>] (subtract|take [away]|deduct) {a} [away] from {b}", "{b} - {a}"),
+    ("how many times (does|can|will|would|do) {a} go into {b}", "{b} / {a}"),
+], phrases={"asking": "(what do (you|i|we) get (if|when) (you|i|we) | [(can|could|would) (you|u)] [please])"})
 # "what is the answer to two plus two", "the sum of 3 plus 5", "what's the result of 8 * 7": what follows is the sum
 _ANSWER_TO = lazy_compile(r"(?i)^(?:what(?:'s|’s|\s+is|\s+was)\s+)?the\s+(?:(?:answer|result|solution|total)\s+(?:to|of|for)"
                           r"|sum\s+of(?=\s*-?\d[\d.]*\s*(?:\+|plus)\s*-?\d))\s+")
@@ -89,14 +84,11 @@ _EQUALS = lazy_compile(r"(?i)^what\s+(?:does|do|will|would)\s+(?P<e>.+?)\s+(?:eq
 def _verb_form(question: str) -> str | None:
     """The expression of arithmetic said as a verb, or ``None``."""
     q = question.strip().rstrip("?？.!！ ").strip()
-    if (m := _GOES_INTO.match(q)):
-        return f"{m.group(2)} / {m.group(1)}"
     if (m := _ANSWER_TO.match(q)) and re.search(r"\d", q[m.end():]):
         q = q[m.end():].rstrip("= ").strip()
         return _verb_form(q) or q
-    for form, template in _VERB_FORMS:
-        if (m := form.match(q)):
-            return template.format(a=m.group(1), b=m.group(2))
+    if (said := _VERB_FORMS.read(q)) is not None:
+        return said
     if (m := _EQUALS.match(q)) and re.search(r"\d\s*[-+*/×÷^x]\s*-?\d|\d\s+(?:plus|minus|times)\s+-?\d", m.group("e")):
         return m.group("e")
     return None
@@ -145,20 +137,19 @@ def certain_expression(question: str) -> str | None:
     return rest
 
 
-_NUMBER = r"(-?\d+(?:\.\d+)?|[０-９]+)"
-
-
-_CONTINUE = [
-    (lazy_compile(r"^(?:再|然后|接着)?(?:乘以|乘上|乘|×)\s*" + _NUMBER), "*"),
-    (lazy_compile(r"^(?:再|然后|接着)?(?:除以)\s*" + _NUMBER), "/"),
-    (lazy_compile(r"^(?:再|然后|接着)?(?:加上|加)\s*" + _NUMBER), "+"),
-    (lazy_compile(r"^(?:再|然后|接着)?(?:减去|减)\s*" + _NUMBER), "-"),
-    (lazy_compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:times|multiplied\s+by|multiply\s+(?:it|that)\s+by|x)\s*" + _NUMBER), "*"),
-    (lazy_compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:divided\s+by|divide\s+(?:it|that)\s+by|over)\s*" + _NUMBER), "/"),
-    (lazy_compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:plus|add)\s*" + _NUMBER), "+"),
-    (lazy_compile(r"(?i)^(?:and\s+|then\s+|now\s+)?(?:minus|subtract)\s*" + _NUMBER), "-"),
-    (lazy_compile(r"^(?:再|然后)?(?:[*×/÷+\-−^])\s*" + _NUMBER), None),
-]
+# A step said after a result ("再乘以2", "times 2", "* 2"): the operator it applies, and its number.
+_SYMBOLS = str.maketrans({"×": "*", "÷": "/", "−": "-"})
+_CONTINUE = Forms([
+    ("[(再|然后|接着)] (乘以|乘上|乘|×) {n}", "* {n}"),
+    ("[(再|然后|接着)] 除以 {n}", "/ {n}"),
+    ("[(再|然后|接着)] (加上|加) {n}", "+ {n}"),
+    ("[(再|然后|接着)] (减去|减) {n}", "- {n}"),
+    ("[(and|then|now)] (times|multiplied by|multiply (it|that) by|x) {n}", "* {n}"),
+    ("[(and|then|now)] (divided by|divide (it|that) by|over) {n}", "/ {n}"),
+    ("[(and|then|now)] (plus|add) {n}", "+ {n}"),
+    ("[(and|then|now)] (minus|subtract) {n}", "- {n}"),
+    ("[(再|然后)] {op:symbol} {n}", lambda v: f"{v['op'].translate(_SYMBOLS)} {v['n']}"),
+], slots={"n": "wide"})
 
 
 _SQUARED = lazy_compile(r"(?i)^(?:再|然后)?(?:平方|的平方)|^(?:and\s+|then\s+)?squared")
@@ -171,13 +162,8 @@ def continued_expression(question: str, previous_value: str) -> str | None:
     base = previous_value if not previous_value.startswith("-") else f"({previous_value})"
     if _SQUARED.match(q) and len(q) <= 12:
         return f"{base}^2"
-    for pattern, op in _CONTINUE:
-        m = pattern.match(q)
-        if m and m.end() == len(q):
-            if op is None:
-                op = q[:m.start(1)].strip().lstrip("再然后").strip().replace("×", "*").replace("÷", "/").replace("−", "-")
-            return f"{base} {op} {m.group(1)}"
-    return None
+    step = _CONTINUE.read(q)
+    return f"{base} {step}" if step is not None else None
 
 
 _CONVERT_F = lazy_compile(r"(?:换算|转换|转|换|折合|变)成?华氏|(?:in|to|into)\s+(?:degrees\s+)?fahrenheit|in\s+°F", re.IGNORECASE)

@@ -342,6 +342,15 @@ _ZH_CANCEL = lazy_compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关�
                         r"|^(?:取消|删除)(?:掉)?(?P<what2>.+?)(?:那个|那条)$")
 
 
+_SELF_CORRECTION = ("i mean", "no wait", "sorry", "rather", "actually", "不对", "我是说", "我的意思是")
+
+
+def _corrects_itself(words: str) -> bool:
+    """Whether the words take back what they named ("the timer, I mean the reminder …")."""
+    said = " " + " ".join("".join(c if c.isalnum() or c > "\u2e7f" else " " for c in words.casefold()).split()) + " "
+    return any(f" {w} " in said if w.isascii() else w in said for w in _SELF_CORRECTION)
+
+
 def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     """The request ``question`` makes of reminders, when it certainly makes one; else ``None``. One that sets a
     reminder carries the due time read from its ``when`` at ``now`` (default: the machine's clock)."""
@@ -361,6 +370,8 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     # alone); "it", "that", "the next one" name nothing by themselves ("forget it", "stop this song and go to the
     # next one"): they act only after a reminders turn (:func:`anaphoric`)
     what_said = (cancel.group("what") or cancel.group("what2") or "") if cancel else ""
+    if cancel and _corrects_itself(what_said):
+        return None  # "cancel the timer… I mean the reminder about the dentist": the model reads which
     if cancel and (zh or re.search(r"reminder|timer|alarm", text, re.IGNORECASE) or
                    (re.search(r"\bones?$", text, re.IGNORECASE) and " and " not in what_said and
                     len(what_said.split()) <= 3 and not re.search(r"\b(?:next|previous|other|same)\s*$", what_said, re.I))):

@@ -84,7 +84,8 @@ _META = lazy_compile(
     r"这个词|这个字|这个成语|英文|英语|翻译|怎么说|什么意思|的意思|怎么写|拼音|造句|歌词|这首歌|哪首歌|唱的|电影|小说|诗|像什么"
     r"|\b(?:mean|means|meaning|translate|translation|definition|define|synonyms?|antonyms?|spell|spelling|word|words"
     r"|phrase|idiom|song|songs|sang|sing|sings|singer|lyrics|movie|film|album|band|novel|book|poem|metaphor"
-    r"|playlist|playlists|painting|picture|photo|rating|dvd|soundtrack|trailer|saga|artist|track)\b",
+    r"|playlist|playlists|painting|picture|photo|rating|dvd|soundtrack|trailer|saga|artist|track"
+    r"|correlation|correlate|correlated|relationship|nasdaq|stocks?)\b",
     re.IGNORECASE)
 # Someone saying how they feel is not asking about the weather.
 _PERSONAL = lazy_compile(

@@ -92,29 +92,33 @@ def is_social_reply(piece: str) -> bool:
 
 
 # When nothing the tiny model said stayed small talk: a line in kind, by what the message was (the first that fits).
+# Each cue is looked for in the message's words (lower case, punctuation as spaces); a cue with a space either side
+# is a whole word ("ty", not "pretty").
 _REPLIES = [
-    (lazy_compile(r"thank|thx|\bty\b|cheers|appreciate|谢|感谢|辛苦", re.IGNORECASE), "You're welcome!", "不客气!"),
-    (lazy_compile(r"good\s*night|晚安", re.IGNORECASE), "Good night!", "晚安!"),
-    (lazy_compile(r"bye|see\s+you|later|take\s+care|ttyl|再见|拜拜|回头见|明天见", re.IGNORECASE),
-     "Goodbye, take care!", "再见!"),
-    (lazy_compile(r"sorry|my\s+bad|对不起|不好意思|抱歉", re.IGNORECASE), "No worries!", "没关系!"),
-    (lazy_compile(r"how\s+(?:are|r|is|have|do|was)|你好吗|怎么样|还好吗", re.IGNORECASE), "I'm doing well, thank you!",
-     "我很好,谢谢!"),
-    (lazy_compile(r"nice\s+to\s+(?:meet|see)|很高兴认识", re.IGNORECASE), "Nice to meet you too!", "我也很高兴认识你!"),
-    (lazy_compile(r"morning|早上好|早安|上午好", re.IGNORECASE), "Good morning!", "早上好!"),
-    (lazy_compile(r"afternoon|下午好|中午好", re.IGNORECASE), "Good afternoon!", "下午好!"),
-    (lazy_compile(r"evening|晚上好", re.IGNORECASE), "Good evening!", "晚上好!"),
-    (lazy_compile(r"h(?:i|ello|ey)|greetings|yo\b|what'?s\s+up|\bsup\b|你好|您好|嗨|哈喽|早|在吗", re.IGNORECASE),
-     "Hello!", "你好!"),
-    (lazy_compile(r"great|awesome|amazing|the\s+best|smart|helpful|funny|kind|good\s+(?:job|work|bot)|well\s+done|"
-                r"like\s+you|love|棒|厉害|不错|很好", re.IGNORECASE), "Thank you!", "谢谢!"),
+    ("thank|thx| ty |cheers|appreciate|谢|感谢|辛苦", "You're welcome!", "不客气!"),
+    ("good night|goodnight|晚安", "Good night!", "晚安!"),
+    ("bye|see you|later|take care|ttyl|再见|拜拜|回头见|明天见", "Goodbye, take care!", "再见!"),
+    ("sorry|my bad|对不起|不好意思|抱歉", "No worries!", "没关系!"),
+    ("how are|how r|how is|how have|how do|how was|你好吗|怎么样|还好吗", "I'm doing well, thank you!", "我很好,谢谢!"),
+    ("nice to meet|nice to see|很高兴认识", "Nice to meet you too!", "我也很高兴认识你!"),
+    ("morning|早上好|早安|上午好", "Good morning!", "早上好!"),
+    ("afternoon|下午好|中午好", "Good afternoon!", "下午好!"),
+    ("evening|晚上好", "Good evening!", "晚上好!"),
+    ("hi|hello|hey|greetings|yo |whats up|what s up| sup |你好|您好|嗨|哈喽|早|在吗", "Hello!", "你好!"),
+    ("great|awesome|amazing|the best|smart|helpful|funny|kind|good job|good work|good bot|well done|like you|love|棒|厉害"
+     "|不错|很好", "Thank you!", "谢谢!"),
 ]
+
+
+def _words_of(message: str) -> str:
+    return " " + " ".join("".join(c if c.isalnum() else " " for c in message.casefold()).split()) + " "
 
 
 def reply_to(message: str, chinese: bool) -> str:
     """A line of small talk back to ``message`` (thanks: "You're welcome!"; a greeting: "Hello!")."""
-    for pattern, en, zh in _REPLIES:
-        if pattern.search(message):
+    said = _words_of(message)
+    for cues, en, zh in _REPLIES:
+        if any(cue in said for cue in cues.split("|")):
             return zh if chinese else en
     return "🙂"
 

@@ -1,0 +1,51 @@
+"""Rules as data (tools/reading/forms.py): forms declared in words with typed slots, read by one matcher; a table of
+words read as what they stand for."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.reading.forms import Forms, Words
+
+SUMS = Forms([
+    ("[<asking>] multiply {a} (by|and|with|times) {b} [together]", "{a} * {b}"),
+    ("[<asking>] (subtract|take [away]) {a} [away] from {b}", "{b} - {a}"),
+    ("[(再|然后)] (乘以|乘) {n:wide}", "* {n}"),
+    ("{op:symbol} {n}", lambda v: None if v["op"] == "^" else f"{v['op']} {v['n']}"),
+], phrases={"asking": "(what do you get if you | [(can|could) you] [please])"})
+
+
+@pytest.mark.parametrize("text, meant", [
+    ("multiply 12 by 7", "12 * 7"), ("Multiply 12 BY 7 together", "12 * 7"),
+    ("can you please multiply 3 and 4", "3 * 4"), ("what do you get if you multiply 6 by 7", "6 * 7"),
+    ("take away 5 from 20", "20 - 5"), ("subtract 5 away from 20", "20 - 5"),
+    ("multiply -3 by 4", "-3 * 4"),  # a leading sign is the number's
+    ("再乘以3", "* 3"), ("再 乘 ３", "* ３"), ("+ 2", "+ 2"),
+])
+def test_a_form_reads_its_slots_in_any_case_and_spacing(text, meant):
+    assert SUMS.read(text) == meant
+
+
+@pytest.mark.parametrize("text", [
+    "multiply 12 by 7 please",  # a word more: not the form
+    "please multiply twelve by 7",  # a slot reads its type only
+    "multiplyx 12 by 7", "remultiply 12 by 7",  # words are words
+    "can you multiply 3",
+    "^ 2",  # a meaning may refuse
+])
+def test_what_is_not_the_whole_form_is_not_read(text):
+    assert SUMS.read(text) is None
+
+
+@pytest.mark.parametrize("said", ["[multiply {a}", "(by|and", "multiply {a} by {b}]"])
+def test_a_form_that_is_not_closed_is_refused_when_read(said):
+    with pytest.raises(ValueError):
+        Forms([(said, "x")]).read("multiply 3 by 4")
+
+
+def test_words_are_replaced_longest_first_and_only_as_words():
+    ops = Words({"times": "*", "multiplied by": "*", "by": "BY", "plus": "+", "乘以": "*", "乘": "x"})
+    assert ops.sub("3 multiplied by 4") == "3 * 4"
+    assert ops.sub("3 Plus 4 times 2") == "3 + 4 * 2"
+    assert ops.sub("3乘以4") == "3 * 4"
+    assert ops.sub("surplus of 3 by sometimes") == "surplus of 3 BY sometimes"

@@ -1,0 +1,149 @@
+"""Rules as data: the forms a request is said in, declared in words with typed slots, and the one matcher that reads
+them (DESIGN.md §2, "Reading a request").
+
+A form is written as people say it::
+
+    "[<asking>] multiply {a} (by|and|with|times) {b} [together]"   ->   "{a} * {b}"
+
+- words match as words, in any case ("Multiply" too; "add" is not the start of "address");
+- ``[…]`` is said or not; ``(…|…)`` is one of its choices, each a form of its own;
+- ``{name}`` is a slot, read by its type (:data:`SLOTS`: a number, an operand, an operator symbol), named by
+  ``{name:type}`` or typed by the table's ``slots``;
+- ``<name>`` is a phrase the table declares once (``<asking>``: "can you please", "what do you get if you").
+
+Words stand apart by any space or none (Chinese has none): "再乘以 3", "再 乘以3". A table reads the first form that
+matches the whole text and gives its meaning with the slots filled in. Each form becomes one pattern when it is first
+read (kept compiled across runs by :mod:`tools.lazy_re`); no rule writes a regular expression of its own."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+from tools.lazy_re import lazy_compile
+
+# What a slot reads, by type.
+SLOTS: dict[str, str] = {
+    "number": r"-?\d+(?:\.\d+)?",  # 12, -3, 2.5: a leading sign is the number's
+    "wide": r"-?\d+(?:\.\d+)?|[０-９]+",  # full-width digits too (a Chinese keyboard's)
+    "figure": r"-?\d{1,3}(?:,\d{3})+|-?\d+(?:\.\d+)?",  # 1,250 or 12.5
+    "operand": r"\d+(?:\.\d+)?|\([^()]*\)",  # a number or one bracketed sum
+    "symbol": r"[*×/÷+\-−^]",  # an operator written as one
+    "text": r".+?",  # anything, as little as will do
+}
+
+Meaning = str | Callable[[dict[str, str]], str | None]
+
+
+@dataclass(frozen=True)
+class Form:
+    said: str
+    means: Meaning
+
+
+class Forms:
+    """A table of forms read by one matcher: :meth:`read` gives the meaning of the first form the whole text is."""
+
+    def __init__(self, forms: Sequence[tuple[str, Meaning]], *, slots: Mapping[str, str] | None = None,
+                 phrases: Mapping[str, str] | None = None) -> None:
+        self.forms = tuple(Form(said, means) for said, means in forms)
+        self.slots = dict(slots or {})
+        self.phrases = dict(phrases or {})
+        self._patterns: list[re.Pattern[str]] | None = None
+
+    def patterns(self) -> list[re.Pattern[str]]:
+        if self._patterns is None:
+            self._patterns = [lazy_compile(f"(?:{self.pattern(f.said)})", re.IGNORECASE) for f in self.forms]
+        return self._patterns
+
+    def pattern(self, said: str) -> str:
+        """The regular expression the form ``said`` stands for (what the matcher runs; never written by hand)."""
+        tokens = _tokens(said)
+        body, rest = self._sequence(tokens, 0)
+        if rest != len(tokens):
+            raise ValueError(f"unbalanced form: {said!r}")
+        return body
+
+    def read(self, text: str) -> str | None:
+        """The meaning of the first form that is the whole of ``text`` (spaces either side aside), or ``None``."""
+        text = text.strip()
+        for form, pattern in zip(self.forms, self.patterns(), strict=True):
+            if (m := pattern.fullmatch(text)) is None:
+                continue
+            values = {k: v for k, v in m.groupdict().items() if v is not None}
+            meant = form.means(values) if callable(form.means) else form.means.format(**values)
+            if meant is not None:
+                return meant
+        return None
+
+    # ------------------------------------------------------------------ compiling a form
+    def _sequence(self, tokens: list[str], i: int) -> tuple[str, int]:
+        """The items from ``tokens[i]`` to the end of their group, joined by any space or none."""
+        parts: list[str] = []
+        while i < len(tokens) and tokens[i] not in ("]", ")", "|"):
+            item, i = self._item(tokens, i)
+            parts.append(item)
+        return r"\s*".join(parts), i
+
+    def _item(self, tokens: list[str], i: int) -> tuple[str, int]:
+        token = tokens[i]
+        if token == "[":
+            body, i = self._sequence(tokens, i + 1)
+            _expect(tokens, i, "]")
+            return f"(?:{body})?", i + 1
+        if token == "(":
+            choices = []
+            while True:
+                body, i = self._sequence(tokens, i + 1)
+                choices.append(body)
+                if i < len(tokens) and tokens[i] == "|":
+                    continue
+                _expect(tokens, i, ")")
+                return f"(?:{'|'.join(choices)})", i + 1
+        if token.startswith("{"):
+            name, _, kind = token[1:-1].partition(":")
+            return f"(?P<{name}>{SLOTS[kind or self.slots.get(name, 'number')]})", i + 1
+        if token.startswith("<"):
+            return f"(?:{self.pattern(self.phrases[token[1:-1]])})", i + 1
+        word = re.escape(token)
+        if token[:1].isascii() and token[:1].isalnum():
+            word = r"\b" + word
+        if token[-1:].isascii() and token[-1:].isalpha():
+            word += r"(?![a-z])"
+        return word, i + 1
+
+
+def _tokens(said: str) -> list[str]:
+    return re.findall(r"\{[^}]*\}|<[^>]*>|[\[\]()|]|[^\s\[\]()|{}<>]+", said)
+
+
+def _expect(tokens: list[str], i: int, closing: str) -> None:
+    if i >= len(tokens) or tokens[i] != closing:
+        raise ValueError(f"a form's group is not closed with {closing!r}")
+
+
+class Words:
+    """A table of words and what each stands for, replaced wherever said as a word ("plus" → "+", "乘以" → "*"):
+    one pattern for the whole table, the longest words first ("multiplied by" before "by", "乘以" before "乘")."""
+
+    def __init__(self, table: Mapping[str, str], *, around: str = " {} ") -> None:
+        self.table = {" ".join(k.casefold().split()): v for k, v in table.items()}
+        self.around = around
+        self._pattern: re.Pattern[str] | None = None
+
+    def pattern(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            alternatives = []
+            for word in sorted(self.table, key=len, reverse=True):
+                body = r"\s+".join(re.escape(w) for w in word.split())
+                alternatives.append(rf"\b{body}\b" if word.isascii() else body)
+            self._pattern = lazy_compile(rf"\s*(?:{'|'.join(alternatives)})\s*", re.IGNORECASE)
+        return self._pattern
+
+    def replacement(self, m: re.Match[str]) -> str:
+        """What the word ``m`` found stands for, as the text has it."""
+        return self.around.format(self.table[" ".join(m.group().casefold().split())])
+
+    def sub(self, text: str) -> str:
+        return self.pattern().sub(self.replacement, text)

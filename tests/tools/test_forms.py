@@ -49,3 +49,13 @@ def test_words_are_replaced_longest_first_and_only_as_words():
     assert ops.sub("3 Plus 4 times 2") == "3 + 4 * 2"
     assert ops.sub("3乘以4") == "3 * 4"
     assert ops.sub("surplus of 3 by sometimes") == "surplus of 3 BY sometimes"
+
+
+def test_forms_said_anywhere_are_replaced_by_their_meaning():
+    halves = Forms([("(an|one) (hours|hour) and a half", "90 minutes"),
+                    ("{n:amount} (hours|hour) and a half", lambda v: f"{int(v['n']) * 60 + 30} minutes"),
+                    ("{n:amount} 个 半 小时", lambda v: None)])  # a meaning that refuses leaves the words
+    assert halves.sub("remind me in an hour and a half, not 2 hours and a half") == \
+        "remind me in 90 minutes, not 150 minutes"
+    assert halves.sub("2个半小时") == "2个半小时"
+    assert halves.sub("1h and a half") == "1h and a half"

@@ -17,6 +17,7 @@ read (kept compiled across runs by :mod:`tools.lazy_re`); no rule writes a regul
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
@@ -26,6 +27,8 @@ from tools.lazy_re import lazy_compile
 # What a slot reads, by type.
 SLOTS: dict[str, str] = {
     "number": r"-?\d+(?:\.\d+)?",  # 12, -3, 2.5: a leading sign is the number's
+    "amount": r"\d+(?:\.\d+)?",  # how much of something: 5, 2.5
+    "count": r"\d+|[一两二三四五六七八九十]",  # how many, in digits or one Chinese numeral
     "wide": r"-?\d+(?:\.\d+)?|[０-９]+",  # full-width digits too (a Chinese keyboard's)
     "figure": r"-?\d{1,3}(?:,\d{3})+|-?\d+(?:\.\d+)?",  # 1,250 or 12.5
     "operand": r"\d+(?:\.\d+)?|\([^()]*\)",  # a number or one bracketed sum
@@ -71,11 +74,15 @@ class Forms:
         for form, pattern in zip(self.forms, self.patterns(), strict=True):
             if (m := pattern.fullmatch(text)) is None:
                 continue
-            values = {k: v for k, v in m.groupdict().items() if v is not None}
-            meant = form.means(values) if callable(form.means) else form.means.format(**values)
-            if meant is not None:
+            if (meant := _meant(form, m)) is not None:
                 return meant
         return None
+
+    def sub(self, text: str) -> str:
+        """``text`` with every place a form is said (anywhere in it) replaced by its meaning, form by form."""
+        for form, pattern in zip(self.forms, self.patterns(), strict=True):
+            text = pattern.sub(functools.partial(_said_as, form), text)
+        return text
 
     # ------------------------------------------------------------------ compiling a form
     def _sequence(self, tokens: list[str], i: int) -> tuple[str, int]:
@@ -107,11 +114,21 @@ class Forms:
         if token.startswith("<"):
             return f"(?:{self.pattern(self.phrases[token[1:-1]])})", i + 1
         word = re.escape(token)
-        if token[:1].isascii() and token[:1].isalnum():
-            word = r"\b" + word
+        if token[:1].isascii() and token[:1].isalpha():
+            word = r"(?<![a-z])" + word
         if token[-1:].isascii() and token[-1:].isalpha():
             word += r"(?![a-z])"
         return word, i + 1
+
+
+def _meant(form: Form, m: re.Match[str]) -> str | None:
+    values = {k: v for k, v in m.groupdict().items() if v is not None}
+    return form.means(values) if callable(form.means) else form.means.format(**values)
+
+
+def _said_as(form: Form, m: re.Match[str]) -> str:
+    meant = _meant(form, m)
+    return m.group() if meant is None else meant
 
 
 def _tokens(said: str) -> list[str]:

@@ -21,11 +21,12 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Callable
+from typing import Callable
 
 from tools.reading import reader
 from tools.reading.numerals import EN_NUMBER, en_ordinal_dates, en_value
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Forms
 
 # Chat-template markers and role tokens of the common model families.
 MARKUP = lazy_compile(
@@ -184,30 +185,30 @@ _PERCENT_ON = lazy_compile(r"(?:\ban?\s+)?(\d+(?:\.\d+)?\s*(?:%|percent|per\s+ce
 # "15% of 64 bill" (after the above): the bill is the amount
 _AMOUNT_NOUN = lazy_compile(r"(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent)\s+of\s+\d+(?:\.\d+)?)\s+(?:dollar\s+|euro\s+)?"
                             r"(?:bill|check|cheque|meal|order|purchase|tab|total|dinner|lunch|breakfast)\b", re.IGNORECASE)
-_N = r"(\d+(?:\.\d+)?)"
-# Compound quantities and durations, written as one amount of the smaller unit.
+# Compound quantities and durations, written as one amount of the smaller unit: the form, how many of the smaller
+# unit make one of the larger, the smaller unit's name and the larger's, and how the smaller one is asked for.
 _COMPOUNDS = [
-    (lazy_compile(rf"\b{_N}\s*(?:feet|foot|ft|')\s*(?:and\s+)?{_N}\s*(?:inches|inch|in\b|\")", re.IGNORECASE), 12, "inches",
-     "feet", r"inch|inches"),
-    (lazy_compile(rf"\b{_N}\s*(?:pounds?|lbs?)\s*(?:and\s+)?{_N}\s*(?:ounces?|oz)\b", re.IGNORECASE), 16, "ounces",
-     "pounds", r"ounces?|oz"),
-    (lazy_compile(rf"\b{_N}\s*(?:hours?|hrs?|h)\s*(?:and\s+)?{_N}\s*(?:minutes?|mins?|m)\b", re.IGNORECASE), 60,
-     "minutes", "hours", r"minutes?|mins?"),
-    (lazy_compile(rf"\b{_N}\s*(?:minutes?|mins?)\s*(?:and\s+)?{_N}\s*(?:seconds?|secs?|s)\b", re.IGNORECASE), 60,
-     "seconds", "minutes", r"seconds?|secs?"),
-    (lazy_compile(rf"{_N}\s*(?:个)?(?:小时|钟头)\s*(?:零)?{_N}\s*分(?:钟)?"), 60, "分钟", "小时", r"分钟"),
-    (lazy_compile(rf"{_N}\s*分(?:钟)?\s*(?:零)?{_N}\s*秒"), 60, "秒", "分钟", r"秒"),
-    (lazy_compile(rf"{_N}\s*英尺\s*{_N}\s*英寸"), 12, "英寸", "英尺", r"英寸"),
+    ("{big} (feet|foot|ft|') [and] {small} (inches|inch|in|\")", 12, "inches", "feet", r"inch|inches"),
+    ("{big} (pounds|pound|lbs|lb) [and] {small} (ounces|ounce|oz)", 16, "ounces", "pounds", r"ounces?|oz"),
+    ("{big} (hours|hour|hrs|hr|h) [and] {small} (minutes|minute|mins|min|m)", 60, "minutes", "hours", r"minutes?|mins?"),
+    ("{big} (minutes|minute|mins|min) [and] {small} (seconds|second|secs|sec|s)", 60, "seconds", "minutes",
+     r"seconds?|secs?"),
+    ("{big} [个] (小时|钟头) [零] {small} 分 [钟]", 60, "分钟", "小时", r"分钟"),
+    ("{big} 分 [钟] [零] {small} 秒", 60, "秒", "分钟", r"秒"),
+    ("{big} 英尺 {small} 英寸", 12, "英寸", "英尺", r"英寸"),
 ]
+_COMPOUND_FORMS = Forms([(said, "") for said, *_ in _COMPOUNDS], slots={"big": "amount", "small": "amount"})
 _ZH_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 # An hour and a half, two and a half hours, 两个半小时: in minutes (a count of hours, then half of one)
-_HALVES: list[tuple[re.Pattern[str], Any]] = [
-    (lazy_compile(r"\b(an|one|\d+)\s+hours?\s+and\s+a\s+half\b|\b(\d+)\s+and\s+a\s+half\s+hours?\b", re.IGNORECASE),
-     lambda m: f"{(1 if not (m.group(1) or m.group(2)).isdigit() else int(m.group(1) or m.group(2))) * 60 + 30} minutes"),
-    (lazy_compile(r"\bhalf\s+an\s+hour\b", re.IGNORECASE), lambda m: "30 minutes"),
-    (lazy_compile(r"(\d+|[一两二三四五六七八九十])个?半(?:个)?(?:小时|钟头)"),
-     lambda m: f"{(int(m.group(1)) if m.group(1).isdigit() else _ZH_COUNT[m.group(1)]) * 60 + 30}分钟"),
-    (lazy_compile(r"半(?:个)?(?:小时|钟头)"), lambda m: "30分钟")]
+_HALVES = Forms([
+    ("(an|one) (hours|hour) and a half", "90 minutes"),
+    ("{n} (hours|hour) and a half", lambda v: f"{int(v['n']) * 60 + 30} minutes"),
+    ("{n} and a half (hours|hour)", lambda v: f"{int(v['n']) * 60 + 30} minutes"),
+    ("half an hour", "30 minutes"),
+    ("{n} [个] 半 [个] (小时|钟头)",
+     lambda v: f"{(int(v['n']) if v['n'].isdigit() else _ZH_COUNT[v['n']]) * 60 + 30}分钟"),
+    ("半 [个] (小时|钟头)", "30分钟"),
+], slots={"n": "count"})
 
 
 def _amount(text: str) -> str:
@@ -272,9 +273,8 @@ def values(text: str) -> str:
     out = _scaled(_numbers_in_words(_spelled(text)))
     out = _MONEY.sub("", out)
     out = _AMOUNT_NOUN.sub(r"\1", _PERCENT_ON.sub(r"\1 of ", out))
-    for pattern, phrase in _HALVES:
-        out = pattern.sub(phrase, out)
-    for pattern, factor, small, large, small_names in _COMPOUNDS:
+    out = _HALVES.sub(out)
+    for pattern, (_, factor, small, large, small_names) in zip(_COMPOUND_FORMS.patterns(), _COMPOUNDS, strict=True):
         out = pattern.sub(_in_one(out, pattern, factor, small, large, small_names), out)
     return out
 

@@ -292,6 +292,7 @@ def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, questi
     ("Will it be freezing on 4/20/2038 in Paris", "2038-04-20", "2038-04-20"),
     ("What was the weather like two days ago in Paris", "2026-11-25", "2026-11-25"),
     ("Will it be warm in Paris this tuesday", "2026-12-01", "2026-12-01"),  # the coming one, said on a Friday
+    ("I need to know the weather for Jan. the 3rd in Paris", "2027-01-03", "2027-01-03"),
 ])
 def test_a_day_in_other_words_is_read_as_that_day(tmp_path, question, start, end):
     """Months, seasons, years, weeks or years ahead, spelt ordinals, dates in figures, the past: read as the days

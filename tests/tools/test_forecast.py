@@ -41,6 +41,12 @@ SUNDAY_EVENING = datetime(2026, 11, 22, 19, 0)  # the fake's clock, in Beijing
     ("at 5 pm", "at 5 pm", "2026-11-23", "2026-11-23", (17, 18)),  # 17:00 has passed: tomorrow's
     ("in 3 days", "in 3 days", "2026-11-25", "2026-11-25", None),
     ("on Nov 30th", "Nov 30th", "2026-11-30", "2026-11-30", None),
+    ("in 8 hours", "in 8 hours", "2026-11-23", "2026-11-23", (3, 4)),
+    ("seven o'clock this evening", "seven o'clock this evening", "2026-11-22", "2026-11-22", (19, 20)),
+    ("two days ago", "two days ago", "2026-11-20", "2026-11-20", None),
+    ("for the rest of this month", "this month", "2026-11-22", "2026-11-30", None),
+    ("I need the weather for Jan. the 3rd", "Jan. the 3rd", "2027-01-03", "2027-01-03", None),
+    ("in a couple of days", "in a couple of days", "2026-11-24", "2026-11-24", None),
 ])
 def test_days_are_resolved_without_a_model(question, phrase, start, end, hours):
     assert find_when(question) == phrase

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date
+from typing import Any
 
 from tools.base import KeyFact, ToolResult, Verdict, language_of
 from tools.clock.config import ClockArgs
@@ -79,6 +80,8 @@ class ClockAnswers:
                 return f"今天就是{what_zh}。" if zh else f"{what_en} is today."
             if days < 0:
                 return f"{what_zh}已经过去{-days}天了。" if zh else f"{what_en} was {-days} days ago."
+            if data.get("unit") in ("weeks", "months"):  # "how many weeks until Christmas": weeks, then the days left
+                return _span_said(data, what_zh if zh else what_en, zh)
             return f"距离{what_zh}还有{days}天。" if zh else f"{what_en} is in {days} day{'s' if days != 1 else ''}."
         if args.ask == "weekday":
             wd = d.weekday()
@@ -201,3 +204,18 @@ def _name_cased(name: str) -> str:
     if not name.islower() or not name.isascii():
         return name
     return " ".join(w.upper() if len(w) == 2 and i else w[:1].upper() + w[1:] for i, w in enumerate(name.split()))
+
+
+def _span_said(data: dict[str, Any], what: str, zh: bool) -> str:
+    """The span in weeks or months, then the days left: "Christmas (Friday 25 December) is in 3 weeks and 6 days (27
+    days).", "距离元宵节还有3周又2天(共23天)。"."""
+    whole, rest, days, weeks = data["whole"], data["rest_days"], data["days"], data["unit"] == "weeks"
+    if zh:
+        span = f"{whole}{'周' if weeks else '个月'}" if whole else ""
+        span += (f"又{rest}天" if span else f"{rest}天") if rest else ""
+        return f"距离{what}还有{span}(共{days}天)。"
+    unit = "week" if weeks else "month"
+    span = f"{whole} {unit}{'s' if whole != 1 else ''}" if whole else ""
+    if rest:
+        span += f"{' and ' if span else ''}{rest} day{'s' if rest != 1 else ''}"
+    return f"{what} is in {span} ({days} days)."

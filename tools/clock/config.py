@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from tools.clock.dates import Ask
@@ -25,3 +27,5 @@ class ClockArgs(BaseModel):
     at: str = Field("", max_length=30, description="for convert: the time of day in the first place, as written: '3pm', '下午3点'")
     date: str = Field("", max_length=60, description="a date, holiday or day phrase as written: '2027-01-01', '春节', 'Christmas', '下周五'")
     other_date: str = Field("", max_length=60, description="for days_between: the second date")
+    unit: Literal["days", "weeks", "months"] = Field("days", description="for days_until: the span in the unit asked "
+                                                     "('how many weeks until Christmas', '还有几个星期')")

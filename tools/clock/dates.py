@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 from typing import Callable, Literal
 
 from tools.reading.numerals import ordinal, to_digits
-from tools.reading.when import find_when, resolve
+from tools.reading.when import add_months, find_when, resolve
 from tools.lazy_re import lazy_compile
 
 
@@ -320,3 +320,17 @@ def hours_text(hours: float, language: str) -> str:
     if language == "zh":
         return f"{whole}小时" + (f"{minutes}分钟" if minutes else "")
     return f"{whole} hour{'s' if whole != 1 else ''}" + (f" {minutes} minutes" if minutes else "")
+
+
+def span_in(today: date, d: date, unit: str) -> dict[str, int | str]:
+    """The span from ``today`` to ``d`` in whole weeks or calendar months and the days left over ("3 weeks and 6
+    days", "2 months and 3 days"); a day past counts back."""
+    later, earlier = (d, today) if d >= today else (today, d)
+    if unit == "weeks":
+        whole, rest = divmod((later - earlier).days, 7)
+    else:
+        whole = (later.year - earlier.year) * 12 + later.month - earlier.month
+        if add_months(earlier, whole) > later:
+            whole -= 1
+        rest = (later - add_months(earlier, whole)).days
+    return {"unit": unit, "whole": whole, "rest_days": rest}

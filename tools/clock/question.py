@@ -42,8 +42,9 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("convert", lazy_compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
                                    r"\s*(?:半|\d{1,2}\s*分?|[一三]刻)?)\s*(?:是|等于|相当于|的时候)?\s*(?P<other_place>[^\s,，\d]+?)"
                                    r"(?:时间)?\s*(?:几点|几点钟|什么时间|几点了)$")),
-    ("days_until", lazy_compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?days\s+(?:are\s+(?:there|left)\s+)?(?:until|till|til|to|before)\s+"
-                                      r"(?P<date>.+?)|days\s+(?:until|till|to)\s+(?P<date2>.+?))$")),
+    ("days_until", lazy_compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?(?P<unit>days|weeks|months)\s+(?:(?:are|is)\s+(?:there|left)\s+|"
+                                      r"left\s+|is\s+it\s+|do\s+(?:i|we)\s+have\s+)?(?:until|till|til|to|before|for)\s+"
+                                      r"(?P<date>.+?)|(?P<unit2>days|weeks|months)\s+(?:until|till|to)\s+(?P<date2>.+?))$")),
     ("days_between", lazy_compile(_LEAD + r"(?:从)?\s*(?P<date>[^到至]+?)\s*(?:到|至)\s*(?P<other_date>.+?)\s*(?:有|共|一共|相差|差)?\s*"
                                         r"(?:多少|几)\s*天$")),
     ("days_between", lazy_compile(_LEAD + r"(?i:how\s+many\s+days\s+(?:are\s+there\s+)?(?:between|from)\s+(?P<date>.+?)\s+"
@@ -94,7 +95,7 @@ class ClockQuestions:
             try:
                 args = ClockArgs(ask=ask, place=_group(m, "place"), other_place=_group(m, "other_place"), at=_group(m, "at"),
                                  date=_group(m, "date") or ("today" if ask == "weekday" else ""),  # "what day is it?"
-                                 other_date=_group(m, "other_date"))
+                                 other_date=_group(m, "other_date"), unit=_group(m, "unit").casefold() or "days")
             except ValidationError:
                 continue  # a "place" of a hundred characters and more: no place, and no such question
             if ask == "convert" and clock_time(args.at) is None:
@@ -167,9 +168,13 @@ _ZH_ZONE_SAID_WITH = tuple(sorted({
     "时区", "是什么", "是哪个", "是多少", "哪一个", "哪个", "什么", "啥", "用的是", "属于", "用", "在", "是", "的", "呢", "啊",
     "请问", "现在"}, key=len, reverse=True))
 _ZH_UNTIL_ASKS = ("还有多久", "还有多少天", "还有几天", "还剩几天", "还剩多少天", "多少天", "有多久")
+# The span asked in weeks or months: "元宵节还有几个星期", "多少月之后就是过年了"
+_ZH_UNIT_ASKS = {"几个星期": "weeks", "多少个星期": "weeks", "多少星期": "weeks", "几周": "weeks", "多少周": "weeks",
+                 "几个礼拜": "weeks", "几个月": "months", "多少个月": "months", "多少月": "months"}
 _ZH_UNTIL_SAID_WITH = tuple(sorted({
     "还有多久", "还有多少天", "还有几天", "还剩几天", "还剩多少天", "多少天", "有多久", "多久", "距离", "离", "距", "到",
-    "还有", "的", "是", "了", "呢", "啊", "请问", "现在", "今天"}, key=len, reverse=True))
+    "还有", "还剩", "之后就是", "以后就是", "之后", "以后", "就是", "的", "是", "了", "呢", "啊", "请问", "现在", "今天",
+    *_ZH_UNIT_ASKS}, key=len, reverse=True))
 _ZH_NEXT = ("什么时候", "哪天", "哪一天", "几号", "下一个", "下个", "下次", "最近", "接下来")  # not "假期还有几天": left of mine
 _ZH_HOLIDAY_ASKS = ("节假日", "假期", "放假", "假日", "公共假期", "法定节日", "法定假日")
 _ZH_HOLIDAY_SAID_WITH = tuple(sorted({
@@ -254,9 +259,11 @@ class ClockReading:
             if not rest:
                 return [ClockArgs(ask="holiday", place="")]
             return [ClockArgs(ask="holiday", place=rest)] if self.places().qualifier(rest) else None
-        if any(p in text for p in _ZH_UNTIL_ASKS):  # "距离春节还有多久", "还有多少天过年"
+        unit = next((u for said, u in _ZH_UNIT_ASKS.items() if said in text), None)
+        if unit or any(p in text for p in _ZH_UNTIL_ASKS):  # "距离春节还有多久", "还有多少天过年", "元宵节还有几个星期"
             rest = _set_aside(text, _ZH_UNTIL_SAID_WITH)
-            return [ClockArgs(ask="days_until", date=rest)] if rest and read_date(rest, self.today()) else None
+            return [ClockArgs(ask="days_until", date=rest, unit=unit or "days")] \
+                if rest and read_date(rest, self.today()) else None
         if "时区" in text and not any(p in text for p in ("时差", "几点")):  # "俄罗斯是哪个时区", "纽约的时区", "这里是什么时区"
             rest = _set_aside(text, _ZH_ZONE_SAID_WITH)
             return [ClockArgs(ask="zone", place=rest)] if not rest or HERE.match(rest) else self._in_place("zone", rest)

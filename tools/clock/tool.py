@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from tools.base import Grounding, KeyFact, LocalText, Permissions, Tool, ToolResult, Verdict
 from tools.clock.answer import ClockAnswers
 from tools.clock.config import ClockArgs, ClockConfig
-from tools.clock.dates import lunar_of, read_date, utc_offset
+from tools.clock.dates import lunar_of, read_date, span_in, utc_offset
 from tools.clock.question import HERE, ClockQuestions
 from tools.clock.public_days import country_of_locale, next_public_day, public_day_named
 from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_first, zone_named
@@ -215,6 +215,8 @@ class Clock(Tool[ClockArgs]):
         data: dict = {"date": d.isoformat(), "weekday": d.weekday(), "holiday": holiday, "today": today.isoformat()}
         if args.ask == "days_until":
             data["days"] = (d - today).days
+            if args.unit != "days":
+                data |= span_in(today, d, args.unit)
         elif args.ask == "lunar":
             lunar = lunar_of(d)
             if lunar is None:

@@ -338,11 +338,11 @@ def _ahead(g: dict[str, Any], now: datetime) -> Read:
         return _one(now.date() + timedelta(days=int(n * _UNIT_DAYS[unit])))
     months = n * _UNIT_MONTHS[unit]
     whole = int(months)
-    d = _add_months(now.date(), whole)
+    d = add_months(now.date(), whole)
     return _one(d + timedelta(days=int((months - whole) * 30)))
 
 
-def _add_months(d: date, months: int) -> date:
+def add_months(d: date, months: int) -> date:
     """``d`` that many calendar months on (or back): 31 January and one month, 28 (or 29) February."""
     y, m = divmod(d.month - 1 + months, 12)
     year, month = d.year + y, m + 1
@@ -353,7 +353,7 @@ def _add_months(d: date, months: int) -> date:
 
 
 def _month_end(year: int, month: int) -> date:
-    return _add_months(date(year, month, 1), 1) - timedelta(days=1) if year < 9999 else date(9999, month, 28)
+    return add_months(date(year, month, 1), 1) - timedelta(days=1) if year < 9999 else date(9999, month, 28)
 
 
 def _calendar(g: dict[str, Any], today: date) -> Read:
@@ -362,7 +362,7 @@ def _calendar(g: dict[str, Any], today: date) -> Read:
     step = {"this": 0, "next": 1, "coming": 1, "following": 1, "last": -1, "past": -1}[which]
     unit = g["en_cal_unit"].casefold()
     if unit == "month":
-        first = _add_months(today.replace(day=1), step)
+        first = add_months(today.replace(day=1), step)
         return Period(max(first, today) if step == 0 else first, _month_end(first.year, first.month)), None
     years = 10 if unit == "decade" else 1
     start = today.year + step * years
@@ -395,15 +395,15 @@ def _season(g: dict[str, Any], today: date) -> Read:
     which = (g["en_se_which"] or g["en_se_which2"] or "").casefold().split()[:1]
     first_month = _SEASONS[name]
     start = date(today.year - (first_month == 12 and today.month < 3), first_month, 1)
-    end = _add_months(start, 3) - timedelta(days=1)
+    end = add_months(start, 3) - timedelta(days=1)
     if end < today:
-        start, end = _add_months(start, 12), _add_months(end.replace(day=1), 13) - timedelta(days=1)
+        start, end = add_months(start, 12), add_months(end.replace(day=1), 13) - timedelta(days=1)
     if which in (["last"], ["past"]):
-        start = _add_months(start, -12)
-        end = _add_months(start, 3) - timedelta(days=1)
+        start = add_months(start, -12)
+        end = add_months(start, 3) - timedelta(days=1)
     elif which == ["next"] and start <= today:
-        start = _add_months(start, 12)
-        end = _add_months(start, 3) - timedelta(days=1)
+        start = add_months(start, 12)
+        end = add_months(start, 3) - timedelta(days=1)
     return Period(max(start, today) if start <= today <= end else start, end), None
 
 

@@ -119,7 +119,7 @@ for _unit, _kind, _names in UNITS:
 
 def lookup(name: str) -> tuple[str, str] | None:
     """(pint unit, kind) for a unit name as a person writes it, or ``None``."""
-    name = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", name).strip().rstrip(".")).replace("º", "°")
+    name = " ".join(unicodedata.normalize("NFKC", name).strip().rstrip(".").split()).replace("º", "°")
     return _EXACT.get(name) or _BY_NAME.get(name.casefold())
 
 
@@ -315,7 +315,7 @@ def wrong_conversions(text: str) -> list[str]:
     of one kind are judged, so prose that merely has two quantities is let be."""
     wrong = []
     text = unicodedata.normalize("NFKC", text).replace("º", "°")
-    if not re.search(r"\d", text):
+    if not any(c.isdecimal() for c in text):
         return []
     for m in _rx().claim.finditer(text):
         a, b = lookup(m.group("a")), lookup(m.group("b"))
@@ -370,7 +370,7 @@ def _signed(text: str, m: re.Match[str]) -> float:
 def amounts(text: str) -> list[tuple[float, str, str]]:
     """Every quantity written with a known unit in ``text``: (value, the unit's name, its kind)."""
     text = unicodedata.normalize("NFKC", text).replace("º", "°")
-    if not re.search(r"\d", text):
+    if not any(c.isdecimal() for c in text):
         return []
     out = []
     for m in _rx().amount.finditer(text):

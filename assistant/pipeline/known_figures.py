@@ -243,7 +243,7 @@ def table() -> tuple[tuple[Known, ...], re.Pattern[str]]:
 def _judged(sentence: str) -> tuple[tuple[Known, tuple[tuple[Number, bool], ...]], ...]:
     """Every figure of ``sentence`` that a known fact reads, per fact and form, and whether it is true."""
     text = unicodedata.normalize("NFKC", prose(sentence))
-    if not re.search(r"\d", text) and not NUMERAL.search(text) and not EN_NUMBER.search(text):
+    if not any(c.isdecimal() for c in text) and not NUMERAL.search(text) and not EN_NUMBER.search(text):
         return ()
     facts, anyone = table()
     if not anyone.search(text):

@@ -84,7 +84,7 @@ _EQUALS = lazy_compile(r"(?i)^what\s+(?:does|do|will|would)\s+(?P<e>.+?)\s+(?:eq
 def _verb_form(question: str) -> str | None:
     """The expression of arithmetic said as a verb, or ``None``."""
     q = question.strip().rstrip("?？.!！ ").strip()
-    if (m := _ANSWER_TO.match(q)) and re.search(r"\d", q[m.end():]):
+    if (m := _ANSWER_TO.match(q)) and any(c.isdecimal() for c in q[m.end():]):
         q = q[m.end():].rstrip("= ").strip()
         return _verb_form(q) or q
     if (said := _VERB_FORMS.read(q)) is not None:
@@ -218,7 +218,7 @@ _IDENTIFIERS = lazy_compile(
 
 
 def compact(s: str) -> str:
-    return re.sub(r"\s+", "", normalize(s)).lower()
+    return "".join(normalize(s).split()).lower()
 
 
 _LITERAL = lazy_compile(r"(?<![A-Za-z0-9_.])(\d*\.\d+|\d+(?:\.\d+)?)(?![A-Za-z0-9_.])", re.ASCII)

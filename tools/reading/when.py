@@ -166,7 +166,7 @@ def _zh_number(text: str) -> int | None:
 
 
 def _en_number(text: str) -> int | None:
-    text = re.sub(r"\s+", " ", text.casefold())
+    text = " ".join(text.casefold().split())
     return int(text) if text.isdigit() else _EN_NUMBERS.get(text)
 
 
@@ -492,7 +492,7 @@ _OFFSETS = {"大后天": 3, "后天": 2, "明天": 1, "明日": 1, "明儿": 1, 
 
 def _relative(g: dict[str, Any], today: date) -> Read:
     """"明天", "今晚", "tomorrow", "tonight": a day from today, and the part of it the word names."""
-    word = re.sub(r"\s+", " ", (g["zh_rel"] or g["en_rel"]).casefold())
+    word = " ".join((g["zh_rel"] or g["en_rel"]).casefold().split())
     part = PARTS[_ZH_PARTS[word]] if word in _ZH_PARTS else PARTS["evening"] if word == "tonight" else None
     return _one(today + timedelta(days=_OFFSETS[word]), part)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Literal
 
-from tools.base import LocalText
+from tools.base import CJK, LocalText
 from tools.reminders.args import RemindersArgs
 from tools.reminders.listing import asks_list
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
@@ -137,7 +137,7 @@ def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Lit
     if rel:
         offset = {"today": 0, "tonight": 0, "今天": 0, "今日": 0, "今晚": 0, "今早": 0, "tomorrow": 1, "tmrw": 1,
                   "明天": 1, "明日": 1, "明早": 1, "明晚": 1, "后天": 2, "大后天": 3,
-                  "yesterday": -1, "昨天": -1, "前天": -2}.get(re.sub(r"\s+", " ", rel), 2)
+                  "yesterday": -1, "昨天": -1, "前天": -2}.get(" ".join(rel.split()), 2)
         return today + timedelta(days=offset)
     if (name := g.get("wd")):
         wd = _ZH_WEEKDAYS[name] if zh else _EN_WEEKDAYS.index(name.lower())
@@ -169,7 +169,7 @@ def due(when: str, now: datetime) -> Due:
     local); a problem said in both languages when it names no time, a past one, a day that does not exist or one
     more than a year ahead."""
     text = _plain(when)
-    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    zh = bool(CJK.search(text))
     relative = re.sub(r"^(?:in|for|after)\s+|\s*(?:from\s+now|later|以后|之后|后)$|^过", "", text.strip(), flags=re.IGNORECASE)
     if _NEGATIVE.search(text):  # "in -5 minutes": no time from now
         return Due(problem=_NEGATIVE_SPAN)
@@ -358,7 +358,7 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     text = _plain(question).strip().rstrip("?？!！。.，, ")
     if not text or len(text) > MAX_TEXT + 200:
         return None
-    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    zh = bool(CJK.search(text))
     if _ZH_LIST.search(text) if zh else asks_list(text):
         return RemindersArgs(action="list")
     numbered = re.match(r"^(?:cancel|delete|remove)\s+(?:reminder\s+|timer\s+)?#?(\d+)$|^(?:取消|删除)(?:提醒)?\s*#?(\d+)(?:号)?$",
@@ -419,7 +419,7 @@ def _repeat_in(text: str, zh: bool) -> tuple[str, str, str]:
         return "", "", text
     g = m.groupdict()
     rest = (text[:m.start()] + " " + text[m.end():]).strip() if not zh else text[:m.start()] + text[m.end():]
-    rest = re.sub(r"\s{2,}", " ", rest)
+    rest = " ".join(rest.split())
     if zh:
         if g.get("zday"):
             return "weekly", f"周{g['zday']}", rest
@@ -435,7 +435,7 @@ def first_due(repeat: str, when: str, now: datetime) -> Due:
     """The first time a reminder that comes back is due: a time of day said alone is read as it would be for
     tomorrow ("at 9" is 9 in the morning, "at 3" the afternoon) and falls today when that is still ahead; a weekday
     one, never on a Saturday or a Sunday."""
-    zh = bool(re.search(r"[\u4e00-\u9fff]", when))
+    zh = bool(CJK.search(when))
     found = due(when, now) if repeat == "weekly" else due(("明天" if zh else "tomorrow ") + when, now)
     if found.at is None or repeat == "weekly":
         return found
@@ -463,7 +463,7 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
     """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"): its kind,
     so the time can be asked back; ``None`` otherwise."""
     text = _plain(question).strip().rstrip("?？!！。.，, ")
-    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    zh = bool(CJK.search(text))
     if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _ZH_ABOUT.search(text)):
         return None
     if not zh and times_said(question, datetime.now().astimezone()):
@@ -571,7 +571,7 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
     rest = body
     for m in reversed(spans):
         rest = rest[:m.start()] + " " + rest[m.end():]
-    rest = re.sub(r"\s+", " ", rest).strip(" ,")
+    rest = " ".join(rest.split()).strip(" ,")
     about = re.match(r"^(?:(?:and\s+)?(?:to|that|about|of|so\s+i\s+can)\s+)?(?P<t>.*)$", rest, re.IGNORECASE)
     text = about.group("t").strip() if about else rest
     while text.lower().startswith("to "):  # "remind [me] to at 8 pm to take my medicine"

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
-from tools.base import Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
+from tools.base import CJK, Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.reminders.args import RemindersArgs
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, repeat_said, span_said
 from tools.reading.numerals import ordinal
@@ -318,7 +318,7 @@ class Reminders(Tool[RemindersArgs]):
         """The pending ones due at the time of day ``said`` names ("5pm", "下午5点"), or none."""
         from tools.reminders.reading import due
 
-        at = due(said if re.search(r"[\u4e00-\u9fff]", said) else f"at {said}", self.now()).at
+        at = due(said if CJK.search(said) else f"at {said}", self.now()).at
         if at is None:
             return []
         return [r for r in pending if r.due.astimezone(at.tzinfo).strftime("%H:%M") == at.strftime("%H:%M")]
@@ -345,13 +345,13 @@ class Reminders(Tool[RemindersArgs]):
             chosen = [r for r in pending if r.kind == _KINDS[target]]
             if len(chosen) > 1:
                 return ToolResult(ok=False, error=f"several {_KINDS[target]}s are pending: which one?", fixable=False,
-                                  message=_which(chosen, bool(re.search(r"[\u4e00-\u9fff]", target)), self.now(),
+                                  message=_which(chosen, bool(CJK.search(target)), self.now(),
                                                  args.action))
         elif target:
             # its words, the kind and the joining words set aside: "reminder to call mum" is the one to call mum
             words = [w for w in re.findall(r"\w+", target) if len(w) >= 2 and w not in _NOT_ITS_WORDS]
             chosen = [r for r in pending if words and all(w in r.text.lower() for w in words)] if words else []
-            if not chosen and re.search(r"[\u4e00-\u9fff]", target):
+            if not chosen and CJK.search(target):
                 chosen = [r for r in pending if target.strip("的") in r.text]
             if not chosen:  # "my 5pm reminder": the one due then
                 chosen = self._due_at(pending, target)

@@ -29,6 +29,7 @@ from tools.lazy_re import lazy_compile
 
 INDEX_VERSION = 5  # scripts/make_places.py writes it into the shipped index
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
+MISSPELT_MIN_POPULATION = 150000  # cities a misspelt name is read as (people misspell the names they know)
 
 # Common country names in Chinese (GeoNames' country file has English names only).
 ZH_COUNTRIES = {
@@ -113,6 +114,7 @@ class Gazetteer:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._joined: re.Pattern[str] | None = None
+        self._big: dict[str, int] | None = None
         self._lock = threading.Lock()
         self._seen: os.stat_result | None = None  # the file opened, to tell it from a new one put in its place
 
@@ -270,13 +272,38 @@ class Gazetteer:
 
     def named_around(self, words: Sequence[str], start: int, end: int) -> tuple[str, Place] | None:
         """The place named by ``words[start:end]`` with the fewest words either side that make it a whole name of
-        some size ("mesa" in "costa mesa weather" is Costa Mesa, not Mesa), up to four words; ``None``: no place."""
+        some size ("mesa" in "costa mesa weather" is Costa Mesa, not Mesa), up to four words; else the one big city
+        those words misspell ("sacromento", "san fransico": :meth:`misspelt`); ``None``: no place."""
         spans = [(a, b) for a in range(max(0, end - 4), start + 1) for b in range(end, min(len(words), a + 4) + 1)]
         for a, b in sorted(spans, key=lambda ab: (-(ab[1] - ab[0]), ab[0])):
             piece = " ".join(words[a:b])
             if (place := self.named(piece)) is not None:
                 return piece, place
-        return None
+        return self.misspelt(" ".join(words[start:end]))
+
+    def misspelt(self, piece: str) -> tuple[str, Place] | None:
+        """The one city of ``MISSPELT_MIN_POPULATION`` or more whose name ``piece`` misspells: as long as it (six
+        letters and more), begun with the same two letters, and close (``difflib``'s ratio ≥ 0.85) to it and to no
+        other ("sacromento": Sacramento, "pheonix": Phoenix; "chairs" is no Cairns). Only where a request's frame
+        leaves room for a place and nothing else: the words left over (:meth:`named_around`)."""
+        import difflib
+
+        said = key(piece)
+        if len(said) < 6 or not said.replace(" ", "").isalpha():
+            return None
+        names = self._big_names()
+        close = [n for n in difflib.get_close_matches(said, names, n=3, cutoff=0.85) if n[:2] == said[:2]]
+        places = {names[n] for n in close}
+        if len(places) != 1:
+            return None
+        found = self.candidates(close[0], min_population=MISSPELT_MIN_POPULATION)
+        return (found[0].name, found[0]) if found else None
+
+    def _big_names(self) -> dict[str, int]:
+        if self._big is None:
+            rows = self._rows("SELECT name, geonameid FROM places WHERE population >= ?", (MISSPELT_MIN_POPULATION,))
+            self._big = {key(name): gid for name, gid in rows}
+        return self._big
 
     def find(self, text: str, exclude: AbstractSet[str] = frozenset()) -> list[tuple[str, Place]]:
         """Places named in free text, as (the words as written, the place), in order of appearance.

@@ -343,3 +343,18 @@ def test_a_place_written_as_a_name_is_looked_up_when_the_gazetteer_lacks_it(tmp_
 def test_a_word_not_written_as_a_name_is_no_place_to_look_up(tmp_path, question):
     decision = _decision(tmp_path, question)
     assert decision is None or decision.route != "weather" or decision.args[0].place not in ("Gonbad", "gonbad", "Why")
+
+
+@pytest.mark.parametrize("question, route, place", [
+    ("what timezone is sacromento in", "clock", "Sacramento"), ("whats the timezone for san fransico", "clock", "San Francisco"),
+    ("what time is it in chicgo", "clock", "Chicago"), ("what's the weather in pheonix", "weather", "Phoenix"),
+    ("what time is it in chairs", None, None), ("what is the weather like in getting", None, None),
+])
+def test_a_big_citys_name_misspelt_is_read_as_that_city(tmp_path, question, route, place):
+    """Where the request's words leave room for a place and nothing else, a big city's name one slip away is that
+    city (two letters begin both, and no other city is as close); an English word is no misspelt city."""
+    decision = _decision(tmp_path, question)
+    if route is None:
+        assert decision is None or decision.route not in ("clock", "weather"), decision
+    else:
+        assert decision is not None and decision.route == route and decision.args[0].place == place, decision

@@ -262,3 +262,11 @@ async def test_the_flawed_model_fetching_the_wrong_day_is_corrected(fake, meteo,
 def test_a_day_inside_a_place_name_is_not_a_day(tmp_path, gazetteer_index, question, phrase):
     tool = weather(tmp_path, gazetteer_index, "http://127.0.0.1:9", SUNDAY_EVENING)
     assert tool.when_in(question) == phrase
+
+
+@pytest.mark.parametrize("question, place", [("what's the weather in pheonix", "Phoenix"),
+                                             ("what is the weather like in melbourn", "Melbourne")])
+async def test_a_big_citys_name_misspelt_is_that_city(fake, meteo, weather_app, question, place):
+    result = await weather_app(rendered_answers=True).ask(question)
+    assert result.ok and result.model_calls == 0 and place in result.answer, result.answer
+    assert result.tool_calls[0].args["place"] == place

@@ -46,7 +46,7 @@ async def test_the_time_now_in_a_place(clock, now, question, expected):
 
 @pytest.mark.parametrize("question, expected", [
     ("北京和纽约的时差", "北京比纽约快13小时(UTC+8 与 UTC-5)。"),
-    ("time difference between London and Tokyo", "Tokyo is 9 hours ahead of London (UTC+0 and UTC+9)."),
+    ("time difference between London and Tokyo", "Tokyo is 9 hours ahead of London (UTC+9 and UTC+0)."),
     ("德里和伦敦差几个小时?", "德里比伦敦快5小时30分钟(UTC+5:30 与 UTC+0)。"),
     ("上海和北京的时差", "上海和北京没有时差。"),
 ])
@@ -72,6 +72,9 @@ async def test_a_time_of_day_in_one_place_in_another(clock, question, expected):
     ("what is 3pm est in pst", "15:00 in Eastern Time is 12:00 in Pacific Time (UTC-5 and UTC-8)."),
     ("what is the time difference between eastern and pacific",
      "Eastern Time is 3 hours ahead of Pacific Time (UTC-5 and UTC-8)."),
+    ("if it's eight pm on the east coast what time is it in sacramento california",
+     "20:00 in Eastern Time is 17:00 in Sacramento (UTC-5 and UTC-8)."),
+    ("convert new york time to london", "London is 5 hours ahead of New York City (UTC+0 and UTC-5)."),
 ])
 async def test_time_zones_by_their_names_are_converted_and_compared(clock, question, expected):
     assert await answer(clock(), question) == expected
@@ -145,7 +148,7 @@ def test_a_time_whose_hour_is_not_certain_is_not_converted_by_rule(clock, questi
 async def test_summer_time_changes_the_difference(clock):
     july = clock("2026-07-01T12:00:00+00:00")
     assert await answer(july, "time difference between London and Tokyo") == \
-        "Tokyo is 8 hours ahead of London (UTC+1 and UTC+9)."
+        "Tokyo is 8 hours ahead of London (UTC+9 and UTC+1)."
 
 
 @pytest.mark.parametrize("year, spring, mid_autumn", [

@@ -32,6 +32,9 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("remind me at 16:30 to leave", NOW.replace(hour=16, minute=30), "leave", "reminder"),
     ("set an alarm for 7am", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),
     ("remind me tonight at 8 to call Bob", NOW.replace(hour=20, minute=0), "call Bob", "reminder"),
+    ("call mom at 5pm, remind me", NOW.replace(hour=17, minute=0), "call mom", "reminder"),  # the ask said last
+    ("i have an appointment tomorrow at 9 please remind me", NOW.replace(day=27, hour=9, minute=0), "i have an appointment",
+     "reminder"),
     ("提醒我下午4点半去接孩子", NOW.replace(hour=16, minute=30), "去接孩子", "reminder"),
     ("remind me to call Sam in 2 hours", NOW + timedelta(hours=2), "call Sam", "reminder"),
     ("wake me up at 6:30 tomorrow", NOW.replace(day=27, hour=6, minute=30), "", "reminder"),

@@ -62,10 +62,11 @@ class ClockAnswers:
             if hours == 0:
                 return f"{a}和{b}没有时差。" if zh else f"{a} and {b} have the same time."
             ahead, behind = (a, b) if hours > 0 else (b, a)
+            first, second = data["offsets"] if hours > 0 else data["offsets"][::-1]  # in the order the places are said
             span = hours_text(hours, "zh" if zh else "en")
             if zh:
-                return f"{ahead}比{behind}快{span}({data['offsets'][0]} 与 {data['offsets'][1]})。"
-            return f"{ahead} is {span} ahead of {behind} ({data['offsets'][0]} and {data['offsets'][1]})."
+                return f"{ahead}比{behind}快{span}({first} 与 {second})。"
+            return f"{ahead} is {span} ahead of {behind} ({first} and {second})."
         d, today = date.fromisoformat(data["date"]), date.fromisoformat(data["today"])
         if args.ask == "holiday":
             return _holiday_said(args, data, d, today, zh)
@@ -130,8 +131,9 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 
 
 def _said(written: str, name: str) -> str:
-    """A place as the user wrote it; a time zone by its name for people ("pst": "Pacific Time")."""
-    return name if zone_first(written) or not written else written
+    """A place as the user wrote it; a time zone by its name for people ("pst": "Pacific Time"); a place written in
+    lower case by its own name ("sacramento california": "Sacramento")."""
+    return name if zone_first(written) or not written or (written.islower() and written.isascii() and name) else written
 
 
 def _converted(args: ClockArgs, data: dict, zh: bool) -> str:

@@ -34,7 +34,7 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
                                       r"(?P<other_place>.+?))$")),
     # a time of day in one place, in another: "when it's 3pm in London, what time is it in Tokyo?", "3pm London time
     # in Tokyo", "伦敦下午3点是北京几点", "北京时间晚上8点是纽约几点"
-    ("convert", lazy_compile(_LEAD + r"(?i:(?:(?:when|if)\s+it(?:'s|\s+is)\s+)?(?P<at>\S+(?:\s?[ap]\.?m\.?)?)\s+in\s+"
+    ("convert", lazy_compile(_LEAD + r"(?i:(?:(?:when|if)\s+it(?:'s|\s+is)\s+)?(?P<at>\S+(?:\s?[ap]\.?m\.?)?)\s+(?:in|on)\s+"
                                    r"(?P<place>.+?),?\s+what\s+time\s+(?:is\s+it|will\s+it\s+be)\s+in\s+(?P<other_place>.+?)|"
                                    r"(?:convert\s+|what(?:'s|\s+is)\s+)?(?P<at2>\S+(?:\s?[ap]\.?m\.?)?)\s+(?:in\s+)?"
                                    r"(?P<place2>\S+(?:\s+\S+){0,3}?)(?:\s+time)?\s+(?:in|to)\s+(?P<other_place2>\S+(?:\s+\S+){0,3}?)"
@@ -42,6 +42,9 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     ("convert", lazy_compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
                                    r"\s*(?:半|\d{1,2}\s*分?|[一三]刻)?)\s*(?:是|等于|相当于|的时候)?\s*(?P<other_place>[^\s,，\d]+?)"
                                    r"(?:时间)?\s*(?:几点|几点钟|什么时间|几点了)$")),
+    # a place's time said in another's, no time of day given: "convert new york time to london" (the two, now)
+    ("difference", lazy_compile(_LEAD + r"(?i:convert\s+(?:the\s+)?(?P<place>\S+(?:\s+\S+){0,3}?)\s+time\s+(?:to|into|in)\s+"
+                                      r"(?P<other_place>\S+(?:\s+\S+){0,3}?)(?:\s+time)?)$")),
     ("days_until", lazy_compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?(?P<unit>days|weeks|months)\s+(?:(?:are|is)\s+(?:there|left)\s+|"
                                       r"left\s+|is\s+it\s+|do\s+(?:i|we)\s+have\s+)?(?:until|till|til|to|before|for)\s+"
                                       r"(?P<date>.+?)|(?P<unit2>days|weeks|months)\s+(?:until|till|to)\s+(?P<date2>.+?))$")),

@@ -75,10 +75,10 @@ def country_offsets(code: str, at: datetime) -> list[str]:
 # the zone that keeps it. A name with standard or daylight in it is the zone it belongs to, whichever is kept now.
 _NAMED: dict[str, tuple[str, str]] = {}
 for _names, _zone, _label in (
-    ("eastern et est edt", "America/New_York", "Eastern Time"),
+    ("eastern et est edt east-coast", "America/New_York", "Eastern Time"),
     ("central ct cst cdt", "America/Chicago", "Central Time"),
     ("mountain mt mst mdt", "America/Denver", "Mountain Time"),
-    ("pacific pt pst pdt", "America/Los_Angeles", "Pacific Time"),
+    ("pacific pt pst pdt west-coast", "America/Los_Angeles", "Pacific Time"),
     ("alaska akst akdt", "America/Anchorage", "Alaska Time"),
     ("hawaii hawaiian hst hawaii-aleutian", "Pacific/Honolulu", "Hawaii Time"),
     ("atlantic ast adt", "America/Halifax", "Atlantic Time"),
@@ -106,7 +106,7 @@ _ZONE_WORDS = ("standard time", "daylight time", "time zone", "timezone", "stand
 # town in Missouri): asked with a time, they mean the zone.
 _ZONE_FIRST = frozenset("""
 eastern central mountain pacific atlantic et est edt ct cst cdt mt mst mdt pt pst pdt akst akdt hst ast adt utc gmt
-zulu bst cet cest eet eest wet ist jst kst aest aedt
+zulu bst cet cest eet eest wet ist jst kst aest aedt east west
 """.split())
 
 

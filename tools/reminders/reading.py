@@ -351,6 +351,20 @@ def _corrects_itself(words: str) -> bool:
     return any(f" {w} " in said if w.isascii() else w in said for w in _SELF_CORRECTION)
 
 
+_ASKED_LAST = (" please remind me", " remind me please", " remind me about it", " remind me of it", " remind me")
+
+
+def _ask_first(text: str) -> str:
+    """A request whose ask comes last ("the dentist at 4 tomorrow, remind me"), with the ask first: "remind me the
+    dentist at 4 tomorrow"."""
+    said = text.casefold()
+    for tail in _ASKED_LAST:
+        head = text[:len(text) - len(tail)].rstrip(" ,;:-")
+        if said.endswith(tail) and head and "remind" not in head.casefold():
+            return f"remind me {head}"
+    return text
+
+
 def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     """The request ``question`` makes of reminders, when it certainly makes one; else ``None``. One that sets a
     reminder carries the due time read from its ``when`` at ``now`` (default: the machine's clock)."""
@@ -382,6 +396,8 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
         if not what and re.search(r"\btimers?\b|定时器|计时器|倒计时", text, re.IGNORECASE):
             what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
         return RemindersArgs(action="cancel", target=what)
+    if not zh:
+        text = _ask_first(text)  # "i have an appointment tomorrow at 9 remind me": "remind me i have …"
     repeat, anchor, text = _repeat_in(text, zh)  # "every weekday at 9", "每天早上8点": read once, then set aside
     found = _read_set(text, zh)
     if found is None:

@@ -358,3 +358,18 @@ def test_a_big_citys_name_misspelt_is_read_as_that_city(tmp_path, question, rout
         assert decision is None or decision.route not in ("clock", "weather"), decision
     else:
         assert decision is not None and decision.route == route and decision.args[0].place == place, decision
+
+
+@pytest.mark.parametrize("question", ["what were those things i was trying to remember",
+                                      "i wanted to remember some things, what were they",
+                                      "what did i ask you to remember"])
+def test_what_was_to_be_remembered_is_the_reminders_listed(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is not None and decision.route == "reminders" and decision.args[0].action == "list", decision
+
+
+@pytest.mark.parametrize("question", ["do you remember my name", "remember that i parked on level 3",
+                                      "what should i remember about python"])
+def test_remember_said_otherwise_is_no_request_for_the_reminders(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is None or decision.route != "reminders", decision

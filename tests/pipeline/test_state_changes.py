@@ -193,7 +193,8 @@ async def test_several_alarms_in_one_request_are_each_set(fake, make_app, questi
 @pytest.mark.parametrize("question", ["i want to make an alarm", "make a new alarm", "i need a reminder",
                                       "new reminder, please", "i need to be reminded to pray",
                                       "i would like to be reminded", "set up a reminder to give the cat her flea medicine",
-                                      "dont forget to set a reminder to pay the bills", "give me a reminder for calling bill"])
+                                      "dont forget to set a reminder to pay the bills", "give me a reminder for calling bill",
+                                      "initiate a new alarm please", "set my alarm for getting up"])
 async def test_a_request_to_set_one_in_other_words_asks_when_and_the_reply_sets_it(fake, make_app, question):
     app = make_app(clock=CLOCK)
     asked = await app.ask(question)
@@ -205,7 +206,8 @@ async def test_a_request_to_set_one_in_other_words_asks_when_and_the_reply_sets_
 @pytest.mark.parametrize("question", ["remind me tomorrow at 9 and again at 10 to stretch", "how do i set the alarm",
                                       "i need to be reminded how to cook rice", "i get reminded of my ex every day",
                                       "a reminder of how things were",
-                                      "the alarm went off at 6 am today", "what time is my alarm set for"])
+                                      "the alarm went off at 6 am today", "what time is my alarm set for",
+                                      "i just set a timer"])
 def test_times_it_cannot_place_are_neither_set_nor_asked_for_by_rule(tmp_path, question):
     from conftest import by_rule
 

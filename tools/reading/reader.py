@@ -175,10 +175,13 @@ def unexplained(text: str, target: str, read: str = "") -> list[str]:
     what a decision on the reading alone would leave unread. Empty: every word is accounted for."""
     frame = model().frame(target)
     taken = set(tokens(read))
-    return [w for w in tokens(text) if w not in _PUNCT and not ({w, w.removesuffix("'s")} & (frame | taken))]
+    return [w for w in tokens(text) if w not in _PUNCT and w not in MANNER
+            and not ({w, w.removesuffix("'s")} & (frame | taken))]
 
 
 _PUNCT = frozenset("%+*/=^×÷?$€£-")
+# Words of manner that change no request, whatever it asks ("i really need to set a timer", "lets set a timer").
+MANNER = frozenset("really lets let's kindly quickly actually simply pls plz".split())
 
 
 def leftover(text: str, target: str, read: str = "") -> tuple[list[str], int, int] | None:

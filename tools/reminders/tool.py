@@ -24,8 +24,11 @@ if TYPE_CHECKING:
 
 # Words without which no request is one for reminders: checked first, so that a question of another kind does not
 # pay for compiling the reading's patterns
+# Verbs that set one, said with no time ("please run a timer for me", "initiate a new alarm", "set my alarm for
+# getting up"): the question back for the time
+_SET_VERBS = "run initiate start begin getting up"
 _MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|count(?:ing)? down|wake|ping me|nudge|alert me|notif|remainder|"
-                     r"remember me to|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
+                     r"remember|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
                      r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|倒计时|叫醒|叫我|喊我|通知我|取消|删除|清空|日程|待办", re.IGNORECASE)
 # A time or a delay said in a request ("at 5", "5pm", "in 10 minutes", "tomorrow", "下午3点", "十分钟后"): a request
 # without reminder words may still set one ("let me know at 5 to call mum")
@@ -126,7 +129,7 @@ class Reminders(Tool[RemindersArgs]):
         counted = {1: "one", 2: "two", 3: "three"}.get(len(times), "")  # "two alarms, one at 12 pm and …"
         from tools.reminders.listing import SET_WORDS
 
-        said_with = " ".join(SET_WORDS) if times else ""  # "sound the alarm at 6 am", "let's get a timer going for 10 min"
+        said_with = " ".join(SET_WORDS) if times else _SET_VERBS  # "sound the alarm at 6 am", "please run a timer"
         if unexplained(numbers_as_digits(question), target, " ".join([*times, counted, "one" if times else "", said_with])):
             return None  # what it is about, or a word no such request has: the rules or the model read it
         kind: Literal["reminder", "timer"] = "timer" if target == "reminders.timer" else "reminder"

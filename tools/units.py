@@ -190,6 +190,29 @@ def _plain(question: str) -> str:
     return _TRAIL.sub("", text.strip())
 
 
+def respelt_units(question: str) -> str:
+    """``question`` with each word that misspells one unit's name written as that name ("32 degrees fahrenheit in
+    celsisus": celsius): a word of five letters or more that is no unit, begun with the same two letters as the
+    name and close to it by ``difflib``'s ratio (0.85 or more), and to no other unit's name."""
+    import difflib
+
+    names = _LATIN_NAMES()
+    out = []
+    for word in question.split(" "):
+        core = word.strip("?.!,;:").casefold()
+        if len(core) >= 5 and core.isalpha() and core.isascii() and lookup(core) is None and core not in _SAID_WITH:
+            close = [n for n in difflib.get_close_matches(core, names, n=3, cutoff=0.85) if n[:2] == core[:2]]
+            if len({_BY_NAME[n][0] for n in close}) == 1:
+                word = word.casefold().replace(core, close[0])
+        out.append(word)
+    return " ".join(out)
+
+
+@functools.cache
+def _LATIN_NAMES() -> list[str]:  # noqa: N802 - a constant, built when first needed
+    return [n for n in _BY_NAME if n.isascii() and n.isalpha() and len(n) >= 5]
+
+
 def parse(question: str) -> tuple[float, str, str] | None:
     """(value, from-unit name, to-unit name) when ``question`` is certainly a conversion between two
     known units of one kind, as the user wrote them; else ``None``."""
@@ -306,7 +329,11 @@ def registry() -> Any:
 
 def convert(value: float, from_unit: str, to_unit: str) -> float:
     ureg = registry()
-    return float(ureg.Quantity(value, ureg.parse_units(from_unit)).to(ureg.parse_units(to_unit)).magnitude)
+    quantity = ureg.Quantity(value, ureg.parse_units(from_unit))
+    magnitude = float(quantity.to(ureg.parse_units(to_unit)).magnitude)
+    if quantity.dimensionality == {"[temperature]": 1}:  # an offset scale: 32 °F is 0 °C, not 5.684e-14 °C
+        magnitude = round(magnitude, 9) + 0.0
+    return magnitude
 
 
 def wrong_conversions(text: str) -> list[str]:
@@ -460,6 +487,9 @@ class Units(Tool[UnitsArgs]):
                                   result=float(f"{result:.12g}"), shown=format_value(result), kind=a[1])
 
     def route(self, question: str) -> list[BaseModel] | None:
+        return self._route(question) or ((respelt := respelt_units(question)) != question and self._route(respelt)) or None
+
+    def _route(self, question: str) -> list[BaseModel] | None:
         found = parse(question)
         if found is None:  # made of a conversion's words alone, in any order ("12 feet is equal to how many inches")
             words = set(question.lower().replace("?", " ").split())

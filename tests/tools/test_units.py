@@ -133,3 +133,21 @@ def test_a_call_with_the_units_swapped_or_changed_fails_its_check(wrong, reason)
 ])
 def test_conversions_stated_in_a_text_are_checked(text, wrong):
     assert wrong_conversions(text) == wrong
+
+
+@pytest.mark.parametrize("question, said", [("what's 32 degrees fahrenheit in celsisus", "32 °F = 0 °C"),
+                                            ("convert 212 fahrenheit to celsius", "= 100 °C"),  # not 100.00000000000006
+                                            ("convert 10 pounds to kilogramms", "4.54"),
+                                            ("how many centimetres in 3 inchs", "7.62")])
+async def test_a_unit_misspelt_is_that_unit(fake, make_app, question, said):
+    """A word that misspells one unit's name (five letters or more, the same two letters first, close to it and to
+    no other) is that unit; the answer names the unit as it is spelt."""
+    result = await make_app().ask(question)
+    assert result.ok and result.model_calls == 0 and said in result.answer, result.answer
+
+
+@pytest.mark.parametrize("question", ["convert 3 apples to bananas", "what's 32 degrees in celery"])
+def test_a_word_near_no_unit_is_no_unit(question):
+    from tools.units import respelt_units
+
+    assert respelt_units(question) == question

@@ -311,6 +311,9 @@ def test_a_percent_question_is_answered_as_a_percent():
     ("add up 4 and 5", "4 + 5"), ("subtract 5 from 20", "20 - 5"), ("take 3 away from 10", "10 - 3"),
     ("what do you get if you multiply 6 by 7", "6 * 7"), ("what does 6 + 9 equal?", "6 + 9"),
     ("what does 8 times 7 come to", "8 times 7"), ("multiply -3 by 4", "-3 * 4"),
+    ("how many square feet is a 13 by 74 room", "13 * 74"), ("what is the area of a 20 x 20 room", "20 * 20"),
+    ("if i win 200000 how do i split it 7 ways", "200000 / 7"), ("split 120 4 ways", "120 / 4"),
+    ("divide 90 between 3 people", "90 / 3"),
 ])
 def test_arithmetic_said_as_a_verb_is_certain_in_the_order_the_verb_gives(question, expression):
     from tools.calculator.question import certain_expression
@@ -319,7 +322,8 @@ def test_arithmetic_said_as_a_verb_is_certain_in_the_order_the_verb_gives(questi
 
 
 @pytest.mark.parametrize("question", ["add the eggs to the flour", "multiply 12 by 7 and then call mum",
-                                      "divide the cake into 8 pieces", "what does 6 mean", "subtract it from the total"])
+                                      "divide the cake into 8 pieces", "what does 6 mean", "subtract it from the total",
+                                      "how do i split it 3 ways", "what is the area of a 20 x 20 room in acres"])
 def test_a_verb_without_two_numbers_alone_is_no_sum(question):
     from tools.calculator.question import certain_expression
 
@@ -353,3 +357,8 @@ async def test_maths_asked_for_with_no_sum_is_asked_back_and_the_reply_is_calcul
                                       "how much is the sum insured"])
 def test_talk_of_maths_is_no_request_for_a_calculation(question):
     assert Calculator().missing(question) is None
+
+
+async def test_a_rooms_area_said_by_its_sides_is_answered_by_rule(fake, make_app):
+    result = await make_app().ask("how many square feet is a 13 by 74 room")
+    assert result.ok and result.model_calls == 0 and "962" in result.answer, result.answer

@@ -74,7 +74,18 @@ _VERB_FORMS = Forms([
     ("[<asking>] add {a} to {b}", "{b} + {a}"),
     ("[<asking>] (subtract|take [away]|deduct) {a} [away] from {b}", "{b} - {a}"),
     ("how many times (does|can|will|would|do) {a} go into {b}", "{b} / {a}"),
-], phrases={"asking": "(what do (you|i|we) get (if|when) (you|i|we) | [(can|could|would) (you|u)] [please])"})
+    # an area said by its sides: "how many square feet is a 13 by 74 room", "what is the area of a 20 x 20 room"
+    ("(how many square <length> (is|are|in) | what is the area of | what's the area of) [(a|an|the)] {a} (by|x|×) {b}"
+     " [<length>] <space>", "{a} * {b}"),
+    # a sum shared: "if i win 200000 how do i split it 7 ways", "split 120 4 ways", "divide 90 between 3 people"
+    ("[if (i|we) (win|have|get|got|make|made) {a:figure}] how (do|can|should|would) (i|we) (split|divide|share) it {b}"
+     " (ways|people|friends)", lambda v: f"{v['a']} / {v['b']}" if "a" in v else None),
+    ("[<asking>] (split|divide|share) {a:figure} [dollars] (between|among|by|into|in) {b} [(ways|people|friends|parts)]",
+     "{a} / {b}"),
+    ("[<asking>] (split|divide|share) {a:figure} [dollars] {b} ways", "{a} / {b}"),
+], phrases={"asking": "(what do (you|i|we) get (if|when) (you|i|we) | [(can|could|would) (you|u)] [please])",
+            "length": "(feet|foot|ft|meters|metres|meter|metre|m|yards|yard|inches|inch)",
+            "space": "(room|space|area|yard|garden|lot|floor|house|office|kitchen|bedroom|field|rug|carpet|wall|deck|patio)"})
 # "what is the answer to two plus two", "the sum of 3 plus 5", "what's the result of 8 * 7": what follows is the sum
 _ANSWER_TO = lazy_compile(r"(?i)^(?:what(?:'s|’s|\s+is|\s+was)\s+)?the\s+(?:(?:answer|result|solution|total)\s+(?:to|of|for)"
                           r"|sum\s+of(?=\s*-?\d[\d.]*\s*(?:\+|plus)\s*-?\d))\s+")

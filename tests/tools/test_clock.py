@@ -172,6 +172,12 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
     ("how many months until the fourth of july", "Independence Day (Sunday 4 July 2027) is in 7 months and 12 days (224 days)."),
     ("元宵节还有几个星期", "距离元宵节(2027年2月20日,星期六)还有12周又6天(共90天)。"),
     ("多少月之后就是过年了", "距离春节(2027年2月6日,星期六)还有2个月又15天(共76天)。"),
+    ("how long until christmas", "Christmas (Friday 25 December) is in 33 days."),
+    # the time left until a time of day (18:00 here): the next to come, of either half of the day when none is said
+    ("how many minutes until 5 pm", "It is 18:00; 17:00 tomorrow is in 23 hours (1380 minutes)."),
+    ("how long until 7:30", "It is 18:00; 19:30 is in 1 hour and 30 minutes (90 minutes)."),
+    ("还有多少分钟12点", "现在是18:00,距离明天00:00还有6小时(共360分钟)。"),
+    ("查询距离18点25分还有多少分钟", "现在是18:00,距离18:25还有25分钟(共25分钟)。"),
     ("2027年春节是几号?", "春节是2027年2月6日(星期六)。"),
     ("when is Chinese New Year 2028", "Chinese New Year is Wednesday 26 January 2028."),
     ("2027年1月1日是星期几", "2027年1月1日是星期五。"),

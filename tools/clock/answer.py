@@ -35,6 +35,8 @@ class ClockAnswers:
     def key_facts(self, args: ClockArgs, result: ToolResult) -> list[KeyFact]:
         data = result.data or {}
         facts = []
+        if "minutes" in data:
+            facts.append(KeyFact(label=f"{data['minutes']} minutes", number=data["minutes"]))
         if "days" in data and args.ask != "convert":
             facts.append(KeyFact(label=f"{data['days']} days", number=data["days"]))
         if "hours" in data:
@@ -67,6 +69,8 @@ class ClockAnswers:
             if zh:
                 return f"{ahead}比{behind}快{span}({first} 与 {second})。"
             return f"{ahead} is {span} ahead of {behind} ({first} and {second})."
+        if args.ask == "time_until":
+            return _time_left(data, zh)
         d, today = date.fromisoformat(data["date"]), date.fromisoformat(data["today"])
         if args.ask == "holiday":
             return _holiday_said(args, data, d, today, zh)
@@ -221,3 +225,17 @@ def _span_said(data: dict[str, Any], what: str, zh: bool) -> str:
     if rest:
         span += f"{' and ' if span else ''}{rest} day{'s' if rest != 1 else ''}"
     return f"{what} is in {span} ({days} days)."
+
+
+def _time_left(data: dict[str, Any], zh: bool) -> str:
+    """"It is 10:00; 12:25 is in 2 hours and 25 minutes (145 minutes).", "现在是10:00,距离12:25还有2小时25分钟(共145分钟)。"."""
+    hours, minutes, total = data["minutes"] // 60, data["minutes"] % 60, data["minutes"]
+    if zh:
+        span = (f"{hours}小时" if hours else "") + (f"{minutes}分钟" if minutes or not hours else "")
+        day = "明天" if data["next_day"] else ""
+        return f"现在是{data['time']},距离{day}{data['at']}还有{span}(共{total}分钟)。"
+    parts = [f"{hours} hour{'s' if hours != 1 else ''}"] if hours else []
+    if minutes or not hours:
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    day = " tomorrow" if data["next_day"] else ""
+    return f"It is {data['time']}; {data['at']}{day} is in {' and '.join(parts)} ({total} minutes)."

@@ -21,10 +21,11 @@ class ClockArgs(BaseModel):
                                        "weekday: the weekday of a date; days_until: days from today to a date or holiday; "
                                        "days_between: days between two dates; date: the date of a day phrase or holiday; "
                                        "holiday: the next public holiday (in place, '' = here); "
-                                       "lunar: the Chinese calendar's date of a day phrase"))
+                                       "lunar: the Chinese calendar's date of a day phrase; "
+                                       "time_until: hours and minutes from now to the time of day 'at'"))
     place: str = Field("", max_length=100, description="for now/zone/difference/holiday: the place as the user wrote it ('' = here)")
     other_place: str = Field("", max_length=100, description="for difference and convert: the second place")
-    at: str = Field("", max_length=30, description="for convert: the time of day in the first place, as written: '3pm', '下午3点'")
+    at: str = Field("", max_length=30, description="for convert and time_until: a time of day, as written: '3pm', '下午3点'")
     date: str = Field("", max_length=60, description="a date, holiday or day phrase as written: '2027-01-01', '春节', 'Christmas', '下周五'")
     other_date: str = Field("", max_length=60, description="for days_between: the second date")
     unit: Literal["days", "weeks", "months"] = Field("days", description="for days_until: the span in the unit asked "

@@ -13,7 +13,8 @@ from tools.reading.when import add_months, find_when, resolve
 from tools.lazy_re import lazy_compile
 
 
-Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date", "holiday", "lunar"]
+Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date", "holiday", "lunar",
+              "time_until"]
 
 
 # Holidays: (Chinese label, English label, calendar, month, day, names). Lunar ones follow the Chinese calendar.

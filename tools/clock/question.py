@@ -16,9 +16,9 @@ from tools.clock.dates import HOLIDAY_NAMES, Ask, read_date
 from tools.gazetteer import Gazetteer
 from tools.lazy_re import lazy_compile
 from tools.clock.zones import zone_named
-from tools.reading.numerals import en_digits, en_ordinals
+from tools.reading.numerals import en_digits, en_ordinals, to_digits
 from tools.reading.reader import leftover, tokens, unexplained
-from tools.reading.time_of_day import ZH_PART, clock_time
+from tools.reading.time_of_day import ZH_PART, clock_time, hour_said
 
 
 # The certain forms. Each names what it asks; the pieces (a place, a date) must then be read exactly.
@@ -45,6 +45,10 @@ _FORMS: list[tuple[Ask, re.Pattern[str]]] = [
     # a place's time said in another's, no time of day given: "convert new york time to london" (the two, now)
     ("difference", lazy_compile(_LEAD + r"(?i:convert\s+(?:the\s+)?(?P<place>\S+(?:\s+\S+){0,3}?)\s+time\s+(?:to|into|in)\s+"
                                       r"(?P<other_place>\S+(?:\s+\S+){0,3}?)(?:\s+time)?)$")),
+    # the time left until a time of day: "how many minutes until 5 pm", "how long until 12:25", "how much time till noon"
+    ("time_until", lazy_compile(_LEAD + r"(?i:how\s+(?:many\s+(?:more\s+)?(?:minutes|mins|hours|hrs)|long|much\s+(?:more\s+)?time)"
+                                      r"\s+(?:is\s+it\s+|is\s+there\s+|are\s+there\s+|do\s+(?:i|we)\s+have\s+|left\s+|more\s+)?"
+                                      r"(?:until|till|til|before|to)\s+(?P<at>.+?))$")),
     ("days_until", lazy_compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?(?P<unit>days|weeks|months)\s+(?:(?:are|is)\s+(?:there|left)\s+|"
                                       r"left\s+|is\s+it\s+|do\s+(?:i|we)\s+have\s+)?(?:until|till|til|to|before|for)\s+"
                                       r"(?P<date>.+?)|(?P<unit2>days|weeks|months)\s+(?:until|till|to)\s+(?P<date2>.+?))$")),
@@ -64,7 +68,7 @@ _TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|呀)?[\s?？!！。.,，
 HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|我们这里|我们|我|here|my\s+place)?$", re.IGNORECASE)
 
 
-TIME_WORDS = lazy_compile(r"几点|时间|时差|时区|小时|农历|阴历|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|日子|多久|节|放假|假期|\b(?i:time|date|day|days|weekday|until|clock"
+TIME_WORDS = lazy_compile(r"几点|多少分钟|几分钟|多少小时|几个小时|时间|时差|时区|小时|农历|阴历|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|日子|多久|节|放假|假期|\b(?i:time|date|day|days|weekday|until|clock"
                          r"|today|today's|timezone|holidays?|[ecmp][sd]t|utc|gmt|year|month)\b"
                          r"|" + HOLIDAY_NAMES, re.IGNORECASE)
 
@@ -101,6 +105,12 @@ class ClockQuestions:
                                  other_date=_group(m, "other_date"), unit=_group(m, "unit").casefold() or "days")
             except ValidationError:
                 continue  # a "place" of a hundred characters and more: no place, and no such question
+            if ask == "time_until":
+                if hour_said(en_digits(args.at)) is None:  # "how long until christmas": a day
+                    if read_date(args.at, today) is not None:
+                        return args.model_copy(update={"ask": "days_until", "date": args.at, "at": ""})
+                    continue
+                return args.model_copy(update={"at": en_digits(args.at)})
             if ask == "convert" and clock_time(args.at) is None:
                 if clock_time(digits := en_digits(args.at)) is None:
                     continue  # "3" or "3点" alone: morning or afternoon is not certain
@@ -170,6 +180,9 @@ _ZH_SAID_WITH = tuple(sorted({
 _ZH_ZONE_SAID_WITH = tuple(sorted({
     "时区", "是什么", "是哪个", "是多少", "哪一个", "哪个", "什么", "啥", "用的是", "属于", "用", "在", "是", "的", "呢", "啊",
     "请问", "现在"}, key=len, reverse=True))
+# The time left until a time of day, asked in Chinese; the time of day said ("12点25分", "下午5点", "12:25").
+_ZH_SPAN_ASKS = ("多少分钟", "几分钟", "多少小时", "几个小时", "几小时", "多久", "多长时间")
+_ZH_CLOCK = lazy_compile(r"(?:上午|下午|晚上|早上|中午|凌晨)?\d{1,2}\s*(?:点|:|：)\s*(?:\d{1,2}\s*分?|半)?")
 _ZH_UNTIL_ASKS = ("还有多久", "还有多少天", "还有几天", "还剩几天", "还剩多少天", "多少天", "有多久")
 # The span asked in weeks or months: "元宵节还有几个星期", "多少月之后就是过年了"
 _ZH_UNIT_ASKS = {"几个星期": "weeks", "多少个星期": "weeks", "多少星期": "weeks", "几周": "weeks", "多少周": "weeks",
@@ -262,6 +275,9 @@ class ClockReading:
             if not rest:
                 return [ClockArgs(ask="holiday", place="")]
             return [ClockArgs(ask="holiday", place=rest)] if self.places().qualifier(rest) else None
+        if any(p in text for p in _ZH_SPAN_ASKS) and (at := _ZH_CLOCK.search(to_digits(text))) is not None \
+                and hour_said(at.group()) is not None:  # "还有多少分钟12点", "距离12点25分还有多少分钟", "离下午5点还有多久"
+            return [ClockArgs(ask="time_until", at=at.group())]
         unit = next((u for said, u in _ZH_UNIT_ASKS.items() if said in text), None)
         if unit or any(p in text for p in _ZH_UNTIL_ASKS):  # "距离春节还有多久", "还有多少天过年", "元宵节还有几个星期"
             rest = _set_aside(text, _ZH_UNTIL_SAID_WITH)

@@ -17,7 +17,7 @@ from tools.clock.question import HERE, ClockQuestions
 from tools.clock.public_days import country_of_locale, next_public_day, public_day_named
 from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_first, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
-from tools.reading.time_of_day import clock_time
+from tools.reading.time_of_day import clock_time, hour_said
 from tools.reading.when import current_time, local_zone
 
 
@@ -180,10 +180,31 @@ class Clock(Tool[ClockArgs]):
                                   name_zh=zh_day.name if zh_day is not None and zh_day.name != day.name else "",
                                   country=country, country_name=country_names().get(country, country))
 
+    def _time_until(self, args: ClockArgs, now: datetime) -> ToolResult:
+        """Hours and minutes from now to the next time of day ``args.at`` (of either half of the day when it says
+        neither: "12点25分" at 10:00 is 12:25, "5" at 10:00 is 17:00)."""
+        said = hour_said(args.at)
+        if said is None:
+            return ToolResult.failure(f"cannot read the time of day '{args.at}': write it as 17:30 or 5:30 pm",
+                                      LocalText(zh=f"看不懂时间“{args.at}”。", en=f"I cannot read the time '{args.at}'."))
+        zone = self._zone("")
+        local = now.astimezone(zone[0] if zone else timezone.utc)
+        hour, minute, certain = said
+        hours = [hour] if certain else sorted({hour % 12, hour % 12 + 12})
+        start = local.replace(second=0, microsecond=0)
+        times = [start.replace(hour=h, minute=minute) for h in hours]
+        times = [t if t > start else t + timedelta(days=1) for t in times]
+        at = min(times)
+        minutes = int((at - start).total_seconds() // 60)
+        return ToolResult.success(time=local.strftime("%H:%M"), at=at.strftime("%H:%M"), minutes=minutes,
+                                  next_day=at.date() != local.date())
+
     async def run(self, args: ClockArgs) -> ToolResult:
         now = self.now()
         if args.ask == "holiday":
             return self._next_holiday(args)
+        if args.ask == "time_until":
+            return self._time_until(args, now)
         if args.ask in ("now", "zone", "difference", "convert"):
             zones = []
             for place in ([args.place] if args.ask in ("now", "zone") else [args.place, args.other_place]):

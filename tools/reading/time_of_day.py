@@ -58,3 +58,20 @@ def clock_time(text: str) -> tuple[int, int] | None:
         hour = on_24h(h, None, m.group("part"))
         return (hour, minute) if hour is not None and hour <= 23 and minute <= 59 else None
     return None
+
+
+def hour_said(text: str) -> tuple[int, int, bool] | None:
+    """(hour, minute, whether the half of the day is said) of one time of day: "5 pm" (17, 0, True), "17:30",
+    "下午5点"; "5", "5 o'clock", "5:30", "12点25分" (5, 0, False): either half of the day, which the caller picks
+    (the next to come). ``None`` when ``text`` is no time of day."""
+    t = " ".join(text.strip().casefold().split()).removeprefix("at ").replace("o'clock", "").replace("oclock", "").strip()
+    found = clock_time(t)
+    if found is not None:
+        h, m = found
+        bare = ":" in t and t.replace(":", "").isdigit() and 1 <= h <= 12  # "5:30": morning or afternoon
+        return h, m, not bare
+    hour, _, rest = t.partition("点") if "点" in t else t.partition(":") if ":" in t else (t, "", "")
+    minute = "30" if rest.strip() == "半" else rest.strip().removesuffix("分").strip() or "0"
+    if not (hour.isdigit() and minute.isdigit() and int(hour) <= 23 and int(minute) <= 59):
+        return None
+    return int(hour), int(minute), int(hour) > 12 or int(hour) == 0

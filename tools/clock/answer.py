@@ -60,15 +60,7 @@ class ClockAnswers:
         if args.ask == "convert":
             return _converted(args, data, zh)
         if args.ask == "difference":
-            a, b, hours = _said(args.place, data["place"]), _said(args.other_place, data["other_place"]), data["hours"]
-            if hours == 0:
-                return f"{a}和{b}没有时差。" if zh else f"{a} and {b} have the same time."
-            ahead, behind = (a, b) if hours > 0 else (b, a)
-            first, second = data["offsets"] if hours > 0 else data["offsets"][::-1]  # in the order the places are said
-            span = hours_text(hours, "zh" if zh else "en")
-            if zh:
-                return f"{ahead}比{behind}快{span}({first} 与 {second})。"
-            return f"{ahead} is {span} ahead of {behind} ({first} and {second})."
+            return _difference_said(args, data, zh)
         if args.ask == "time_until":
             return _time_left(data, zh)
         d, today = date.fromisoformat(data["date"]), date.fromisoformat(data["today"])
@@ -114,6 +106,19 @@ class ClockAnswers:
             # "in 2 weeks", "3 weeks ago": an offset from today, said as the day it lands on
             return f"{_capitalised(args.date)} it {'was' if d < today else 'will be'} {en_date(d)}."
         return f"{_capitalised(name or args.date)} {'was' if d < today else 'is'} {en_date(d)}."
+
+
+def _difference_said(args: ClockArgs, data: dict, zh: bool) -> str:
+    """'Tokyo is 9 hours ahead of London (UTC+9 and UTC+0).', the offsets in the order the places are said."""
+    a, b, hours = _said(args.place, data["place"]), _said(args.other_place, data["other_place"]), data["hours"]
+    if hours == 0:
+        return f"{a}和{b}没有时差。" if zh else f"{a} and {b} have the same time."
+    ahead, behind = (a, b) if hours > 0 else (b, a)
+    first, second = data["offsets"] if hours > 0 else data["offsets"][::-1]
+    span = hours_text(hours, "zh" if zh else "en")
+    if zh:
+        return f"{ahead}比{behind}快{span}({first} 与 {second})。"
+    return f"{ahead} is {span} ahead of {behind} ({first} and {second})."
 
 
 def _holiday_said(args: ClockArgs, data: dict, d: date, today: date, zh: bool) -> str:

@@ -194,13 +194,17 @@ def respelt_units(question: str) -> str:
     """``question`` with each word that misspells one unit's name written as that name ("32 degrees fahrenheit in
     celsisus": celsius): a word of five letters or more that is no unit, begun with the same two letters as the
     name and close to it by ``difflib``'s ratio (0.85 or more), and to no other unit's name."""
+    words = question.split(" ")
+    cores = [word.strip("?.!,;:").casefold() for word in words]
+    unread = [len(c) >= 5 and c.isalpha() and c.isascii() and lookup(c) is None and c not in _SAID_WITH for c in cores]
+    if not any(unread) or not _UNIT_LIKE.search(question):
+        return question  # "2+3", or no word that could be a unit: difflib is not even loaded
     import difflib
 
     names = _LATIN_NAMES()
     out = []
-    for word in question.split(" "):
-        core = word.strip("?.!,;:").casefold()
-        if len(core) >= 5 and core.isalpha() and core.isascii() and lookup(core) is None and core not in _SAID_WITH:
+    for word, core, maybe in zip(words, cores, unread, strict=True):
+        if maybe:
             close = [n for n in difflib.get_close_matches(core, names, n=3, cutoff=0.85) if n[:2] == core[:2]]
             if len({_BY_NAME[n][0] for n in close}) == 1:
                 word = word.casefold().replace(core, close[0])

@@ -339,7 +339,8 @@ class Gazetteer:
                 else:
                     i += 1
         text = _SENTENCE_END.sub(",", text)  # "weather for Boston.": the sentence's end, not the name's (St. stays)
-        text = self._find_joined_names(text, found, exclude)
+        said_which: dict[int, str] = {}  # where a country joined by "and" only says which place is meant: its code
+        text = self._find_joined_names(text, found, exclude, said_which)
         for name_run in _name_runs(text, exclude):
             self._find_in_run(text, name_run, found, exclude)
         if _POSSESSIVE.search(text):  # "Boston's weather": the name without its 's, where the name with it is none
@@ -348,9 +349,12 @@ class Gazetteer:
                 more: list[tuple[int, str, Place]] = []
                 self._find_in_run(plain, plain_run, more, exclude)
                 found += [f for f in more if not any(s <= f[0] < s + len(w) for s, w, _ in before)]
+        if said_which:  # "Trussville, Bosnia and Herzegovina": no Trussville there; the one in Alabama is not asked
+            found = [f for f in found if not _denied(text, f, said_which)]
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
 
-    def _find_joined_names(self, text: str, found: list[tuple[int, str, Place]], exclude: AbstractSet[str]) -> str:
+    def _find_joined_names(self, text: str, found: list[tuple[int, str, Place]], exclude: AbstractSet[str],
+                           said_which: dict[int, str] | None = None) -> str:
         """Countries whose names join words with "and", "of" or "the" ("Bosnia and Herzegovina", "Saint Vincent and
         the Grenadines", "Isle of Man"), read whole before the runs of capitalised words would split them; returns
         ``text`` with them blanked out."""
@@ -358,9 +362,11 @@ class Gazetteer:
         for m in self._joined_names().finditer(folded):
             start, written = m.start(), text[m.start():m.end()]
             text = text[:start] + " " * len(written) + text[m.end():]
-            if _after_a_name(text, start, exclude):
-                continue  # "Haigler Bosnia and Herzegovina": it only says which Haigler
             region = self.region(written)
+            if _after_a_name(text, start, exclude):
+                if region is not None and said_which is not None:
+                    said_which[start] = region.country
+                continue  # "Haigler Bosnia and Herzegovina": it only says which Haigler
             if region is not None:
                 found.append((start, written, region))
         return text
@@ -431,6 +437,14 @@ _PREPOSITION = lazy_compile(r"(?i)\b(?:in|at|for|near|of)\s+$")  # not "to": "su
 _NAME_ENDS = {"City", "Town"}
 _SENTENCE_END = lazy_compile(r"(?<=[a-z\u00e0-\u024f]{3})\.(?=\s|$)")
 _POSSESSIVE = lazy_compile(r"(?<=[a-z\u00e0-\u024f])['’]s\b")
+
+
+def _denied(text: str, found: tuple[int, str, Place], said_which: dict[int, str]) -> bool:
+    """Whether the place ``found`` is followed (a comma or spaces between) by a country that is not its own."""
+    start, written, place = found
+    end = start + len(written)
+    return any(at >= end and not text[end:at].strip(" ,") and country != place.country
+               for at, country in said_which.items())
 
 
 def _after_a_name(text: str, start: int, exclude: AbstractSet[str]) -> bool:

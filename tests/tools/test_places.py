@@ -64,6 +64,7 @@ def tool(tmp_path, gazetteer_index) -> Weather:
     ("What will the weather be like at 3 AM in Trinidad and Tobago", "Trinidad and Tobago", "Port of Spain, TT"),
     ("What is the weather in the Netherlands", "the Netherlands", "Amsterdam, NL"),
     ("Kansas City weather", "Kansas City", "Kansas City, US"),  # City is part of the name (was Kansas, the state)
+    ("weather in Sarajevo, Bosnia and Herzegovina", "Sarajevo", "Sarajevo, BA"),  # the country joined by "and" agrees
     # in lower case, qualified with no comma by its state or country (was nothing: the qualifier had to be capitalised)
     ("is it going to rain today in brooklyn new york", "brooklyn new york", "Brooklyn, US"),
     ("what's the weather in tokyo japan", "tokyo japan", "Tokyo, JP"),
@@ -82,6 +83,7 @@ def test_a_place_is_the_one_a_person_means(tool, question, written, label):
     "Put this shelter from the storm on r&b party classics",  # a sentence's first word, Put, is not Pout in Senegal
     "Is it supposed to hail in NY",  # "to hail" is not Ha'il, Saudi Arabia
     "Weather for Oct. 16 in MO",  # a month is not a place
+    "Is it going to get chillier at 5 am in Trussville, Bosnia and Herzegovina?",  # not Trussville, Alabama
 ])
 def test_a_word_inside_a_longer_name_or_a_qualifier_is_not_the_place(tool, question):
     assert tool.places_in(question) == []

@@ -47,6 +47,8 @@ SUNDAY_EVENING = datetime(2026, 11, 22, 19, 0)  # the fake's clock, in Beijing
     ("for the rest of this month", "this month", "2026-11-22", "2026-11-30", None),
     ("I need the weather for Jan. the 3rd", "Jan. the 3rd", "2027-01-03", "2027-01-03", None),
     ("in a couple of days", "in a couple of days", "2026-11-24", "2026-11-24", None),
+    ("what's the weather next week", "next week", "2026-11-23", "2026-11-29", None),  # the calendar week after this
+    ("for the next week", "the next week", "2026-11-22", "2026-11-28", None),  # seven days from today
 ])
 def test_days_are_resolved_without_a_model(question, phrase, start, end, hours):
     assert find_when(question) == phrase

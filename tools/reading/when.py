@@ -280,9 +280,12 @@ def _one(d: date, part: tuple[int, int] | None = None) -> Read:
 
 
 def _span(g: dict[str, Any], today: date) -> Read:
-    """"未来三天", "next 5 days", "this fortnight": from today."""
+    """"未来三天", "next 5 days", "the next week", "this fortnight": from today; "next week": the calendar week."""
     n = (_zh_number(g["zh_span_n"]) if g["zh_span_n"] else _en_number(g["en_span_n"]) if g["en_span_n"] else None)
     week = g["zh_span_week"] or g["en_span_week"] or ""
+    if week.casefold() == "week" and g["en_span"].casefold().startswith("next"):  # "next week": Monday to Sunday after
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7)  # this one ("the next week": 7 days)
+        return Period(monday, monday + timedelta(days=6)), None
     if n is None:
         n = 14 if week in ("两周", "半个月", "fortnight") or "two" in week else 7
     return Period(today, today + timedelta(days=max(n, 1) - 1)), None

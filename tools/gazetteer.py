@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from tools.base import CJK
 from tools.cache_file import CacheUnusable, damaged, one_builder, partial_file, remove_partials, set_aside
 from tools.lazy_re import lazy_compile
+from tools.reading.spelling import misspelt
 
 INDEX_VERSION = 5  # scripts/make_places.py writes it into the shipped index
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
@@ -286,17 +287,12 @@ class Gazetteer:
         letters and more), begun with the same two letters, and close (``difflib``'s ratio ≥ 0.85) to it and to no
         other ("sacromento": Sacramento, "pheonix": Phoenix; "chairs" is no Cairns). Only where a request's frame
         leaves room for a place and nothing else: the words left over (:meth:`named_around`)."""
-        import difflib
-
         said = key(piece)
         if len(said) < 6 or not said.replace(" ", "").isalpha():
             return None
         names = self._big_names()
-        close = [n for n in difflib.get_close_matches(said, names, n=3, cutoff=0.85) if n[:2] == said[:2]]
-        places = {names[n] for n in close}
-        if len(places) != 1:
-            return None
-        found = self.candidates(close[0], min_population=MISSPELT_MIN_POPULATION)
+        name = misspelt(said, names, names.__getitem__)
+        found = self.candidates(name, min_population=MISSPELT_MIN_POPULATION) if name else []
         return (found[0].name, found[0]) if found else None
 
     def _big_names(self) -> dict[str, int]:

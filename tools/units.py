@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 
 from tools.base import CJK, Grounding, KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
 from tools.reading.numerals import en_digits, to_digits
+from tools.reading.spelling import misspelt
 from tools.lazy_re import lazy_compile
 
 # (pint unit, kind, names): a name is matched case-insensitively when it is a word of three or more letters
@@ -199,15 +200,10 @@ def respelt_units(question: str) -> str:
     unread = [len(c) >= 5 and c.isalpha() and c.isascii() and lookup(c) is None and c not in _SAID_WITH for c in cores]
     if not any(unread) or not _UNIT_LIKE.search(question):
         return question  # "2+3", or no word that could be a unit: difflib is not even loaded
-    import difflib
-
-    names = _LATIN_NAMES()
     out = []
     for word, core, maybe in zip(words, cores, unread, strict=True):
-        if maybe:
-            close = [n for n in difflib.get_close_matches(core, names, n=3, cutoff=0.85) if n[:2] == core[:2]]
-            if len({_BY_NAME[n][0] for n in close}) == 1:
-                word = word.casefold().replace(core, close[0])
+        if maybe and (name := misspelt(core, _LATIN_NAMES(), lambda n: _BY_NAME[n][0])) is not None:
+            word = word.casefold().replace(core, name)
         out.append(word)
     return " ".join(out)
 
@@ -491,7 +487,10 @@ class Units(Tool[UnitsArgs]):
                                   result=float(f"{result:.12g}"), shown=format_value(result), kind=a[1])
 
     def route(self, question: str) -> list[BaseModel] | None:
-        return self._route(question) or ((respelt := respelt_units(question)) != question and self._route(respelt)) or None
+        found = self._route(question)
+        if found is None and (respelt := respelt_units(question)) != question:
+            found = self._route(respelt)  # "32 degrees fahrenheit in celsisus"
+        return found
 
     def _route(self, question: str) -> list[BaseModel] | None:
         found = parse(question)

@@ -78,8 +78,8 @@ _VERB_FORMS = Forms([
     ("(how many square <length> (is|are|in) | what is the area of | what's the area of) [(a|an|the)] {a} (by|x|×) {b}"
      " [<length>] <space>", "{a} * {b}"),
     # a sum shared: "if i win 200000 how do i split it 7 ways", "split 120 4 ways", "divide 90 between 3 people"
-    ("[if (i|we) (win|have|get|got|make|made) {a:figure}] how (do|can|should|would) (i|we) (split|divide|share) it {b}"
-     " (ways|people|friends)", lambda v: f"{v['a']} / {v['b']}" if "a" in v else None),
+    ("if (i|we) (win|have|get|got|make|made) {a:figure} how (do|can|should|would) (i|we) (split|divide|share) it {b}"
+     " (ways|people|friends)", "{a} / {b}"),
     ("[<asking>] (split|divide|share) {a:figure} [dollars] (between|among|by|into|in) {b} [(ways|people|friends|parts)]",
      "{a} / {b}"),
     ("[<asking>] (split|divide|share) {a:figure} [dollars] {b} ways", "{a} / {b}"),

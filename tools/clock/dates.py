@@ -213,12 +213,7 @@ def _offset(text: str, today: date) -> date | None:
         days = n * (7 if unit == "week" else 1)
         return today + timedelta(days=days) if abs(days) <= _MAX_OFFSET_DAYS else None
     months = n * (12 if unit == "year" else 1)
-    if abs(months) > 12 * 200:
-        return None
-    y, m0 = divmod(today.month - 1 + months, 12)
-    year, month = today.year + y, m0 + 1
-    last = (date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)).day
-    return date(year, month, min(today.day, last))
+    return add_months(today, months) if abs(months) <= 12 * 200 else None
 
 
 def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None] | None = None

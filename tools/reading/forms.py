@@ -7,7 +7,7 @@ A form is written as people say it::
 
 - words match as words, in any case ("Multiply" too; "add" is not the start of "address");
 - ``[…]`` is said or not; ``(…|…)`` is one of its choices, each a form of its own;
-- ``{name}`` is a slot, read by its type (:data:`SLOTS`: a number, an operand, an operator symbol), named by
+- ``{name}`` is a slot, read by its type (:data:`SLOTS`: a number, an amount, a figure, an operator symbol), named by
   ``{name:type}`` or typed by the table's ``slots``;
 - ``<name>`` is a phrase the table declares once (``<asking>``: "can you please", "what do you get if you").
 
@@ -31,9 +31,7 @@ SLOTS: dict[str, str] = {
     "count": r"\d+|[一两二三四五六七八九十]",  # how many, in digits or one Chinese numeral
     "wide": r"-?\d+(?:\.\d+)?|[０-９]+",  # full-width digits too (a Chinese keyboard's)
     "figure": r"-?\d{1,3}(?:,\d{3})+|-?\d+(?:\.\d+)?",  # 1,250 or 12.5
-    "operand": r"\d+(?:\.\d+)?|\([^()]*\)",  # a number or one bracketed sum
     "symbol": r"[*×/÷+\-−^]",  # an operator written as one
-    "text": r".+?",  # anything, as little as will do
 }
 
 Meaning = str | Callable[[dict[str, str]], str | None]

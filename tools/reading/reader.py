@@ -52,6 +52,12 @@ def tokens(text: str) -> list[str]:
     return ["0" if t[0].isdigit() else t for t in _TOKEN.findall(folded)]
 
 
+def spaced(text: str) -> str:
+    """``text``'s words in lower case, anything else a space, and a space either side: " ty " in it is the word
+    "ty", never the end of "pretty"."""
+    return " " + " ".join("".join(c if c.isalnum() else " " for c in text.casefold()).split()) + " "
+
+
 def features(text: str) -> list[str]:
     """Words (``w:``), word pairs with the edges (``b:``) and letter triples of longer words (``c:``, which carry a
     misspelt word part of the way)."""

@@ -7,6 +7,7 @@ input, so the router, the tool and its check agree on the day."""
 
 from __future__ import annotations
 
+import calendar
 import os
 import re
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any, Callable
 from zoneinfo import ZoneInfo
 from tools.lazy_re import lazy_compile
-from tools.reading.numerals import ordinal
+from tools.reading.numerals import en_value, ordinal
 
 MAX_DAYS_AHEAD = 15  # Open-Meteo forecasts 16 days: today and 15 more
 MAX_DAYS_BACK = 7
@@ -31,8 +32,6 @@ _EN_WEEKDAYS |= {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "
 _EN_MONTHS = {m: i + 1 for i, m in enumerate(("january", "february", "march", "april", "may", "june", "july", "august",
                                               "september", "october", "november", "december"))}
 _EN_MONTHS |= {m[:3]: i for m, i in list(_EN_MONTHS.items())} | {"sept": 9}
-_EN_LONG = {"seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-            "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 
 # Parts of a day, as local hours [start, end).
 PARTS = {"morning": (6, 12), "noon": (11, 14), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
@@ -303,22 +302,18 @@ _UNIT_SECONDS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "
 
 
 def _amount(words: str) -> float | None:
-    """"3", "fifteen and a half", "a couple of", "forty-four": how many."""
-    words = " ".join(words.casefold().replace("-", " ").split())
-    half = 0.5 if words.endswith(" and a half") else 0.0
-    words = words.removesuffix(" and a half")
-    words = words.removeprefix("a ") if words in ("a couple of", "a few") else words
-    if words in ("a", "an", "one"):
-        return 1 + half
-    try:
-        return float(words) + half
-    except ValueError:
-        pass
-    tens, _, unit = words.partition(" ")
-    value = _EN_NUMBERS.get(words) or _EN_LONG.get(words)
-    if value is None and unit:
-        value = _EN_LONG.get(tens, 0) + (_EN_NUMBERS.get(unit) or 0) if tens in _EN_LONG else None
-    return None if value is None else value + half
+    """"3", "15 and a half", "a couple of", "an", or a number in words ("forty-four", "fifteen and a half": the
+    numerals' own reader): how many."""
+    said = " ".join(words.casefold().split())
+    counted = _EN_NUMBERS.get(said.removeprefix("a ") if said in ("a couple of", "a few") else said)
+    if counted is not None:
+        return float(counted)
+    whole = said.removesuffix(" and a half")
+    half = 0.5 if whole != said else 0.0
+    if whole == "an" or whole.replace(".", "", 1).isdigit():
+        return (1 if whole == "an" else float(whole)) + half
+    value = en_value(said)
+    return float(value) if value else None
 
 
 def _ahead(g: dict[str, Any], now: datetime) -> Read:
@@ -346,17 +341,17 @@ def _ahead(g: dict[str, Any], now: datetime) -> Read:
 
 
 def add_months(d: date, months: int) -> date:
-    """``d`` that many calendar months on (or back): 31 January and one month, 28 (or 29) February."""
+    """``d`` that many calendar months on (or back): 31 January and one month, 28 (or 29) February; past the
+    calendar's ends, its first or last day."""
     y, m = divmod(d.month - 1 + months, 12)
     year, month = d.year + y, m + 1
     if not 1 <= year <= 9999:
         return date.max if months > 0 else date.min
-    last = (date(year + (month == 12), month % 12 + 1, 1) - timedelta(days=1)).day if year < 9999 or month < 12 else 31
-    return date(year, month, min(d.day, last))
+    return date(year, month, min(d.day, calendar.monthrange(year, month)[1]))
 
 
 def _month_end(year: int, month: int) -> date:
-    return add_months(date(year, month, 1), 1) - timedelta(days=1) if year < 9999 else date(9999, month, 28)
+    return date(year, month, calendar.monthrange(year, month)[1])
 
 
 def _calendar(g: dict[str, Any], today: date) -> Read:
@@ -395,18 +390,16 @@ def _season(g: dict[str, Any], today: date) -> Read:
     """"this winter", "next summer", "in the fall": its three months (the northern hemisphere's), the one now or
     next; "last": the one before."""
     name = (g["en_se"] or g["en_se2"] or g["en_se3"]).casefold()
-    which = (g["en_se_which"] or g["en_se_which2"] or "").casefold().split()[:1]
+    which = (g["en_se_which"] or g["en_se_which2"] or "").casefold().partition(" ")[0]
     first_month = _SEASONS[name]
     start = date(today.year - (first_month == 12 and today.month < 3), first_month, 1)
-    end = add_months(start, 3) - timedelta(days=1)
-    if end < today:
-        start, end = add_months(start, 12), add_months(end.replace(day=1), 13) - timedelta(days=1)
-    if which in (["last"], ["past"]):
-        start = add_months(start, -12)
-        end = add_months(start, 3) - timedelta(days=1)
-    elif which == ["next"] and start <= today:
+    if add_months(start, 3) <= today:  # this year's is over: the next
         start = add_months(start, 12)
-        end = add_months(start, 3) - timedelta(days=1)
+    if which in ("last", "past"):
+        start = add_months(start, -12)
+    elif which == "next" and start <= today:
+        start = add_months(start, 12)
+    end = add_months(start, 3) - timedelta(days=1)
     return Period(max(start, today) if start <= today <= end else start, end), None
 
 

@@ -21,6 +21,7 @@ from tools.base import CJK, LocalText
 from tools.reminders.args import RemindersArgs
 from tools.reminders.listing import asks_list
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.reading.reader import spaced
 from tools.lazy_re import lazy_compile
 from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME, on_24h
 
@@ -347,7 +348,7 @@ _SELF_CORRECTION = ("i mean", "no wait", "sorry", "rather", "actually", "不对"
 
 def _corrects_itself(words: str) -> bool:
     """Whether the words take back what they named ("the timer, I mean the reminder …")."""
-    said = " " + " ".join("".join(c if c.isalnum() or c > "\u2e7f" else " " for c in words.casefold()).split()) + " "
+    said = spaced(words)
     return any(f" {w} " in said if w.isascii() else w in said for w in _SELF_CORRECTION)
 
 

@@ -22,11 +22,11 @@ from tools.lazy_re import lazy_compile
 if TYPE_CHECKING:
     from tools.reminders.reading import Due
 
-# Words without which no request is one for reminders: checked first, so that a question of another kind does not
-# pay for compiling the reading's patterns
 # Verbs that set one, said with no time ("please run a timer for me", "initiate a new alarm", "set my alarm for
 # getting up"): the question back for the time
 _SET_VERBS = "run initiate start begin getting up"
+# Words without which no request is one for reminders: checked first, so that a question of another kind does not
+# pay for compiling the reading's patterns
 _MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|count(?:ing)? down|wake|ping me|nudge|alert me|notif|remainder|"
                      r"remember|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
                      r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|倒计时|叫醒|叫我|喊我|通知我|取消|删除|清空|日程|待办", re.IGNORECASE)

@@ -94,11 +94,16 @@ class WeatherQuestions:
 
     def when_in(self, question: str) -> str | None:
         """The time phrase of ``question``, read around the places it names (昆明天气 holds 明天 but asks about now)."""
+        phrase = find_when(self._places_set_aside(question))
+        return phrase.replace("\x00", " ") if phrase else phrase
+
+    def _places_set_aside(self, question: str) -> str:
+        """``question`` with each place it names written over by as many NULs: no word, and no space, so that what
+        stands either side of a place is not read as one time ("in Paris december", "Winter Park")."""
         blanked = question
         for written, _ in sorted(self._found(question), key=lambda f: -len(f[0])):
-            blanked = blanked.replace(written, "\x00" * len(written))  # no word, and no space: "in Paris december"
-        phrase = find_when(blanked)
-        return phrase.replace("\x00", " ") if phrase else phrase
+            blanked = blanked.replace(written, "\x00" * len(written))
+        return blanked
 
     @functools.lru_cache(maxsize=64)  # noqa: B019 - one tool object lives as long as its worker; 64 questions kept
     def _found(self, question: str) -> tuple[tuple[str, Place], ...]:
@@ -132,10 +137,7 @@ class WeatherQuestions:
         named set aside ("Winter Park"): no forecast is certain, since today's would answer another question."""
         if not unread(question):
             return False  # the most of questions: no place looked up (a sum never opens the place index)
-        blanked = question
-        for written, _ in sorted(self._found(question), key=lambda f: -len(f[0])):
-            blanked = blanked.replace(written, "\x00")
-        return unread(blanked)
+        return unread(self._places_set_aside(question))
 
     def route(self, question: str) -> list[BaseModel] | None:
         if self.time_unread(question):

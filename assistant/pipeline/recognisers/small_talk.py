@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from tools.lazy_re import lazy_compile
+from tools.reading.reader import spaced
 
 _EN = [
     # greetings
@@ -110,13 +111,9 @@ _REPLIES = [
 ]
 
 
-def _words_of(message: str) -> str:
-    return " " + " ".join("".join(c if c.isalnum() else " " for c in message.casefold()).split()) + " "
-
-
 def reply_to(message: str, chinese: bool) -> str:
     """A line of small talk back to ``message`` (thanks: "You're welcome!"; a greeting: "Hello!")."""
-    said = _words_of(message)
+    said = spaced(message)
     for cues, en, zh in _REPLIES:
         if any(cue in said for cue in cues.split("|")):
             return zh if chinese else en

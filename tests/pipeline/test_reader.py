@@ -308,6 +308,7 @@ def test_a_day_in_other_words_is_read_as_that_day(tmp_path, question, start, end
     "will it rain in Paris on 12/5/2032",  # 5 December or 12 May?
     "Will it be hot on orthodox good friday in Paris", "Will there be a storm in Paris on Robert E Lee's Birthday",
     "weather in Paris december", "will it be cold in Paris at christmas", "what was the weather in Paris two years back",
+    "明年春天北京会下雪吗", "下个月上海冷吗", "北京3月的天气", "去年冬天北京冷吗", "今年夏天上海热不热",  # a year, a season, a month
 ])
 def test_a_day_the_reader_cannot_read_is_never_answered_with_todays_forecast(tmp_path, question):
     """A date in figures that could be either, a holiday, a month said alone: today's forecast would answer another

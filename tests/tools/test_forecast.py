@@ -49,6 +49,8 @@ SUNDAY_EVENING = datetime(2026, 11, 22, 19, 0)  # the fake's clock, in Beijing
     ("in a couple of days", "in a couple of days", "2026-11-24", "2026-11-24", None),
     ("what's the weather next week", "next week", "2026-11-23", "2026-11-29", None),  # the calendar week after this
     ("for the next week", "the next week", "2026-11-22", "2026-11-28", None),  # seven days from today
+    ("北京两周后天气", "两周后", "2026-12-06", "2026-12-06", None),  # not 后天 (the day after tomorrow)
+    ("三个月后呢", "三个月后", "2027-02-22", "2027-02-22", None),
 ])
 def test_days_are_resolved_without_a_model(question, phrase, start, end, hours):
     assert find_when(question) == phrase
@@ -229,6 +231,12 @@ async def test_a_day_past_sixteen_days_is_said_so(fake, meteo, weather_app, ques
     result = await weather_app().ask(question)
     assert not result.ok and result.model_calls == 0 and "16 days" in result.answer and said in result.answer
     assert meteo.forecast_requests == [] and fake.requests == []
+
+
+async def test_a_chinese_span_of_months_past_sixteen_days_is_said_so(fake, meteo, weather_app):
+    result = await weather_app().ask("北京三个月后会下雨吗")
+    assert not result.ok and result.model_calls == 0 and "16 天" in result.answer and "三个月后" in result.answer
+    assert meteo.forecast_requests == []
 
 
 async def test_a_day_long_past_is_said_so(fake, meteo, weather_app):

@@ -59,7 +59,7 @@ _EN_HOUR_WORD = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _PIECES = lazy_compile(
     r"(?P<zh_span>(?:未来|接下来|最近|近|这|今后|之后|往后|后面)(?P<zh_span_n>" + _ZH_NUM + r")(?:天|日)"
     r"|(?:未来|接下来|今后)(?P<zh_span_week>一周|一个星期|一星期|七天|两周|半个月))"
-    r"|(?P<zh_after>(?P<zh_after_n>" + _ZH_NUM + r")(?:天|日)(?:以后|之后|后))"
+    r"|(?P<zh_after>(?P<zh_after_n>" + _ZH_NUM + r")(?P<zh_after_unit>天|日|周|个星期|星期|个礼拜|礼拜|个月|年)(?:以后|之后|后))"
     r"|(?P<zh_weekend>(?P<zh_weekend_next>下(?:个)?)?(?:这个|这|本)?(?:周末|礼拜天和礼拜六))"
     r"|(?P<zh_weekday>(?P<zh_wd_week>下(?:个)?|这个|这|本|上(?:个)?)?(?:周|星期|礼拜)(?P<zh_wd>[一二三四五六日天]))"
     r"|(?P<zh_week>(?P<zh_week_which>下|这|本)(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天末]))"
@@ -191,8 +191,12 @@ def find_when(text: str) -> str | None:
 # ordinal it cannot place ("12/5/2032": May or December?, "the 2nd half"), a month or a season said alone
 # ("december", "spring"), weeks, months or years in words it does not read ("a few weeks", "two years back").
 _UNREAD_FIGURES = lazy_compile(r"\b(?:19|20)\d\d\b|\b\d{1,2}\s*/\s*\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b"
-                               r"|\b(?:good|black|holy|ash|cyber)\s+friday|\bnew\s+year'?s|\b\w+'s\s+(?:birth)?day\b",
+                               r"|\b(?:good|black|holy|ash|cyber)\s+friday|\bnew\s+year'?s|\b\w+'s\s+(?:birth)?day\b"
+                               r"|(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月(?![亮球光饼])",  # 3月 said alone (3月14日 is read)
                                re.IGNORECASE)
+# The same in Chinese: a year, a season, a month, a span of months or years ("明年春天", "下个月", "三个月后")
+_ZH_UNREAD = ("明年", "今年", "去年", "前年", "后年", "年后", "年前", "春天", "夏天", "秋天", "冬天", "春季", "夏季", "秋季",
+              "冬季", "个月", "下月", "上月", "本月", "月底", "月初", "周后", "星期后", "礼拜后")
 _UNREAD_WORDS = frozenset("""
 january february march april june july august september october november december jan feb mar apr jun jul aug sep
 sept oct nov dec winter summer autumn springtime wintertime summertime week weeks month months year years decade
@@ -208,7 +212,7 @@ def unread(text: str) -> bool:
     for m in reversed(_pieces(text)):
         if not (m.group("en_num") and _numeric(m.groupdict()) is None):  # "12/5/2032": which is the month?
             rest = rest[:m.start()] + " " + rest[m.end():]
-    if _UNREAD_FIGURES.search(rest):
+    if _UNREAD_FIGURES.search(rest) or any(w in rest for w in _ZH_UNREAD):
         return True
     return not _UNREAD_WORDS.isdisjoint("".join(c if c.isalpha() else " " for c in rest.casefold()).split())
 
@@ -291,9 +295,15 @@ def _span(g: dict[str, Any], today: date) -> Read:
 
 
 def _after(g: dict[str, Any], today: date) -> Read:
-    """"三天后", "in 3 days": a day from today (the hours of a time from now are read by :func:`_ahead`)."""
+    """"三天后", "两周后", "三个月后", "两年后": that day (the English spans, with their hours, are read by
+    :func:`_ahead`)."""
     n = _zh_number(g["zh_after_n"]) if g["zh_after_n"] else None
-    return None if n is None else _one(today + timedelta(days=n))
+    if n is None:
+        return None
+    unit = g["zh_after_unit"]
+    if unit in ("个月", "年"):
+        return _one(add_months(today, n * (12 if unit == "年" else 1)))
+    return _one(today + timedelta(days=n * (1 if unit in ("天", "日") else 7)))
 
 
 _UNIT_DAYS = {"day": 1, "week": 7, "wk": 7, "fortnight": 14}

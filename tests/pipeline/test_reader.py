@@ -277,6 +277,25 @@ def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, questi
     assert (decision is not None and decision.route == "weather") == weather, decision
 
 
+@pytest.mark.parametrize("question, when", [
+    ("can i wear shorts out while shopping today", "today"), ("will it be nice at the beach on friday", "friday"),
+    ("will i be able to get away with shorts today", "today"), ("i need jacket after ten am or not", "10 am"),
+    ("what is status of current weather", None), ("will golf be rained out today", "today"),
+])
+def test_the_weather_asked_of_what_people_do_outdoors(tmp_path, question, when):
+    """What to wear, whether the beach will be nice: the weather's words with an outing's, at the home city."""
+    decision = _decision(tmp_path, question, home_city="Chicago")
+    assert decision is not None and decision.route == "weather", decision
+    assert decision.args[0].place == "Chicago" and decision.args[0].when == when
+
+
+@pytest.mark.parametrize("question", ["Nice work!", "should i go shopping today", "is the game on tonight",
+                                      "is it hot at work", "is it a good day for a picnic"])
+def test_an_outing_without_the_weather_s_words_is_not_the_weather(tmp_path, question):
+    decision = _decision(tmp_path, question, home_city="Chicago")
+    assert decision is None or decision.route != "weather", decision
+
+
 @pytest.mark.parametrize("question, start, end", [
     ("What will the weather be in Paris on 12/14/2027", "2027-12-14", "2027-12-14"),
     ("weather in Paris in july", "2027-07-01", "2027-07-31"), ("will it snow in Paris next year", "2027-01-01", "2027-12-31"),
@@ -293,6 +312,12 @@ def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, questi
     ("What was the weather like two days ago in Paris", "2026-11-25", "2026-11-25"),
     ("Will it be warm in Paris this tuesday", "2026-12-01", "2026-12-01"),  # the coming one, said on a Friday
     ("I need to know the weather for Jan. the 3rd in Paris", "2027-01-03", "2027-01-03"),
+    # a forecast said by its length, a day's possessive without its apostrophe
+    ("whats the weeks forecast in Paris", "2026-11-27", "2026-12-03"),
+    ("show me one week weather of Paris", "2026-11-27", "2026-12-03"),
+    ("the 10-day forecast for Paris", "2026-11-27", "2026-12-06"),
+    ("Paris weekly forecast", "2026-11-27", "2026-12-03"),
+    ("what is tomorrows weather predictions in Paris", "2026-11-28", "2026-11-28"),
 ])
 def test_a_day_in_other_words_is_read_as_that_day(tmp_path, question, start, end):
     """Months, seasons, years, weeks or years ahead, spelt ordinals, dates in figures, the past: read as the days

@@ -33,10 +33,18 @@ from tools.reading.request import read, unwrapped
     ("能不能把 100 公里换算成英里", "把 100 公里换算成英里"),
     ("你能否帮我设置一个五分钟的定时器", "设置一个五分钟的定时器"),
     ("可不可以算一下25乘以4呀", "算一下25乘以4"),
+    ("i am needing to know the time", "the time"),
+    ("can you remind me of the date", "the date"), ("remind me what time it is", "what time is it"),  # tell me, now
 ])
 def test_the_wrapper_is_set_aside_and_the_request_kept(question, core):
     request = read(question)
     assert request.core == core and request.wrapped and not request.markup
+
+
+@pytest.mark.parametrize("question", ["tell me to call mom at 5", "remind me to check the date at 5",
+                                      "remind me what i need to buy at 5pm"])
+def test_a_request_to_be_reminded_is_no_wrapper(question):
+    assert read(question).core == question  # "tell me to …", "remind me to …": the reminder itself
 
 
 @pytest.mark.parametrize("message", ["hello", "thanks!", "please", "你好", "谢谢", "good morning!", "okay.", "so what",

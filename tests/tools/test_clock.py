@@ -122,10 +122,26 @@ async def test_the_date_asked_in_more_words(clock, question, said):
     ("i wanna know what timezone spain is in", "zone", "spain"), ("please search for portland's timezone", "zone", "portland"),
     ("when do i have some time off next", "holiday", ""), ("when will i get the next holiday with pay", "holiday", ""),
     ("what's the time period till our next day off", "holiday", ""),
+    # a zone by its people's name or a region's side; the time asked in idioms; holidays asked as "any"
+    ("what is the time right now in the peruvian time zone", "now", "peru"),
+    ("what time is it in the mexican time zone", "now", "mexico"),
+    ("the current time in southern california", "now", "california"), ("what time is it in northern italy", "now", "italy"),
+    ("what time is it on the pacific coast right now", "now", "Pacific Time"),
+    ("what time is it getting to be", "now", ""), ("what time do you have on your watch", "now", ""),
+    ("are there any holidays this month", "holiday", ""), ("are there any holiday's comming up", "holiday", ""),
 ])
 def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
     args = clock().parse(question)
     assert args is not None and (args.ask, args.place) == (ask, place)
+
+
+@pytest.mark.parametrize("question", [
+    "what time is it in the west",  # no zone: "west" is no abbreviation of Western European Time here
+    "what time do i have my meeting", "i don't have any holidays left", "do you have any holiday plans",
+    "what time is it in the french time zone",  # France's people are not said so: no guess at a country
+])
+def test_near_misses_of_zones_idioms_and_holidays(clock, question):
+    assert clock().parse(question) is None
 
 
 def test_am_is_a_word_not_armenia(clock):

@@ -59,3 +59,12 @@ def test_forms_said_anywhere_are_replaced_by_their_meaning():
         "remind me in 90 minutes, not 150 minutes"
     assert halves.sub("2个半小时") == "2个半小时"
     assert halves.sub("1h and a half") == "1h and a half"
+
+
+def test_a_slot_of_a_declared_kind_reads_one_of_its_words_as_a_word():
+    parts = Forms([("({n:amount}|a|one) {part} of {x:operand}", lambda v: f"{v.get('n', '1')}/{v['part']}*{v['x']}")],
+                  kinds={"part": ("third", "thirds", "quarter", "quarters")})
+    assert parts.read("a third of 90") == "1/third*90"
+    assert parts.read("2 Quarters of (3+5)") == "2/Quarters*(3+5)"  # a group is an operand
+    assert parts.read("a thirdly of 90") is None and parts.read("a fifth of 90") is None
+    assert parts.sub("what is a quarter of -8 today") == "what is 1/quarter*-8 today"

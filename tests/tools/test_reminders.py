@@ -46,6 +46,12 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("过二十分钟提醒我看一下汤", NOW + timedelta(minutes=20), "看一下汤", "reminder"),
     ("下周一上午10点提醒我开周会", NOW.replace(day=30, hour=10, minute=0), "开周会", "reminder"),
     ("提醒我3小时20分钟后收衣服", NOW + timedelta(hours=3, minutes=20), "收衣服", "reminder"),
+    # the time said first; "tell me to"; a notification or an event's reminder is a reminder
+    ("at 4 tomorrow afternoon, remind me to start the oven", NOW.replace(day=27, hour=16, minute=0), "start the oven",
+     "reminder"),
+    ("tell me to take out the trash in an hour", NOW + timedelta(hours=1), "take out the trash", "reminder"),
+    ("new notification for meeting in two hours", NOW + timedelta(hours=2), "meeting", "reminder"),
+    ("add an event reminder for the meeting at 3pm", NOW.replace(hour=15, minute=0), "the meeting", "reminder"),
 ])
 def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question, when, text, kind):
     request = read(question)
@@ -275,6 +281,8 @@ def test_an_alarm_talked_about_is_not_one_set(question):
     "what did i want to remember again", "what were those things i was trying to remember",
     "please go through my reminder list and tell me what's on it", "what did i put on my list of reminders",
     "tell me about the alarm timings", "at what time have you set alarm for me",
+    "please give me a rundown of my reminder list", "what alarms are set for weekdays",
+    "please let me know the morning alarm time for weekdays",
 ])
 def test_listing_said_the_ways_people_say_it(question):
     request = read(question)
@@ -303,6 +311,20 @@ def test_an_alarm_asked_for_in_other_frames_is_set(question, at):
     request = read(question)
     assert request is not None and request.action == "set" and request.text == "", request
     assert due(request.when, now).at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Europe/London"))
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("schedule an alarm", "reminder"), ("please turn on the alarm", "reminder"), ("set my alarm for getting up", "reminder"),
+    ("you need to set alarm for me", "reminder"), ("i gotta set a timer", "timer"), ("how about a reminder", "reminder"),
+    ("can i set a reminder", "reminder"), ("new reminder, please", "reminder"), ("set a weekly appointment reminder", "reminder"),
+    # not a request to set one: no question back
+    ("new timer app recommendations", None), ("turn on the lights", None), ("tell me to relax", None),
+    ("remind me of the date", None),
+])
+def test_a_request_to_set_one_with_no_time_is_asked_when(question, kind):
+    from tools.reminders.reading import untimed
+
+    assert untimed(question) == kind
 
 
 @pytest.mark.parametrize("question", ["my alarm didn't go off this morning", "the alarm is too loud",

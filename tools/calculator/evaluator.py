@@ -14,7 +14,7 @@ import simpleeval
 
 from tools.reading.numerals import to_digits
 from tools.lazy_re import lazy_compile
-from tools.reading.forms import Words
+from tools.reading.forms import Forms, Words
 
 
 MAX_INPUT = 300  # characters of expression
@@ -251,43 +251,41 @@ _TIMES_X = lazy_compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\(
 # said in words: "the square root of 2025", "2025的平方根", "根号2", "round 3.14159 to 2 decimal places", "保留两位小数".
 _PARTS = {"third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10}
 _PLACE_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
-_FUNCTION_OF = r"(?i)\b(sqrt|cbrt|exp|abs|sin|cos|tan|factorial)\s+of\s+(?:the\s+number\s+)?"
 _PLACES = r"(?:decimal\s+places?|decimals?|dp|places?|digits?\s+after\s+the\s+(?:decimal\s+)?point)"
 # The operators said as words, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4", "5 squared".
 _OPERATORS = Words({"mod": "%", "modulo": "%", "times": "*", "multiplied by": "*", "mal": "*", "divided by": "/",
                     "plus": "+", "minus": "-", "乘以": "*", "乘上": "*", "乘": "*", "除以": "/", "加上": "+", "加": "+",
                     "减去": "-", "减": "-"})
 _POWERS = Words({"squared": "^2", "cubed": "^3"}, around="{}")
-_WORD_OPERATORS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
-    # parts and multiples: "half of 250", "a third of 90", "two thirds of 120", "double 37", "5 factorial",
-    # "250的一半", "90的三分之一" (to_digits: 90的1/3), "37的两倍"; raised or lowered by a percentage
-    (lazy_compile(r"(?i)\b(?:a\s+|one\s+)?half\s+(?:of\s+)?(?=\d|\()"), "(1/2)*"),
-    (lazy_compile(r"(?i)\b(?:(?P<n>\d+)|a|one)\s+(?P<part>third|quarter|fourth|fifth|sixth|eighth|tenth)s?\s+of\s+"),
-     lambda m: f"({m.group('n') or 1}/{_PARTS[m.group('part').casefold()]})*"),
-    (lazy_compile(r"(?i)\b(?P<n>\d+)\s*/\s*(?P<d>\d+)\s+of\s+(?=\d|\()"), r"(\g<n>/\g<d>)*"),  # "3/4 of 18"
-    (lazy_compile(r"(?i)\b(?P<n>\d+)\s+(?P<part>thirds|quarters|fourths|fifths|sixths|eighths|tenths|third|quarter|fourth|"
-                r"fifth|sixth|eighth|tenth)\b(?!\s+of)"),  # "1 fifth times 2 fifths": numbers
-     lambda m: f"({m.group('n')}/{_PARTS[m.group('part').casefold().rstrip('s')]})"),
-    (lazy_compile(r"(?i)\b(?:double|twice)\s+(?:of\s+)?(?=\d|\()"), "2*"),
-    (lazy_compile(r"(?i)\b(?:triple|thrice)\s+(?:of\s+)?(?=\d|\()"), "3*"),
-    (lazy_compile(r"(?i)(\d+(?:\.\d+)?)\s+factorial\b"), r"factorial(\1)"),
-    (lazy_compile(r"(?i)\b(?:increase|raise)\s+(\d+(?:\.\d+)?)\s+by\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)"),
-     r"(\1*(1+\2/100))"),
-    (lazy_compile(r"(?i)\b(?:decrease|reduce|lower|cut)\s+(\d+(?:\.\d+)?)\s+by\s+(\d+(?:\.\d+)?)\s*(?:%|percent|per\s+cent)"),
-     r"(\1*(1-\2/100))"),
-    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(?:一半|1半)"), r"(\1/2)"),
-    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*/\s*(\d+)"), r"(\1*\2/\3)"),
-    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+(?:\.\d+)?)\s*倍"), r"(\1*\2)"),
-    (lazy_compile(r"(?i)\b(?:the\s+)?square\s+root\s+of\s*"), "sqrt "),
-    (lazy_compile(_FUNCTION_OF + r"(-?\d+(?:\.\d+)?|\([^()]*\))"), r"\1(\2)"),  # "sqrt of 81", "factorial of 5" (never "log of": natural or common?)
-    (lazy_compile(r"(?i)\b(?:the\s+)?cube\s+root\s+of\s*(-?\d+(?:\.\d+)?|\([^()]*\))"), r"cbrt(\1)"),
-    # the Chinese names of a result: "123和34的差" (123 - 34), "十二与32的积", "45的倒数", "4的2次方根", "3次根号19"
-    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*(\d+)\s*次(?:方)?根"), r"(\1^(1/\2))"),
-    (lazy_compile(r"(\d+)\s*次根号\s*(\d+(?:\.\d+)?|\([^()]*\))"), r"(\2^(1/\1))"),
-    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*的\s*倒数"), r"(1/\1)"),
-    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的平方根|开平方根?|开根号|开方)"), r"sqrt(\1)"),
-    (lazy_compile(r"(\d+(?:\.\d+)?|\([^()]*\))\s*(?:的立方根|开立方根?)"), r"cbrt(\1)"),
-    (lazy_compile(r"(?:平方根|根号|根下)\s*"), "sqrt "),
+_Rewrite = tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]
+# Parts and multiples: "half of 250", "a third of 90", "3/4 of 18", "two thirds of 120" (two as 2 already).
+_PARTS_OF = Forms([
+    ("[(a|one)] half [of] {x}", "(1/2)*{x}"),
+    ("({n}|a|one) {part} of", lambda v: f"({v.get('n', '1')}/{_PARTS[v['part'].casefold().rstrip('s')]})*"),
+    ("{n}/{d} of {x}", "({n}/{d})*{x}"),
+], slots={"x": "operand", "n": "amount", "d": "amount"}, kinds={"part": (*_PARTS, *(p + "s" for p in _PARTS))})
+# Said so alone, a part is a number: "1 fifth times 2 fifths".
+_PART_ALONE: _Rewrite = (
+    lazy_compile(r"(?i)\b(?P<n>\d+)\s+(?P<part>thirds|quarters|fourths|fifths|sixths|eighths|tenths|third|quarter|fourth|"
+                 r"fifth|sixth|eighth|tenth)\b(?!\s+of)"),
+    lambda m: f"({m.group('n')}/{_PARTS[m.group('part').casefold().rstrip('s')]})")
+# Operations said in words: "double 37", "5 factorial", "raise 80 by 15%", "250的一半", "90的1/3" (to_digits has read
+# 三分之一), "37的两倍", "the square root of 2025", "sqrt of 81" (never "log of": natural or common?), "the cube root of
+# 27"; the Chinese names of a result: "45的倒数", "4的2次方根", "3次根号19", "2025的平方根", "27开立方".
+_SAID_OPERATIONS = Forms([
+    ("(double|twice) [of] {x}", "2*{x}"), ("(triple|thrice) [of] {x}", "3*{x}"),
+    ("{n} factorial", "factorial({n})"),
+    ("(increase|raise) {a} by {b} <percent>", "({a}*(1+{b}/100))"),
+    ("(decrease|reduce|lower|cut) {a} by {b} <percent>", "({a}*(1-{b}/100))"),
+    ("{x} 的 (一半|1半)", "({x}/2)"), ("{x} 的 {a}/{b}", "({x}*{a}/{b})"), ("{x} 的 {a} 倍", "({x}*{a})"),
+    ("[the] square root of", "sqrt "), ("{fn} of [the number] {x}", "{fn}({x})"), ("[the] cube root of {x}", "cbrt({x})"),
+    ("{x} 的 {a} 次 [方] 根", "({x}^(1/{a}))"), ("{a} 次根号 {x}", "({x}^(1/{a}))"), ("{x} 的 倒数", "(1/{x})"),
+    ("{x} (的平方根|开平方根|开平方|开根号|开方)", "sqrt({x})"), ("{x} (的立方根|开立方根|开立方)", "cbrt({x})"),
+    ("(平方根|根号|根下)", "sqrt "),
+], slots={"x": "operand", "n": "amount", "a": "amount", "b": "amount"}, phrases={"percent": "(%|percent|per cent)"},
+    kinds={"fn": ("sqrt", "cbrt", "exp", "abs", "sin", "cos", "tan", "factorial")})
+_WORD_OPERATORS: list[_Rewrite | Forms] = [
+    _PARTS_OF, _PART_ALONE, _SAID_OPERATIONS,
     (lazy_compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+nearest\s+)?(\d+|"
                 + "|".join(_PLACE_WORDS) + r")\s+" + _PLACES + r"\s*$"),
      lambda m: f"round({m.group(1)}, {_PLACE_WORDS.get(m.group(2).casefold(), m.group(2))})"),
@@ -362,8 +360,8 @@ def _notation(s: str) -> str:
     s = _DEGREES.sub(r"(\1*pi/180)", s)
     s = _TIMES_X.sub(r"\1*", s)
     if _worded(s):
-        for pattern, op in _WORD_OPERATORS:
-            s = pattern.sub(op, s)
+        for step in _WORD_OPERATORS:
+            s = step.sub(s) if isinstance(step, Forms) else step[0].sub(step[1], s)
     return s
 
 

@@ -155,7 +155,7 @@ _DAY_WORDS = frozenset({"date", "dates", "day", "weekday", "week", "fall", "fall
                         "have", "calendar", "calender", "it's"})
 _TIME_WORDS = frozenset({"time", "hour", "clock", "local", "zone", "timezone", "minute", "there", "uses", "over",
                          "back", "home", "out", "down", "that", "applicable", "they", "fall", "falls", "does", "do",
-                         "use", "are", "am", "kept", "keep", "set"})
+                         "use", "are", "am", "kept", "keep", "set", "getting", "watch", "have", "got", "your"})
 _DATE_TOO = frozenset({"date", "and", "today", "today's"})  # "what is the date and time (for today)": the time's answer says it
 _WEEKDAY_NAMES = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "days", "off", "free", "until", "till",
@@ -169,7 +169,7 @@ _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "
                             "our", "comming", "do"})
 # What makes a holiday asked for, not talked about: the next one, when, how long until it.
 _NEXT = frozenset({"next", "when", "when's", "whens", "until", "till", "til", "upcoming", "coming", "soon", "closest",
-                   "nearest", "following", "another", "again"})
+                   "nearest", "following", "another", "again", "any", "comming"})
 # The same in Chinese: what asks for the time, what for the day, and what else they are said with (the longest first).
 _ZH_TIME_ASKS = ("几点", "时间", "几时")
 _ZH_DAY_ASKS = ("日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日", "几月几号", "哪天", "哪一天")
@@ -213,6 +213,15 @@ _ASK_ONLY = frozenset({"the", "week", "day", "days", "of", "a", "an", "is", "wha
 # Possessives that are names ("chicago's time zone", "denver's timezone"), not words that end so ("what's").
 _NOT_POSSESSIVE = frozenset({"what", "it", "that", "let", "there", "here", "when", "who", "where", "how", "today",
                              "tomorrow", "yesterday", "he", "she"})
+
+
+# Words of a region's side ("southern california", "northern italy"): the zone is the region's.
+_DIRECTIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "central",
+                         "upstate", "downstate", "northeast", "northwest", "southeast", "southwest", "northeastern",
+                         "northwestern", "southeastern", "southwestern", "coastal", "rural", "downtown"})
+# How a country's people are named from its name: the ending said, and what the name ends with instead.
+_PEOPLE_ENDINGS = (("vian", ("",)), ("ian", ("ia", "a", "y", "")), ("ean", ("ea", "e")), ("an", ("a", "o", "")),
+                   ("ese", ("", "a")), ("ish", ("land", "ey", "")), ("i", ("", "istan")))
 
 
 class ClockReading:
@@ -341,10 +350,26 @@ class ClockReading:
         named = zone_named(" ".join(run[0][run[1]:run[2]]))  # a time zone by its name: "the central timezone"
         if named is not None and ask == "now" and {"zone", "timezone"} & set(run[0]):
             return [ClockArgs(ask=ask, place=named[1])]
-        if (found := self.places().named_around(*run)) is not None and found[1].timezone:
+        said, start, end = run
+        if said[start] in _DIRECTIONS and end - start > 1:  # "southern california": the region's zone
+            start += 1
+        if end - start == 1 and (country := self.country_of_people(said[start])) is not None:
+            return [ClockArgs(ask=ask, place=country)]  # "the peruvian time zone": Peru's
+        if (found := self.places().named_around(said, start, end)) is not None and found[1].timezone:
             region = self.places().qualifier(found[0]) is not None  # a country or a state: as said, not its capital
             return [ClockArgs(ask=ask, place=found[1].name if ask == "now" and not region else found[0])]
         return [ClockArgs(ask=ask, place=named[1])] if named is not None else None
+
+    def country_of_people(self, word: str) -> str | None:
+        """The country whose people ``word`` names ("peruvian": Peru, "mexican": Mexico, "chinese": China), by the
+        endings such words take, as the gazetteer names it; ``None`` when no country is named so."""
+        for ending, instead in _PEOPLE_ENDINGS:
+            if word.endswith(ending) and len(word) > len(ending) + 2:
+                stem = word[: -len(ending)]
+                for name in (stem + tail for tail in instead):
+                    if self.places().country(name) is not None:
+                        return name
+        return None
 
     def _holiday(self, question: str, words: set[str], frame: str) -> list[BaseModel] | None:
         """The next public holiday, here or in the place named ("when is the next holiday", "how many days until my

@@ -9,7 +9,9 @@ A form is written as people say it::
 - ``[…]`` is said or not; ``(…|…)`` is one of its choices, each a form of its own;
 - ``{name}`` is a slot, read by its type (:data:`SLOTS`: a number, an amount, a figure, an operator symbol), named by
   ``{name:type}`` or typed by the table's ``slots``;
-- ``<name>`` is a phrase the table declares once (``<asking>``: "can you please", "what do you get if you").
+- ``<name>`` is a phrase the table declares once (``<asking>``: "can you please", "what do you get if you");
+- a slot's type may be a list of words the table declares (``kinds={"part": ("third", "quarter")}``): the slot reads
+  one of them, as a word.
 
 Words stand apart by any space or none (Chinese has none): "再乘以 3", "再 乘以3". A table reads the first form that
 matches the whole text and gives its meaning with the slots filled in. Each form becomes one pattern when it is first
@@ -32,6 +34,7 @@ SLOTS: dict[str, str] = {
     "wide": r"-?\d+(?:\.\d+)?|[０-９]+",  # full-width digits too (a Chinese keyboard's)
     "figure": r"-?\d{1,3}(?:,\d{3})+|-?\d+(?:\.\d+)?",  # 1,250 or 12.5
     "symbol": r"[*×/÷+\-−^]",  # an operator written as one
+    "operand": r"-?\d+(?:\.\d+)?|\([^()]*\)",  # what an operation is done to: a number or a group, "(3+5)"
 }
 
 Meaning = str | Callable[[dict[str, str]], str | None]
@@ -47,10 +50,11 @@ class Forms:
     """A table of forms read by one matcher: :meth:`read` gives the meaning of the first form the whole text is."""
 
     def __init__(self, forms: Sequence[tuple[str, Meaning]], *, slots: Mapping[str, str] | None = None,
-                 phrases: Mapping[str, str] | None = None) -> None:
+                 phrases: Mapping[str, str] | None = None, kinds: Mapping[str, Sequence[str]] | None = None) -> None:
         self.forms = tuple(Form(said, means) for said, means in forms)
         self.slots = dict(slots or {})
         self.phrases = dict(phrases or {})
+        self.kinds = {name: _one_of(words) for name, words in (kinds or {}).items()}
         self._patterns: list[re.Pattern[str]] | None = None
 
     def patterns(self) -> list[re.Pattern[str]]:
@@ -108,7 +112,8 @@ class Forms:
                 return f"(?:{'|'.join(choices)})", i + 1
         if token.startswith("{"):
             name, _, kind = token[1:-1].partition(":")
-            return f"(?P<{name}>{SLOTS[kind or self.slots.get(name, 'number')]})", i + 1
+            kind = kind or self.slots.get(name) or (name if name in self.kinds else "number")  # {part}: its kind
+            return f"(?P<{name}>{self.kinds[kind] if kind in self.kinds else SLOTS[kind]})", i + 1
         if token.startswith("<"):
             return f"(?:{self.pattern(self.phrases[token[1:-1]])})", i + 1
         word = re.escape(token)
@@ -117,6 +122,12 @@ class Forms:
         if token[-1:].isascii() and token[-1:].isalpha():
             word += r"(?![a-z])"
         return word, i + 1
+
+
+def _one_of(words: Sequence[str]) -> str:
+    """The words of a slot's kind as one alternation, the longest first, each a whole word."""
+    body = "|".join(r"\s+".join(map(re.escape, w.split())) for w in sorted(words, key=len, reverse=True))
+    return rf"(?<![a-z])(?:{body})(?![a-z])"
 
 
 def _meant(form: Form, m: re.Match[str]) -> str | None:

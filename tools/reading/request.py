@@ -104,10 +104,13 @@ _EN_FRAME = [
     r"is\s+it\s+possible\s+(?:for\s+you\s+)?to",
 ]
 _EN_EMBED = [
-    r"(?:tell|show)(?:ing)?\s+me", r"let(?:ting)?\s+me\s+know", r"(?:do|would)\s+you\s+(?:happen\s+to\s+)?know",
+    r"(?:tell|show)(?:ing)?\s+me(?!\s+to\s)", r"let(?:ting)?\s+me\s+know", r"(?:do|would)\s+you\s+(?:happen\s+to\s+)?know",
     r"(?:i\s+)?(?:wonder|was\s+wondering|am\s+wondering|'m\s+wondering)", r"any\s+idea", r"(?:do\s+you\s+)?know",
-    r"i(?:\s+would|'d)\s+(?:like|love)\s+to\s+know", r"i\s+(?:want|need|wanted)\s+to\s+know", r"find(?:ing)?\s+out",
+    r"i(?:\s+would|'d)\s+(?:like|love)\s+to\s+know", r"i(?:\s+(?:want|need|wanted)|(?:'m|\s+am)\s+(?:needing|wanting))\s+to\s+know", r"find(?:ing)?\s+out",
     r"i(?:'m|\s+am)\s+curious", r"curious",
+    # "remind me of the date", "remind me what day it is": tell me, now (a reminder is "remind me to …", "… at 5")
+    r"remind\s+me(?:\s+of)?(?=\s+(?:what(?:'s|\s+(?:is|was|time|day|date|year|the))\b|the\s+(?:date|time|day|year|weather|temperature)\b"
+    r"|today'?s\s))",
     r"check(?:ing)?", r"look(?:ing)?\s+up", r"give\s+me", r"(?:can|could|may)\s+i\s+(?:please\s+)?(?:have|get|see)",
     r"i(?:'d|\s+would)\s+like", r"just\s+(?:tell|show)\s+me", r"just\s+let\s+me\s+know",
 ]

@@ -71,7 +71,10 @@ _PIECES = lazy_compile(
     r"|(?P<iso>(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2}))"
     r"|(?P<en>\b(?:"
     r"(?P<en_span>(?:the\s+)?(?:next|coming|following)\s+(?P<en_span_n>" + _EN_NUM + r")\s+days?"
-    r"|(?:the\s+)?(?:next|coming)\s+(?P<en_span_week>week|fortnight|two\s+weeks))"
+    r"|(?:the\s+)?(?:next|coming)\s+(?P<en_span_week>week|fortnight|two\s+weeks)"
+    # a forecast said by its length: "the 10-day forecast", "the week's weather", "one week forecast", "weekly outlook"
+    r"|(?:(?:the|a|one|1)[\s-]+)?(?:(?P<en_span_len>" + _EN_NUM + r")[\s-]*days?|(?P<en_span_len_week>weekly|weeks?))"
+    r"(?:'?s)?\s+(?:weather|forecasts?|outlook|predictions?)\b)"
     r"|(?P<en_after>(?:in\s+(?:about\s+|another\s+)?(?P<en_after_n>" + _EN_AMOUNT + r")\s+(?P<en_after_unit>" + _EN_UNIT
     + r")(?:\s+and\s+a\s+half)?(?:'?s?\s*time|\s+from\s+(?:now|today))?"
     r"|(?P<en_from_n>" + _EN_AMOUNT + r")\s+(?P<en_from_unit>" + _EN_UNIT + r")(?:\s+and\s+a\s+half)?"
@@ -96,7 +99,7 @@ _PIECES = lazy_compile(
     r"|(?P<en_year_only>(?:in|during|for|of|the\s+year)\s+(?P<en_year_n>(?:19|20)\d\d)(?![/:\d-]))"
     r"|(?P<en_dom>(?:on\s+the\s+(?P<en_dom_word>" + _EN_ORDINAL + r")|(?:on\s+)?the\s+(?P<en_dom_n>\d{1,2})(?:st|nd|rd|th))"
     r"(?!\s+(?:of\s+)?(?:" + _EN_MONTH + r")\b))"
-    r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|tmrw|tmr)"
+    r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|tmrw|tmr|tommorow)(?:s\b)?"
     r"|(?P<en_part>(?:this\s+|in\s+the\s+)?(?P<en_part_name>morning|afternoon|evening|night))"
     r"|(?P<en_hour>(?:at\s+|around\s+|by\s+)?(?P<en_hour_n>\d{1,2}|" + _EN_HOUR_WORD + r")(?::(?P<en_min>\d\d))?\s*"
     r"(?P<en_ampm>a\.?m\.?|p\.?m\.?)"
@@ -283,9 +286,11 @@ def _one(d: date, part: tuple[int, int] | None = None) -> Read:
 
 
 def _span(g: dict[str, Any], today: date) -> Read:
-    """"未来三天", "next 5 days", "the next week", "this fortnight": from today; "next week": the calendar week."""
-    n = (_zh_number(g["zh_span_n"]) if g["zh_span_n"] else _en_number(g["en_span_n"]) if g["en_span_n"] else None)
-    week = g["zh_span_week"] or g["en_span_week"] or ""
+    """"未来三天", "next 5 days", "the next week", "this fortnight", "the 10-day forecast", "the week's weather": from
+    today; "next week": the calendar week."""
+    said_n = g["zh_span_n"] or g["en_span_n"] or g["en_span_len"]
+    n = None if not said_n else _zh_number(said_n) if g["zh_span_n"] else _en_number(said_n)
+    week = g["zh_span_week"] or g["en_span_week"] or ("week" if g["en_span_len_week"] else "")
     if week.casefold() == "week" and g["en_span"].casefold().startswith("next"):  # "next week": Monday to Sunday after
         monday = today - timedelta(days=today.weekday()) + timedelta(days=7)  # this one ("the next week": 7 days)
         return Period(monday, monday + timedelta(days=6)), None
@@ -493,7 +498,7 @@ def _numeric(g: dict[str, Any]) -> tuple[int | None, int, int] | None:
 
 _OFFSETS = {"大后天": 3, "后天": 2, "明天": 1, "明日": 1, "明儿": 1, "明早": 1, "明晚": 1, "今天": 0, "今日": 0, "今儿": 0,
             "今晚": 0, "今夜": 0, "今早": 0, "昨天": -1, "昨日": -1, "前天": -2, "the day after tomorrow": 2,
-            "tomorrow": 1, "tmrw": 1, "tmr": 1, "today": 0, "tonight": 0, "yesterday": -1}
+            "tomorrow": 1, "tmrw": 1, "tmr": 1, "tommorow": 1, "today": 0, "tonight": 0, "yesterday": -1}
 
 
 def _relative(g: dict[str, Any], today: date) -> Read:

@@ -24,8 +24,8 @@ _OPENERS = frozenset({"what", "what's", "whats", "which", "when", "do", "did", "
                       "list", "show", "tell", "read", "go", "give", "provide", "report", "check", "let", "walk", "speak",
                       "iterate", "describe", "i", "can", "could", "would", "please", "my", "the", "next", "confirm",
                       "run", "look", "review", "see", "view", "display", "pull", "bring", "name", "say", "recite",
-                      "remind", "reminders", "alarms", "timers", "all"})
-_POLITE = frozenset({"i", "can", "could", "would", "please", "my", "the", "reminders", "alarms", "timers", "all"})
+                      "remind", "reminders", "alarms", "timers", "all", "a"})
+_POLITE = frozenset({"i", "can", "could", "would", "please", "my", "the", "reminders", "alarms", "timers", "all", "a"})
 # The words such requests are made of, besides the kind.
 _WORDS = frozenset("""
 what what's whats which when where do did does is are was were have has had got how many much any all every each the
@@ -37,7 +37,7 @@ set setup made make created added put include included scheduled saved programme
 items item things thing everything anything something time times timing timings settings setting wakeup wake
 school work back out loud again before earlier rundown content contents overview summary know need want like to
 be reminded remember remembering help different currently right us we our i'd think remind and ask wanted trying
-showing shows those some were had
+showing shows those some were had weekday weekdays weekend weekends daily weekly
 """.split())
 # A request that opens so sets, changes or cancels one; never a request for the list.
 _ACTIONS = frozenset({"set", "make", "create", "add", "new", "put", "cancel", "delete", "remove", "clear", "stop",

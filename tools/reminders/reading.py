@@ -317,10 +317,13 @@ _EN_SET = lazy_compile(
     r"|(?:please\s+)?(?:(?:i(?:\s+need|\s+want|\s+would\s+like|'d\s+like)(?:\s+you\s+to)?|make\s+sure|have)\s+"
     r"(?:(?:set(?:\s+up)?|start|create|add|make(?:\s+up)?|schedule|initiate|put\s+in|get)\s+)?"
     r"|(?:set(?:\s+up)?|start|create|add|make(?:\s+up)?|schedule|initiate|put\s+in)\s+)"
-    r"(?:me\s+|up\s+)?(?:an?\s+|the\s+|my\s+|one\s+)?(?:new\s+)?(?P<kind>timer|alarm|reminder|countdown)"
+    r"(?:me\s+|up\s+)?(?:an?\s+|the\s+|my\s+|one\s+)?(?:new\s+)?"
+    r"(?P<kind>timer|alarm|(?:(?:event|appointment|meeting|calendar)\s+)?reminder|countdown|notification|alert)"
     r"(?:\s+(?:is\s+)?set)?(?:\s+(?:for|to\s+go\s+off(?:\s+at)?|that\s+goes\s+off|set\s+for))?(?P<rest>.*)"
-    r"|(?P<remind>remind\s+me|wake\s+me(?:\s+up)?|ping\s+me|nudge\s+me|alert\s+me|give\s+me\s+a\s+(?:shout|nudge|reminder))"
+    r"|(?P<remind>remind\s+me|wake\s+me(?:\s+up)?|ping\s+me|nudge\s+me|alert\s+me|give\s+me\s+a\s+(?:shout|nudge|reminder)"
+    r"|tell\s+me(?=\s+to\s.*\b(?:in|at|on|tomorrow|tonight)\b))"
     r"(?P<rest2>.*)"
+    r"|(?:(?:a\s+)?new\s+)?(?:notification|alert)\s+(?:for|of|about)\s+(?P<rest4>.+)"
     r"|(?P<dur>.+?)\s+(?P<kind2>timer|countdown)"
     r"|(?:timer|countdown)\s+(?:for\s+)?(?P<rest3>.+))$", re.IGNORECASE)
 _ZH_SET = lazy_compile(
@@ -356,13 +359,17 @@ _ASKED_LAST = (" please remind me", " remind me please", " remind me about it", 
 
 
 def _ask_first(text: str) -> str:
-    """A request whose ask comes last ("the dentist at 4 tomorrow, remind me"), with the ask first: "remind me the
-    dentist at 4 tomorrow"."""
+    """A request whose ask comes last ("the dentist at 4 tomorrow, remind me"), or after its time ("at 4 tomorrow,
+    remind me to call"), with the ask first: "remind me the dentist at 4 tomorrow", "remind me to call at 4 tomorrow"."""
     said = text.casefold()
     for tail in _ASKED_LAST:
         head = text[:len(text) - len(tail)].rstrip(" ,;:-")
         if said.endswith(tail) and head and "remind" not in head.casefold():
             return f"remind me {head}"
+    when, comma, ask = text.partition(",")  # "at 4 tomorrow afternoon, remind me to start the oven": the time first
+    if comma and ask.strip().casefold().startswith("remind me ") and "remind" not in when.casefold() \
+            and _reads(numbers_as_digits(when.strip())):
+        return f"{ask.strip()} {when.strip()}"
     return text
 
 
@@ -491,11 +498,13 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
             return "timer" if (m.group("kind") or "") in ("定时器", "计时器", "倒计时") else "reminder"
         return None
     # "remind me of …", "remind me what/when …" ask to be told, now: no time to ask back for
-    m = re.match(r"^(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?(?:(?:dont|don't|do\s+not)\s+forget\s+to\s+)?"
-                 r"(?:i(?:\s+need|\s+want|\s+would\s+like|'d\s+like|\s+must)\s+(?:you\s+)?(?:to\s+)?)?"
-                 r"(?:(?:(?:set|start|create|add|make)(?:\s+up)?|give|get)\s+(?:me\s+)?(?:an?\s+|the\s+)?"
-                 r"(?P<kind>timer|alarm|reminder|countdown)\b"
-                 r"|an?\s+(?:new\s+)?(?P<noun>timer|alarm|reminder|countdown)\b(?!\s+(?:of|that|is|was)\b)|remind\s+me\b(?!\s+(?:of|about\s+(?:what|when|"
+    m = re.match(r"^(?:(?:can|could|would|will)\s+(?:you|u|i)\s+|how\s+about\s+|you\s+(?:need|have)\s+to\s+)?(?:please\s+)?"
+                 r"(?:(?:dont|don't|do\s+not)\s+forget\s+to\s+)?"
+                 r"(?:i(?:\s+need|\s+want|\s+would\s+like|'d\s+like|\s+must|\s+gotta|\s+have\s+to)\s+(?:you\s+)?(?:to\s+)?)?"
+                 r"(?:(?:(?:set|start|create|add|make|schedule|open)(?:\s+up)?|give|get|turn\s+on)\s+(?:me\s+)?(?:an?\s+|the\s+|my\s+)?"
+                 r"(?:(?:new|weekly|daily|monthly|event|appointment|meeting|calendar)\s+){0,2}"
+                 r"(?P<kind>timer|alarm|reminder|countdown|notification)\b"
+                 r"|an?\s+(?:new\s+)?(?P<noun>timer|alarm|reminder|countdown)\b|new\s+(?:timer|alarm|reminder|countdown)(?:,?\s+please)?$(?!\s+(?:of|that|is|was)\b)|remind\s+me\b(?!\s+(?:of|about\s+(?:what|when|"
                  r"who|how|why|where|which)|what|when|who|whom|how|why|where|which|whether|if)\b)|wake\s+me\b"
                  r"|(?:be|get)\s+(?P<told>reminded|notified)\b(?!\s+(?:of|about|how|what|that|when|why)\b))", text, re.IGNORECASE)
     if m:
@@ -525,7 +534,7 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
     kind = "timer" if (g.get("kind0") or g.get("kind") or g.get("kind2") or "").lower() in ("timer", "countdown") \
         or g.get("rest3") else "reminder"
     body = (f"for {g['dur0']}{g.get('rest0') or ''}" if g.get("dur0") else
-            next(x for x in (g.get("rest"), g.get("rest2"), g.get("dur"), g.get("rest3")) if x is not None))
+            next(x for x in (g.get("rest"), g.get("rest2"), g.get("dur"), g.get("rest3"), g.get("rest4")) if x is not None))
     if (g.get("kind") or "").lower() == "alarm" and (bare := re.fullmatch(
             r"\s*(?:for\s+|at\s+)?(\d{1,2}(?::\d{2})?)(\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight|"
             r"tomorrow(?:\s+(?:morning|afternoon|evening))?))?\s*", body)):

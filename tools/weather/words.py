@@ -16,7 +16,7 @@ weather forecast forcast forecasts forecasted temperature temperatures temp temp
 snow snowing snowy snows snowfall freezing freeze frost frosty sunny sunshine windy wind winds cloudy clouds cloud
 overcast storm storms stormy snowstorm blizzard fog foggy hail hailing sleet drizzle drizzling showers shower thunder
 thunderstorm thunderstorms lightning icy heatwave tornado tornadoes tornados hurricane hurricanes typhoon precipitation
-uv smog breezy muggy rainfall downpour degrees celsius fahrenheit meteorological atmospheric sun temperate hottest
+uv smog breezy muggy rainfall downpour rained snowed degrees celsius fahrenheit meteorological atmospheric sun temperate hottest
 coldest warmest
 """.split())
 # Words of the weather that ask it only with a day said or the outdoors named ("how cold will it be tomorrow", "is
@@ -40,7 +40,13 @@ extended local outlook see if whether yet still also just already probability pe
 expecting forecasting predict predicting level levels alert alerts warning warnings around near nearby
 are s have has coming soon data likely gonna two three four five seven ten fourteen fifteen all hour hours times
 rundown highest lowest coverage which after before during sunset sunrise dawn dusk sometime anytime necessary
-come comes close neighboring neighbouring far faraway away within same vicinity
+come comes close neighboring neighbouring far faraway away within same vicinity status able not while
+""".split())
+# What people do outdoors, said with the weather's words ("will it be nice at the beach on friday", "can i wear shorts
+# while shopping today"): words such a request may hold, never what makes it one.
+OUTINGS = frozenset("""
+beach park picnic hike hiking walk walking run running jog jogging golf golfing shopping bike biking cycling swim
+swimming fishing camping barbecue bbq garden gardening commute
 """.split())
 _HERE = ("around here", "out here", "where i am", "where i'm at", "where i am at", "near me", "my area", "my location",
          "my city", "my town", "my current position", "my current location", "my current spot", "my current place",
@@ -75,7 +81,7 @@ def read(question: str, said: str) -> tuple[list[str], int, int] | Literal[True]
     if not sky and not (felt and (taken or outdoors or "area" in words)) \
             and not (outdoors and "it" in words and "you" not in words and {"like", "doing"}.intersection(words)):
         return None  # no word of the sky, and not "what's it like outside" (not "what are you doing outside")
-    known = SKY | FELT | OUTDOORS | SAID_WITH | taken
+    known = SKY | FELT | OUTDOORS | SAID_WITH | OUTINGS | taken
     rest = [i for i, w in enumerate(words) if w not in known and w.removesuffix("'s") not in taken]
     if _says(question, words):
         return None

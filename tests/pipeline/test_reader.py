@@ -290,6 +290,7 @@ def test_the_weather_asked_of_what_people_do_outdoors(tmp_path, question, when):
 
 
 @pytest.mark.parametrize("question", ["Nice work!", "should i go shopping today", "is the game on tonight",
+                                      "please tell me to take my umbrella because it will be very hot today",
                                       "is it hot at work", "is it a good day for a picnic"])
 def test_an_outing_without_the_weather_s_words_is_not_the_weather(tmp_path, question):
     decision = _decision(tmp_path, question, home_city="Chicago")

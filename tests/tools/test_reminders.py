@@ -291,7 +291,7 @@ def test_listing_said_the_ways_people_say_it(question):
 
 @pytest.mark.parametrize("question", ["go through my emails", "tell me a joke about alarms", "what alarms should I buy",
                                       "i want to remember to buy milk", "what is a good way to remember names",
-                                      "what did i want to say"])
+                                      "what did i want to say", "i would like a timer set", "a timer set"])
 def test_listing_words_about_something_else_are_no_listing(question):
     request = read(question)
     assert request is None or request.action != "list"
@@ -319,7 +319,7 @@ def test_an_alarm_asked_for_in_other_frames_is_set(question, at):
     ("can i set a reminder", "reminder"), ("new reminder, please", "reminder"), ("set a weekly appointment reminder", "reminder"),
     # not a request to set one: no question back
     ("new timer app recommendations", None), ("turn on the lights", None), ("tell me to relax", None),
-    ("remind me of the date", None),
+    ("remind me of the date", None), ("turn on notification for all news on the stock market", None),
 ])
 def test_a_request_to_set_one_with_no_time_is_asked_when(question, kind):
     from tools.reminders.reading import untimed

@@ -59,6 +59,8 @@ def asks_list(text: str) -> bool:
     words = tokens(text)
     if not words or words[0] in _ACTIONS or words[:2] in (["remind", "me"], ["wake", "me"]) and "what" not in words:
         return False
+    if words[0] == "a" and not {"rundown", "list", "overview", "summary"} & set(words):
+        return False  # "(i would like) a timer set": one asked for; "(give me) a rundown of my reminders": the list
     if any(w == "0" or w in ("am", "pm", "o'clock", "oclock") for w in words):
         return False  # a time or a number: a request the rules read (set at it, cancel that one)
     if (any(_ends_with(words, among) for among in _AMONG) or _names_one(words)) \
@@ -75,8 +77,8 @@ def asks_list(text: str) -> bool:
 
 
 def _wants_one(words: list[str]) -> bool:
-    """Said before the kind, what asks for a new one ("i need to set a timer", "i want an alarm set", "can i set a
-    reminder", "how do i set the alarm", "how about a reminder"), unless it asks whether one was set ("did i set an
+    """Said before the kind, what asks for a new one ("i need to set a timer", "i want an alarm set", "i would like a
+    timer set", "can i set a reminder", "how do i set the alarm", "how about a reminder"), unless it asks whether one was set ("did i set an
     alarm …") or to know them ("i need to know the content of my list of reminders")."""
     first = next((i for i, w in enumerate(words) if w in _KINDS), len(words))
     before = words[:first]
@@ -85,6 +87,8 @@ def _wants_one(words: list[str]) -> bool:
     if any(w in _ACTIONS or w == "run" for w in before) and "what" not in before \
             and words[:2] not in (["did", "i"], ["have", "i"], ["did", "you"], ["have", "you"]):  # "at what time have you set"
         return True
+    if before[-1:] in (["a"], ["an"]) and {"like", "love", "want", "need"} & set(before):
+        return True  # "i would like a timer set", "i'd love an alarm"
     return any(w in ("want", "need") for w in before) and not {"know", "see", "hear"} & set(before)
 
 

@@ -503,8 +503,9 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
                  r"(?:i(?:\s+need|\s+want|\s+would\s+like|'d\s+like|\s+must|\s+gotta|\s+have\s+to)\s+(?:you\s+)?(?:to\s+)?)?"
                  r"(?:(?:(?:set|start|create|add|make|schedule|open)(?:\s+up)?|give|get|turn\s+on)\s+(?:me\s+)?(?:an?\s+|the\s+|my\s+)?"
                  r"(?:(?:new|weekly|daily|monthly|event|appointment|meeting|calendar)\s+){0,2}"
-                 r"(?P<kind>timer|alarm|reminder|countdown|notification)\b"
-                 r"|an?\s+(?:new\s+)?(?P<noun>timer|alarm|reminder|countdown)\b|new\s+(?:timer|alarm|reminder|countdown)(?:,?\s+please)?$(?!\s+(?:of|that|is|was)\b)|remind\s+me\b(?!\s+(?:of|about\s+(?:what|when|"
+                 r"(?P<kind>timer|alarm|reminder|countdown)\b"
+                 r"|an?\s+(?:new\s+)?(?P<noun>timer|alarm|reminder|countdown)\b(?!\s+(?:of|that|is|was)\b)"
+                 r"|new\s+(?:timer|alarm|reminder|countdown)(?:,?\s+please)?$|remind\s+me\b(?!\s+(?:of|about\s+(?:what|when|"
                  r"who|how|why|where|which)|what|when|who|whom|how|why|where|which|whether|if)\b)|wake\s+me\b"
                  r"|(?:be|get)\s+(?P<told>reminded|notified)\b(?!\s+(?:of|about|how|what|that|when|why)\b))", text, re.IGNORECASE)
     if m:

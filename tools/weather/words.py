@@ -107,9 +107,10 @@ _WHAT_IS = frozenset({"what", "what's", "whats", "is", "are", "s", "a", "an", "?
 
 def not_a_request(question: str) -> bool:
     """Weather words that ask for no report, whatever else reads them: a statement ("it's raining"), what a word
-    means ("what's humidity"), a thermostat ("set temperature to 75")."""
+    means ("what's humidity"), a thermostat ("set temperature to 75"), a reminder ("remind me to take an umbrella")."""
     words = tokens(question)
-    return not words or words[0] in _WORKS_A_DEVICE or _says(question, words) or _defines(words, set())
+    return not words or words[0] in _WORKS_A_DEVICE or _says(question, words) or _defines(words, set()) \
+        or words[1:3] == ["me", "to"] and words[0] in ("tell", "remind")  # "tell me to take my umbrella": a reminder
 
 
 def _says(question: str, words: list[str]) -> bool:

@@ -16,6 +16,8 @@ from tools.lazy_re import lazy_compile
 MAX_SETTING = 4096  # characters of one setting's value
 LONG_TEXT = ("answer_schema", "system")  # settings that hold lines of text, up to 64 KiB
 CONTROLS = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Control characters a line of text or a question may not hold (tab and line ends may be in it)
+LINE_CONTROLS = lazy_compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Addresses that must be http(s) URLs (ollama_host and hosts may also be host:port)
 URL_SETTINGS = ("model_registry", "hf_registry", "openai_base_url", "weather_forecast_url", "weather_geocoding_url")
 Role = Literal["router", "executor", "validator", "responder"]

@@ -20,7 +20,7 @@ from typing import IO, Any, Iterator
 
 from pydantic import BaseModel
 
-from assistant.config import ANSWERS, ROLES, settings_in
+from assistant.config import ANSWERS, LINE_CONTROLS, ROLES, settings_in
 from assistant.errors import AssistantError, BadInput, ConfigError, ModelMissing, OllamaUnreachable
 from assistant.frontends.columns import fit, terminal_columns, wrapped
 from assistant.limits import decode_text, no_duplicate_keys
@@ -29,7 +29,6 @@ from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.question import Question
 from assistant.pipeline.turn import Assistant
 from assistant.store import Store
-from tools.lazy_re import lazy_compile
 
 CHUNK = 1 << 20
 GIVE_UP_AFTER = 3  # consecutive "server unreachable / model missing" errors stop the batch
@@ -150,7 +149,6 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-_CONTROL = lazy_compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _not_a_question(question: Any) -> str | None:
@@ -159,7 +157,7 @@ def _not_a_question(question: Any) -> str | None:
         return f"the question is {type(question).__name__ if question is not None else 'null'}, not text"
     if not question.strip():
         return "the question is empty"
-    if _CONTROL.search(question):
+    if LINE_CONTROLS.search(question):
         return "the question contains a control character (NUL, ESC or similar)"
     return None
 
@@ -174,7 +172,7 @@ def _refused(index: int, lineno: int, line: str, why: str, qid: Any = None,
              hint: str = "Each JSONL line must look like {\"id\": 1, \"question\": \"...\"}.") -> Item:
     """A line that cannot be a question: a failed record saying why, the line shortened, nothing asked."""
     shown = line if len(line) <= ECHO else line[:ECHO] + f"… ({len(line)} characters)"
-    return Item(index=index, id=index + 1 if qid is None else qid, question=_CONTROL.sub("", shown),
+    return Item(index=index, id=index + 1 if qid is None else qid, question=LINE_CONTROLS.sub("", shown),
                 error=BadInput(f"line {lineno}: {why}.", hint))
 
 

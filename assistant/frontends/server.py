@@ -20,7 +20,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assistant import __version__
-from assistant.config import DAEMON, ROLES, TURN, Settings, settings_in
+from assistant.config import DAEMON, LINE_CONTROLS, ROLES, TURN, Settings, settings_in
 from assistant.config_load import with_flags
 from assistant.envnames import ENV_PREFIX, SERVER_VARS
 from assistant.errors import AssistantError, ConfigError, InternalError
@@ -30,13 +30,11 @@ from assistant.models.parsing import MAX_DEPTH, too_deep
 from assistant.pipeline.question import Question
 from assistant.pipeline.turn import Assistant
 from assistant import wire
-from tools.lazy_re import lazy_compile
 
 MAX_BODY = 1024 * 1024  # bodies; a question's own limit is the model's context (assistant.limits)
 BODY_SECONDS = 5.0  # a body must arrive within this; a slow sender does not hold a connection
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
 log = logging.getLogger("assistant.daemon")
-_CONTROL = lazy_compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class PopupUnavailable(Exception):
@@ -66,14 +64,14 @@ class AskBody(BaseModel):
             raise ValueError("too many environment variables")
         for name, value in (v or {}).items():
             if not (name in SERVER_VARS or re.fullmatch(rf"{ENV_PREFIX}[A-Z0-9_]{{1,64}}", name)) \
-                    or len(value) > 4096 or _CONTROL.search(value):  # the model servers' own variables, and ours
+                    or len(value) > 4096 or LINE_CONTROLS.search(value):  # the model servers' own variables, and ours
                 raise ValueError(f"'{name[:70]}' is not a setting's environment variable")
         return v
 
     @field_validator("question")
     @classmethod
     def _printable(cls, v: str) -> str:
-        if _CONTROL.search(v):
+        if LINE_CONTROLS.search(v):
             raise ValueError("the question contains a control character (NUL or similar)")
         return v
 

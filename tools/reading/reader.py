@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
+from tools.base import CJK
 from tools.lazy_re import lazy_compile
 
 # A clear reading: the best target's probability, and its lead over the next one. Chosen on held-out folds of the
@@ -43,7 +44,6 @@ SURE = 0.99
 FOREIGN = 0.5
 
 _TOKEN = lazy_compile(r"[^\W\d_]+(?:'[^\W\d_]+)?|\d+(?:[.,:]\d+)*|[%+*/=^×÷?$€£-]")
-_CJK = lazy_compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def tokens(text: str) -> list[str]:
@@ -217,7 +217,7 @@ def knows(tool: str) -> bool:
 def read(text: str) -> Reading | None:
     """The reader's reading of ``text`` (a request, its wrapper set aside), or ``None`` when it has nothing to say
     (Chinese, no word it knows, no request). Never raises on any text."""
-    if not text or len(text) > 2000 or _CJK.search(text) or not _LETTERS.search(text):
+    if not text or len(text) > 2000 or CJK.search(text) or not _LETTERS.search(text):
         return None  # Chinese, or no word at all ("2+3"): nothing to say, and the weights are not loaded for it
     return model().read(text)
 

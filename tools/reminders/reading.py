@@ -488,7 +488,7 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
     so the time can be asked back; ``None`` otherwise."""
     text = _plain(question).strip().rstrip("?？!！。.，, ")
     zh = bool(CJK.search(text))
-    if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _ZH_ABOUT.search(text)):
+    if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _zh_about(text)):
         return None
     if not zh and times_said(question, datetime.now().astimezone()):
         return None  # it names times (several, or one the rules could not place): asking "when?" would not fit
@@ -514,11 +514,15 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
 
 
 # A question about setting one, not a request: "明天8点叫我起床的话要怎么设置闹钟?", "提醒功能怎么用"
-_ZH_ABOUT = lazy_compile(r"怎么|如何|怎样|为什么|为啥|是什么|什么意思|的话|能不能用|有没有用|好不好")
+_ZH_ABOUT = ("怎么", "如何", "怎样", "为什么", "为啥", "是什么", "什么意思", "的话", "能不能用", "有没有用", "好不好")
+
+
+def _zh_about(text: str) -> bool:
+    return any(w in text for w in _ZH_ABOUT)
 
 
 def _read_set(text: str, zh: bool) -> RemindersArgs | None:
-    if zh and _ZH_ABOUT.search(text):
+    if zh and _zh_about(text):
         return None
     m = (_ZH_SET if zh else _EN_SET).match(text)
     if not m:

@@ -13,6 +13,8 @@ import re
 
 from tools.base import CJK
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Words
+from tools.reading.reader import tokens
 
 
 ZH_STRONG = ("天气", "气温", "温度", "预报", "湿度", "雾霾", "降雨", "降温", "升温", "气象")
@@ -93,7 +95,8 @@ _PERSONAL = lazy_compile(
     r"|\bI(?:'m| am| feel| felt| was| get| got)\b[^.?!]{0,20}\b(?:cold|hot|warm|freezing|chilly)\b"
     r"|\bfeel(?:ing|s)?\s+(?:so\s+|very\s+|really\s+|a bit\s+)?(?:cold|hot|warm|chilly)\b",
     re.IGNORECASE)
-_ZH_ASKS = lazy_compile(r"[吗么嘛呢?？]|不冷|不热|多少度|几度|怎么样|如何|会不会|要不要|有没有|下不下|冷不|热不|咋样|查")
+_ZH_ASKS = ("吗", "么", "嘛", "呢", "?", "？", "不冷", "不热", "多少度", "几度", "怎么样", "如何", "会不会", "要不要", "有没有",
+            "下不下", "冷不", "热不", "咋样", "查")
 _EN_ASKS = lazy_compile(
     r"\?|\b(?:is it|will it|does it|gonna|going to|how(?:'s| is)? (?:it|the)|how (?:cold|hot|warm)|what(?:'s| is) the"
     r"|tell me|check|show me|forecast)\b", re.IGNORECASE)
@@ -202,14 +205,15 @@ def weather_related(question: str) -> bool:
 
 
 # Who or where: "谁在雪里跑", "哪有雪", "Where is it snowing?" ask for a someone or a somewhere, never for a place's weather.
-_ASKS_WHO_WHERE = lazy_compile(r"谁|哪里|哪儿|哪有|哪些地方|\b(?:who|where)\b", re.IGNORECASE)
+_ZH_WHO_WHERE = ("谁", "哪里", "哪儿", "哪有", "哪些地方")
 
 
 def asks_weather(question: str) -> bool:
     """The message asks for weather information (so a missing place is worth asking back for)."""
-    if not weather_sense(question) or _ASKS_WHO_WHERE.search(question):
+    if not weather_sense(question) or any(w in question for w in _ZH_WHO_WHERE) \
+            or {"who", "where"} & set(tokens(question)):
         return False
-    if _ZH_ASKS.search(question) or _EN_ASKS.search(question):
+    if any(w in question for w in _ZH_ASKS) or _EN_ASKS.search(question):
         return True
     # A bare request ("天气", "weather today") asks too; a statement ("The weather was nice yesterday", "it was
     # sunny", "that meeting was stormy") does not.
@@ -272,7 +276,8 @@ def names_something(question: str) -> bool:
     return False
 
 
-_ZH_ASKING = lazy_compile(r"查询|查一下|查查|查看|查|看一下|看看|搜索|搜一下|搜|帮我|帮忙|告诉我|说说|一下|请问|请|想知道|知道")
+_ZH_ASKING = Words({w: "" for w in ("查询", "查一下", "查查", "查看", "查", "看一下", "看看", "搜索", "搜一下", "搜", "帮我", "帮忙",
+                                     "告诉我", "说说", "一下", "请问", "请", "想知道", "知道")}, around="{}")
 
 
 _NAME = r"[A-Z\u00c0-\u00de][\w'’.\-]*"
@@ -309,14 +314,14 @@ def zh_unknown_place(question: str) -> str | None:
     name = place_phrase(question)
     if name is None or not CJK.search(question) or name.endswith(_NOT_A_PLACE_END):
         return None  # "春节的天气", "比赛的天气": a day or an event, not a place
-    rest = re.sub(_TIME_WORDS, "", _ZH_ASKING.sub("", question.replace(name, "", 1)))
+    rest = re.sub(_TIME_WORDS, "", _ZH_ASKING.sub(question.replace(name, "", 1)))
     return name if "".join(c for c in rest if not c.isspace() and c not in "?？!！。.,，") in _ZH_BARE_REPORT else None
 
 
 def place_phrase(question: str) -> str | None:
     """A phrase that looks like a place the gazetteer does not know, or ``None``."""
     for m in _ZH_PLACE_PHRASE.finditer(question):
-        text = _ZH_ASKING.sub("", re.sub(_TIME_WORDS, "", m.group(1))).strip("的")
+        text = _ZH_ASKING.sub(re.sub(_TIME_WORDS, "", m.group(1))).strip("的")
         if len(text) >= 2 and not re.search(r"[吗呢么我你他她它这那哪什怎]", text):
             return text
     found = _EN_PLACE_PHRASE.search(_strip_senses(question))

@@ -23,6 +23,7 @@ from tools.reminders.listing import asks_list
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.reading.reader import spaced
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Forms
 from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME, on_24h
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
@@ -54,6 +55,14 @@ _EN_DURATION = lazy_compile(
     rf"(?:(?:a\s+)?half\s+(?:an\s+|a\s+)?hour|an?\s+hour\s+and\s+a\s+half|{_NUM}\s+and\s+a\s+half\s+hours?|"
     rf"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+hour|{_EN_PART}(?:\s*(?:,|and)?\s*{_EN_PART.replace('?P<n>', '?:').replace('?P<u>', '?:')})*)",
     re.IGNORECASE)
+_EN_PARTS = lazy_compile(_EN_PART, re.IGNORECASE)
+# Spans said in words rather than counted: "half an hour", "an hour and a half", "2 and a half hours", "a quarter of an
+# hour" (in seconds).
+_SPOKEN_SPANS = Forms([
+    ("[a] half [(an|a)] hour", "1800"), ("(an|a) hour and a half", "5400"),
+    ("{n:amount} and a half (hours|hour)", lambda v: str((float(v["n"]) + 0.5) * 3600)),
+    ("[a] quarter [of] (an|a) hour", "900"),
+])
 _ZH_DURATION = lazy_compile(
     r"(?:(?P<nh>\d+)\s*个?半\s*(?:小时|钟头)|(?P<n>\d+(?:\.\d+)?)\s*(?P<u>个小时|小时|个钟头|钟头|分钟|分(?!之)|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?P<half>半)?"
     r"(?:\s*(?:零)?(?P<n2>\d+)\s*(?P<u2>分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|(?P<q>\d)刻钟)")
@@ -63,20 +72,13 @@ def seconds_of(text: str) -> float | None:
     """The length of a duration as written ("90 seconds", "1h30m", "an hour and a half", "半小时", "1小时20分"),
     or ``None``."""
     t = text.strip().lower()
-    m = re.fullmatch(_EN_DURATION.pattern, t, re.IGNORECASE)
-    if m:
-        if re.fullmatch(r"(?:a\s+)?half\s+(?:an\s+|a\s+)?hour", t):
-            return 1800
-        if re.fullmatch(r"an?\s+hour\s+and\s+a\s+half", t):
-            return 5400
-        if (h := re.fullmatch(rf"({_NUM})\s+and\s+a\s+half\s+hours?", t)):
-            return (float(h.group(1)) + 0.5) * 3600
-        if re.fullmatch(r"(?:a\s+)?quarter\s+(?:of\s+)?an?\s+hour", t):
-            return 900
+    if _EN_DURATION.fullmatch(t):
+        if (said := _SPOKEN_SPANS.read(t)) is not None:
+            return float(said)
         total = 0.0
-        for part in re.finditer(rf"({_NUM}|\b(?:an?|one)(?=\s))\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|weeks?|years?)(?![a-z])", t):
-            n = 1.0 if part.group(1) in ("a", "an", "one") else float(part.group(1))
-            total += n * _UNITS_EN[part.group(2)]
+        for part in _EN_PARTS.finditer(t):
+            n = 1.0 if part.group("n") in ("a", "an", "one") else float(part.group("n"))
+            total += n * _UNITS_EN[part.group("u")]
         return total or None
     m = _ZH_DURATION.fullmatch(t)
     if m:

@@ -31,6 +31,12 @@ from tools.reading.spelling import misspelt
 INDEX_VERSION = 5  # scripts/make_places.py writes it into the shipped index
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
 MISSPELT_MIN_POPULATION = 150000  # cities a misspelt name is read as (people misspell the names they know)
+# Words that join or point, never read as a place's name on their own, whatever they also name ("and" is Andorra's
+# three letters, "of" a town in Turkey, "can" Canada's).
+FUNCTION_WORDS = frozenset("""
+and or of the a an is are in at on to for by from with as be do so no not can per its it me my us we you he she they
+this that these those all any out up off into over than then there here what which who how when where why
+""".split())
 
 # Common country names in Chinese (GeoNames' country file has English names only).
 ZH_COUNTRIES = {
@@ -267,6 +273,8 @@ class Gazetteer:
     def named(self, piece: str) -> Place | None:
         """The place ``piece`` is the whole name of, when it is one of some size (a region, or a city of at least
         ``ROUTING_MIN_POPULATION``): words read out of free text, which a village named like a word must not take."""
+        if key(piece) in FUNCTION_WORDS:
+            return None  # "and" (Andorra's three letters), "of" (a town in Turkey): words, whatever else they name
         region = self.region(piece) if self.qualifier(piece) else None  # a country or a state (never two letters)
         hits = [region] if region else self.candidates(piece, min_population=ROUTING_MIN_POPULATION)
         return hits[0] if hits else self.qualified(piece)

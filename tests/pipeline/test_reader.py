@@ -319,6 +319,7 @@ def test_an_outing_without_the_weather_s_words_is_not_the_weather(tmp_path, ques
     ("the 10-day forecast for Paris", "2026-11-27", "2026-12-06"),
     ("Paris weekly forecast", "2026-11-27", "2026-12-03"),
     ("what is tomorrows weather predictions in Paris", "2026-11-28", "2026-11-28"),
+    ("will it snow in Paris in the next two weeks", "2026-11-27", "2026-12-10"),
 ])
 def test_a_day_in_other_words_is_read_as_that_day(tmp_path, question, start, end):
     """Months, seasons, years, weeks or years ahead, spelt ordinals, dates in figures, the past: read as the days

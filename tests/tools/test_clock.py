@@ -129,6 +129,7 @@ async def test_the_date_asked_in_more_words(clock, question, said):
     ("what time is it on the pacific coast right now", "now", "Pacific Time"),
     ("what time is it getting to be", "now", ""), ("what time do you have on your watch", "now", ""),
     ("are there any holidays this month", "holiday", ""), ("are there any holiday's comming up", "holiday", ""),
+    ("when is my next vacation day", "holiday", ""), ("how much longer until my next day off", "holiday", ""),
 ])
 def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
     args = clock().parse(question)
@@ -142,6 +143,13 @@ def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
 ])
 def test_near_misses_of_zones_idioms_and_holidays(clock, question):
     assert clock().parse(question) is None
+
+
+@pytest.mark.parametrize("question", ["what hour and minute is it", "what time is it in of"])
+def test_a_word_is_no_place_whatever_else_it_names(clock, question):
+    """"and" is Andorra's three letters, "of" a town in Turkey: as words of a question, neither is a place."""
+    args = clock().parse(question)
+    assert args is None or args.place == "", args
 
 
 def test_am_is_a_word_not_armenia(clock):

@@ -166,7 +166,7 @@ _HOLIDAY_WORDS = frozenset({"next", "holiday", "holidays", "holiday's", "day", "
                             "date", "following", "another", "vacation", "expect", "we", "i", "have", "again",
                             "office", "work", "job", "company", "federally", "recognized", "recognised", "observed",
                             "am", "i'm", "finally", "that", "some", "with", "pay", "stay", "from", "before", "period",
-                            "our", "comming", "do"})
+                            "our", "comming", "do", "longer", "my", "vacation's"})
 # What makes a holiday asked for, not talked about: the next one, when, how long until it.
 _NEXT = frozenset({"next", "when", "when's", "whens", "until", "till", "til", "upcoming", "coming", "soon", "closest",
                    "nearest", "following", "another", "again", "any", "comming"})
@@ -270,7 +270,7 @@ class ClockReading:
         if CJK.search(question):
             return self._by_zh_words(question)
         words = set(tokens(question))
-        if words & {"holiday", "holidays", "holiday's"} or ({"off"} <= words and words & {"day", "days", "time"}):
+        if words & {"holiday", "holidays", "holiday's"} or (words & {"off", "vacation"} and words & {"day", "days", "time"}):
             return self.heard("clock.holiday", question, frame="")
         return self.heard("clock", question, frame="")
 

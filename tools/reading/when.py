@@ -70,7 +70,7 @@ _PIECES = lazy_compile(
     r"|(?P<zh_hour>(?P<zh_hour_n>[0-9]{1,2}|十[一二]?|[一二两三四五六七八九])(?:点|時|时)(?:钟)?(?P<zh_half>半)?)"
     r"|(?P<iso>(?P<iso_y>\d{4})-(?P<iso_m>\d{1,2})-(?P<iso_d>\d{1,2}))"
     r"|(?P<en>\b(?:"
-    r"(?P<en_span>(?:the\s+)?(?:next|coming|following)\s+(?P<en_span_n>" + _EN_NUM + r")\s+days?"
+    r"(?P<en_span>(?:the\s+)?(?:next|coming|following)\s+(?P<en_span_n>" + _EN_NUM + r")\s+(?P<en_span_unit>days?|weeks?)"
     r"|(?:the\s+)?(?:next|coming)\s+(?P<en_span_week>week|fortnight|two\s+weeks)"
     # a forecast said by its length: "the 10-day forecast", "the week's weather", "one week forecast", "weekly outlook"
     r"|(?:(?:the|a|one|1)[\s-]+)?(?:(?P<en_span_len>" + _EN_NUM + r")[\s-]*days?|(?P<en_span_len_week>weekly|weeks?))"
@@ -294,6 +294,8 @@ def _span(g: dict[str, Any], today: date) -> Read:
     if week.casefold() == "week" and g["en_span"].casefold().startswith("next"):  # "next week": Monday to Sunday after
         monday = today - timedelta(days=today.weekday()) + timedelta(days=7)  # this one ("the next week": 7 days)
         return Period(monday, monday + timedelta(days=6)), None
+    if n is not None and (g["en_span_unit"] or "").casefold().startswith("week"):
+        n *= 7  # "the next 2 weeks"
     if n is None:
         n = 14 if week in ("两周", "半个月", "fortnight") or "two" in week else 7
     return Period(today, today + timedelta(days=max(n, 1) - 1)), None

@@ -197,6 +197,8 @@ async def test_a_leading_minus_sign_is_part_of_the_number(fake, make_app, questi
     ("set up a reminder to mail a check tommorow", "set up a reminder to mail a check tomorrow"),
     ("what is the weather tommorow?", "what is the weather tomorrow?"), ("remind me at 5 tonite", "remind me at 5 tonight"),
     ("what's on the calender for wensday", "what's on the calendar for wednesday"),
+    ("What will the weathr be in Paris?", "What will the weather be in Paris?"), ("forcast for paris", "forecast for paris"),
+    ("what is the temprature in the forest", "what is the temperature in the forest"),
 ])
 def test_words_of_time_misspelt_are_read_as_spelt(question, core):
     assert read(question).core == core

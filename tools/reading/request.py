@@ -250,12 +250,18 @@ def _scaled(text: str) -> str:
     return " ".join(out)
 
 
-# Words of time people misspell or shorten, as the rules read them ("set up a reminder to mail a check tommorow").
+# Words of time and of the weather people misspell or shorten, as the rules read them ("set up a reminder to mail a
+# check tommorow", "what's the forcast"): the misspellings of the shared utterances and their like.
 _SPELLED = {"tommorow": "tomorrow", "tommorrow": "tomorrow", "tomorow": "tomorrow", "tomorrw": "tomorrow",
             "tomorroe": "tomorrow", "2morrow": "tomorrow", "2moro": "tomorrow", "tonite": "tonight", "2nite": "tonight",
             "wensday": "wednesday", "wednsday": "wednesday", "wedensday": "wednesday", "thurday": "thursday",
             "thursay": "thursday", "tuseday": "tuesday", "saterday": "saturday", "febuary": "february",
-            "calender": "calendar", "hrs": "hours", "hr": "hour"}
+            "calender": "calendar", "hrs": "hours", "hr": "hour", "wednseday": "wednesday", "thrusday": "thursday",
+            # and of the weather (a word close to one that is a word of its own, "forest", "temperate", stays as it is)
+            "weathr": "weather", "wheather": "weather", "weahter": "weather", "wather": "weather", "forcast": "forecast",
+            "forecase": "forecast", "forrecast": "forecast", "foreast": "forecast", "forcaste": "forecast",
+            "temperaure": "temperature", "temprature": "temperature", "tempature": "temperature",
+            "temperture": "temperature", "tempreture": "temperature"}
 
 
 def _spelled(text: str) -> str:

@@ -267,7 +267,7 @@ class WeatherQuestions:
             found = self.places().named_around(*left)
             if found is None:
                 words, start, end = left
-                placed = start > 0 and words[start - 1] in ("in", "at", "for", "near", "around")  # "in Fort Sumner"
+                placed = start > 0 and words[start - 1] in ("in", "at", "for", "near", "around", "of")  # "in Fort Sumner"
                 written = _as_written(question, words[start:end]) if placed else None
                 if written is None:
                     return None  # a word no weather request is made of, and no place's name: the model reads it

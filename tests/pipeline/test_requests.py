@@ -199,6 +199,9 @@ async def test_a_leading_minus_sign_is_part_of_the_number(fake, make_app, questi
     ("what's on the calender for wensday", "what's on the calendar for wednesday"),
     ("What will the weathr be in Paris?", "What will the weather be in Paris?"), ("forcast for paris", "forecast for paris"),
     ("what is the temprature in the forest", "what is the temperature in the forest"),
+    # an ordinal said in two words after "the" is a rank; "a twenty second timer" is twenty seconds
+    ("what day of the week is the twenty second", "what day of the week is the 22nd"),
+    ("set a twenty second timer", "set a 20 second timer"),
 ])
 def test_words_of_time_misspelt_are_read_as_spelt(question, core):
     assert read(question).core == core

@@ -140,6 +140,7 @@ def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
     "what time is it in the west",  # no zone: "west" is no abbreviation of Western European Time here
     "what time do i have my meeting", "i don't have any holidays left", "do you have any holiday plans",
     "what time is it in the french time zone",  # France's people are not said so: no guess at a country
+    "what day of the week does the 22nd fall on this month",  # the month said apart: not the next 22nd (December's)
 ])
 def test_near_misses_of_zones_idioms_and_holidays(clock, question):
     assert clock().parse(question) is None

@@ -331,6 +331,8 @@ class ClockReading:
         named = words & _WEEKDAY_NAMES  # "is it monday today", "is the 23rd of april a saturday": the day it is
         checked = named and question.split()[0].lower() in ("is", "was", "isn't", "wasn't", "will")
         said = self.day_said(" ".join(w for w in question.split() if not checked or w.lower().strip("?,.!") not in named))
+        if said and {"month", "months"} & words and all(w in ("the", "on") or w[:-2].isdigit() for w in said[0].split()):
+            return None  # "the 22nd … this month": which month is said apart from the day; not the next 22nd
         if unexplained(question, frame, f"{said[1] if said else ''} {' '.join(_SAID_WITH | _DAY_WORDS | named)}"):
             return None
         weekday = bool(words & {"day", "weekday"} or named) and "date" not in words

@@ -86,8 +86,10 @@ def _ordinals(text: str, beside_a_month: bool) -> str:
         if found is not None and beside_a_month:
             after = [w.lower().rstrip(_PUNCT_END) for w in words[i + found[1]:i + found[1] + 2]]
             before = out[-1].lower().rstrip(".") if out else ""
+            compound = found[1] > 1 or "-" in words[i]  # "the twenty second": a rank, never 20 seconds
             if not (before in _MONTH_NAMES or after[:1] and after[0] in _MONTH_NAMES
-                    or after[:1] == ["of"] and after[1:2] and after[1] in _MONTH_NAMES):
+                    or after[:1] == ["of"] and after[1:2] and after[1] in _MONTH_NAMES
+                    or before in ("the", "on") and compound):
                 found = None
         if found is None:
             out.append(words[i])
@@ -107,7 +109,8 @@ def en_ordinals(text: str) -> str:
 
 def en_ordinal_dates(text: str) -> str:
     """``text`` with the ordinals said beside a month written in digits ("the twenty second of may" → "the 22nd of
-    may", "april sixteenth" → "april 16th"); any other ordinal ("a third of 90", "the second one") as it was."""
+    may", "april sixteenth" → "april 16th") or said in two words after "the" ("the twenty second" → "the 22nd"); any
+    other ordinal ("a third of 90", "the second one", "a twenty second timer") as it was."""
     return _ordinals(text, beside_a_month=True)
 
 

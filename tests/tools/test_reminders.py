@@ -283,6 +283,7 @@ def test_an_alarm_talked_about_is_not_one_set(question):
     "tell me about the alarm timings", "at what time have you set alarm for me",
     "please give me a rundown of my reminder list", "what alarms are set for weekdays",
     "please let me know the morning alarm time for weekdays",
+    "how many alarms do i have set for morning hours between six and nine am", "which alarms are set for 7 am tomorrow",
 ])
 def test_listing_said_the_ways_people_say_it(question):
     request = read(question)

@@ -25,6 +25,12 @@ _OPENERS = frozenset({"what", "what's", "whats", "which", "when", "do", "did", "
                       "iterate", "describe", "i", "can", "could", "would", "please", "my", "the", "next", "confirm",
                       "run", "look", "review", "see", "view", "display", "pull", "bring", "name", "say", "recite",
                       "remind", "reminders", "alarms", "timers", "all", "a"})
+# How a question that counts them opens: it may name times ("how many alarms do i have between six and nine am").
+_COUNTING = (["how", "many"], ["what", "alarms"], ["which", "alarms"], ["what", "reminders"], ["which", "reminders"])
+_TIMES_COUNTED = frozenset("""
+0 am pm o'clock oclock between and hours hour after before until till from one two three four five six seven eight
+nine ten eleven twelve noon midnight
+""".split())
 _POLITE = frozenset({"i", "can", "could", "would", "please", "my", "the", "reminders", "alarms", "timers", "all", "a"})
 # The words such requests are made of, besides the kind.
 _WORDS = frozenset("""
@@ -61,8 +67,9 @@ def asks_list(text: str) -> bool:
         return False
     if words[0] == "a" and not {"rundown", "list", "overview", "summary"} & set(words):
         return False  # "(i would like) a timer set": one asked for; "(give me) a rundown of my reminders": the list
-    if any(w == "0" or w in ("am", "pm", "o'clock", "oclock") for w in words):
-        return False  # a time or a number: a request the rules read (set at it, cancel that one)
+    if any(w == "0" or w in ("am", "pm", "o'clock", "oclock") for w in words) and words[:2] not in _COUNTING:
+        return False  # a time or a number: a request the rules read (set at it, cancel that one); not "how many alarms
+        # do i have between six and nine am", which counts them
     if (any(_ends_with(words, among) for among in _AMONG) or _names_one(words)) \
             and any(tuple(words[:len(w)]) == w for w in _WHETHER):
         return True  # whether one is among them; else asked as any other request for them ("what's on my reminder list")
@@ -73,7 +80,8 @@ def asks_list(text: str) -> bool:
     if not set(words) & (_OPENERS - _POLITE | {"upcoming", "pending", "left", "set", "on", "timings", "times", "time"}) \
             and not set(words) <= _KINDS | {"my", "all", "the", "any", "?"}:
         return False  # "can you please the timer": asks nothing; "all my alarms" names them
-    return all(w in _WORDS or w in _KINDS or w in ("?",) for w in words)
+    counted = _TIMES_COUNTED if words[:2] in _COUNTING else frozenset()
+    return all(w in _WORDS or w in _KINDS or w in counted or w == "?" for w in words)
 
 
 def _wants_one(words: list[str]) -> bool:

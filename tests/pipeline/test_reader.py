@@ -281,6 +281,7 @@ def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, questi
     ("can i wear shorts out while shopping today", "today"), ("will it be nice at the beach on friday", "friday"),
     ("will i be able to get away with shorts today", "today"), ("i need jacket after ten am or not", "10 am"),
     ("what is status of current weather", None), ("will golf be rained out today", "today"),
+    ("how is it outside", None), ("weather in home town", None), ("what is home town weather", None),
 ])
 def test_the_weather_asked_of_what_people_do_outdoors(tmp_path, question, when):
     """What to wear, whether the beach will be nice: the weather's words with an outing's, at the home city."""
@@ -291,6 +292,7 @@ def test_the_weather_asked_of_what_people_do_outdoors(tmp_path, question, when):
 
 @pytest.mark.parametrize("question", ["Nice work!", "should i go shopping today", "is the game on tonight",
                                       "please tell me to take my umbrella because it will be very hot today",
+                                      "how is it going out there",
                                       "is it hot at work", "is it a good day for a picnic"])
 def test_an_outing_without_the_weather_s_words_is_not_the_weather(tmp_path, question):
     decision = _decision(tmp_path, question, home_city="Chicago")

@@ -51,7 +51,8 @@ swimming fishing camping barbecue bbq garden gardening commute
 _HERE = ("around here", "out here", "where i am", "where i'm at", "where i am at", "near me", "my area", "my location",
          "my city", "my town", "my current position", "my current location", "my current spot", "my current place",
          "the current position", "the current location", "the current spot", "the current place", "this current position",
-         "current position", "current location", "current spot", "current place")
+         "current position", "current location", "current spot", "current place", "my hometown", "my home town",
+         "hometown", "home town")
 
 
 def may_be(question: str) -> bool:
@@ -79,8 +80,10 @@ def read(question: str, said: str) -> tuple[list[str], int, int] | Literal[True]
     felt = any(w in FELT for w in words)
     outdoors = bool(OUTDOORS.intersection(words))
     if not sky and not (felt and (taken or outdoors or "area" in words)) \
-            and not (outdoors and "it" in words and "you" not in words and {"like", "doing"}.intersection(words)):
-        return None  # no word of the sky, and not "what's it like outside" (not "what are you doing outside")
+            and not (outdoors and "it" in words and "you" not in words
+                     and ({"like", "doing"}.intersection(words) or _how_outside(words))):
+        return None  # no word of the sky, and not "what's it like outside", "how is it outside" (not "what are you
+        # doing outside")
     known = SKY | FELT | OUTDOORS | SAID_WITH | OUTINGS | taken
     rest = [i for i, w in enumerate(words) if w not in known and w.removesuffix("'s") not in taken]
     if _says(question, words):
@@ -96,6 +99,12 @@ def read(question: str, said: str) -> tuple[list[str], int, int] | Literal[True]
                                               or (end < len(words) and words[end] in SKY)):
         return None
     return words, start, end
+
+
+def _how_outside(words: list[str]) -> bool:
+    """"how is it outside", "how's it outdoors": the weather out there (not "how is it going out there", a greeting)."""
+    return (words[:3] == ["how", "is", "it"] or words[:2] == ["how's", "it"]) and "going" not in words \
+        and bool({"outside", "outdoors"}.intersection(words))
 
 
 # "set temperature to 75": a thermostat, not a place called Set.

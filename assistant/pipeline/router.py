@@ -188,15 +188,23 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     return None
 
 
+_YOU = frozenset({"you", "your", "yourself", "you're", "u", "ai", "ai's", "bot", "assistant"})
+
+
 def _about_itself(ctx: TurnContext, q: str, core: str, intent: Reading | None) -> RouteDecision | None:
     """What the assistant can do ("what can you do?", its frame part of it: "show me your tools", "你能帮我干点啥"):
     the registry as it is, with an example each; what it is ("who are you?", "你是谁", "who built you"): ours to
     say, never a model's guess, then what it can do. By the rules' forms, or the reader's certain reading."""
     heard = intent if intent is not None and intent.grounded else None  # a reading in the request's own words
-    if abilities.asks(core) or abilities.asks(q) or (heard is not None and heard.is_("abilities.what")):
+    # Said to the assistant in three words or more, each one such questions are made of ("what name do you prefer",
+    # "what kind of questions do you accept"): the reader's best reading is enough, though it is not certain.
+    addressed = heard is not None and len(heard.words) >= 3 and bool(_YOU & set(heard.words))
+    if abilities.asks(core) or abilities.asks(q) or (heard is not None and heard.is_("abilities.what")) \
+            or (addressed and heard is not None and heard.leads("abilities.what")):
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
                              reply=abilities.describe(ctx.registry, q), abilities=True)
-    if abilities.about_itself(core) or abilities.about_itself(q) or (heard is not None and heard.is_("abilities")):
+    if abilities.about_itself(core) or abilities.about_itself(q) or (heard is not None and heard.is_("abilities")) \
+            or (addressed and heard is not None and heard.leads("abilities")):
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant is",
                              reply=abilities.introduce(ctx.registry, q), abilities=True)
     return None

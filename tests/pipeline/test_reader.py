@@ -403,3 +403,20 @@ def test_what_was_to_be_remembered_is_the_reminders_listed(tmp_path, question):
 def test_remember_said_otherwise_is_no_request_for_the_reminders(tmp_path, question):
     decision = _decision(tmp_path, question)
     assert decision is None or decision.route != "reminders", decision
+
+
+@pytest.mark.parametrize("words, p, leads", [
+    (("what", "name", "do", "you", "prefer"), 0.7, True),  # every word one such questions are made of
+    (("what", "name", "do", "you", "prefer"), 0.4, False),  # the reading too unsure
+    (("what", "name", "do", "you", "give", "your", "goldfish"), 0.7, False),  # a word of its own: not about us
+])
+def test_a_reading_less_than_certain_leads_only_in_its_frame_s_words(words, p, leads):
+    reading = reader.Reading((("abilities.name", p), ("other", 1 - p)), words)
+    assert reading.leads("abilities") == leads
+
+
+@pytest.mark.parametrize("question", ["what is your favorite color", "can you help me with my homework",
+                                      "do you have a name for this song", "what is my name", "can i give you a new name"])
+def test_words_said_to_the_assistant_about_something_else_are_no_question_about_it(tmp_path, question):
+    decision = _decision(tmp_path, question)
+    assert decision is None or not decision.abilities, decision

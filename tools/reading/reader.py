@@ -112,6 +112,19 @@ class Reading:
         return self.certain and any(self.target == t or self.target.startswith(t + ".") for t in targets)
 
     @property
+    def framed(self) -> bool:
+        """Every word of the request is one its best target's requests are made of (the frame learned with the
+        weights; words of manner aside): nothing in it asks for anything else, however sure the reader is."""
+        frame = model().frame(self.target)
+        return bool(self.words) and all(w in frame or w in _PUNCT or w in MANNER for w in self.words)
+
+    def leads(self, family: str, least: float = 0.5) -> bool:
+        """The best target is of ``family`` with at least ``least`` of the probability, and the request is
+        :attr:`framed`: a reading an answer that needs no value may rest on, where the reader is less than certain
+        of the very target ("what should i refer to you as": the name, at 0.7)."""
+        return self.target.startswith(family) and self.p >= least and self.framed
+
+    @property
     def grounded(self) -> bool:
         """Most of the request's words (all but :data:`FOREIGN` of them) belong to its target's frame: a reading
         an answer can rest on, not a guess from a word or two that happen to weigh ("number", a digit)."""

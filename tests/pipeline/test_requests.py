@@ -33,7 +33,7 @@ from tools.reading.request import read, unwrapped
     ("能不能把 100 公里换算成英里", "把 100 公里换算成英里"),
     ("你能否帮我设置一个五分钟的定时器", "设置一个五分钟的定时器"),
     ("可不可以算一下25乘以4呀", "算一下25乘以4"),
-    ("i am needing to know the time", "the time"),
+    ("i am needing to know the time", "the time"), ("听到没有，提醒我晚上有约会", "提醒我晚上有约会"),
     ("can you remind me of the date", "the date"), ("remind me what time it is", "what time is it"),  # tell me, now
 ])
 def test_the_wrapper_is_set_aside_and_the_request_kept(question, core):

@@ -52,6 +52,7 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("tell me to take out the trash in an hour", NOW + timedelta(hours=1), "take out the trash", "reminder"),
     ("new notification for meeting in two hours", NOW + timedelta(hours=2), "meeting", "reminder"),
     ("add an event reminder for the meeting at 3pm", NOW.replace(hour=15, minute=0), "the meeting", "reminder"),
+    ("提醒我晚上记得穿正装", NOW.replace(hour=20, minute=0), "记得穿正装", "reminder"),  # a part of the day alone
 ])
 def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question, when, text, kind):
     request = read(question)

@@ -31,11 +31,13 @@ from tools.reading.spelling import misspelt
 INDEX_VERSION = 5  # scripts/make_places.py writes it into the shipped index
 ROUTING_MIN_POPULATION = 15000  # places a question is scanned for; small towns named like words stay out
 MISSPELT_MIN_POPULATION = 150000  # cities a misspelt name is read as (people misspell the names they know)
-# Words that join or point, never read as a place's name on their own, whatever they also name ("and" is Andorra's
-# three letters, "of" a town in Turkey, "can" Canada's).
+# Words that join or point, and the words for a place in general, never read as a place's name on their own, whatever
+# they also name ("and" is Andorra's three letters, "of" a town in Turkey, "can" Canada's, "area" another name of
+# Mundelein, Illinois).
 FUNCTION_WORDS = frozenset("""
 and or of the a an is are in at on to for by from with as be do so no not can per its it me my us we you he she they
 this that these those all any out up off into over than then there here what which who how when where why
+area place city town region location spot home world country state
 """.split())
 
 # Common country names in Chinese (GeoNames' country file has English names only).

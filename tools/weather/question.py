@@ -268,7 +268,7 @@ class WeatherQuestions:
             if found is None:
                 words, start, end = left
                 placed = start > 0 and words[start - 1] in ("in", "at", "for", "near", "around", "of")  # "in Fort Sumner"
-                written = _as_written(question, words[start:end]) if placed else None
+                written = _written_run(question, words, start, end) if placed else None
                 if written is None:
                     return None  # a word no weather request is made of, and no place's name: the model reads it
                 # a name written as one ("Will it storm in Fort Sumner"): looked up online by the tool
@@ -320,6 +320,15 @@ class WeatherQuestions:
     def vet(self, question: str, args: WeatherArgs) -> Verdict | None:
         place = self.places().resolve(args.place)
         return self.excluded(question, place.geonameid) if place else None
+
+
+def _written_run(question: str, words: list[str], start: int, end: int) -> str | None:
+    """The name ``words[start:end]`` begins, as :func:`_as_written` writes it, taking in the capitalised words after
+    it that are words of the weather's requests too ("Roy Lake State Park", "Cocoa Beach": the name goes on)."""
+    for stop in range(min(len(words), end + 3), end - 1, -1):
+        if (written := _as_written(question, words[start:stop])) is not None:
+            return written
+    return None
 
 
 def _as_written(question: str, run: list[str]) -> str | None:

@@ -43,7 +43,8 @@ rundown highest lowest coverage which after before during sunset sunrise dawn du
 come comes close neighboring neighbouring far faraway away within same vicinity status able not while
 """.split())
 # What people do outdoors, said with the weather's words ("will it be nice at the beach on friday", "can i wear shorts
-# while shopping today"): words such a request may hold, never what makes it one.
+# while shopping today"): words such a request may hold, never what makes it one; only after a word that makes them
+# an outing ("at the beach", "for a walk", "while shopping"), never as the end of a name ("Cocoa Beach", "June Park").
 OUTINGS = frozenset("""
 beach park picnic hike hiking walk walking run running jog jogging golf golfing shopping bike biking cycling swim
 swimming fishing camping barbecue bbq garden gardening commute
@@ -84,8 +85,9 @@ def read(question: str, said: str) -> tuple[list[str], int, int] | Literal[True]
                      and ({"like", "doing"}.intersection(words) or _how_outside(words))):
         return None  # no word of the sky, and not "what's it like outside", "how is it outside" (not "what are you
         # doing outside")
-    known = SKY | FELT | OUTDOORS | SAID_WITH | OUTINGS | taken
-    rest = [i for i, w in enumerate(words) if w not in known and w.removesuffix("'s") not in taken]
+    known = SKY | FELT | OUTDOORS | SAID_WITH | taken
+    rest = [i for i, w in enumerate(words) if w not in known and w.removesuffix("'s") not in taken
+            and not (w in OUTINGS and i > 0 and words[i - 1] in _BEFORE_AN_OUTING)]
     if _says(question, words):
         return None
     if not rest:
@@ -110,6 +112,7 @@ def _how_outside(words: list[str]) -> bool:
 # "set temperature to 75": a thermostat, not a place called Set.
 _WORKS_A_DEVICE = frozenset({"set", "turn", "change", "raise", "lower", "adjust", "make", "put", "increase", "decrease",
                              "reduce", "bump", "crank", "drop"})
+_BEFORE_AN_OUTING = frozenset({"the", "a", "for", "to", "go", "going", "while", "my", "our", "of", "out", "some"})
 _BEFORE_A_PLACE = frozenset({"in", "for", "at", "near", "around", "of", "on", "over"})
 _WHAT_IS = frozenset({"what", "what's", "whats", "is", "are", "s", "a", "an", "?"})
 

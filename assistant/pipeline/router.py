@@ -198,13 +198,13 @@ def _about_itself(ctx: TurnContext, q: str, core: str, intent: Reading | None) -
     heard = intent if intent is not None and intent.grounded else None  # a reading in the request's own words
     # Said to the assistant in three words or more, each one such questions are made of ("what name do you prefer",
     # "what kind of questions do you accept"): the reader's best reading is enough, though it is not certain.
-    addressed = heard is not None and len(heard.words) >= 3 and bool(_YOU & set(heard.words))
+    addressed = heard if heard is not None and len(heard.words) >= 3 and _YOU & set(heard.words) else None
     if abilities.asks(core) or abilities.asks(q) or (heard is not None and heard.is_("abilities.what")) \
-            or (addressed and heard is not None and heard.leads("abilities.what")):
+            or (addressed is not None and addressed.leads("abilities.what")):
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant can do",
                              reply=abilities.describe(ctx.registry, q), abilities=True)
     if abilities.about_itself(core) or abilities.about_itself(q) or (heard is not None and heard.is_("abilities")) \
-            or (addressed and heard is not None and heard.leads("abilities")):
+            or (addressed is not None and addressed.leads("abilities")):
         return RouteDecision(route=CHAT, by="rule", reason="a question about what the assistant is",
                              reply=abilities.introduce(ctx.registry, q), abilities=True)
     return None

@@ -132,9 +132,15 @@ def test_words_after_in_that_are_no_place_are_not_routed(tool, question):
     "小雨像什么", "雨点怎么样", "谁在雪里跑", "哪有雪", "凉面。", "怎么这么热受不了了",  # SMP2017 chat, once asked "which city?"
     "Show me It Might as Well Rain Until September",  # a title inside a request
     "Where is it snowing right now?",  # the place is the answer, not a detail to ask for
+    "where's it snowing right now", "where's it snowing", "who's got snow",  # the same, contracted
 ])
 def test_questions_that_only_mention_weather_are_neither_routed_nor_asked_back(tool, question):
     assert tool.route(question) is None and tool.missing(question) is None
+
+
+@pytest.mark.parametrize("question", ["Where is it snowing?", "where's it snowing", "who's got snow", "哪有雪"])
+def test_a_model_s_weather_route_on_who_or_where_is_not_asked_back_for_a_place(tool, question):
+    assert tool.grounding(question) != "ask"  # the place is the answer, not a detail the user forgot
 
 
 @pytest.mark.parametrize("question, weather", [

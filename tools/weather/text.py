@@ -211,7 +211,7 @@ _ZH_WHO_WHERE = ("谁", "哪里", "哪儿", "哪有", "哪些地方")
 def asks_weather(question: str) -> bool:
     """The message asks for weather information (so a missing place is worth asking back for)."""
     if not weather_sense(question) or any(w in question for w in _ZH_WHO_WHERE) \
-            or {"who", "where"} & set(tokens(question)):
+            or any(w.partition("'")[0] in ("who", "where") for w in tokens(question)):  # "where's" too
         return False
     if any(w in question for w in _ZH_ASKS) or _EN_ASKS.search(question):
         return True

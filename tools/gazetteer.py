@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from tools.base import CJK
 from tools.cache_file import CacheUnusable, damaged, one_builder, partial_file, remove_partials, set_aside
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Phrases
 from tools.reading.spelling import misspelt
 
 INDEX_VERSION = 5  # scripts/make_places.py writes it into the shipped index
@@ -433,7 +434,8 @@ class Gazetteer:
 
 
 # Common words that hold a place's name (天福 in 明天福州, Taku's 多久 in 还有多久): never part of a place.
-_ZH_COMMON = lazy_compile(r"今天|明天|后天|昨天|前天|大后天|今晚|明晚|今早|明早|现在|多久|多少|什么|怎么|时候|还有|一下|冰糖雪梨")
+_ZH_COMMON = Phrases(("今天", "明天", "后天", "昨天", "前天", "大后天", "今晚", "明晚", "今早", "明早", "现在", "多久", "多少", "什么",
+                      "怎么", "时候", "还有", "一下", "冰糖雪梨"))
 
 
 _WORD = lazy_compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’.\-]*")

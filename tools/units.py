@@ -279,7 +279,7 @@ def read_conversion(question: str, frame: str = "units") -> list[tuple[float, st
             source, value = i, numbers[0][2]
         elif said.endswith(("half a", "half an")):
             source, value = i, 0.5
-        elif re.search(r"(?:^|\s)(?:a|an|one)$", said):
+        elif said.rsplit(None, 1)[-1:] in (["a"], ["an"], ["one"]) and not said[-1:].isspace():
             source = i if source is None else source
     if numbers and (source is None or value != numbers[0][2]):
         return None  # the number is not said with a unit ("convert 3 times")

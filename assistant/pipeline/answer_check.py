@@ -12,6 +12,7 @@ import unicodedata
 from assistant.pipeline.language import is_chinese
 from tools import CJK, KeyFact, Tool
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Phrases
 
 MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more is a model that will not stop
 MIN_REPEAT_UNIT, MAX_REPEAT_UNIT, REPEATS = 4, 200, 3
@@ -86,8 +87,10 @@ _INLINE_CODE = lazy_compile(r"`[^`\n]+`")
 # Tool-call tags of the common model families and our own decision keys: never an answer, fenced or not.
 _CALL_TAGS = lazy_compile(r"</?\s*(?:tool_calls?|tool_response|function_calls?|tools)\b|<function=|<\|python_tag\|>"
                         r"|<\|(?:tool_calls?|function|plugin)[^|>]{0,20}\|>", re.IGNORECASE)
-_ASKS_FOR_CODE = lazy_compile(r"json|code|script|function|program|example|snippet|schema|api|syntax|regex|sql|yaml|"
-                            r"python|javascript|bash|shell|代码|示例|例子|格式|函数|程序|脚本|怎么写|写一个", re.IGNORECASE)
+# Asked for code, an example or a format (as part of a word too: "codes", "examples", "JSON-formatted").
+_CODE_WORDS = ("json", "code", "script", "function", "program", "example", "snippet", "schema", "api", "syntax", "regex",
+               "sql", "yaml", "python", "javascript", "bash", "shell", "代码", "示例", "例子", "格式", "函数", "程序", "脚本",
+               "怎么写", "写一个")
 
 
 def _ours(value: object, tool_names: set[str] | None) -> bool:
@@ -117,7 +120,7 @@ def own_markup(text: str, question: str, tool_names: set[str] | None = None) -> 
         return "it contains tool-call markup instead of an answer"
     if any(_ours(v, tool_names) for v in json_values(outside)):
         return "it writes a tool call instead of an answer"
-    if not outside.strip() and not _ASKS_FOR_CODE.search(question):
+    if not outside.strip() and not any(word in question.lower() for word in _CODE_WORDS):
         inside = "".join(m.group(0) for m in _FENCED.finditer(text))
         if any(_ours(v, tool_names) for v in json_values(inside)):
             return "it writes a tool call instead of an answer"
@@ -220,8 +223,8 @@ def refuted(answer: str, tools: Sequence[Tool]) -> str | None:
 _UNIT_AFTER = lazy_compile(r"\s*(?:°|℃|℉|%|度|km\b|mph|m/s|mm\b|cm\b|kg\b|g\b|lbs?\b|miles?\b|metres?\b|meters?\b|feet\b|"
                          r"foot\b|inch(?:es)?\b|hours?\b|minutes?\b|seconds?\b|years?\b|days?\b|公里|厘米|毫米|米|公斤|千克|斤|"
                          r"克|英里|小时|分钟|秒|年|天|元|块|美元|dollars?\b|yuan\b|\$)", re.IGNORECASE)
-_FAHRENHEIT = lazy_compile(r"°\s*F\b|℉|fahrenheit|华氏", re.IGNORECASE)
-_CELSIUS = lazy_compile(r"°\s*C\b|℃|celsius|摄氏", re.IGNORECASE)
+_FAHRENHEIT = Phrases(("° F", "℉", "fahrenheit", "华氏"), re.IGNORECASE)
+_CELSIUS = Phrases(("° C", "℃", "celsius", "摄氏"), re.IGNORECASE)
 
 
 def near(value: float, pool: Iterable[float], step: float) -> bool:

@@ -1,11 +1,13 @@
 """Rules as data (tools/reading/forms.py): forms declared in words with typed slots, read by one matcher; a table of
-words read as what they stand for."""
+words read as what they stand for; lists of phrases found as whole words."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tools.reading.forms import Forms, Words
+from tools.reading.forms import Forms, Phrases, Words
 
 SUMS = Forms([
     ("[<asking>] multiply {a} (by|and|with|times) {b} [together]", "{a} * {b}"),
@@ -68,3 +70,29 @@ def test_a_slot_of_a_declared_kind_reads_one_of_its_words_as_a_word():
     assert parts.read("2 Quarters of (3+5)") == "2/Quarters*(3+5)"  # a group is an operand
     assert parts.read("a thirdly of 90") is None and parts.read("a fifth of 90") is None
     assert parts.sub("what is a quarter of -8 today") == "what is 1/quarter*-8 today"
+
+
+WEAR = Phrases(("coat", "what to wear", "(what's|how is) it [like] (out|outside)", "[the] difference", "冷笑话", "?"),
+               re.IGNORECASE)
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Do I need a COAT today", ["COAT"]),
+    ("what  to wear tomorrow", ["what  to wear"]),  # any spaces between a phrase's words
+    ("how is it like outside? and what's it out", ["how is it like outside", "?", "what's it out"]),
+    ("the time difference, a difference", ["difference", "difference"]),
+    ("讲个冷笑话", ["冷笑话"]),  # a Chinese word wherever it is written
+    ("coats, raincoat, coat-hanger, coat2", ["coat"]),  # whole words only: "coat" of "coat-hanger" is one
+])
+def test_phrases_are_found_as_whole_words_in_their_grammar(text, found):
+    assert [m.group() for m in WEAR.finditer(text)] == found
+
+
+def test_a_phrase_said_or_not_keeps_its_space_and_the_list_keeps_its_order():
+    assert WEAR.search("the difference").group() == "the difference"
+    assert WEAR.search("a  difference").group() == "difference"  # never " difference"
+    first = Phrases(("in", "into", "in the morning"), re.IGNORECASE)
+    assert first.match("into it").group() == "into"  # "in" is tried first, and is no whole word here
+    assert first.match("in the morning").group() == "in"  # the first that matches at a place is the one found
+    assert first.fullmatch("In") and not first.fullmatch("in the")
+    assert (Phrases(("a",)) + ("b",)).sub("-", "a b c") == "- - c"

@@ -13,7 +13,7 @@ from tools.base import CJK, KeyFact
 from tools.calculator.evaluator import CalcError, MAX_INPUT, format_number, normalize, parse
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.lazy_re import lazy_compile
-from tools.reading.forms import Forms
+from tools.reading.forms import Forms, Phrases
 
 
 # Words around an arithmetic expression that do not change it ("123*456 是多少?").
@@ -169,7 +169,7 @@ _SQUARED = lazy_compile(r"(?i)^(?:再|然后)?(?:平方|的平方)|^(?:and\s+|th
 def continued_expression(question: str, previous_value: str) -> str | None:
     """``再乘以2`` / ``times 2`` / ``* 2`` after a result: the expression that continues from it."""
     q = unicodedata.normalize("NFKC", question).strip().rstrip("?？。.!！=").strip()
-    q = re.sub(r"(?:是多少|等于多少|呢)$", "", q).strip()
+    q = next((q[:-len(end)] for end in ("是多少", "等于多少", "呢") if q.endswith(end)), q).strip()
     base = previous_value if not previous_value.startswith("-") else f"({previous_value})"
     if _SQUARED.match(q) and len(q) <= 12:
         return f"{base}^2"
@@ -177,14 +177,14 @@ def continued_expression(question: str, previous_value: str) -> str | None:
     return f"{base} {step}" if step is not None else None
 
 
-_CONVERT_F = lazy_compile(r"(?:换算|转换|转|换|折合|变)成?华氏|(?:in|to|into)\s+(?:degrees\s+)?fahrenheit|in\s+°F", re.IGNORECASE)
+def _converted_to(zh: str, en: str, symbol: str) -> Phrases:
+    """The words that ask for a temperature in a scale: "换算成华氏", "in degrees fahrenheit", "to °F"."""
+    return Phrases((f"(换算|转换|转|换|折合|变) [成] {zh}", f"(in|to|into) [degrees] {en}", f"in °{symbol}"), re.IGNORECASE)
 
 
-_CONVERT_C = lazy_compile(r"(?:换算|转换|转|换|折合|变)成?摄氏|(?:in|to|into)\s+(?:degrees\s+)?celsius|in\s+°C", re.IGNORECASE)
-
-
-_DIFFERENCE = lazy_compile(r"温差|相差|差多少|差几度|(?:the\s+)?difference\b|how\s+much\s+(?:warmer|colder|hotter)",
-                         re.IGNORECASE)
+_CONVERT_F = _converted_to("华氏", "fahrenheit", "F")
+_CONVERT_C = _converted_to("摄氏", "celsius", "C")
+_DIFFERENCE = Phrases(("温差", "相差", "差多少", "差几度", "[the] difference", "how much (warmer|colder|hotter)"), re.IGNORECASE)
 
 
 _THAT = lazy_compile(r"^(?:把|将)?(?:温度|气温|它|这个|那个)?|(?i:\b(?:the\s+temperature|it|that)\b)")
@@ -275,7 +275,7 @@ def has_numbers(question: str) -> bool:
 _WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
           "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
           "hundred": 100, "thousand": 1000, "dozen": 12, "half": 0.5, "twice": 2, "double": 2, "triple": 3}
-_POWER = lazy_compile(r"(?:\^|\*\*)\s*$")
+_NUMBER_WORDS = Phrases(tuple(_WORDS), re.IGNORECASE)
 
 
 def number_words(text: str) -> list[float]:
@@ -348,7 +348,7 @@ def formula_problem(question: str, expression: str) -> str | None:
     formula = normalize(expression)
     used: Counter[float] = Counter()
     for m in _LITERAL.finditer(formula):
-        if float(m.group(1)) in (2.0, 3.0) and _POWER.search(formula[:m.start()]):
+        if float(m.group(1)) in (2.0, 3.0) and formula[:m.start()].rstrip().endswith(("^", "**")):
             continue  # an exponent
         used[float(m.group(1))] += 1
     percent = bool(_PERCENT.search(question))
@@ -374,7 +374,7 @@ def numbers_are_the_users(question: str, expression: str) -> bool:
     judge it: the one a small model copies from an example, or invents, has a number the user never gave."""
     text = _SENTENCE_END.sub(r"\1 ", to_digits(unicodedata.normalize("NFKC", question)).replace(",", ""))
     given = {float(m.group(1)) for m in _LITERAL.finditer(text)}
-    given |= {float(v) for w, v in _WORDS.items() if re.search(rf"\b{w}\b", text, re.IGNORECASE)}
+    given |= {float(_WORDS[m.group().casefold()]) for m in _NUMBER_WORDS.finditer(text)}
     given |= set(number_words(text))
     if _PERCENT.search(question):
         given.add(100.0)
@@ -388,7 +388,7 @@ def numbers_are_the_users(question: str, expression: str) -> bool:
         value = float(m.group(1))
         if value in given or round(value, 10) in given:
             continue
-        if value in (2.0, 3.0) and _POWER.search(formula[:m.start()]):
+        if value in (2.0, 3.0) and formula[:m.start()].rstrip().endswith(("^", "**")):
             continue
         return False
     return True

@@ -9,8 +9,8 @@ from typing import Any
 
 from tools.base import KeyFact, ToolResult, Verdict, language_of
 from tools.clock.config import ClockArgs
-from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, zh_date, zh_lunar
-from tools.clock.question import HERE, TIME_WORDS, ClockQuestions
+from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, without_spaces, zh_date, zh_lunar
+from tools.clock.question import TIME_WORDS, ClockQuestions, is_here
 from tools.clock.zones import zone_first
 from tools.reading.numerals import to_digits
 
@@ -111,8 +111,13 @@ class ClockAnswers:
 def _difference_said(args: ClockArgs, data: dict, zh: bool) -> str:
     """'Tokyo is 9 hours ahead of London (UTC+9 and UTC+0).', the offsets in the order the places are said."""
     a, b, hours = _said(args.place, data["place"]), _said(args.other_place, data["other_place"]), data["hours"]
+    b = b or ("这里" if zh else "here")  # one place asked of: against the time here ("is the time different in moscow")
     if hours == 0:
         return f"{a}和{b}没有时差。" if zh else f"{a} and {b} have the same time."
+    if hours < 0 and not args.other_place.strip():  # "New York City is 5 hours behind here", never "here is … ahead"
+        span = hours_text(-hours, "zh" if zh else "en")
+        first, second = data["offsets"]
+        return f"{a}比{b}慢{span}({first} 与 {second})。" if zh else f"{a} is {span} behind {b} ({first} and {second})."
     ahead, behind = (a, b) if hours > 0 else (b, a)
     first, second = data["offsets"] if hours > 0 else data["offsets"][::-1]
     span = hours_text(hours, "zh" if zh else "en")
@@ -125,7 +130,7 @@ def _holiday_said(args: ClockArgs, data: dict, d: date, today: date, zh: bool) -
     """The next public holiday: 'The next public holiday in the United States is Christmas Day, Friday 25 December,
     in 28 days.'"""
     days = data["days"]
-    where = args.place.strip() if not HERE.match(args.place.strip()) else ""
+    where = args.place.strip() if not is_here(args.place) else ""
     if zh:
         name = data.get("name_zh") or data["name"]
         when = {1: "明天"}.get(days, f"{days}天后")
@@ -161,7 +166,7 @@ def _capitalised(text: str) -> str:
 
 
 def key_of(text: str) -> str:
-    return re.sub(r"[\s的]", "", unicodedata.normalize("NFKC", text)).casefold()
+    return without_spaces(unicodedata.normalize("NFKC", text)).casefold()
 
 
 def _same(a: str, b: str) -> bool:
@@ -172,7 +177,7 @@ def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
     """The time now, here or in a place ("In Tokyo it is 19:00 on …"), or in a time zone named ("It is 04:00
     Central Time on …")."""
     d = date.fromisoformat(data["date"])
-    where = "" if HERE.match(args.place.strip()) else _name_cased(args.place)
+    where = "" if is_here(args.place) else _name_cased(args.place)
     if where and key_of(data["place"]) != key_of(where) and key_of(where).startswith(key_of(data["place"])):
         where = data["place"]  # "tokyo japan", "glenwood springs, co": the place, its qualifier read
     if data.get("zone_named"):
@@ -191,7 +196,7 @@ def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:
     zone, offset, time = data["zone"], data["utc_offset"], data["time"]
     offsets = data.get("offsets") or []
     written = args.place.strip()
-    if HERE.match(written):
+    if is_here(written):
         return f"这里用的是 {zone} 时间,现在是 {offset},{time}。" if zh else f"You are on {zone} time: {offset} now, and it is {time}."
     if zh:
         where = written  # as the user wrote it: 俄罗斯, 纽约

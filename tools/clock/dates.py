@@ -76,7 +76,8 @@ HOLIDAYS: list[tuple[str, str, str, int, int, tuple[str, ...]]] = [
 _HOLIDAY = {name: h for h in HOLIDAYS for name in h[5]}
 
 
-HOLIDAY_NAMES = "|".join(re.escape(n) for n in sorted(_HOLIDAY, key=len, reverse=True))
+HOLIDAY_WORDS = tuple(sorted(_HOLIDAY, key=len, reverse=True))  # every name a holiday is called by, the longest first
+HOLIDAY_NAMES = "|".join(re.escape(n) for n in HOLIDAY_WORDS)
 
 
 _WITH_YEAR = lazy_compile(rf"^(?:(?P<y1>\d{{4}})\s*年?\s*(?:的)?)?(?:the\s+)?(?P<name>{HOLIDAY_NAMES})(?:\s*,?\s*(?:of\s+)?(?P<y2>\d{{4}})(?:年)?)?$",
@@ -289,7 +290,12 @@ def _day_of_month(text: str, today: date) -> date | None:
 def _only_a_day(text: str) -> bool:
     """``resolve`` reads a phrase inside any text; here the text must be nothing but the day phrase."""
     phrase = find_when(text)
-    return phrase is not None and re.sub(r"[\s的]", "", phrase.casefold()) == re.sub(r"[\s的]", "", text.casefold())
+    return phrase is not None and without_spaces(phrase.casefold()) == without_spaces(text.casefold())
+
+
+def without_spaces(text: str) -> str:
+    """``text`` with no spaces and no 的 ("11月 28日", "今年的 春节" are "11月28日", "今年春节")."""
+    return "".join(c for c in text if not c.isspace() and c != "的")
 
 
 def zh_date(d: date, today: date | None = None) -> str:

@@ -12,9 +12,10 @@ from pydantic import BaseModel, ValidationError
 
 from tools.base import CJK, Grounding
 from tools.clock.config import ClockArgs
-from tools.clock.dates import HOLIDAY_NAMES, Ask, read_date
+from tools.clock.dates import HOLIDAY_WORDS, Ask, read_date
 from tools.gazetteer import Gazetteer
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Forms, Phrases
 from tools.clock.zones import zone_named
 from tools.reading.numerals import en_digits, en_ordinals, to_digits
 from tools.reading.reader import leftover, tokens, unexplained
@@ -24,60 +25,66 @@ from tools.reading.time_of_day import ZH_PART, clock_time, hour_said
 # The certain forms. Each names what it asks; the pieces (a place, a date) must then be read exactly.
 
 
-_LEAD = r"^(?:请问|请|帮我查一下|帮我查|查一下|你知道|(?i:please|tell\s+me|do\s+you\s+know))?\s*"
-
-
-_FORMS: list[tuple[Ask, re.Pattern[str]]] = [
-    ("difference", lazy_compile(_LEAD + r"(?P<place>[^\s,，]+?)\s*(?:和|与|跟|同)\s*(?P<other_place>[^\s,，]+?)\s*(?:的)?\s*"
-                                      r"(?:时差|时间差|相差几个?小时|差几个?小时|差多少(?:个)?小时)(?:是多少|多少|有多少|是几个?小时|几个?小时)?$")),
-    ("difference", lazy_compile(_LEAD + r"(?i:(?:what(?:'s|\s+is)\s+the\s+)?time\s+difference\s+between\s+(?P<place>.+?)\s+and\s+"
-                                      r"(?P<other_place>.+?))$")),
+# The questions of the clock read by their form (tools/reading/forms.py): a time difference, a time of day in one place
+# said in another's, the time or the days left until something, the days between two dates, a date. A form's slots
+# read a place or a date as written; the tool checks each (a place it knows, a date it can read) and the next form
+# that fits is tried when one does not hold.
+_FORMS = Forms([(said, ask) for ask, said in (
+    ("difference", "[<lead>] {place:zh_place} (和|与|跟|同) {other_place:zh_place} [的] (时差|时间差|相差几个小时|相差几小时|差几个小时|"
+                   "差几小时|差多少个小时|差多少小时) [(是多少|多少|有多少|是几个小时|是几小时|几个小时|几小时)]"),
+    ("difference", "[<lead>] [(what's|what is) the] time difference between {place} and {other_place}"),
+    # a place's time against the time here: "what's the time difference with moscow", "is the time different in
+    # moscow", "how many hours ahead is tokyo", "is london in a different time zone"
+    ("difference", "[<lead>] [(what's|what is) the] time difference (with|to|from|in|for) {place}"),
+    ("difference", "[<lead>] (is|are) the (time|times|hour|hours) different in {place}"),
+    ("difference", "[<lead>] (is|are) {place} in a different (time zone|timezone)"),
+    ("difference", "[<lead>] how (many hours|far) (ahead|behind) is {place} [(from|of) (here|us|me)]"),
     # a time of day in one place, in another: "when it's 3pm in London, what time is it in Tokyo?", "3pm London time
     # in Tokyo", "伦敦下午3点是北京几点", "北京时间晚上8点是纽约几点"
-    ("convert", lazy_compile(_LEAD + r"(?i:(?:(?:when|if)\s+it(?:'s|\s+is)\s+)?(?P<at>\S+(?:\s?[ap]\.?m\.?)?)\s+(?:in|on)\s+"
-                                   r"(?P<place>.+?),?\s+what\s+time\s+(?:is\s+it|will\s+it\s+be)\s+in\s+(?P<other_place>.+?)|"
-                                   r"(?:convert\s+|what(?:'s|\s+is)\s+)?(?P<at2>\S+(?:\s?[ap]\.?m\.?)?)\s+(?:in\s+)?"
-                                   r"(?P<place2>\S+(?:\s+\S+){0,3}?)(?:\s+time)?\s+(?:in|to)\s+(?P<other_place2>\S+(?:\s+\S+){0,3}?)"
-                                   r"(?:\s+time)?)$")),
-    ("convert", lazy_compile(_LEAD + r"(?P<place>[^\s,，\d]+?)(?:时间)?\s*(?P<at>(?:" + ZH_PART + r")?\s*\d{1,2}\s*(?:点|时|:)"
-                                   r"\s*(?:半|\d{1,2}\s*分?|[一三]刻)?)\s*(?:是|等于|相当于|的时候)?\s*(?P<other_place>[^\s,，\d]+?)"
-                                   r"(?:时间)?\s*(?:几点|几点钟|什么时间|几点了)$")),
+    ("convert", "[<lead>] [(when|if) (it's|it is)] {at:clock} (in|on) {place} [,] what time (is it|will it be) in {other_place}"),
+    ("convert", "[<lead>] [(convert|what's|what is)] {at:clock} [in] {place:few} [time] (in|to) {other_place:few} [time]"),
+    ("convert", "[<lead>] {place:zh_name} [时间] {at:zh_clock} [(是|等于|相当于|的时候)] {other_place:zh_name} [时间] "
+                "(几点|几点钟|什么时间|几点了)"),
     # a place's time said in another's, no time of day given: "convert new york time to london" (the two, now)
-    ("difference", lazy_compile(_LEAD + r"(?i:convert\s+(?:the\s+)?(?P<place>\S+(?:\s+\S+){0,3}?)\s+time\s+(?:to|into|in)\s+"
-                                      r"(?P<other_place>\S+(?:\s+\S+){0,3}?)(?:\s+time)?)$")),
+    ("difference", "[<lead>] convert [the] {place:few} time (to|into|in) {other_place:few} [time]"),
     # the time left until a time of day: "how many minutes until 5 pm", "how long until 12:25", "how much time till noon"
-    ("time_until", lazy_compile(_LEAD + r"(?i:how\s+(?:many\s+(?:more\s+)?(?:minutes|mins|hours|hrs)|long|much\s+(?:more\s+)?time)"
-                                      r"\s+(?:is\s+it\s+|is\s+there\s+|are\s+there\s+|do\s+(?:i|we)\s+have\s+|left\s+|more\s+)?"
-                                      r"(?:until|till|til|before|to)\s+(?P<at>.+?))$")),
-    ("days_until", lazy_compile(_LEAD + r"(?i:how\s+many\s+(?:more\s+)?(?P<unit>days|weeks|months)\s+(?:(?:are|is)\s+(?:there|left)\s+|"
-                                      r"left\s+|is\s+it\s+|do\s+(?:i|we)\s+have\s+)?(?:until|till|til|to|before|for)\s+"
-                                      r"(?P<date>.+?)|(?P<unit2>days|weeks|months)\s+(?:until|till|to)\s+(?P<date2>.+?))$")),
-    ("days_between", lazy_compile(_LEAD + r"(?:从)?\s*(?P<date>[^到至]+?)\s*(?:到|至)\s*(?P<other_date>.+?)\s*(?:有|共|一共|相差|差)?\s*"
-                                        r"(?:多少|几)\s*天$")),
-    ("days_between", lazy_compile(_LEAD + r"(?i:how\s+many\s+days\s+(?:are\s+there\s+)?(?:between|from)\s+(?P<date>.+?)\s+"
-                                        r"(?:and|to|until)\s+(?P<other_date>.+?))$")),
-    ("date", lazy_compile(_LEAD + r"(?i:when\s+is\s+(?P<date>.+?)|what(?:'s|\s+is)\s+the\s+date\s+(?P<date2>.+?)|"
-                                r"what\s+date\s+(?:is\s+it|will\s+it\s+be|was\s+it)\s+(?P<date5>in\s+.+?|.+?\s+(?:from\s+now|ago))|"
-                                r"what\s+date\s+is\s+(?P<date3>.+?)|what(?:'s|\s+is)\s+(?P<date4>today)'?s\s+date)$")),
-]
+    ("time_until", "[<lead>] how (many [more] (minutes|mins|hours|hrs)|long|much [more] time) [(is it|is there|are there|"
+                   "do (i|we) have|left|more)] (until|till|til|before|to) {at}"),
+    ("days_until", "[<lead>] how many [more] {unit} [((are|is) (there|left)|left|is it|do (i|we) have)] "
+                   "(until|till|til|to|before|for) {date}"),
+    ("days_until", "[<lead>] {unit} (until|till|to) {date}"),
+    ("days_between", "[<lead>] [从] {date:zh_date} (到|至) {other_date} [(有|共|一共|相差|差)] (多少|几) 天"),
+    ("days_between", "[<lead>] how many days [are there] (between|from) {date} (and|to|until) {other_date}"),
+    ("date", "[<lead>] when is {date}"),
+    ("date", "[<lead>] (what's|what is) the date {date}"),
+    ("date", "[<lead>] what date (is it|will it be|was it) {date:ahead}"),
+    ("date", "[<lead>] what date is {date}"),
+    ("date", "[<lead>] (what's|what is) {date:today} {s:possessive} date"),
+)], slots={"place": "text", "other_place": "text", "at": "text", "date": "text", "other_date": "text"},
+   phrases={"lead": "(请问|请|帮我查一下|帮我查|查一下|你知道|please|tell me|do you know)"},
+   kinds={"unit": ("days", "weeks", "months")},
+   types={"text": r".+?", "few": r"\S+(?:\s+\S+){0,3}?", "clock": r"\S+(?:\s?[ap]\.?m\.?)?",
+          "zh_place": r"[^\s,，]+?", "zh_name": r"[^\s,，\d]+?", "zh_date": r"[^到至]+?",
+          "zh_clock": rf"(?:{ZH_PART})?\s*\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?",
+          "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago)", "today": r"today", "possessive": r"'?s"})
 
 
 _TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|呀)?[\s?？!！。.,，]*$")
 
 
-HERE = lazy_compile(r"^(?:这里|这儿|本地|我这里|我这儿|我们这里|我们|我|here|my\s+place)?$", re.IGNORECASE)
+_HERE = frozenset({"", "这里", "这儿", "本地", "我这里", "我这儿", "我们这里", "我们", "我", "here", "my place"})
 
 
-TIME_WORDS = lazy_compile(r"几点|多少分钟|几分钟|多少小时|几个小时|时间|时差|时区|小时|农历|阴历|星期几|周几|礼拜几|几号|哪天|多少天|几天|日期|日子|多久|节|放假|假期|\b(?i:time|date|day|days|weekday|until|clock"
-                         r"|today|today's|timezone|holidays?|[ecmp][sd]t|utc|gmt|year|month)\b"
-                         r"|" + HOLIDAY_NAMES, re.IGNORECASE)
+def is_here(place: str) -> bool:
+    """No place, or the user's own said in words ("here", "my place", "这里"): the clock of this machine."""
+    return " ".join(place.casefold().split()) in _HERE
 
 
-def _group(m: re.Match[str], name: str) -> str:
-    for key in (name, name + "2", name + "3", name + "4", name + "5"):
-        if m.groupdict().get(key):
-            return m.group(key).strip()
-    return ""
+TIME_WORDS = Phrases((
+    "几点", "多少分钟", "几分钟", "多少小时", "几个小时", "时间", "时差", "时区", "小时", "农历", "阴历", "星期几", "周几", "礼拜几", "几号",
+    "哪天", "多少天", "几天", "日期", "日子", "多久", "节", "放假", "假期", "time", "date", "day", "days", "weekday", "until",
+    "clock", "today", "today's", "timezone", "holidays", "holiday", *(f"{zone}{kind}t" for zone in "ecmp" for kind in "sd"),
+    "utc", "gmt", "year", "month", "hours (ahead|behind)", "(far|much) (ahead|behind)", *HOLIDAY_WORDS), re.IGNORECASE)
 
 
 class ClockQuestions:
@@ -95,14 +102,11 @@ class ClockQuestions:
         is made of the words such questions are asked with and its values (:meth:`ClockReading.by_words`)."""
         q = _TRAIL.sub("", unicodedata.normalize("NFKC", question).strip())
         today = self._today_cheap()
-        for ask, form in _FORMS:
-            m = form.match(q)
-            if not m:
-                continue
+        for ask, said in _FORMS.each(q):
             try:
-                args = ClockArgs(ask=ask, place=_group(m, "place"), other_place=_group(m, "other_place"), at=_group(m, "at"),
-                                 date=_group(m, "date") or ("today" if ask == "weekday" else ""),  # "what day is it?"
-                                 other_date=_group(m, "other_date"), unit=_group(m, "unit").casefold() or "days")
+                args = ClockArgs(ask=str(ask), place=said.get("place", ""), other_place=said.get("other_place", ""),
+                                 at=said.get("at", ""), date=said.get("date", ""), other_date=said.get("other_date", ""),
+                                 unit=said.get("unit", "days").casefold())
             except ValidationError:
                 continue  # a "place" of a hundred characters and more: no place, and no such question
             if ask == "time_until":
@@ -117,7 +121,7 @@ class ClockQuestions:
                 args = args.model_copy(update={"at": digits})  # "nine am"
             if ask in ("now", "zone", "difference", "convert"):
                 places = [args.place] + ([args.other_place] if ask not in ("now", "zone") else [])
-                if all(HERE.match(p) or self.places().resolve(p) is not None or zone_named(p) is not None for p in places):
+                if all(is_here(p) or self.places().resolve(p) is not None or zone_named(p) is not None for p in places):
                     return args
                 continue
             dates = [args.date] + ([args.other_date] if ask == "days_between" else [])
@@ -294,7 +298,7 @@ class ClockReading:
                 if rest and read_date(rest, self.today()) else None
         if "时区" in text and not any(p in text for p in ("时差", "几点")):  # "俄罗斯是哪个时区", "纽约的时区", "这里是什么时区"
             rest = _set_aside(text, _ZH_ZONE_SAID_WITH)
-            return [ClockArgs(ask="zone", place=rest)] if not rest or HERE.match(rest) else self._in_place("zone", rest)
+            return [ClockArgs(ask="zone", place=rest)] if not rest or is_here(rest) else self._in_place("zone", rest)
         lunar = text.replace("农历新年", "")
         if ("农历" in lunar or "阴历" in lunar) and any(p in lunar for p in ("几号", "几月", "多少", "日期", "哪天", "什么日子")):
             rest = _set_aside(lunar, _ZH_LUNAR_SAID_WITH)  # "明天是农历几号", "今天农历是多少"

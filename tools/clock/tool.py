@@ -13,7 +13,7 @@ from tools.base import Grounding, KeyFact, LocalText, Permissions, Tool, ToolRes
 from tools.clock.answer import ClockAnswers
 from tools.clock.config import ClockArgs, ClockConfig
 from tools.clock.dates import lunar_of, read_date, span_in, utc_offset
-from tools.clock.question import HERE, ClockQuestions
+from tools.clock.question import ClockQuestions, is_here
 from tools.clock.public_days import country_of_locale, next_public_day, public_day_named
 from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_first, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
@@ -97,7 +97,7 @@ class Clock(Tool[ClockArgs]):
     def _zone(self, place: str) -> tuple[tzinfo, str] | None:
         """The timezone of ``place`` ('' or 'here': the home city's, else the machine's; a place, or a time zone by
         its name: "Central Time", "pst") and its name for people."""
-        if HERE.match(place.strip()):
+        if is_here(place):
             if self.cfg.home_city:
                 return self._zone(self.cfg.home_city)
             local = datetime.now().astimezone().tzinfo
@@ -112,7 +112,7 @@ class Clock(Tool[ClockArgs]):
 
     def _by_zone_name(self, place: str) -> bool:
         """``place`` is a time zone's name ("Central Time", "pst"), not a place's."""
-        return zone_first(place) is not None or (zone_named(place) is not None and not HERE.match(place.strip())
+        return zone_first(place) is not None or (zone_named(place) is not None and not is_here(place)
                                                   and self.gazetteer.resolve(place) is None)
 
     def _today(self) -> date:
@@ -121,7 +121,7 @@ class Clock(Tool[ClockArgs]):
 
     def _zone_of(self, asked: str, zone: tuple[tzinfo, str], t: datetime) -> ToolResult:
         """The time zone ``asked`` is in (a country: every UTC offset its zones keep now, and its capital's)."""
-        code = self.gazetteer.country(asked) if not HERE.match(asked.strip()) else None
+        code = self.gazetteer.country(asked) if not is_here(asked) else None
         offsets = country_offsets(code, t) if code else []
         return ToolResult.success(place=zone[1], zone=str(zone[0]), utc_offset=utc_offset(t), time=t.strftime("%H:%M"),
                                   date=t.date().isoformat(), weekday=t.weekday(),
@@ -143,7 +143,7 @@ class Clock(Tool[ClockArgs]):
     def _country(self, place: str) -> str | None:
         """The country of ``place`` (a country or a place in it; '' or 'here': the home city's, else the machine's
         time zone's, else the locale's region)."""
-        if not HERE.match(place.strip()):
+        if not is_here(place):
             return self.gazetteer.country(place) or (p.country if (p := self.gazetteer.resolve(place)) else None)
         if self.cfg.home_city:
             return self._country(self.cfg.home_city)
@@ -159,7 +159,7 @@ class Clock(Tool[ClockArgs]):
 
     def _next_holiday(self, args: ClockArgs) -> ToolResult:
         country = self._country(args.place)
-        if country is None and HERE.match(args.place.strip()):
+        if country is None and is_here(args.place):
             return ToolResult.failure(
                 "the country is unknown: no home city, and the machine's time zone names none; ask for a country",
                 LocalText(zh="我不知道你在哪个国家。可以问“日本的下一个节假日”,或者设置你的城市:"
@@ -169,7 +169,7 @@ class Clock(Tool[ClockArgs]):
         if country is None:
             return ToolResult.failure(f"unknown place '{args.place}': give a country, e.g. 'Japan' or '日本'",
                                       LocalText(zh=f"找不到地点“{args.place}”。", en=f"I could not find the place '{args.place}'."))
-        today = self._today() if HERE.match(args.place.strip()) else self.now().date()
+        today = self._today() if is_here(args.place) else self.now().date()
         day, zh_day = next_public_day(country, today), next_public_day(country, today, zh=True)
         if day is None:
             return ToolResult.failure(f"no calendar of public holidays for {country} here",

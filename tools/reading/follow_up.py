@@ -16,6 +16,7 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Phrases
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -26,8 +27,8 @@ MAX_PART = 40  # characters: a follow-up is a few words, not a question of its o
 _EN = lazy_compile(r"^(?:and|what\s+about|how\s+about|and\s+what\s+about|and\s+how\s+about|same\s+for|and\s+for|now)\s+"
                  r"(?P<x>.+?)\s*$", re.IGNORECASE)
 _ZH = lazy_compile(r"^(?:那么|那|还有|再问一下)?\s*(?P<x>.+?)\s*(?:呢|怎么样|又是多少|是多少|多少)$")
-_TARGET = lazy_compile(r"^(?:(?:in|into|to|as)\b|换成|换算成|转换成|转成|折合成|折算成|用)\s*", re.IGNORECASE)
-_PLACE_WORD = lazy_compile(r"^(?:(?:in|at|for)\b|在)\s*", re.IGNORECASE)
+_TARGET = Phrases(("in", "into", "to", "as", "换成", "换算成", "转换成", "转成", "折合成", "折算成", "用"), re.IGNORECASE)
+_PLACE_WORD = Phrases(("in", "at", "for", "在"), re.IGNORECASE)
 _NUMBER = lazy_compile(r"\d+(?:[.,]\d+)*")
 _WORD_AFTER = lazy_compile(r"\s*[A-Za-z°]+\.?")
 
@@ -55,9 +56,11 @@ def asked_part(question: str) -> tuple[str, bool] | None:
     if not m:
         return None
     part = m.group("x").strip()
-    target = bool(_TARGET.match(part))
-    part = _TARGET.sub("", part).strip()
-    part = _PLACE_WORD.sub("", part).strip() if not target else part
+    said = _TARGET.match(part)  # "in pounds"
+    target = said is not None
+    part = part[said.end():].strip() if said else part.strip()
+    if not target and (place := _PLACE_WORD.match(part)):  # "in Paris"
+        part = part[place.end():].strip()
     return (part, target) if part and len(part) <= MAX_PART else None
 
 

@@ -11,7 +11,7 @@ A form is written as people say it::
   ``{name:type}`` or typed by the table's ``slots``;
 - ``<name>`` is a phrase the table declares once (``<asking>``: "can you please", "what do you get if you");
 - a slot's type may be a list of words the table declares (``kinds={"part": ("third", "quarter")}``): the slot reads
-  one of them, as a word.
+  one of them, as a word; or a type of the table's own (``types={"few": …}``: a few words, a clock time as written).
 
 Words stand apart by any space or none (Chinese has none): "再乘以 3", "再 乘以3". A table reads the first form that
 matches the whole text and gives its meaning with the slots filled in. Each form becomes one pattern when it is first
@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from tools.lazy_re import lazy_compile
 
@@ -50,9 +50,11 @@ class Forms:
     """A table of forms read by one matcher: :meth:`read` gives the meaning of the first form the whole text is."""
 
     def __init__(self, forms: Sequence[tuple[str, Meaning]], *, slots: Mapping[str, str] | None = None,
-                 phrases: Mapping[str, str] | None = None, kinds: Mapping[str, Sequence[str]] | None = None) -> None:
+                 phrases: Mapping[str, str] | None = None, kinds: Mapping[str, Sequence[str]] | None = None,
+                 types: Mapping[str, str] | None = None) -> None:
         self.forms = tuple(Form(said, means) for said, means in forms)
         self.slots = dict(slots or {})
+        self.types = {**SLOTS, **(types or {})}
         self.phrases = dict(phrases or {})
         self.kinds = {name: _one_of(words) for name, words in (kinds or {}).items()}
         self._patterns: list[re.Pattern[str]] | None = None
@@ -79,6 +81,14 @@ class Forms:
             if (meant := _meant(form, m)) is not None:
                 return meant
         return None
+
+    def each(self, text: str) -> Iterator[tuple[Meaning, dict[str, str]]]:
+        """Every form that is the whole of ``text``, in the table's order: its meaning as declared and the words each
+        of its slots read (for a caller that checks the values, and tries the next form when they do not hold)."""
+        text = text.strip()
+        for form, pattern in zip(self.forms, self.patterns(), strict=True):
+            if (m := pattern.fullmatch(text)) is not None:
+                yield form.means, {k: v.strip() for k, v in m.groupdict().items() if v is not None}
 
     def sub(self, text: str) -> str:
         """``text`` with every place a form is said (anywhere in it) replaced by its meaning, form by form."""
@@ -113,15 +123,19 @@ class Forms:
         if token.startswith("{"):
             name, _, kind = token[1:-1].partition(":")
             kind = kind or self.slots.get(name) or (name if name in self.kinds else "number")  # {part}: its kind
-            return f"(?P<{name}>{self.kinds[kind] if kind in self.kinds else SLOTS[kind]})", i + 1
+            return f"(?P<{name}>{self.kinds[kind] if kind in self.kinds else self.types[kind]})", i + 1
         if token.startswith("<"):
             return f"(?:{self.pattern(self.phrases[token[1:-1]])})", i + 1
+        return self._word(token), i + 1
+
+    @staticmethod
+    def _word(token: str) -> str:
         word = re.escape(token)
         if token[:1].isascii() and token[:1].isalpha():
             word = r"(?<![a-z])" + word
         if token[-1:].isascii() and token[-1:].isalpha():
             word += r"(?![a-z])"
-        return word, i + 1
+        return word
 
 
 def _one_of(words: Sequence[str]) -> str:
@@ -173,3 +187,78 @@ class Words:
 
     def sub(self, text: str) -> str:
         return self.pattern().sub(self.replacement, text)
+
+
+class Phrases:
+    """Words and phrases of one kind, declared as a list ("coat", "what to wear", "冷笑话"), found in a text by one
+    matcher: an English word as a whole word (``\\b`` at its edges, so "rain" is not found in "rainbow", nor "5" in
+    "15"), a Chinese one wherever it is written; the words of a phrase apart by any spaces. A phrase may be written
+    as a form is, with ``[…]`` said or not and ``(…|…)`` one of its choices ("(what's|how's) it [like] outside"), no
+    slots. Tried in the order declared (the first that matches at a place is the one found). The list is the rule:
+    no rule writes the alternation by hand."""
+
+    def __init__(self, phrases: Sequence[str], flags: int = 0) -> None:
+        self.phrases = tuple(phrases)
+        self.flags = flags
+        self._pattern: re.Pattern[str] | None = None
+
+    def __add__(self, other: Sequence[str]) -> Phrases:
+        return Phrases(self.phrases + tuple(other), self.flags)
+
+    def body(self) -> str:
+        """The alternation the list stands for (to build a larger pattern from, as :class:`Forms` does)."""
+        return "|".join(_PHRASE.pattern(p) for p in self.phrases)
+
+    def pattern(self) -> re.Pattern[str]:
+        if self._pattern is None:
+            self._pattern = lazy_compile(f"(?:{self.body()})", self.flags)
+        return self._pattern
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        """The first phrase said anywhere in ``text``."""
+        return self.pattern().search(text, pos)
+
+    def match(self, text: str) -> re.Match[str] | None:
+        """A phrase said at the very start of ``text``."""
+        return self.pattern().match(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        """Whether ``text`` is one of the phrases, and no more."""
+        return self.pattern().fullmatch(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.pattern().finditer(text)
+
+    def sub(self, repl: str | Callable[[re.Match[str]], str], text: str) -> str:
+        """``text`` with every phrase said in it replaced by ``repl``."""
+        return self.pattern().sub(repl, text)
+
+
+class _PhraseGrammar(Forms):
+    """A form's grammar with a phrase's words: whole words as ``\\b`` has them (digits are word characters too), and
+    the space beside a word said or not kept with it ("[the] difference" is never " difference")."""
+
+    def _sequence(self, tokens: list[str], i: int) -> tuple[str, int]:
+        parts: list[str] = []
+        said = False  # a word that is always said has come: what follows is apart from it by spaces
+        while i < len(tokens) and tokens[i] not in ("]", ")", "|"):
+            optional = tokens[i] == "["
+            item, i = self._item(tokens, i)
+            if optional:  # "(?:BODY)?": its space inside it, before it or (ahead of every word said) after it
+                parts.append(f"(?:\\s*{item[3:-2]})?" if said else f"(?:{item[3:-2]}\\s*)?")
+            else:
+                parts.append(rf"\s*{item}" if said else item)
+                said = True
+        return "".join(parts), i
+
+    @staticmethod
+    def _word(token: str) -> str:
+        word = re.escape(token)
+        if token[:1].isascii() and (token[:1].isalnum() or token[:1] == "_"):
+            word = r"\b" + word
+        if token[-1:].isascii() and (token[-1:].isalnum() or token[-1:] == "_"):
+            word += r"\b"
+        return word
+
+
+_PHRASE = _PhraseGrammar([])

@@ -26,7 +26,7 @@ from typing import Callable
 from tools.reading import reader
 from tools.reading.numerals import EN_NUMBER, en_ordinal_dates, en_value
 from tools.lazy_re import lazy_compile
-from tools.reading.forms import Forms
+from tools.reading.forms import Forms, Phrases
 
 # Chat-template markers and role tokens of the common model families.
 MARKUP = lazy_compile(
@@ -170,15 +170,16 @@ _VERB_BEFORE = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|ar
 _WILL_BE = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+will\s+be\b(?P<rest>.*)$", re.IGNORECASE)
 _HOW_MANY_LAST = lazy_compile(r"^(?P<wh>how\s+(?:many|much))\s+(?P<noun>[^\d]+?)\s+(?P<middle>\d.*?)\s+"
                             r"(?P<verb>is|are|makes?|equals?)(?P<end>[\s?.!]*)$", re.IGNORECASE)
-_CONTRACTION = lazy_compile(r"\b(what|how|where|who|when)s\b", re.IGNORECASE)
+_CONTRACTION = Phrases(("whats", "hows", "wheres", "whos", "whens"), re.IGNORECASE)  # "whats 23*47": "what's"
 # Request verbs people use for the same thing: read as the one the rules know.
-_SAME_VERB = lazy_compile(r"^(?:work|figure)\s+out\b", re.IGNORECASE)
+_SAME_VERB = Phrases(("work out", "figure out"), re.IGNORECASE)
 _IF = lazy_compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|are|will|'s|was)\b(?P<rest>.*)$",
                  re.IGNORECASE)
 
 
 # Values read once, in the forms people write them, into the forms every rule reads.
 # Where a number word is a word, not an amount: "one of", "the one", "no one", "one day", "which one".
+_A_VERB = Phrases(("is", "are", "was", "does", "do", "did", "will", "would", "can"), re.IGNORECASE)
 _NOT_AN_AMOUNT = lazy_compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECASE)
 _MONEY = lazy_compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
                     re.IGNORECASE)
@@ -219,13 +220,16 @@ def _amount(text: str) -> str:
     return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
+# What follows "one" when it is a number: an operation, or a unit ("one plus two", "one mile", "one kilogram").
+_COUNTED = ("-", "+", "*", "/", "×", "÷", "^", "plus", "minus", "times", "divided", "multiplied", "mile", "km", "kilo",
+            "pound", "kg", "foot", "feet", "inch", "hour", "minute", "second", "cup", "ounce", "gallon", "liter", "litre",
+            "meter", "metre")
+
+
 def _numbers_in_words(text: str) -> str:
     def digits(m: re.Match[str]) -> str:
         words = m.group(0)
-        if _NOT_AN_AMOUNT.match(words) and not re.match(r"\s*(?:[-+*/×÷^]|plus|minus|times|divided|multiplied|"
-                                                        r"mile|km|kilo|pound|kg|foot|feet|inch|hour|minute|"
-                                                        r"second|cup|ounce|gallon|liter|litre|meter|metre)",
-                                                        text[m.end():], re.IGNORECASE):
+        if _NOT_AN_AMOUNT.match(words) and not text[m.end():].lstrip().lower().startswith(_COUNTED):
             return words  # "one of them", "which one": a word
         return str(en_value(words))
 
@@ -355,10 +359,10 @@ def _in_question_order(core: str) -> str:
         return core  # "how many grams are in a pound": question order already
     for pattern, shape in ((_WILL_BE, "{wh} will {middle} be{rest}"), (_VERB_BEFORE, "{wh} {verb} {middle} {rest}")):
         m = pattern.match(core)
-        if m and not re.search(r"\b(?:is|are|was|does|do|did|will|would|can)\b", m["middle"], re.IGNORECASE):
+        if m and not _A_VERB.search(m["middle"]):
             return shape.format(**m.groupdict())
     m = _VERB_LAST.match(core)
-    if m and not re.search(r"\b(?:is|are|was|does|do|did|will|would|can)\b", m["middle"], re.IGNORECASE):
+    if m and not _A_VERB.search(m["middle"]):
         return f"{m['wh']} {m['verb']} {m['middle']}{m['end']}"
     return core
 
@@ -389,9 +393,9 @@ def _unwrap_en(text: str, taken: list[str]) -> str:
         again = _EN_EMBEDDING.match(core)  # "mind telling me what time it is …"
         if again and again.end() < len(core):
             core = _in_question_order(core[again.end():])
-    if taken:
-        core = _SAME_VERB.sub("calculate", core)  # "can you work out 123 * 456"
-    return _CONTRACTION.sub(lambda m: m.group(1) + "'s", core)  # "whats 23*47"
+    if taken and (same := _SAME_VERB.match(core)):
+        core = "calculate" + core[same.end():]  # "can you work out 123 * 456"
+    return _CONTRACTION.sub(lambda m: m.group()[:-1] + "'s", core)
 
 
 def _unwrap_zh(text: str, taken: list[str]) -> str:
@@ -448,9 +452,9 @@ def read(question: str) -> Request:
         if core == before:
             break
     core = values(core)
-    if core == norm or not re.search(r"\w", core):
+    if core == norm or not any(c.isalnum() or c == "_" for c in core):
         return Request(text=text, core=text)
-    end = re.search(r"[?？]\s*$", norm)
-    if end and not core.endswith(("?", "？")):
-        core += end.group(0).strip()
+    asked = norm.rstrip()[-1:]
+    if asked in ("?", "？") and not core.endswith(("?", "？")):
+        core += asked
     return Request(text=text, core=core, wrapper=tuple(taken))

@@ -21,9 +21,9 @@ from tools.base import CJK, LocalText
 from tools.reminders.args import RemindersArgs
 from tools.reminders.listing import asks_list
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
-from tools.reading.reader import spaced
+from tools.reading.reader import spaced, tokens
 from tools.lazy_re import lazy_compile
-from tools.reading.forms import Forms
+from tools.reading.forms import Forms, Phrases
 from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME, on_24h
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
@@ -58,6 +58,8 @@ _EN_DURATION = lazy_compile(
 _EN_PARTS = lazy_compile(_EN_PART, re.IGNORECASE)
 # Spans said in words rather than counted: "half an hour", "an hour and a half", "2 and a half hours", "a quarter of an
 # hour" (in seconds).
+_EN_PART_SAID = Phrases(("in the morning", "in the afternoon", "in the evening", "morning", "afternoon", "evening",
+                         "at night"), re.IGNORECASE)  # "at 7 in the evening": the part of the day that sets the hour
 _SPOKEN_SPANS = Forms([
     ("[a] half [(an|a)] hour", "1800"), ("(an|a) hour and a half", "5400"),
     ("{n:amount} and a half (hours|hour)", lambda v: str((float(v["n"]) + 0.5) * 3600)),
@@ -215,7 +217,7 @@ def due(when: str, now: datetime) -> Due:
                 h = int(tm.group("h") or tm.group("h24") or tm.group("hb"))
                 m = int(tm.group("m") or tm.group("m24") or 0)
                 part = tm.group("part") or ("tonight" if day_m and (day_m.group("rel") or "").lower() == "tonight" else None)
-                if part is None and (pm := re.search(r"\b(?:in\s+the\s+)?(morning|afternoon|evening)\b|\bat\s+night\b", text, re.I)):
+                if part is None and (pm := _EN_PART_SAID.search(text)):
                     part = pm.group(0)
                 at = _clock_word(now, h, m, day, part, tm.group("ampm"))
         else:
@@ -254,14 +256,14 @@ _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a r
              "mid day": "midday", "mid-day": "midday", "send me a reminder": "remind me", "shoot me a reminder": "remind me",
              "don't forget to remind me": "remind me", "do not forget to remind me": "remind me",
              "a repeating reminder": "a reminder", "a recurring reminder": "a reminder"}
-_SAID_FOR_RE = lazy_compile(r"\b(?:" + "|".join(re.escape(k) for k in _SAID_FOR) + r")\b", re.IGNORECASE)
+_SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 
 def _plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     low = text.lower()
     if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day")):  # the pattern compiles only when needed
-        text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[m.group(0).lower()], text)
+        text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[" ".join(m.group(0).lower().split())], text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
     if NUMERAL.search(text):
         text = re.sub(r"[一二两三四五六七八九十百零]+(?=\s*(?:个半|个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|周(?![一二三四五六日天])|年|点|时|月|日|号))",
@@ -335,17 +337,23 @@ _ZH_SET = lazy_compile(
     r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
 # The list asked for: "我有哪些提醒", "查看最近的日程", "下午的日程是什么", "本周还有什么待办事项"
-_ZH_KINDS = r"(?:提醒|闹钟|定时器|日程(?:安排)?|待办事项|待办)"
-_ZH_DAYS = r"(?:今天|明天|上午|下午|晚上|本周|这周|最近)"
-_ZH_LIST = lazy_compile(rf"^(?:我)?{_ZH_DAYS}?(?:我)?(?:有|还有)(?:哪些|什么|几个|没有){_ZH_KINDS}"
-                        rf"|^(?:查看|看看|列出|显示|看一下)(?:我的|所有|全部|{_ZH_DAYS}的)?{_ZH_KINDS}"
-                        rf"|^(?:我的|{_ZH_DAYS}的)?{_ZH_KINDS}(?:有哪些|列表|是什么|有什么)(?:呢|啊)?$")
-_EN_CANCEL = lazy_compile(
-    r"^(?:please\s+)?(?:cancel|delete|remove|clear|stop|dismiss|erase|disable|deactivate|unset|turn\s+off|switch\s+off|shut\s+off"
-    r"|get\s+rid\s+of|forget(?:\s+about)?)\s+(?P<what>.*?)\s*(?:reminders?|timers?|alarms?|ones?)?$"
-    r"|^(?:never\s*mind|nevermind)\s+(?:the\s+)?(?P<what2>.*?)\s*(?:reminders?|timers?|alarms?)$", re.IGNORECASE)
-_ZH_CANCEL = lazy_compile(r"^(?:帮我|请)?(?:取消|删除|删掉|去掉|关掉|不要|清空)(?:掉)?(?P<what>.*?)(?:的)?(?:提醒|闹钟|定时器|计时器|倒计时)(?:吧)?$"
-                        r"|^(?:取消|删除)(?:掉)?(?P<what2>.+?)(?:那个|那条)$")
+_ZH_LIST = Forms([
+    ("[我] [<days>] [我] (有|还有) (哪些|什么|几个|没有) <kinds> {rest}", "list"),
+    ("(查看|看看|列出|显示|看一下) [(我的|所有|全部|<days> 的)] <kinds> {rest}", "list"),
+    ("[(我的|<days> 的)] <kinds> (有哪些|列表|是什么|有什么) [(呢|啊)]", "list"),
+], phrases={"days": "(今天|明天|上午|下午|晚上|本周|这周|最近)", "kinds": "(提醒|闹钟|定时器|日程 [安排]|待办事项|待办)"},
+   types={"any": r".*?"}, slots={"rest": "any"})
+# One cancelled: by its number ("cancel reminder 2", "取消提醒2号"), or by what it is about or its kind, in either
+# language ("cancel the dentist reminder", "never mind the timer", "取消明天的闹钟", "删除开会那个")
+_CANCELS = Forms([
+    ("(cancel|delete|remove) [(reminder|timer)] [#] {n}", "number"),
+    ("(取消|删除) [提醒] [#] {n} [号]", "number"),
+    ("[please] (cancel|delete|remove|clear|stop|dismiss|erase|disable|deactivate|unset|turn off|switch off|shut off|"
+     "get rid of|forget [about]) {what} [(reminders|reminder|timers|timer|alarms|alarm|ones|one)]", "en"),
+    ("(never mind|nevermind) [the] {what} (reminders|reminder|timers|timer|alarms|alarm)", "en"),
+    ("[(帮我|请)] (取消|删除|删掉|去掉|关掉|不要|清空) [掉] {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [吧]", "zh"),
+    ("(取消|删除) [掉] {what:text} (那个|那条)", "zh"),
+], types={"digits": r"\d+", "any": r".*?", "text": r".+?"}, slots={"n": "digits", "what": "any"})
 
 
 _SELF_CORRECTION = ("i mean", "no wait", "sorry", "rather", "actually", "不对", "我是说", "我的意思是")
@@ -357,6 +365,7 @@ def _corrects_itself(words: str) -> bool:
     return any(f" {w} " in said if w.isascii() else w in said for w in _SELF_CORRECTION)
 
 
+_NOT_ASKED = frozenset({"you", "u", "did", "didn't", "didnt", "why", "forgot", "forget", "if", "when", "how", "what"})
 _ASKED_LAST = (" please remind me", " remind me please", " remind me about it", " remind me of it", " remind me")
 
 
@@ -375,6 +384,15 @@ def _ask_first(text: str) -> str:
     return text
 
 
+def _last_word(text: str) -> str:
+    words = text.casefold().split()
+    return words[-1] if words else ""
+
+
+_THE = Phrases(("the", "my", "that", "this", "那个", "这个", "我的"), re.IGNORECASE)  # "cancel [the] dentist reminder"
+_TIMER = Phrases(("timer", "timers", "定时器", "计时器", "倒计时"), re.IGNORECASE)
+
+
 def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     """The request ``question`` makes of reminders, when it certainly makes one; else ``None``. One that sets a
     reminder carries the due time read from its ``when`` at ``now`` (default: the machine's clock)."""
@@ -383,27 +401,27 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     if not text or len(text) > MAX_TEXT + 200:
         return None
     zh = bool(CJK.search(text))
-    if _ZH_LIST.search(text) if zh else asks_list(text):
+    if _ZH_LIST.read(text) if zh else asks_list(text):
         return RemindersArgs(action="list")
-    numbered = re.match(r"^(?:cancel|delete|remove)\s+(?:reminder\s+|timer\s+)?#?(\d+)$|^(?:取消|删除)(?:提醒)?\s*#?(\d+)(?:号)?$",
-                        text, re.IGNORECASE)
-    if numbered:
-        return RemindersArgs(action="cancel", target=numbered.group(1) or numbered.group(2))
-    cancel = (_ZH_CANCEL if zh else _EN_CANCEL).match(text)
+    how, cancel = next(((how, said) for how, said in _CANCELS.each(text) if how in ("number", "zh" if zh else "en")),
+                       ("", None))
+    if how == "number" and cancel is not None:
+        return RemindersArgs(action="cancel", target=cancel["n"])
     # what is cancelled must be named: a kind ("the timer"), or "the dentist one" (a reminder by its words, said
     # alone); "it", "that", "the next one" name nothing by themselves ("forget it", "stop this song and go to the
     # next one"): they act only after a reminders turn (:func:`anaphoric`)
-    what_said = (cancel.group("what") or cancel.group("what2") or "") if cancel else ""
-    if cancel and _corrects_itself(what_said):
+    what_said = cancel.get("what", "") if cancel is not None else ""
+    if cancel is not None and _corrects_itself(what_said):
         return None  # "cancel the timer… I mean the reminder about the dentist": the model reads which
-    if cancel and (zh or re.search(r"reminder|timer|alarm", text, re.IGNORECASE) or
-                   (re.search(r"\bones?$", text, re.IGNORECASE) and " and " not in what_said and
-                    len(what_said.split()) <= 3 and not re.search(r"\b(?:next|previous|other|same)\s*$", what_said, re.I))):
-        what = (cancel.group("what") or cancel.group("what2") or "").strip()
-        if re.match(r"^(?:all|every|each|所有|全部)", what, re.IGNORECASE) or (not what and "清空" in text):
+    if cancel is not None and (zh or any(kind in text.casefold() for kind in ("reminder", "timer", "alarm")) or
+                   (_last_word(text) in ("one", "ones") and " and " not in what_said and
+                    len(what_said.split()) <= 3 and _last_word(what_said) not in ("next", "previous", "other", "same"))):
+        what = what_said
+        if what.casefold().startswith(("all", "every", "each", "所有", "全部")) or (not what and "清空" in text):
             what = "all"  # "清空提醒": every one of them
-        what = re.sub(r"^(?:the|my|that|this|那个|这个|我的)\s*", "", what, flags=re.IGNORECASE).strip()
-        if not what and re.search(r"\btimers?\b|定时器|计时器|倒计时", text, re.IGNORECASE):
+        if the := _THE.match(what):
+            what = what[the.end():].strip()
+        if not what and _TIMER.search(text):
             what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
         return RemindersArgs(action="cancel", target=what)
     if not zh:
@@ -473,16 +491,26 @@ def first_due(repeat: str, when: str, now: datetime) -> Due:
 
 # A cancel that names nothing but what was just talked about: "cancel it", "forget it", "never mind", "stop that",
 # "actually don't", "取消它", "不要了", "算了"
-_ANAPHORIC = lazy_compile(
-    r"^(?:(?:ok(?:ay)?|actually|oh|wait|no|hmm|sorry)[\s,]+)*(?:please\s+)?(?:cancel|delete|remove|forget|stop|scrap|drop|"
-    r"kill|undo)\s+(?:it|that|this|that\s+one|this\s+one|the\s+last\s+one)(?:\s+please)?$"
-    r"|^(?:(?:ok(?:ay)?|actually|oh|wait|no)[\s,]+)*(?:never\s*mind|nevermind|don'?t\s+bother|forget\s+about\s+it)$"
-    r"|^(?:那)?(?:取消|删掉|删除|不要)(?:它|这个|那个|掉吧|掉)?了?(?:吧)?$|^算了(?:吧)?$|^不用了(?:吧)?$", re.IGNORECASE)
+_ANAPHORIC = Forms([
+    ("[please] (cancel|delete|remove|forget|stop|scrap|drop|kill|undo) (it|that|this|that one|this one|the last one) "
+     "[please]", "it"),
+    ("(never mind|nevermind|(don't|dont) bother|forget about it)", "it"),
+    ("[那] (取消|删掉|删除|不要) [(它|这个|那个|掉吧|掉)] [了] [吧]", "it"), ("算了 [吧]", "it"), ("不用了 [吧]", "it"),
+])
+# Words a follow-up may open with, any number of them, each followed by a space or a comma ("oh wait, cancel it")
+_INTERJECTIONS = Phrases(("ok", "okay", "actually", "oh", "wait", "no", "hmm", "sorry", "um", "sure", "and", "also"),
+                         re.IGNORECASE)
+
+
+def _after_interjections(text: str) -> str:
+    while (m := _INTERJECTIONS.match(text)) and (text[m.end():m.end() + 1].isspace() or text[m.end():m.end() + 1] == ","):
+        text = text[m.end():].lstrip(" ,\t\n")
+    return text
 
 
 def anaphoric(question: str) -> bool:
     """Whether ``question`` cancels "it" and nothing more (acted on only after a turn about reminders)."""
-    return bool(_ANAPHORIC.match(_plain(question).strip().rstrip("?？!！。.，, ")))
+    return _ANAPHORIC.read(_after_interjections(_plain(question).strip().rstrip("?？!！。.，, "))) is not None
 
 
 def untimed(question: str) -> Literal["reminder", "timer"] | None:
@@ -499,6 +527,10 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
         if m:
             return "timer" if (m.group("kind") or "") in ("定时器", "计时器", "倒计时") else "reminder"
         return None
+    # the ask said last, no time said ("i need to take out the trash please remind me"): the ask first; not a
+    # question or a complaint about one ("why didn't you remind me", "you forgot to remind me")
+    if (moved := _ask_first(text)) != text and not _NOT_ASKED & set(tokens(moved)):
+        text = moved
     # "remind me of …", "remind me what/when …" ask to be told, now: no time to ask back for
     m = re.match(r"^(?:(?:can|could|would|will)\s+(?:you|u|i)\s+|how\s+about\s+|you\s+(?:need|have)\s+to\s+)?(?:please\s+)?"
                  r"(?:(?:dont|don't|do\s+not)\s+forget\s+to\s+)?"
@@ -609,16 +641,18 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
     text = about.group("t").strip() if about else rest
     while text.lower().startswith("to "):  # "remind [me] to at 8 pm to take my medicine"
         text = text[3:].lstrip()
-    if kind == "timer":  # "a timer for 3 minutes for the eggs": the eggs
-        text = re.sub(r"^(?:for|to|about)\s+(?:the\s+)?", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"\s+(?:for|on|at|by|in)$", "", text, flags=re.IGNORECASE)  # "…the dentist for [tomorrow at 11]"
+    if kind == "timer" and (said := _FOR_THE.match(text)):  # "a timer for 3 minutes for the eggs": the eggs
+        text = text[said.end():].lstrip()
+    if _last_word(text) in ("for", "on", "at", "by", "in") and " " in text:  # "…the dentist for [tomorrow at 11]"
+        text = text.rsplit(None, 1)[0]
     if not text and rest:
         return None
-    if re.search(r"\b(?:to|that|about)\s*$", rest, re.IGNORECASE):
+    if _last_word(rest) in ("to", "that", "about"):
         return None
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)
 
 
+_FOR_THE = Phrases(("for the", "to the", "about the", "for", "to", "about"), re.IGNORECASE)
 _ZH_WHEN = lazy_compile(
     r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号])\s*)?"
     rf"(?:(?:{_ZH_PART})\s*)?\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?(?:钟)?"
@@ -638,56 +672,58 @@ def _split_zh(body: str, kind: str) -> RemindersArgs | None:
     for m in reversed(spans):
         rest = rest[:m.start()] + rest[m.end():]
     rest = re.sub(r"^(?:的|在|我)?\s*|(?:的)?(?:吧|哦|啊|呀)?$", "", rest.strip(" ,，")).strip(" ,，")
-    rest = re.sub(r"^(?:提醒我|叫我)", "", rest).strip()
-    if kind == "timer" or not rest:
-        rest = rest if kind != "timer" else re.sub(r"^(?:的)?", "", rest)
+    rest = next((rest[len(ask):] for ask in ("提醒我", "叫我") if rest.startswith(ask)), rest).strip()
+    if kind == "timer":
+        rest = rest.removeprefix("的")
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)
 
 
 # The reminder or timer just set, changed: "push it to 5pm", "make it 15 minutes", "move that to tomorrow at 9",
 # "push it back by an hour", "make it 10 minutes later", "改成半小时", "推迟半小时", "提前10分钟"; and another like it:
 # "another one at 5", "one more for 6:45 in the evening", "再来一个明天8点的". Acted on only after a turn that set one.
-_IT = r"(?:it|that|this|that\s+one|this\s+one|the\s+last\s+one|the\s+(?:reminder|timer|alarm)|my\s+(?:reminder|timer|alarm))"
-_EN_CHANGE = lazy_compile(
-    r"^(?:(?:ok(?:ay)?|actually|oh|wait|no|hmm|sorry|um|sure)[\s,]+)*(?:please\s+|(?:can|could|would)\s+you\s+)?"
-    r"(?P<verb>push|move|change|make|set|switch|reschedule|bump|shift|put|delay|postpone)\s+" + _IT + r"\s+"
-    r"(?:(?P<dir>back|forward|later|earlier)\s+)?(?:(?P<by>by)\s+)?(?:to|for|until|till|at|in|on)?\s*(?P<when>.+?)"
-    r"(?:\s+(?P<after>later|earlier|sooner))?(?:\s+instead)?(?:\s+please)?$", re.IGNORECASE)
-_ZH_CHANGE = lazy_compile(
-    r"^(?:那|还是|要不|算了)?(?:就)?(?:把)?(?:它|这个|那个|提醒|闹钟|定时器|计时器)?"
-    r"(?:(?:改成|改到|改为|换成|换到|推迟到|推到|挪到|提前到|调到|定到|设到|改)(?P<when>.+?)"
-    r"|(?P<later>推迟|延后|往后推|往后挪|晚)(?P<span>.+?)|(?P<earlier>提前|早)(?P<span2>.+?))(?:吧|好了|呢|的)?$")
-_EN_ANOTHER = lazy_compile(
-    r"^(?:(?:and|also|oh|ok(?:ay)?|oh\s+and)[\s,]+)*(?:please\s+)?(?:(?:set|make|add|give\s+me)\s+)?"
-    r"(?:another|one\s+more)(?:\s+one|\s+(?:reminder|timer|alarm))?\s+(?P<when>.+?)"
-    r"(?:\s+too|\s+as\s+well)?(?:\s+please)?$", re.IGNORECASE)
-_ZH_ANOTHER = lazy_compile(r"^(?:那)?(?:再|还要)(?:来|设|定|加|设置|订)?(?:一个|个)(?P<when>.+?)的?(?:提醒|闹钟|定时器)?(?:吧)?$")
+_CHANGES = Forms([
+    ("[(please|(can|could|would) you)] {verb} <it> [{dir}] [{by}] [(to|for|until|till|at|in|on)] {when} [{after}] [instead] "
+     "[please]", "en"),
+    ("<before> (改成|改到|改为|换成|换到|推迟到|推到|挪到|提前到|调到|定到|设到|改) {when} <end>", "to"),
+    ("<before> {later} {span} <end>", "later"),
+    ("<before> {earlier} {span} <end>", "earlier"),
+], slots={"when": "text", "span": "text"}, types={"text": r".+?"},
+   phrases={"it": "(it|that|this|that one|this one|the last one|the (reminder|timer|alarm)|my (reminder|timer|alarm))",
+            "before": "[(那|还是|要不|算了)] [就] [把] [(它|这个|那个|提醒|闹钟|定时器|计时器)]", "end": "[(吧|好了|呢|的)]"},
+   kinds={"verb": ("push", "move", "change", "make", "set", "switch", "reschedule", "bump", "shift", "put", "delay",
+                   "postpone"), "dir": ("back", "forward", "later", "earlier"), "by": ("by",),
+          "after": ("later", "earlier", "sooner"), "later": ("推迟", "延后", "往后推", "往后挪", "晚"), "earlier": ("提前", "早")})
+_ANOTHER = Forms([
+    ("[please] [(set|make|add|give me)] (another|one more) [(one|reminder|timer|alarm)] {when} [(too|as well)] [please]",
+     "en"),
+    ("[那] (再|还要) [(来|设|定|加|设置|订)] (一个|个) {when} [的] [(提醒|闹钟|定时器)] [吧]", "zh"),
+], slots={"when": "text"}, types={"text": r".+?"})
 
 
 def changed(question: str) -> tuple[str, str] | None:
     """How a request changes the reminder just set: ``("to", when)`` a new time ("push it to 5pm"), or ``("later",
     span)`` / ``("earlier", span)`` a shift of its time ("push it back by an hour", "提前10分钟"); ``None`` when it
     is no such change or the time is not one :func:`due` or :func:`seconds_of` reads."""
-    text = _plain(question).strip().rstrip("?？!！。.，, ")
-    if (m := _ZH_CHANGE.match(text)) is not None:
-        if m.group("when"):
-            return ("to", m.group("when")) if _reads(m.group("when")) else None  # 改成8点
-        span = m.group("span") or m.group("span2")
-        return ("later" if m.group("later") else "earlier", span) if seconds_of(span) else None
-    if (m := _EN_CHANGE.match(text)) is None:
+    text = _after_interjections(_plain(question).strip().rstrip("?？!！。.，, "))
+    how, said = next(_CHANGES.each(text), ("", {}))
+    if how == "to":
+        return ("to", said["when"]) if _reads(said["when"]) else None  # 改成8点
+    if how in ("later", "earlier"):
+        return (str(how), said["span"]) if seconds_of(said["span"]) else None  # 推迟半小时
+    if how != "en":
         return None
-    when, direction = at_hour(m.group("when")), (m.group("after") or m.group("dir") or "").lower()
-    shift = m.group("by") or direction or m.group("verb").lower() in ("delay", "postpone")
+    when, direction = at_hour(said["when"]), (said.get("after") or said.get("dir") or "").lower()
+    shift = said.get("by") or direction or said["verb"].lower() in ("delay", "postpone")
     if shift and seconds_of(when):
         return ("earlier" if direction in ("forward", "earlier", "sooner") else "later", when)
-    return ("to", when) if not m.group("by") and not direction and _reads(when) else None
+    return ("to", when) if not said.get("by") and not direction and _reads(when) else None
 
 
 def another(question: str) -> str | None:
     """The time of another reminder like the one just set ("another one at 5": "at 5"), or ``None``."""
-    text = _plain(question).strip().rstrip("?？!！。.，, ")
-    m = _ZH_ANOTHER.match(text) or _EN_ANOTHER.match(text)
-    when = at_hour(m.group("when")) if m is not None else ""
+    text = _after_interjections(_plain(question).strip().rstrip("?？!！。.，, "))
+    _, said = next(_ANOTHER.each(text), ("", {}))
+    when = at_hour(said["when"]) if said else ""
     return when if when and _reads(when) else None
 
 
@@ -699,7 +735,9 @@ def _reads(when: str) -> bool:
 
 def at_hour(when: str) -> str:
     """A bare hour said as the new time ("make it 7", "another one at 5") as the time of day it is: "at 7"."""
-    return f"at {when}" if re.fullmatch(r"\d{1,2}(?::\d{2})?", when.strip()) else when
+    hour, colon, minutes = when.strip().partition(":")
+    bare = hour.isdecimal() and len(hour) <= 2 and (not colon or (minutes.isdecimal() and len(minutes) == 2))
+    return f"at {when}" if bare else when
 
 
 def times_said(question: str, now: datetime) -> list[str]:

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from tools.base import CJK, Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
 from tools.reminders.args import RemindersArgs
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, repeat_said, span_said
+from tools.reading.forms import Phrases
 from tools.reading.numerals import ordinal
 from tools.reading.reader import tokens, unexplained
 from tools.reading.when import current_time, local_zone
@@ -39,17 +40,23 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
                        r"secs?|seconds?|days?|weeks?)\b|\d{1,2}:\d{2}|[点點]|分钟|小时|秒|明天|后天|今晚|早上|晚上|下午|上午|中午|"
                        r"待会|一会", re.IGNORECASE)
 # The user's words asking to cancel, and naming what: a kind, "all", or words of a reminder
-_CANCEL_VERB = lazy_compile(r"\b(?:cancel|delete|remove|clear|stop|dismiss|erase|disable|deactivate|unset|forget|drop|scrap|kill|"
-                            r"turn\s+off|switch\s+off|shut\s+off|"
-                            r"get\s+rid\s+of|never\s*mind|nevermind|undo|don'?t\s+(?:need|want|bother))\b|取消|删除|删掉|去掉|关掉|关闭|撤销|撤掉|不要|别|算了|不用|清空",
-                            re.IGNORECASE)
-_CHANGE_VERB = lazy_compile(r"\b(?:push|move|change|make|switch|reschedule|bump|shift|delay|postpone|put\s+off)\b|改|推迟|"
-                            r"延后|提前|挪|调到|换成", re.IGNORECASE)
-_ASKS_TO_KNOW = lazy_compile(r"\b(?:forget|let\s+me\s+know|notify|alert|tell\s+me\s+when)\b|别忘|忘了|记得|通知", re.IGNORECASE)
-_CANCELLING = lazy_compile(r"\s*(?:cancel|delete|remove|clear|stop|dismiss|forget|never\s*mind)\b|\s*(?:取消|删除)",
-                           re.IGNORECASE)
-_KIND_WORD = lazy_compile(r"remind|timer|alarm|countdown|提醒|定时|计时|闹钟|倒计时", re.IGNORECASE)
-_ALL_WORD = lazy_compile(r"\b(?:all|every|everything|each)\b|所有|全部|统统|都|清空", re.IGNORECASE)
+_CANCEL_VERB = Phrases(("cancel", "delete", "remove", "clear", "stop", "dismiss", "erase", "disable", "deactivate", "unset",
+                        "forget", "drop", "scrap", "kill", "(turn|switch|shut) off", "get rid of", "(never mind|nevermind)",
+                        "undo", "(don't|dont) (need|want|bother)", "取消", "删除", "删掉", "去掉", "关掉", "关闭", "撤销", "撤掉",
+                        "不要", "别", "算了", "不用", "清空"), re.IGNORECASE)
+_CHANGE_VERB = Phrases(("push", "move", "change", "make", "switch", "reschedule", "bump", "shift", "delay", "postpone",
+                        "put off", "改", "推迟", "延后", "提前", "挪", "调到", "换成"), re.IGNORECASE)
+_ASKS_TO_KNOW = Phrases(("forget", "let me know", "notify", "alert", "tell me when", "别忘", "忘了", "记得", "通知"),
+                        re.IGNORECASE)
+_CANCELLING = Phrases(("cancel", "delete", "remove", "clear", "stop", "dismiss", "forget", "(never mind|nevermind)", "取消",
+                       "删除"), re.IGNORECASE)  # said first
+_KIND_WORDS = ("remind", "timer", "alarm", "countdown", "提醒", "定时", "计时", "闹钟", "倒计时")  # in a word too: "reminders"
+_ALL_WORD = Phrases(("all", "every", "everything", "each", "所有", "全部", "统统", "都", "清空"), re.IGNORECASE)
+
+
+def _names_a_kind(question: str) -> bool:
+    said = question.lower()
+    return any(word in said for word in _KIND_WORDS)
 # The question back for the time of one to set, by kind and language.
 _WHEN = {"timer": {"zh": "计时多久?(例如“10分钟”)", "en": "How long should the timer run? (\"10 minutes\", \"90 seconds\")"},
          "reminder": {"zh": "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)",
@@ -172,7 +179,7 @@ class Reminders(Tool[RemindersArgs]):
     def grounding(self, question: str) -> Grounding:
         """A model's route here stands when the request speaks of reminders, timers or alarms, or says a time (a
         reminder said another way); a request with neither ("how do I cancel a task in asyncio?") is chat."""
-        return "grounded" if _KIND_WORD.search(question) or _CANCELLING.match(question) or _A_TIME.search(question) or \
+        return "grounded" if _names_a_kind(question) or _CANCELLING.match(question.lstrip()) or _A_TIME.search(question) or \
             _ASKS_TO_KNOW.search(question) else "ungrounded"
 
     def unasked_change(self, question: str, args: RemindersArgs, about_it: bool) -> LocalText | None:
@@ -180,7 +187,7 @@ class Reminders(Tool[RemindersArgs]):
         of them ("all"), words of one that are the user's own, or the reminder just talked about ("cancel it"
         after one was set or listed); a model's change only when they ask to move one so named."""
         if args.action == "change":  # a time changed: only when the words ask it of one named or just talked about
-            if _CHANGE_VERB.search(question) and (about_it or _KIND_WORD.search(question)):
+            if _CHANGE_VERB.search(question) and (about_it or _names_a_kind(question)):
                 return None
             return LocalText(en="I did not change anything: your words do not say which reminder to move. Say it with "
                                 "its words or its number (\"move the reminder to call mum to 6pm\").",
@@ -190,7 +197,7 @@ class Reminders(Tool[RemindersArgs]):
         target = args.target.strip().lower()
         words = [w for w in re.findall(r"\w+", target) if (len(w) >= 2 or w.isdigit()) and
                  w not in ("the", "one", "my", "that", "all")]
-        named = bool(_KIND_WORD.search(question)) or about_it or \
+        named = bool(_names_a_kind(question)) or about_it or \
             (bool(words) and all(w in question.lower() for w in words))
         all_said = target != "all" or bool(_ALL_WORD.search(question))
         if _CANCEL_VERB.search(question) and named and all_said:

@@ -20,6 +20,7 @@ from tools.weather.text import (
 from tools.reading.reader import leftover, read as read_intent, unexplained
 from tools.reading.when import find_when, unread
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Phrases
 
 
 # Capitalised words that are never place names here (sentence starts, question words, weather words).
@@ -56,7 +57,8 @@ _CONTINUATION = lazy_compile(
 
 # A place alone, said as a statement: no word that continues a question, ending in a full stop or "!".
 _REMARK = lazy_compile(r"^\s*[^\s?？,，]+(?:\s+[^\s?？,，]+)?\s*[.。!！]+\s*$")
-_A_QUESTION = lazy_compile(r"[吗么谁哪]|为什么|怎么|\b(?i:why|what|how|who|where|when)\b")
+_A_QUESTION = Phrases(("吗", "么", "谁", "哪", "为什么", "怎么", "why", "what", "how", "who", "where", "when"), re.IGNORECASE)
+_AUXILIARY = Phrases(("will", "is", "are", "does", "do"), re.IGNORECASE)
 
 
 def _heard_as_weather(question: str) -> bool:
@@ -73,7 +75,7 @@ _MENTIONS_ELSEWHERE = lazy_compile(r"\b(?i:in|at|for)\s+[A-Z]|在[\u3400-\u9fff]
 _NOW = {"now", "right now", "currently", "current", "at the moment", "现在", "目前", "当前", "此刻", "这会儿"}
 
 
-_ASKS_ON = lazy_compile(r"\?|\b(?:and|what\s+about|how\s+about|what\s+of|same\s+for|then)\b", re.IGNORECASE)
+_ASKS_ON = Phrases(("?", "and", "what about", "how about", "what of", "same for", "then"), re.IGNORECASE)
 
 
 def is_weather_question(question: str) -> bool:
@@ -193,8 +195,8 @@ class WeatherQuestions:
         continues = not _CONTINUATION.sub("", rest)
         if places and not when and _REMARK.match(question):
             return None  # "Nice." / "Reading." / "Paris.": a word said with a full stop is a remark, not "and there?"
-        asks = bool(re.search(r"[?？呢]\s*$", question) or _A_QUESTION.search(question) or re.search(
-            r"\b(?:will|is|are|does|do)\b", question, re.IGNORECASE))  # a question, not a remark ("会议气氛很冷")
+        asks = question.rstrip()[-1:] in ("?", "？", "呢") or bool(_A_QUESTION.search(question) or _AUXILIARY.search(question))
+        # a question, not a remark ("会议气氛很冷")
         if not continues and not (when and not places and asks and weather_sense(question) and not place_phrase(question)
                                   and not unknown_place(question, _NOT_PLACES)):
             return None  # it says more than "and there?" / "and tomorrow?": the model reads it, with the previous turn

@@ -13,7 +13,7 @@ import re
 
 from tools.base import CJK
 from tools.lazy_re import lazy_compile
-from tools.reading.forms import Words
+from tools.reading.forms import Phrases, Words
 from tools.reading.reader import tokens
 
 
@@ -30,16 +30,17 @@ EN_WEAK = ("rain", "raining", "rainy", "snow", "snowing", "snowy", "cold", "cold
 # What to wear and whether to take an umbrella depend on the weather, but only a model can tell whether they
 # ask about it ("上海要穿羽绒服吗?" does, "面试穿什么" does not): they keep a model's weather route, no rule's.
 ZH_IMPLIED = ("羽绒服", "外套", "大衣", "秋裤", "毛衣", "短袖", "雨伞", "穿什么", "穿多少", "要穿")
-_EN_IMPLIED = lazy_compile(r"\b(?:coat|jacket|sweater|umbrella|scarf|gloves|sunscreen|what to wear"
-                         r"|(?:what(?:'s| is)|how(?:'s| is)) it (?:like )?out(?:side|doors)?)\b", re.IGNORECASE)
-_EN_STRONG = lazy_compile(r"\b(?:" + "|".join(EN_STRONG) + r")\b", re.IGNORECASE)
-_EN_WEAK = lazy_compile(r"\b(?:" + "|".join(EN_WEAK) + r")\b", re.IGNORECASE)
+_EN_IMPLIED = Phrases(("coat", "jacket", "sweater", "umbrella", "scarf", "gloves", "sunscreen", "what to wear",
+                       "(what's|what is|how's|how is) it [like] (out|outside|outdoors)"), re.IGNORECASE)
+_EN_STRONG = Phrases(EN_STRONG, re.IGNORECASE)
+_EN_WEAK = Phrases(EN_WEAK, re.IGNORECASE)
 
 # Compounds where a weather character means something else (a cold joke, a hot dog, Sprite, body temperature).
-_ZH_COMPOUNDS = lazy_compile(
-    "冷笑话|冷静|冷门|冷漠|冷冻|冷藏|冷饮|冷水|冷战|冷淡|冷面|冷落|冷清|冷却|热狗|热门|热线|热情|热爱|热点|热量|热水|热饮|热搜|热闹"
-    "|热身|热血|热度|热心|热菜|热带鱼|发热|加热|退热|雪碧|雪糕|白雪公主|体温|水温|油温|角度|度数|温度计|凉皮|凉菜|凉拌|凉茶|凉鞋"
-    "|雨刷|雨衣|晴雯|风雨无阻|热茶|热汤|雪梨|冰雹糖|凉面|雨点")
+_ZH_COMPOUNDS = Phrases((
+    "冷笑话", "冷静", "冷门", "冷漠", "冷冻", "冷藏", "冷饮", "冷水", "冷战", "冷淡", "冷面", "冷落", "冷清", "冷却", "热狗", "热门",
+    "热线", "热情", "热爱", "热点", "热量", "热水", "热饮", "热搜", "热闹", "热身", "热血", "热度", "热心", "热菜", "热带鱼", "发热",
+    "加热", "退热", "雪碧", "雪糕", "白雪公主", "体温", "水温", "油温", "角度", "度数", "温度计", "凉皮", "凉菜", "凉拌", "凉茶",
+    "凉鞋", "雨刷", "雨衣", "晴雯", "风雨无阻", "热茶", "热汤", "雪梨", "冰雹糖", "凉面", "雨点"))
 _EN_IDIOMS = lazy_compile(
     r"(?<!\bthe )(?<!'s )(?<!’s )\bweather(?:ed|ing)?\s+(?:the|a|this|that|it|out)(?:\s+storms?)?\b|\bunder the weather\b|\bhot\s*dogs?\b|\bhot\s+(?:take|sauce|tub|spot"
     r"|pot|line|key|fix|topic|seat|wheels)\b|\bhotline\b|\bcold\s+(?:case|feet|turkey|call|calls|war|brew|shoulder|open)\b"
@@ -82,13 +83,14 @@ def figurative(question: str) -> bool:
 
 
 # Questions about words, songs and stories that contain weather words.
-_META = lazy_compile(
-    r"这个词|这个字|这个成语|英文|英语|翻译|怎么说|什么意思|的意思|怎么写|拼音|造句|歌词|这首歌|哪首歌|唱的|电影|小说|诗|像什么"
-    r"|\b(?:mean|means|meaning|translate|translation|definition|define|synonyms?|antonyms?|spell|spelling|word|words"
-    r"|phrase|idiom|song|songs|sang|sing|sings|singer|lyrics|movie|film|album|band|novel|book|poem|metaphor"
-    r"|playlist|playlists|painting|picture|photo|rating|dvd|soundtrack|trailer|saga|artist|track"
-    r"|correlation|correlate|correlated|relationship|nasdaq|stocks?)\b",
-    re.IGNORECASE)
+_META = Phrases((
+    "这个词", "这个字", "这个成语", "英文", "英语", "翻译", "怎么说", "什么意思", "的意思", "怎么写", "拼音", "造句", "歌词", "这首歌",
+    "哪首歌", "唱的", "电影", "小说", "诗", "像什么",
+    "mean", "means", "meaning", "translate", "translation", "definition", "define", "synonyms", "synonym", "antonyms",
+    "antonym", "spell", "spelling", "word", "words", "phrase", "idiom", "song", "songs", "sang", "sing", "sings",
+    "singer", "lyrics", "movie", "film", "album", "band", "novel", "book", "poem", "metaphor", "playlist", "playlists",
+    "painting", "picture", "photo", "rating", "dvd", "soundtrack", "trailer", "saga", "artist", "track", "correlation",
+    "correlate", "correlated", "relationship", "nasdaq", "stocks", "stock"), re.IGNORECASE)
 # Someone saying how they feel is not asking about the weather.
 _PERSONAL = lazy_compile(
     r"我(?:好|很|真|有点|有些|觉得|感觉|太|快)?(?:好|很|太)?(?:冷|热)|好(?:冷|热)啊|受不了|怎么这么(?:冷|热)"
@@ -97,9 +99,8 @@ _PERSONAL = lazy_compile(
     re.IGNORECASE)
 _ZH_ASKS = ("吗", "么", "嘛", "呢", "?", "？", "不冷", "不热", "多少度", "几度", "怎么样", "如何", "会不会", "要不要", "有没有",
             "下不下", "冷不", "热不", "咋样", "查")
-_EN_ASKS = lazy_compile(
-    r"\?|\b(?:is it|will it|does it|gonna|going to|how(?:'s| is)? (?:it|the)|how (?:cold|hot|warm)|what(?:'s| is) the"
-    r"|tell me|check|show me|forecast)\b", re.IGNORECASE)
+_EN_ASKS = Phrases(("?", "is it", "will it", "does it", "gonna", "going to", "(how's|how is|how) (it|the)",
+                    "how (cold|hot|warm)", "(what's|what is) the", "tell me", "check", "show me", "forecast"), re.IGNORECASE)
 
 # Places the user rules out: "不要是北京,上海", "除了上海", "anywhere but London", "except Paris".
 _EXCLUDE = lazy_compile(
@@ -111,9 +112,11 @@ _ANY_PLACE = lazy_compile(
     r"随便|任意|任何一个|某个|哪个城市都|(?:一个|个)(?:\w{0,4})?(?:城市|地方)|\bany\s+(?:city|place|town)\b|\ba random (?:city|place)\b"
     r"|\bsome (?:city|place)\b|\banywhere\b", re.IGNORECASE)
 # A place-like phrase the gazetteer may not know: "in Xyz", "Xyz的天气".
-_TIME_WORDS = (r"(?:今天|明天|后天|昨天|今日|明日|明儿|今儿|现在|今晚|今夜|今早|明早|明晚|这两天|最近|周末|本周|下周|这周|"
-               r"(?:下)?(?:星期|周|礼拜)[一二三四五六日天]|早上|晚上|下午|上午|目前|当前|这里|外面|那边)")
-_ZH_PLACE_PHRASE = lazy_compile(r"([\u3400-\u9fff]{2,8}?)(?:的)?(?:" + _TIME_WORDS + r")*(?:天气|气温|温度|冷不冷|热不热|下雨|下雪)")
+_TIME_WORDS = Phrases((
+    "今天", "明天", "后天", "昨天", "今日", "明日", "明儿", "今儿", "现在", "今晚", "今夜", "今早", "明早", "明晚", "这两天", "最近",
+    "周末", "本周", "下周", "这周", "[下] (星期|周|礼拜) (一|二|三|四|五|六|日|天)",
+    "早上", "晚上", "下午", "上午", "目前", "当前", "这里", "外面", "那边"))
+_ZH_PLACE_PHRASE = lazy_compile(r"([\u3400-\u9fff]{2,8}?)(?:的)?(?:" + _TIME_WORDS.body() + r")*(?:天气|气温|温度|冷不冷|热不热|下雨|下雪)")
 _EN_PLACE_PHRASE = lazy_compile(
     r"\b(?:in|at|for|of)\s+((?!(?:the|a|an|this|that|it|my|your|our|today|tomorrow|tonight|now|general|weather|summer"
     r"|winter|spring|autumn|fall|morning|evening|afternoon|night|celsius|fahrenheit|degrees)\b)[A-Za-z][\w'’.-]+)", re.IGNORECASE)
@@ -166,8 +169,9 @@ _EXPLAINS = lazy_compile(
     r"|\bwhat\s+(?:causes|caused|makes|creates)\b|\bwhat\s+(?:is|are)\s+(?!(?:\w+\s+){0,3}?(?:weather|temperature|"
     r"forecast|humidity|wind\s+speed|chances?|odds)\b)"
     r"(?!it\b)|\bdifference\s+between\b|\bexplain\b|\bphysics\b|\bchemistry\b|\blaw\s+of\b", re.IGNORECASE)
-_WHEN_WORDS = lazy_compile(r"今天|明天|后天|今晚|明晚|现在|这周|周末|本周|下周|今早|明早|\b(?:today|tomorrow|tonight|now|this\s+"
-                         r"(?:week|weekend|morning|afternoon|evening)|next\s+week|weekend)\b", re.IGNORECASE)
+_WHEN_WORDS = Phrases(("今天", "明天", "后天", "今晚", "明晚", "现在", "这周", "周末", "本周", "下周", "今早", "明早", "today",
+                       "tomorrow", "tonight", "now", "this (week|weekend|morning|afternoon|evening)", "next week",
+                       "weekend"), re.IGNORECASE)
 
 
 def explains(question: str) -> bool:
@@ -226,17 +230,21 @@ def asks_weather(question: str) -> bool:
 # A temperature of a thing, not of the air outside: an oven, a body, food, a drink, a machine, a body in the sky, the
 # water of a bath or a pool, a room ("what temperature should the oven be", "normal body temperature", "how hot is
 # the surface of the sun", "烤箱温度多少合适", "人体正常体温"). With no place named, no weather report answers it.
-_A_THING = lazy_compile(
-    r"\b(?:ovens?|stoves?|grills?|bbq|barbecue|air\s*fryers?|fridges?|refrigerators?|freezers?|kilns?|body|bodies|fevers?|"
-    r"babies|baby|bath|bathwater|shower|kettle|milk|coffee|tea|soup|chicken|meat|steak|pork|beef|turkey|fish|salmon|"
-    r"bread|cake|cookies|pizza|oil|sugar|candy|chocolate|wine|beer|sun|sun's|moon|mars|venus|jupiter|stars?|core|"
-    r"mantle|lava|magma|engine|cpu|gpu|processor|laptop|computer|phone|battery|server|pool|jacuzzi|hot\s+tub|sauna|"
-    r"aquarium|fish\s*tank|room|thermostat|boiling|freezing\s+point|melting\s+point|absolute\s+zero|plasma|flame|"
-    r"fire|iron|solder(?:ing)?|3d\s+printer|nozzle|incubator|compost|ac|a/c|air\s*condition(?:er|ers|ing)|heaters?|"
-    r"heating|furnace|inside|indoors|house|apartment)\b"
-    r"|烤箱|烤炉|微波炉|冰箱|冷冻|冷藏|体温|发烧|发热|宝宝|婴儿|洗澡水|水温|油温|热水器|咖啡|牛奶|鸡肉|牛排|面包|蛋糕|"
-    r"太阳|月球|火星|地核|岩浆|发动机|CPU|显卡|电脑|手机|电池|泳池|桑拿|鱼缸|室温|房间|沸点|熔点|冰点|绝对零度|火焰",
-    re.IGNORECASE)
+_A_THING = Phrases((
+    "ovens", "oven", "stoves", "stove", "grills", "grill", "bbq", "barbecue", "[air] fryers", "[air] fryer", "airfryers",
+    "airfryer", "fridges", "fridge", "refrigerators", "refrigerator", "freezers", "freezer", "kilns", "kiln", "body",
+    "bodies", "fevers", "fever", "babies", "baby", "bath", "bathwater", "shower", "kettle", "milk", "coffee", "tea",
+    "soup", "chicken", "meat", "steak", "pork", "beef", "turkey", "fish", "salmon", "bread", "cake", "cookies", "pizza",
+    "oil", "sugar", "candy", "chocolate", "wine", "beer", "sun", "sun's", "moon", "mars", "venus", "jupiter", "stars",
+    "star", "core", "mantle", "lava", "magma", "engine", "cpu", "gpu", "processor", "laptop", "computer", "phone",
+    "battery", "server", "pool", "jacuzzi", "hot tub", "sauna", "aquarium", "fish tank", "fishtank", "room",
+    "thermostat", "boiling", "freezing point", "melting point", "absolute zero", "plasma", "flame", "fire", "iron",
+    "soldering", "solder", "3d printer", "nozzle", "incubator", "compost", "ac", "a/c", "air conditioner",
+    "air conditioners", "air conditioning", "airconditioner", "airconditioners", "airconditioning", "heaters",
+    "heater", "heating", "furnace", "inside", "indoors", "house", "apartment",
+    "烤箱", "烤炉", "微波炉", "冰箱", "冷冻", "冷藏", "体温", "发烧", "发热", "宝宝", "婴儿", "洗澡水", "水温", "油温", "热水器", "咖啡",
+    "牛奶", "鸡肉", "牛排", "面包", "蛋糕", "太阳", "月球", "火星", "地核", "岩浆", "发动机", "CPU", "显卡", "电脑", "手机", "电池",
+    "泳池", "桑拿", "鱼缸", "室温", "房间", "沸点", "熔点", "冰点", "绝对零度", "火焰"), re.IGNORECASE)
 
 
 def about_a_thing(question: str) -> bool:
@@ -257,9 +265,9 @@ def asks_any_place(question: str) -> bool:
     return bool(_ANY_PLACE.search(question))
 
 
-_ZH_FILLER = lazy_compile(
-    "|".join(sorted(ZH_STRONG + ZH_WEAK + ZH_IMPLIED, key=len, reverse=True)) + "|" + _TIME_WORDS[3:-1]
-    + "|怎么样|如何|多少|什么|会不会|要不要|是不是|有没有|告诉|查询|看看|一下|需要|可以|知道|中文|英文|城市|地方|哪里|哪儿|出门")
+_ZH_FILLER = Phrases(sorted(ZH_STRONG + ZH_WEAK + ZH_IMPLIED, key=len, reverse=True)) + _TIME_WORDS.phrases + (
+    "怎么样", "如何", "多少", "什么", "会不会", "要不要", "是不是", "有没有", "告诉", "查询", "看看", "一下", "需要", "可以", "知道", "中文",
+    "英文", "城市", "地方", "哪里", "哪儿", "出门")
 _ZH_FILLER_CHARS = set("的了吗呢么吧啊呀嘛哦我你他她它们这那里边是不有在很好太真还也都就要会能想去穿带查看请帮问个几多少咋样下上冷热度天")
 
 
@@ -314,14 +322,14 @@ def zh_unknown_place(question: str) -> str | None:
     name = place_phrase(question)
     if name is None or not CJK.search(question) or name.endswith(_NOT_A_PLACE_END):
         return None  # "春节的天气", "比赛的天气": a day or an event, not a place
-    rest = re.sub(_TIME_WORDS, "", _ZH_ASKING.sub(question.replace(name, "", 1)))
+    rest = _TIME_WORDS.sub("", _ZH_ASKING.sub(question.replace(name, "", 1)))
     return name if "".join(c for c in rest if not c.isspace() and c not in "?？!！。.,，") in _ZH_BARE_REPORT else None
 
 
 def place_phrase(question: str) -> str | None:
     """A phrase that looks like a place the gazetteer does not know, or ``None``."""
     for m in _ZH_PLACE_PHRASE.finditer(question):
-        text = _ZH_ASKING.sub(re.sub(_TIME_WORDS, "", m.group(1))).strip("的")
+        text = _ZH_ASKING.sub(_TIME_WORDS.sub("", m.group(1))).strip("的")
         if len(text) >= 2 and not re.search(r"[吗呢么我你他她它这那哪什怎]", text):
             return text
     found = _EN_PLACE_PHRASE.search(_strip_senses(question))

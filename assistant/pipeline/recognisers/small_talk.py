@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Phrases
 from tools.reading.reader import spaced
 
 _EN = [
@@ -59,8 +60,12 @@ _ZH = [
     "好的", "好吧", "好", "嗯嗯", "嗯", "哦", "噢", "哈", "呵", "明白了", "知道了", "了解", "收到", "没问题", "行",
     "对不起", "不好意思", "抱歉", "你真棒", "你真好", "你好棒", "太棒了", "厉害", "真厉害", "不错", "很好",
 ]
-_ZH_TALK = lazy_compile("|".join(sorted(map(re.escape, _ZH), key=len, reverse=True)) + "|啊|呀|吧|呢|哦|啦|了")
-_LEFT = lazy_compile(r"[\w]", re.UNICODE)
+_ZH_TALK = Phrases(sorted(_ZH, key=len, reverse=True)) + ("啊", "呀", "吧", "呢", "哦", "啦", "了")
+
+
+def _words_left(text: str) -> bool:
+    """Whether a letter or a digit is left (in any script)."""
+    return any(c.isalnum() or c == "_" for c in text)
 
 
 # What an assistant says back in small talk, on top of the phrases either side says.
@@ -78,18 +83,18 @@ _EN_REPLY = [
     r"(?:hope|i\s+hope)\s+you(?:'re|\s+are)\s+(?:doing\s+)?(?:well|good|great|fine)", r"take\s+care",
 ]
 _EN_REPLY_TALK = lazy_compile(rf"(?:{'|'.join(_EN_REPLY)})\b", re.IGNORECASE)
-_REPLY_FILLERS = lazy_compile(r"\b(?:today|too|as\s+well|and|but|i|you|me|to|a|it)\b", re.IGNORECASE)
+_REPLY_FILLERS = Phrases(("today", "too", "as well", "and", "but", "i", "you", "me", "to", "a", "it"), re.IGNORECASE)
 _ZH_REPLY = ["不客气", "不用谢", "很高兴认识你", "很高兴见到你", "很高兴为你服务", "很高兴为您服务", "有什么可以帮你的吗",
              "有什么可以帮您的吗", "有什么我可以帮你的吗", "我能帮你什么", "我能为你做什么", "随时为你服务", "谢谢关心",
              "你也是", "祝你愉快", "祝你有美好的一天", "我很好", "我也很好", "请问"]
-_ZH_REPLY_TALK = lazy_compile("|".join(sorted(map(re.escape, _ZH_REPLY), key=len, reverse=True)))
+_ZH_REPLY_TALK = Phrases(sorted(_ZH_REPLY, key=len, reverse=True))
 
 
 def is_social_reply(piece: str) -> bool:
     """A piece of a reply that is small talk only: either side's social phrases, and what an assistant says back
     ("How can I help you today?", "You're welcome!", "不客气")."""
     rest = _ZH_REPLY_TALK.sub(" ", _EN_REPLY_TALK.sub(" ", piece.replace("’", "'")))
-    return not _LEFT.search(_REPLY_FILLERS.sub(" ", _ZH_TALK.sub(" ", _EN_TALK.sub(" ", rest))))
+    return not _words_left(_REPLY_FILLERS.sub(" ", _ZH_TALK.sub(" ", _EN_TALK.sub(" ", rest))))
 
 
 # When nothing the tiny model said stayed small talk: a line in kind, by what the message was (the first that fits).
@@ -126,4 +131,4 @@ def is_small_talk(message: str) -> bool:
     if not text or len(text) > 160:
         return False
     rest = _ZH_TALK.sub(" ", _EN_TALK.sub(" ", text.replace("’", "'")))
-    return not _LEFT.search(rest)
+    return not _words_left(rest)

@@ -251,7 +251,16 @@ _TIMES_X = lazy_compile(r"(?<![\w.])(?!0[xX]\w)(\d+(?:\.\d+)?)\s*[xX]\s*(?=\d|\(
 # said in words: "the square root of 2025", "2025的平方根", "根号2", "round 3.14159 to 2 decimal places", "保留两位小数".
 _PARTS = {"third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10}
 _PLACE_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
-_PLACES = r"(?:decimal\s+places?|decimals?|dp|places?|digits?\s+after\s+the\s+(?:decimal\s+)?point)"
+# Rounding said in words, the whole request: "round 3.14159 to 2 decimal places", "round 7.5 to the nearest whole
+# number", "把3.14159保留2位小数", "2.5四舍五入"
+_ROUNDING = Forms([
+    ("round [off] {x} [off] to [the nearest] {places:places} <places>",
+     lambda v: f"round({v['x']}, {_PLACE_WORDS.get(v['places'].casefold(), v['places'])})"),
+    ("round [off] {x} [off] to [the] nearest (integer|whole number|one|unit)", "round({x})"),
+    ("[把] {x} [四舍五入] (保留|取|到) {n:digits} 位 [小数]", "round({x}, {n})"),
+    ("[把] {x} 四舍五入 [(到整数|取整)]", "round({x})"),
+], phrases={"places": "(decimal (places|place)|decimals|decimal|dp|places|place|(digits|digit) after the [decimal] point)"},
+   types={"digits": r"\d+", "places": "|".join((r"\d+", *_PLACE_WORDS))}, whole=True)
 # The operators said as words, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4", "5 squared".
 _OPERATORS = Words({"mod": "%", "modulo": "%", "times": "*", "multiplied by": "*", "mal": "*", "divided by": "/",
                     "plus": "+", "minus": "-", "乘以": "*", "乘上": "*", "乘": "*", "除以": "/", "加上": "+", "加": "+",
@@ -286,13 +295,7 @@ _SAID_OPERATIONS = Forms([
     kinds={"fn": ("sqrt", "cbrt", "exp", "abs", "sin", "cos", "tan", "factorial")})
 _WORD_OPERATORS: list[_Rewrite | Forms] = [
     _PARTS_OF, _PART_ALONE, _SAID_OPERATIONS,
-    (lazy_compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+nearest\s+)?(\d+|"
-                + "|".join(_PLACE_WORDS) + r")\s+" + _PLACES + r"\s*$"),
-     lambda m: f"round({m.group(1)}, {_PLACE_WORDS.get(m.group(2).casefold(), m.group(2))})"),
-    (lazy_compile(r"(?i)^\s*round\s+(?:off\s+)?(-?\d+(?:\.\d+)?)\s+(?:off\s+)?to\s+(?:the\s+)?nearest\s+"
-                r"(?:integer|whole\s+number|one|unit)\s*$"), r"round(\1)"),
-    (lazy_compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*(?:四舍五入)?\s*(?:保留|取|到)\s*(\d+)\s*位(?:小数)?\s*$"), r"round(\1, \2)"),
-    (lazy_compile(r"^\s*(?:把\s*)?(-?\d+(?:\.\d+)?)\s*四舍五入(?:到整数|取整)?\s*$"), r"round(\1)"),
+    _ROUNDING,
     (_OPERATORS.pattern(), _OPERATORS.replacement),
     (lazy_compile(r"(?<=[\d)])\s*(?:的)?平方(?![根米厘公千英分毫])"), "^2"),  # "2平方", "5的平方"; never 平方米
     (lazy_compile(r"(?<=[\d)])\s*(?:的)?立方(?![根米厘公千英分毫])"), "^3"),

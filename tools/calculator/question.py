@@ -56,7 +56,10 @@ _SPOKEN_ARITHMETIC = lazy_compile(r"[\d\s零〇一二两三四五六七八九十
 def percent_question(question: str) -> tuple[str, str] | None:
     """(part, whole) when ``question`` asks what percent one number is of another."""
     q = to_digits(unicodedata.normalize("NFKC", question)).strip().rstrip("?？。.!！").strip()
-    q = re.sub(r"^(?:请问|(?i:what's))\s*", lambda m: "what is " if m.group().lower().startswith("what") else "", q)
+    if q.startswith("请问"):
+        q = q[2:].lstrip()
+    elif q[:6].lower() == "what's":
+        q = "what is " + q[6:].lstrip()
     if (said := _PERCENT_OF.read(q)) is not None:
         a, b = said.replace(",", "").split()
         return a, b
@@ -66,6 +69,7 @@ def percent_question(question: str) -> tuple[str, str] | None:
 # Arithmetic said as a verb, the order of its numbers as the verb has them: "multiply 12 by 7", "add 3 and 9
 # together", "add 15 to 27", "subtract 5 from 20", "divide 100 by 4", "what do you get if you multiply 6 by 7",
 # "what does 6 + 9 equal". The whole request must be the form (a word more and it is not certain).
+_AN_OPERATION = lazy_compile(r"\d\s*[-+*/×÷^x]\s*-?\d|\d\s+(?:plus|minus|times)\s+-?\d")
 _VERB_FORMS = Forms([
     ("[<asking>] multiply {a} (by|and|with|times) {b} [together]", "{a} * {b}"),
     ("[<asking>] divide {a} by {b}", "{a} / {b}"),
@@ -83,13 +87,15 @@ _VERB_FORMS = Forms([
     ("[<asking>] (split|divide|share) {a:figure} [dollars] (between|among|by|into|in) {b} [(ways|people|friends|parts)]",
      "{a} / {b}"),
     ("[<asking>] (split|divide|share) {a:figure} [dollars] {b} ways", "{a} / {b}"),
-], phrases={"asking": "(what do (you|i|we) get (if|when) (you|i|we) | [(can|could|would) (you|u)] [please])",
+    # "what does 6 + 9 equal", "what will 3 times 4 come to": the sum in between, when it is one
+    ("what (does|do|will|would) {e:text} (equal|make|come to|add up to)",
+     lambda v: v["e"] if _AN_OPERATION.search(v["e"]) else None),
+], types={"text": r".+?"}, phrases={"asking": "(what do (you|i|we) get (if|when) (you|i|we) | [(can|could|would) (you|u)] [please])",
             "length": "(feet|foot|ft|meters|metres|meter|metre|m|yards|yard|inches|inch)",
             "space": "(room|space|area|yard|garden|lot|floor|house|office|kitchen|bedroom|field|rug|carpet|wall|deck|patio)"})
 # "what is the answer to two plus two", "the sum of 3 plus 5", "what's the result of 8 * 7": what follows is the sum
 _ANSWER_TO = lazy_compile(r"(?i)^(?:what(?:'s|’s|\s+is|\s+was)\s+)?the\s+(?:(?:answer|result|solution|total)\s+(?:to|of|for)"
                           r"|sum\s+of(?=\s*-?\d[\d.]*\s*(?:\+|plus)\s*-?\d))\s+")
-_EQUALS = lazy_compile(r"(?i)^what\s+(?:does|do|will|would)\s+(?P<e>.+?)\s+(?:equal|make|come\s+to|add\s+up\s+to)$")
 
 
 def _verb_form(question: str) -> str | None:
@@ -98,11 +104,7 @@ def _verb_form(question: str) -> str | None:
     if (m := _ANSWER_TO.match(q)) and any(c.isdecimal() for c in q[m.end():]):
         q = q[m.end():].rstrip("= ").strip()
         return _verb_form(q) or q
-    if (said := _VERB_FORMS.read(q)) is not None:
-        return said
-    if (m := _EQUALS.match(q)) and re.search(r"\d\s*[-+*/×÷^x]\s*-?\d|\d\s+(?:plus|minus|times)\s+-?\d", m.group("e")):
-        return m.group("e")
-    return None
+    return _VERB_FORMS.read(q)
 
 
 _THEN = ("然后再", "然后", "再")
@@ -163,7 +165,7 @@ _CONTINUE = Forms([
 ], slots={"n": "wide"})
 
 
-_SQUARED = lazy_compile(r"(?i)^(?:再|然后)?(?:平方|的平方)|^(?:and\s+|then\s+)?squared")
+_SQUARED = Phrases(("[(再|然后)] (平方|的平方)", "[(and|then)] squared"), re.IGNORECASE)  # said first
 
 
 def continued_expression(question: str, previous_value: str) -> str | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from datetime import date
 from typing import Any
@@ -102,10 +101,19 @@ class ClockAnswers:
             return f"There are {data['days']} days from {en_date(d)} to {en_date(e)}."
         if zh:
             return f"{name or args.date}是{zh_date(d)}。"
-        if not name and re.search(r"(?i)^in\s|\b(?:from\s+(?:now|today)|later|hence|ago|before\s+today)$", args.date):
+        if not name and _from_today(args.date):
             # "in 2 weeks", "3 weeks ago": an offset from today, said as the day it lands on
             return f"{_capitalised(args.date)} it {'was' if d < today else 'will be'} {en_date(d)}."
         return f"{_capitalised(name or args.date)} {'was' if d < today else 'is'} {en_date(d)}."
+
+
+def _from_today(said: str) -> bool:
+    """A day said by how far it is from today: "in 2 weeks", "3 weeks ago", "100 days from now"."""
+    words = said.casefold().split()
+    if said[:2].casefold() == "in" and said[2:3].isspace():
+        return True
+    return not said[-1:].isspace() and (words[-1:] in (["later"], ["hence"], ["ago"])
+                                        or words[-2:] in (["from", "now"], ["from", "today"], ["before", "today"]))
 
 
 def _difference_said(args: ClockArgs, data: dict, zh: bool) -> str:

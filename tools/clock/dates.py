@@ -11,6 +11,7 @@ from typing import Callable, Literal
 from tools.reading.numerals import ordinal, to_digits
 from tools.reading.when import add_months, find_when, resolve
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Forms, Phrases
 
 
 Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date", "holiday", "lunar",
@@ -94,12 +95,14 @@ _EN_MONTHS |= {m[:3]: i for m, i in list(_EN_MONTHS.items())} | {"sept": 9}
 _MONTH = "|".join(sorted(_EN_MONTHS, key=len, reverse=True))
 
 
-_FULL_DATES = [
-    lazy_compile(r"^(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号]?$"),
-    lazy_compile(r"^(?P<y>\d{4})[-/.](?P<m>\d{1,2})[-/.](?P<d>\d{1,2})$"),
-    lazy_compile(rf"^(?P<mn>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>\d{{4}})$", re.IGNORECASE),
-    lazy_compile(rf"^(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mn>{_MONTH})\.?,?\s+(?P<y>\d{{4}})$", re.IGNORECASE),
-]
+# A date with its year: "2027年1月1日", "2027-01-01", "January 1, 2027", "1st of Jan. 2027"
+_FULL_DATES = Forms([
+    ("{y} 年 {m} 月 {d} [(日|号)]", "date"),
+    ("{y} (-|/|.) {m} (-|/|.) {d}", "date"),
+    ("{mn} [.] {d} [(st|nd|rd|th)] [,] {y}", "date"),
+    ("{d} [(st|nd|rd|th)] [of] {mn} [.] [,] {y}", "date"),
+], slots={"y": "year", "m": "day", "d": "day"}, types={"year": r"\d{4}", "day": r"\d{1,2}"},
+   kinds={"mn": tuple(_EN_MONTHS)})
 
 
 ZH_WEEKDAYS = "一二三四五六日"
@@ -189,24 +192,30 @@ def holiday_label(name: str, language: str) -> str:
 
 _EN_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
              "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
-_OFFSET_EN = lazy_compile(
-    r"^(?:(?P<in>in)\s+)?(?P<n>\d+|" + "|".join(_EN_COUNT) + r")\s+(?P<unit>days?|weeks?|months?|years?)"
-    r"(?:\s+(?P<dir>from\s+(?:now|today)|later|hence|ago|before\s+today))?$", re.IGNORECASE)
-_OFFSET_ZH = lazy_compile(r"^(?:再过|过)?(?P<n>\d+)\s*(?:个)?(?P<unit>天|日|周|星期|礼拜|月|年)(?P<dir>后|以后|之后|前|以前|之前)$")
+# A day said by how far it is from today: "in 100 days", "2 weeks from now", "3 months ago", "100天后", "3个月前"
+_OFFSETS = Forms([
+    ("[{in}] {n:digits} {unit} [{dir}]", "en"), ("[{in}] {n:count} {unit} [{dir}]", "en"),
+    ("[(再过|过)] {n:digits} [个] {unit:zh_unit} {dir:zh_dir}", "zh"),
+], types={"digits": r"\d+"},
+   kinds={"in": ("in",), "count": tuple(_EN_COUNT), "unit": ("days", "day", "weeks", "week", "months", "month", "years",
+                                                            "year"),
+          "dir": ("from now", "from today", "later", "hence", "ago", "before today"),
+          "zh_unit": ("天", "日", "周", "星期", "礼拜", "月", "年"), "zh_dir": ("后", "以后", "之后", "前", "以前", "之前")})
+_THIS = Phrases(("[the] (next|this)", "今年的", "今年"), re.IGNORECASE)
 _MAX_OFFSET_DAYS = 366 * 200  # a date two centuries either way: past that, no calendar we print is meant
 
 
 def _offset(text: str, today: date) -> date | None:
     """``in 100 days``, ``2 weeks from now``, ``3 months ago``, ``100天后``, ``两周后``, ``3个月前``: today moved by it
     (a month later on the 31st is the month's last day)."""
-    if m := _OFFSET_EN.match(text):
-        if not (m.group("in") or m.group("dir")) or (m.group("in") and m.group("dir")):
+    if (said := next((v for how, v in _OFFSETS.each(text) if how == "en"), None)) is not None:
+        if not (said.get("in") or said.get("dir")) or (said.get("in") and said.get("dir")):
             return None  # "3 days" alone is a span, not a date; "in 3 days ago" is neither
-        n = int(m.group("n")) if m.group("n").isdigit() else _EN_COUNT[m.group("n").casefold()]
-        unit, back = m.group("unit").casefold().rstrip("s"), (m.group("dir") or "").casefold() in ("ago", "before today")
-    elif m := _OFFSET_ZH.match(to_digits(text)):
-        n, back = int(m.group("n")), m.group("dir").endswith("前")
-        unit = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}[m.group("unit")]
+        n = int(said["n"]) if said["n"].isdigit() else _EN_COUNT[" ".join(said["n"].casefold().split())]
+        unit, back = said["unit"].casefold().rstrip("s"), said.get("dir", "").casefold() in ("ago", "before today")
+    elif (said := next((v for how, v in _OFFSETS.each(to_digits(text)) if how == "zh"), None)) is not None:
+        n, back = int(said["n"]), said["dir"].endswith("前")
+        unit = {"天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}[said["unit"]]
     else:
         return None
     n = -n if back else n
@@ -217,6 +226,14 @@ def _offset(text: str, today: date) -> date | None:
     return add_months(today, months) if abs(months) <= 12 * 200 else None
 
 
+def _ending_in(text: str, words: str) -> tuple[str, bool]:
+    """``text`` without ``words`` said last, after a word of its own, and whether they were."""
+    said = text.rsplit(None, len(words.split()))
+    if len(said) > len(words.split()) and [w.casefold() for w in said[1:]] == words.split() and not text[-1:].isspace():
+        return said[0], True
+    return text, False
+
+
 def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None] | None = None
               ) -> tuple[date, str | None] | None:
     """The date ``text`` names, and the holiday's name when it is one: ``2027年1月1日``, ``2027-01-01``,
@@ -225,11 +242,14 @@ def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None
     year's number and not next year's, as the user's country has it (Labor Day, Thanksgiving), before the rule's."""
     t = unicodedata.normalize("NFKC", text).strip().strip("?？。.!！").strip()
     said_this_year = t.startswith("今年")
-    t = re.sub(r"^(?:the\s+)?(?:next\s+|this\s+|今年的?|今年)", lambda m: m.group() if "next" in m.group() else "", t, flags=re.I)
+    if (this := _THIS.match(t)) and "next" not in this.group():  # "this christmas", "今年的春节": the next one
+        t = t[this.end():].lstrip()
     if t[:4].lower() == "the " and t[4:5].isdigit():  # "the 22nd of may"
         t = t[4:]
-    t, this_year = re.subn(r"\s+this\s+year$", "", t, flags=re.I)  # "Christmas this year": this year's, even past
-    t, next_year = re.subn(r"\s+next\s+year$|^明年的?", "", t, flags=re.I)  # "Easter next year": next year's
+    t, this_year = _ending_in(t, "this year")  # "Christmas this year": this year's, even past
+    t, next_year = _ending_in(t, "next year")  # "Easter next year": next year's
+    if not next_year and t.startswith("明年"):  # "明年的春节"
+        t, next_year = t.removeprefix("明年").removeprefix("的"), True
     if (moved := _offset(t, today)) is not None:
         return moved, None
     if m := _WITH_YEAR.match(t):
@@ -245,13 +265,12 @@ def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None
             if found is not None and found < today:
                 found = holiday_date(name, today.year + 1)
         return (found, name) if found else None
-    for form in _FULL_DATES:
-        if m := form.match(to_digits(t)):  # 二〇二七年一月一日 too
-            month = int(m.group("m")) if m.groupdict().get("m") else _EN_MONTHS[m.group("mn").casefold()]
-            try:
-                return date(int(m.group("y")), month, int(m.group("d"))), None
-            except ValueError:
-                return None
+    for _, said in _FULL_DATES.each(to_digits(t)):  # 二〇二七年一月一日 too
+        month = int(said["m"]) if "m" in said else _EN_MONTHS[said["mn"].casefold()]
+        try:
+            return date(int(said["y"]), month, int(said["d"])), None
+        except ValueError:
+            return None
     if (day := _day_of_month(t, today)) is not None:
         return day, None
     period = resolve(t, datetime.combine(today, datetime.min.time()))

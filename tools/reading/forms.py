@@ -51,8 +51,9 @@ class Forms:
 
     def __init__(self, forms: Sequence[tuple[str, Meaning]], *, slots: Mapping[str, str] | None = None,
                  phrases: Mapping[str, str] | None = None, kinds: Mapping[str, Sequence[str]] | None = None,
-                 types: Mapping[str, str] | None = None) -> None:
+                 types: Mapping[str, str] | None = None, whole: bool = False) -> None:
         self.forms = tuple(Form(said, means) for said, means in forms)
+        self.whole = whole  # sub() rewrites the whole text when it is a form, never a part of it
         self.slots = dict(slots or {})
         self.types = {**SLOTS, **(types or {})}
         self.phrases = dict(phrases or {})
@@ -91,19 +92,30 @@ class Forms:
                 yield form.means, {k: v.strip() for k, v in m.groupdict().items() if v is not None}
 
     def sub(self, text: str) -> str:
-        """``text`` with every place a form is said (anywhere in it) replaced by its meaning, form by form."""
+        """``text`` with every place a form is said (anywhere in it) replaced by its meaning, form by form; for a
+        table of whole requests, ``text`` read as one when it is one."""
+        if self.whole:
+            return meant if (meant := self.read(text)) is not None else text
         for form, pattern in zip(self.forms, self.patterns(), strict=True):
             text = pattern.sub(functools.partial(_said_as, form), text)
         return text
 
     # ------------------------------------------------------------------ compiling a form
     def _sequence(self, tokens: list[str], i: int) -> tuple[str, int]:
-        """The items from ``tokens[i]`` to the end of their group, joined by any space or none."""
+        """The items from ``tokens[i]`` to the end of their group, apart by any space or none; the space beside an item
+        said or not is kept with it, so that a form found inside a text never takes the space before it ("[the]
+        square root of" in "what is square root of 9" is "square root of", not " square root of")."""
         parts: list[str] = []
+        said = False  # a word that is always said has come: what follows is apart from it by spaces
         while i < len(tokens) and tokens[i] not in ("]", ")", "|"):
+            optional = tokens[i] == "["
             item, i = self._item(tokens, i)
-            parts.append(item)
-        return r"\s*".join(parts), i
+            if optional:  # "(?:BODY)?": its space inside it, before it or (ahead of every word said) after it
+                parts.append(f"(?:\\s*{item[3:-2]})?" if said else f"(?:{item[3:-2]}\\s*)?")
+            else:
+                parts.append(rf"\s*{item}" if said else item)
+                said = True
+        return "".join(parts), i
 
     def _item(self, tokens: list[str], i: int) -> tuple[str, int]:
         token = tokens[i]
@@ -235,21 +247,7 @@ class Phrases:
 
 
 class _PhraseGrammar(Forms):
-    """A form's grammar with a phrase's words: whole words as ``\\b`` has them (digits are word characters too), and
-    the space beside a word said or not kept with it ("[the] difference" is never " difference")."""
-
-    def _sequence(self, tokens: list[str], i: int) -> tuple[str, int]:
-        parts: list[str] = []
-        said = False  # a word that is always said has come: what follows is apart from it by spaces
-        while i < len(tokens) and tokens[i] not in ("]", ")", "|"):
-            optional = tokens[i] == "["
-            item, i = self._item(tokens, i)
-            if optional:  # "(?:BODY)?": its space inside it, before it or (ahead of every word said) after it
-                parts.append(f"(?:\\s*{item[3:-2]})?" if said else f"(?:{item[3:-2]}\\s*)?")
-            else:
-                parts.append(rf"\s*{item}" if said else item)
-                said = True
-        return "".join(parts), i
+    """A form's grammar with a phrase's words: whole words as ``\\b`` has them (digits are word characters too)."""
 
     @staticmethod
     def _word(token: str) -> str:

@@ -125,6 +125,7 @@ _GERUND = {"converting": "convert", "calculating": "calculate", "computing": "co
            "figuring": "figure", "telling": "tell", "checking": "check", "finding": "find", "giving": "give",
            "adding": "add", "multiplying": "multiply", "dividing": "divide", "subtracting": "subtract",
            "changing": "change", "turning": "turn", "translating": "translate", "looking": "look"}
+_GERUNDS = Phrases(tuple(_GERUND), re.IGNORECASE)
 
 _ZH_OPEN = ["看看", "看一下", "查一下", "查查", "你好", "您好", "嗨", "哈喽", "哈啰", "喂", "听到没有", "听到了吗", "听见没有", "早上好", "上午好", "中午好", "下午好", "晚上好", "早安",
             "小助手", "助手", "那个", "嗯", "哦", "对了", "还有个问题", "有个问题", "问个问题", "打扰一下", "打扰了",
@@ -134,7 +135,7 @@ _ZH_OPEN = ["看看", "看一下", "查一下", "查查", "你好", "您好", "�
             "麻烦", "请你帮我", "请您帮我", "请帮我", "能不能帮我", "能帮我", "可以帮我", "可不可以帮我",
             "你能帮我", "你可以帮我", "帮我看看", "帮我看一下", "帮我查一下", "帮我查查", "帮我查", "帮忙查一下",
             "帮忙看一下", "帮忙", "帮我", "请你", "请您", "请"]
-_ZH_ASKING = lazy_compile(r"(?:能|可以|可不可以|能不能)(?:告诉|帮)我|知道")
+_ZH_ASKING = Phrases(("(能|可以|可不可以|能不能) (告诉|帮) 我", "知道"))
 # "能不能…", "可以…吗", "你能否…": asking whether it can, before a verb of a request (a bare 能 or 可以 only there:
 # "能量", "可以吃吗" are no frame); the 吗 that closes it is the frame's too
 _ZH_MODAL = lazy_compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可否|可以|能)(?:不可以|麻烦你|麻烦您|请你|请您)?"
@@ -158,23 +159,46 @@ _EN_CLOSING = lazy_compile(rf"(?:^|[\s,，.!?:;—-]+)(?:{_alternatives(_EN_CLOS
 _ZH_OPENING = lazy_compile(rf"^(?:{_alternatives([re.escape(p) for p in _ZH_OPEN])})(?:呀|啊|哈|啦|哦)?{_SEP}")
 _ZH_CLOSING = lazy_compile(rf"[,，、]?\s*(?:{_alternatives([re.escape(p) for p in _ZH_CLOSE])}){_END}$")
 
-# An embedded question, put back in question order.
-_WH = r"(?:what\s+time|what\s+day|what\s+date|what|how\s+much|how\s+many|how\s+(?:hot|cold|warm|far|long|big|old)|" \
-      r"how|when|where|which|who)"
-_SUBJECT_VERB = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<subject>it|they|there|this|that|he|she)\s+"
-                           r"(?P<verb>is|are|was|will\s+be|would\s+be|'s)\b(?P<rest>.*)$", re.IGNORECASE)
-_VERB_LAST = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was|will\s+be|would\s+be|equals|"
-                        r"comes\s+to|makes)(?P<end>[\s?.!]*)$", re.IGNORECASE)
-_VERB_BEFORE = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+(?P<verb>is|are|was)\s+"
-                          r"(?P<rest>(?:in|into|to|as|from|like|for|on|at|between|of)\b.*)$", re.IGNORECASE)
-_WILL_BE = lazy_compile(rf"^(?P<wh>{_WH})\s+(?P<middle>.+?)\s+will\s+be\b(?P<rest>.*)$", re.IGNORECASE)
-_HOW_MANY_LAST = lazy_compile(r"^(?P<wh>how\s+(?:many|much))\s+(?P<noun>[^\d]+?)\s+(?P<middle>\d.*?)\s+"
-                            r"(?P<verb>is|are|makes?|equals?)(?P<end>[\s?.!]*)$", re.IGNORECASE)
+# An embedded question, put back in question order: "what time it is" as "what time is it", "if it will rain" as
+# "will it rain", "how many ounces 2 cups are" as "how many ounces are 2 cups"; "how many grams are in a pound" is
+# in question order already. A verb in the middle ("what the date was yesterday is") leaves the words as they are.
+def _then(head: str, rest: str) -> str:
+    return f"{head} {rest}" if rest[:1].isalnum() else head + rest
+
+
+def _unless_a_verb(middle: str, said: str) -> str | None:
+    return None if _A_VERB.search(middle) else said
+
+
+_IS = {"'s": "is"}
+_QUESTION_ORDER = Forms([
+    ("{wh} {subject} {verb:be} {rest}",
+     lambda v: _then(f"{v['wh']} {_IS.get(v['verb'], v['verb'])} {v['subject']}", v.get("rest", ""))),
+    ("(if|whether) {subject:if_subject} {verb:if_be} {rest}",
+     lambda v: _then(f"{_IS.get(v['verb'], v['verb'])} {v['subject']}", v.get("rest", ""))),
+    ("{wh:how_many} {noun:words} {middle:amount_said} {verb:counts_as} {end}",
+     lambda v: f"{v['wh']} {v['noun']} {v['verb']} {v['middle']}{v.get('end', '')}"),
+    ("{wh:how_many} {noun:words} (is|are) (in|to|per) {rest}", ""),  # question order already
+    ("{wh} {middle} will be {rest}",
+     lambda v: _unless_a_verb(v["middle"], _then(f"{v['wh']} will {v['middle']} be", v.get("rest", "")))),
+    ("{wh} {middle} {verb:is_was} {rest:from_preposition}",
+     lambda v: _unless_a_verb(v["middle"], f"{v['wh']} {v['verb']} {v['middle']} {v['rest']}")),
+    ("{wh} {middle} {verb:says} {end}",
+     lambda v: _unless_a_verb(v["middle"], f"{v['wh']} {v['verb']} {v['middle']}{v.get('end', '')}")),
+], slots={"middle": "text", "rest": "any", "end": "ending"},
+   types={"text": r"\S(?:.*?\S)?", "any": r".*", "words": r"[^\d\s](?:[^\d]*?[^\d\s])?", "amount_said": r"\d(?:.*?\S)?",
+          "ending": r"[\s?.!]*",
+          "from_preposition": r"(?:in|into|to|as|from|like|for|on|at|between|of)\b.*"},
+   kinds={"wh": ("what time", "what day", "what date", "what", "how much", "how many", "how hot", "how cold", "how warm",
+                 "how far", "how long", "how big", "how old", "how", "when", "where", "which", "who"),
+          "subject": ("it", "they", "there", "this", "that", "he", "she"), "if_subject": ("it", "there", "they"),
+          "be": ("is", "are", "was", "will be", "would be", "'s"), "if_be": ("is", "are", "will", "'s", "was"),
+          "how_many": ("how many", "how much"), "counts_as": ("is", "are", "makes", "make", "equals", "equal"),
+          "is_was": ("is", "are", "was"),
+          "says": ("is", "are", "was", "will be", "would be", "equals", "comes to", "makes")})
 _CONTRACTION = Phrases(("whats", "hows", "wheres", "whos", "whens"), re.IGNORECASE)  # "whats 23*47": "what's"
 # Request verbs people use for the same thing: read as the one the rules know.
 _SAME_VERB = Phrases(("work out", "figure out"), re.IGNORECASE)
-_IF = lazy_compile(r"^(?:if|whether)\s+(?P<subject>it|there|they)\s+(?P<verb>is|are|will|'s|was)\b(?P<rest>.*)$",
-                 re.IGNORECASE)
 
 
 # Values read once, in the forms people write them, into the forms every rule reads.
@@ -344,27 +368,7 @@ def has_markup(text: str) -> bool:
 
 
 def _in_question_order(core: str) -> str:
-    m = _SUBJECT_VERB.match(core)
-    if m:
-        verb = "is" if m["verb"] == "'s" else m["verb"]
-        return f"{m['wh']} {verb} {m['subject']}{m['rest']}"
-    m = _IF.match(core)
-    if m:
-        verb = "is" if m["verb"] == "'s" else m["verb"]
-        return f"{verb} {m['subject']}{m['rest']}"
-    m = _HOW_MANY_LAST.match(core)
-    if m:
-        return f"{m['wh']} {m['noun']} {m['verb']} {m['middle']}{m['end']}"
-    if re.match(r"how\s+(?:many|much)\s+\D+?\s+(?:is|are)\s+(?:in|to|per)\b", core, re.IGNORECASE):
-        return core  # "how many grams are in a pound": question order already
-    for pattern, shape in ((_WILL_BE, "{wh} will {middle} be{rest}"), (_VERB_BEFORE, "{wh} {verb} {middle} {rest}")):
-        m = pattern.match(core)
-        if m and not _A_VERB.search(m["middle"]):
-            return shape.format(**m.groupdict())
-    m = _VERB_LAST.match(core)
-    if m and not _A_VERB.search(m["middle"]):
-        return f"{m['wh']} {m['verb']} {m['middle']}{m['end']}"
-    return core
+    return _QUESTION_ORDER.read(core) or core
 
 
 def _unwrap_en(text: str, taken: list[str]) -> str:
@@ -387,15 +391,22 @@ def _unwrap_en(text: str, taken: list[str]) -> str:
     if embedded and embedded.end() < len(core):
         taken.append(embedded.group(0).strip())
         core = _in_question_order(core[embedded.end():])
-    first = re.match(r"^(\w+ing)\b", core)
-    if first and first.group(1).lower() in _GERUND and taken:  # "would you mind converting …"
-        core = _GERUND[first.group(1).lower()] + core[first.end():]
+    first = _GERUNDS.match(core)
+    if first and taken:  # "would you mind converting …"
+        core = _GERUND[first.group().lower()] + core[first.end():]
         again = _EN_EMBEDDING.match(core)  # "mind telling me what time it is …"
         if again and again.end() < len(core):
             core = _in_question_order(core[again.end():])
     if taken and (same := _SAME_VERB.match(core)):
         core = "calculate" + core[same.end():]  # "can you work out 123 * 456"
     return _CONTRACTION.sub(lambda m: m.group()[:-1] + "'s", core)
+
+
+def _without_ma(core: str) -> str:
+    """``core`` without the 吗 that ends it (and the question mark after it)."""
+    said = core.rstrip()
+    said = said[:-1].rstrip() if said[-1:] in ("?", "？") else said
+    return said[:-1] if said.endswith("吗") else core
 
 
 def _unwrap_zh(text: str, taken: list[str]) -> str:
@@ -415,7 +426,7 @@ def _unwrap_zh(text: str, taken: list[str]) -> str:
             continue
         break
     if asking:  # "你能告诉我…吗": the 吗 asks whether it can tell, part of the frame
-        core = re.sub(r"吗\s*[?？]?\s*$", "", core)
+        core = _without_ma(core)
     for _ in range(4):
         m = _ZH_CLOSING.search(core)
         if m and m.start() > 0:

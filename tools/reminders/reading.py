@@ -284,14 +284,16 @@ def _as_digits(m: re.Match[str]) -> str:
     return "1" if hour else said
 
 
+_PAST_AND_TO = Forms([
+    ("half past {h}", "{h}:30"), ("[a] quarter past {h}", "{h}:15"),
+    ("[a] quarter to {h}", lambda v: f"{(int(v['h']) - 1) % 24 or 12}:45" if int(v["h"]) <= 24 else None),
+], slots={"h": "hour"}, types={"hour": r"\d{1,2}\b"})
+
+
 def _clock_words(text: str) -> str:
     """Times of day said in words, in the forms the rules read: "seven fifteen am" (7 15 am) → 7:15 am, "at six
     forty five" → at 6:45, "half past six" → 6:30, "quarter to 8" → 7:45, "7 o'clock this evening" → at 7 o'clock."""
-    text = re.sub(r"\bhalf\s+past\s+(\d{1,2})\b", r"\1:30", text, flags=re.IGNORECASE)
-    text = re.sub(r"\b(?:a\s+)?quarter\s+past\s+(\d{1,2})\b", r"\1:15", text, flags=re.IGNORECASE)
-    text = re.sub(r"\b(?:a\s+)?quarter\s+to\s+(\d{1,2})\b",
-                  lambda m: f"{(int(m.group(1)) - 1) % 24 or 12}:45" if int(m.group(1)) <= 24 else m.group(0), text,
-                  flags=re.IGNORECASE)
+    text = _PAST_AND_TO.sub(text)
     # an hour and its minutes said apart, where a time of day stands: after at/for/by, or before am/pm, a day, a part
     text = re.sub(r"(?:(?<=\bat\s)|(?<=\bfor\s)|(?<=\bby\s)|(?<=\baround\s)|(?<=^))(\d{1,2})\s+([0-5]\d)(?![\d:])"
                   r"|(?<![\d:.])(\d{1,2})\s+([0-5]\d)(?=\s*(?:a\.?m\.?|p\.?m\.?|o'?clock|tomorrow|tonight|today|this\b|"
@@ -513,6 +515,13 @@ def anaphoric(question: str) -> bool:
     return _ANAPHORIC.read(_after_interjections(_plain(question).strip().rstrip("?？!！。.，, "))) is not None
 
 
+# A Chinese request to set one, said first: "帮我设个闹钟", "提醒我买牛奶", "叫醒我"
+_ZH_ASKED_TO_SET = Forms([
+    ("[(帮我|请|给我|麻烦)] (设置|设定|设|定|开|来|建|加) [一] [个] {kind} {rest}", "{kind}"),
+    ("[(帮我|请|给我|麻烦)] (提醒我|叫醒我) {rest}", "reminder"),
+], kinds={"kind": ("闹钟", "定时器", "计时器", "倒计时", "提醒")}, types={"any": r".*"}, slots={"rest": "any"})
+
+
 def untimed(question: str) -> Literal["reminder", "timer"] | None:
     """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"): its kind,
     so the time can be asked back; ``None`` otherwise."""
@@ -523,10 +532,8 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
     if not zh and times_said(question, datetime.now().astimezone()):
         return None  # it names times (several, or one the rules could not place): asking "when?" would not fit
     if zh:
-        m = re.match(r"^(?:帮我|请|给我|麻烦)?(?:(?:设置|设定|设|定|开|来|建|加)(?:一)?个?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)|提醒我|叫醒我)", text)
-        if m:
-            return "timer" if (m.group("kind") or "") in ("定时器", "计时器", "倒计时") else "reminder"
-        return None
+        said = _ZH_ASKED_TO_SET.read(text)
+        return None if said is None else "timer" if said in ("定时器", "计时器", "倒计时") else "reminder"
     # the ask said last, no time said ("i need to take out the trash please remind me"): the ask first; not a
     # question or a complaint about one ("why didn't you remind me", "you forgot to remind me")
     if (moved := _ask_first(text)) != text and not _NOT_ASKED & set(tokens(moved)):

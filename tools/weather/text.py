@@ -103,9 +103,8 @@ _EN_ASKS = Phrases(("?", "is it", "will it", "does it", "gonna", "going to", "(h
                     "how (cold|hot|warm)", "(what's|what is) the", "tell me", "check", "show me", "forecast"), re.IGNORECASE)
 
 # Places the user rules out: "不要是北京,上海", "除了上海", "anywhere but London", "except Paris".
-_EXCLUDE = lazy_compile(
-    r"(?:不要是|不要|不能是|别是|不是|除了|除去|不包括|排除|except(?:\s+for)?|excluding|but\s+not|other\s+than|anywhere\s+but"
-    r"|not\s+in|apart\s+from|besides|not)\s*", re.IGNORECASE)
+_EXCLUDE = Phrases(("不要是", "不要", "不能是", "别是", "不是", "除了", "除去", "不包括", "排除", "except [for]", "excluding", "but not",
+                    "other than", "anywhere but", "not in", "apart from", "besides", "not"), re.IGNORECASE)
 _LIST_GAP = lazy_compile(r"^[\s,，、/]*(?:(?:和|与|及|或|或者|还有|也不要|and|or|nor)\b|和|与|及|或)?[\s,，、/]*$", re.IGNORECASE)
 # "Any city" requests: the place is the model's choice, checked against the exclusions.
 _ANY_PLACE = lazy_compile(

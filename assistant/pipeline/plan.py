@@ -33,7 +33,17 @@ _BOUNDARY = lazy_compile(
 # Words that join requests, not part of either.
 _JOINER = lazy_compile(r"^(?:顺便|另外|此外|同时|并且|还有|还要|再帮我|再给我|and|also|then|[,，、;；\s])+", re.IGNORECASE)
 # A clause that asks for nothing: thanks, greetings, "please".
-_FILLER = lazy_compile(r"^(?:谢谢|多谢|thanks?(?:\s+you)?|please|请|好的|ok|okay|hi|hello|你好)?[\s!！.。,，~]*$", re.IGNORECASE)
+_FILLERS = frozenset({"", "谢谢", "多谢", "thank", "thanks", "thank you", "thanks you", "please", "请", "好的", "ok", "okay", "hi",
+                      "hello", "你好"})
+
+
+def _filler(text: str) -> bool:
+    """A clause that asks for nothing: thanks, greetings, "please" (and the marks after it)."""
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in "!！.。,，~"):
+        end -= 1
+    said = text[:end]
+    return not said or (not said[:1].isspace() and " ".join(said.casefold().split()) in _FILLERS)
 
 
 @dataclass
@@ -58,7 +68,7 @@ def clauses(question: str) -> list[str]:
 def _pieces(cut: Any, question: str) -> list[str]:
     """``question`` split by ``cut``, each piece without its joiners, empty pieces and filler left out."""
     return [text for piece in cut.split(question) if piece and (text := _JOINER.sub("", piece).strip())
-            and not _FILLER.match(text)]
+            and not _filler(text)]
 
 
 # Further cuts, kept only when each piece they leave is claimed (a comma or an "and" may as well join the parts of one

@@ -87,7 +87,7 @@ async def test_cancel_it_acts_on_the_reminder_just_talked_about_and_on_nothing_e
 
 
 @pytest.mark.parametrize("then", ["cancel it", "actually, cancel it", "never mind", "forget it", "scrap that",
-                                  "取消它", "算了"])
+                                  "取消它", "算了", "oh wait, cancel that one please", "and never mind", "ok 算了吧"])
 async def test_a_word_that_only_makes_sense_after_a_reminder_cancels_that_one_by_rule(fake, make_app, then):
     app = make_app()
     other = await app.ask("remind me in 3 hours to water the plants", one_shot="ask")
@@ -134,6 +134,7 @@ def _due(app) -> list[tuple[str, str]]:
     ("push it back by an hour", "11-27 13:00"), ("make it 30 minutes later", "11-27 12:30"),
     ("move it forward by 15 minutes", "11-27 11:45"), ("delay it 10 minutes", "11-27 12:10"),
     ("改到下午5点", "11-27 17:00"), ("推迟半小时", "11-27 12:30"), ("提前10分钟", "11-27 11:50"),
+    ("sure, push it to 5pm", "11-27 17:00"), ("and make it 30 minutes later", "11-27 12:30"), ("ok 推迟半小时", "11-27 12:30"),
 ])
 async def test_a_change_right_after_a_reminder_moves_that_one_by_rule(fake, make_app, then, due):
     app = make_app(clock=CLOCK)

@@ -55,6 +55,29 @@ async def test_time_differences(clock, question, expected):
 
 
 @pytest.mark.parametrize("question, expected", [
+    ("is the time different in moscow", "Moscow is 5 hours behind Beijing (UTC+3 and UTC+8)."),
+    ("how many hours ahead is tokyo?", "Tokyo is 1 hour ahead of Beijing (UTC+9 and UTC+8)."),
+    ("what's the time difference with London", "London is 8 hours behind Beijing (UTC+0 and UTC+8)."),
+    ("how far behind is new york from here", "New York City is 13 hours behind Beijing (UTC-5 and UTC+8)."),
+    ("is shanghai in a different time zone", "Shanghai and Beijing have the same time."),
+])
+async def test_a_place_against_the_time_here(clock, question, expected):
+    """One place asked of: against the home city (named), the place asked of said first, ahead or behind."""
+    assert await answer(clock(), question) == expected
+
+
+async def test_a_place_against_this_machine_when_no_home_is_set(clock):
+    said = await answer(clock(home=None), "how many hours ahead is tokyo")  # this machine's zone, whatever it is
+    assert said.startswith("Tokyo ") and "here" in said and "  " not in said, said
+
+
+@pytest.mark.parametrize("question", ["is the time different in my dream", "how far ahead is the project",
+                                      "what's the time difference with my last job"])
+def test_a_difference_with_no_place_is_not_read_as_one(clock, question):
+    assert clock().parse(question) is None
+
+
+@pytest.mark.parametrize("question, expected", [
     ("when it's 3pm in London what time is it in Tokyo?", "15:00 in London is 00:00 the next day in Tokyo (UTC+0 and UTC+9)."),
     ("if it is 9am in New York, what time is it in Beijing?", "09:00 in New York is 22:00 in Beijing (UTC-5 and UTC+8)."),
     ("3pm London time in Tokyo", "15:00 in London is 00:00 the next day in Tokyo (UTC+0 and UTC+9)."),

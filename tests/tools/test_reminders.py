@@ -322,6 +322,10 @@ def test_an_alarm_asked_for_in_other_frames_is_set(question, at):
     # not a request to set one: no question back
     ("new timer app recommendations", None), ("turn on the lights", None), ("tell me to relax", None),
     ("remind me of the date", None), ("turn on notification for all news on the stock market", None),
+    # the ask said last: asked when; a question or a complaint about one is not a request
+    ("i need to take out the trash please remind me", "reminder"), ("buy milk, remind me", "reminder"),
+    ("why didn't you remind me", None), ("you forgot to remind me", None), ("what did you remind me", None),
+    ("帮我设个闹钟", "reminder"), ("给我定个倒计时", "timer"), ("提醒我买牛奶", "reminder"),
 ])
 def test_a_request_to_set_one_with_no_time_is_asked_when(question, kind):
     from tools.reminders.reading import untimed

@@ -237,7 +237,10 @@ def compact(s: str) -> str:
 _LITERAL = lazy_compile(r"(?<![A-Za-z0-9_.])(\d*\.\d+|\d+(?:\.\d+)?)(?![A-Za-z0-9_.])", re.ASCII)
 
 
-_PERCENT = lazy_compile(r"%|percent|per cent|百分|折", re.IGNORECASE)
+def _says_percent(question: str) -> bool:
+    """A percentage said in any form ("15%", "15 percent", "a percentage", "百分之十五", "打八折")."""
+    said = question.lower()
+    return any(word in said for word in ("%", "percent", "per cent", "百分", "折"))
 
 
 def _digits(literal: str) -> str:
@@ -251,7 +254,7 @@ def misread_number(question: str, expression: str) -> tuple[str, str] | None:
     asked = {m.group(1) for m in _LITERAL.finditer(unicodedata.normalize("NFKC", question).replace(",", ""))}
     values = {float(a) for a in asked}
     by_digits = {_digits(a): a for a in asked}
-    percent = bool(_PERCENT.search(question))
+    percent = _says_percent(question)
     for m in _LITERAL.finditer(normalize(expression)):
         literal = m.group(1)
         value = float(literal)
@@ -353,7 +356,7 @@ def formula_problem(question: str, expression: str) -> str | None:
         if float(m.group(1)) in (2.0, 3.0) and formula[:m.start()].rstrip().endswith(("^", "**")):
             continue  # an exponent
         used[float(m.group(1))] += 1
-    percent = bool(_PERCENT.search(question))
+    percent = _says_percent(question)
     # repeats are certain only in a formula made of the question's own amounts (4/3 in a sphere's volume is a constant)
     if all(v in given for v in used) and not _REPEATS.search(question):
         for value, n in used.items():
@@ -378,7 +381,7 @@ def numbers_are_the_users(question: str, expression: str) -> bool:
     given = {float(m.group(1)) for m in _LITERAL.finditer(text)}
     given |= {float(_WORDS[m.group().casefold()]) for m in _NUMBER_WORDS.finditer(text)}
     given |= set(number_words(text))
-    if _PERCENT.search(question):
+    if _says_percent(question):
         given.add(100.0)
         given |= {f for v in list(given) if 0 < v < 100 for f in _percent_forms(v, question)}  # 20% off: 0.8, 80, 1.2
     given |= _factors(question)  # a conversion's own factors count as the user's

@@ -69,7 +69,15 @@ _FORMS = Forms([(said, ask) for ask, said in (
           "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago)", "today": r"today", "possessive": r"'?s"})
 
 
-_TRAIL = lazy_compile(r"[\s?？!！。.,，]*(?:呢|啊|呀)?[\s?？!！。.,，]*$")
+def _without_trail(question: str) -> str:
+    """``question`` without the marks and the particle that end it ("几点了呢？", "what time is it ?")."""
+    def bare(text: str) -> str:
+        end = len(text)
+        while end and (text[end - 1].isspace() or text[end - 1] in "?？!！。.,，"):
+            end -= 1
+        return text[:end]
+    said = bare(question)
+    return bare(said[:-1]) if said.endswith(("呢", "啊", "呀")) else said
 
 
 _HERE = frozenset({"", "这里", "这儿", "本地", "我这里", "我这儿", "我们这里", "我们", "我", "here", "my place"})
@@ -100,7 +108,7 @@ class ClockQuestions:
     def parse(self, question: str) -> ClockArgs | None:
         """The arguments when ``question`` is certainly one of the forms above, with its place or date readable, or
         is made of the words such questions are asked with and its values (:meth:`ClockReading.by_words`)."""
-        q = _TRAIL.sub("", unicodedata.normalize("NFKC", question).strip())
+        q = _without_trail(unicodedata.normalize("NFKC", question).strip())
         today = self._today_cheap()
         for ask, said in _FORMS.each(q):
             try:

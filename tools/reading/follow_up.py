@@ -16,7 +16,7 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
 from tools.lazy_re import lazy_compile
-from tools.reading.forms import Phrases
+from tools.reading.forms import Forms, Phrases
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -24,16 +24,20 @@ if TYPE_CHECKING:
     from tools.base import PreviousTurn, Tool
 
 MAX_PART = 40  # characters: a follow-up is a few words, not a question of its own
-_EN = lazy_compile(r"^(?:and|what\s+about|how\s+about|and\s+what\s+about|and\s+how\s+about|same\s+for|and\s+for|now)\s+"
-                 r"(?P<x>.+?)\s*$", re.IGNORECASE)
-_ZH = lazy_compile(r"^(?:那么|那|还有|再问一下)?\s*(?P<x>.+?)\s*(?:呢|怎么样|又是多少|是多少|多少)$")
+# A follow-up that names only its new part: "and in grams?", "what about Paris", "换成千克呢", "那北京呢"
+_FOLLOW_UPS = Forms([
+    ("(and|what about|how about|and what about|and how about|same for|and for|now) {x}", "en"),
+    ("[(那么|那|还有|再问一下)] {x} (呢|怎么样|又是多少|是多少|多少)", "zh"),
+], types={"text": r"[^,，;:\s].*?"}, slots={"x": "text"})  # never ", …": "now, question" is no follow-up
+# A new target and nothing else: "in ounces?", "换成千克呢"
+_TARGET_ALONE = Forms([("(in|into|as|换成|换算成|转换成|转成) {x} [(呢|吧)]", "target")], types={"unit": r"[^\d,，.。!！]{1,24}?"},
+                      slots={"x": "unit"})
 _TARGET = Phrases(("in", "into", "to", "as", "换成", "换算成", "转换成", "转成", "折合成", "折算成", "用"), re.IGNORECASE)
 _PLACE_WORD = Phrases(("in", "at", "for", "在"), re.IGNORECASE)
 _NUMBER = lazy_compile(r"\d+(?:[.,]\d+)*")
 _WORD_AFTER = lazy_compile(r"\s*[A-Za-z°]+\.?")
 
 
-_TARGET_ALONE = lazy_compile(r"^(?:(?:in|into|as)\s+|换成|换算成|转换成|转成)(?P<x>[^\d,，.。!！]{1,24}?)\s*(?:呢|吧)?$", re.IGNORECASE)
 # A percentage written in words, as the follow-ups compare it: "20 percent" and "百分之20" are "20%".
 _PERCENT_WORDS = lazy_compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per\s+cent)\b|百分之\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
 
@@ -49,13 +53,13 @@ def percent_signs(text: str) -> str:
 def asked_part(question: str) -> tuple[str, bool] | None:
     """The new part of a follow-up and whether it names a target ("in grams", "换成克"); ``None`` otherwise."""
     q = unicodedata.normalize("NFKC", question).strip().rstrip("?？。.!！").strip()
-    alone = _TARGET_ALONE.match(q)  # "in ounces?", "换成千克呢": a new target and nothing else
-    if alone:
-        return alone.group("x").strip(), True
-    m = _EN.match(q) or _ZH.match(q)
-    if not m:
+    alone = next(_TARGET_ALONE.each(q), None)
+    if alone is not None:
+        return alone[1]["x"], True
+    m = next(_FOLLOW_UPS.each(q), None)
+    if m is None:
         return None
-    part = m.group("x").strip()
+    part = m[1]["x"]
     said = _TARGET.match(part)  # "in pounds"
     target = said is not None
     part = part[said.end():].strip() if said else part.strip()

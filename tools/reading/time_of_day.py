@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from tools.lazy_re import lazy_compile
+from tools.reading.forms import Phrases
 
 EN_TIME = lazy_compile(
     r"\b(?:at\s+|by\s+|around\s+)?(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ampm>a\.?m\.?|p\.?m\.?)(?![a-z])"
@@ -14,7 +15,8 @@ EN_TIME = lazy_compile(
     r"|\b(?:at|by|around)\s+(?P<hb>\d{1,2})(?![\d:.])(?:\s+o'?clock)?(?:\s+(?P<part>in\s+the\s+(?:morning|afternoon|evening)|"
     r"at\s+night|tonight))?"
     r"|\b(?P<word>noon|mid[\s-]?day|midnight)\b", re.IGNORECASE)
-ZH_PART = r"凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|今晚|明晚|明早|今早"
+ZH_PARTS = Phrases(("凌晨", "早上", "早晨", "清晨", "上午", "中午", "下午", "傍晚", "晚上", "夜里", "今晚", "明晚", "明早", "今早"))
+ZH_PART = ZH_PARTS.body()
 ZH_TIME = lazy_compile(rf"(?P<part>{ZH_PART})?\s*(?P<h>\d{{1,2}})\s*(?:点|时|:)\s*(?:(?P<half>半)|(?P<m>\d{{1,2}})\s*分?|"
                       r"(?P<q>[一三])刻)?(?:钟)?")
 

@@ -24,7 +24,7 @@ from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.reading.reader import spaced, tokens
 from tools.lazy_re import lazy_compile
 from tools.reading.forms import Forms, Phrases
-from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_TIME as _ZH_TIME, on_24h
+from tools.reading.time_of_day import EN_TIME as _EN_TIME, ZH_PART as _ZH_PART, ZH_PARTS, ZH_TIME as _ZH_TIME, on_24h
 
 MAX_AHEAD = timedelta(days=366)  # further than a year ahead is no reminder a desktop keeps
 MAX_TEXT = 500  # characters: a reminder's words, kept whole (a longer one is refused in one line, never cut)
@@ -201,7 +201,7 @@ def due(when: str, now: datetime) -> Due:
         if tm:
             m = 30 if tm.group("half") else 15 * {"一": 1, "三": 3}[tm.group("q")] if tm.group("q") else int(tm.group("m") or 0)
             part = tm.group("part") or (day_m.group("rel") if day_m and day_m.group("rel") in ("今晚", "明晚", "明早", "今早") else None)
-            if part is None and (pm := re.search(_ZH_PART, text)):
+            if part is None and (pm := ZH_PARTS.search(text)):
                 part = pm.group(0)
             at = _clock_word(now, int(tm.group("h")), m, day, part, None)
         else:
@@ -595,7 +595,7 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
 def in_the_morning(when: str) -> str:
     """An alarm's time: "at 7", "tomorrow at 5", "6:30" are the morning's hour unless a part of the day is said ("wake
     me up at 7", "an alarm for 6:30")."""
-    if re.search(r"\d", when) and not re.search(
+    if any(c.isdecimal() for c in when) and not re.search(
             r"a\.?m\b|p\.?m\b|morning|afternoon|evening|night|tonight|noon|midnight|\b(?:in|for|after)\s+\d|"
             r"minutes?|hours?|seconds?", when, re.IGNORECASE):
         return f"{when} in the morning"
@@ -644,8 +644,8 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
     for m in reversed(spans):
         rest = rest[:m.start()] + " " + rest[m.end():]
     rest = " ".join(rest.split()).strip(" ,")
-    about = re.match(r"^(?:(?:and\s+)?(?:to|that|about|of|so\s+i\s+can)\s+)?(?P<t>.*)$", rest, re.IGNORECASE)
-    text = about.group("t").strip() if about else rest
+    about = _ABOUT.match(rest)  # "[and] to call mum", "that the car is due"
+    text = rest[about.end():].strip() if about and rest[about.end():about.end() + 1].isspace() else rest.strip()
     while text.lower().startswith("to "):  # "remind [me] to at 8 pm to take my medicine"
         text = text[3:].lstrip()
     if kind == "timer" and (said := _FOR_THE.match(text)):  # "a timer for 3 minutes for the eggs": the eggs
@@ -659,6 +659,7 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)
 
 
+_ABOUT = Phrases(("[and] (to|that|about|of|so i can)",), re.IGNORECASE)
 _FOR_THE = Phrases(("for the", "to the", "about the", "for", "to", "about"), re.IGNORECASE)
 _ZH_WHEN = lazy_compile(
     r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号])\s*)?"

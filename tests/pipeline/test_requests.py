@@ -126,6 +126,8 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("what is a 20% tip on $48.60", "20% of 48.60 = 9.72"),
     ("how much is a 15% tip on a $64 bill", "15% of 64 = 9.6"),
     ("what's one mile in km?", "1 mile = 1.61 km"),
+    ("what is three quarters of one sixth", "3 quarters of 1 sixth = 0.125"),
+    ("can you tell me what 80 divided buy 4 is", "80 divided buy 4 = 20"),
 ])
 async def test_compound_quantities_durations_number_words_and_money_are_read_by_rule(fake, make_app, question, answer):
     result = await make_app().ask(question)

@@ -154,6 +154,9 @@ def test_certain_arithmetic_is_recognised(question, expression):
     # fractions and amounts as people say them; a number written with leading zeros
     ("what is 3/4 of 18", "13.5"), ("what is 1 fifth times 2 fifths", "0.08"),
     ("what is 80980 + 098098 + 80980 + 1243", "261301"), ("please provide the square root of 36", "6"),
+    # rounding said in words, the whole request
+    ("round 3.14159 to 2 decimal places", "3.14"), ("round off 7.5 to the nearest whole number", "8"),
+    ("把3.14159保留2位小数", "3.14"), ("2.5四舍五入", "3"),
 ])
 def test_the_notation_people_type_is_certain_and_exact(question, value):
     expression = certain_expression(question)

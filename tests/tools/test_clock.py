@@ -153,6 +153,10 @@ async def test_the_date_asked_in_more_words(clock, question, said):
     ("what time is it getting to be", "now", ""), ("what time do you have on your watch", "now", ""),
     ("are there any holidays this month", "holiday", ""), ("are there any holiday's comming up", "holiday", ""),
     ("when is my next vacation day", "holiday", ""), ("how much longer until my next day off", "holiday", ""),
+    # the zone of a place one may be in
+    ("if i'm in japan, what time zone am i in", "zone", "japan"),
+    ("if you're in melbourne, what timezone are you in", "zone", "melbourne"),
+    ("what timezone would i be in if i traveled to moscow", "zone", "moscow"),
 ])
 def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
     args = clock().parse(question)
@@ -164,6 +168,7 @@ def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
     "what time do i have my meeting", "i don't have any holidays left", "do you have any holiday plans",
     "what time is it in the french time zone",  # France's people are not said so: no guess at a country
     "what day of the week does the 22nd fall on this month",  # the month said apart: not the next 22nd (December's)
+    "if i was in my bed what timezone am i in",  # no place
 ])
 def test_near_misses_of_zones_idioms_and_holidays(clock, question):
     assert clock().parse(question) is None

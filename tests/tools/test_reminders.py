@@ -333,6 +333,27 @@ def test_a_request_to_set_one_with_no_time_is_asked_when(question, kind):
     assert untimed(question) == kind
 
 
+@pytest.mark.parametrize("question, kind, when, text", [
+    ("i'm making pasta, set a timer for 10 minutes", "timer", "10 minutes", ""),
+    ("i'm baking bread. set a timer for 40 minutes", "timer", "40 minutes", ""),
+    ("going for a run, remind me in 30 minutes to stretch", "reminder", "in 30 minutes", "stretch"),
+    ("我在煮鸡蛋，设个3分钟的定时器", "timer", "3分钟", ""),
+])
+def test_a_request_after_a_clause_that_sets_the_scene_is_read_alone(question, kind, when, text):
+    request = read(question)
+    assert request is not None and (request.action, request.kind, request.when, request.text) == ("set", kind, when, text)
+
+
+@pytest.mark.parametrize("question", [
+    "is it raining, remind me in 5 minutes to check",  # a question first: two requests, not a scene
+    "at 5 tomorrow, i need to call mum",  # a time first, no request after it
+    "cancel the alarm, set a timer for 5 minutes",  # two requests: never one cancel of "alarm, set a timer for …"
+])
+def test_a_clause_that_asks_something_itself_is_no_scene(question):
+    request = read(question)
+    assert request is None or (request.action != "cancel" and "," not in request.target and request.text != "check")
+
+
 @pytest.mark.parametrize("question", ["my alarm didn't go off this morning", "the alarm is too loud",
                                       "alarm clocks for heavy sleepers", "what alarm sound is best at 6am",
                                       "have a good day", "i need a reminder"])

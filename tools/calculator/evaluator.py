@@ -262,7 +262,7 @@ _ROUNDING = Forms([
 ], phrases={"places": "(decimal (places|place)|decimals|decimal|dp|places|place|(digits|digit) after the [decimal] point)"},
    types={"digits": r"\d+", "places": "|".join((r"\d+", *_PLACE_WORDS))}, whole=True)
 # The operators said as words, in English, German and Chinese: "10 mod 3", "3 mal 4", "3乘以4", "5 squared".
-_OPERATORS = Words({"mod": "%", "modulo": "%", "times": "*", "multiplied by": "*", "mal": "*", "divided by": "/",
+_OPERATORS = Words({"mod": "%", "modulo": "%", "times": "*", "multiplied by": "*", "mal": "*", "divided by": "/", "divided buy": "/",
                     "plus": "+", "minus": "-", "乘以": "*", "乘上": "*", "乘": "*", "除以": "/", "加上": "+", "加": "+",
                     "减去": "-", "减": "-"})
 _POWERS = Words({"squared": "^2", "cubed": "^3"}, around="{}")

@@ -45,6 +45,12 @@ _FORMS = Forms([(said, ask) for ask, said in (
     ("convert", "[<lead>] [(convert|what's|what is)] {at:clock} [in] {place:few} [time] (in|to) {other_place:few} [time]"),
     ("convert", "[<lead>] {place:zh_name} [时间] {at:zh_clock} [(是|等于|相当于|的时候)] {other_place:zh_name} [时间] "
                 "(几点|几点钟|什么时间|几点了)"),
+    # the zone of a place one may be in: "if i'm in japan, what time zone am i in", "what timezone would i be in if i
+    # traveled to moscow"
+    ("zone", "[<lead>] if (i'm|i am|you're|you are|we're|we are|i was|i were) in {place} [,] what (timezone|time zone) "
+             "(am i|are you|are we|would i be|would we be|would you be|will i be|will we be) in"),
+    ("zone", "[<lead>] what (timezone|time zone) (would|will) (i|we|you) be in if (i|we|you) (traveled|travelled|went|go|"
+             "flew|fly|moved|move|travel) to {place}"),
     # a place's time said in another's, no time of day given: "convert new york time to london" (the two, now)
     ("difference", "[<lead>] convert [the] {place:few} time (to|into|in) {other_place:few} [time]"),
     # the time left until a time of day: "how many minutes until 5 pm", "how long until 12:25", "how much time till noon"

@@ -244,10 +244,10 @@ def _amount(text: str) -> str:
     return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
-# What follows "one" when it is a number: an operation, or a unit ("one plus two", "one mile", "one kilogram").
+# What follows "one" when it is a number: an operation, a unit or a part ("one plus two", "one mile", "one sixth").
 _COUNTED = ("-", "+", "*", "/", "×", "÷", "^", "plus", "minus", "times", "divided", "multiplied", "mile", "km", "kilo",
             "pound", "kg", "foot", "feet", "inch", "hour", "minute", "second", "cup", "ounce", "gallon", "liter", "litre",
-            "meter", "metre")
+            "meter", "metre", "half", "third", "quarter", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 def _numbers_in_words(text: str) -> str:

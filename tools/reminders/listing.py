@@ -24,7 +24,7 @@ _OPENERS = frozenset({"what", "what's", "whats", "which", "when", "do", "did", "
                       "list", "show", "tell", "read", "go", "give", "provide", "report", "check", "let", "walk", "speak",
                       "iterate", "describe", "i", "can", "could", "would", "please", "my", "the", "next", "confirm",
                       "run", "look", "review", "see", "view", "display", "pull", "bring", "name", "say", "recite",
-                      "remind", "reminders", "alarms", "timers", "all", "a"})
+                      "remind", "reminders", "alarms", "timers", "all", "a", "everything"})
 # How a question that counts them opens: it may name times ("how many alarms do i have between six and nine am").
 _COUNTING = (["how", "many"], ["what", "alarms"], ["which", "alarms"], ["what", "reminders"], ["which", "reminders"])
 _TIMES_COUNTED = frozenset("""
@@ -43,7 +43,7 @@ set setup made make created added put include included scheduled saved programme
 items item things thing everything anything something time times timing timings settings setting wakeup wake
 school work back out loud again before earlier rundown content contents overview summary know need want like to
 be reminded remember remembering help different currently right us we our i'd think remind and ask wanted trying
-showing shows those some were had weekday weekdays weekend weekends daily weekly
+showing shows those some were had weekday weekdays weekend weekends daily weekly later
 """.split())
 # A request that opens so sets, changes or cancels one; never a request for the list.
 _ACTIONS = frozenset({"set", "make", "create", "add", "new", "put", "cancel", "delete", "remove", "clear", "stop",
@@ -56,7 +56,7 @@ _AMONG = (("on", "my", "list", "of", "reminders"), ("on", "my", "list", "of", "r
           ("in", "my", "reminder", "list"), ("on", "the", "reminder", "list"), ("on", "my", "list", "of", "things", "to",
                                                                                   "remember"))
 _WHETHER = (("is",), ("are",), ("if",), ("whether",), ("did", "i"), ("do", "i", "have"), ("have", "i"), ("check", "if"), ("check", "whether"),
-            ("check", "to", "see", "if"), ("tell", "me", "if"), ("confirm", "that"), ("confirm",), ("is", "there"),
+            ("check", "to", "see", "if"), ("to", "see", "if"), ("see", "if"), ("tell", "me", "if"), ("confirm", "that"), ("confirm",), ("is", "there"),
             ("please", "check", "if"), ("please", "look", "to", "see", "if"), ("look", "to", "see", "if"))
 
 
@@ -73,7 +73,10 @@ def asks_list(text: str) -> bool:
     if (any(_ends_with(words, among) for among in _AMONG) or _names_one(words)) \
             and any(tuple(words[:len(w)]) == w for w in _WHETHER):
         return True  # whether one is among them; else asked as any other request for them ("what's on my reminder list")
-    remembered = {"remember", "reminded"} & set(words) and {"what", "i"} <= set(words)  # "what did i want to remember"
+    if words[:3] in _ADDED and any(_within(words, among) for among in _ADDED_TO):
+        return True  # "did i add to my reminder list that i need to take the car in": whether it is among them
+    remembered = {"remember", "reminded"} & set(words) and {"what", "i"} <= set(words) \
+        or _within(words, ("things", "to", "remember"))  # "what did i want to remember", "my list of things to remember"
     if not (set(words) & _KINDS or remembered) or words[0] not in _OPENERS \
             or (set(words) & _KINDS and _wants_one(words)):  # "what did i want to remember" wants none set
         return False
@@ -98,6 +101,17 @@ def _wants_one(words: list[str]) -> bool:
     if before[-1:] in (["a"], ["an"]) and {"like", "love", "want", "need"} & set(before):
         return True  # "i would like a timer set", "i'd love an alarm"
     return any(w in ("want", "need") for w in before) and not {"know", "see", "hear"} & set(before)
+
+
+# Whether one was added, said before where: "did i add to my reminder list that …", "have i put on my reminders …"
+_ADDED = (["did", "i", "add"], ["did", "i", "put"], ["did", "i", "include"], ["have", "i", "added"], ["have", "i", "put"])
+_ADDED_TO = (("to", "my", "reminder", "list"), ("to", "my", "reminders"), ("to", "my", "list", "of", "reminders"),
+             ("on", "my", "reminder", "list"), ("on", "my", "reminders"), ("in", "my", "reminders"))
+
+
+def _within(words: list[str], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(tuple(words[i:i + n]) == phrase for i in range(len(words) - n + 1))
 
 
 def _ends_with(words: list[str], tail: tuple[str, ...]) -> bool:

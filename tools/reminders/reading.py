@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from typing import Literal
+from typing import Callable, Literal, TypeVar
 
 from tools.base import CJK, LocalText
 from tools.reminders.args import RemindersArgs
@@ -355,7 +355,8 @@ _CANCELS = Forms([
     ("(never mind|nevermind) [the] {what} (reminders|reminder|timers|timer|alarms|alarm)", "en"),
     ("[(帮我|请)] (取消|删除|删掉|去掉|关掉|不要|清空) [掉] {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [吧]", "zh"),
     ("(取消|删除) [掉] {what:text} (那个|那条)", "zh"),
-], types={"digits": r"\d+", "any": r".*?", "text": r".+?"}, slots={"n": "digits", "what": "any"})
+], types={"digits": r"\d+", "any": r"[^,;，；。]*?", "text": r"[^,;，；。]+?"}, slots={"n": "digits", "what": "any"})
+# (what is cancelled is one clause: "cancel the alarm, set a timer for 5 minutes" asks two things)
 
 
 _SELF_CORRECTION = ("i mean", "no wait", "sorry", "rather", "actually", "不对", "我是说", "我的意思是")
@@ -431,7 +432,7 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     repeat, anchor, text = _repeat_in(text, zh)  # "every weekday at 9", "每天早上8点": read once, then set aside
     found = _read_set(text, zh)
     if found is None:
-        return None
+        return _after_context(question, lambda tail: read(tail, now))
     if repeat:
         before, _, after = anchor.partition("|")
         found = found.model_copy(update={"repeat": repeat, "when": (f"{before}{found.when}" if zh else
@@ -522,6 +523,34 @@ _ZH_ASKED_TO_SET = Forms([
 ], kinds={"kind": ("闹钟", "定时器", "计时器", "倒计时", "提醒")}, types={"any": r".*"}, slots={"rest": "any"})
 
 
+R = TypeVar("R")
+_CLAUSE_ENDS = (", ", ". ", "; ", "，", "。", "；")
+
+
+def _after_context(question: str, reading: Callable[[str], R | None]) -> R | None:
+    """A request said after what only sets the scene ("i'm making pasta, set a timer for 10 minutes", "going for a
+    run, remind me in 30 minutes to stretch", "我在煮鸡蛋，设个3分钟的定时器"): the request, the last clause, read
+    alone. What comes before must ask nothing itself: no question, no time, no word a reminder is set, listed or
+    cancelled by. Once over the text: the clause read alone has no clause before it."""
+    text = question.strip()
+    cut = max(text.rfind(end) for end in _CLAUSE_ENDS)
+    if cut <= 0:
+        return None
+    head, tail = text[:cut].strip(), text[cut + 1:].strip()
+    if not tail or "?" in head or "？" in head or (len(head.split()) < 2 and not CJK.search(head)) \
+            or head.split()[0].casefold() in _QUESTION_FIRST \
+            or any(word in head.casefold() for word in _ASKING_WORDS) or times_said(head, datetime.now().astimezone()):
+        return None
+    return reading(tail)
+
+
+_QUESTION_FIRST = frozenset({"what", "what's", "whats", "how", "how's", "when", "where", "who", "which", "why", "is", "are",
+                             "will", "would", "can", "could", "do", "does", "did", "should", "tell", "please", "check"})
+# Words that make a clause a request of its own, not the scene of one
+_ASKING_WORDS = ("remind", "timer", "alarm", "reminder", "cancel", "delete", "remove", "list", "schedule", "提醒", "闹钟",
+                 "定时", "计时", "取消", "删除", "日程")
+
+
 def untimed(question: str) -> Literal["reminder", "timer"] | None:
     """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"): its kind,
     so the time can be asked back; ``None`` otherwise."""
@@ -533,7 +562,9 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
         return None  # it names times (several, or one the rules could not place): asking "when?" would not fit
     if zh:
         said = _ZH_ASKED_TO_SET.read(text)
-        return None if said is None else "timer" if said in ("定时器", "计时器", "倒计时") else "reminder"
+        if said is None:
+            return _after_context(question, untimed)
+        return "timer" if said in ("定时器", "计时器", "倒计时") else "reminder"
     # the ask said last, no time said ("i need to take out the trash please remind me"): the ask first; not a
     # question or a complaint about one ("why didn't you remind me", "you forgot to remind me")
     if (moved := _ask_first(text)) != text and not _NOT_ASKED & set(tokens(moved)):
@@ -551,7 +582,7 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
                  r"|(?:be|get)\s+(?P<told>reminded|notified)\b(?!\s+(?:of|about|how|what|that|when|why)\b))", text, re.IGNORECASE)
     if m:
         return "timer" if (m.group("kind") or m.group("noun") or "").lower() in ("timer", "countdown") else "reminder"
-    return None
+    return _after_context(question, untimed)
 
 
 # A question about setting one, not a request: "明天8点叫我起床的话要怎么设置闹钟?", "提醒功能怎么用"

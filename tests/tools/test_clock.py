@@ -167,11 +167,18 @@ def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
     "what time is it in the west",  # no zone: "west" is no abbreviation of Western European Time here
     "what time do i have my meeting", "i don't have any holidays left", "do you have any holiday plans",
     "what time is it in the french time zone",  # France's people are not said so: no guess at a country
-    "what day of the week does the 22nd fall on this month",  # the month said apart: not the next 22nd (December's)
+    "what day of the week does the 22nd fall on next month",  # the month said apart, not read: never the next 22nd
     "if i was in my bed what timezone am i in",  # no place
 ])
 def test_near_misses_of_zones_idioms_and_holidays(clock, question):
     assert clock().parse(question) is None
+
+
+async def test_a_day_of_this_month_said_apart_from_its_month_is_this_month_s(clock):
+    tool = clock("2026-11-27T10:00:00+00:00")
+    args = tool.parse("what day of the week does the twenty second fall on this month")
+    assert args is not None and args.ask == "weekday"
+    assert "Sunday" in await answer(tool, "what day of the week does the twenty second fall on this month")
 
 
 @pytest.mark.parametrize("question", ["what hour and minute is it", "what time is it in of"])

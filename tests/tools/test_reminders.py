@@ -326,11 +326,15 @@ def test_an_alarm_asked_for_in_other_frames_is_set(question, at):
     ("i need to take out the trash please remind me", "reminder"), ("buy milk, remind me", "reminder"),
     ("why didn't you remind me", None), ("you forgot to remind me", None), ("what did you remind me", None),
     ("帮我设个闹钟", "reminder"), ("给我定个倒计时", "timer"), ("提醒我买牛奶", "reminder"),
+    # a time before an event the words do not time: asked when, never set that long from now
+    ("remind me 10 minutes before the meeting", "reminder"), ("remind me an hour before my flight", "reminder"),
+    ("please remind me one hour before the meeting i have tomorrow morning", "reminder"),
 ])
 def test_a_request_to_set_one_with_no_time_is_asked_when(question, kind):
     from tools.reminders.reading import untimed
 
     assert untimed(question) == kind
+    assert kind is None or read(question) is None  # asked, never set as said
 
 
 @pytest.mark.parametrize("question, kind, when, text", [

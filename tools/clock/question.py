@@ -350,7 +350,11 @@ class ClockReading:
         checked = named and question.split()[0].lower() in ("is", "was", "isn't", "wasn't", "will")
         said = self.day_said(" ".join(w for w in question.split() if not checked or w.lower().strip("?,.!") not in named))
         if said and {"month", "months"} & words and all(w in ("the", "on") or w[:-2].isdigit() for w in said[0].split()):
-            return None  # "the 22nd … this month": which month is said apart from the day; not the next 22nd
+            # "the 22nd … this month": the month said apart from the day; this month's 22nd, never the next 22nd
+            this_month = " this month" in " ".join(question.casefold().split())
+            if not this_month or read_date(f"{said[0]} of this month", self.today()) is None:
+                return None
+            said = (f"{said[0]} of this month", said[1])
         if unexplained(question, frame, f"{said[1] if said else ''} {' '.join(_SAID_WITH | _DAY_WORDS | named)}"):
             return None
         weekday = bool(words & {"day", "weekday"} or named) and "date" not in words

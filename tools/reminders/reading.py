@@ -551,6 +551,18 @@ _ASKING_WORDS = ("remind", "timer", "alarm", "reminder", "cancel", "delete", "re
                  "定时", "计时", "取消", "删除", "日程")
 
 
+def _before_an_event(question: str) -> bool:
+    """A time said before an event the words do not time ("remind me one hour before the meeting i have tomorrow
+    morning", "10 minutes ahead of my flight"): asking when is what fits."""
+    said = f" {' '.join(question.casefold().split())} "
+    for word in (" before ", " ahead of ", " prior to "):
+        _, found, event = said.partition(word)
+        clocked = any(c.isdigit() for said in times_said(event, datetime.now().astimezone()) for c in said)
+        if found and event.strip() and not clocked:  # "before 5pm" is a time; "before the meeting tomorrow" no hour
+            return True
+    return False
+
+
 def untimed(question: str) -> Literal["reminder", "timer"] | None:
     """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"): its kind,
     so the time can be asked back; ``None`` otherwise."""
@@ -558,7 +570,7 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
     zh = bool(CJK.search(text))
     if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _zh_about(text)):
         return None
-    if not zh and times_said(question, datetime.now().astimezone()):
+    if not zh and times_said(question, datetime.now().astimezone()) and not _before_an_event(question):
         return None  # it names times (several, or one the rules could not place): asking "when?" would not fit
     if zh:
         said = _ZH_ASKED_TO_SET.read(text)
@@ -687,6 +699,8 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
         return None
     if _last_word(rest) in ("to", "that", "about"):
         return None
+    if kind != "timer" and text.casefold().split()[:1] in (["before"], ["ahead"], ["prior"]):
+        return None  # "remind me 10 minutes before the meeting": before an event whose time is not said, not in 10 minutes
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)
 
 

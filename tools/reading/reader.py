@@ -143,7 +143,7 @@ class Model:
         self.bias: list[float] = data["bias"]
         self._rows: dict[str, str] = data["features"]
         self.frames: dict[str, frozenset[str]] = {t: frozenset(words.split()) for t, words in data.get("frames", {}).items()}
-        self._decoded: dict[str, list[tuple[int, int]]] = {}
+        self._decoded: dict[str, list[tuple[int, float]]] = {}
 
     def frame(self, target: str) -> frozenset[str]:
         """The words requests of ``target`` are made of; of a family (``clock``), those of all its targets."""
@@ -153,15 +153,16 @@ class Model:
             self.frames[target] = found
         return found
 
-    def _row(self, feature: str) -> list[tuple[int, int]] | None:
+    def _row(self, feature: str) -> list[tuple[int, float]] | None:
         row = self._decoded.get(feature)
         if row is None:
             raw = self._rows.get(feature)
             if raw is None:
                 return None
             data = base64.b64decode(raw)
-            # pairs of (label index, signed weight), each a byte: the few labels a feature speaks for
-            row = [(data[i], data[i + 1] - 256 if data[i + 1] > 127 else data[i + 1]) for i in range(0, len(data), 2)]
+            # pairs of (label index, signed weight), each a byte: the few labels a feature speaks for (kept scaled)
+            row = [(data[i], (data[i + 1] - 256 if data[i + 1] > 127 else data[i + 1]) * self.scale)
+                   for i in range(0, len(data), 2)]
             self._decoded[feature] = row
         return row
 
@@ -175,7 +176,7 @@ class Model:
                 continue
             known += feature.startswith("w:") and feature[2:3].isalpha()
             for label, weight in row:
-                logits[label] += weight * self.scale
+                logits[label] += weight
         if not words or known == 0:
             return None
         top = max(logits)

@@ -12,5 +12,19 @@ def misspelt(word: str, names: Iterable[str], meaning: Callable[[str], object]) 
     ``None``. ``word`` and ``names`` are compared as given (fold them alike)."""
     import difflib  # loaded only when a word is looked for
 
-    close = [n for n in difflib.get_close_matches(word, names, n=3, cutoff=0.85) if n[:2] == word[:2]]
+    close = difflib.get_close_matches(word, _begun_with(names, word[:2]), n=3, cutoff=0.85)
     return close[0] if close and len({meaning(n) for n in close}) == 1 else None
+
+
+# Each table's names by their first two letters, indexed once: a word is compared with the names it may misspell
+_BY_START: dict[int, tuple[object, dict[str, list[str]]]] = {}
+
+
+def _begun_with(names: Iterable[str], start: str) -> list[str]:
+    held = _BY_START.get(id(names))
+    if held is None or held[0] is not names:
+        index: dict[str, list[str]] = {}
+        for name in names:
+            index.setdefault(name[:2], []).append(name)
+        held = _BY_START[id(names)] = (names, index)
+    return held[1].get(start, [])

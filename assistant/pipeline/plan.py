@@ -19,6 +19,7 @@ from assistant.pipeline.context import TurnContext
 from assistant.pipeline.router import RouteDecision
 from tools import KeyFact, PreviousTurn, ToolResult
 from tools.reading.follow_up import substitute
+from tools.reading.reader import without_end
 from tools.reading.request import read
 from tools.lazy_re import lazy_compile
 
@@ -39,10 +40,7 @@ _FILLERS = frozenset({"", "谢谢", "多谢", "thank", "thanks", "thank you", "t
 
 def _filler(text: str) -> bool:
     """A clause that asks for nothing: thanks, greetings, "please" (and the marks after it)."""
-    end = len(text)
-    while end and (text[end - 1].isspace() or text[end - 1] in "!！.。,，~"):
-        end -= 1
-    said = text[:end]
+    said = without_end(text, "!！.。,，~")
     return not said or (not said[:1].isspace() and " ".join(said.casefold().split()) in _FILLERS)
 
 

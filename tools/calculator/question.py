@@ -283,6 +283,11 @@ _WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six"
 _NUMBER_WORDS = Phrases(tuple(_WORDS), re.IGNORECASE)
 
 
+def _raised(before: str) -> bool:
+    """Whether what follows ``before`` is an exponent ("3^", "2 **")."""
+    return before.rstrip().endswith(("^", "**"))
+
+
 def number_words(text: str) -> list[float]:
     """The numbers ``text`` writes in English words: "thirty-six" 36, "one hundred twenty" 120, "twelve" 12."""
     return [float(en_value(m.group(0))) for m in EN_NUMBER.finditer(text)]
@@ -353,7 +358,7 @@ def formula_problem(question: str, expression: str) -> str | None:
     formula = normalize(expression)
     used: Counter[float] = Counter()
     for m in _LITERAL.finditer(formula):
-        if float(m.group(1)) in (2.0, 3.0) and formula[:m.start()].rstrip().endswith(("^", "**")):
+        if float(m.group(1)) in (2.0, 3.0) and _raised(formula[:m.start()]):
             continue  # an exponent
         used[float(m.group(1))] += 1
     percent = _says_percent(question)
@@ -393,7 +398,7 @@ def numbers_are_the_users(question: str, expression: str) -> bool:
         value = float(m.group(1))
         if value in given or round(value, 10) in given:
             continue
-        if value in (2.0, 3.0) and formula[:m.start()].rstrip().endswith(("^", "**")):
+        if value in (2.0, 3.0) and _raised(formula[:m.start()]):
             continue
         return False
     return True

@@ -8,7 +8,7 @@ from typing import Any
 
 from tools.base import KeyFact, ToolResult, Verdict, language_of
 from tools.clock.config import ClockArgs
-from tools.clock.dates import EN_WEEKDAYS, ZH_WEEKDAYS, en_date, holiday_label, hours_text, without_spaces, zh_date, zh_lunar
+from tools.clock.dates import EN_WEEKDAYS, FROM_TODAY, ZH_WEEKDAYS, en_date, holiday_label, hours_text, without_spaces, zh_date, zh_lunar
 from tools.clock.question import TIME_WORDS, ClockQuestions, is_here
 from tools.clock.zones import zone_first
 from tools.reading.numerals import to_digits
@@ -112,8 +112,7 @@ def _from_today(said: str) -> bool:
     words = said.casefold().split()
     if said[:2].casefold() == "in" and said[2:3].isspace():
         return True
-    return not said[-1:].isspace() and (words[-1:] in (["later"], ["hence"], ["ago"])
-                                        or words[-2:] in (["from", "now"], ["from", "today"], ["before", "today"]))
+    return not said[-1:].isspace() and any(words[-len(w.split()):] == w.split() for w in FROM_TODAY)
 
 
 def _difference_said(args: ClockArgs, data: dict, zh: bool) -> str:

@@ -192,6 +192,8 @@ def holiday_label(name: str, language: str) -> str:
 
 _EN_COUNT = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
              "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
+# What counts a day from today, said after the span: "2 weeks from now", "3 months ago"
+FROM_TODAY = ("from now", "from today", "later", "hence", "ago", "before today")
 # A day said by how far it is from today: "in 100 days", "2 weeks from now", "3 months ago", "100天后", "3个月前"
 _OFFSETS = Forms([
     ("[{in}] {n:digits} {unit} [{dir}]", "en"), ("[{in}] {n:count} {unit} [{dir}]", "en"),
@@ -199,7 +201,7 @@ _OFFSETS = Forms([
 ], types={"digits": r"\d+"},
    kinds={"in": ("in",), "count": tuple(_EN_COUNT), "unit": ("days", "day", "weeks", "week", "months", "month", "years",
                                                             "year"),
-          "dir": ("from now", "from today", "later", "hence", "ago", "before today"),
+          "dir": FROM_TODAY,
           "zh_unit": ("天", "日", "周", "星期", "礼拜", "月", "年"), "zh_dir": ("后", "以后", "之后", "前", "以前", "之前")})
 _THIS = Phrases(("[the] (next|this)", "今年的", "今年"), re.IGNORECASE)
 _MAX_OFFSET_DAYS = 366 * 200  # a date two centuries either way: past that, no calendar we print is meant

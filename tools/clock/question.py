@@ -18,7 +18,7 @@ from tools.lazy_re import lazy_compile
 from tools.reading.forms import Forms, Phrases
 from tools.clock.zones import zone_named
 from tools.reading.numerals import en_digits, en_ordinals, to_digits
-from tools.reading.reader import leftover, tokens, unexplained
+from tools.reading.reader import leftover, tokens, unexplained, without_end
 from tools.reading.time_of_day import ZH_PART, clock_time, hour_said
 
 
@@ -77,13 +77,8 @@ _FORMS = Forms([(said, ask) for ask, said in (
 
 def _without_trail(question: str) -> str:
     """``question`` without the marks and the particle that end it ("几点了呢？", "what time is it ?")."""
-    def bare(text: str) -> str:
-        end = len(text)
-        while end and (text[end - 1].isspace() or text[end - 1] in "?？!！。.,，"):
-            end -= 1
-        return text[:end]
-    said = bare(question)
-    return bare(said[:-1]) if said.endswith(("呢", "啊", "呀")) else said
+    said = without_end(question, "?？!！。.,，")
+    return without_end(said[:-1], "?？!！。.,，") if said.endswith(("呢", "啊", "呀")) else said
 
 
 _HERE = frozenset({"", "这里", "这儿", "本地", "我这里", "我这儿", "我们这里", "我们", "我", "here", "my place"})

@@ -52,6 +52,14 @@ def tokens(text: str) -> list[str]:
     return ["0" if t[0].isdigit() else t for t in _TOKEN.findall(folded)]
 
 
+def without_end(text: str, marks: str) -> str:
+    """``text`` without the ``marks`` and the spaces (in any script) that end it."""
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in marks):
+        end -= 1
+    return text[:end]
+
+
 def spaced(text: str) -> str:
     """``text``'s words in lower case, anything else a space, and a space either side: " ty " in it is the word
     "ty", never the end of "pretty"."""

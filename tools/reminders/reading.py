@@ -557,8 +557,10 @@ def _before_an_event(question: str) -> bool:
     said = f" {' '.join(question.casefold().split())} "
     for word in (" before ", " ahead of ", " prior to "):
         _, found, event = said.partition(word)
-        clocked = any(c.isdigit() for said in times_said(event, datetime.now().astimezone()) for c in said)
-        if found and event.strip() and not clocked:  # "before 5pm" is a time; "before the meeting tomorrow" no hour
+        if not found or not event.strip():
+            continue
+        times = times_said(event, datetime.now().astimezone())
+        if not any(c.isdigit() for time in times for c in time):  # "before 5pm" is a time; "before the meeting" no hour
             return True
     return False
 

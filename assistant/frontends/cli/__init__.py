@@ -4,12 +4,13 @@ imports no model code."""
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
 import sys
 import traceback
-from typing import Sequence
+from typing import Callable, Sequence
 
 from assistant.errors import AssistantError
 from assistant.frontends.cli.parser import build_parser, short_help
@@ -67,6 +68,30 @@ def _say_unshown() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command (``argv`` None: this process is the command, and its garbage collector is tuned to it)."""
+    if argv is None:
+        return _collected_for_one_command(_main, None)
+    return _main(argv)
+
+
+# A command's objects are almost all alive until it exits: the modules it loads, their tables and the reader's
+# weights. The collector's young generation is examined every 700 new objects by default, about 90 times in one
+# question answered by rule, finding nothing (a tenth of its CPU); and the collection at exit walks every object only
+# for the process to end. Here the young generation is examined every 100,000 new objects (a long chat, batch or
+# daemon still collects its cycles, a few MB apart), and what is alive at the end is left to the exit.
+_YOUNG = 100_000
+
+
+def _collected_for_one_command(run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
+    _, older, oldest = gc.get_threshold()
+    gc.set_threshold(_YOUNG, older, oldest)
+    try:
+        return run(argv)
+    finally:
+        gc.freeze()  # the exit's own collection skips them all; files, the database and the zygote are closed
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(bare_question(list(sys.argv[1:] if argv is None else argv)))
     if extra:  # a mistake in a command's arguments gets that command's usage, not the top-level one

@@ -34,6 +34,19 @@ def cpu_of(args: list[str], env: dict[str, str], stdin: str | None = None) -> fl
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+_FLOOR = ("import asyncio, sqlite3\nfrom pydantic import BaseModel\n\n\nclass One(BaseModel):\n    x: int = 0\n\n\n"
+          "One(x=1)\n")
+
+
+def cpu_of_code(code: str, env: dict[str, str]) -> float:
+    """The CPU of ``python -c code`` (pydantic's plugins off, as the command turns them off)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", code], env={**env, "PYDANTIC_DISABLE_PLUGINS": "__all__"},
+                   capture_output=True, timeout=60)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def filled(path: Path, turns: int) -> Store:
     store = Store(path)
     sessions = [store.create_session(title=f"session {i}") for i in range(100)]  # the same sessions, more turns
@@ -75,6 +88,11 @@ def main() -> None:
         env.update(ASSISTANT_HOME=str(Path(tmp) / "home"), OLLAMA_HOST="127.0.0.1:9", ASSISTANT_BACKEND="ollama")
         cpu_of(["ask", "2+3"], env)  # the home made, the index of places not needed
         cpu_of(["ask", "what is tomorrow's date"], env)  # and the index of places, once, as a first use builds it
+        # the floor under any ask answered in this process: the interpreter, and the libraries the turn is built on
+        for label, code in (("python -c pass (the interpreter)", "pass"),
+                            ("python: asyncio, pydantic and one model", _FLOOR)):
+            xs = [cpu_of_code(code, env) for _ in range(a.runs)]
+            print(f"{label:40} median {statistics.median(xs):.3f} CPU-s (min {min(xs):.3f})", flush=True)
         for label, args, stdin in (("assistant --version", ["--version"], None),
                                    ("rule-answered ask (2+3)", ["ask", "2+3"], None),
                                    # the learned reader loaded and read, then the clock's own date reader

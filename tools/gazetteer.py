@@ -265,8 +265,8 @@ class Gazetteer:
             if len(words) <= n:
                 continue
             tail, head = " ".join(words[-n:]), " ".join(words[:-n])
-            if tail.lower() in _WORDS_NOT_STATES or CJK.search(text):
-                continue
+            if tail.lower() in _WORDS_NOT_STATES or CJK.search(text) or key(head) in FUNCTION_WORDS:
+                continue  # "in russia": no town named "In" (Smidovich's old name) of Russia, a word before a country
             for country, admin1 in self.qualifiers(tail):
                 found = self.candidates(head, country, admin1=admin1)
                 if found:

@@ -363,6 +363,18 @@ async def routed(tool: Clock, question: str) -> str:
     ("what time is it in the central timezone", "It is 04:00 Central Time on Sunday 22 November 2026 (UTC-6)."),
     ("tell me the timezone that spain is in", "Spain keeps 2 UTC offsets now, from UTC+0 to UTC+1; its capital, Madrid, "
                                               "is on Europe/Madrid time, UTC+1 now (it is 11:00 there)."),
+    # a country of several time zones: its capital's time, said as one of them ("in russia" is no town named "In")
+    ("what time is it in russia", "Russia keeps 11 UTC offsets now, from UTC+2 to UTC+12; in its capital, Moscow, it "
+                                  "is 13:00 on Sunday 22 November 2026 (UTC+3)."),
+    ("what time is it in usa", "The United States keeps 6 UTC offsets now, from UTC-10 to UTC-5; in its capital, "
+                               "Washington, it is 05:00 on Sunday 22 November 2026 (UTC-5)."),
+    ("俄罗斯现在几点", "俄罗斯现在有 11 个不同的时区偏移,从 UTC+2 到 UTC+12;首都现在是2026年11月22日(星期日) 13:00(UTC+3)。"),
+    ("what time is it in japan", "In Japan it is 19:00 on Sunday 22 November 2026 (UTC+9)."),
+    # a time of day in one place asked in another, the place asked about first
+    ("what time is it in sydney when it is 9 am in london", "09:00 in London is 20:00 in Sydney (UTC+0 and UTC+11)."),
+    ("what is the time in india when the time in the uk is twelve pm", "12:00 in UK time is 17:30 in New Delhi (UTC+0 "
+                                                                        "and UTC+5:30)."),
+    ("if the time in paris is 3pm, what time is it in tokyo", "15:00 in Paris is 23:00 in Tokyo (UTC+1 and UTC+9)."),
     ("what day of the week is it", "Today is Sunday 22 November 2026."),
     ("what day of the week is New Year's Day this year?", "1 January 2026 was a Thursday."),
     ("纽约的时区", "纽约用的是 America/New_York 时间,现在是 UTC-5(05:00)。"),

@@ -192,6 +192,14 @@ def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
         if zh:
             return f"{where}现在是{zh_date(d)} {data['time']}({data['utc_offset']})。"
         return f"It is {data['time']} {where} on {en_date(d)} ({data['utc_offset']})."
+    offsets = data.get("offsets") or []
+    if len(offsets) > 1:  # "russia": its capital's time, said as one of the several its zones keep
+        if zh:
+            return (f"{where}现在有 {len(offsets)} 个不同的时区偏移,从 {offsets[0]} 到 {offsets[-1]};首都现在是"
+                    f"{zh_date(d)} {data['time']}({data['utc_offset']})。")
+        country = _country_said(data.get("country") or where if len(args.place.strip()) <= 3 else where)
+        return (f"{country} keeps {len(offsets)} UTC offsets now, from {offsets[0]} to {offsets[-1]}; in its capital, "
+                f"{data['place']}, it is {data['time']} on {en_date(d)} ({data['utc_offset']}).")
     if zh:
         return f"{where + '现在' if where else '现在'}是{zh_date(d)} {data['time']}({data['utc_offset']})。"
     return f"{'In ' + where + ' it' if where else 'It'} is {data['time']} on {en_date(d)} ({data['utc_offset']})."
@@ -208,7 +216,7 @@ def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:
     if zh:
         where = written  # as the user wrote it: 俄罗斯, 纽约
     elif data.get("country"):  # a country as written ("scotland": Scotland), by its name when abbreviated ("usa")
-        where = data["country"] if len(written) <= 3 else _name_cased(written)
+        where = _country_said(data["country"] if len(written) <= 3 else _name_cased(written))
     else:
         where = data["place"]
     if len(offsets) > 1:
@@ -220,6 +228,13 @@ def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:
     if zh:
         return f"{where}用的是 {zone} 时间,现在是 {offset}({time})。"
     return f"{where} is on {zone} time: {offset} now (it is {time} there)."
+
+
+def _country_said(name: str) -> str:
+    """A country's name as a sentence begins with it: "The United States", "The Netherlands", "Russia"."""
+    plural = name.endswith(("Islands", "Republic", "Emirates", "States", "Kingdom", "Netherlands", "Philippines",
+                            "Bahamas", "Maldives", "Gambia", "Comoros", "Seychelles", "Rep."))
+    return f"The {name}" if plural and not name.startswith("The ") else name
 
 
 def _name_cased(name: str) -> str:

@@ -42,6 +42,13 @@ _FORMS = Forms([(said, ask) for ask, said in (
     # a time of day in one place, in another: "when it's 3pm in London, what time is it in Tokyo?", "3pm London time
     # in Tokyo", "伦敦下午3点是北京几点", "北京时间晚上8点是纽约几点"
     ("convert", "[<lead>] [(when|if) (it's|it is)] {at:clock} (in|on) {place} [,] what time (is it|will it be) in {other_place}"),
+    ("convert", "[<lead>] (when|if) the time (in|on) {place} is {at:clock} [,] what time (is it|will it be) in {other_place}"),
+    # the place asked about first: "what time is it in sydney when it is 9 am in london", "what is the time in india
+    # when the time in the uk is twelve pm"
+    ("convert", "[<lead>] (what time (is it|will it be|would it be)|(what's|what is) the time) in {other_place} "
+                "(when|if) (it's|it is|it will be) {at:clock} (in|on) {place}"),
+    ("convert", "[<lead>] (what time (is it|will it be|would it be)|(what's|what is) the time) in {other_place} "
+                "(when|if) the time (in|on) {place} is {at:clock}"),
     ("convert", "[<lead>] [(convert|what's|what is)] {at:clock} [in] {place:few} [time] (in|to) {other_place:few} [time]"),
     ("convert", "[<lead>] {place:zh_name} [时间] {at:zh_clock} [(是|等于|相当于|的时候)] {other_place:zh_name} [时间] "
                 "(几点|几点钟|什么时间|几点了)"),
@@ -69,7 +76,7 @@ _FORMS = Forms([(said, ask) for ask, said in (
 )], slots={"place": "text", "other_place": "text", "at": "text", "date": "text", "other_date": "text"},
    phrases={"lead": "(请问|请|帮我查一下|帮我查|查一下|你知道|please|tell me|do you know)"},
    kinds={"unit": ("days", "weeks", "months")},
-   types={"text": r".+?", "few": r"\S+(?:\s+\S+){0,3}?", "clock": r"\S+(?:\s?[ap]\.?m\.?)?",
+   types={"text": r".+?", "few": r"\S+(?:\s+\S+){0,3}?", "clock": r"[^\s,]+(?:\s?[ap]\.?m\.?)?",
           "zh_place": r"[^\s,，]+?", "zh_name": r"[^\s,，\d]+?", "zh_date": r"[^到至]+?",
           "zh_clock": rf"(?:{ZH_PART})?\s*\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?",
           "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago)", "today": r"today", "possessive": r"'?s"})

@@ -218,9 +218,13 @@ class Clock(Tool[ClockArgs]):
                 return self._convert(args, zones, local[0])
             if args.ask == "now":
                 t = local[0]
+                by_zone = self._by_zone_name(args.place)
+                code = self.gazetteer.country(args.place) if not is_here(args.place) and not by_zone else None
+                # a country of several time zones: its capital's time, and that it is one of several
                 return ToolResult.success(place=zones[0][1], time=t.strftime("%H:%M"), date=t.date().isoformat(),
-                                          weekday=t.weekday(), utc_offset=utc_offset(t),
-                                          zone_named=self._by_zone_name(args.place))
+                                          weekday=t.weekday(), utc_offset=utc_offset(t), zone_named=by_zone,
+                                          country=country_names().get(code, args.place) if code else "",
+                                          offsets=country_offsets(code, t) if code else [])
             if args.ask == "zone":
                 return self._zone_of(args.place, zones[0], local[0])
             hours = ((local[0].utcoffset() or timedelta(0)) - (local[1].utcoffset() or timedelta(0))).total_seconds() / 3600

@@ -71,6 +71,24 @@ class Place(BaseModel):
         return f"{self.name}, {self.country}"
 
 
+ALIAS_MIN_POPULATION = 300_000
+
+
+def _by_that_name(said: str, place: Place) -> bool:
+    """Whether ``place`` is known by the name ``said`` (a key): its own name; a spelling of it ("bruges": Brugge,
+    "simla": Shimla); a name in Chinese; or, for a city of ``ALIAS_MIN_POPULATION`` and more, another name people use
+    ("bombay": Mumbai, "cochin": Kochi). The alternate names the index keeps also hold a smaller place's old or
+    local names ("grey eagle": Black Mountain, "pixley": East Independence, "ulen": Oullins, "wy": Wé), which
+    would answer for a place the user did not name: not taken, the name is then looked up online or said unknown."""
+    own = key(place.name)
+    if said == own or place.population >= ALIAS_MIN_POPULATION or CJK.search(said):
+        return True
+    import difflib  # loaded only for a small place's other name
+
+    a, b = _fold(said).replace(" ", ""), _fold(own).replace(" ", "")
+    return difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
+
+
 def _place(row: tuple) -> Place:
     """A place from a row of (geonameid, name, country, latitude, longitude, population, timezone)."""
     return Place(geonameid=row[0], name=row[1], country=row[2], latitude=row[3], longitude=row[4], population=row[5],
@@ -203,20 +221,23 @@ class Gazetteer:
         if admin1:
             sql += " AND p.admin1 = ?"
             params.append(admin1)
+        sql = sql.replace("SELECT p.geonameid", "SELECT n.curated, p.geonameid")
         sql += " ORDER BY n.curated DESC, p.population DESC"  # a name's curated place, then the biggest
-        places = [_place(r) for r in self._rows(sql, tuple(params))]
+        k = key(name)
+        places = [_place(r[1:]) for r in self._rows(sql, tuple(params)) if r[0] or _by_that_name(k, _place(r[1:]))]
         # A city that bears the name as its own (Porto, Dili, Islamabad) before a bigger one that once had it as
         # an alternate name (Bordeaux, Delhi, Chattogram).
-        k = key(name)
         return sorted(places, key=lambda p: not (key(p.name) == k and p.population >= ROUTING_MIN_POPULATION))
 
     def region(self, name: str) -> Place | None:
         """A country or a US state named as a place: its capital (a state: its largest city), unless a city of
         some size has that very name ("New York", "Mexico City", "Washington" stay cities)."""
         k = key(name)
-        if (len(k) <= 2 and not CJK.search(k)) or any(key(p.name) == k for p in self.candidates(name, min_population=100_000)):
+        code = len(name) == 2 and name.isupper() and name.isalpha()  # "WY", "CA": a US state written by its letters
+        if (len(k) <= 2 and not CJK.search(k) and not code) or \
+                any(key(p.name) == k for p in self.candidates(name, min_population=100_000)):
             return None
-        iso = self.country(name)
+        iso = None if code else self.country(name)
         if iso:
             capital = self._rows("SELECT name FROM capitals WHERE iso = ?", (iso,))
             hits = self.candidates(capital[0][0], iso) if capital else []

@@ -45,6 +45,11 @@ SUNDAY_EVENING = datetime(2026, 11, 22, 19, 0)  # the fake's clock, in Beijing
     ("seven o'clock this evening", "seven o'clock this evening", "2026-11-22", "2026-11-22", (19, 20)),
     ("two days ago", "two days ago", "2026-11-20", "2026-11-20", None),
     ("for the rest of this month", "this month", "2026-11-22", "2026-11-30", None),
+    # "the rest of the week" is a time, not a place named Rest (another name of Rasht, Iran)
+    ("what is the weather looking like for the rest of the week", "the rest of the week", "2026-11-22", "2026-11-22",
+     None),
+    ("will it rain for the rest of the day", "the rest of the day", "2026-11-22", "2026-11-22", None),
+    ("weather for the rest of the weekend", "the rest of the weekend", "2026-11-22", "2026-11-22", None),
     ("I need the weather for Jan. the 3rd", "Jan. the 3rd", "2027-01-03", "2027-01-03", None),
     ("in a couple of days", "in a couple of days", "2026-11-24", "2026-11-24", None),
     ("what's the weather next week", "next week", "2026-11-23", "2026-11-29", None),  # the calendar week after this

@@ -221,6 +221,21 @@ def test_a_possessive_or_a_full_stop_leaves_the_name(tool, question, place):
     assert [a.place for a in tool.route(question)] == [place]
 
 
+@pytest.mark.parametrize("name, resolved", [
+    # another name of a big city, or a spelling of a smaller one's own: that city
+    ("Bombay", "Mumbai, IN"), ("Cochin", "Kochi, IN"), ("Bruges", "Brugge, BE"), ("Simla", "Shimla, IN"),
+    # a smaller place's old or local name, which the user did not mean: no place here (the geocoder looks further)
+    ("Grey Eagle", None), ("Pixley", None), ("Ulen", None), ("Ocean Park", None),
+    ("WY", "Cheyenne, US"),  # a state written by its letters: Wyoming (was Wé, New Caledonia, called so too)
+    ("Litchfield", "Litchfield, US"),  # a town of that very name, not Avondale, Arizona, once called so
+])
+def test_a_place_s_other_name_is_taken_only_for_a_city_people_call_so(gazetteer_index, name, resolved):
+    from tools.gazetteer import gazetteer
+
+    place = gazetteer(Path(gazetteer_index)).resolve(name)
+    assert (place.label if place else None) == resolved
+
+
 def test_a_name_qualified_by_a_country_that_lacks_it_is_not_taken_from_elsewhere(tool):
     assert [w for w, _ in tool.places_in("Is it hotter in Sydney or in Toronto?")] == ["Sydney", "Toronto"]  # OR
     assert tool.places_in("What's the forecast for Alley, Canada?") == []  # not Aley, Lebanon

@@ -81,10 +81,10 @@ _PIECES = lazy_compile(
     r"\s+(?:from\s+(?:now|today)|later|hence|(?P<en_ago>ago))))"
     r"|(?P<en_cal>(?P<en_cal_which>this|next|last|past|coming|the\s+coming|the\s+following|the\s+past)\s+"
     r"(?P<en_cal_unit>month|year|decade))"
-    r"|(?P<en_weekend>(?P<en_weekend_next>next\s+)?(?:this\s+|the\s+|over\s+the\s+)?weekend)"
+    r"|(?P<en_weekend>(?:(?:the\s+)?rest\s+of\s+)?(?P<en_weekend_next>next\s+)?(?:this\s+|the\s+|over\s+the\s+)?weekend)"
     r"|(?P<en_weekday>(?<!good\s)(?<!black\s)(?<!holy\s)(?<!ash\s)(?<!cyber\s)(?:(?P<en_wd_week>next|this|coming|last)\s+)?(?P<en_wd>monday|tuesday|wednesday|thursday|friday|saturday"
     r"|sunday)s?)"
-    r"|(?P<en_week>(?P<en_week_which>this|the|last|past)\s+week)"
+    r"|(?P<en_week>(?P<en_week_which>this|the|last|past|(?:the\s+)?rest\s+of\s+(?:the|this))\s+week)"
     r"|(?P<en_date>(?P<en_month>" + _EN_MONTH + r")\.?\s+(?:the\s+)?(?P<en_day>\d{1,2}(?:st|nd|rd|th)?|" + _EN_ORDINAL + r")"
     r"(?:,?\s+(?P<en_year>\d{4}))?"
     r"|(?:the\s+)?(?P<en_day2>\d{1,2}|" + _EN_ORDINAL + r")(?:(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<en_month2>"
@@ -99,7 +99,8 @@ _PIECES = lazy_compile(
     r"|(?P<en_year_only>(?:in|during|for|of|the\s+year)\s+(?P<en_year_n>(?:19|20)\d\d)(?![/:\d-]))"
     r"|(?P<en_dom>(?:on\s+the\s+(?P<en_dom_word>" + _EN_ORDINAL + r")|(?:on\s+)?the\s+(?P<en_dom_n>\d{1,2})(?:st|nd|rd|th))"
     r"(?!\s+(?:of\s+)?(?:" + _EN_MONTH + r")\b))"
-    r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|tomorrow|today|tonight|yesterday|tmrw|tmr|tommorow)(?:s\b)?"
+    r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|(?:the\s+)?rest\s+of\s+(?:the\s+day|today)|tomorrow|today|tonight|yesterday|tmrw"
+    r"|tmr|tommorow)(?:s\b)?"
     r"|(?P<en_part>(?:this\s+|in\s+the\s+)?(?P<en_part_name>morning|afternoon|evening|night))"
     r"|(?P<en_hour>(?:at\s+|around\s+|by\s+)?(?P<en_hour_n>\d{1,2}|" + _EN_HOUR_WORD + r")(?::(?P<en_min>\d\d))?\s*"
     r"(?P<en_ampm>a\.?m\.?|p\.?m\.?)"
@@ -500,7 +501,8 @@ def _numeric(g: dict[str, Any]) -> tuple[int | None, int, int] | None:
 
 _OFFSETS = {"大后天": 3, "后天": 2, "明天": 1, "明日": 1, "明儿": 1, "明早": 1, "明晚": 1, "今天": 0, "今日": 0, "今儿": 0,
             "今晚": 0, "今夜": 0, "今早": 0, "昨天": -1, "昨日": -1, "前天": -2, "the day after tomorrow": 2,
-            "tomorrow": 1, "tmrw": 1, "tmr": 1, "tommorow": 1, "today": 0, "tonight": 0, "yesterday": -1}
+            "tomorrow": 1, "tmrw": 1, "tmr": 1, "tommorow": 1, "today": 0, "tonight": 0, "yesterday": -1,
+            "the rest of the day": 0, "rest of the day": 0, "the rest of today": 0, "rest of today": 0}
 
 
 def _relative(g: dict[str, Any], today: date) -> Read:

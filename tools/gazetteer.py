@@ -75,8 +75,8 @@ ALIAS_MIN_POPULATION = 300_000
 
 
 def _by_that_name(said: str, place: Place) -> bool:
-    """Whether ``place`` is known by the name ``said`` (a key): its own name; a spelling of it ("bruges": Brugge,
-    "simla": Shimla); a name in Chinese; or, for a city of ``ALIAS_MIN_POPULATION`` and more, another name people use
+    """Whether ``place`` is known by the name ``said`` (a key): its own name; a spelling of it, begun with the same
+    letter ("bruges": Brugge, "simla": Shimla); a name in Chinese; or, for a city of ``ALIAS_MIN_POPULATION`` and more, another name people use
     ("bombay": Mumbai, "cochin": Kochi). The alternate names the index keeps also hold a smaller place's old or
     local names ("grey eagle": Black Mountain, "pixley": East Independence, "ulen": Oullins, "wy": Wé), which
     would answer for a place the user did not name: not taken, the name is then looked up online or said unknown."""
@@ -86,7 +86,7 @@ def _by_that_name(said: str, place: Place) -> bool:
     import difflib  # loaded only for a small place's other name
 
     a, b = _fold(said).replace(" ", ""), _fold(own).replace(" ", "")
-    return difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
+    return a[:1] == b[:1] and difflib.SequenceMatcher(None, a, b).ratio() >= 0.75  # not Garrison for Harrison
 
 
 def _place(row: tuple) -> Place:

@@ -225,7 +225,8 @@ def test_a_possessive_or_a_full_stop_leaves_the_name(tool, question, place):
     # another name of a big city, or a spelling of a smaller one's own: that city
     ("Bombay", "Mumbai, IN"), ("Cochin", "Kochi, IN"), ("Bruges", "Brugge, BE"), ("Simla", "Shimla, IN"),
     # a smaller place's old or local name, which the user did not mean: no place here (the geocoder looks further)
-    ("Grey Eagle", None), ("Pixley", None), ("Ulen", None), ("Ocean Park", None),
+    ("Grey Eagle", None), ("Pixley", None), ("Ulen", None), ("Ocean Park", None), ("Dana", None),
+    ("Garrison", "Garrison, US"),  # Garrison, Maryland, not Harrison, Arkansas
     ("WY", "Cheyenne, US"),  # a state written by its letters: Wyoming (was Wé, New Caledonia, called so too)
     ("Litchfield", "Litchfield, US"),  # a town of that very name, not Avondale, Arizona, once called so
 ])

@@ -211,6 +211,10 @@ async def test_the_weather_in_other_words_with_no_place_is_the_home_city_or_aske
     ("is it nice in nice today", "Nice"), ("will it rain at all this week", "Chicago"),
     ("will there be fog after sunset", "Chicago"), ("which day will be rainy in this week", "Chicago"),
     ("should i wear layers sometime today", "Chicago"),
+    # the sun of a forecast (not the sun's heat), a meal as the time, details asked for
+    ("will the sun come out today in houston", "Houston"), ("how much sun will there be tomorrow", "Chicago"),
+    ("is it going to be warm here for brunch", "Chicago"), ("what is the forecast for denver at dinner", "Denver"),
+    ("can you give me weather details for my current spot", "Chicago"),
 ])
 async def test_the_weather_in_the_words_it_is_asked_with_is_read_whatever_the_reader_makes_of_it(
         fake, weather_app, question, place):
@@ -233,6 +237,7 @@ def test_the_weather_in_its_words_with_no_place_and_no_home_city_is_asked_back(t
     "what is a hurricane", "what's humidity", "what's a rain check?", "the weather is sunny today", "it's raining", "what are you doing outside",
     "what should i wear to the wedding", "is it cold in here", "what time does the sun set", "how hot is the sun",
     "what happens after sunset", "which city is the coldest", "which is the best day to visit",
+    "what is the temperature of the sun", "how far away is the sun", "what should i make for dinner", "• The Sun",
 ])
 def test_words_that_only_sound_like_the_weather_are_not_its_request(tmp_path, question):
     for home in ({}, {"home_city": "Chicago"}):

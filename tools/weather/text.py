@@ -247,8 +247,24 @@ _A_THING = Phrases((
 
 
 def about_a_thing(question: str) -> bool:
-    """The message asks about the temperature of a thing (an oven, a body, the sun), not the weather of a place."""
-    return bool(_A_THING.search(question))
+    """The message asks about the temperature of a thing (an oven, a body, the sun), not the weather of a place. The
+    sun is the sky's in a forecast ("will the sun come out today", "how much sun will there be", "明天有太阳吗") and
+    a thing only with its heat, its size or its distance ("how hot is the sun", "太阳表面温度")."""
+    things = {m.group(0).casefold() for m in _A_THING.finditer(question)}
+    if things and things <= {"sun", "sun's", "太阳"} and _THE_SUN_OUT.search(question) \
+            and not _THE_SUN_ITSELF.search(question):
+        return False
+    return bool(things)
+
+
+_THE_SUN_OUT = Phrases(("come", "comes", "coming", "out", "shine", "shines", "shining", "be", "any", "much", "see",
+                        "get", "有", "出来", "出太阳"), re.IGNORECASE)  # said of the sun in a forecast, not of a title
+
+
+_THE_SUN_ITSELF = Phrases(("temperature", "temperatures", "hot", "hotter", "hottest", "heat", "surface", "core",
+                           "degrees", "far", "distance", "big", "bigger", "made", "mass", "burn", "burning", "burns",
+                           "old", "age", "explode", "die", "light year", "planet", "planets", "orbit", "温度", "多热",
+                           "表面", "多远", "多大", "距离", "核心", "几度"), re.IGNORECASE)
 
 
 _STATED_TEMPERATURE = lazy_compile(r"\d+(?:\.\d+)?\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)

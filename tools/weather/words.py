@@ -34,6 +34,7 @@ what what's whats how how's hows is isn't it it's its will would be being going 
 for in on at me tell please can could you i need should do does get gets getting expect expected like look looks
 looking chance chances much many inches bring take wear with my our area out right now current currently this next
 rest later kind sort type predicted prediction predictions supposed suppose report update updates info information
+details detail
 give check and or we us day days week weekend 0 over under above below than more less let know want wanna find show
 say about so as may might again when am up today today's tomorrow tomorrow's tonight weekly daily hourly
 extended local outlook see if whether yet still also just already probability percent % ? going doing index
@@ -49,6 +50,12 @@ OUTINGS = frozenset("""
 beach park picnic hike hiking walk walking run running jog jogging golf golfing shopping bike biking cycling swim
 swimming fishing camping barbecue bbq garden gardening commute
 """.split())
+# The meals of a day, said as the time a forecast is for ("is it going to be warm here for brunch", "what is the
+# forecast for montana at dinner"): words such a request may hold after a word that makes them a time.
+MEALS = frozenset("""
+breakfast brunch lunch lunchtime dinner dinnertime supper suppertime teatime elevenses mealtime meal
+""".split())
+_BEFORE_A_MEAL = frozenset({"for", "at", "around", "during", "by", "before", "after", "until", "till", "of"})
 _HERE = ("around here", "out here", "where i am", "where i'm at", "where i am at", "near me", "my area", "my location",
          "my city", "my town", "my current position", "my current location", "my current spot", "my current place",
          "the current position", "the current location", "the current spot", "the current place", "this current position",
@@ -87,7 +94,9 @@ def read(question: str, said: str) -> tuple[list[str], int, int] | Literal[True]
         # doing outside")
     known = SKY | FELT | OUTDOORS | SAID_WITH | taken
     rest = [i for i, w in enumerate(words) if w not in known and w.removesuffix("'s") not in taken
-            and not (w in OUTINGS and i > 0 and words[i - 1] in _BEFORE_AN_OUTING)]
+            and not (w in OUTINGS and i > 0 and words[i - 1] in _BEFORE_AN_OUTING)
+            and not (w in MEALS and i > 0 and words[i - 1] in _BEFORE_A_MEAL)
+            and not (w == "time" and i > 1 and words[i - 1] in MEALS and words[i - 2] in _BEFORE_A_MEAL)]
     if _says(question, words):
         return None
     if not rest:

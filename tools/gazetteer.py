@@ -196,7 +196,12 @@ class Gazetteer:
                 raise CacheUnusable(self.path, again) from None
 
     def country(self, text: str) -> str | None:
-        rows = self._rows("SELECT iso FROM countries WHERE key IN (?, ?)", (key(text), _fold(key(text))))
+        """The country ``text`` names ("france", "法国", "viet nam": its words joined too), by its ISO code."""
+        k = key(text)
+        parts = _fold(k).split()
+        joined = "".join(parts) if len(parts) > 1 and all(len(p) >= 3 and p not in FUNCTION_WORDS for p in parts) \
+            else k  # "viet nam"; never "to go" (Togo), "i ran" (Iran)
+        rows = self._rows("SELECT iso FROM countries WHERE key IN (?, ?, ?)", (k, _fold(k), joined))
         return rows[0][0] if rows else None
 
     def qualifier(self, text: str) -> tuple[str, str | None] | None:

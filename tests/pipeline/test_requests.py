@@ -35,6 +35,7 @@ from tools.reading.request import read, unwrapped
     ("可不可以算一下25乘以4呀", "算一下25乘以4"),
     ("i am needing to know the time", "the time"), ("听到没有，提醒我晚上有约会", "提醒我晚上有约会"),
     ("can you remind me of the date", "the date"), ("remind me what time it is", "what time is it"),  # tell me, now
+    ("I’d like to know the time", "the time"),  # an apostrophe as phones and word processors type it
 ])
 def test_the_wrapper_is_set_aside_and_the_request_kept(question, core):
     request = read(question)
@@ -72,6 +73,16 @@ def test_a_user_turn_in_markup_is_its_words_and_a_system_turn_is_never_read(past
 async def test_a_wrapped_request_is_answered_by_its_rule_with_no_model_call(fake, make_app, question, answer):
     result = await make_app().ask(question)
     assert result.ok and result.answer == answer and result.model_calls == 0 and fake.requests == []
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("if i’m in japan, what time zone am i in", "Japan is on Asia/Tokyo time"),
+    ("remind me to call mom at 5 o’clock", "call mom"),
+])
+async def test_a_typographic_apostrophe_reads_as_a_plain_one(fake, make_app, question, answer):
+    assert read("what’s tomorrow’s date").core == "what's tomorrow's date"
+    result = await make_app(fake).ask(question)
+    assert result.model_calls == 0 and answer in result.answer and "’" not in result.answer
 
 
 @pytest.mark.parametrize("question, kind, text", [

@@ -202,6 +202,7 @@ def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
                 f"{data['place']}, it is {data['time']} on {en_date(d)} ({data['utc_offset']}).")
     if zh:
         return f"{where + '现在' if where else '现在'}是{zh_date(d)} {data['time']}({data['utc_offset']})。"
+    where = _country_said(where, start=False) if data.get("country") else where
     return f"{'In ' + where + ' it' if where else 'It'} is {data['time']} on {en_date(d)} ({data['utc_offset']})."
 
 
@@ -230,11 +231,16 @@ def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:
     return f"{where} is on {zone} time: {offset} now (it is {time} there)."
 
 
-def _country_said(name: str) -> str:
-    """A country's name as a sentence begins with it: "The United States", "The Netherlands", "Russia"."""
+def _country_said(name: str, start: bool = True) -> str:
+    """A country's name with the article it takes: "The United States" (a sentence's start), "the Netherlands",
+    "Russia"."""
     plural = name.endswith(("Islands", "Republic", "Emirates", "States", "Kingdom", "Netherlands", "Philippines",
                             "Bahamas", "Maldives", "Gambia", "Comoros", "Seychelles", "Rep."))
-    return f"The {name}" if plural and not name.startswith("The ") else name
+    if name.casefold().startswith("the "):
+        name = name[4:]
+    elif not plural:
+        return name
+    return f"{'The' if start else 'the'} {name}"
 
 
 def _name_cased(name: str) -> str:

@@ -37,7 +37,9 @@ _FORMS = Forms([(said, ask) for ask, said in (
     # moscow", "how many hours ahead is tokyo", "is london in a different time zone"
     ("difference", "[<lead>] [(what's|what is) the] time difference (with|to|from|in|for) {place}"),
     ("difference", "[<lead>] (is|are) the (time|times|hour|hours) different in {place}"),
-    ("difference", "[<lead>] (is|are) {place} in a different (time zone|timezone)"),
+    ("difference", "[<lead>] (is|are) {place} (in|on) (a different|another) (time zone|timezone)"),
+    ("difference", "[<lead>] (does|do) {place} (have|use|keep|observe|follow|run on) (a different|another) (time zone|"
+                   "timezone|time)"),
     ("difference", "[<lead>] how (many hours|far) (ahead|behind) is {place} [(from|of) (here|us|me)]"),
     # a time of day in one place, in another: "when it's 3pm in London, what time is it in Tokyo?", "3pm London time
     # in Tokyo", "伦敦下午3点是北京几点", "北京时间晚上8点是纽约几点"
@@ -240,6 +242,12 @@ _DIRECTIONS = frozenset({"north", "south", "east", "west", "northern", "southern
                          "upstate", "downstate", "northeast", "northwest", "southeast", "southwest", "northeastern",
                          "northwestern", "southeastern", "southwestern", "coastal", "rural", "downtown"})
 # How a country's people are named from its name: the ending said, and what the name ends with instead.
+# The countries whose people's word takes no regular ending ("the french time zone": France's)
+_PEOPLE = {"french": "france", "dutch": "netherlands", "swiss": "switzerland", "greek": "greece", "thai": "thailand",
+           "filipino": "philippines", "welsh": "wales", "irish": "ireland", "english": "england", "scottish": "scotland",
+           "danish": "denmark", "swedish": "sweden", "finnish": "finland", "polish": "poland", "spanish": "spain",
+           "portuguese": "portugal", "norwegian": "norway", "icelandic": "iceland", "kiwi": "new zealand",
+           "aussie": "australia", "british": "united kingdom", "american": "united states", "korean": "south korea"}
 _PEOPLE_ENDINGS = (("vian", ("",)), ("ian", ("ia", "a", "y", "")), ("ean", ("ea", "e")), ("an", ("a", "o", "")),
                    ("ese", ("", "a")), ("ish", ("land", "ey", "")), ("i", ("", "istan")))
 
@@ -389,6 +397,8 @@ class ClockReading:
     def country_of_people(self, word: str) -> str | None:
         """The country whose people ``word`` names ("peruvian": Peru, "mexican": Mexico, "chinese": China), by the
         endings such words take, as the gazetteer names it; ``None`` when no country is named so."""
+        if (country := _PEOPLE.get(word)) is not None and self.places().country(country) is not None:
+            return country
         for ending, instead in _PEOPLE_ENDINGS:
             if word.endswith(ending) and len(word) > len(ending) + 2:
                 stem = word[: -len(ending)]

@@ -170,6 +170,20 @@ def _unless_a_verb(middle: str, said: str) -> str | None:
     return None if _A_VERB.search(middle) else said
 
 
+def _asked_of(wh: str, middle: str, verb: str) -> str:
+    """"what" + "timezone sedona" + "is": "what timezone is sedona" (the noun "what" asks for, then the verb, then
+    its subject); "what" + "the capital" + "is": "what is the capital"; "what" + "twelve times four": "what is
+    twelve times four" (no noun "what" asks for)."""
+    words = middle.split()
+    if wh in ("what", "which") and len(words) > 1 and words[0].casefold() in _ASKED_NOUNS:
+        return f"{wh} {words[0]} {verb} {' '.join(words[1:])}"
+    return f"{wh} {verb} {middle}"
+
+
+# The nouns "what" and "which" ask for ("what timezone", "which city"), whose subject follows them
+_ASKED_NOUNS = frozenset("timezone zone color colour day date year month week weekday holiday season city country "
+                         "state province language currency temperature size kind type sort number percentage percent "
+                         "unit place name age team song movie film book".split())
 _IS = {"'s": "is"}
 _QUESTION_ORDER = Forms([
     ("{wh} {subject} {verb:be} {rest}",
@@ -182,14 +196,14 @@ _QUESTION_ORDER = Forms([
     ("{wh} {middle} will be {rest}",
      lambda v: _unless_a_verb(v["middle"], _then(f"{v['wh']} will {v['middle']} be", v.get("rest", "")))),
     ("{wh} {middle} {verb:is_was} {rest:from_preposition}",
-     lambda v: _unless_a_verb(v["middle"], f"{v['wh']} {v['verb']} {v['middle']} {v['rest']}")),
+     lambda v: _unless_a_verb(v["middle"], f"{_asked_of(v['wh'], v['middle'], v['verb'])} {v['rest']}")),
     ("{wh} {middle} {verb:says} {end}",
-     lambda v: _unless_a_verb(v["middle"], f"{v['wh']} {v['verb']} {v['middle']}{v.get('end', '')}")),
+     lambda v: _unless_a_verb(v["middle"], f"{_asked_of(v['wh'], v['middle'], v['verb'])}{v.get('end', '')}")),
 ], slots={"middle": "text", "rest": "any", "end": "ending"},
    types={"text": r"\S(?:.*?\S)?", "any": r".*", "words": r"[^\d\s](?:[^\d]*?[^\d\s])?", "amount_said": r"\d(?:.*?\S)?",
           "ending": r"[\s?.!]*",
           "from_preposition": r"(?:in|into|to|as|from|like|for|on|at|between|of)\b.*"},
-   kinds={"wh": ("what time", "what day", "what date", "what", "how much", "how many", "how hot", "how cold", "how warm",
+   kinds={"wh": ("what time zone", "what timezone", "which time zone", "which timezone", "what time", "what day", "what date", "what", "how much", "how many", "how hot", "how cold", "how warm",
                  "how far", "how long", "how big", "how old", "how", "when", "where", "which", "who"),
           "subject": ("it", "they", "there", "this", "that", "he", "she"), "if_subject": ("it", "there", "they"),
           "be": ("is", "are", "was", "will be", "would be", "'s"), "if_be": ("is", "are", "will", "'s", "was"),
@@ -447,11 +461,15 @@ def _trimmed(text: str) -> str:
     return text[start:]
 
 
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+
+
 @lru_cache(maxsize=64)
 def read(question: str) -> Request:
     """The request in ``question`` (see the module's text): read once, whichever rule asks (the router, the plan,
-    the follow-up and the checks of one turn ask about the same words)."""
-    text = question.strip()
+    the follow-up and the checks of one turn ask about the same words). An apostrophe typed as a typographic one
+    ("what’s", "o’clock", as phones and word processors write it) is read as the plain one."""
+    text = question.strip().translate(_APOSTROPHES)
     if has_markup(text):
         return Request(text=text, core=text, markup=True)
     norm = unicodedata.normalize("NFKC", text)

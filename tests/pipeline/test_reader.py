@@ -225,6 +225,16 @@ async def test_the_weather_in_the_words_it_is_asked_with_is_read_whatever_the_re
     assert place in result.answer and result.tool_calls[0].args["place"].lower() == place.lower()
 
 
+@pytest.mark.parametrize("question", ["what's 100 fahrenheit in celsius", "30 celsius in fahrenheit",
+                                      "convert 30 degrees celsius to fahrenheit", "how many fahrenheit is 20 celsius"])
+def test_a_temperature_in_another_scale_is_converted_where_a_home_city_is_set(tmp_path, question):
+    """The scales are the weather's words too: with a home city, a conversion was the home's weather as well as the
+    units' answer, and neither was certain (the model answered)."""
+    for home in ({}, {"home_city": "London"}):
+        decision = _decision(tmp_path, question, **home)
+        assert decision is not None and decision.route == "units", (question, home)
+
+
 @pytest.mark.parametrize("question", ["will it freeze tonight", "will it rain at all this week",
                                       "will there be fog after sunset", "is umbrella necessary for my outing"])
 def test_the_weather_in_its_words_with_no_place_and_no_home_city_is_asked_back(tmp_path, question):

@@ -74,6 +74,8 @@ def read(question: str, said: str) -> tuple[list[str], int, int] | Literal[True]
     at most four words (a place's name the gazetteer may know), ``None`` when it is not a weather request by its
     words."""
     text = question.lower()
+    if converts(tokens(text)):
+        return None
     for phrase in _HERE:
         text = text.replace(phrase, " my area ")
     words = tokens(text)
@@ -128,10 +130,23 @@ _WHAT_IS = frozenset({"what", "what's", "whats", "is", "are", "s", "a", "an", "?
 
 def not_a_request(question: str) -> bool:
     """Weather words that ask for no report, whatever else reads them: a statement ("it's raining"), what a word
-    means ("what's humidity"), a thermostat ("set temperature to 75"), a reminder ("remind me to take an umbrella")."""
+    means ("what's humidity"), a thermostat ("set temperature to 75"), a reminder ("remind me to take an umbrella"),
+    a temperature converted to another scale ("what's 100 fahrenheit in celsius")."""
     words = tokens(question)
     return not words or words[0] in _WORKS_A_DEVICE or _says(question, words) or _defines(words, set()) \
-        or words[1:3] == ["me", "to"] and words[0] in ("tell", "remind")  # "tell me to take my umbrella": a reminder
+        or words[1:3] == ["me", "to"] and words[0] in ("tell", "remind") \
+        or converts(words)  # "tell me to take my umbrella": a reminder
+
+
+_SCALES = frozenset({"fahrenheit", "celsius", "centigrade", "kelvin", "f", "c", "°f", "°c", "℉", "℃"})
+
+
+def converts(words: list[str]) -> bool:
+    """A temperature said in one scale and asked in another ("what's 100 fahrenheit in celsius", "convert 30 degrees
+    celsius to fahrenheit", "how many fahrenheit is 20 celsius"): the units' question, not the weather's."""
+    scales = [i for i, w in enumerate(words) if w in _SCALES]
+    return len(scales) >= 2 and any(w.replace(".", "", 1).lstrip("-").isdigit() for w in words) and \
+        len({words[i].lstrip("°").replace("℉", "f").replace("℃", "c")[:1] for i in scales}) >= 2
 
 
 def _says(question: str, words: list[str]) -> bool:

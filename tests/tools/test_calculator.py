@@ -301,6 +301,14 @@ def test_chinese_numerals_are_read_as_numbers(question, value):
     assert expression is not None and format_number(evaluate(expression)) == value
 
 
+@pytest.mark.parametrize("question, expression", [
+    ("帮我算一算45的平方根", "45的平方根"),  # the 一 of 算一算 is no number (was "1 45的平方根")
+    ("算一算3加4", "3加4"), ("你算一下12乘以3", "12乘以3"), ("你给我算算12乘以3", "12乘以3"),
+])
+def test_a_chinese_verb_said_twice_or_after_you_is_no_part_of_the_sum(question, expression):
+    assert certain_expression(question) == expression
+
+
 def test_a_percent_question_is_answered_as_a_percent():
     calc = Calculator()
     (args,) = calc.route("30是200的百分之几?")

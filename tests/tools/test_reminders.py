@@ -53,6 +53,14 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("new notification for meeting in two hours", NOW + timedelta(hours=2), "meeting", "reminder"),
     ("add an event reminder for the meeting at 3pm", NOW.replace(hour=15, minute=0), "the meeting", "reminder"),
     ("提醒我晚上记得穿正装", NOW.replace(hour=20, minute=0), "记得穿正装", "reminder"),  # a part of the day alone
+    # the request's own words are not what it is about ("i want a" was a timer's subject, shown when it rang)
+    ("i want a 10 minute timer", NOW + timedelta(minutes=10), "", "timer"),
+    ("i wish to have a 10 minute timer", NOW + timedelta(minutes=10), "", "timer"),
+    ("set a brand new timer for eight seconds", NOW + timedelta(seconds=8), "", "timer"),
+    ("set up an alarm clock at one pm", NOW.replace(day=27, hour=13, minute=0), "", "reminder"),
+    ("i need an alarm set for 10:00", NOW.replace(day=27, hour=10, minute=0), "", "reminder"),  # a morning's hour
+    ("remind me that i have an appointment twelve o clock on saturday", NOW.replace(day=28, hour=12, minute=0),
+     "i have an appointment", "reminder"),  # "o clock" written apart: the hour, not part of the subject
 ])
 def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question, when, text, kind):
     request = read(question)
@@ -358,6 +366,12 @@ def test_a_clause_that_asks_something_itself_is_no_scene(question):
     assert request is None or (request.action != "cancel" and "," not in request.target and request.text != "check")
 
 
+@pytest.mark.parametrize("question", ["please set up an alarm to go off tomorrow at daybreak",
+                                      "make an alarm for tomorrow at twilight", "remind me tomorrow at dawn to water the plants"])
+def test_a_time_said_by_what_happens_then_is_not_read_as_the_day_alone(question):
+    assert read(question) is None  # was tomorrow at the day's default hour, about "at daybreak"
+
+
 @pytest.mark.parametrize("question", ["my alarm didn't go off this morning", "the alarm is too loud",
                                       "alarm clocks for heavy sleepers", "what alarm sound is best at 6am",
                                       "have a good day", "i need a reminder"])
@@ -430,6 +444,8 @@ async def test_the_daemons_firer_holds_the_reminders_while_it_runs(tmp_path):
     ("每天早上8点提醒我吃药", "daily", "早上8点", "吃药"),
     ("每周一上午10点提醒我开周会", "weekly", "周一上午10点", "开周会"),
     ("每个工作日9点提醒我打卡", "weekdays", "9点", "打卡"),
+    ("i need a reminder every single day at nine am", "daily", "at 9 am", ""),
+    ("set a reminder for wednesdays at two pm", "weekly", "wednesday at 2 pm", ""),  # was once, about "wednesdays"
 ])
 def test_a_reminder_that_comes_back_is_read_with_how_and_its_first_time(question, repeat, when, text):
     now = datetime(2026, 11, 27, 12, 10, tzinfo=ZoneInfo("Europe/London"))  # a Friday, past 9 in the morning

@@ -21,7 +21,7 @@ _FILLER = lazy_compile(
     r"(?i)\b(?:what\s+is|what's|what’s|whats|how\s+much\s+is|calculate|compute|evaluate|please|pls|plz|tell\s+me|"
     r"(?:can|could)\s+(?:you|u)(?:\s+(?:do|solve|work\s+out))?|do|solve|work\s+out|figure\s+out|gimme|give\s+me|"
     r"quick\s+maths?|maths?|for\s+me|hey|yo|provide(?:\s+me\s+with|\s+me)?)\b"
-    r"|请问|请|帮我|麻烦|计算一下|计算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几|你知不知道|你知道"
+    r"|请问|请|帮我|给我|麻烦|计算一下|计算|算一算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几|你知不知道|你知道|你|您"
     r"|(?<=多少)啊|(?<=多少)呀"
     r"|[?？！。:：]|(?<![\d)])!"
 )

@@ -255,14 +255,14 @@ _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a r
              "the remainder": "the reminder", "a notification": "a reminder", "notify me to": "remind me to",
              "mid day": "midday", "mid-day": "midday", "send me a reminder": "remind me", "shoot me a reminder": "remind me",
              "don't forget to remind me": "remind me", "do not forget to remind me": "remind me",
-             "a repeating reminder": "a reminder", "a recurring reminder": "a reminder"}
+             "a repeating reminder": "a reminder", "a recurring reminder": "a reminder", "o clock": "o'clock"}
 _SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 
 def _plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     low = text.lower()
-    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day")):  # the pattern compiles only when needed
+    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock")):  # the pattern compiles only when needed
         text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[" ".join(m.group(0).lower().split())], text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
     if NUMERAL.search(text):
@@ -449,10 +449,10 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
 # "on Mondays"; "每天", "每日", "天天", "每个工作日", "工作日", "每周一", "每个星期五". The day of a weekly one stays in
 # its time ("monday at 9", "周一上午10点"); a part of the day said with "every" joins it ("every morning at 7").
 _EN_REPEAT = lazy_compile(
-    r"\b(?:(?P<daily>every\s*day|daily|each\s+day)|every\s+(?P<part>morning|afternoon|evening|night)"
+    r"\b(?:(?P<daily>every\s+(?:single\s+)?day|everyday|daily|each\s+day)|every\s+(?P<part>morning|afternoon|evening|night)"
     r"|(?P<weekdays>every\s+(?:week\s*day|work\s*day|working\s+day)|on\s+weekdays|weekdays)"
     r"|(?:every|each)\s+(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"|on\s+(?P<days>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)\b", re.IGNORECASE)
+    r"|(?:on|for)\s+(?P<days>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)\b", re.IGNORECASE)
 _ZH_REPEAT = lazy_compile(r"(?P<daily>每天|每日|天天)|(?P<weekdays>每个工作日|每逢工作日|工作日)"
                           r"|每(?:个)?(?P<week>周|星期|礼拜)(?P<zday>[一二三四五六日天])")
 _PARTS = {"morning": "in the morning", "afternoon": "in the afternoon", "evening": "in the evening", "night": "at night"}
@@ -638,10 +638,10 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
 
 
 def in_the_morning(when: str) -> str:
-    """An alarm's time: "at 7", "tomorrow at 5", "6:30" are the morning's hour unless a part of the day is said ("wake
-    me up at 7", "an alarm for 6:30")."""
+    """An alarm's time: "at 7", "tomorrow at 5", "6:30", "for 10:00" are the morning's hour unless a part of the day
+    is said ("wake me up at 7", "an alarm for 6:30"); "in 10 minutes" is no hour."""
     if any(c.isdecimal() for c in when) and not re.search(
-            r"a\.?m\b|p\.?m\b|morning|afternoon|evening|night|tonight|noon|midnight|\b(?:in|for|after)\s+\d|"
+            r"a\.?m\b|p\.?m\b|morning|afternoon|evening|night|tonight|noon|midnight|\b(?:in|after)\s+\d|"
             r"minutes?|hours?|seconds?", when, re.IGNORECASE):
         return f"{when} in the morning"
     return when
@@ -699,6 +699,10 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
         text = text.rsplit(None, 1)[0]
     if not text and rest:
         return None
+    if _UNREAD_TIME.match(text):
+        return None  # "tomorrow at daybreak", "at bedtime": a time of day the rules do not read, not what it is about
+    if text.replace(":", "").isdigit() or set(text.casefold().split()) <= _REQUEST_WORDS:
+        text = ""  # "i want a [10 minute timer]", "a brand new [timer]", "an alarm clock", "[12] noon": no subject
     if _last_word(rest) in ("to", "that", "about"):
         return None
     if kind != "timer" and text.casefold().split()[:1] in (["before"], ["ahead"], ["prior"]):
@@ -707,6 +711,15 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
 
 
 _ABOUT = Phrases(("[and] (to|that|about|of|so i can)",), re.IGNORECASE)
+# A time of day said by what happens then, which no clock reading gives ("an alarm for tomorrow at daybreak")
+_UNREAD_TIME = Phrases(("(at|around|by|before|after|until) [the] (daybreak|dawn|sunrise|sunup|first light|twilight|dusk|"
+                        "sunset|sundown|nightfall|bedtime|lunchtime|dinnertime|teatime)",), re.IGNORECASE)
+# The words a request to set one is made of, which are never what it is about when they are all that is left
+_REQUEST_WORDS = frozenset("""
+i i'd i'm id want wanna wish need needs gotta got have get like would could can you u me my a an the one another
+brand new clock for on at in to please pls plz now right away starting start from set setting up make create
+just some quick little
+""".split())
 _FOR_THE = Phrases(("for the", "to the", "about the", "for", "to", "about"), re.IGNORECASE)
 _ZH_WHEN = lazy_compile(
     r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号])\s*)?"

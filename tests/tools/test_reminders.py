@@ -59,6 +59,12 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("set a brand new timer for eight seconds", NOW + timedelta(seconds=8), "", "timer"),
     ("set up an alarm clock at one pm", NOW.replace(day=27, hour=13, minute=0), "", "reminder"),
     ("i need an alarm set for 10:00", NOW.replace(day=27, hour=10, minute=0), "", "reminder"),  # a morning's hour
+    # an hour and its minutes typed as one number (was "at 63", "at 10" about "30 to call", "30 am")
+    ("wake me up at 630", NOW.replace(day=27, hour=6, minute=30), "", "reminder"),
+    ("remind me at 1030 to call the bank", NOW.replace(hour=22, minute=30), "call the bank", "reminder"),  # the next
+    ("set an alarm for 630 am", NOW.replace(day=27, hour=6, minute=30), "", "reminder"),
+    ("set an alarm for 1745", NOW.replace(hour=17, minute=45), "", "reminder"),
+    ("set a timer for 1030 seconds", NOW + timedelta(seconds=1030), "", "timer"),
     ("remind me that i have an appointment twelve o clock on saturday", NOW.replace(day=28, hour=12, minute=0),
      "i have an appointment", "reminder"),  # "o clock" written apart: the hour, not part of the subject
 ])

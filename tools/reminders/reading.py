@@ -294,6 +294,11 @@ def _clock_words(text: str) -> str:
     """Times of day said in words, in the forms the rules read: "seven fifteen am" (7 15 am) → 7:15 am, "at six
     forty five" → at 6:45, "half past six" → 6:30, "quarter to 8" → 7:45, "7 o'clock this evening" → at 7 o'clock."""
     text = _PAST_AND_TO.sub(text)
+    # an hour and its minutes typed as one number ("at 630", "for 1030 pm", "0645am"): a time of day, not 630 hours
+    text = re.sub(r"(?:(?<=\bat\s)|(?<=\bfor\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\baround\s))"
+                  r"([01]?\d|2[0-3])([0-5]\d)\b(?!\s*(?:sec|min|hour|hr|day|week|month|year|time|%))"
+                  r"|\b(0?[1-9]|1[0-2])([0-5]\d)(?=\s*(?:a\.?m\b|p\.?m\b))",
+                  lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text, flags=re.IGNORECASE)
     # an hour and its minutes said apart, where a time of day stands: after at/for/by, or before am/pm, a day, a part
     text = re.sub(r"(?:(?<=\bat\s)|(?<=\bfor\s)|(?<=\bby\s)|(?<=\baround\s)|(?<=^))(\d{1,2})\s+([0-5]\d)(?![\d:])"
                   r"|(?<![\d:.])(\d{1,2})\s+([0-5]\d)(?=\s*(?:a\.?m\.?|p\.?m\.?|o'?clock|tomorrow|tonight|today|this\b|"
@@ -642,6 +647,7 @@ def in_the_morning(when: str) -> str:
     is said ("wake me up at 7", "an alarm for 6:30"); "in 10 minutes" is no hour."""
     if any(c.isdecimal() for c in when) and not re.search(
             r"a\.?m\b|p\.?m\b|morning|afternoon|evening|night|tonight|noon|midnight|\b(?:in|after)\s+\d|"
+            r"\b(?:1[3-9]|2[0-3]):\d\d|"
             r"minutes?|hours?|seconds?", when, re.IGNORECASE):
         return f"{when} in the morning"
     return when

@@ -80,6 +80,7 @@ async def test_a_wrapped_request_is_answered_by_its_rule_with_no_model_call(fake
     ("remind me to call mom at 5 o’clock", "call mom"),
 ])
 async def test_a_typographic_apostrophe_reads_as_a_plain_one(fake, make_app, question, answer):
+    assert read("remind me next tues at 4 to call").core == "remind me next tuesday at 4 to call"  # as it is spelt
     assert read("what’s tomorrow’s date").core == "what's tomorrow's date"
     result = await make_app(fake).ask(question)
     assert result.model_calls == 0 and answer in result.answer and "’" not in result.answer

@@ -65,6 +65,13 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("set an alarm for 630 am", NOW.replace(day=27, hour=6, minute=30), "", "reminder"),
     ("set an alarm for 1745", NOW.replace(hour=17, minute=45), "", "reminder"),
     ("set a timer for 1030 seconds", NOW + timedelta(seconds=1030), "", "timer"),
+    ("wake me at 6h30", NOW.replace(day=27, hour=6, minute=30), "", "reminder"),  # was at 6, about "h30"
+    ("remind me at 5.30pm to leave", NOW.replace(hour=17, minute=30), "leave", "reminder"),
+    ("set a timer for 2.25 hours", NOW + timedelta(minutes=135), "", "timer"),
+    # a day of the month said alone: this month's, or the next month's (was the next 3pm, about "on the 5th")
+    ("remind me on the 5th at 3pm to pay rent", NOW.replace(month=12, day=5, hour=15, minute=0), "pay rent", "reminder"),
+    ("remind me to pay rent on the 30th at 9am", NOW.replace(day=30, hour=9, minute=0), "pay rent", "reminder"),
+    ("remind me to call the 5th caller at 3pm", NOW.replace(hour=15, minute=0), "call the 5th caller", "reminder"),
     ("remind me that i have an appointment twelve o clock on saturday", NOW.replace(day=28, hour=12, minute=0),
      "i have an appointment", "reminder"),  # "o clock" written apart: the hour, not part of the subject
 ])

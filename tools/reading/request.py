@@ -299,7 +299,8 @@ _SPELLED = {"tommorow": "tomorrow", "tommorrow": "tomorrow", "tomorow": "tomorro
             "wensday": "wednesday", "wednsday": "wednesday", "wedensday": "wednesday", "thurday": "thursday",
             "thursay": "thursday", "tuseday": "tuesday", "saterday": "saturday", "febuary": "february",
             "calender": "calendar", "hrs": "hours", "hr": "hour", "wednseday": "wednesday", "thrusday": "thursday",
-            "wat": "what", "wut": "what", "whut": "what",
+            "wat": "what", "wut": "what", "whut": "what", "tues": "tuesday", "thurs": "thursday", "thur": "thursday",
+            "weds": "wednesday",
             # and of the weather (a word close to one that is a word of its own, "forest", "temperate", stays as it is)
             "weathr": "weather", "wheather": "weather", "weahter": "weather", "wather": "weather", "forcast": "forecast",
             "forecase": "forecast", "forrecast": "forecast", "foreast": "forecast", "forcaste": "forecast",

@@ -112,7 +112,8 @@ _EN_DAY = lazy_compile(
     r"(?P<dom>\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(?P<year>\d{4})\b)?"
     r"|\b(?:on\s+)?(?:the\s+)?(?P<dom2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>" + "|".join(_EN_MONTHS) +
     r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\b(?:,?\s+(?P<year2>\d{4})\b)?"
-    r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b", re.IGNORECASE)
+    r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b"
+    r"|\b(?:on\s+)?the\s+(?P<dom3>\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)  # "on the 5th": this month's, or the next
 _ZH_DAY = lazy_compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
                      r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
                      r"|(?:(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])")
@@ -156,6 +157,16 @@ def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Lit
     try:
         if (iso := g.get("iso")):
             return date.fromisoformat(iso)
+        if (alone := g.get("dom3")):  # the next day of that number: this month's, else the next month's that has it
+            for ahead in range(13):
+                year, month = divmod(today.month - 1 + ahead, 12)
+                try:
+                    d = date(today.year + year, month + 1, int(alone))
+                except ValueError:
+                    continue
+                if d >= today:
+                    return d
+            return False
         month = g.get("mon") or g.get("mon2")
         dom = g.get("dom") or g.get("dom2")
         if month and dom:
@@ -294,10 +305,11 @@ def _clock_words(text: str) -> str:
     """Times of day said in words, in the forms the rules read: "seven fifteen am" (7 15 am) → 7:15 am, "at six
     forty five" → at 6:45, "half past six" → 6:30, "quarter to 8" → 7:45, "7 o'clock this evening" → at 7 o'clock."""
     text = _PAST_AND_TO.sub(text)
-    # an hour and its minutes typed as one number ("at 630", "for 1030 pm", "0645am"): a time of day, not 630 hours
+    # an hour and its minutes typed as one number or with a dot or an h ("at 630", "for 1030 pm", "6.30am", "6h30"): a
+    # time of day, not 630 hours
     text = re.sub(r"(?:(?<=\bat\s)|(?<=\bfor\s)|(?<=\bby\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\baround\s))"
-                  r"([01]?\d|2[0-3])([0-5]\d)\b(?!\s*(?:sec|min|hour|hr|day|week|month|year|time|%))"
-                  r"|\b(0?[1-9]|1[0-2])([0-5]\d)(?=\s*(?:a\.?m\b|p\.?m\b))",
+                  r"([01]?\d|2[0-3])[.h]?([0-5]\d)\b(?!\s*(?:sec|min|hour|hr|day|week|month|year|time|%))"
+                  r"|\b(0?[1-9]|1[0-2])[.h]?([0-5]\d)(?=\s*(?:a\.?m\b|p\.?m\b))",
                   lambda m: f"{m.group(1) or m.group(3)}:{m.group(2) or m.group(4)}", text, flags=re.IGNORECASE)
     # an hour and its minutes said apart, where a time of day stands: after at/for/by, or before am/pm, a day, a part
     text = re.sub(r"(?:(?<=\bat\s)|(?<=\bfor\s)|(?<=\bby\s)|(?<=\baround\s)|(?<=^))(\d{1,2})\s+([0-5]\d)(?![\d:])"
@@ -680,7 +692,8 @@ _EN_WHEN = lazy_compile(
     # a date said after the time ("at 9 on 28 Dec 2026"): read with it, never left in the reminder's text
     r"|\b(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
     r"\.?(?:,?\s+\d{4}\b)?|\b(?:on\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
-    r"(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?|\b(?:on\s+)?\d{4}-\d{2}-\d{2}\b",
+    r"(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?|\b(?:on\s+)?\d{4}-\d{2}-\d{2}\b"
+    r"|\bon\s+the\s+\d{1,2}(?:st|nd|rd|th)\b",  # the day of this month, or of the next ("on the 5th")
     re.IGNORECASE)
 
 

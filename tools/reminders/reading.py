@@ -159,9 +159,9 @@ def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Lit
             return date.fromisoformat(iso)
         if (alone := g.get("dom3")):  # the next day of that number: this month's, else the next month's that has it
             for ahead in range(13):
-                year, month = divmod(today.month - 1 + ahead, 12)
+                years, index = divmod(today.month - 1 + ahead, 12)
                 try:
-                    d = date(today.year + year, month + 1, int(alone))
+                    d = date(today.year + years, index + 1, int(alone))
                 except ValueError:
                     continue
                 if d >= today:

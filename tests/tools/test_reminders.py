@@ -72,6 +72,8 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("remind me on the 5th at 3pm to pay rent", NOW.replace(month=12, day=5, hour=15, minute=0), "pay rent", "reminder"),
     ("remind me to pay rent on the 30th at 9am", NOW.replace(day=30, hour=9, minute=0), "pay rent", "reminder"),
     ("remind me to call the 5th caller at 3pm", NOW.replace(hour=15, minute=0), "call the 5th caller", "reminder"),
+    ("5号下午3点提醒我交房租", NOW.replace(month=12, day=5, hour=15, minute=0), "交房租", "reminder"),
+    ("提醒我去5号楼下午3点开会", NOW.replace(hour=15, minute=0), "去5号楼开会", "reminder"),  # a building, no day
     ("remind me that i have an appointment twelve o clock on saturday", NOW.replace(day=28, hour=12, minute=0),
      "i have an appointment", "reminder"),  # "o clock" written apart: the hour, not part of the subject
 ])

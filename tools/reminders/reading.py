@@ -116,7 +116,8 @@ _EN_DAY = lazy_compile(
     r"|\b(?:on\s+)?the\s+(?P<dom3>\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)  # "on the 5th": this month's, or the next
 _ZH_DAY = lazy_compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
                      r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
-                     r"|(?:(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])")
+                     r"|(?:(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])"
+                     r"|(?<![\d月])(?P<dom3>\d{1,2})[日号](?![子楼线])")  # "5号": this month's 5th, or the next
 def _clock_word(now: datetime, h: int, m: int, day: date | None, part: str | None, ampm: str | None) -> datetime | None:
     hour = on_24h(h, ampm, part)
     if hour is None:
@@ -741,7 +742,8 @@ just some quick little
 """.split())
 _FOR_THE = Phrases(("for the", "to the", "about the", "for", "to", "about"), re.IGNORECASE)
 _ZH_WHEN = lazy_compile(
-    r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号])\s*)?"
+    r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号]"
+    r"|\d{1,2}[日号])\s*)?"
     rf"(?:(?:{_ZH_PART})\s*)?\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?(?:钟)?"
     r"|(?:过)?(?:[-−–负]\s*)?(?:\d+\s*个?半\s*(?:小时|钟头)|\d+(?:\.\d+)?\s*(?:个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?:半)?(?:\s*(?:零)?\d+\s*(?:分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|\d刻钟)"
     r"\s*(?:以后|之后|后)?"

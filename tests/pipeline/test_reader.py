@@ -78,8 +78,8 @@ async def test_the_date_of_a_day_said_in_other_words(fake, make_app, question, s
     ("is the twenty third of april a saturday", "23 April 2027 is a Friday."),
     ("what day does april sixteenth fall on", "16 April 2027 is a Friday."),
     ("give me the time in london", "In London it is 10:00"), ("can i have today's date", "Friday 27 November 2026"),
-    ("what's the current time in orlando fl", "In Orlando it is 05:00"),
-    ("hey olly what time is it in brooklyn new york", "In Brooklyn it is 05:00"),
+    ("what's the current time in orlando fl", "In Orlando, FL it is 05:00"),
+    ("hey olly what time is it in brooklyn new york", "In Brooklyn, New York it is 05:00"),
     ("what's the closest holiday after today in japan", "The next public holiday in Japan is New Year's Day"),
 ])
 async def test_a_clock_question_in_the_words_people_use(fake, make_app, question, said):

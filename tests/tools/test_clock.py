@@ -355,8 +355,9 @@ async def routed(tool: Clock, question: str) -> str:
     ("what time is it exactly", "It is 18:00 on Sunday 22 November 2026 (UTC+8)."),
     ("what time is it currently in istanbul", "In Istanbul it is 13:00 on Sunday 22 November 2026 (UTC+3)."),
     # a place qualified by its state or country with no comma, or a state's two letters that are also a country's
-    ("what time is it in tokyo japan", "In Tokyo it is 19:00 on Sunday 22 November 2026 (UTC+9)."),
-    ("what time is it in glenwood springs, co", "In Glenwood Springs it is 03:00 on Sunday 22 November 2026 (UTC-7)."),
+    ("what time is it in tokyo japan", "In Tokyo, Japan it is 19:00 on Sunday 22 November 2026 (UTC+9)."),
+    ("what time is it in paris texas", "In Paris, Texas it is 04:00 on Sunday 22 November 2026 (UTC-6)."),  # not France
+    ("what time is it in glenwood springs, co", "In Glenwood Springs, CO it is 03:00 on Sunday 22 November 2026 (UTC-7)."),
     ("what is the time now in california", "In California it is 02:00 on Sunday 22 November 2026 (UTC-8)."),
     ("what's chicago's time zone", "Chicago is on America/Chicago time: UTC-6 now (it is 04:00 there)."),
     ("reno's timezone is what", "Reno is on America/Los_Angeles time: UTC-8 now (it is 02:00 there)."),

@@ -186,7 +186,8 @@ def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
     d = date.fromisoformat(data["date"])
     where = "" if is_here(args.place) else _name_cased(args.place)
     if where and key_of(data["place"]) != key_of(where) and key_of(where).startswith(key_of(data["place"])):
-        where = data["place"]  # "tokyo japan", "glenwood springs, co": the place, its qualifier read
+        qualifier = where[len(data["place"]):].strip(" ,")  # "tokyo japan", "paris texas": the place, and where it is
+        where = f"{data['place']}, {qualifier}" if qualifier else data["place"]
     if data.get("zone_named"):
         where = data["place"]
         if zh:
@@ -244,9 +245,12 @@ def _country_said(name: str, start: bool = True) -> str:
 
 
 def _name_cased(name: str) -> str:
-    """A name written in lower case, as names are written ("costa rica": Costa Rica); otherwise as written."""
+    """A name written in lower case, as names are written ("costa rica": Costa Rica, "nyc": NYC); otherwise as
+    written."""
     if not name.islower() or not name.isascii():
         return name
+    if len(name) <= 3 and name.isalpha():
+        return name.upper()
     return " ".join(w.upper() if len(w) == 2 and i else w[:1].upper() + w[1:] for i, w in enumerate(name.split()))
 
 

@@ -390,8 +390,8 @@ class ClockReading:
         if end - start == 1 and (country := self.country_of_people(said[start])) is not None:
             return [ClockArgs(ask=ask, place=country)]  # "the peruvian time zone": Peru's
         if (found := self.places().named_around(said, start, end)) is not None and found[1].timezone:
-            region = self.places().qualifier(found[0]) is not None  # a country or a state: as said, not its capital
-            return [ClockArgs(ask=ask, place=found[1].name if ask == "now" and not region else found[0])]
+            # the place as written, its qualifier with it ("paris texas": Paris, Texas; its name alone is Paris, France)
+            return [ClockArgs(ask=ask, place=found[0])]
         return [ClockArgs(ask=ask, place=named[1])] if named is not None else None
 
     def country_of_people(self, word: str) -> str | None:

@@ -96,7 +96,7 @@ async def test_a_time_of_day_in_one_place_in_another(clock, question, expected):
     ("what is the time difference between eastern and pacific",
      "Eastern Time is 3 hours ahead of Pacific Time (UTC-5 and UTC-8)."),
     ("if it's eight pm on the east coast what time is it in sacramento california",
-     "20:00 in Eastern Time is 17:00 in Sacramento (UTC-5 and UTC-8)."),
+     "20:00 in Eastern Time is 17:00 in Sacramento, California (UTC-5 and UTC-8)."),
     ("convert new york time to london", "London is 5 hours ahead of New York City (UTC+0 and UTC-5)."),
 ])
 async def test_time_zones_by_their_names_are_converted_and_compared(clock, question, expected):

@@ -153,8 +153,17 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 
 def _said(written: str, name: str) -> str:
     """A place as the user wrote it; a time zone by its name for people ("pst": "Pacific Time"); a place written in
-    lower case by its own name ("sacramento california": "Sacramento")."""
-    return name if zone_first(written) or not written or (written.islower() and written.isascii() and name) else written
+    lower case by its own name, with where it is when that was said ("sacramento california": "Sacramento,
+    California"; "paris texas": "Paris, Texas", never a bare "Paris")."""
+    if zone_first(written) or not written:
+        return name
+    if not (written.islower() and written.isascii() and name):
+        return written
+    cased = _name_cased(written)
+    if key_of(cased) != key_of(name) and key_of(cased).startswith(key_of(name)):
+        qualifier = cased[len(name):].strip(" ,")
+        return f"{name}, {qualifier}" if qualifier else name
+    return name
 
 
 def _converted(args: ClockArgs, data: dict, zh: bool) -> str:

@@ -387,6 +387,14 @@ def test_a_time_said_by_what_happens_then_is_not_read_as_the_day_alone(question)
     assert read(question) is None  # was tomorrow at the day's default hour, about "at daybreak"
 
 
+@pytest.mark.parametrize("question", ["remind me every 2 hours to drink water", "remind me at 9 to call mom every other day",
+                                      "make reminder to pay rent on the 30th of every month"])
+def test_a_repeat_no_reminder_here_keeps_is_never_set_once(question):
+    """Was one reminder, in 2 hours about "every to drink water", or on the 30th about "pay rent of every month"."""
+    request = read(question)
+    assert request is None or request.action != "set"
+
+
 @pytest.mark.parametrize("question", ["my alarm didn't go off this morning", "the alarm is too loud",
                                       "alarm clocks for heavy sleepers", "what alarm sound is best at 6am",
                                       "have a good day", "i need a reminder"])

@@ -719,8 +719,9 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
         text = text.rsplit(None, 1)[0]
     if not text and rest:
         return None
-    if _UNREAD_TIME.match(text):
-        return None  # "tomorrow at daybreak", "at bedtime": a time of day the rules do not read, not what it is about
+    if _UNREAD_TIME.match(text) or _repeats_unread(body):
+        return None  # "tomorrow at daybreak", "at bedtime": a time of day the rules do not read, not what it is about;
+        # "on the 30th of every month": a repeat the reminders do not keep, never one set once
     if text.replace(":", "").isdigit() or set(text.casefold().split()) <= _REQUEST_WORDS:
         text = ""  # "i want a [10 minute timer]", "a brand new [timer]", "an alarm clock", "[12] noon": no subject
     if _last_word(rest) in ("to", "that", "about"):
@@ -734,6 +735,20 @@ _ABOUT = Phrases(("[and] (to|that|about|of|so i can)",), re.IGNORECASE)
 # A time of day said by what happens then, which no clock reading gives ("an alarm for tomorrow at daybreak")
 _UNREAD_TIME = Phrases(("(at|around|by|before|after|until) [the] (daybreak|dawn|sunrise|sunup|first light|twilight|dusk|"
                         "sunset|sundown|nightfall|bedtime|lunchtime|dinnertime|teatime)",), re.IGNORECASE)
+# How often a reminder comes back that none here does (daily, on weekdays and weekly ones are read as such)
+_UNREAD_REPEAT = Phrases(("(every|each) (month|year|fortnight|hour)", "(monthly|yearly|annually|biweekly|fortnightly|hourly)",
+                          "of (every|each) month", "once a (month|year)", "(twice|three times) a (day|week|month)"),
+                         re.IGNORECASE)
+
+
+def _repeats_unread(body: str) -> bool:
+    """``body`` says a reminder comes back in a way none here does ("on the 30th of every month", "every 2 hours",
+    "every other day"): never one set once (daily, weekday and weekly ones are read before)."""
+    words = body.casefold().split()
+    return bool(_UNREAD_REPEAT.search(body)) or any(
+        w in ("every", "each") and i + 1 < len(words) and (words[i + 1][:1].isdigit() or words[i + 1] in (
+            "other", "few", "couple", "two", "three", "four", "five", "six", "ten", "second", "third"))
+        for i, w in enumerate(words))
 # The words a request to set one is made of, which are never what it is about when they are all that is left
 _REQUEST_WORDS = frozenset("""
 i i'd i'm id want wanna wish need needs gotta got have get like would could can you u me my a an the one another

@@ -130,6 +130,7 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
 
 @pytest.mark.parametrize("question, answer", [
     ("how many cm is 5 feet 11 inches", "71 inches = 180.34 cm"),
+    ("how many cm is 5 foot 10", "70 inches = 177.8 cm"), ("5 foot 10 to cm", "70 inches = 177.8 cm"),  # a height
     ("convert 1 hour and 45 minutes to hours", "105 minutes = 1.75 hours"),
     ("how many minutes is 1 hour and 45 minutes?", "1.75 hours = 105 minutes"),
     ("3小时20分钟是多少秒", "200分钟 = 12000秒"),

@@ -93,6 +93,13 @@ def _without_trail(question: str) -> str:
 _HERE = frozenset({"", "这里", "这儿", "本地", "我这里", "我这儿", "我们这里", "我们", "我", "here", "my place"})
 
 
+def _as_written(question: str, piece: str) -> str:
+    """``piece`` (words read in lower case) as the question writes it ("Tokyo"); as read where its words stand apart
+    otherwise ("glenwood springs, co")."""
+    at = question.casefold().find(piece)
+    return question[at:at + len(piece)] if at >= 0 and len(question.casefold()) == len(question) else piece
+
+
 def is_here(place: str) -> bool:
     """No place, or the user's own said in words ("here", "my place", "这里"): the clock of this machine."""
     return " ".join(place.casefold().split()) in _HERE
@@ -391,7 +398,7 @@ class ClockReading:
             return [ClockArgs(ask=ask, place=country)]  # "the peruvian time zone": Peru's
         if (found := self.places().named_around(said, start, end)) is not None and found[1].timezone:
             # the place as written, its qualifier with it ("paris texas": Paris, Texas; its name alone is Paris, France)
-            return [ClockArgs(ask=ask, place=found[0])]
+            return [ClockArgs(ask=ask, place=_as_written(question, found[0]))]
         return [ClockArgs(ask=ask, place=named[1])] if named is not None else None
 
     def country_of_people(self, word: str) -> str | None:

@@ -265,6 +265,22 @@ async def test_one_is_cancelled_by_its_subject_its_kind_or_its_time(fake, make_a
     assert sorted(text for text, _ in _due(app)) == sorted(left), result.answer
 
 
+@pytest.mark.parametrize("cancel", ["cancel the alarm", "cancel my alarm", "turn off my alarm", "取消闹钟"])
+async def test_the_alarm_is_the_one_set_with_no_subject_never_a_reminder_about_something(fake, make_app, cancel):
+    """An alarm is a reminder set with no subject ("wake me up at 6:30"): "cancel the alarm" cancels it, with a
+    reminder and a timer pending beside it; with none pending, it cancels nothing (it had cancelled the only
+    reminder, about calling mum)."""
+    app = make_app(clock=CLOCK)
+    assert (await app.ask("remind me at 5pm to call mum", one_shot="ask")).ok
+    nothing = await app.ask(cancel)
+    assert nothing.model_calls == 0 and [text for text, _ in _due(app)] == ["call mum"], nothing.answer
+    assert (await app.ask("set a timer for 20 minutes", one_shot="ask")).ok
+    assert (await app.ask("wake me up at 630", one_shot="ask")).ok
+    result = await app.ask(cancel)
+    assert result.route == "reminders" and result.model_calls == 0, result.answer
+    assert sorted(text for text, _ in _due(app)) == ["", "call mum"], result.answer  # the timer and the reminder
+
+
 async def test_clearing_the_reminders_in_chinese_cancels_every_one(fake, make_app):
     app = make_app(clock=CLOCK)
     for question in ("remind me at 5pm to call mum", "提醒我明天早上8点浇花"):

@@ -444,6 +444,8 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
             what = what[the.end():].strip()
         if not what and _TIMER.search(text):
             what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
+        elif not what and ("闹钟" if zh else "alarm") in text.casefold():
+            what = "闹钟" if zh else "alarm"  # "cancel my alarm": an alarm, not any reminder
         return RemindersArgs(action="cancel", target=what)
     if not zh:
         text = _ask_first(text)  # "i have an appointment tomorrow at 9 remind me": "remind me i have …"

@@ -26,12 +26,16 @@ from _common import machine
 from assistant.store import Store, TurnRow
 
 
-def cpu_of(args: list[str], env: dict[str, str], stdin: str | None = None) -> float:
+def _cpu(argv: list[str], env: dict[str, str], stdin: str | None = None) -> float:
+    """The CPU of one process (and of its children it waited for), user + system."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "assistant", *args], env=env, input=stdin, capture_output=True, text=True,
-                   timeout=120)
+    subprocess.run(argv, env=env, input=stdin, capture_output=True, text=True, timeout=120)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cpu_of(args: list[str], env: dict[str, str], stdin: str | None = None) -> float:
+    return _cpu([sys.executable, "-m", "assistant", *args], env, stdin)
 
 
 _FLOOR = ("import asyncio, sqlite3\nfrom pydantic import BaseModel\n\n\nclass One(BaseModel):\n    x: int = 0\n\n\n"
@@ -40,11 +44,7 @@ _FLOOR = ("import asyncio, sqlite3\nfrom pydantic import BaseModel\n\n\nclass On
 
 def cpu_of_code(code: str, env: dict[str, str]) -> float:
     """The CPU of ``python -c code`` (pydantic's plugins off, as the command turns them off)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-c", code], env={**env, "PYDANTIC_DISABLE_PLUGINS": "__all__"},
-                   capture_output=True, timeout=60)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return _cpu([sys.executable, "-c", code], {**env, "PYDANTIC_DISABLE_PLUGINS": "__all__"})
 
 
 def filled(path: Path, turns: int) -> Store:

@@ -76,8 +76,8 @@ ALIAS_MIN_POPULATION = 300_000
 
 def _by_that_name(said: str, place: Place) -> bool:
     """Whether ``place`` is known by the name ``said`` (a key): its own name; a spelling of it, begun with the same
-    letter ("bruges": Brugge, "simla": Shimla); a name in Chinese; or, for a city of ``ALIAS_MIN_POPULATION`` and more, another name people use
-    ("bombay": Mumbai, "cochin": Kochi). The alternate names the index keeps also hold a smaller place's old or
+    letter ("bruges": Brugge, "simla": Shimla); a name in Chinese; or, for a city of ``ALIAS_MIN_POPULATION`` and
+    more, another name people use ("bombay": Mumbai, "cochin": Kochi). The alternate names the index keeps also hold a smaller place's old or
     local names ("grey eagle": Black Mountain, "pixley": East Independence, "ulen": Oullins, "wy": Wé), which
     would answer for a place the user did not name: not taken, the name is then looked up online or said unknown."""
     own = key(place.name)
@@ -217,19 +217,19 @@ class Gazetteer:
 
     def candidates(self, name: str, country: str | None = None, min_population: int = 0,
                    admin1: str | None = None) -> list[Place]:
-        sql = ("SELECT p.geonameid, p.name, p.country, p.latitude, p.longitude, p.population, p.timezone "
+        k = key(name)
+        sql = ("SELECT n.curated, p.geonameid, p.name, p.country, p.latitude, p.longitude, p.population, p.timezone "
                "FROM names n JOIN places p USING (geonameid) WHERE n.key = ? AND p.population >= ?")
-        params: list[object] = [key(name), min_population]
+        params: list[object] = [k, min_population]
         if country:
             sql += " AND p.country = ?"
             params.append(country)
         if admin1:
             sql += " AND p.admin1 = ?"
             params.append(admin1)
-        sql = sql.replace("SELECT p.geonameid", "SELECT n.curated, p.geonameid")
         sql += " ORDER BY n.curated DESC, p.population DESC"  # a name's curated place, then the biggest
-        k = key(name)
-        places = [_place(r[1:]) for r in self._rows(sql, tuple(params)) if r[0] or _by_that_name(k, _place(r[1:]))]
+        found = [(r[0], _place(r[1:])) for r in self._rows(sql, tuple(params))]
+        places = [place for curated, place in found if curated or _by_that_name(k, place)]
         # A city that bears the name as its own (Porto, Dili, Islamabad) before a bigger one that once had it as
         # an alternate name (Bordeaux, Delhi, Chattogram).
         return sorted(places, key=lambda p: not (key(p.name) == k and p.population >= ROUTING_MIN_POPULATION))

@@ -159,11 +159,16 @@ def _said(written: str, name: str) -> str:
         return name
     if not (written.islower() and written.isascii() and name):
         return written
-    cased = _name_cased(written)
-    if key_of(cased) != key_of(name) and key_of(cased).startswith(key_of(name)):
-        qualifier = cased[len(name):].strip(" ,")
-        return f"{name}, {qualifier}" if qualifier else name
-    return name
+    return _with_where(_name_cased(written), name) or name
+
+
+def _with_where(cased: str, name: str) -> str | None:
+    """``name`` with where it is, when ``cased`` (a place as written, its name cased) is that name and a qualifier
+    ("Paris Texas": "Paris, Texas"; "Glenwood Springs, CO"); ``None`` when it is not."""
+    if not cased or key_of(cased) == key_of(name) or not key_of(cased).startswith(key_of(name)):
+        return None
+    qualifier = cased[len(name):].strip(" ,")
+    return f"{name}, {qualifier}" if qualifier else name
 
 
 def _converted(args: ClockArgs, data: dict, zh: bool) -> str:
@@ -194,9 +199,7 @@ def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
     Central Time on …")."""
     d = date.fromisoformat(data["date"])
     where = "" if is_here(args.place) else _name_cased(args.place)
-    if where and key_of(data["place"]) != key_of(where) and key_of(where).startswith(key_of(data["place"])):
-        qualifier = where[len(data["place"]):].strip(" ,")  # "tokyo japan", "paris texas": the place, and where it is
-        where = f"{data['place']}, {qualifier}" if qualifier else data["place"]
+    where = _with_where(where, data["place"]) or where  # "tokyo japan", "paris texas": the place, and where it is
     if data.get("zone_named"):
         where = data["place"]
         if zh:
@@ -207,7 +210,7 @@ def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
         if zh:
             return (f"{where}现在有 {len(offsets)} 个不同的时区偏移,从 {offsets[0]} 到 {offsets[-1]};首都现在是"
                     f"{zh_date(d)} {data['time']}({data['utc_offset']})。")
-        country = _country_said(data.get("country") or where if len(args.place.strip()) <= 3 else where)
+        country = _country_said(_country_written(args.place, data["country"]))
         return (f"{country} keeps {len(offsets)} UTC offsets now, from {offsets[0]} to {offsets[-1]}; in its capital, "
                 f"{data['place']}, it is {data['time']} on {en_date(d)} ({data['utc_offset']}).")
     if zh:
@@ -227,7 +230,7 @@ def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:
     if zh:
         where = written  # as the user wrote it: 俄罗斯, 纽约
     elif data.get("country"):  # a country as written ("scotland": Scotland), by its name when abbreviated ("usa")
-        where = _country_said(data["country"] if len(written) <= 3 else _name_cased(written))
+        where = _country_said(_country_written(written, data["country"]))
     else:
         where = data["place"]
     if len(offsets) > 1:
@@ -239,6 +242,11 @@ def _zone_said(args: ClockArgs, data: dict, zh: bool) -> str:
     if zh:
         return f"{where}用的是 {zone} 时间,现在是 {offset}({time})。"
     return f"{where} is on {zone} time: {offset} now (it is {time} there)."
+
+
+def _country_written(written: str, country: str) -> str:
+    """A country as the user wrote it ("scotland": Scotland), by its name when abbreviated ("usa": United States)."""
+    return country if len(written.strip()) <= 3 else _name_cased(written)
 
 
 def _country_said(name: str, start: bool = True) -> str:

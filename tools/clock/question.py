@@ -248,13 +248,13 @@ _NOT_POSSESSIVE = frozenset({"what", "it", "that", "let", "there", "here", "when
 _DIRECTIONS = frozenset({"north", "south", "east", "west", "northern", "southern", "eastern", "western", "central",
                          "upstate", "downstate", "northeast", "northwest", "southeast", "southwest", "northeastern",
                          "northwestern", "southeastern", "southwestern", "coastal", "rural", "downtown"})
-# How a country's people are named from its name: the ending said, and what the name ends with instead.
 # The countries whose people's word takes no regular ending ("the french time zone": France's)
 _PEOPLE = {"french": "france", "dutch": "netherlands", "swiss": "switzerland", "greek": "greece", "thai": "thailand",
            "filipino": "philippines", "welsh": "wales", "irish": "ireland", "english": "england", "scottish": "scotland",
            "danish": "denmark", "swedish": "sweden", "finnish": "finland", "polish": "poland", "spanish": "spain",
            "portuguese": "portugal", "norwegian": "norway", "icelandic": "iceland", "kiwi": "new zealand",
            "aussie": "australia", "british": "united kingdom", "american": "united states", "korean": "south korea"}
+# How a country's people are named from its name: the ending said, and what the name ends with instead.
 _PEOPLE_ENDINGS = (("vian", ("",)), ("ian", ("ia", "a", "y", "")), ("ean", ("ea", "e")), ("an", ("a", "o", "")),
                    ("ese", ("", "a")), ("ish", ("land", "ey", "")), ("i", ("", "istan")))
 

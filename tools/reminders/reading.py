@@ -744,12 +744,13 @@ _UNREAD_REPEAT = Phrases(("(every|each) (month|year|fortnight|hour)", "(monthly|
 
 
 def _repeats_unread(body: str) -> bool:
-    """``body`` says a reminder comes back in a way none here does ("on the 30th of every month", "every 2 hours",
-    "every other day"): never one set once (daily, weekday and weekly ones are read before)."""
+    """``body`` (numbers in words already digits) says a reminder comes back in a way none here does ("on the 30th of
+    every month", "every 2 hours", "every other day"): never one set once (daily, weekday and weekly ones are read
+    before)."""
     words = body.casefold().split()
     return bool(_UNREAD_REPEAT.search(body)) or any(
-        w in ("every", "each") and i + 1 < len(words) and (words[i + 1][:1].isdigit() or words[i + 1] in (
-            "other", "few", "couple", "two", "three", "four", "five", "six", "ten", "second", "third"))
+        w in ("every", "each") and i + 1 < len(words)
+        and (words[i + 1][:1].isdigit() or words[i + 1] in ("other", "few", "couple", "second", "third"))
         for i, w in enumerate(words))
 # The words a request to set one is made of, which are never what it is about when they are all that is left
 _REQUEST_WORDS = frozenset("""

@@ -10,7 +10,7 @@ import json
 import os
 import sys
 import traceback
-from typing import Callable, Sequence
+from typing import Sequence
 
 from assistant.errors import AssistantError
 from assistant.frontends.cli.parser import build_parser, short_help
@@ -67,13 +67,6 @@ def _say_unshown() -> None:
            "to fix it.")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command (``argv`` None: this process is the command, and its garbage collector is tuned to it)."""
-    if argv is None:
-        return _collected_for_one_command(_main, None)
-    return _main(argv)
-
-
 # A command's objects are almost all alive until it exits: the modules it loads, their tables and the reader's
 # weights. The collector's young generation is examined every 700 new objects by default, about 90 times in one
 # question answered by rule, finding nothing (a tenth of its CPU); and the collection at exit walks every object only
@@ -82,11 +75,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 _YOUNG = 100_000
 
 
-def _collected_for_one_command(run: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command (``argv`` None: this process is the command, and its garbage collector is tuned to it)."""
+    if argv is not None:
+        return _main(argv)
     _, older, oldest = gc.get_threshold()
     gc.set_threshold(_YOUNG, older, oldest)
     try:
-        return run(argv)
+        return _main(None)
     finally:
         gc.freeze()  # the exit's own collection skips them all; files, the database and the zygote are closed
 

@@ -392,6 +392,14 @@ async def routed(tool: Clock, question: str) -> str:
     ("明天什么日子", "明天是2026年11月23日(星期一)。"),
     ("还有多少天过年", "距离春节(2027年2月6日,星期六)还有76天。"),
     ("距离春节还有多久", "距离春节(2027年2月6日,星期六)还有76天。"),
+    # the time asked with 什么, the year or the month asked (today's date says them), a time of day in numerals
+    ("纽约现在是什么时间", "纽约现在是2026年11月22日(星期日) 05:00(UTC-5)。"),
+    ("现在是什么时间", "现在是2026年11月22日(星期日) 18:00(UTC+8)。"),
+    ("今年是哪一年", "今天是2026年11月22日(星期日)。"),
+    ("现在是几月份", "今天是2026年11月22日(星期日)。"),
+    ("北京时间下午三点是纽约几点", "北京15:00是纽约02:00(UTC+8 与 UTC-5)。"),
+    ("北京时间晚上八点，纽约是几点", "北京20:00是纽约07:00(UTC+8 与 UTC-5)。"),
+    ("三亚下午两点是伦敦几点", "三亚14:00是伦敦06:00(UTC+8 与 UTC+0)。"),
 ])
 async def test_questions_in_other_words(clock, question, expected):
     assert await routed(clock(), question) == expected

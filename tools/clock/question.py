@@ -25,6 +25,11 @@ from tools.reading.time_of_day import ZH_PART, clock_time, hour_said
 # The certain forms. Each names what it asks; the pieces (a place, a date) must then be read exactly.
 
 
+# An hour and a minute in Chinese numerals ("三", "十二", "两"; "十五", "零五"), read only inside a time of day: a place's
+# name may hold a numeral ("三亚", "十堰").
+_ZH_HOUR = "(?:十[一二]?|[一二两三四五六七八九])"
+_ZH_MINUTE = "(?:[一二三四五]?十[一二三四五六七八九]?|零?[一二三四五六七八九])"
+
 # The questions of the clock read by their form (tools/reading/forms.py): a time difference, a time of day in one place
 # said in another's, the time or the days left until something, the days between two dates, a date. A form's slots
 # read a place or a date as written; the tool checks each (a place it knows, a date it can read) and the next form
@@ -52,8 +57,8 @@ _FORMS = Forms([(said, ask) for ask, said in (
     ("convert", "[<lead>] (what time (is it|will it be|would it be)|(what's|what is) the time) in {other_place} "
                 "(when|if) the time (in|on) {place} is {at:clock}"),
     ("convert", "[<lead>] [(convert|what's|what is)] {at:clock} [in] {place:few} [time] (in|to) {other_place:few} [time]"),
-    ("convert", "[<lead>] {place:zh_name} [时间] {at:zh_clock} [(是|等于|相当于|的时候)] {other_place:zh_name} [时间] "
-                "(几点|几点钟|什么时间|几点了)"),
+    ("convert", "[<lead>] {place:zh_name} [时间] {at:zh_clock} [(是|等于|相当于|的时候)] [(,|，)] {other_place:zh_name} [时间] "
+                "[是] (几点|几点钟|什么时间|几点了)"),
     # the zone of a place one may be in: "if i'm in japan, what time zone am i in", "what timezone would i be in if i
     # traveled to moscow"
     ("zone", "[<lead>] if (i'm|i am|you're|you are|we're|we are|i was|i were) in {place} [,] what (timezone|time zone) "
@@ -80,7 +85,7 @@ _FORMS = Forms([(said, ask) for ask, said in (
    kinds={"unit": ("days", "weeks", "months")},
    types={"text": r".+?", "few": r"\S+(?:\s+\S+){0,3}?", "clock": r"[^\s,]+(?:\s?[ap]\.?m\.?)?",
           "zh_place": r"[^\s,，]+?", "zh_name": r"[^\s,，\d]+?", "zh_date": r"[^到至]+?",
-          "zh_clock": rf"(?:{ZH_PART})?\s*\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?",
+          "zh_clock": rf"(?:{ZH_PART})?\s*(?:\d{{1,2}}|{_ZH_HOUR})\s*(?:点|时|:)\s*(?:半|(?:\d{{1,2}}|{_ZH_MINUTE})\s*分?|[一三]刻)?",
           "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago)", "today": r"today", "possessive": r"'?s"})
 
 
@@ -107,7 +112,7 @@ def is_here(place: str) -> bool:
 
 TIME_WORDS = Phrases((
     "几点", "多少分钟", "几分钟", "多少小时", "几个小时", "时间", "时差", "时区", "小时", "农历", "阴历", "星期几", "周几", "礼拜几", "几号",
-    "哪天", "多少天", "几天", "日期", "日子", "多久", "节", "放假", "假期", "time", "date", "day", "days", "weekday", "until",
+    "哪天", "多少天", "几天", "日期", "日子", "多久", "节", "放假", "假期", "哪一年", "哪年", "几几年", "几月", "time", "date", "day", "days", "weekday", "until",
     "clock", "today", "today's", "timezone", "holidays", "holiday", *(f"{zone}{kind}t" for zone in "ecmp" for kind in "sd"),
     "utc", "gmt", "year", "month", "hours (ahead|behind)", "(far|much) (ahead|behind)", *HOLIDAY_WORDS), re.IGNORECASE)
 
@@ -140,6 +145,8 @@ class ClockQuestions:
                         return args.model_copy(update={"ask": "days_until", "date": args.at, "at": ""})
                     continue
                 return args.model_copy(update={"at": en_digits(args.at)})
+            if ask == "convert" and CJK.search(args.at):
+                args = args.model_copy(update={"at": to_digits(args.at.replace("两", "二"))})  # "下午两点": in digits
             if ask == "convert" and clock_time(args.at) is None:
                 if clock_time(digits := en_digits(args.at)) is None:
                     continue  # "3" or "3点" alone: morning or afternoon is not certain
@@ -201,11 +208,15 @@ _NEXT = frozenset({"next", "when", "when's", "whens", "until", "till", "til", "u
                    "nearest", "following", "another", "again", "any", "comming"})
 # The same in Chinese: what asks for the time, what for the day, and what else they are said with (the longest first).
 _ZH_TIME_ASKS = ("几点", "时间", "几时")
-_ZH_DAY_ASKS = ("日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日", "几月几号", "哪天", "哪一天")
+_ZH_DAY_ASKS = ("日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日", "几月几号", "哪一年", "哪年", "几几年", "几月份",
+                "几月", "哪天", "哪一天")  # the year or the month asked: today's date says them
+_ZH_ALONE = 8  # the first asks name a day alone; the rest ask of a day said ("今年是哪一年"; "哪年呀?" alone: of what?)
+_ZH_THIS = ("今年", "这个月", "本月", "现在", "今天", "目前", "当前")
 _ZH_SAID_WITH = tuple(sorted({
     "几点几分", "几点钟", "几点了", "几点", "几时", "时间", "日期", "几号", "星期几", "周几", "礼拜几", "什么日子", "几月几日",
     "几月几号", "哪一天", "哪天", "现在", "当前", "目前", "此刻", "这会儿", "查询", "查一下", "查", "看看", "看一下", "精确", "准确", "具体",
-    "当地", "的", "是", "了", "吗", "呢", "啊", "请问", "告诉我", "今天是", "多少"}, key=len, reverse=True))
+    "当地", "的", "是", "了", "吗", "呢", "啊", "请问", "告诉我", "今天是", "多少", "什么", "是什么", "哪一年", "哪年", "几几年",
+    "几月份", "几月", "今年", "这个月", "本月"}, key=len, reverse=True))
 _ZH_ZONE_SAID_WITH = tuple(sorted({
     "时区", "是什么", "是哪个", "是多少", "哪一个", "哪个", "什么", "啥", "用的是", "属于", "用", "在", "是", "的", "呢", "啊",
     "请问", "现在"}, key=len, reverse=True))
@@ -347,7 +358,7 @@ class ClockReading:
         if asks_time:
             return [ClockArgs(ask="now", place="")] if not rest else self._in_place("now", rest)
         weekday = any(p in question for p in ("星期几", "周几", "礼拜几"))
-        if not rest and not any(p in question for p in _ZH_DAY_ASKS[:8]):
+        if not rest and not any(p in question for p in _ZH_DAY_ASKS[:_ZH_ALONE]) and not any(p in question for p in _ZH_THIS):
             return None  # "哪天的?": which day of what was said before, no date of its own
         if not rest:
             return [ClockArgs(ask="weekday" if weekday else "date", date="今天")]

@@ -52,7 +52,7 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("tell me to take out the trash in an hour", NOW + timedelta(hours=1), "take out the trash", "reminder"),
     ("new notification for meeting in two hours", NOW + timedelta(hours=2), "meeting", "reminder"),
     ("add an event reminder for the meeting at 3pm", NOW.replace(hour=15, minute=0), "the meeting", "reminder"),
-    ("提醒我晚上记得穿正装", NOW.replace(hour=20, minute=0), "记得穿正装", "reminder"),  # a part of the day alone
+    ("提醒我晚上记得穿正装", NOW.replace(hour=20, minute=0), "穿正装", "reminder"),  # a part of the day alone
     # the request's own words are not what it is about ("i want a" was a timer's subject, shown when it rang)
     ("i want a 10 minute timer", NOW + timedelta(minutes=10), "", "timer"),
     ("i wish to have a 10 minute timer", NOW + timedelta(minutes=10), "", "timer"),
@@ -74,6 +74,21 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("remind me to call the 5th caller at 3pm", NOW.replace(hour=15, minute=0), "call the 5th caller", "reminder"),
     ("5号下午3点提醒我交房租", NOW.replace(month=12, day=5, hour=15, minute=0), "交房租", "reminder"),
     ("提醒我去5号楼下午3点开会", NOW.replace(hour=15, minute=0), "去5号楼开会", "reminder"),  # a building, no day
+    # the alarm set to a time; the verb said before it is no subject (was "设个"); the weekdays said twice
+    ("把闹钟设在下午三点", NOW.replace(hour=15, minute=0), "", "reminder"),
+    ("帮我把闹钟设置为6点半", NOW.replace(day=27, hour=6, minute=30), "", "reminder"),
+    ("明早七点设个闹钟", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),
+    ("请帮我设一个明天早上7点的闹铃", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),  # the alarm's other word
+    ("三分钟倒计时", NOW + timedelta(minutes=3), "", "timer"),  # the span said first
+    ("记得提醒我明天下午两点交作业", NOW.replace(day=27, hour=14, minute=0), "交作业", "reminder"),  # not "记得 交作业"
+    ("别让我忘了下午三点开会", NOW.replace(hour=15, minute=0), "开会", "reminder"),  # what not to forget
+    ("don't let me forget to buy milk at 5pm", NOW.replace(hour=17, minute=0), "buy milk", "reminder"),
+    ("set alarm for 8 on saturday", NOW.replace(day=28, hour=8, minute=0), "", "reminder"),  # was "on saturday" alone
+    ("start a countdown of 90 seconds", NOW + timedelta(seconds=90), "", "timer"),  # was about "of"
+    ("put a timer on for half an hour", NOW + timedelta(minutes=30), "", "timer"),
+    ("帮我设置一个30秒的计时", NOW + timedelta(seconds=30), "", "timer"),  # 计时 said last
+    ("闹钟明天六点", NOW.replace(day=27, hour=6, minute=0), "", "reminder"),  # the alarm and its time, no verb
+    ("过十分钟叫我一下", NOW + timedelta(minutes=10), "", "reminder"),  # was about "一下"
     ("remind me that i have an appointment twelve o clock on saturday", NOW.replace(day=28, hour=12, minute=0),
      "i have an appointment", "reminder"),  # "o clock" written apart: the hour, not part of the subject
 ])
@@ -91,6 +106,10 @@ def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question
     ("今天有什么日程", "list", ""), ("清空提醒", "cancel", "all"), ("清空闹钟", "cancel", "all"),
     ("get rid of my eight am alarm", "cancel", "8 am"), ("please erase the dentist reminder", "cancel", "dentist"),
     ("switch off the 6:30 alarm", "cancel", "6:30"),
+    # asked as what was set, or its hour; cancelled with 把 … 关掉
+    ("我设了哪些闹钟", "list", ""), ("明天的闹钟是几点", "list", ""), ("我明早的闹钟设好了吗", "list", ""),
+    ("我定了几个闹钟", "list", ""), ("把七点的闹钟关掉", "cancel", "7点"), ("帮我把明天的提醒取消了", "cancel", "明天"),
+    ("看一下我的闹钟", "list", ""), ("我的闹钟", "list", ""), ("关闭闹钟", "cancel", "闹钟"), ("关闭所有闹钟", "cancel", "all"),
 ])
 def test_listing_and_cancelling_in_words(question, action, target):
     request = read(question)
@@ -467,6 +486,8 @@ async def test_the_daemons_firer_holds_the_reminders_while_it_runs(tmp_path):
     ("每天早上8点提醒我吃药", "daily", "早上8点", "吃药"),
     ("每周一上午10点提醒我开周会", "weekly", "周一上午10点", "开周会"),
     ("每个工作日9点提醒我打卡", "weekdays", "9点", "打卡"),
+    ("工作日每天早上7点叫我", "weekdays", "早上7点", ""),  # the weekdays said twice: no subject "每天"
+    ("每个工作日早上七点设个闹钟", "weekdays", "早上7点", ""),  # was about "设个"
     ("i need a reminder every single day at nine am", "daily", "at 9 am", ""),
     ("set a reminder for wednesdays at two pm", "weekly", "wednesday at 2 pm", ""),  # was once, about "wednesdays"
 ])
@@ -478,6 +499,12 @@ def test_a_reminder_that_comes_back_is_read_with_how_and_its_first_time(question
     assert first > now and first.astimezone(now.tzinfo).weekday() < 5 if repeat == "weekdays" else first > now
     if repeat == "daily" and when == "at 9":
         assert first == datetime(2026, 11, 28, 9, 0, tzinfo=now.tzinfo)  # 9 in the morning, tomorrow: today's is gone
+
+
+def test_the_first_weekday_is_the_user_s_own_weekday_not_the_machine_zone_s():
+    sunday_evening = datetime(2026, 11, 22, 18, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # Sunday 10:00 in UTC
+    request = read("每个工作日早上七点设个闹钟", sunday_evening)
+    assert request is not None and request.due_read.at == datetime(2026, 11, 23, 7, 0, tzinfo=sunday_evening.tzinfo)
 
 
 def test_a_reminder_that_comes_back_keeps_its_wall_time_across_a_daylight_saving_change():
@@ -570,3 +597,22 @@ async def test_a_day_and_an_hour_said_apart_are_one_alarm(fake, make_app):
     assert result.ok and result.route == "reminders" and result.model_calls == 0
     (kept,) = Book(app.store.path).listed()
     assert kept.due.astimezone(timezone.utc).day == 28 and kept.due.astimezone(timezone.utc).hour == 5
+
+
+async def test_chinese_alarms_set_listed_and_cancelled_by_their_day_or_hour_in_other_words(fake, make_app):
+    app = make_app()
+    for question in ("把闹钟设在明天早上七点", "每个工作日晚上九点半设个闹钟", "周五晚上八点提醒我看球赛"):
+        result = await app.ask(question)
+        assert result.ok and result.model_calls == 0 and result.route == "reminders", question
+    book = Book(app.store.path)
+    assert sorted((r.text, r.repeat or "") for r in book.listed()) == [("", ""), ("", "weekdays"), ("看球赛", "")]
+    listed = await app.ask("我设了哪些闹钟")
+    assert listed.ok and listed.route == "reminders" and "看球赛" in listed.answer
+    gone = await app.ask("取消明天早上的闹钟")  # the one due tomorrow morning; not Friday evening's
+    assert gone.ok and gone.model_calls == 0 and "已取消" in gone.answer
+    left = book.listed()
+    tomorrow = (datetime.now().astimezone() + timedelta(days=1)).date()
+    assert len(left) == 2 and all(r.due.astimezone().date() != tomorrow or r.repeat for r in left)
+    gone = await app.ask("把周五晚上的提醒删掉")
+    assert gone.ok and "看球赛" in gone.answer and [r.repeat for r in book.listed()] == ["weekdays"]
+    assert fake.requests == []

@@ -181,6 +181,30 @@ def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Lit
     return None
 
 
+# The hours a part of the day covers, for a reminder named by its day and part ("取消明天早上的闹钟", "cancel
+# tomorrow morning's alarm"): from the first hour to before the second.
+_PART_HOURS = {"morning": (4, 12), "早上": (4, 12), "早晨": (4, 12), "清晨": (4, 9), "上午": (6, 12), "明早": (4, 12),
+               "今早": (4, 12), "凌晨": (0, 6), "afternoon": (12, 18), "下午": (12, 18), "中午": (11, 14),
+               "evening": (17, 24), "night": (18, 24), "傍晚": (16, 20), "晚上": (17, 24), "今晚": (17, 24),
+               "明晚": (17, 24), "tonight": (17, 24), "夜里": (18, 24)}
+
+
+def day_said(said: str, now: datetime) -> tuple[date, tuple[int, int]] | None:
+    """The day ``said`` names and the hours of the part of it said (all day when none): what a reminder named by
+    its day is due within ("tomorrow morning", "明天", "周五晚上"); ``None`` when it names no day or names an hour."""
+    text = _plain(said)
+    zh = bool(CJK.search(text))
+    day_m = (_ZH_DAY if zh else _EN_DAY).search(text)
+    if day_m is None or any(c.isdigit() for c in text[:day_m.start()] + text[day_m.end():]):
+        return None
+    day = _day(now, day_m.groupdict(), zh)
+    if not day:
+        return None
+    folded = text.casefold()
+    hours = next((span for part, span in _PART_HOURS.items() if part in folded), (0, 24))
+    return day, hours
+
+
 def due(when: str, now: datetime) -> Due:
     """When ``when`` ("in 10 minutes", "tomorrow at 9", "明天早上8点", "半小时后") is due, from ``now`` (aware,
     local); a problem said in both languages when it names no time, a past one, a day that does not exist or one
@@ -272,7 +296,7 @@ _SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 
 def _plain(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text).replace("闹铃", "闹钟")  # the alarm's other word
     low = text.lower()
     if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock")):  # the pattern compiles only when needed
         text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[" ".join(m.group(0).lower().split())], text)
@@ -340,28 +364,36 @@ _EN_SET = lazy_compile(
     r"(?P<rest0>(?:\s+(?:to|that|for|about)\b.*)?)"
     r"|(?:please\s+)?(?:(?:i(?:\s+need|\s+want|\s+would\s+like|'d\s+like)(?:\s+you\s+to)?|make\s+sure|have)\s+"
     r"(?:(?:set(?:\s+up)?|start|create|add|make(?:\s+up)?|schedule|initiate|put\s+in|get)\s+)?"
-    r"|(?:set(?:\s+up)?|start|create|add|make(?:\s+up)?|schedule|initiate|put\s+in)\s+)"
+    r"|(?:set(?:\s+up)?|start|create|add|make(?:\s+up)?|schedule|initiate|put\s+in|put)\s+)"
     r"(?:me\s+|up\s+)?(?:an?\s+|the\s+|my\s+|one\s+)?(?:new\s+)?"
     r"(?P<kind>timer|alarm|(?:(?:event|appointment|meeting|calendar)\s+)?reminder|countdown|notification|alert)"
-    r"(?:\s+(?:is\s+)?set)?(?:\s+(?:for|to\s+go\s+off(?:\s+at)?|that\s+goes\s+off|set\s+for))?(?P<rest>.*)"
+    r"(?:\s+(?:is\s+)?set|\s+on(?=\s+for\b)|\s+(?:on|in|to)\s+(?:the|my)\s+calendar)?(?:\s+(?:for|of|to\s+go\s+off(?:\s+at)?|that\s+goes\s+off|set\s+for))?(?P<rest>.*)"
     r"|(?P<remind>remind\s+me|wake\s+me(?:\s+up)?|ping\s+me|nudge\s+me|alert\s+me|give\s+me\s+a\s+(?:shout|nudge|reminder)"
+    r"|(?:don'?t|do\s+not)\s+let\s+me\s+forget(?:\s+about)?"
     r"|tell\s+me(?=\s+to\s.*\b(?:in|at|on|tomorrow|tonight)\b))"
     r"(?P<rest2>.*)"
     r"|(?:(?:a\s+)?new\s+)?(?:notification|alert)\s+(?:for|of|about)\s+(?P<rest4>.+)"
     r"|(?P<dur>.+?)\s+(?P<kind2>timer|countdown)"
     r"|(?:timer|countdown)\s+(?:for\s+)?(?P<rest3>.+))$", re.IGNORECASE)
 _ZH_SET = lazy_compile(
-    r"^(?:(?:帮我|请|给我|麻烦)?(?:设置|设定|设个|定个|开个|来个|建个|加个|调个|订个|设|定|开|建|加|调|订)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒)(?P<after>.*)"
+    r"^(?:(?:帮我|请|给我|麻烦)*(?:设置|设定|设个|定个|开个|来个|建个|加个|调个|订个|设|定|开|建|加|调|订)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒|计时)(?P<after>.*)"
     # an alarm said by its time alone: "明早8:10闹钟", "晚上8:10的闹钟", "另一个7点的闹钟"
-    r"|(?:另一个|另外一个|一个)?(?P<rest4>[^的]*?\d[^的]*?)的?闹钟"
+    r"|(?:另一个|另外一个|一个)?(?P<rest4>[^的,，;；。]*?\d[^的,，;；。]*?)的?(?:(?:设置|设定|设|定|订|开|来|建|加)一?个?)?(?P<kind4>闹钟|倒计时|计时器|定时器|计时)"
+    # what not to forget: "别让我忘了下午三点开会", "不要让我忘记明天交作业"
+    r"|(?:别|不要)让我忘(?:了|记)?(?P<rest6>.+)"
+    # the alarm set to a time: "把闹钟设在下午三点", "闹钟定到明早7点", "帮我把闹钟设置为6点半"
+    r"|(?:帮我|请|给我|麻烦)?把?(?:我的)?闹钟(?:(?:设置|设定|设|定|订|调)(?:在|到|为|成)|(?=[^的,，\d]{0,6}\d))(?P<rest5>.+)"
     r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
 # The list asked for: "我有哪些提醒", "查看最近的日程", "下午的日程是什么", "本周还有什么待办事项"
 _ZH_LIST = Forms([
     ("[我] [<days>] [我] (有|还有) (哪些|什么|几个|没有) <kinds> {rest}", "list"),
     ("(查看|看看|列出|显示|看一下) [(我的|所有|全部|<days> 的)] <kinds> {rest}", "list"),
-    ("[(我的|<days> 的)] <kinds> (有哪些|列表|是什么|有什么) [(呢|啊)]", "list"),
-], phrases={"days": "(今天|明天|上午|下午|晚上|本周|这周|最近)", "kinds": "(提醒|闹钟|定时器|日程 [安排]|待办事项|待办)"},
+    ("[我] [<days>] [我] (设了|定了|设置了|订了|开了) (哪些|什么|几个|多少) [个] <kinds> {rest}", "list"),
+    ("[我] [(我的|<days> 的|<days>)] <kinds> (有哪些|列表|是什么|有什么|是几点|几点响|设在几点|定在几点|设好了吗|设好了没有|设好了没|"
+     "还在吗) [(呢|啊)]", "list"),
+    ("(我的|我所有的|我全部的) <kinds> [(呢|啊|吧)]", "list"),  # "看一下我的闹钟", its ask set aside: "我的闹钟"
+], phrases={"days": "(今天|明天|明早|明晚|今晚|上午|下午|晚上|本周|这周|最近)", "kinds": "(提醒|闹钟|定时器|日程 [安排]|待办事项|待办)"},
    types={"any": r".*?"}, slots={"rest": "any"})
 # One cancelled: by its number ("cancel reminder 2", "取消提醒2号"), or by what it is about or its kind, in either
 # language ("cancel the dentist reminder", "never mind the timer", "取消明天的闹钟", "删除开会那个")
@@ -371,8 +403,9 @@ _CANCELS = Forms([
     ("[please] (cancel|delete|remove|clear|stop|dismiss|erase|disable|deactivate|unset|turn off|switch off|shut off|"
      "get rid of|forget [about]) {what} [(reminders|reminder|timers|timer|alarms|alarm|ones|one)]", "en"),
     ("(never mind|nevermind) [the] {what} (reminders|reminder|timers|timer|alarms|alarm)", "en"),
-    ("[(帮我|请)] (取消|删除|删掉|去掉|关掉|不要|清空) [掉] {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [吧]", "zh"),
+    ("[(帮我|请)] (取消|删除|删掉|去掉|关掉|关闭|不要|清空) [掉] {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [吧]", "zh"),
     ("(取消|删除) [掉] {what:text} (那个|那条)", "zh"),
+    ("[(帮我|请)] 把 {what} [的] (提醒|闹钟|定时器|计时器|倒计时) (取消|删除|删掉|去掉|关掉|关了|关闭|删了) [(掉|了)] [吧]", "zh"),
 ], types={"digits": r"\d+", "any": r"[^,;，；。]*?", "text": r"[^,;，；。]+?"}, slots={"n": "digits", "what": "any"})
 # (what is cancelled is one clause: "cancel the alarm, set a timer for 5 minutes" asks two things)
 
@@ -475,6 +508,7 @@ _EN_REPEAT = lazy_compile(
     r"|(?:on|for)\s+(?P<days>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)\b", re.IGNORECASE)
 _ZH_REPEAT = lazy_compile(r"(?P<daily>每天|每日|天天)|(?P<weekdays>每个工作日|每逢工作日|工作日)"
                           r"|每(?:个)?(?P<week>周|星期|礼拜)(?P<zday>[一二三四五六日天])")
+_ZH_DAILY = lazy_compile(r"每天|每日|天天")
 _PARTS = {"morning": "in the morning", "afternoon": "in the afternoon", "evening": "in the evening", "night": "at night"}
 
 
@@ -488,6 +522,7 @@ def _repeat_in(text: str, zh: bool) -> tuple[str, str, str]:
     rest = (text[:m.start()] + " " + text[m.end():]).strip() if not zh else text[:m.start()] + text[m.end():]
     rest = " ".join(rest.split())
     if zh:
+        rest = _ZH_DAILY.sub("", rest) if not g.get("daily") else rest  # "工作日每天早上7点": the weekdays said twice
         if g.get("zday"):
             return "weekly", f"周{g['zday']}", rest
         return ("weekdays" if g.get("weekdays") else "daily"), "", rest
@@ -507,7 +542,7 @@ def first_due(repeat: str, when: str, now: datetime) -> Due:
     if found.at is None or repeat == "weekly":
         return found
     at = found.at - timedelta(days=1) if found.at - timedelta(days=1) > now else found.at
-    while repeat == "weekdays" and at.astimezone().weekday() >= 5:
+    while repeat == "weekdays" and at.weekday() >= 5:  # in its own zone, the one the user said it in
         at += timedelta(days=1)
     return Due(at=at, problem=found.problem, relative=False, extras=found.extras)
 
@@ -635,11 +670,12 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
         return None
     g = m.groupdict()
     if zh:
-        kind = "timer" if (g.get("kind") or "") in ("定时器", "计时器", "倒计时") or (g.get("rest3") is not None and text.startswith(("倒计时", "计时"))) else "reminder"
+        kind = "timer" if (g.get("kind") or g.get("kind4") or "") in ("定时器", "计时器", "倒计时", "计时") or (g.get("rest3") is not None and text.startswith(("倒计时", "计时"))) else "reminder"
         body = " ".join(x for x in (g.get("rest"), g.get("after"), g.get("pre"), g.get("rest2"), g.get("rest3"),
-                                    g.get("rest4")) if x)
+                                    g.get("rest4"), g.get("rest5"), g.get("rest6")) if x)
         request = _split_zh(body, kind)
-        if request is not None and (g.get("kind") == "闹钟" or g.get("rest4") is not None or "叫醒" in text):
+        alarm = "闹钟" in (g.get("kind"), g.get("kind4")) or g.get("rest5") is not None
+        if request is not None and (alarm or "叫醒" in text):
             request = request.model_copy(update={"when": _zh_in_the_morning(request.when)})
         return request
     kind = "timer" if (g.get("kind0") or g.get("kind") or g.get("kind2") or "").lower() in ("timer", "countdown") \
@@ -648,7 +684,8 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
             next(x for x in (g.get("rest"), g.get("rest2"), g.get("dur"), g.get("rest3"), g.get("rest4")) if x is not None))
     if (g.get("kind") or "").lower() == "alarm" and (bare := re.fullmatch(
             r"\s*(?:for\s+|at\s+)?(\d{1,2}(?::\d{2})?)(\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight|"
-            r"tomorrow(?:\s+(?:morning|afternoon|evening))?))?\s*", body)):
+            r"tomorrow(?:\s+(?:morning|afternoon|evening))?|(?:on\s+)?(?:next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s*",
+            body)):  # "for 8 on saturday": the hour with its day
         body = f"at {bare.group(1)}{bare.group(2) or ''}"  # "an alarm for 7", "for 6 in the morning": a time of day
     request = _split_en(body.strip(), kind)
     waking = (g.get("remind") or "").lower().startswith("wake") or (g.get("kind") or g.get("kind0") or "").lower() == "alarm"
@@ -765,8 +802,13 @@ _ZH_WHEN = lazy_compile(
     rf"(?:(?:{_ZH_PART})\s*)?\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?(?:钟)?"
     r"|(?:过)?(?:[-−–负]\s*)?(?:\d+\s*个?半\s*(?:小时|钟头)|\d+(?:\.\d+)?\s*(?:个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?:半)?(?:\s*(?:零)?\d+\s*(?:分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|\d刻钟)"
     r"\s*(?:以后|之后|后)?"
-    rf"|(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天)\s*(?:{_ZH_PART})?"
+    rf"|(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]"
+    rf"|(?:\d{{4}}年)?\d{{1,2}}月\d{{1,2}}[日号])\s*(?:{_ZH_PART})?"
     rf"|(?:{_ZH_PART})")  # a part of the day alone, as "in the evening" is: "提醒我晚上穿正装"
+
+
+# Words said before the ask that are no part of what to be reminded of: "记得提醒我明天交作业", "到时候叫我"
+_ZH_LEADS = ("一定要记得", "一定记得", "记得要", "记得", "别忘了", "到时候", "到时", "一定要", "务必")
 
 
 def _split_zh(body: str, kind: str) -> RemindersArgs | None:
@@ -780,6 +822,8 @@ def _split_zh(body: str, kind: str) -> RemindersArgs | None:
         rest = rest[:m.start()] + rest[m.end():]
     rest = re.sub(r"^(?:的|在|我)?\s*|(?:的)?(?:吧|哦|啊|呀)?$", "", rest.strip(" ,，")).strip(" ,，")
     rest = next((rest[len(ask):] for ask in ("提醒我", "叫我") if rest.startswith(ask)), rest).strip()
+    rest = next((rest[len(lead):] for lead in _ZH_LEADS if rest.startswith(lead)), rest).strip()  # "记得 交作业"
+    rest = next((rest[:-2] for tail in ("一下", "一声") if rest.endswith(tail)), rest).strip()  # "叫我一下"
     if kind == "timer":
         rest = rest.removeprefix("的")
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)

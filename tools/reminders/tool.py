@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 _SET_VERBS = "run initiate start begin getting up"
 # Words without which no request is one for reminders: checked first, so that a question of another kind does not
 # pay for compiling the reading's patterns
-_MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|count(?:ing)? down|wake|ping me|nudge|alert|notif|remainder|tell\s+me\s+to\s|"
+_MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|count(?:ing)? down|wake|ping me|nudge|alert|notif|remainder|tell\s+me\s+to\s|let me forget|"
                      r"remember|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
-                     r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|倒计时|叫醒|叫我|喊我|通知我|取消|删除|清空|日程|待办", re.IGNORECASE)
+                     r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|闹铃|倒计时|叫醒|叫我|喊我|通知我|取消|删除|清空|日程|待办|让我忘", re.IGNORECASE)
 # A time or a delay said in a request ("at 5", "5pm", "in 10 minutes", "tomorrow", "下午3点", "十分钟后"): a request
 # without reminder words may still set one ("let me know at 5 to call mum")
 _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -325,10 +325,16 @@ class Reminders(Tool[RemindersArgs]):
         return ToolResult.success(action="cancel", cancelled=[r.as_json() for r in done])
 
     def _due_at(self, pending: list[Reminder], said: str) -> list[Reminder]:
-        """The pending ones due at the time of day ``said`` names ("5pm", "下午5点"), or none."""
-        from tools.reminders.reading import due
+        """The pending ones due at the time of day ``said`` names ("5pm", "下午5点"), or on the day and in the part of
+        it it names ("tomorrow morning", "明天", "周五晚上"), or none."""
+        from tools.reminders.reading import day_said, due
 
-        at = due(said if CJK.search(said) else f"at {said}", self.now()).at
+        now = self.now()
+        if (on := day_said(said, now)) is not None:
+            day, (first, last) = on
+            local = [(r, r.due.astimezone(now.tzinfo)) for r in pending]
+            return [r for r, at in local if at.date() == day and first <= at.hour < last]
+        at = due(said if CJK.search(said) else f"at {said}", now).at
         if at is None:
             return []
         return [r for r in pending if r.due.astimezone(at.tzinfo).strftime("%H:%M") == at.strftime("%H:%M")]

@@ -186,6 +186,8 @@ def _plain(question: str) -> str:
     if _MAY_COUNT.search(text) and _rx().numeral_unit.search(text):  # cn2an only where a Chinese numeral counts a unit
         text = to_digits(text)
     text = _SCALE_FIRST.sub(r"\2\1度", text)  # 摄氏25度 → 25摄氏度, 华氏多少度 → 多少华氏度
+    if "米" in text:  # a height as people say it: 一米七五 (1米75) is 1.75 m, 一米八 1.8 m; not 1米75厘米
+        text = re.sub(r"(?<![\d.])(\d)米(\d{1,2})(?![\d.]|\s*(?:厘|公分|分米|毫|[A-Za-z]))", r"\1.\2米", text)
     while (shorter := _LEAD.sub("", text.strip())) != text.strip():
         text = shorter
     return _TRAIL.sub("", text.strip())

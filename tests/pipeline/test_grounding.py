@@ -260,7 +260,8 @@ async def test_a_tool_called_on_chit_chat_in_the_deciding_call_becomes_chat(mode
     assert f"called {tool}" in reason and "answered as chat" in reason
 
 
-@pytest.mark.parametrize("question", ["明天会下雨吗?", "天气怎么样?", "Will it rain?"])
+@pytest.mark.parametrize("question", ["明天会下雨吗?", "天气怎么样?", "Will it rain?",
+                                      "明天会不会下雨", "今天下不下雨?", "后天还会下雪吗"])  # "会不会", "下不": no place
 async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(model, scripted_app, question):
     result = await scripted_app().ask(question)
     assert result.route == "clarify" and result.model_calls == 0

@@ -138,7 +138,7 @@ def test_certain_arithmetic_is_recognised(question, expression):
     ("the average of 3, 5 and 10", "6"), ("mean of 2 and 4", "3"), ("the sum of 1, 2, 3", "6"),
     ("average of 1,000 and 2,000", "1500"), ("3、5、10的平均数", "6"), ("一和二的平均值", "1.5"), ("1、2、3的总和", "6"),
     ("20 percent off 59.99", "47.992"), ("59.99 with 20% off", "47.992"), ("59.99打八折", "47.992"), ("100打八五折", "85"),
-    ("100打7.5折", "75"),
+    ("100打7.5折", "75"), ("原价200元，打八折后多少钱", "160"), ("两百块打八折是多少", "160"), ("100块加50块", "150"),
     # parts and multiples, raised or lowered by a percentage
     ("half of 250", "125"), ("double 37", "74"), ("a third of 90", "30"), ("2 thirds of 120", "80"), ("5 factorial", "120"),
     ("increase 50 by 10%", "55"), ("reduce 80 by 25 percent", "60"), ("250的一半", "125"), ("90的三分之一", "30"),

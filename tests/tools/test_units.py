@@ -46,6 +46,8 @@ def test_an_unknown_unit_is_feedback_naming_it():
     ("convert 5 miles to km", (5, "miles", "km")), ("What is 10 kg in lbs?", (10, "kg", "lbs")),
     ("how many feet in a mile", (1, "mile", "feet")), ("How many grams are in 3 ounces?", (3, "ounces", "grams")),
     ("1 GB is how many MB", (1, "GB", "MB")), ("1,000 m to km", (1000, "m", "km")),
+    # a height as people say it: 一米七五 is 1.75 m
+    ("一米七五是几英尺", (1.75, "米", "英尺")), ("一米八是多少英尺", (1.8, "米", "英尺")), ("1米65是多少英寸", (1.65, "米", "英寸")),
 ])
 def test_conversions_are_routed_with_the_users_units(question, expected):
     assert parse(question) == expected

@@ -21,7 +21,9 @@ _FILLER = lazy_compile(
     r"(?i)\b(?:what\s+is|what's|what’s|whats|how\s+much\s+is|calculate|compute|evaluate|please|pls|plz|tell\s+me|"
     r"(?:can|could)\s+(?:you|u)(?:\s+(?:do|solve|work\s+out))?|do|solve|work\s+out|figure\s+out|gimme|give\s+me|"
     r"quick\s+maths?|maths?|for\s+me|hey|yo|provide(?:\s+me\s+with|\s+me)?)\b"
-    r"|请问|请|帮我|给我|麻烦|计算一下|计算|算一算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少|是几|你知不知道|你知道|你|您"
+    r"|请问|请|帮我|给我|麻烦|计算一下|计算|算一算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少钱|多少|是几|你知不知道|你知道|你|您"
+    # a price's words: "原价200元，打八折后多少钱" is 200打8折
+    r"|原价|(?<=[\d零〇一二两三四五六七八九十百千万])\s*(?:块钱|块|元)|(?<=折)后|[,，]\s*(?=打)"
     r"|(?<=多少)啊|(?<=多少)呀"
     r"|[?？！。:：]|(?<![\d)])!"
 )
@@ -130,7 +132,7 @@ def certain_expression(question: str) -> str | None:
     """The expression when ``question`` is unmistakably pure arithmetic, else ``None``."""
     if (ratio := percent_question(question)) is not None:
         return f"{ratio[0]} / {ratio[1]} * 100"
-    rest = _FILLER.sub(" ", _verb_form(question) or question).strip().rstrip("=").strip()
+    rest = " ".join(_FILLER.sub(" ", _verb_form(question) or question).split()).rstrip("=").strip()
     if NUMERAL.search(rest):  # Chinese numerals: only in a message that is nothing but arithmetic (三点五加二)
         if not _SPOKEN_ARITHMETIC.fullmatch(rest):
             return None

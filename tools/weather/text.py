@@ -341,10 +341,21 @@ def zh_unknown_place(question: str) -> str | None:
     return name if "".join(c for c in rest if not c.isspace() and c not in "?？!！。.,，") in _ZH_BARE_REPORT else None
 
 
+# How a Chinese question asks just before its weather word: "会不会下雨", "今天下不下雨", "明天会下雪吗" (the
+# longest first; never part of a place's name).
+_ZH_ASK_BEFORE = ("会不会", "是不是", "要不要", "有没有", "能不能", "还会", "将会", "下不")  # not 会 alone: "甘肃省会"
+
+
+def _without_ask_before(text: str) -> str:
+    while ending := next((a for a in _ZH_ASK_BEFORE if text.endswith(a)), ""):
+        text = text[:-len(ending)]
+    return text
+
+
 def place_phrase(question: str) -> str | None:
     """A phrase that looks like a place the gazetteer does not know, or ``None``."""
     for m in _ZH_PLACE_PHRASE.finditer(question):
-        text = _ZH_ASKING.sub(_TIME_WORDS.sub("", m.group(1))).strip("的")
+        text = _without_ask_before(_ZH_ASKING.sub(_TIME_WORDS.sub("", m.group(1))).strip("的"))
         if len(text) >= 2 and not re.search(r"[吗呢么我你他她它这那哪什怎]", text):
             return text
     found = _EN_PLACE_PHRASE.search(_strip_senses(question))

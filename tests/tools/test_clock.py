@@ -376,6 +376,7 @@ async def routed(tool: Clock, question: str) -> str:
     ("french time zone", "France is on Europe/Paris time: UTC+1 now (it is 11:00 there)."),
     ("what time is it in viet nam", "In Viet Nam it is 17:00 on Sunday 22 November 2026 (UTC+7)."),
     ("does phoenix have a different timezone", "Phoenix is 15 hours behind Beijing (UTC-7 and UTC+8)."),
+    ("how many hours ahead is london from new york", "London is 5 hours ahead of New York City (UTC+0 and UTC-5)."),
     ("i need to know what timezone chicago is in", "Chicago is on America/Chicago time: UTC-6 now (it is 04:00 "
                                                    "there)."),
     # a time of day in one place asked in another, the place asked about first

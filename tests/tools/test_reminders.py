@@ -86,6 +86,7 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("set alarm for 8 on saturday", NOW.replace(day=28, hour=8, minute=0), "", "reminder"),  # was "on saturday" alone
     ("start a countdown of 90 seconds", NOW + timedelta(seconds=90), "", "timer"),  # was about "of"
     ("put a timer on for half an hour", NOW + timedelta(minutes=30), "", "timer"),
+    ("set a wake up call for 6", NOW.replace(day=27, hour=6, minute=0), "", "reminder"),  # an alarm's other words
     ("帮我设置一个30秒的计时", NOW + timedelta(seconds=30), "", "timer"),  # 计时 said last
     ("闹钟明天六点", NOW.replace(day=27, hour=6, minute=0), "", "reminder"),  # the alarm and its time, no verb
     ("过十分钟叫我一下", NOW + timedelta(minutes=10), "", "reminder"),  # was about "一下"
@@ -327,6 +328,7 @@ def test_an_alarm_talked_about_is_not_one_set(question):
     "please give me a rundown of my reminder list", "what alarms are set for weekdays",
     "please let me know the morning alarm time for weekdays",
     "how many alarms do i have set for morning hours between six and nine am", "which alarms are set for 7 am tomorrow",
+    "how long is left on my timer", "how long until my alarm goes off",  # the time left: the list says it
 ])
 def test_listing_said_the_ways_people_say_it(question):
     request = read(question)

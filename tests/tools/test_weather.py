@@ -52,6 +52,9 @@ async def test_places_resolve_offline_through_the_gazetteer(tmp_path, gazetteer_
     ("后天天津冷吗", ["天津"]),
     ("距离春节还有多久", []),  # 多久 is a Japanese town's alternate name, never a place in a sentence
     ("今天上海多少度", ["上海"]),
+    # a place in lower case, the time said after it: never part of its name (was no place, and no route)
+    ("how hot is it in phoenix right now", ["phoenix"]), ("how cold is it in boston currently", ["boston"]),
+    ("is it cold in denver this week", ["denver"]), ("how is the weather in paris these days", ["paris"]),
 ])
 def test_a_place_is_read_as_a_word_not_across_time_words(tmp_path, gazetteer_index, question, places):
     tool = weather(tmp_path, gazetteer_index, "http://127.0.0.1:9")

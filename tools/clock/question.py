@@ -46,6 +46,7 @@ _FORMS = Forms([(said, ask) for ask, said in (
     ("difference", "[<lead>] (does|do) {place} (have|use|keep|observe|follow|run on) (a different|another) (time zone|"
                    "timezone|time)"),
     ("difference", "[<lead>] how (many hours|far) (ahead|behind) is {place} [(from|of) (here|us|me)]"),
+    ("difference", "[<lead>] how (many hours|far) (ahead|behind) is {place} (from|of|than) {other_place}"),
     # a time of day in one place, in another: "when it's 3pm in London, what time is it in Tokyo?", "3pm London time
     # in Tokyo", "伦敦下午3点是北京几点", "北京时间晚上8点是纽约几点"
     ("convert", "[<lead>] [(when|if) (it's|it is)] {at:clock} (in|on) {place} [,] what time (is it|will it be) in {other_place}"),

@@ -44,6 +44,7 @@ items item things thing everything anything something time times timing timings 
 school work back out loud again before earlier rundown content contents overview summary know need want like to
 be reminded remember remembering help different currently right us we our i'd think remind and ask wanted trying
 showing shows those some were had weekday weekdays weekend weekends daily weekly later
+long remaining goes going off until till rings
 """.split())
 # A request that opens so sets, changes or cancels one; never a request for the list.
 _ACTIONS = frozenset({"set", "make", "create", "add", "new", "put", "cancel", "delete", "remove", "clear", "stop",

@@ -291,14 +291,15 @@ _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a r
              "the remainder": "the reminder", "a notification": "a reminder", "notify me to": "remind me to",
              "mid day": "midday", "mid-day": "midday", "send me a reminder": "remind me", "shoot me a reminder": "remind me",
              "don't forget to remind me": "remind me", "do not forget to remind me": "remind me",
-             "a repeating reminder": "a reminder", "a recurring reminder": "a reminder", "o clock": "o'clock"}
+             "a repeating reminder": "a reminder", "a recurring reminder": "a reminder", "o clock": "o'clock",
+             "wake up call": "alarm", "wake-up call": "alarm", "wakeup call": "alarm"}
 _SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 
 def _plain(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).replace("闹铃", "闹钟")  # the alarm's other word
     low = text.lower()
-    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock")):  # the pattern compiles only when needed
+    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock", "call")):  # the pattern compiles only when needed
         text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[" ".join(m.group(0).lower().split())], text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
     if NUMERAL.search(text):

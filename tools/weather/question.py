@@ -38,6 +38,10 @@ _NOT_PLACES = {w.casefold() for w in (
     "japanese", "christmas", "easter", "summer", "winter", "spring", "autumn", "fall", "mr", "mrs", "ms", "dr",
     "my", "our", "your", "his", "her", "their", "jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
     "nov", "dec", "on", "am", "pm",
+    # words of the time said after a place written in lower case ("in phoenix right now", "in boston currently"):
+    # never part of its name
+    "right", "currently", "presently", "later", "soon", "this", "next", "these", "coming", "upcoming", "moment",
+    "yesterday", "like", "be", "going", "gonna",
     *EN_STRONG, *EN_WEAK,
 )} | {*ZH_STRONG, *ZH_WEAK, "今天", "明天", "现在", "哪个", "怎么样"}
 

@@ -96,8 +96,8 @@ def test_a_program_the_engine_refuses_is_compiled_from_the_text_instead(tmp_path
     [kept] = tmp_path.glob("patterns-*.marshal")
     header, programs = marshal.loads(kept.read_bytes())
     key = (SAMPLES[2][0], int(SAMPLES[2][1]))
-    flags, code, groups, index, names = programs[key]
-    programs[key] = (flags, [9999, *code[1:]], groups, index, names)  # an opcode no engine has
+    flags, code, groups, index, names = marshal.loads(programs[key])
+    programs[key] = marshal.dumps((flags, [9999, *code[1:]], groups, index, names))  # an opcode no engine has
     kept.write_bytes(marshal.dumps((header, programs)))
     again = _process(tmp_path)
     _same(again.compile(*SAMPLES[2]), re.compile(*SAMPLES[2]))

@@ -91,7 +91,7 @@ def plugin_tools(taken: list[str], settings: Settings, paths: Paths,
     from tools import plugins
     from tools.jail import Grants
 
-    entries = plugins.discover()
+    entries = plugins.discover(paths.cache_dir / "plugins" / "entry-points.json")
     if not entries:
         return [], []
     from tools.jail import report

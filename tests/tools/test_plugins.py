@@ -4,6 +4,7 @@ plugins skipped with one line each."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -108,3 +109,24 @@ def test_a_read_only_home_with_a_plugin_installed_is_the_documented_line(install
         assert run("ask", "--no-log", "2+3").stdout.strip() == "2+3 = 5"
     finally:
         subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def test_the_plugins_found_are_kept_until_a_package_comes_or_goes(installed_plugin, tmp_path, monkeypatch):
+    """What a scan of every installed package's metadata found is read back while no folder of the import path
+    has changed; a plugin removed is gone at the next command, one installed is there, a damaged file is scanned
+    again."""
+    from tools.plugins import discover
+
+    site = tmp_path / "site"
+    shutil.copytree(installed_plugin, site)
+    monkeypatch.syspath_prepend(str(site))
+    kept = tmp_path / "cache" / "entry-points.json"
+    first = discover(kept)
+    assert "echo" in [e.name for e in first] and kept.exists()
+    assert discover(kept) == first  # read back
+    kept.write_text('{"stamp": "garbage', encoding="utf-8")
+    assert discover(kept) == first  # damaged: scanned again, and written again
+    assert json.loads(kept.read_text(encoding="utf-8"))["entries"]
+    [info] = site.glob("echo_plugin-*.dist-info")
+    shutil.rmtree(info)  # uninstalled: its folder changed
+    assert "echo" not in [e.name for e in discover(kept)]

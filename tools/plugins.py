@@ -184,17 +184,22 @@ class Entry:
 
 def discover(cache: Path | None = None) -> list[Entry]:
     """The plugins installed: every entry point of :data:`GROUP`, by name. ``cache``: a file that keeps what the
-    last scan found, with the folders of the import path and when each last changed; while none has changed (a
-    package installed or removed changes the folder it goes in), it is read instead of every installed package's
-    metadata (10 to 20 ms a command, most of it reading files). Damaged or stale, it is scanned again and rewritten."""
-    stamp = _path_stamp()
+    last scan found, with the import path and, for each of its folders that holds installed packages, when it last
+    changed; while the path is the same and none of those has changed (a package installed, upgraded or removed
+    changes the folder it goes in), it is read instead of every installed package's metadata (10 to 20 ms a
+    command, most of it reading files). A folder of the path that holds no package (the working folder of ``python
+    -m``, which changes all day) is not watched. Damaged or stale, it is scanned again and rewritten."""
+    import sys
+
     if cache is not None:
         try:
             kept = json.loads(cache.read_text(encoding="utf-8"))
-            if kept.get("stamp") == stamp:
+            if kept["path"] == sys.path and all(_changed_at(folder) == at for folder, at in kept["folders"]):
                 return [Entry(**e) for e in kept["entries"]]
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             pass  # missing, damaged or of another shape: scanned again
+    folders = [folder for folder in sys.path if _holds_packages(folder)]
+    stamp = [[folder, _changed_at(folder)] for folder in folders]  # before the scan: a change during it rescans
     found = _scan()
     if cache is not None:
         try:
@@ -202,24 +207,29 @@ def discover(cache: Path | None = None) -> list[Entry]:
 
             cache.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             with partial_file(cache) as tmp:
-                tmp.write_text(json.dumps({"stamp": stamp, "entries": [vars(e) for e in found]}), encoding="utf-8")
+                tmp.write_text(json.dumps({"path": sys.path, "folders": stamp, "entries": [vars(e) for e in found]}),
+                               encoding="utf-8")
                 os.replace(tmp, cache)
         except OSError:
             pass  # a read-only or full cache: the next command scans again
     return found
 
 
-def _path_stamp() -> list[list[Any]]:
-    """Each folder or archive of the import path with when it last changed (``None``: not there)."""
-    import sys
+def _changed_at(folder: str) -> int | None:
+    try:
+        return os.stat(folder or ".").st_mtime_ns
+    except OSError:
+        return None
 
-    stamp: list[list[Any]] = []
-    for entry in sys.path:
-        try:
-            stamp.append([entry, os.stat(entry or ".").st_mtime_ns])
-        except OSError:
-            stamp.append([entry, None])
-    return stamp
+
+def _holds_packages(folder: str) -> bool:
+    """Whether ``folder`` of the import path holds an installed package's metadata (or is an archive, which may)."""
+    try:
+        return any(name.endswith((".dist-info", ".egg-info")) for name in os.listdir(folder or "."))
+    except NotADirectoryError:
+        return True
+    except OSError:
+        return False
 
 
 def _scan() -> list[Entry]:

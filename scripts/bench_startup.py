@@ -1,7 +1,7 @@
 """What starting costs: the CPU of a rule-answered `assistant ask` for its whole process tree (its sandbox worker
 included), of the chat until its first prompt, and how the history's listings scale from 1,000 turns to 100,000.
 
-    python scripts/bench_startup.py [--runs N] [--turns N]
+    python scripts/bench_startup.py [--runs N] [--turns N] [--instructions]
 
 Each command runs in a fresh process (median of N), its bytecode written once before, as an install does; CPU is user
 + system time of the process and its children (resource.RUSAGE_CHILDREN), so the worker that runs the calculator
@@ -59,6 +59,24 @@ def filled(path: Path, turns: int) -> Store:
     return store
 
 
+def instructions_of(args: list[str], env: dict[str, str]) -> int | None:
+    """The instructions one command's own process runs, counted by valgrind's callgrind (``None`` where valgrind is
+    not installed): the same on every run, where CPU seconds on a shared machine move by ±20 % between runs. Its
+    sandbox worker is not counted (a forked child's count starts with its parent's)."""
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p",
+                        sys.executable, "-m", "assistant", *args], env=env, capture_output=True, timeout=600)
+        counts = sorted(Path(out).glob("cg.*"), key=lambda f: int(f.suffix[1:]))
+        for line in (counts[0].read_text().splitlines() if counts else []):
+            if line.startswith(("summary:", "totals:")):
+                return int(line.split()[1])
+    return None
+
+
 def listing_seconds(store: Store, runs: int) -> dict[str, float]:
     out = {}
     for name, call in (("sessions list", lambda: store.sessions(20)), ("logs", lambda: store.logs(3)),
@@ -77,6 +95,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--turns", type=int, default=100_000)
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the instructions of a rule-answered ask with valgrind (about 30 s each)")
     a = ap.parse_args()
     m = machine()
     print(f"bench_startup · {m['cores']} cores · Python {m['python']} · {m['platform']}", flush=True)
@@ -101,6 +121,12 @@ def main() -> None:
                                    ("chat to its first prompt (and /exit)", ["chat", "--no-daemon"], "/exit\n")):
             xs = [cpu_of(args, env, stdin) for _ in range(a.runs)]
             print(f"{label:40} median {statistics.median(xs):.3f} CPU-s (min {min(xs):.3f})", flush=True)
+        if a.instructions:
+            for label, args in (("rule-answered ask (2+3)", ["ask", "2+3"]),
+                                ("reader-answered ask (tomorrow's date)", ["ask", "what is tomorrow's date"])):
+                counted = instructions_of(args, env)
+                print(f"{label:40} " + (f"{counted / 1e6:,.0f} M instructions (valgrind)" if counted else
+                                        "not counted: valgrind is not installed"), flush=True)
         small = listing_seconds(filled(Path(tmp) / "small.db", 1_000), 20)
         large = listing_seconds(filled(Path(tmp) / "large.db", a.turns), 20)
         for name in small:

@@ -84,6 +84,8 @@ def asks_list(text: str) -> bool:
     if not set(words) & (_OPENERS - _POLITE | {"upcoming", "pending", "left", "set", "on", "timings", "times", "time"}) \
             and not set(words) <= _KINDS | {"my", "all", "the", "any", "?"}:
         return False  # "can you please the timer": asks nothing; "all my alarms" names them
+    if "long" in words and words[:2] != ["how", "long"]:
+        return False  # "how long is left on my timer" asks the time left; "is my list of reminders long" does not
     counted = _TIMES_COUNTED if words[:2] in _COUNTING else frozenset()
     return all(w in _WORDS or w in _KINDS or w in counted or w == "?" for w in words)
 

@@ -509,7 +509,6 @@ _EN_REPEAT = lazy_compile(
     r"|(?:on|for)\s+(?P<days>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)\b", re.IGNORECASE)
 _ZH_REPEAT = lazy_compile(r"(?P<daily>每天|每日|天天)|(?P<weekdays>每个工作日|每逢工作日|工作日)"
                           r"|每(?:个)?(?P<week>周|星期|礼拜)(?P<zday>[一二三四五六日天])")
-_ZH_DAILY = lazy_compile(r"每天|每日|天天")
 _PARTS = {"morning": "in the morning", "afternoon": "in the afternoon", "evening": "in the evening", "night": "at night"}
 
 
@@ -523,7 +522,8 @@ def _repeat_in(text: str, zh: bool) -> tuple[str, str, str]:
     rest = (text[:m.start()] + " " + text[m.end():]).strip() if not zh else text[:m.start()] + text[m.end():]
     rest = " ".join(rest.split())
     if zh:
-        rest = _ZH_DAILY.sub("", rest) if not g.get("daily") else rest  # "工作日每天早上7点": the weekdays said twice
+        for daily in ("每天", "每日", "天天") if not g.get("daily") else ():  # "工作日每天早上7点": the weekdays said twice
+            rest = rest.replace(daily, "")
         if g.get("zday"):
             return "weekly", f"周{g['zday']}", rest
         return ("weekdays" if g.get("weekdays") else "daily"), "", rest

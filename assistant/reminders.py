@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, NamedTuple
 
 from assistant.icon import ICON
-from tools.reminders.book import Book, Reminder
+from tools.reminders.book import Book, Reminder, repeat_said
 from tools.reminders.tool import when_said
 
 log = logging.getLogger("assistant.daemon")
@@ -56,13 +56,17 @@ def said(reminder: Reminder, now: datetime) -> tuple[str, str]:
     at = reminder.due.astimezone()
     what = reminder.what(zh)
     what = what if reminder.text else what[:1].upper() + what[1:]  # a notification's body is a sentence
+    alarm = reminder.kind == "reminder" and not reminder.text  # set with no subject: its time is what it says
+    if alarm:
+        again = repeat_said(reminder.repeat, reminder.due, zh) if reminder.repeat else ""
+        what = at.strftime("%H:%M") + ((f"({again})" if zh else f" ({again})") if again else "")
     if reminder.state == "missed":
         title = f"错过的提醒({when_said(at, now.astimezone(), True)})" if zh else \
             f"Missed reminder ({when_said(at, now.astimezone(), False).removeprefix('at ')})"
         return title, what
     if zh:
-        return ("计时结束" if reminder.kind == "timer" else "提醒"), what
-    return ("Timer" if reminder.kind == "timer" else "Reminder"), what
+        return ("计时结束" if reminder.kind == "timer" else "闹钟" if alarm else "提醒"), what
+    return ("Timer" if reminder.kind == "timer" else "Alarm" if alarm else "Reminder"), what
 
 
 async def _takes_markup() -> bool:

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tools.reminders.book import MAX_PENDING, Book, TooMany
+from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
 from tools.reminders.reading import due, read
 
 TZ = timezone(timedelta(hours=8))
@@ -618,3 +618,16 @@ async def test_chinese_alarms_set_listed_and_cancelled_by_their_day_or_hour_in_o
     gone = await app.ask("把周五晚上的提醒删掉")
     assert gone.ok and "看球赛" in gone.answer and [r.repeat for r in book.listed()] == ["weekdays"]
     assert fake.requests == []
+
+
+def test_an_alarm_is_listed_and_shown_as_one_with_its_time():
+    """A reminder set with no subject ("wake me up at 6:30", "明早七点设个闹钟") is an alarm: listed as one, and its
+    notification says so and its time (not "Reminder", "Reminder")."""
+    from assistant.reminders import said
+
+    due = datetime(2026, 11, 30, 6, 30).astimezone()
+    alarm = Reminder(1, "reminder", "", due, "en", "fired")
+    assert alarm.what(False, fired=False) == "alarm" and alarm.what(True, fired=False) == "闹钟"
+    assert said(alarm, due) == ("Alarm", "06:30")
+    assert said(replace(alarm, lang="zh", repeat="weekdays"), due) == ("闹钟", "06:30(每个工作日)")
+    assert said(replace(alarm, text="call mum"), due) == ("Reminder", "call mum")

@@ -32,13 +32,13 @@ class Reminder:
     repeat: str | None = None  # "daily", "weekdays", "weekly": it comes back; None: once
 
     def what(self, zh: bool, fired: bool = True) -> str:
-        """What it is about: its own words, else what a reminder or a timer without any is called (a timer that has
+        """What it is about: its own words, else what a reminder or a timer without any is called (an alarm; a timer that has
         fired: its time is up; one still running: a timer), a timer with its length ("tea (10 minutes)", "a
         10-minute timer"). The one wording of the notification, the popup's line, the tool's and the command's list."""
         length = span_said(self.span, zh) if self.kind == "timer" and self.span else ""
         if self.repeat:  # "call mum (every weekday)", "开会(每天)"
             again = repeat_said(self.repeat, self.due, zh)
-            said = self.text or ("提醒" if zh else "reminder")
+            said = self.text or ("闹钟" if zh else "alarm")  # set with no subject: an alarm ("wake me up at 6:30")
             return f"{said}({again})" if zh else f"{said} ({again})"
         if self.text:
             return f"{self.text}({length})" if zh and length else f"{self.text} ({length})" if length else self.text
@@ -48,7 +48,7 @@ class Reminder:
             if length:
                 return f"计时({length})" if zh else f"timer ({length})"
             return ("计时结束" if fired else "计时") if zh else ("time's up" if fired else "timer")
-        return "提醒" if zh else "reminder"
+        return "闹钟" if zh else "alarm"  # a reminder set with no subject is an alarm, and is cancelled as one
 
     def as_json(self) -> dict[str, object]:
         """The record ``assistant reminders --json`` prints: ``due`` in ISO 8601 with the local UTC offset."""

@@ -87,7 +87,8 @@ async def test_cancel_it_acts_on_the_reminder_just_talked_about_and_on_nothing_e
 
 
 @pytest.mark.parametrize("then", ["cancel it", "actually, cancel it", "never mind", "forget it", "scrap that",
-                                  "取消它", "算了", "oh wait, cancel that one please", "and never mind", "ok 算了吧"])
+                                  "取消它", "算了", "oh wait, cancel that one please", "and never mind", "ok 算了吧",
+                                  "算了，取消它", "嗯，不要了"])  # a Chinese interjection before it, a full-width comma
 async def test_a_word_that_only_makes_sense_after_a_reminder_cancels_that_one_by_rule(fake, make_app, then):
     app = make_app()
     other = await app.ask("remind me in 3 hours to water the plants", one_shot="ask")

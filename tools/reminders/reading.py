@@ -557,13 +557,13 @@ _ANAPHORIC = Forms([
     ("[那] (取消|删掉|删除|不要) [(它|这个|那个|掉吧|掉)] [了] [吧]", "it"), ("算了 [吧]", "it"), ("不用了 [吧]", "it"),
 ])
 # Words a follow-up may open with, any number of them, each followed by a space or a comma ("oh wait, cancel it")
-_INTERJECTIONS = Phrases(("ok", "okay", "actually", "oh", "wait", "no", "hmm", "sorry", "um", "sure", "and", "also"),
-                         re.IGNORECASE)
+_INTERJECTIONS = Phrases(("ok", "okay", "actually", "oh", "wait", "no", "hmm", "sorry", "um", "sure", "and", "also",
+                          "算了", "嗯", "哦", "唉", "好吧", "不对", "等等", "还是"), re.IGNORECASE)
 
 
 def _after_interjections(text: str) -> str:
-    while (m := _INTERJECTIONS.match(text)) and (text[m.end():m.end() + 1].isspace() or text[m.end():m.end() + 1] == ","):
-        text = text[m.end():].lstrip(" ,\t\n")
+    while (m := _INTERJECTIONS.match(text)) and (after := text[m.end():m.end() + 1]) and (after.isspace() or after in ",，"):
+        text = text[m.end():].lstrip(" ,，\t\n")
     return text
 
 

@@ -192,7 +192,7 @@ _PART_HOURS = {"morning": (4, 12), "早上": (4, 12), "早晨": (4, 12), "清晨
 def day_said(said: str, now: datetime) -> tuple[date, tuple[int, int]] | None:
     """The day ``said`` names and the hours of the part of it said (all day when none): what a reminder named by
     its day is due within ("tomorrow morning", "明天", "周五晚上"); ``None`` when it names no day or names an hour."""
-    text = _plain(said)
+    text = plain(said)
     zh = bool(CJK.search(text))
     day_m = (_ZH_DAY if zh else _EN_DAY).search(text)
     if day_m is None or any(c.isdigit() for c in text[:day_m.start()] + text[day_m.end():]):
@@ -209,7 +209,7 @@ def due(when: str, now: datetime) -> Due:
     """When ``when`` ("in 10 minutes", "tomorrow at 9", "明天早上8点", "半小时后") is due, from ``now`` (aware,
     local); a problem said in both languages when it names no time, a past one, a day that does not exist or one
     more than a year ahead."""
-    text = _plain(when)
+    text = plain(when)
     zh = bool(CJK.search(text))
     relative = re.sub(r"^(?:in|for|after)\s+|\s*(?:from\s+now|later|以后|之后|后)$|^过", "", text.strip(), flags=re.IGNORECASE)
     if _NEGATIVE.search(text):  # "in -5 minutes": no time from now
@@ -283,7 +283,7 @@ def _part_only(now: datetime, day: date | None, text: str, zh: bool) -> datetime
 def numbers_as_digits(text: str) -> str:
     """``text`` as the rules read it: numbers in words as digits, times of day in words as times ("eight thirty in
     the morning": "8:30 in the morning")."""
-    return _plain(text)
+    return plain(text)
 
 
 # Words people use for "remind me", "a reminder" and "midday" (a slip of the tongue or of the keys among them): read as those
@@ -296,7 +296,9 @@ _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a r
 _SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 
-def _plain(text: str) -> str:
+def plain(text: str) -> str:
+    """``text`` as the rules read it: normalised, the other words of a reminder or an alarm as theirs, numbers in
+    digits, a time's words as a clock writes it."""
     text = unicodedata.normalize("NFKC", text).replace("闹铃", "闹钟")  # the alarm's other word
     low = text.lower()
     if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock", "call")):  # the pattern compiles only when needed
@@ -434,7 +436,7 @@ def _ask_first(text: str) -> str:
             return f"remind me {head}"
     when, comma, ask = text.partition(",")  # "at 4 tomorrow afternoon, remind me to start the oven": the time first
     if comma and ask.strip().casefold().startswith("remind me ") and "remind" not in when.casefold() \
-            and _reads(numbers_as_digits(when.strip())):
+            and reads_time(numbers_as_digits(when.strip())):
         return f"{ask.strip()} {when.strip()}"
     return text
 
@@ -452,7 +454,7 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     """The request ``question`` makes of reminders, when it certainly makes one; else ``None``. One that sets a
     reminder carries the due time read from its ``when`` at ``now`` (default: the machine's clock)."""
     now = now or datetime.now().astimezone()
-    text = _plain(question).strip().rstrip("?？!！。.，, ")
+    text = plain(question).strip().rstrip("?？!！。.，, ")
     if not text or len(text) > MAX_TEXT + 200:
         return None
     zh = bool(CJK.search(text))
@@ -464,7 +466,7 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
         return RemindersArgs(action="cancel", target=cancel["n"])
     # what is cancelled must be named: a kind ("the timer"), or "the dentist one" (a reminder by its words, said
     # alone); "it", "that", "the next one" name nothing by themselves ("forget it", "stop this song and go to the
-    # next one"): they act only after a reminders turn (:func:`anaphoric`)
+    # next one"): they act only after a reminders turn (:func:`tools.reminders.follow_ups.anaphoric`)
     what_said = cancel.get("what", "") if cancel is not None else ""
     if cancel is not None and _corrects_itself(what_said):
         return None  # "cancel the timer… I mean the reminder about the dentist": the model reads which
@@ -548,30 +550,6 @@ def first_due(repeat: str, when: str, now: datetime) -> Due:
     return Due(at=at, problem=found.problem, relative=False, extras=found.extras)
 
 
-# A cancel that names nothing but what was just talked about: "cancel it", "forget it", "never mind", "stop that",
-# "actually don't", "取消它", "不要了", "算了"
-_ANAPHORIC = Forms([
-    ("[please] (cancel|delete|remove|forget|stop|scrap|drop|kill|undo) (it|that|this|that one|this one|the last one) "
-     "[please]", "it"),
-    ("(never mind|nevermind|(don't|dont) bother|forget about it)", "it"),
-    ("[那] (取消|删掉|删除|不要) [(它|这个|那个|掉吧|掉)] [了] [吧]", "it"), ("算了 [吧]", "it"), ("不用了 [吧]", "it"),
-])
-# Words a follow-up may open with, any number of them, each followed by a space or a comma ("oh wait, cancel it")
-_INTERJECTIONS = Phrases(("ok", "okay", "actually", "oh", "wait", "no", "hmm", "sorry", "um", "sure", "and", "also",
-                          "算了", "嗯", "哦", "唉", "好吧", "不对", "等等", "还是"), re.IGNORECASE)
-
-
-def _after_interjections(text: str) -> str:
-    while (m := _INTERJECTIONS.match(text)) and (after := text[m.end():m.end() + 1]) and (after.isspace() or after in ",，"):
-        text = text[m.end():].lstrip(" ,，\t\n")
-    return text
-
-
-def anaphoric(question: str) -> bool:
-    """Whether ``question`` cancels "it" and nothing more (acted on only after a turn about reminders)."""
-    return _ANAPHORIC.read(_after_interjections(_plain(question).strip().rstrip("?？!！。.，, "))) is not None
-
-
 # A Chinese request to set one, said first: "帮我设个闹钟", "提醒我买牛奶", "叫醒我"
 _ZH_ASKED_TO_SET = Forms([
     ("[(帮我|请|给我|麻烦)] (设置|设定|设|定|开|来|建|加) [一] [个] {kind} {rest}", "{kind}"),
@@ -624,7 +602,7 @@ def _before_an_event(question: str) -> bool:
 def untimed(question: str) -> Literal["reminder", "timer"] | None:
     """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"): its kind,
     so the time can be asked back; ``None`` otherwise."""
-    text = _plain(question).strip().rstrip("?？!！。.，, ")
+    text = plain(question).strip().rstrip("?？!！。.，, ")
     zh = bool(CJK.search(text))
     if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _zh_about(text)):
         return None
@@ -830,56 +808,7 @@ def _split_zh(body: str, kind: str) -> RemindersArgs | None:
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)
 
 
-# The reminder or timer just set, changed: "push it to 5pm", "make it 15 minutes", "move that to tomorrow at 9",
-# "push it back by an hour", "make it 10 minutes later", "改成半小时", "推迟半小时", "提前10分钟"; and another like it:
-# "another one at 5", "one more for 6:45 in the evening", "再来一个明天8点的". Acted on only after a turn that set one.
-_CHANGES = Forms([
-    ("[(please|(can|could|would) you)] {verb} <it> [{dir}] [{by}] [(to|for|until|till|at|in|on)] {when} [{after}] [instead] "
-     "[please]", "en"),
-    ("<before> (改成|改到|改为|换成|换到|推迟到|推到|挪到|提前到|调到|定到|设到|改) {when} <end>", "to"),
-    ("<before> {later} {span} <end>", "later"),
-    ("<before> {earlier} {span} <end>", "earlier"),
-], slots={"when": "text", "span": "text"}, types={"text": r".+?"},
-   phrases={"it": "(it|that|this|that one|this one|the last one|the (reminder|timer|alarm)|my (reminder|timer|alarm))",
-            "before": "[(那|还是|要不|算了)] [就] [把] [(它|这个|那个|提醒|闹钟|定时器|计时器)]", "end": "[(吧|好了|呢|的)]"},
-   kinds={"verb": ("push", "move", "change", "make", "set", "switch", "reschedule", "bump", "shift", "put", "delay",
-                   "postpone"), "dir": ("back", "forward", "later", "earlier"), "by": ("by",),
-          "after": ("later", "earlier", "sooner"), "later": ("推迟", "延后", "往后推", "往后挪", "晚"), "earlier": ("提前", "早")})
-_ANOTHER = Forms([
-    ("[please] [(set|make|add|give me)] (another|one more) [(one|reminder|timer|alarm)] {when} [(too|as well)] [please]",
-     "en"),
-    ("[那] (再|还要) [(来|设|定|加|设置|订)] (一个|个) {when} [的] [(提醒|闹钟|定时器)] [吧]", "zh"),
-], slots={"when": "text"}, types={"text": r".+?"})
-
-
-def changed(question: str) -> tuple[str, str] | None:
-    """How a request changes the reminder just set: ``("to", when)`` a new time ("push it to 5pm"), or ``("later",
-    span)`` / ``("earlier", span)`` a shift of its time ("push it back by an hour", "提前10分钟"); ``None`` when it
-    is no such change or the time is not one :func:`due` or :func:`seconds_of` reads."""
-    text = _after_interjections(_plain(question).strip().rstrip("?？!！。.，, "))
-    how, said = next(_CHANGES.each(text), ("", {}))
-    if how == "to":
-        return ("to", said["when"]) if _reads(said["when"]) else None  # 改成8点
-    if how in ("later", "earlier"):
-        return (str(how), said["span"]) if seconds_of(said["span"]) else None  # 推迟半小时
-    if how != "en":
-        return None
-    when, direction = at_hour(said["when"]), (said.get("after") or said.get("dir") or "").lower()
-    shift = said.get("by") or direction or said["verb"].lower() in ("delay", "postpone")
-    if shift and seconds_of(when):
-        return ("earlier" if direction in ("forward", "earlier", "sooner") else "later", when)
-    return ("to", when) if not said.get("by") and not direction and _reads(when) else None
-
-
-def another(question: str) -> str | None:
-    """The time of another reminder like the one just set ("another one at 5": "at 5"), or ``None``."""
-    text = _after_interjections(_plain(question).strip().rstrip("?？!！。.，, "))
-    _, said = next(_ANOTHER.each(text), ("", {}))
-    when = at_hour(said["when"]) if said else ""
-    return when if when and _reads(when) else None
-
-
-def _reads(when: str) -> bool:
+def reads_time(when: str) -> bool:
     """``when`` names a time or a delay (whether or not it has passed)."""
     found = due(when, datetime.now().astimezone())
     return found.at is not None or found.problem not in (_NO_TIME, _NO_HOUR)
@@ -903,7 +832,7 @@ def times_read(question: str, now: datetime) -> list[tuple[str, Due]]:
     "pm", "in the morning" …) that :func:`due` reads as a time. For a request the learned reader is
     certain sets one; what else it says is the reader's frame's to account for."""
     runs: list[list[str]] = [[]]
-    for word in _plain(question).split():
+    for word in plain(question).split():
         w = word.strip(",.?!;").lower()
         if w and (any(c.isdigit() for c in w) or w in _TIME_WORDS):
             runs[-1].append(w)

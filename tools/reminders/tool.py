@@ -215,7 +215,8 @@ class Reminders(Tool[RemindersArgs]):
         these words are not about reminders at all."""
         if previous.route != self.name:
             return None
-        from tools.reminders.reading import anaphoric, another, changed, seconds_of
+        from tools.reminders.follow_ups import anaphoric, another, changed
+        from tools.reminders.reading import seconds_of
 
         set_ = [data for _, data in previous.calls if isinstance(data, dict) and data.get("action") in ("set", "change")
                 and data.get("id") is not None]

@@ -261,7 +261,8 @@ async def test_a_tool_called_on_chit_chat_in_the_deciding_call_becomes_chat(mode
 
 
 @pytest.mark.parametrize("question", ["明天会下雨吗?", "天气怎么样?", "Will it rain?",
-                                      "明天会不会下雨", "今天下不下雨?", "后天还会下雪吗"])  # "会不会", "下不": no place
+                                      "明天会不会下雨", "今天下不下雨?", "后天还会下雪吗",  # "会不会", "下不": no place
+                                      "今天要穿外套吗", "明天需要穿羽绒服吗"])  # what to wear today: its weather
 async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(model, scripted_app, question):
     result = await scripted_app().ask(question)
     assert result.route == "clarify" and result.model_calls == 0
@@ -271,6 +272,7 @@ async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(
 @pytest.mark.parametrize("trap", [
     "天气预报这个词的英文是什么?", "I feel cold today, any tips?", "今天好热啊,推荐个饮料", "讲个冷笑话", "热狗怎么做",
     "Who sang November Rain?", "Is 100 degrees Fahrenheit too hot for a run?", "38度算发烧吗?",
+    "面试穿什么合适", "外套怎么洗",  # what to wear, no day: not the weather's
 ])
 async def test_weather_words_in_other_senses_are_not_asked_back(model, scripted_app, trap):
     model.fn = RoleScript(router={"route": "chat"}, responder=chat_reply)

@@ -14,7 +14,7 @@ from tools.gazetteer import Gazetteer, Place
 from tools.weather import words as weather_words
 from tools.weather.config import WeatherArgs, WeatherConfig
 from tools.weather.text import (
-    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, about_a_thing, asks_any_place, asks_weather, asks_weather_here, names_something, place_phrase,
+    EN_STRONG, EN_WEAK, ZH_STRONG, ZH_WEAK, about_a_thing, asks_any_place, dresses_for_the_day, asks_weather, asks_weather_here, names_something, place_phrase,
     explains, split_excluded, states_temperature, unknown_place, weather_related, weather_sense, zh_unknown_place,
 )
 from tools.reading.reader import leftover, read as read_intent, unexplained
@@ -154,7 +154,7 @@ class WeatherQuestions:
         return args
 
     def _by_rule(self, question: str) -> list[BaseModel] | None:
-        if not weather_sense(question):
+        if not weather_sense(question) and not dresses_for_the_day(question):
             return None
         named, excluded = self.named_and_excluded(question)
         if named:
@@ -223,7 +223,7 @@ class WeatherQuestions:
         if not asks_weather(question) or states_temperature(question) or explains(question) or about_a_thing(question):
             return None
         named, excluded = self.named_and_excluded(question)
-        if named or excluded or asks_any_place(question) or names_something(question):
+        if named or excluded or asks_any_place(question) or (names_something(question) and not dresses_for_the_day(question)):
             return None
         return _WHICH_PLACE[language_of(question)]
 

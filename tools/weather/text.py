@@ -194,7 +194,7 @@ def asks_weather_here(question: str) -> bool:
     said of a day (今天冷吗): 雨 in a singer's name, 雪 in a poem's title, 热 for popular ask nothing of the sky."""
     if not asks_weather(question):
         return False
-    if not CJK.search(question) or has_strong_word(question):
+    if not CJK.search(question) or has_strong_word(question) or dresses_for_the_day(question):
         return True
     q = _strip_senses(question)
     return any(len(w) > 1 and w in q for w in ZH_WEAK) or bool(_WHEN_WORDS.search(q))
@@ -211,8 +211,20 @@ def weather_related(question: str) -> bool:
 _ZH_WHO_WHERE = ("谁", "哪里", "哪儿", "哪有", "哪些地方")
 
 
+def dresses_for_the_day(question: str) -> bool:
+    """What to wear asked of a day, in Chinese, and nothing more ("今天要穿外套吗", "明天需要穿羽绒服吗", "今天穿什么合适"):
+    the day's weather answers it, as "do i need a coat today" is answered in English."""
+    if not CJK.search(question) or not any(w in question for w in ZH_IMPLIED) or not _WHEN_WORDS.search(question) \
+            or _META.search(question):
+        return False
+    left = "".join(re.findall(r"[\u3400-\u9fff]+", _ZH_FILLER.sub(" ", question)))
+    return all(c in _ZH_FILLER_CHARS or c in "合适需" for c in left) and not re.search(r"[A-Za-z0-9]", question)
+
+
 def asks_weather(question: str) -> bool:
     """The message asks for weather information (so a missing place is worth asking back for)."""
+    if dresses_for_the_day(question):
+        return True
     if not weather_sense(question) or any(w in question for w in _ZH_WHO_WHERE) \
             or any(w.partition("'")[0] in ("who", "where") for w in tokens(question)):  # "where's" too
         return False

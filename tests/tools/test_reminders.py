@@ -313,7 +313,8 @@ def test_a_chinese_alarm_said_by_its_time_alone_is_set(question, at):
     assert due(request.when, now).at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Asia/Shanghai"))
 
 
-@pytest.mark.parametrize("question", ["我的闹钟坏了", "明天8点的闹钟取消", "我7点的闹钟没响", "3个闹钟", "闹钟几点响"])
+@pytest.mark.parametrize("question", ["我的闹钟坏了", "明天8点的闹钟取消", "我7点的闹钟没响", "3个闹钟", "闹钟几点响",
+                                      "闹钟坏了3天了", "闹钟响了5分钟", "闹钟3点响了吗", "我用了10分钟计时", "有5分钟的计时"])
 def test_an_alarm_talked_about_is_not_one_set(question):
     request = read(question)
     assert request is None or request.action != "set"

@@ -385,7 +385,9 @@ _ZH_SET = lazy_compile(
     # what not to forget: "别让我忘了下午三点开会", "不要让我忘记明天交作业"
     r"|(?:别|不要)让我忘(?:了|记)?(?P<rest6>.+)"
     # the alarm set to a time: "把闹钟设在下午三点", "闹钟定到明早7点", "帮我把闹钟设置为6点半"
-    r"|(?:帮我|请|给我|麻烦)?把?(?:我的)?闹钟(?:(?:设置|设定|设|定|订|调)(?:在|到|为|成)|(?=[^的,，\d]{0,6}\d))(?P<rest5>.+)"
+    r"|(?:帮我|请|给我|麻烦)?把?(?:我的)?闹钟(?:设置|设定|设|定|订|调)(?:在|到|为|成)(?P<rest5>.+)"
+    # the alarm and its time, nothing else: "闹钟明天六点", "闹钟在7点" (not "闹钟坏了3天了", "闹钟3点响了吗")
+    r"|闹钟(?:在|:|：)?(?=[^的,，\d]{0,6}\d)(?P<rest7>.+)"
     r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
 # The list asked for: "我有哪些提醒", "查看最近的日程", "下午的日程是什么", "本周还有什么待办事项"
@@ -651,9 +653,11 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
     if zh:
         kind = "timer" if (g.get("kind") or g.get("kind4") or "") in ("定时器", "计时器", "倒计时", "计时") or (g.get("rest3") is not None and text.startswith(("倒计时", "计时"))) else "reminder"
         body = " ".join(x for x in (g.get("rest"), g.get("after"), g.get("pre"), g.get("rest2"), g.get("rest3"),
-                                    g.get("rest4"), g.get("rest5"), g.get("rest6")) if x)
+                                    g.get("rest4"), g.get("rest5"), g.get("rest6"), g.get("rest7")) if x)
         request = _split_zh(body, kind)
-        alarm = "闹钟" in (g.get("kind"), g.get("kind4")) or g.get("rest5") is not None
+        if request is not None and (g.get("rest7") is not None or g.get("rest4") is not None) and request.text:
+            return None  # words beside the time ("我用了10分钟计时", "闹钟坏了3天了"): talked about, not set
+        alarm = "闹钟" in (g.get("kind"), g.get("kind4")) or g.get("rest5") is not None or g.get("rest7") is not None
         if request is not None and (alarm or "叫醒" in text):
             request = request.model_copy(update={"when": _zh_in_the_morning(request.when)})
         return request

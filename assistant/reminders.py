@@ -54,12 +54,13 @@ def said(reminder: Reminder, now: datetime) -> tuple[str, str]:
     """The notification's title and body, in the language it was set in."""
     zh = reminder.lang == "zh"
     at = reminder.due.astimezone()
-    what = reminder.what(zh)
-    what = what if reminder.text else what[:1].upper() + what[1:]  # a notification's body is a sentence
-    alarm = reminder.kind == "reminder" and not reminder.text  # set with no subject: its time is what it says
-    if alarm:
+    alarm = reminder.is_alarm
+    if alarm:  # its time is what it says
         again = repeat_said(reminder.repeat, reminder.due, zh) if reminder.repeat else ""
         what = at.strftime("%H:%M") + ((f"({again})" if zh else f" ({again})") if again else "")
+    else:
+        what = reminder.what(zh)
+        what = what if reminder.text else what[:1].upper() + what[1:]  # a notification's body is a sentence
     if reminder.state == "missed":
         title = f"错过的提醒({when_said(at, now.astimezone(), True)})" if zh else \
             f"Missed reminder ({when_said(at, now.astimezone(), False).removeprefix('at ')})"

@@ -25,6 +25,7 @@ import select
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -189,8 +190,6 @@ def discover(cache: Path | None = None) -> list[Entry]:
     changes the folder it goes in), it is read instead of every installed package's metadata (10 to 20 ms a
     command, most of it reading files). A folder of the path that holds no package (the working folder of ``python
     -m``, which changes all day) is not watched. Damaged or stale, it is scanned again and rewritten."""
-    import sys
-
     if cache is not None:
         try:
             kept = json.loads(cache.read_text(encoding="utf-8"))

@@ -31,6 +31,11 @@ class Reminder:
     span: float | None = None  # seconds it was said to run (a timer, a delay); None: a time of day was said
     repeat: str | None = None  # "daily", "weekdays", "weekly": it comes back; None: once
 
+    @property
+    def is_alarm(self) -> bool:
+        """Set with no subject ("wake me up at 6:30", "明早七点的闹钟"): an alarm, listed, shown and cancelled as one."""
+        return self.kind == "reminder" and not self.text.strip()
+
     def what(self, zh: bool, fired: bool = True) -> str:
         """What it is about: its own words, else what a reminder or a timer without any is called (an alarm; a timer that has
         fired: its time is up; one still running: a timer), a timer with its length ("tea (10 minutes)", "a

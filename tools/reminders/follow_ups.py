@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from tools.reading.forms import Forms, Phrases
-from tools.reminders.reading import at_hour, plain, reads_time, seconds_of
+from tools.reminders.reading import at_hour, reads_time, request_text, seconds_of
 
 # A cancel that names nothing but what was just talked about: "cancel it", "forget it", "never mind", "stop that",
 # "actually don't", "取消它", "不要了", "算了"
@@ -31,7 +31,7 @@ def _after_interjections(text: str) -> str:
 
 def anaphoric(question: str) -> bool:
     """Whether ``question`` cancels "it" and nothing more (acted on only after a turn about reminders)."""
-    return _ANAPHORIC.read(_after_interjections(plain(question).strip().rstrip("?？!！。.，, "))) is not None
+    return _ANAPHORIC.read(_after_interjections(request_text(question))) is not None
 
 
 # The reminder or timer just set, changed: "push it to 5pm", "make it 15 minutes", "move that to tomorrow at 9",
@@ -60,7 +60,7 @@ def changed(question: str) -> tuple[str, str] | None:
     """How a request changes the reminder just set: ``("to", when)`` a new time ("push it to 5pm"), or ``("later",
     span)`` / ``("earlier", span)`` a shift of its time ("push it back by an hour", "提前10分钟"); ``None`` when it
     is no such change or the time is not one :func:`due` or :func:`seconds_of` reads."""
-    text = _after_interjections(plain(question).strip().rstrip("?？!！。.，, "))
+    text = _after_interjections(request_text(question))
     how, said = next(_CHANGES.each(text), ("", {}))
     if how == "to":
         return ("to", said["when"]) if reads_time(said["when"]) else None  # 改成8点
@@ -77,7 +77,7 @@ def changed(question: str) -> tuple[str, str] | None:
 
 def another(question: str) -> str | None:
     """The time of another reminder like the one just set ("another one at 5": "at 5"), or ``None``."""
-    text = _after_interjections(plain(question).strip().rstrip("?？!！。.，, "))
+    text = _after_interjections(request_text(question))
     _, said = next(_ANOTHER.each(text), ("", {}))
     when = at_hour(said["when"]) if said else ""
     return when if when and reads_time(when) else None

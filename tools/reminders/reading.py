@@ -192,7 +192,7 @@ _PART_HOURS = {"morning": (4, 12), "早上": (4, 12), "早晨": (4, 12), "清晨
 def day_said(said: str, now: datetime) -> tuple[date, tuple[int, int]] | None:
     """The day ``said`` names and the hours of the part of it said (all day when none): what a reminder named by
     its day is due within ("tomorrow morning", "明天", "周五晚上"); ``None`` when it names no day or names an hour."""
-    text = plain(said)
+    text = _plain(said)
     zh = bool(CJK.search(text))
     day_m = (_ZH_DAY if zh else _EN_DAY).search(text)
     if day_m is None or any(c.isdigit() for c in text[:day_m.start()] + text[day_m.end():]):
@@ -209,7 +209,7 @@ def due(when: str, now: datetime) -> Due:
     """When ``when`` ("in 10 minutes", "tomorrow at 9", "明天早上8点", "半小时后") is due, from ``now`` (aware,
     local); a problem said in both languages when it names no time, a past one, a day that does not exist or one
     more than a year ahead."""
-    text = plain(when)
+    text = _plain(when)
     zh = bool(CJK.search(text))
     relative = re.sub(r"^(?:in|for|after)\s+|\s*(?:from\s+now|later|以后|之后|后)$|^过", "", text.strip(), flags=re.IGNORECASE)
     if _NEGATIVE.search(text):  # "in -5 minutes": no time from now
@@ -283,7 +283,7 @@ def _part_only(now: datetime, day: date | None, text: str, zh: bool) -> datetime
 def numbers_as_digits(text: str) -> str:
     """``text`` as the rules read it: numbers in words as digits, times of day in words as times ("eight thirty in
     the morning": "8:30 in the morning")."""
-    return plain(text)
+    return _plain(text)
 
 
 # Words people use for "remind me", "a reminder" and "midday" (a slip of the tongue or of the keys among them): read as those
@@ -296,7 +296,12 @@ _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a r
 _SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 
-def plain(text: str) -> str:
+def request_text(question: str) -> str:
+    """``question`` as the rules read a request: :func:`_plain`, without the marks and the spaces that end it."""
+    return _plain(question).strip().rstrip("?？!！。.，, ")
+
+
+def _plain(text: str) -> str:
     """``text`` as the rules read it: normalised, the other words of a reminder or an alarm as theirs, numbers in
     digits, a time's words as a clock writes it."""
     text = unicodedata.normalize("NFKC", text).replace("闹铃", "闹钟")  # the alarm's other word
@@ -456,7 +461,7 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     """The request ``question`` makes of reminders, when it certainly makes one; else ``None``. One that sets a
     reminder carries the due time read from its ``when`` at ``now`` (default: the machine's clock)."""
     now = now or datetime.now().astimezone()
-    text = plain(question).strip().rstrip("?？!！。.，, ")
+    text = request_text(question)
     if not text or len(text) > MAX_TEXT + 200:
         return None
     zh = bool(CJK.search(text))
@@ -604,7 +609,7 @@ def _before_an_event(question: str) -> bool:
 def untimed(question: str) -> Literal["reminder", "timer"] | None:
     """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"): its kind,
     so the time can be asked back; ``None`` otherwise."""
-    text = plain(question).strip().rstrip("?？!！。.，, ")
+    text = request_text(question)
     zh = bool(CJK.search(text))
     if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _zh_about(text)):
         return None
@@ -779,14 +784,15 @@ brand new clock for on at in to please pls plz now right away starting start fro
 just some quick little
 """.split())
 _FOR_THE = Phrases(("for the", "to the", "about the", "for", "to", "about"), re.IGNORECASE)
+# A day said in Chinese: a named one, a weekday, a date ("明天", "下周一", "5月3日")
+_ZH_DAYS = (r"今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]"
+            r"|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号]")
 _ZH_WHEN = lazy_compile(
-    r"(?:(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号]"
-    r"|\d{1,2}[日号])\s*)?"
+    rf"(?:(?:{_ZH_DAYS}|\d{{1,2}}[日号])\s*)?"
     rf"(?:(?:{_ZH_PART})\s*)?\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?(?:钟)?"
     r"|(?:过)?(?:[-−–负]\s*)?(?:\d+\s*个?半\s*(?:小时|钟头)|\d+(?:\.\d+)?\s*(?:个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|个礼拜|礼拜|周|年)(?:半)?(?:\s*(?:零)?\d+\s*(?:分钟|分|秒钟|秒))?|半(?:个)?小时|一刻钟|\d刻钟)"
     r"\s*(?:以后|之后|后)?"
-    rf"|(?:今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]"
-    rf"|(?:\d{{4}}年)?\d{{1,2}}月\d{{1,2}}[日号])\s*(?:{_ZH_PART})?"
+    rf"|(?:{_ZH_DAYS})\s*(?:{_ZH_PART})?"
     rf"|(?:{_ZH_PART})")  # a part of the day alone, as "in the evening" is: "提醒我晚上穿正装"
 
 
@@ -836,7 +842,7 @@ def times_read(question: str, now: datetime) -> list[tuple[str, Due]]:
     "pm", "in the morning" …) that :func:`due` reads as a time. For a request the learned reader is
     certain sets one; what else it says is the reader's frame's to account for."""
     runs: list[list[str]] = [[]]
-    for word in plain(question).split():
+    for word in _plain(question).split():
         w = word.strip(",.?!;").lower()
         if w and (any(c.isdigit() for c in w) or w in _TIME_WORDS):
             runs[-1].append(w)

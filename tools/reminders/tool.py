@@ -360,8 +360,8 @@ class Reminders(Tool[RemindersArgs]):
             chosen = [r for r in pending if r.id == int(target.lstrip("#"))]
         elif target in _KINDS:  # "the timer", "定时器": the one of that kind
             chosen = [r for r in pending if r.kind == _KINDS[target]]
-            if target in ("alarm", "闹钟"):  # an alarm is a reminder set with no subject ("wake me up at 6:30"); one
-                chosen = [r for r in chosen if not r.text.strip()]  # about something is never taken for it
+            if target in ("alarm", "闹钟"):  # one about something is never taken for the alarm
+                chosen = [r for r in chosen if r.is_alarm]
             if len(chosen) > 1:
                 return ToolResult(ok=False, error=f"several {_KINDS[target]}s are pending: which one?", fixable=False,
                                   message=_which(chosen, bool(CJK.search(target)), self.now(),

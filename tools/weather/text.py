@@ -217,8 +217,8 @@ def dresses_for_the_day(question: str) -> bool:
     if not CJK.search(question) or not any(w in question for w in ZH_IMPLIED) or not _WHEN_WORDS.search(question) \
             or _META.search(question):
         return False
-    left = "".join(re.findall(r"[\u3400-\u9fff]+", _ZH_FILLER.sub(" ", question)))
-    return all(c in _ZH_FILLER_CHARS or c in "合适需" for c in left) and not re.search(r"[A-Za-z0-9]", question)
+    left = "".join(_zh_left_over(question))
+    return all(c in _ZH_FILLER_CHARS or c in "合适需" for c in left) and not any(c.isascii() and c.isalnum() for c in question)
 
 
 def asks_weather(question: str) -> bool:
@@ -305,10 +305,15 @@ def names_something(question: str) -> bool:
         return True
     if CJK.search(question) and re.search(r"[A-Za-z]{3,}", _strip_senses(question)):
         return True  # a Latin name in a Chinese question: "Xyzzyville的天气"
-    for run in re.findall(r"[\u3400-\u9fff]+", _ZH_FILLER.sub(" ", question)):
+    for run in _zh_left_over(question):
         if len([c for c in run if c not in _ZH_FILLER_CHARS]) >= 2:
             return True
     return False
+
+
+def _zh_left_over(question: str) -> list[str]:
+    """The runs of Chinese characters left once the weather's, time's and asking words are set aside."""
+    return re.findall(r"[\u3400-\u9fff]+", _ZH_FILLER.sub(" ", question))
 
 
 _ZH_ASKING = Words({w: "" for w in ("查询", "查一下", "查查", "查看", "查", "看一下", "看看", "搜索", "搜一下", "搜", "帮我", "帮忙",

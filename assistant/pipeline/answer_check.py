@@ -18,7 +18,7 @@ MAX_TOOL_ANSWER = 1200  # characters: a grounded answer is a few sentences; more
 MIN_REPEAT_UNIT, MAX_REPEAT_UNIT, REPEATS = 4, 200, 3
 
 _NUMBER = lazy_compile(
-    r"(零下|负|minus\s+|negative\s+)?\s*([-−–]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)", re.IGNORECASE)
+    r"(?:(零下|负|minus\s+|negative\s+)\s*)?([-−–]?)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)", re.IGNORECASE)
 _MARKUP = lazy_compile(
     r'\{\s*"|"\s*\}|\[\s*\{|\}\s*\]|"\s*:\s*[\[{"\d]|```|</?\s*(?:tool|think|function|result|json)|<\|[^|>]{1,30}\|>'
     r"|\b(?:tool_calls?|arguments)\b\s*[:=]",

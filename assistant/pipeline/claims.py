@@ -31,15 +31,15 @@ _YEAR_RANGE = lazy_compile(r"(?:1[0-9]{3}|20[0-9]{2})\s?[-–]\s?(?:1[0-9]{3}|20
 _PHONE = lazy_compile(r"(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)[\s-]?)?\d{3,4}[\s-]\d{3,4}(?:[\s-]\d{2,4})?(?!\w|\.\d)"
                     r"|(?<!\d)1[3-9]\d{9}(?!\d)")
 # A number that is part of a name (Python 3, H2O, MP3, COVID-19, Windows 11, 5G, iPhone 15) is not a figure.
-_NAME_NUMBER = lazy_compile(r"[A-Za-z][A-Za-z]*[-‐]?\d+[A-Za-z]*|\d+(?!(?-i:[KCF]|km|kg|mg|g|m|cm|mm|mph|kmh|ms|s|h|min|"
+_NAME_NUMBER = lazy_compile(r"[A-Za-z][A-Za-z]*[-‐]?\d+[A-Za-z]*|(?<!\d)\d+(?!(?-i:[KCF]|km|kg|mg|g|m|cm|mm|mph|kmh|ms|s|h|min|"
                           r"MB|GB|KB|TB|MHz|GHz|kW|W|V|ml|l|lbs?|ft|in)\b)[A-Za-z]+\d*|(?:Python|Windows|iPhone|Java|PHP|HTTP|"
                           r"IPv|Android|iOS|macOS|Ubuntu|Debian|Fedora|version|v)\s?\d+(?:\.\d+)*", re.IGNORECASE)
 _LIST_MARKER = lazy_compile(r"^\s*(?:\d{1,2}[.)、]|[-*•])\s", re.MULTILINE)
-_ORDINAL = lazy_compile(r"\d+(?:st|nd|rd|th)\b|第\s*\d+", re.IGNORECASE)
+_ORDINAL = lazy_compile(r"(?<!\d)\d+(?:st|nd|rd|th)\b|第\s*\d+", re.IGNORECASE)
 _OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "−": lambda a, b: a - b, "*": lambda a, b: a * b,
         "×": lambda a, b: a * b, "x": lambda a, b: a * b, "/": lambda a, b: a / b if b else None,
         "÷": lambda a, b: a / b if b else None}
-_NUM = r"-?\d+(?:,\d{3})*(?:\.\d+)?"
+_NUM = r"-?(?<![\d.])\d+(?:,\d{3})*(?:\.\d+)?"  # from where its digits start (see tools/reading/forms.py: _AT)
 _EQUATION = lazy_compile(rf"({_NUM})\s*([-+*/×x÷−])\s*({_NUM})\s*(?:=|＝|equals|is|等于|得)\s*({_NUM})", re.IGNORECASE)
 
 

@@ -73,7 +73,7 @@ def _pieces(cut: Any, question: str) -> list[str]:
 # request: "a rectangle 3 by 5, what's its area?", "1 hour and 45 minutes"): every comma ("100公里是多少英里,10公斤是
 # 多少磅?", "东京现在几点,纽约呢?"; never between digits: 1,000), and an "and" before a number that says the verb once
 # for two requests ("convert 10 kg to lbs and 5 km to miles", "what's 3+4 and 5*6").
-_ANY_COMMA = lazy_compile(r"\s*(?:[，；;]|,(?!\d)|(?<!\d),)\s*|(?<!\s)\s+and\s+(?=[-+]?\d[\d.,]*\s*(?:[^\W\d_]|"
+_ANY_COMMA = lazy_compile(r"(?<!\s)\s*(?:[，；;]|,(?!\d)|(?<!\d),)\s*|(?<!\s)\s+and\s+(?=[-+]?\d[\d.,]*\s*(?:[^\W\d_]|"
                           r"[°%$€£¥]|[*/×÷^+-]\s*\d))", re.IGNORECASE)
 
 
@@ -81,8 +81,8 @@ def by_rule(ctx: TurnContext) -> list[Step] | None:
     """A plan of two or more steps when every clause of the question is claimed without a model; else ``None``.
     The clauses are cut where a new request begins (:func:`clauses`); when those are not all claimed, at every
     comma and at an "and" before a number as well (:data:`_ANY_COMMA`), kept only when each piece is."""
-    if read(ctx.question).markup:
-        return None  # quoted markup is no request a rule answers, in parts or whole
+    if not read(ctx.question).readable:
+        return None  # quoted markup, or a text too long to be a request: no rule answers it, in parts or whole
     for parts in _cuts(ctx.question):
         if (steps := _claim_all(ctx, parts)) is not None:
             return steps
@@ -155,7 +155,7 @@ def claimed_parts(ctx: TurnContext) -> tuple[list[Step], list[str]] | None:
     """For a model that routes by rules alone (the built-in one): the parts of a question of several requests that
     the rules read, as steps, and the parts that ask for something no rule reads, to be named ("what is 2+2? and
     why is the sky blue?": the sum, and the question it cannot answer). ``None`` unless there are both."""
-    if read(ctx.question).markup:
+    if not read(ctx.question).readable:
         return None
     for parts in _cuts(ctx.question):
         steps, rest = _read_and_asking(ctx, parts)
@@ -214,7 +214,7 @@ def with_left_out(ctx: TurnContext, decision: RouteDecision) -> list[Step] | Non
     Paris?" with only the calculator called), so no part is answered in silence by half. ``None`` when there is
     none."""
     tool = ctx.registry.get(decision.route)
-    if tool is None or decision.by != "model" or read(ctx.question).markup:
+    if tool is None or decision.by != "model" or not read(ctx.question).readable:
         return None
     parts = clauses(ctx.question)
     if len(parts) < 2:

@@ -137,9 +137,10 @@ def by_rule(ctx: TurnContext) -> RouteDecision | None:
     if guarded(q):
         return _declined(q)
     # The question read once: the rules read the request in it, its social wrapper set aside; one in chat-template
-    # or role markup is no request a rule may answer (tools/reading/request.py).
+    # or role markup, or one longer than a request is (a document, a paste), is no request a rule may answer
+    # (tools/reading/request.py).
     request = read(q)
-    if request.markup:
+    if not request.readable:
         return None
     core = request.core
     intent = request.intent  # the learned reader's reading of the words (tools/reading/reader.py), or None

@@ -39,7 +39,7 @@ _WORD_AFTER = lazy_compile(r"\s*[A-Za-z°]+\.?")
 
 
 # A percentage written in words, as the follow-ups compare it: "20 percent" and "百分之20" are "20%".
-_PERCENT_WORDS = lazy_compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per\s+cent)\b|百分之\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
+_PERCENT_WORDS = lazy_compile(r"((?<![\d.])\d+(?:\.\d+)?)\s*(?:percent|per\s+cent)\b|百分之\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
 
 
 def percent_signs(text: str) -> str:

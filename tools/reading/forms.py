@@ -26,15 +26,17 @@ from typing import Callable, Iterator, Mapping, Sequence
 
 from tools.lazy_re import lazy_compile
 
-# What a slot reads, by type.
+# What a slot reads, by type. A number in a slot starts where its digits start (``_AT``, not within a run of digits,
+# which would try each of them: a pattern tried at every digit of a long run costs its length squared).
+_AT = r"(?<![\d.])"
 SLOTS: dict[str, str] = {
-    "number": r"-?\d+(?:\.\d+)?",  # 12, -3, 2.5: a leading sign is the number's
-    "amount": r"\d+(?:\.\d+)?",  # how much of something: 5, 2.5
-    "count": r"\d+|[一两二三四五六七八九十]",  # how many, in digits or one Chinese numeral
-    "wide": r"-?\d+(?:\.\d+)?|[０-９]+",  # full-width digits too (a Chinese keyboard's)
-    "figure": r"-?\d{1,3}(?:,\d{3})+|-?\d+(?:\.\d+)?",  # 1,250 or 12.5
+    "number": rf"-?{_AT}\d+(?:\.\d+)?",  # 12, -3, 2.5: a leading sign is the number's
+    "amount": rf"{_AT}\d+(?:\.\d+)?",  # how much of something: 5, 2.5
+    "count": rf"{_AT}\d+|[一两二三四五六七八九十]",  # how many, in digits or one Chinese numeral
+    "wide": rf"-?{_AT}\d+(?:\.\d+)?|(?<![０-９])[０-９]+",  # full-width digits too (a Chinese keyboard's)
+    "figure": rf"-?{_AT}\d{{1,3}}(?:,\d{{3}})+|-?{_AT}\d+(?:\.\d+)?",  # 1,250 or 12.5
     "symbol": r"[*×/÷+\-−^]",  # an operator written as one
-    "operand": r"-?\d+(?:\.\d+)?|\([^()]*\)",  # what an operation is done to: a number or a group, "(3+5)"
+    "operand": rf"-?{_AT}\d+(?:\.\d+)?|\([^()]*\)",  # what an operation is done to: a number or a group, "(3+5)"
 }
 
 Meaning = str | Callable[[dict[str, str]], str | None]

@@ -11,7 +11,7 @@ import unicodedata
 from tools.reading.numerals import to_digits
 from tools.lazy_re import lazy_compile
 
-_NUM = r"(\d+(?:\.\d+)?)"
+_NUM = r"((?<![\d.])\d+(?:\.\d+)?)"
 _IS = r"\s*(?:为|是|=|:|：|of|is|equal\s+to|等于)?\s*"
 _LABELS = {
     "r": r"半径|radius|\br\b",

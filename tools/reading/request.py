@@ -13,7 +13,10 @@ Tokyo" → "what time is it in Tokyo", "if it will rain" → "will it rain").
 Text in chat-template or role markup (``[INST]``, ``<<SYS>>``, ``<|im_start|>system``, ``### System:``) is quoted
 text, never an instruction: a question pasted as a user turn is that turn's words (:func:`unwrapped`, before
 anything reads it), a system turn in it is cut out, and markup with no user turn is read as no request a rule may
-answer (``markup``): what it says is left to the model, as the user's words."""
+answer (``markup``): what it says is left to the model, as the user's words.
+
+A text longer than :data:`LONGEST` is no request a rule reads either (``long``): a document, a paste or noise,
+which the model reads."""
 
 from __future__ import annotations
 
@@ -27,6 +30,12 @@ from tools.reading import reader
 from tools.reading.numerals import EN_NUMBER, en_ordinal_dates, en_value
 from tools.lazy_re import lazy_compile
 from tools.reading.forms import Forms, Phrases
+
+# The longest text the rules read, in characters. A request to a tool is a sentence or two (the longest of the 34,686
+# shared real ones is 186 characters; a reminder's words may take 500 of them); a longer text is a document, a paste
+# or noise, which the model reads. The bound also holds what the rules cost: their patterns backtrack, and on a long
+# run of one character (a 5,000-digit number, a line of question marks) they took seconds to minutes.
+LONGEST = 600
 
 # Chat-template markers and role tokens of the common model families.
 MARKUP = lazy_compile(
@@ -155,7 +164,7 @@ _EN_OPENING = lazy_compile(
     rf"{_EN_THANKS_FIRST}{_SEP})", re.IGNORECASE)
 _EN_FRAMING = lazy_compile(rf"^(?:{_alternatives(_EN_FRAME)})\b\s*", re.IGNORECASE)
 _EN_EMBEDDING = lazy_compile(rf"^(?:{_alternatives(_EN_EMBED)})\b\s*(?:(?:about|on)\s+)?", re.IGNORECASE)
-_EN_CLOSING = lazy_compile(rf"(?:^|[\s,，.!?:;—-]+)(?:{_alternatives(_EN_CLOSE)}){_END}$", re.IGNORECASE)
+_EN_CLOSING = lazy_compile(rf"(?:^|(?<![\s,，.!?:;—-])[\s,，.!?:;—-]+)(?:{_alternatives(_EN_CLOSE)}){_END}$", re.IGNORECASE)
 _ZH_OPENING = lazy_compile(rf"^(?:{_alternatives([re.escape(p) for p in _ZH_OPEN])})(?:呀|啊|哈|啦|哦)?{_SEP}")
 _ZH_CLOSING = lazy_compile(rf"[,，、]?\s*(?:{_alternatives([re.escape(p) for p in _ZH_CLOSE])}){_END}$")
 
@@ -221,11 +230,11 @@ _A_VERB = Phrases(("is", "are", "was", "does", "do", "did", "will", "would", "ca
 _NOT_AN_AMOUNT = lazy_compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECASE)
 _MONEY = lazy_compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
                     re.IGNORECASE)
-_PERCENT_ON = lazy_compile(r"(?:\ban?\s+)?(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
+_PERCENT_ON = lazy_compile(r"(?:\ban?\s+)?((?<![\d.])\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
                          r"(?:\s+charge)?|interest|markup|vat|gratuity|surcharge)\s+(?:on|of|for)\s+(?:(?:a|an|the|my|our)\s+)?",
                          re.IGNORECASE)
 # "15% of 64 bill" (after the above): the bill is the amount
-_AMOUNT_NOUN = lazy_compile(r"(\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent)\s+of\s+\d+(?:\.\d+)?)\s+(?:dollar\s+|euro\s+)?"
+_AMOUNT_NOUN = lazy_compile(r"((?<![\d.])\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent)\s+of\s+\d+(?:\.\d+)?)\s+(?:dollar\s+|euro\s+)?"
                             r"(?:bill|check|cheque|meal|order|purchase|tab|total|dinner|lunch|breakfast)\b", re.IGNORECASE)
 # Compound quantities and durations, written as one amount of the smaller unit: the form, how many of the smaller
 # unit make one of the larger, the smaller unit's name and the larger's, and how the smaller one is asked for.
@@ -361,6 +370,12 @@ class Request:
     core: str
     wrapper: tuple[str, ...] = field(default=())
     markup: bool = False
+    long: bool = False  # longer than LONGEST: no rule reads it
+
+    @property
+    def readable(self) -> bool:
+        """Whether a rule may read the request: neither markup nor longer than :data:`LONGEST`."""
+        return not (self.markup or self.long)
 
     @property
     def wrapped(self) -> bool:
@@ -369,9 +384,10 @@ class Request:
     @cached_property
     def intent(self) -> reader.Reading | None:
         """What the learned reader makes of the words as typed (it was trained on them wrapped as people wrap
-        them), read once: ``None`` when it has nothing to say, or for markup, which no rule answers. When it is
-        unsure of the words as typed, the request with its wrapper set aside is read ("can i have today's date")."""
-        if self.markup:
+        them), read once: ``None`` when it has nothing to say, or for a request no rule reads (markup, or too
+        long). When it is unsure of the words as typed, the request with its wrapper set aside is read ("can i have
+        today's date")."""
+        if not self.readable:
             return None
         whole = reader.read(self.text)
         if self.wrapped and (whole is None or not (whole.certain or whole.family)):
@@ -474,6 +490,8 @@ def read(question: str) -> Request:
     the follow-up and the checks of one turn ask about the same words). An apostrophe typed as a typographic one
     ("what’s", "o’clock", as phones and word processors write it) is read as the plain one."""
     text = question.strip().translate(_APOSTROPHES)
+    if len(text) > LONGEST:
+        return Request(text=text, core=text, long=True)
     if has_markup(text):
         return Request(text=text, core=text, markup=True)
     norm = unicodedata.normalize("NFKC", text)

@@ -4,9 +4,10 @@ so the run does not read the words again; a model's call carries none, and the r
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import functools
+from typing import Any, Callable, Literal, TypeVar
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError
 
 
 class RemindersArgs(BaseModel):
@@ -32,3 +33,19 @@ class RemindersArgs(BaseModel):
     def due_read(self) -> Any:
         """The due time a rule read (a ``Due``), or ``None``: the run reads ``when`` itself."""
         return self._due
+
+
+_Read = TypeVar("_Read", bound=Callable[..., Any])
+
+
+def unread_when_unfit(method: _Read) -> _Read:
+    """A rule's reading whose words do not fit the arguments (a ``when`` longer than any time is said, in "remind me
+    to at 5 at 5 at 5 …") is no reading: the rules leave the request to the model, as one they do not read, and
+    never raise."""
+    @functools.wraps(method)
+    def read(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except ValidationError:
+            return None
+    return read  # type: ignore[return-value]

@@ -18,7 +18,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Callable, Literal, TypeVar
 
 from tools.base import CJK, LocalText
-from tools.reminders.args import RemindersArgs
+from tools.reminders.args import RemindersArgs, unread_when_unfit
 from tools.reminders.listing import asks_list
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
 from tools.reading.reader import spaced, tokens
@@ -457,6 +457,7 @@ _THE = Phrases(("the", "my", "that", "this", "那个", "这个", "我的"), re.I
 _TIMER = Phrases(("timer", "timers", "定时器", "计时器", "倒计时"), re.IGNORECASE)
 
 
+@unread_when_unfit
 def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     """The request ``question`` makes of reminders, when it certainly makes one; else ``None``. One that sets a
     reminder carries the due time read from its ``when`` at ``now`` (default: the machine's clock)."""

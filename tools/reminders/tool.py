@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel
 
 from tools.base import CJK, Grounding, LocalText, PreviousTurn, Tool, ToolResult, Verdict, language_of
-from tools.reminders.args import RemindersArgs
+from tools.reminders.args import RemindersArgs, unread_when_unfit
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany, repeat_said, span_said
 from tools.reading.forms import Phrases
 from tools.reading.numerals import ordinal
@@ -69,6 +69,7 @@ _NOT_ITS_WORDS = {"the", "one", "my", "that", "this", "reminder", "reminders", "
 _CONTROL = lazy_compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+
 class RemindersConfig(BaseModel):
     store: str  # the store's file (its reminders table)
     clock: str | None = None  # "now" as ISO 8601 (tests, reproducible runs); None: the real time
@@ -121,6 +122,7 @@ class Reminders(Tool[RemindersArgs]):
         """Now in the user's zone, with its rules: a wall time on another day gets that day's UTC offset."""
         return current_time(self.cfg.clock).astimezone(local_zone())
 
+    @unread_when_unfit
     def from_reading(self, target: str, question: str) -> list[BaseModel] | str | None:
         """Asked in any words, with every other word one such requests are made of: the reminders and timers
         listed ("go through my reminders for me", "what alarms have I got"); an alarm or a timer set at each time
@@ -144,6 +146,7 @@ class Reminders(Tool[RemindersArgs]):
             return _WHEN[kind]["zh" if language_of(question) == "zh" else "en"]
         return [RemindersArgs(action="set", when=when, kind=kind) for when in times]
 
+    @unread_when_unfit
     def route(self, question: str) -> list[BaseModel] | None:
         if not _MAY_BE.search(question):
             return None
@@ -208,6 +211,7 @@ class Reminders(Tool[RemindersArgs]):
                          zh="我没有取消任何提醒:你的话里没有说要取消哪一个。请说出它的内容、编号或“全部”(例如“取消给妈妈打电话的"
                             "提醒”);assistant reminders 可以列出来。")
 
+    @unread_when_unfit
     def follow_up(self, question: str, previous: PreviousTurn) -> list[BaseModel] | None:
         """Right after a reminders turn, what only makes sense after it: "cancel it", "never mind", "取消它" (the
         reminder that turn set, or the one it listed alone); "push it to 5pm", "make it 10 minutes later", "改成半小时"
@@ -240,6 +244,7 @@ class Reminders(Tool[RemindersArgs]):
                                   kind="timer" if last.get("kind") == "timer" else "reminder")]
         return None
 
+    @unread_when_unfit
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
         from tools.reminders.reading import times_said, untimed
 

@@ -279,7 +279,7 @@ _THE_SUN_ITSELF = Phrases(("temperature", "temperatures", "hot", "hotter", "hott
                            "表面", "多远", "多大", "距离", "核心", "几度"), re.IGNORECASE)
 
 
-_STATED_TEMPERATURE = lazy_compile(r"\d+(?:\.\d+)?\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)
+_STATED_TEMPERATURE = lazy_compile(r"(?<![\d.])\d+(?:\.\d+)?\s*(?:°|℃|℉|度|degrees?\b)", re.IGNORECASE)
 
 
 def states_temperature(question: str) -> bool:

@@ -266,6 +266,12 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
     ("what day of the week was it 100 days ago?", "14 August 2026 was a Friday."),
     ("三个月后是几月几号", "三个月后是2027年2月22日(星期一)。"),
     ("what day of the week is the 12th", "12 December 2026 is a Saturday."),  # the next 12th
+    # a day of this month, the next or the last, said with its month (never the next day of that number)
+    ("what day of the week is the first of next month", "1 December 2026 is a Tuesday."),
+    ("what day is the 1st of next month", "1 December 2026 is a Tuesday."),
+    ("what's the date on the 15th of this month", "On the 15th of this month was Sunday 15 November 2026."),
+    ("下个月一号是星期几", "下个月一号是星期二。"), ("下个月15号是几号", "下个月15号是2026年12月15日(星期二)。"),
+    ("本月1号是周几", "本月1号是星期日。"), ("上个月1号是星期几", "上个月1号是星期四。"),
 ])
 async def test_dates(clock, question, expected):
     assert await answer(clock(), question) == expected

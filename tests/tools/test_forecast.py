@@ -56,6 +56,12 @@ SUNDAY_EVENING = datetime(2026, 11, 22, 19, 0)  # the fake's clock, in Beijing
     ("for the next week", "the next week", "2026-11-22", "2026-11-28", None),  # seven days from today
     ("北京两周后天气", "两周后", "2026-12-06", "2026-12-06", None),  # not 后天 (the day after tomorrow)
     ("三个月后呢", "三个月后", "2027-02-22", "2027-02-22", None),
+    # a day of a month said with its month: that day (was all of next month, or the next 1st, "of next month" dropped)
+    ("weather on the 1st of next month in paris", "on the 1st of next month", "2026-12-01", "2026-12-01", None),
+    ("will it rain on the first of next month", "on the first of next month", "2026-12-01", "2026-12-01", None),
+    ("the 30th of this month", "the 30th of this month", "2026-11-30", "2026-11-30", None),
+    ("下个月1号北京天气", "下个月1号", "2026-12-01", "2026-12-01", None),
+    ("本月三十号会下雨吗", "本月三十号", "2026-11-30", "2026-11-30", None),
 ])
 def test_days_are_resolved_without_a_model(question, phrase, start, end, hours):
     assert find_when(question) == phrase

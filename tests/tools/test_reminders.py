@@ -74,6 +74,15 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("remind me to call the 5th caller at 3pm", NOW.replace(hour=15, minute=0), "call the 5th caller", "reminder"),
     ("5号下午3点提醒我交房租", NOW.replace(month=12, day=5, hour=15, minute=0), "交房租", "reminder"),
     ("提醒我去5号楼下午3点开会", NOW.replace(hour=15, minute=0), "去5号楼开会", "reminder"),  # a building, no day
+    # a day of this month or the next, said with its month (was the next 9am, about "on the first of next month")
+    ("remind me on the first of next month at 9am to pay rent", NOW.replace(month=12, day=1, hour=9, minute=0), "pay rent",
+     "reminder"),
+    ("remind me to pay rent on the 1st of next month at 9", NOW.replace(month=12, day=1, hour=9, minute=0), "pay rent",
+     "reminder"),
+    ("set an alarm for 7am on the 3rd of next month", NOW.replace(month=12, day=3, hour=7, minute=0), "", "reminder"),
+    ("remind me on the 30th of this month at 8am to call", NOW.replace(day=30, hour=8, minute=0), "call", "reminder"),
+    ("下个月1号早上9点提醒我交房租", NOW.replace(month=12, day=1, hour=9, minute=0), "交房租", "reminder"),
+    ("本月30号下午3点提醒我开会", NOW.replace(day=30, hour=15, minute=0), "开会", "reminder"),
     # the alarm set to a time; the verb said before it is no subject (was "设个"); the weekdays said twice
     ("把闹钟设在下午三点", NOW.replace(hour=15, minute=0), "", "reminder"),
     ("帮我把闹钟设置为6点半", NOW.replace(day=27, hour=6, minute=30), "", "reminder"),

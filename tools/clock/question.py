@@ -241,6 +241,9 @@ _ZH_HOLIDAY_SAID_WITH = tuple(sorted({
 _ZH_LUNAR_SAID_WITH = tuple(sorted({"农历", "阴历", "是多少", "多少", *_ZH_SAID_WITH}, key=len, reverse=True))
 
 
+_ZH_MONTH_DAY = lazy_compile(r"(?:本月|这个?月)(?:[0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})[号日]")
+
+
 def _set_aside(text: str, phrases: tuple[str, ...]) -> str:
     """``text`` without ``phrases`` (the longest first) and without spaces: what is left of a Chinese question once
     the words it is asked with are set aside."""
@@ -355,7 +358,9 @@ class ClockReading:
         asks_day = any(p in text for p in _ZH_DAY_ASKS)
         if asks_time == asks_day:
             return None
-        rest = _set_aside(text, _ZH_SAID_WITH)
+        held = _ZH_MONTH_DAY.search(text)  # "本月1号": a day of this month, whose 本月 is not set aside as a word of the ask
+        rest = _set_aside(text.replace(held.group(), "\0") if held else text, _ZH_SAID_WITH).replace(
+            "\0", held.group() if held else "")
         if asks_time:
             return [ClockArgs(ask="now", place="")] if not rest else self._in_place("now", rest)
         weekday = any(p in question for p in ("星期几", "周几", "礼拜几"))

@@ -51,6 +51,7 @@ _EN_MONTH = ("january|february|march|april|may|june|july|august|september|octobe
 _EN_ORDINAL = (r"(?:twenty|thirty)[\s-]?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|first|second|third"
                r"|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth"
                r"|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth")
+EN_ORDINAL = _EN_ORDINAL  # "first" … "thirty-first", for the readers of other tools
 _SEASON_WHICH = r"next|this|last|past|coming|in\s+the|during\s+the|over\s+the|for\s+the|the|in|during"
 _EN_HOUR_WORD = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 
@@ -64,6 +65,7 @@ _PIECES = lazy_compile(
     r"|(?P<zh_weekday>(?P<zh_wd_week>下(?:个)?|这个|这|本|上(?:个)?)?(?:周|星期|礼拜)(?P<zh_wd>[一二三四五六日天]))"
     r"|(?P<zh_week>(?P<zh_week_which>下|这|本)(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天末]))"
     r"|(?P<zh_date>(?:(?P<zh_year>\d{4})年)?(?P<zh_month>\d{1,2}|十[一二]?|[一二三四五六七八九])月(?P<zh_day>\d{1,2}|" + _ZH_NUM + r")[日号])"
+    r"|(?P<zh_mday>(?P<zh_mday_which>下个?月|本月|这个?月|上个?月)(?P<zh_mday_n>" + _ZH_NUM + r")[号日])"
     r"|(?P<zh_day_only>(?<![\d月])(?P<zh_day_n>\d{1,2})[号日](?![子本]))"
     r"|(?P<zh_rel>大后天|后天|明天|明日|明儿|今天|今日|今儿|昨天|昨日|前天|今晚|今夜|今早|明早|明晚)"
     r"|(?P<zh_part>早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|夜间|晚间)"
@@ -97,6 +99,8 @@ _PIECES = lazy_compile(
     r"|(?P<en_season>(?:(?P<en_se_which>" + _SEASON_WHICH + r")\s+)?(?P<en_se>winter|summer|autumn)(?:time)?"
     r"|(?P<en_se_which2>" + _SEASON_WHICH.replace("|the|", "|") + r")\s+(?P<en_se2>spring|fall)(?:time)?|(?P<en_se3>spring)time)"
     r"|(?P<en_year_only>(?:in|during|for|of|the\s+year)\s+(?P<en_year_n>(?:19|20)\d\d)(?![/:\d-]))"
+    r"|(?P<en_mday>(?:on\s+)?(?:the\s+)?(?:(?P<en_mday_word>" + _EN_ORDINAL + r")|(?P<en_mday_n>\d{1,2})(?:st|nd|rd|th)?)"
+    r"\s+(?:of\s+)?(?P<en_mday_which>this|next|last|the\s+coming|the\s+following|the\s+next)\s+month)"
     r"|(?P<en_dom>(?:on\s+the\s+(?P<en_dom_word>" + _EN_ORDINAL + r")|(?:on\s+)?the\s+(?P<en_dom_n>\d{1,2})(?:st|nd|rd|th))"
     r"(?!\s+(?:of\s+)?(?:" + _EN_MONTH + r")\b))"
     r"|(?P<en_rel>the\s+day\s+after\s+tomorrow|(?:the\s+)?rest\s+of\s+(?:the\s+day|today)|tomorrow|today|tonight|yesterday|tmrw"
@@ -489,6 +493,24 @@ def _date(g: dict[str, Any], today: date) -> Read:
     return _one(d)
 
 
+_MONTH_STEP = {"下": 1, "next": 1, "the coming": 1, "the following": 1, "the next": 1, "本": 0, "这": 0, "this": 0,
+               "上": -1, "last": -1}
+
+
+def _month_day(g: dict[str, Any], today: date) -> Read:
+    """"the 1st of next month", "on the fifteenth of this month", "下个月1号", "本月十五号": that day of that month
+    (a day the month does not have, "the 31st of next month" in November: none)."""
+    which = " ".join((g["en_mday_which"] or g["zh_mday_which"]).casefold().split())
+    step = _MONTH_STEP[which if which in _MONTH_STEP else which[0]]
+    said = g["en_mday_n"] or g["en_mday_word"] or g["zh_mday_n"]
+    dd = int(said) if said.isdigit() else (ordinal(said) if g["en_mday"] else _zh_number(said)) or 0
+    y, m = divmod(today.month - 1 + step, 12)
+    try:
+        return _one(date(today.year + y, m + 1, dd))
+    except ValueError:
+        return None
+
+
 def _numeric(g: dict[str, Any]) -> tuple[int | None, int, int] | None:
     """"4/20/2038", "12/14": month first, as the English readers who write it so mean; ``None`` when the day could
     be the month too ("12/5/2032": 5 December or 12 May), which is left unread."""
@@ -515,7 +537,7 @@ def _relative(g: dict[str, Any], today: date) -> Read:
 _DAY_READERS: tuple[tuple[tuple[str, ...], Callable[[dict[str, Any], date], Read]], ...] = (
     (("zh_span", "en_span"), _span), (("zh_after", "en_after"), _after), (("zh_weekend", "en_weekend"), _weekend),
     (("zh_weekday", "en_weekday"), _weekday), (("zh_week", "en_week"), _week),
-    (("zh_date", "en_date", "iso", "zh_day_only", "en_num", "en_dom"), _date), (("zh_rel", "en_rel"), _relative),
+    (("zh_date", "en_date", "iso", "zh_day_only", "en_num", "en_dom"), _date), (("zh_mday", "en_mday"), _month_day), (("zh_rel", "en_rel"), _relative),
     (("en_cal",), _calendar), (("en_month_only",), _month), (("en_season",), _season), (("en_year_only",), _year),
 )
 

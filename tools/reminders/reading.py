@@ -20,7 +20,8 @@ from typing import Callable, Literal, TypeVar
 from tools.base import CJK, LocalText
 from tools.reminders.args import RemindersArgs, unread_when_unfit
 from tools.reminders.listing import asks_list
-from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, to_digits
+from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, ordinal, to_digits
+from tools.reading.when import EN_ORDINAL
 from tools.reading.reader import spaced, tokens
 from tools.lazy_re import lazy_compile
 from tools.reading.forms import Forms, Phrases
@@ -113,10 +114,12 @@ _EN_DAY = lazy_compile(
     r"|\b(?:on\s+)?(?:the\s+)?(?P<dom2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon2>" + "|".join(_EN_MONTHS) +
     r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?\b(?:,?\s+(?P<year2>\d{4})\b)?"
     r"|\b(?P<iso>\d{4}-\d{2}-\d{2})\b"
+    r"|\b(?:on\s+)?(?:the\s+)?(?P<mdom>\d{1,2}|" + EN_ORDINAL + r")(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mrel>this|next)\s+month\b"
     r"|\b(?:on\s+)?the\s+(?P<dom3>\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)  # "on the 5th": this month's, or the next
 _ZH_DAY = lazy_compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
                      r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
                      r"|(?:(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])"
+                     r"|(?P<mrel>下个?月|本月|这个?月)(?P<mdom>\d{1,2})[日号]"  # "下个月1号": that month's
                      r"|(?<![\d月])(?P<dom3>\d{1,2})[日号](?![子楼线])")  # "5号": this month's 5th, or the next
 def _clock_word(now: datetime, h: int, m: int, day: date | None, part: str | None, ampm: str | None) -> datetime | None:
     hour = on_24h(h, ampm, part)
@@ -158,6 +161,9 @@ def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Lit
     try:
         if (iso := g.get("iso")):
             return date.fromisoformat(iso)
+        if (said := g.get("mdom")):  # "the 1st of next month", "本月30号": that month's, passed or not
+            years, index = divmod(today.month - (0 if (g.get("mrel") or "")[:1] in ("t", "T", "本", "这") else -1) - 1, 12)
+            return date(today.year + years, index + 1, int(said) if said.isdigit() else ordinal(said) or 0)
         if (alone := g.get("dom3")):  # the next day of that number: this month's, else the next month's that has it
             for ahead in range(13):
                 years, index = divmod(today.month - 1 + ahead, 12)
@@ -722,6 +728,7 @@ _EN_WHEN = lazy_compile(
     r"|\b(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
     r"\.?(?:,?\s+\d{4}\b)?|\b(?:on\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}"
     r"(?:st|nd|rd|th)?\b(?:,?\s+\d{4}\b)?|\b(?:on\s+)?\d{4}-\d{2}-\d{2}\b"
+    r"|\b(?:on\s+)?(?:the\s+)?(?:\d{1,2}|" + EN_ORDINAL + r")(?:st|nd|rd|th)?\s+(?:of\s+)?(?:this|next)\s+month\b"  # "on the 1st of next month"
     r"|\bon\s+the\s+\d{1,2}(?:st|nd|rd|th)\b",  # the day of this month, or of the next ("on the 5th")
     re.IGNORECASE)
 
@@ -787,7 +794,7 @@ just some quick little
 _FOR_THE = Phrases(("for the", "to the", "about the", "for", "to", "about"), re.IGNORECASE)
 # A day said in Chinese: a named one, a weekday, a date ("明天", "下周一", "5月3日")
 _ZH_DAYS = (r"今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]"
-            r"|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号]")
+            r"|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号]|(?:下个?月|本月|这个?月)\d{1,2}[日号]")
 _ZH_WHEN = lazy_compile(
     rf"(?:(?:{_ZH_DAYS}|\d{{1,2}}[日号])\s*)?"
     rf"(?:(?:{_ZH_PART})\s*)?\d{{1,2}}\s*(?:点|时|:)\s*(?:半|\d{{1,2}}\s*分?|[一三]刻)?(?:钟)?"

@@ -194,7 +194,9 @@ def discover(cache: Path | None = None) -> list[Entry]:
         try:
             kept = json.loads(cache.read_text(encoding="utf-8"))
             if kept["path"] == sys.path and all(_changed_at(folder) == at for folder, at in kept["folders"]):
-                return [Entry(**e) for e in kept["entries"]]
+                entries = [Entry(**e) for e in kept["entries"]]
+                if all(isinstance(v, str) for e in entries for v in vars(e).values()):  # else: of another shape
+                    return entries
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             pass  # missing, damaged or of another shape: scanned again
     folders = [folder for folder in sys.path if _holds_packages(folder)]

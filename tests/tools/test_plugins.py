@@ -127,6 +127,12 @@ def test_the_plugins_found_are_kept_until_a_package_comes_or_goes(installed_plug
     kept.write_text('{"stamp": "garbage', encoding="utf-8")
     assert discover(kept) == first  # damaged: scanned again, and written again
     assert json.loads(kept.read_text(encoding="utf-8"))["entries"]
+    for shape in ({"entries": [{"name": 1, "value": None, "package": [], "version": {}, "fingerprint": 2}]},
+                  {"entries": [{"name": "echo"}]}, {"entries": "echo"}, {"folders": [[1, 2, 3]]}, []):
+        garbled = json.loads(kept.read_text(encoding="utf-8"))  # the path and folders as they are, the rest another shape
+        garbled = {**garbled, **shape} if isinstance(shape, dict) else shape
+        kept.write_text(json.dumps(garbled), encoding="utf-8")
+        assert discover(kept) == first, shape  # of another shape: scanned again
     [info] = site.glob("echo_plugin-*.dist-info")
     shutil.rmtree(info)  # uninstalled: its folder changed
     assert "echo" not in [e.name for e in discover(kept)]

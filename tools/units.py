@@ -265,6 +265,7 @@ def read_conversion(question: str, frame: str = "units") -> list[tuple[float, st
     from tools.reading.reader import unexplained
 
     text = _plain(en_digits(question))
+    text = _rx().amount.sub(lambda m: f"{m.group('value')} {m.group('u')}", text)  # "180cm": the number and its unit
     found = [(m.start(), m.end(), m.group().strip(), lookup(m.group())) for m in _rx().unit.finditer(text)]
     units = [(a, b, name, unit) for a, b, name, unit in found if unit is not None]
     numbers = [(m.start(), m.end(), float(m.group())) for m in re.finditer(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", text)]
@@ -437,6 +438,20 @@ def converted_from(given: list[tuple[float, str, str]], answer: str) -> set[floa
 _DEGREE_SIGNS = {"degC": "°C", "degF": "°F", "kelvin": "K"}
 
 
+def _two_targets(question: str) -> list[tuple[float, str, str]] | None:
+    """A conversion to two units of one kind said last ("how tall is 180 cm in feet and inches", "what's 10kg in
+    pounds and ounces"): the conversion the rule reads with each of them, when both read the same amount."""
+    text = question.rstrip(" ?？.!")
+    head, joined, last = text.rpartition(" and ")
+    first = head.rsplit(None, 1)[-1] if joined and head.split() else ""
+    if not first or lookup(first) is None or lookup(last) is None or lookup(first) == lookup(last):
+        return None
+    one, other = parse(head), parse(f"{head[:len(head) - len(first)]}{last}")
+    if one is None or other is None or one[:2] != other[:2]:
+        return None
+    return [one, other]
+
+
 class UnitsArgs(BaseModel):
     value: float = Field(..., description="the number to convert, as the user wrote it")
     from_unit: str = Field(..., max_length=40, description="the unit of that number, copied from the question")
@@ -499,6 +514,8 @@ class Units(Tool[UnitsArgs]):
 
     def _route(self, question: str) -> list[BaseModel] | None:
         found = parse(question)
+        if found is None and (both := _two_targets(question)) is not None:
+            return [UnitsArgs(value=value, from_unit=a, to_unit=b) for value, a, b in both]
         if found is None:  # made of a conversion's words alone, in any order ("12 feet is equal to how many inches")
             words = set(question.lower().replace("?", " ").split())
             converts = bool(words & _CONVERTING or {"how", "many"} <= words or {"how", "much"} <= words)

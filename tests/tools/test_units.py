@@ -76,6 +76,26 @@ def test_a_conversion_made_of_a_conversion_s_words_alone_is_read_by_rule(tmp_pat
     assert args is not None and (args[0].value, args[0].from_unit, args[0].to_unit) == expected
 
 
+@pytest.mark.parametrize("question, value, source, targets", [
+    ("how tall is 180 cm in feet and inches", 180, "cm", ["feet", "inches"]),
+    ("what's 1.8 m in feet and inches", 1.8, "m", ["feet", "inches"]),
+    ("what is 10kg in pounds and ounces", 10, "kg", ["pounds", "ounces"]),  # the number and its unit written as one
+    ("convert 180cm to feet and inches", 180, "cm", ["feet", "inches"]),
+    ("convert 3 hours to minutes and seconds", 3, "hours", ["minutes", "seconds"]),
+])
+def test_two_units_to_convert_to_are_each_converted_by_rule(question, value, source, targets):
+    """Two units of one kind said last ("in feet and inches"): the amount converted to each, with no model (was the
+    model's, or the reader's only when it was sure of the words)."""
+    args = Units().route(question)
+    assert args is not None and [(a.value, a.from_unit, a.to_unit) for a in args] == [(value, source, t) for t in targets]
+
+
+@pytest.mark.parametrize("question", ["5 km in miles and kilometers", "what is 5 km in miles and why",
+                                      "i walked 5 km in miles and hours"])
+def test_a_second_target_that_is_no_unit_to_convert_to_is_not_read_as_one(question):
+    assert Units().route(question) is None
+
+
 @pytest.mark.parametrize("question", [
     "i have 5 feet of rope", "feet and inches", "miles and kilometers are both units of distance",
     "is a mile longer than a kilometer", "my feet hurt after 5 miles", "how many inches did it snow in 5 hours",

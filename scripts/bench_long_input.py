@@ -2,9 +2,9 @@
 
     python scripts/bench_long_input.py [--lengths 600,5000,15000] [--limit 60] [--vs REV]
 
-A question of a long run (a number of thousands of digits, a line of question marks, a run of spaces …) goes to the
-rule tier (``router.by_rule`` and ``plan.by_rule``, as a first turn); a tool's result or a document of that kind goes
-to the answer's checks (the units' amounts, the numbers, the arithmetic and the evidence of tools/units.py and
+A question of a long run (a number of thousands of digits, a line of question marks, a run of spaces …) goes to
+the rule tier (``plan.by_rule``, then ``router.by_rule``, as a first turn asks them); a tool's result or a document of
+that kind goes to the answer's checks (the units' amounts, the numbers, the arithmetic and the evidence of tools/units.py and
 assistant/pipeline/). Each case runs in a forked process, killed after --limit seconds (printed as ``>limit``):
 a pattern tried at every character of a run costs the run's length squared, and once did minutes. --vs REV prints
 the same cases for another revision beside (a git worktree of it, removed after).
@@ -32,13 +32,20 @@ def _work(root: Path, part: str, unit: str, n: int, conn: Any) -> None:
     sys.path[:0] = [str(root), str(root / "tests")]
     run = (unit * (n // len(unit) + 1))[:n]
     if part == "rules":
-        from conftest import by_rule
+        from conftest import paths_under
 
-        from assistant.pipeline import plan  # noqa: F401 - imported before the clock starts
+        from assistant.app import build_registry
+        from assistant.config import Settings
+        from assistant.pipeline import plan, router
+        from assistant.pipeline.context import TurnContext
+        from assistant.trace import Trace
         with tempfile.TemporaryDirectory() as tmp:
-            by_rule(Path(tmp), "warm up: what is 2+3")
-            start = time.process_time()
-            by_rule(Path(tmp), ("what is " + run)[:n - 5] + " then")
+            settings = Settings()
+            registry = build_registry(settings, paths_under(Path(tmp)))
+            for question in ("warm up: what is 2+3", ("what is " + run)[:n - 5] + " then"):  # as a turn asks them
+                ctx = TurnContext(settings, None, registry, None, question, [], Trace())  # type: ignore[arg-type]
+                start = time.process_time()
+                plan.by_rule(ctx) or router.by_rule(ctx)
     else:
         from assistant.pipeline.answer_check import numbers_in
         from assistant.pipeline.claims import Evidence, checked_arithmetic

@@ -70,16 +70,22 @@ def paths_under(root: Path) -> Paths:
     return Paths(root / "config", root / "data", root / "cache", root / "log")
 
 
-def by_rule(root: Path, question: str, **settings: Any) -> Any:
-    """What the rule tier decides for ``question`` as a first turn (a ``RouteDecision``, or ``None``: the model's),
-    with the built-in tools over a state folder under ``root``: no model, no server."""
-    from assistant.pipeline import router
+def first_turn(root: Path, question: str, **settings: Any) -> Any:
+    """The context of ``question`` as a first turn (a ``TurnContext``), with the built-in tools over a state folder
+    under ``root``: no model, no server."""
     from assistant.pipeline.context import TurnContext
     from assistant.trace import Trace
 
     chosen = Settings(**settings)
-    ctx = TurnContext(chosen, None, build_registry(chosen, paths_under(root)), None, question, [], Trace())  # type: ignore[arg-type]
-    return router.by_rule(ctx)
+    return TurnContext(chosen, None, build_registry(chosen, paths_under(root)), None, question, [], Trace())  # type: ignore[arg-type]
+
+
+def by_rule(root: Path, question: str, **settings: Any) -> Any:
+    """What the rule tier decides for ``question`` as a first turn (a ``RouteDecision``, or ``None``: the model's),
+    with the built-in tools over a state folder under ``root``: no model, no server."""
+    from assistant.pipeline import router
+
+    return router.by_rule(first_turn(root, question, **settings))
 
 
 @pytest.fixture

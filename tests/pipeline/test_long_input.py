@@ -11,7 +11,7 @@ import random
 from typing import Any, Callable
 
 import pytest
-from conftest import by_rule
+from conftest import by_rule, first_turn
 from fake_ollama import Script
 
 from assistant.pipeline import plan
@@ -49,7 +49,8 @@ def test_a_text_longer_than_a_request_is_not_read_by_the_rules(tmp_path, unit):
     question = "what is " + _run(unit) + " then"
     request = read(question)
     assert request.long and not request.readable and request.intent is None
-    assert _finishes(lambda: by_rule(tmp_path, question)) and by_rule(tmp_path, question) is None
+    assert _finishes(lambda: (plan.by_rule(first_turn(tmp_path, question)), by_rule(tmp_path, question)))
+    assert plan.by_rule(first_turn(tmp_path, question)) is None and by_rule(tmp_path, question) is None
 
 
 def test_a_request_as_long_as_one_is_still_read(tmp_path):
@@ -64,7 +65,7 @@ def test_a_request_as_long_as_one_is_still_read(tmp_path):
 def test_the_rules_read_a_run_up_to_the_longest_request_without_backtracking(tmp_path, unit):
     for start in ("", "what is ", "remind me to ", "convert "):
         question = start + _run(unit, LONGEST - len(start))
-        assert _finishes(lambda q=question: (by_rule(tmp_path, q), plan.clauses(q)))
+        assert _finishes(lambda q=question: (plan.by_rule(first_turn(tmp_path, q)), by_rule(tmp_path, q)))
 
 
 @pytest.mark.parametrize("unit", RUNS)

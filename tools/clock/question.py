@@ -20,6 +20,7 @@ from tools.clock.zones import zone_named
 from tools.reading.numerals import en_digits, en_ordinals, to_digits
 from tools.reading.reader import leftover, tokens, unexplained, without_end
 from tools.reading.time_of_day import ZH_PART, clock_time, hour_said
+from tools.reading.when import find_when
 
 
 # The certain forms. Each names what it asks; the pieces (a place, a date) must then be read exactly.
@@ -241,15 +242,15 @@ _ZH_HOLIDAY_SAID_WITH = tuple(sorted({
 _ZH_LUNAR_SAID_WITH = tuple(sorted({"农历", "阴历", "是多少", "多少", *_ZH_SAID_WITH}, key=len, reverse=True))
 
 
-_ZH_MONTH_DAY = lazy_compile(r"(?:本月|这个?月)(?:[0-9０-９]{1,2}|[一二三四五六七八九十]{1,3})[号日]")
-
-
-def _set_aside(text: str, phrases: tuple[str, ...]) -> str:
+def _set_aside(text: str, phrases: tuple[str, ...], keep: str | None = None) -> str:
     """``text`` without ``phrases`` (the longest first) and without spaces: what is left of a Chinese question once
-    the words it is asked with are set aside."""
+    the words it is asked with are set aside. ``keep``: a phrase of it that stays whole (the day said, "本月1号",
+    whose 本月 is a word of the ask too: "本月是几月")."""
+    if keep:
+        text = text.replace(keep, "\0")
     for phrase in phrases:
         text = text.replace(phrase, " ")
-    return "".join(text.split())
+    return "".join(text.split()).replace("\0", keep or "")
 
 
 # Words of the ask that the date reader would read as a day ("the week": this week's): never the day asked about.
@@ -358,9 +359,7 @@ class ClockReading:
         asks_day = any(p in text for p in _ZH_DAY_ASKS)
         if asks_time == asks_day:
             return None
-        held = _ZH_MONTH_DAY.search(text)  # "本月1号": a day of this month, whose 本月 is not set aside as a word of the ask
-        rest = _set_aside(text.replace(held.group(), "\0") if held else text, _ZH_SAID_WITH).replace(
-            "\0", held.group() if held else "")
+        rest = _set_aside(text, _ZH_SAID_WITH, keep=find_when(text))
         if asks_time:
             return [ClockArgs(ask="now", place="")] if not rest else self._in_place("now", rest)
         weekday = any(p in question for p in ("星期几", "周几", "礼拜几"))

@@ -537,7 +537,8 @@ def _relative(g: dict[str, Any], today: date) -> Read:
 _DAY_READERS: tuple[tuple[tuple[str, ...], Callable[[dict[str, Any], date], Read]], ...] = (
     (("zh_span", "en_span"), _span), (("zh_after", "en_after"), _after), (("zh_weekend", "en_weekend"), _weekend),
     (("zh_weekday", "en_weekday"), _weekday), (("zh_week", "en_week"), _week),
-    (("zh_date", "en_date", "iso", "zh_day_only", "en_num", "en_dom"), _date), (("zh_mday", "en_mday"), _month_day), (("zh_rel", "en_rel"), _relative),
+    (("zh_date", "en_date", "iso", "zh_day_only", "en_num", "en_dom"), _date), (("zh_mday", "en_mday"), _month_day),
+    (("zh_rel", "en_rel"), _relative),
     (("en_cal",), _calendar), (("en_month_only",), _month), (("en_season",), _season), (("en_year_only",), _year),
 )
 

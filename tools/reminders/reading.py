@@ -162,7 +162,8 @@ def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Lit
         if (iso := g.get("iso")):
             return date.fromisoformat(iso)
         if (said := g.get("mdom")):  # "the 1st of next month", "本月30号": that month's, passed or not
-            years, index = divmod(today.month - (0 if (g.get("mrel") or "")[:1] in ("t", "T", "本", "这") else -1) - 1, 12)
+            step = 1 if (g.get("mrel") or "").lower().startswith(("next", "下")) else 0
+            years, index = divmod(today.month - 1 + step, 12)
             return date(today.year + years, index + 1, int(said) if said.isdigit() else ordinal(said) or 0)
         if (alone := g.get("dom3")):  # the next day of that number: this month's, else the next month's that has it
             for ahead in range(13):

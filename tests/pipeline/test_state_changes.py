@@ -177,8 +177,8 @@ async def test_a_models_change_runs_only_when_the_words_ask_to_move_one_named(fa
     await app.ask("remind me in 2 hours to call the dentist", one_shot="ask")
     await app.ask("what time is my dentist thing again? at 6pm?")  # no word asks to move it
     assert _due(app) == [("call the dentist", "11-27 12:00")]
-    await app.ask("please move the dentist reminder to 6pm")
-    assert _due(app) == [("call the dentist", "11-27 18:00")]
+    moved = await app.ask("please move the dentist reminder, 6pm suits me better")  # no rule reads it: the model's
+    assert moved.model_calls > 0 and _due(app) == [("call the dentist", "11-27 18:00")]
 
 
 @pytest.mark.parametrize("question, due", [
@@ -264,6 +264,50 @@ async def test_one_is_cancelled_by_its_subject_its_kind_or_its_time(fake, make_a
     result = await app.ask(cancel)
     assert result.route == "reminders" and result.model_calls == 0, result.answer
     assert sorted(text for text, _ in _due(app)) == sorted(left), result.answer
+
+
+@pytest.mark.parametrize("change, due", [
+    ("move my reminder to call mum to 6pm", ("call mum", "11-27 18:00")),
+    ("reschedule the call mum reminder for tomorrow at 10", ("call mum", "11-28 10:00")),
+    ("push the reminder about the plants to 9am", ("water the plants", "11-28 09:00")),
+    ("change the timer to 45 minutes", ("", "11-27 10:45")),
+    ("change my 5pm reminder to 5:30pm", ("call mum", "11-27 17:30")),
+    ("把下午5点的提醒改到下午6点", ("call mum", "11-27 18:00")),
+    ("把定时器改成半小时", ("", "11-27 10:30")),
+])
+async def test_one_is_moved_by_its_subject_its_kind_or_its_time_by_rule(fake, make_app, change, due):
+    """A first request that moves one pending reminder names it as a cancel does (its words, its kind, its time);
+    the rule reads it with no model call and moves that one alone."""
+    app = make_app(clock=CLOCK)
+    for question in ("remind me at 5pm to call mum", "remind me tomorrow at 8 to water the plants", "set a timer for 20 minutes"):
+        assert (await app.ask(question, one_shot="ask")).ok
+    before = set(_due(app))
+    result = await app.ask(change)
+    assert result.route == "reminders" and result.model_calls == 0 and fake.requests == [], result.answer
+    after = set(_due(app))
+    assert due in after and len(before - after) == 1 and len(after) == 3, result.answer
+
+
+async def test_moving_the_alarm_keeps_its_morning_and_several_pending_are_asked_which(fake, make_app):
+    app = make_app(clock="2026-11-27T20:00:00+00:00")
+    assert (await app.ask("wake me up at 7", one_shot="ask")).ok
+    moved = await app.ask("move my alarm to 6:30")
+    assert moved.model_calls == 0 and _due(app) == [("", "11-28 06:30")], moved.answer
+    assert (await app.ask("remind me at 9pm to lock the door", one_shot="ask")).ok
+    which = await app.ask("move my reminder to 10pm")
+    assert not which.ok and "which" in which.answer.lower() and sorted(_due(app)) == [("", "11-28 06:30"),
+                                                                                     ("lock the door", "11-27 21:00")]
+
+
+@pytest.mark.parametrize("question", ["move the meeting to 4pm", "change the alarm sound to something softer",
+                                      "change my alarm to a song", "move my reminders app to the home screen",
+                                      "can you change the timer display to minutes"])
+async def test_a_move_that_names_no_reminder_or_no_time_moves_nothing_by_rule(fake, make_app, question):
+    fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")
+    app = make_app(clock=CLOCK)
+    assert (await app.ask("remind me at 5pm to call mum", one_shot="ask")).ok
+    await app.ask(question)
+    assert _due(app) == [("call mum", "11-27 17:00")]
 
 
 @pytest.mark.parametrize("cancel", ["cancel the alarm", "cancel my alarm", "turn off my alarm", "取消闹钟"])

@@ -641,3 +641,31 @@ def test_an_alarm_is_listed_and_shown_as_one_with_its_time():
     assert said(alarm, due) == ("Alarm", "06:30")
     assert said(replace(alarm, lang="zh", repeat="weekdays"), due) == ("闹钟", "06:30(每个工作日)")
     assert said(replace(alarm, text="call mum"), due) == ("Reminder", "call mum")
+
+
+@pytest.mark.parametrize("question, at, text", [
+    ("remind me to call mom on saturday afternoon", "2026-11-28T14:00", "call mom"),
+    ("remind me on saturday afternoon to call mom", "2026-11-28T14:00", "call mom"),
+    ("set a reminder for saturday afternoon to call mom", "2026-11-28T14:00", "call mom"),
+    ("remind me to water the plants on sunday morning", "2026-11-29T09:00", "water the plants"),
+    ("remind me to call mom on friday evening", "2026-11-27T19:00", "call mom"),  # this Friday's
+    ("remind me next monday morning to email bob", "2026-11-30T09:00", "email bob"),
+    ("remind me to call mom in the afternoon", "2026-11-27T14:00", "call mom"),
+    ("remind me this evening to call mom", "2026-11-27T19:00", "call mom"),
+    ("remind me to take my pills at noon", "2026-11-27T12:00", "take my pills"),
+])
+def test_a_day_with_its_part_and_no_hour_is_read_whole(question, at, text):
+    """A day said with its part ("saturday afternoon") is that part's usual hour on that day: never "noon" read
+    inside "afternoon" with "after" left in the reminder's words, nor the day alone with "morning" left there."""
+    now = datetime(2026, 11, 27, 10, 0, tzinfo=ZoneInfo("Europe/London"))  # a Friday morning
+    request = read(question)
+    assert request is not None and request.text == text, request
+    assert due(request.when, now).at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Europe/London"))
+
+
+def test_this_afternoon_when_it_has_passed_is_said_so_not_moved_to_tomorrow():
+    evening = datetime(2026, 11, 27, 18, 0, tzinfo=ZoneInfo("Europe/London"))
+    request = read("remind me this afternoon to call mom")
+    assert request is not None and due(request.when, evening).at is None and due(request.when, evening).problem
+    assert due(read("remind me to call mom in the afternoon").when, evening).at == \
+        datetime(2026, 11, 28, 14, 0, tzinfo=ZoneInfo("Europe/London"))

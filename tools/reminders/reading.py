@@ -282,6 +282,8 @@ def _part_only(now: datetime, day: date | None, text: str, zh: bool) -> datetime
     if not m:
         return None
     h = hours[m.group(0).lower()]
+    if day is None and not zh and text[:m.start()].lower().split()[-1:] == ["this"]:
+        day = now.date()  # "this afternoon" is today's, passed or not; "in the afternoon" the next one
     d = day or now.date()
     at = now.replace(year=d.year, month=d.month, day=d.day, hour=h, minute=0, second=0, microsecond=0)
     return at if at > now or day is not None else at + timedelta(days=1)
@@ -672,7 +674,7 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
             return None  # words beside the time ("我用了10分钟计时", "闹钟坏了3天了"): talked about, not set
         alarm = "闹钟" in (g.get("kind"), g.get("kind4")) or g.get("rest5") is not None or g.get("rest7") is not None
         if request is not None and (alarm or "叫醒" in text):
-            request = request.model_copy(update={"when": _zh_in_the_morning(request.when)})
+            request = request.model_copy(update={"when": zh_in_the_morning(request.when)})
         return request
     kind = "timer" if (g.get("kind0") or g.get("kind") or g.get("kind2") or "").lower() in ("timer", "countdown") \
         or g.get("rest3") else "reminder"
@@ -704,7 +706,7 @@ def in_the_morning(when: str) -> str:
 _ZH_PARTS_OF_DAY = (*_ZH_PART.split("|"), "夜间", "午夜", "半夜")  # the parts of the day the times read, and the night's
 
 
-def _zh_in_the_morning(when: str) -> str:
+def zh_in_the_morning(when: str) -> str:
     """An alarm's time in Chinese: "7点", "明天7点" are the morning's hour unless a part of the day is said ("晚上7点")
     or it is a span ("10分钟后")."""
     first = next((i for i, c in enumerate(when) if c.isdigit()), None)
@@ -721,8 +723,11 @@ _EN_WHEN = lazy_compile(
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?(?:,?\s+\d{4}\b)?"
     r"|\d{4}-\d{2}-\d{2}))\b\s*(?:morning|afternoon|evening|night)?\s*)?(?:(?:at|by|around)\s+\d{1,2}(?::\d{2})?(?:\s*(?:a\.?m\.?|p\.?m\.?))?"
     r"(?:\s+o'?clock)?(?:\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))?|\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)"
-    r"|\d{1,2}:\d{2}(?:\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))?|(?:at\s+)?(?:noon|midday|midnight))"
-    r"|\b(?:today|tonight|tomorrow|tmrw)\s+(?:morning|afternoon|evening|night)\b|\b(?:this|tomorrow)\s+(?:morning|afternoon|evening)\b"
+    r"|\d{1,2}:\d{2}(?:\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight))?|\b(?:at\s+)?(?:noon|midday|midnight)\b)"
+    # a day with its part and no hour ("on sunday afternoon", "tomorrow morning"): the part's usual hour, never "noon"
+    # read inside "afternoon"; a part alone ("in the afternoon", "this evening"): the next such part
+    r"|\b(?:on\s+)?(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|tmrw|monday|tuesday|wednesday|thursday|friday|saturday"
+    r"|sunday)\s+(?:morning|afternoon|evening|night)\b|\b(?:this|in\s+the)\s+(?:morning|afternoon|evening)\b"
     r"|\b(?:on\s+)?(?:(?:next|this)\s+)?(?:today|tonight|tomorrow|tmrw|yesterday|monday|tuesday|wednesday|thursday|friday|saturday"
     r"|sunday)\b"
     # a date said after the time ("at 9 on 28 Dec 2026"): read with it, never left in the reminder's text
@@ -834,10 +839,16 @@ def reads_time(when: str) -> bool:
 
 
 def at_hour(when: str) -> str:
-    """A bare hour said as the new time ("make it 7", "another one at 5") as the time of day it is: "at 7"."""
-    hour, colon, minutes = when.strip().partition(":")
+    """A bare hour said as the new time ("make it 7", "another one at 5", "to 6 at night", "to 7 tomorrow") as the time
+    of day it is: "at 7", "at 6 at night"."""
+    first, _, after = when.strip().partition(" ")
+    hour, colon, minutes = first.partition(":")
     bare = hour.isdecimal() and len(hour) <= 2 and (not colon or (minutes.isdecimal() and len(minutes) == 2))
-    return f"at {when}" if bare else when
+    return f"at {when.strip()}" if bare and (not after or after.lower().startswith(_AFTER_AN_HOUR)) else when
+
+
+_AFTER_AN_HOUR = ("in the morning", "in the afternoon", "in the evening", "at night", "tonight", "tomorrow", "today",
+                  "this ", "on ", "o'clock", "oclock")
 
 
 def times_said(question: str, now: datetime) -> list[str]:

@@ -153,6 +153,10 @@ class Reminders(Tool[RemindersArgs]):
         from tools.reminders.reading import read  # its patterns compile when a question may be one, not at start
 
         request = read(question, self.now())  # a reminder set carries the time it read: the run does not read it again
+        if request is None:
+            from tools.reminders.changes import named_change
+
+            request = named_change(question, self.now())  # "move my dentist reminder to 4pm"
         if request is not None:
             return [request]
         return self._set_by_words(question) if language_of(question) != "zh" else None

@@ -131,6 +131,9 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
 @pytest.mark.parametrize("question, answer", [
     ("how many cm is 5 feet 11 inches", "71 inches = 180.34 cm"),
     ("how many cm is 5 foot 10", "70 inches = 177.8 cm"), ("5 foot 10 to cm", "70 inches = 177.8 cm"),  # a height
+    # "in" the preposition before a unit, not the inch: "5 foot 9 in cm" had been "69 inches cm", read by none
+    ("what's 5 foot 9 in cm", "69 inches = 175.26 cm"), ("5'9 in cm", "69 inches = 175.26 cm"),
+    ("how tall is 5'11 in centimeters", "71 inches = 180.34 centimeters"), ("how many cm is 6 ft 2 in", "74 inches = 187.96 cm"),
     ("convert 1 hour and 45 minutes to hours", "105 minutes = 1.75 hours"),
     ("how many minutes is 1 hour and 45 minutes?", "1.75 hours = 105 minutes"),
     ("3小时20分钟是多少秒", "200分钟 = 12000秒"),

@@ -239,7 +239,7 @@ _AMOUNT_NOUN = lazy_compile(r"((?<![\d.])\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent
 # Compound quantities and durations, written as one amount of the smaller unit: the form, how many of the smaller
 # unit make one of the larger, the smaller unit's name and the larger's, and how the smaller one is asked for.
 _COMPOUNDS = [
-    ("{big} (feet|foot|ft|') [and] {small} (inches|inch|in|\")", 12, "inches", "feet", r"inch|inches"),
+    ("{big} (feet|foot|ft|') [and] {small} {inch}", 12, "inches", "feet", r"inch|inches"),
     ("{big} (foot|ft|') {small:inches}", 12, "inches", "feet", r"inch|inches"),  # a height: "5 foot 10"
     ("{big} (pounds|pound|lbs|lb) [and] {small} (ounces|ounce|oz)", 16, "ounces", "pounds", r"ounces?|oz"),
     ("{big} (hours|hour|hrs|hr|h) [and] {small} (minutes|minute|mins|min|m)", 60, "minutes", "hours", r"minutes?|mins?"),
@@ -249,8 +249,10 @@ _COMPOUNDS = [
     ("{big} 分 [钟] [零] {small} 秒", 60, "秒", "分钟", r"秒"),
     ("{big} 英尺 {small} 英寸", 12, "英寸", "英尺", r"英寸"),
 ]
-_COMPOUND_FORMS = Forms([(said, "") for said, *_ in _COMPOUNDS], slots={"big": "amount", "small": "amount"},
-                        types={"inches": r"(?:1[01]|[0-9])(?![\d.])"})
+_COMPOUND_FORMS = Forms([(said, "") for said, *_ in _COMPOUNDS], slots={"big": "amount", "small": "amount", "inch": "inch"},
+                        # "in" is the inch only where no unit follows it ("5 ft 9 in"; "5 foot 9 in cm" is 69 inches in cm)
+                        types={"inches": r"(?:1[01]|[0-9])(?![\d.])", "inch": r"(?:inches|inch|\"|in(?![ \t]*(?:[a-z]|"
+                                                                            r"厘米|米|公分)))"})
 _ZH_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 # An hour and a half, two and a half hours, 两个半小时: in minutes (a count of hours, then half of one)
 _HALVES = Forms([

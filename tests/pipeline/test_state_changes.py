@@ -333,3 +333,19 @@ async def test_clearing_the_reminders_in_chinese_cancels_every_one(fake, make_ap
     result = await app.ask("清空提醒")
     assert result.route == "reminders" and result.model_calls == 0 and "已取消" in result.answer, result.answer
     assert _due(app) == []
+
+
+@pytest.mark.parametrize("first, then, due", [
+    ("set a timer for 10 minutes", "make it 15", "11-27 10:15"),
+    ("set a timer for 2 hours", "make it 3", "11-27 13:00"),
+    ("set a timer for 90 seconds", "make it 120", "11-27 10:02"),
+    ("remind me in 10 minutes to check the oven", "make it 20", "11-27 10:20"),
+    ("remind me at 5pm to call mum", "make it 6", "11-27 18:00"),
+])
+async def test_a_bare_number_for_a_timer_just_set_is_its_new_length_in_the_same_unit(fake, make_app, first, then, due):
+    """"make it 15" after a 10-minute timer is 15 minutes (it had moved the timer to 15:00, five hours on); after a
+    reminder at a time of day it is that hour."""
+    app = make_app(clock=CLOCK)
+    just_set = await app.ask(first)
+    moved = await app.ask(then, session_id=just_set.session_id)
+    assert moved.model_calls == 0 and [d for _, d in _due(app)] == [due], moved.answer

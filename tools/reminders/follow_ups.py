@@ -57,9 +57,10 @@ _ANOTHER = Forms([
 
 
 def changed(question: str) -> tuple[str, str] | None:
-    """How a request changes the reminder just set: ``("to", when)`` a new time ("push it to 5pm"), or ``("later",
-    span)`` / ``("earlier", span)`` a shift of its time ("push it back by an hour", "提前10分钟"); ``None`` when it
-    is no such change or the time is not one :func:`due` or :func:`seconds_of` reads."""
+    """How a request changes the reminder just set: ``("to", when)`` a new time ("push it to 5pm"), ``("count", n)`` a
+    bare number ("make it 15": a timer's length in its unit, else an hour), or ``("later", span)`` / ``("earlier",
+    span)`` a shift of its time ("push it back by an hour", "提前10分钟"); ``None`` when it is no such change or the
+    time is not one :func:`due` or :func:`seconds_of` reads."""
     text = _after_interjections(request_text(question))
     how, said = next(_CHANGES.each(text), ("", {}))
     if how == "to":
@@ -68,6 +69,8 @@ def changed(question: str) -> tuple[str, str] | None:
         return (str(how), said["span"]) if seconds_of(said["span"]) else None  # 推迟半小时
     if how != "en":
         return None
+    if said["when"].isdecimal() and not said.get("by") and not said.get("dir") and not said.get("after"):
+        return ("count", said["when"])  # "make it 15": of the timer's unit, or the hour (the tool knows which)
     when, direction = at_hour(said["when"]), (said.get("after") or said.get("dir") or "").lower()
     shift = said.get("by") or direction or said["verb"].lower() in ("delay", "postpone")
     if shift and seconds_of(when):

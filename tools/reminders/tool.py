@@ -224,7 +224,7 @@ class Reminders(Tool[RemindersArgs]):
         if previous.route != self.name:
             return None
         from tools.reminders.follow_ups import anaphoric, another, changed
-        from tools.reminders.reading import seconds_of
+        from tools.reminders.reading import reads_time, seconds_of
 
         set_ = [data for _, data in previous.calls if isinstance(data, dict) and data.get("action") in ("set", "change")
                 and data.get("id") is not None]
@@ -238,6 +238,13 @@ class Reminders(Tool[RemindersArgs]):
         last = set_[0]
         if (change := changed(question)) is not None:
             how, when = change
+            if how == "count":  # "make it 15": 15 minutes after a timer of 10 minutes, 15:00 after a reminder at 5pm
+                if last.get("kind") == "timer" or last.get("relative"):
+                    how, when = "to", _in_units_of(when, last.get("seconds"))
+                elif len(when) <= 2 and reads_time(f"at {when}"):
+                    how, when = "to", f"at {when}"
+                else:
+                    return None
             if how != "to":  # a shift of its own time: "an hour later" is an hour after it was due
                 span = timedelta(seconds=seconds_of(when) or 0) * (1 if how == "later" else -1)
                 at = (datetime.fromisoformat(str(last["due"])) + span).astimezone(self.now().tzinfo)
@@ -463,6 +470,14 @@ class Reminders(Tool[RemindersArgs]):
         tail = "" if data.get("daemon") else ("\nIt fires while the daemon runs: assistant daemon start (or assistant "
                                               "daemon install to have it at login).")
         return head + f" (#{data['id']})." + tail
+
+
+def _in_units_of(count: str, seconds: Any) -> str:
+    """A bare number said for a timer or a delay just set ("make it 15" after "a timer for 10 minutes") in the unit
+    its length was said in: 15 minutes, never 15:00."""
+    span = float(seconds or 60)
+    unit = "hours" if span % 3600 == 0 else "minutes" if span % 60 == 0 else "seconds"
+    return f"{count} {unit}"
 
 
 def _of(what: str) -> str:

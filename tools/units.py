@@ -191,9 +191,27 @@ def _plain(question: str) -> str:
     text = _SCALE_FIRST.sub(r"\2\1度", text)  # 摄氏25度 → 25摄氏度, 华氏多少度 → 多少华氏度
     if "米" in text:  # a height as people say it: 一米七五 (1米75) is 1.75 m, 一米八 1.8 m; not 1米75厘米
         text = re.sub(r"(?<![\d.])(\d)米(\d{1,2})(?![\d.]|\s*(?:厘|公分|分米|毫|[A-Za-z]))", r"\1.\2米", text)
+    text = _scale_letters(text)
     while (shorter := _LEAD.sub("", text.strip())) != text.strip():
         text = shorter
     return _TRAIL.sub("", text.strip())
+
+
+_SCALES = frozenset({"celsius", "fahrenheit", "kelvin", "centigrade", "°c", "°f"})
+
+
+def _scale_letters(text: str) -> str:
+    """A temperature's scale typed as a small letter ("100 f in c", "30c to fahrenheit", "98.6 f in celsius") as its
+    capital, where the text names two scales (a lone "c" is a cup in a recipe, "f" nothing)."""
+    words = text.split(" ")
+    letters = [i for i, w in enumerate(words) if w.rstrip("?.!,").lstrip("0123456789.-°") in ("f", "c")
+               and (w.rstrip("?.!,") in ("f", "c") or w[:1].isdigit() or w[:1] == "-")]
+    if not letters or len(letters) + sum(w.strip("?.!,").casefold() in _SCALES for w in words) < 2:
+        return text
+    for i in letters:
+        core = words[i].rstrip("?.!,")
+        words[i] = core[:-1] + core[-1].upper() + words[i][len(core):]
+    return " ".join(words)
 
 
 def respelt_units(question: str) -> str:

@@ -117,6 +117,9 @@ async def test_requests_for_internal_instructions_are_declined(model, app, quest
     ("200的15%是多少", "那300呢?", "calculator", "300的15% = 45"),  # beside a percentage, the other number
     ("what is 15% of 200", "and 300?", "calculator", "15% of 300 = 45"),
     ("现在东京几点?", "纽约呢?", "clock", "纽约"),  # "现在" before the place
+    # the day replaced, never a second day beside it: "Tomorrow today is <today>" had been shown
+    ("what's the date today", "and tomorrow?", "clock", "Tomorrow is "),
+    ("今天几号", "那明天呢?", "clock", "明天"),
 ])
 async def test_every_tool_continues_with_one_part_changed(model, app, first, follow_up, route, shown):
     """The last question asked again with the part the follow-up changes, read by the tool's own rule: no model."""

@@ -134,6 +134,8 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     # "in" the preposition before a unit, not the inch: "5 foot 9 in cm" had been "69 inches cm", read by none
     ("what's 5 foot 9 in cm", "69 inches = 175.26 cm"), ("5'9 in cm", "69 inches = 175.26 cm"),
     ("how tall is 5'11 in centimeters", "71 inches = 180.34 centimeters"), ("how many cm is 6 ft 2 in", "74 inches = 187.96 cm"),
+    # a temperature's scale typed as a small letter, where two scales are named ("2 c in ml" stays the model's: a cup?)
+    ("what's 100 f in c", "100 °F = 37.78 °C"), ("what is 30c in fahrenheit", "30 °C = 86 °F"), ("-40 c to f", "-40 °C = -40 °F"),
     ("convert 1 hour and 45 minutes to hours", "105 minutes = 1.75 hours"),
     ("how many minutes is 1 hour and 45 minutes?", "1.75 hours = 105 minutes"),
     ("3小时20分钟是多少秒", "200分钟 = 12000秒"),

@@ -3,7 +3,7 @@ exactly that day from the fake Open-Meteo, checked, cached, followed up and answ
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import pytest
 from conftest import closed_port
@@ -291,3 +291,16 @@ async def test_a_big_citys_name_misspelt_is_that_city(fake, meteo, weather_app, 
     result = await weather_app(rendered_answers=True).ask(question)
     assert result.ok and result.model_calls == 0 and place in result.answer, result.answer
     assert result.tool_calls[0].args["place"] == place
+
+
+@pytest.mark.parametrize("phrase, day", [
+    ("tomorrow today", None), ("monday friday", None), ("明天今天", None), ("tomorrow sunday", None),
+    ("friday december 5", None),  # 5 December 2026 is a Saturday: which did they mean?
+    ("on friday, december 4", date(2026, 12, 4)), ("december 4, friday", date(2026, 12, 4)),
+    ("tomorrow monday", date(2026, 11, 23)), ("monday next week", date(2026, 11, 23)),  # said on a Sunday
+])
+def test_two_days_said_in_one_phrase_are_one_day_or_none(phrase, day):
+    """Two day words in one phrase name one day when they agree (a weekday with its date, a day in a week);
+    otherwise none: the last one said had been taken ("tomorrow today" was today)."""
+    period = resolve(phrase, SUNDAY_EVENING)
+    assert (period.start if period and period.days == 1 else period) == day

@@ -231,6 +231,7 @@ def resolve(phrase: str, now: datetime) -> Period | None:
     days: Period | None = None
     hours: tuple[int, int] | None = None
     explicit_hour = either = part_said = False
+    weekday_said: int | None = None
     pieces = _pieces(phrase)
     if not pieces:
         return None
@@ -264,7 +265,15 @@ def resolve(phrase: str, now: datetime) -> Period | None:
                     read = reader(g, today)
                     if read is None:
                         return None
-                    days, part = read
+                    named = reader is _weekday and days is not None and days.days == 1
+                    if named and days is not None and read[0].start.weekday() == days.start.weekday():
+                        read = (days, read[1])  # "december 4, a friday": the date, its weekday said with it
+                    elif reader is _date and weekday_said is not None and read[0].start.weekday() == weekday_said:
+                        days = None  # "friday, december 4": the date, its weekday said before it
+                    days, part = _within(days, read[0]), read[1]
+                    weekday_said = read[0].start.weekday() if reader is _weekday else weekday_said
+                    if days is None:
+                        return None  # two days that are not one ("tomorrow today", "monday friday"): no one period
                     hours = part or hours
                     break
     if days is None:
@@ -279,6 +288,18 @@ def resolve(phrase: str, now: datetime) -> Period | None:
     if hours is not None and days.days == 1:
         return Period(days.start, days.end, hours)
     return days
+
+
+def _within(before: Period | None, said: Period) -> Period | None:
+    """The days two day pieces of one phrase name together: the narrower where one lies within the other ("this
+    week, on friday"), the same day said twice; ``None`` for two days that are not one."""
+    if before is None or before == said:
+        return said
+    if before.start <= said.start and said.end <= before.end:
+        return said
+    if said.start <= before.start and before.end <= said.end:
+        return before
+    return None
 
 
 # Each kind of day a phrase names: (groups, read), read giving the days and the part of the day it names too

@@ -120,6 +120,12 @@ async def test_requests_for_internal_instructions_are_declined(model, app, quest
     # the day replaced, never a second day beside it: "Tomorrow today is <today>" had been shown
     ("what's the date today", "and tomorrow?", "clock", "Tomorrow is "),
     ("今天几号", "那明天呢?", "clock", "明天"),
+    # a negative result continued (its sign had been read as a second 2, and the check refused the rule's sum)
+    ("what is 3 minus 5", "times 2", "calculator", "(-2) * 2 = -4"),
+    ("what's the square root of 144", "cube it", "calculator", "12 ^ 3 = 1728"),
+    ("what is 12 times 7", "double it", "calculator", "84 * 2 = 168"), ("12的平方", "再立方", "calculator", "144 ^ 3"),
+    ("how much is 15 percent of 200", "make it 25 percent", "calculator", "25% of 200 = 50"),
+    ("convert 10 kg to lbs", "make it 20 kg", "units", "20 kg = 44.09 lbs"),
 ])
 async def test_every_tool_continues_with_one_part_changed(model, app, first, follow_up, route, shown):
     """The last question asked again with the part the follow-up changes, read by the tool's own rule: no model."""

@@ -16,6 +16,7 @@ import pytest
 
 from assistant.pipeline import router
 from conftest import by_rule
+from fake_ollama import Script
 from tools.reading import reader
 from tools.reading.request import read
 from tools.reading.when import resolve
@@ -200,6 +201,17 @@ async def test_the_weather_in_other_words_with_no_place_is_the_home_city_or_aske
     assert asked.model_calls == 0 and "Which place" in asked.answer
     told = await app.ask("Boston", session_id=asked.session_id)
     assert told.route == "weather" and told.model_calls == 0 and "Boston" in told.answer
+
+
+@pytest.mark.parametrize("reply", ["and tomorrow?", "明天呢", "what about the weekend"])
+async def test_a_day_said_to_the_question_for_the_place_is_not_taken_for_a_place(fake, weather_app, reply):
+    """"Which place?" answered with a day is no place: it had been looked up ("'and tomorrow' is not in the offline
+    place list")."""
+    fake.handler = Script(router={"route": "chat"}).always("responder", "Which city?").always("decide", "Which city?")
+    app = weather_app(rendered_answers=True)
+    asked = await app.ask("what does the weather look like")
+    told = await app.ask(reply, session_id=asked.session_id)
+    assert not any(c.args.get("place") for c in told.tool_calls) and "place list" not in told.answer, told.answer
 
 
 @pytest.mark.parametrize("question, place", [

@@ -142,6 +142,7 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("hey, what's thirty-six times twelve?", "36 times 12 = 432"),
     ("seven and a half times 2", "7.5 times 2 = 15"), ("what is two and a quarter plus three", "2.25 plus 3 = 5.25"),
     ("what is a 20% tip on $48.60", "20% of 48.60 = 9.72"),
+    ("what's 10% of -50", "10% of -50 = -5"),  # a leading sign is the amount's
     ("how much is a 15% tip on a $64 bill", "15% of 64 = 9.6"),
     ("what's one mile in km?", "1 mile = 1.61 km"),
     ("what is three quarters of one sixth", "3 quarters of 1 sixth = 0.125"),

@@ -310,6 +310,7 @@ _WORD_OPERATORS: list[_Rewrite | Forms] = [
 
 
 _N = r"(\d+(?:\.\d+)?|\([^()]*\))"
+_SIGNED = r"((?<![\d.])-?\d+(?:\.\d+)?|\([^()]*\))"  # an amount with its sign, where none can be an operator
 
 
 # A list's average or sum said in words: "the average of 3, 5 and 10", "mean of 2 and 4", "the sum of 1, 2, 3",
@@ -343,7 +344,7 @@ _PERCENTAGES: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]
     (lazy_compile(_N + r"\s+(?i:with|at|minus|less)\s+(?:(?i:a)\s+)?" + _N + r"\s*%\s*(?i:off|discount)"),
      r"(\1*(1-\2/100))"),  # 59.99 with 20% off
     (lazy_compile(_N + r"\s*(?:打|的)\s*(\d+(?:\.\d+)?)\s*折"), _discount),  # 59.99打8折
-    (lazy_compile(_N + r"\s*%\s*(?i:of)\s*" + _N), r"(\1/100*\2)"),  # 15% of 200
+    (lazy_compile(_N + r"\s*%\s*(?i:of)\s*" + _SIGNED), r"(\1/100*\2)"),  # 15% of 200, 10% of -50
     (lazy_compile(_N + r"\s*([+-])\s*" + _N + r"\s*%(?!\s*[\d(])"), r"(\1*(1\2\3/100))"),  # 200 + 10%
     (lazy_compile(_N + r"\s*%(?!\s*[\d(])"), r"(\1/100)"),  # 15% * 200
 ]

@@ -164,6 +164,10 @@ _CONTINUE = Forms([
     ("[(and|then|now)] (plus|add) {n}", "+ {n}"),
     ("[(and|then|now)] (minus|subtract) {n}", "- {n}"),
     ("[(再|然后)] {op:symbol} {n}", lambda v: f"{v['op'].translate(_SYMBOLS)} {v['n']}"),
+    ("[(and|then|now)] (square it|square that)", "^ 2"),
+    ("[(and|then|now)] (cubed|cube it|cube that)", "^ 3"), ("[(再|然后)] [的] 立方", "^ 3"),
+    ("[(and|then|now)] (double it|double that|doubled|twice that)", "* 2"), ("[(再|然后)] 翻倍", "* 2"),
+    ("[(and|then|now)] (halve it|halve that|halved|half of (it|that))", "/ 2"), ("[(再|然后)] 减半", "/ 2"),
 ], slots={"n": "wide"})
 
 
@@ -362,7 +366,8 @@ def formula_problem(question: str, expression: str) -> str | None:
     for m in _LITERAL.finditer(formula):
         if float(m.group(1)) in (2.0, 3.0) and _raised(formula[:m.start()]):
             continue  # an exponent
-        used[float(m.group(1))] += 1
+        negative = formula[:m.start()].replace(" ", "").endswith("(-")  # "(-2) * 2": an earlier result, -2, then 2
+        used[-float(m.group(1)) if negative else float(m.group(1))] += 1
     percent = _says_percent(question)
     # repeats are certain only in a formula made of the question's own amounts (4/3 in a sphere's volume is a constant)
     if all(v in given for v in used) and not _REPEATS.search(question):

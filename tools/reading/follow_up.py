@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 MAX_PART = 40  # characters: a follow-up is a few words, not a question of its own
 # A follow-up that names only its new part: "and in grams?", "what about Paris", "换成千克呢", "那北京呢"
 _FOLLOW_UPS = Forms([
-    ("(and|what about|how about|and what about|and how about|same for|and for|now) {x}", "en"),
+    ("(and|what about|how about|and what about|and how about|same for|and for|now|make it|change it to) {x}", "en"),
     ("[(那么|那|还有|再问一下)] {x} (呢|怎么样|又是多少|是多少|多少)", "zh"),
 ], types={"text": r"[^,，;:\s].*?"}, slots={"x": "text"})  # never ", …": "now, question" is no follow-up
 # A new target and nothing else: "in ounces?", "换成千克呢"

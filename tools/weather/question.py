@@ -296,6 +296,8 @@ class WeatherQuestions:
             return self._args(question, places)
         text = reply.strip().strip("?？。.!！,，")
         short = len(text) <= 10 if language_of(text) == "zh" else len(text.split()) <= 4
+        if self.when_in(text) or _ASKS_ON.match(text):
+            return None  # "and tomorrow?", "明天呢": a day or another question, not the place asked for
         if text and short and not _A_QUESTION.search(text) and not is_weather_question(text):
             return [WeatherArgs(place=text, language=language_of(question))]  # the tool will resolve it
         return None

@@ -124,6 +124,8 @@ async def test_requests_for_internal_instructions_are_declined(model, app, quest
     ("what is 3 minus 5", "times 2", "calculator", "(-2) * 2 = -4"),
     ("what's the square root of 144", "cube it", "calculator", "12 ^ 3 = 1728"),
     ("what is 12 times 7", "double it", "calculator", "84 * 2 = 168"), ("12的平方", "再立方", "calculator", "144 ^ 3"),
+    ("100除以8", "结果乘以3", "calculator", "12.5 * 3 = 37.5"), ("what's 25 times 4", "now divide by 5", "calculator", "100 / 5 = 20"),
+    ("what's 25 times 4", "add 10 to that", "calculator", "100 + 10 = 110"),
     ("how much is 15 percent of 200", "make it 25 percent", "calculator", "25% of 200 = 50"),
     ("convert 10 kg to lbs", "make it 20 kg", "units", "20 kg = 44.09 lbs"),
 ])

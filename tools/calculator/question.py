@@ -155,20 +155,20 @@ def certain_expression(question: str) -> str | None:
 # A step said after a result ("再乘以2", "times 2", "* 2"): the operator it applies, and its number.
 _SYMBOLS = str.maketrans({"×": "*", "÷": "/", "−": "-"})
 _CONTINUE = Forms([
-    ("[(再|然后|接着)] (乘以|乘上|乘|×) {n}", "* {n}"),
-    ("[(再|然后|接着)] 除以 {n}", "/ {n}"),
-    ("[(再|然后|接着)] (加上|加) {n}", "+ {n}"),
-    ("[(再|然后|接着)] (减去|减) {n}", "- {n}"),
-    ("[(and|then|now)] (times|multiplied by|multiply (it|that) by|x) {n}", "* {n}"),
-    ("[(and|then|now)] (divided by|divide (it|that) by|over) {n}", "/ {n}"),
-    ("[(and|then|now)] (plus|add) {n}", "+ {n}"),
-    ("[(and|then|now)] (minus|subtract) {n}", "- {n}"),
+    ("[<zh_it>] [(再|然后|接着)] (乘以|乘上|乘|×) {n}", "* {n}"),
+    ("[<zh_it>] [(再|然后|接着)] 除以 {n}", "/ {n}"),
+    ("[<zh_it>] [(再|然后|接着)] (加上|加) {n}", "+ {n}"),
+    ("[<zh_it>] [(再|然后|接着)] (减去|减) {n}", "- {n}"),
+    ("[(and|then|now)] (times|multiplied by|multiply [(it|that|the result)] by|x) {n}", "* {n}"),
+    ("[(and|then|now)] (divided by|divide [(it|that|the result)] by|over) {n}", "/ {n}"),
+    ("[(and|then|now)] (plus|add) {n} [(to (it|that|the result))]", "+ {n}"),
+    ("[(and|then|now)] (minus|subtract|take away) {n} [(from (it|that|the result))]", "- {n}"),
     ("[(再|然后)] {op:symbol} {n}", lambda v: f"{v['op'].translate(_SYMBOLS)} {v['n']}"),
     ("[(and|then|now)] (square it|square that)", "^ 2"),
     ("[(and|then|now)] (cubed|cube it|cube that)", "^ 3"), ("[(再|然后)] [的] 立方", "^ 3"),
     ("[(and|then|now)] (double it|double that|doubled|twice that)", "* 2"), ("[(再|然后)] 翻倍", "* 2"),
     ("[(and|then|now)] (halve it|halve that|halved|half of (it|that))", "/ 2"), ("[(再|然后)] 减半", "/ 2"),
-], slots={"n": "wide"})
+], slots={"n": "wide"}, phrases={"zh_it": "(结果|这个数|这个结果|得数|它|那) [再]"})
 
 
 _SQUARED = Phrases(("[(再|然后)] (平方|的平方)", "[(and|then)] squared"), re.IGNORECASE)  # said first

@@ -185,6 +185,8 @@ async def test_a_models_change_runs_only_when_the_words_ask_to_move_one_named(fa
     ("set up two alarms one for 10am and another for 2pm", ["11-27 10:00", "11-27 14:00"]),
     ("please set two alarms, one at 12 pm and the next at 1 pm", ["11-27 12:00", "11-27 13:00"]),
     ("i need an alarm at 6:30 and one at 7", ["11-27 06:30", "11-27 07:00"]),
+    ("set alarms for 6, 6:15 and 6:30", ["11-27 06:00", "11-27 06:15", "11-27 06:30"]),  # the bare 6 had been dropped
+    ("set alarms for 6 and 7 am", ["11-27 06:00", "11-27 07:00"]),
 ])
 async def test_several_alarms_in_one_request_are_each_set(fake, make_app, question, due):
     app = make_app(clock="2026-11-27T05:00:00+00:00")
@@ -349,3 +351,28 @@ async def test_a_bare_number_for_a_timer_just_set_is_its_new_length_in_the_same_
     just_set = await app.ask(first)
     moved = await app.ask(then, session_id=just_set.session_id)
     assert moved.model_calls == 0 and [d for _, d in _due(app)] == [due], moved.answer
+
+
+@pytest.mark.parametrize("question", ["set an alarm for 7 and a timer for 10 minutes",
+                                      "set a timer for 5 minutes and an alarm for 7",
+                                      "wake me up at 7 and set a timer for 5 minutes",
+                                      "remind me about the meeting 15 minutes before"])
+async def test_two_kinds_in_one_request_or_a_time_before_an_event_are_not_set_by_rule(fake, make_app, question):
+    """An alarm and a timer asked together had been one timer with "alarm for 7 and a" as its words (or the 7 as a
+    timer); "15 minutes before" the meeting had been in 15 minutes: the rules leave both to the model."""
+    fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")
+    app = make_app(clock=CLOCK)
+    result = await app.ask(question)
+    assert _due(app) == [] and result.model_calls > 0, result.answer
+
+
+async def test_a_request_said_to_the_question_for_the_time_is_a_request_of_its_own(fake, make_app):
+    fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")
+    app = make_app(clock=CLOCK)
+    asked = await app.ask("remind me to buy milk when i get home")
+    assert "When should I remind you" in asked.answer
+    other = await app.ask("remind me to call dad at 6pm", session_id=asked.session_id)
+    assert _due(app) == [("call dad", "11-27 18:00")], other.answer  # not "buy milk when i get home remind me to …"
+    told = await app.ask("remind me to buy milk")
+    done = await app.ask("at 5pm", session_id=told.session_id)
+    assert ("buy milk", "11-27 17:00") in _due(app), done.answer

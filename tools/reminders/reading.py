@@ -760,6 +760,9 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
         text = text.rsplit(None, 1)[0]
     if not text and rest:
         return None
+    said = text.casefold().split()
+    if {"alarm", "alarms", "timer", "timers"} & set(said) and any(c.isdigit() for c in text):
+        return None  # "an alarm for 7 and a timer for 10 minutes": two requests, one read into the other's words
     if _UNREAD_TIME.match(text) or _repeats_unread(body):
         return None  # "tomorrow at daybreak", "at bedtime": a time of day the rules do not read, not what it is about;
         # "on the 30th of every month": a repeat the reminders do not keep, never one set once
@@ -767,8 +770,10 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
         text = ""  # "i want a [10 minute timer]", "a brand new [timer]", "an alarm clock", "[12] noon": no subject
     if _last_word(rest) in ("to", "that", "about"):
         return None
-    if kind != "timer" and text.casefold().split()[:1] in (["before"], ["ahead"], ["prior"]):
-        return None  # "remind me 10 minutes before the meeting": before an event whose time is not said, not in 10 minutes
+    if kind != "timer" and (text.casefold().split()[:1] in (["before"], ["ahead"], ["prior"]) or
+                            _last_word(text) in ("before", "beforehand", "ahead", "prior", "early", "earlier")):
+        return None  # "remind me 10 minutes before the meeting", "… about the meeting 15 minutes before": before an
+        # event whose time is not said, not in 10 minutes
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)
 
 
@@ -871,6 +876,9 @@ def times_read(question: str, now: datetime) -> list[tuple[str, Due]]:
     pieces = [" ".join(r).strip() for r in runs if any(any(c.isdigit() for c in w) or w in _DAY_WORDS for w in r)]
     pieces = [p.removeprefix("from ") if p.startswith("from ") and p[5:6].isdigit() else p for p in pieces]
     read = [(p, due(p, now)) for p in pieces]  # "counting down from 10 minutes": 10 minutes
+    if any(found.at is not None and not found.relative for _, found in read):  # "alarms for 6, 6:15 and 6:30":
+        read = [(f"at {hour}", due(f"at {hour}", now)) if found.at is None and (hour := _bare_hour(p)) else (p, found)
+                for p, found in read]  # the bare hour beside times of day is one too
     days = [p for p, found in read if found.problem is _NO_HOUR]
     hours = [p for p, found in read if found.at is not None and not found.relative]
     if len(days) == 1 and len(hours) == 1:  # "tomorrow i need the alarm to go off at 5": one time, said apart
@@ -880,6 +888,13 @@ def times_read(question: str, now: datetime) -> list[tuple[str, Due]]:
                     if p != days[0]]
     return [(p, found) for p, found in read if found.at is not None or found.problem is _PAST]  # a time, even one
     # gone by: set, it is said to have passed; whatever the clock, the same words are the same times
+
+
+def _bare_hour(piece: str) -> str:
+    """The hour of a piece that is one and nothing more ("for 6", "at 7"), or "" (a number alone is a count: "two
+    alarms")."""
+    hour = piece.removeprefix("for ").removeprefix("at ").strip()
+    return hour if hour != piece and hour.isdecimal() and 0 < int(hour) <= 24 else ""
 
 
 _DAY_WORDS = {"tomorrow", "tonight", "today", "noon", "midnight", *_EN_WEEKDAYS}

@@ -62,6 +62,9 @@ _WHEN = {"timer": {"zh": "计时多久?(例如“10分钟”)", "en": "How long 
          "reminder": {"zh": "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)",
                       "en": "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")"}}
 # A kind named alone ("cancel the timer"), and the words that name no reminder's subject ("my reminder to …").
+_ASKS_AGAIN = Phrases(("remind", "提醒"), re.IGNORECASE)  # a reply that asks again is a request of its own
+_ALARM_WORDS = frozenset({"alarm", "alarms", "wake"})
+_TIMER_WORDS = frozenset({"timer", "timers", "countdown"})
 _KINDS = {"timer": "timer", "timers": "timer", "定时器": "timer", "计时器": "timer", "倒计时": "timer",
           "reminder": "reminder", "提醒": "reminder", "alarm": "reminder", "闹钟": "reminder"}
 _NOT_ITS_WORDS = {"the", "one", "my", "that", "this", "reminder", "reminders", "timer", "timers", "alarm", "alarms",
@@ -135,6 +138,9 @@ class Reminders(Tool[RemindersArgs]):
         from tools.reminders.reading import numbers_as_digits, times_said
 
         times = times_said(question, self.now())
+        said = set(tokens(question))
+        if _ALARM_WORDS & said and _TIMER_WORDS & said:
+            return None  # "wake me up at 7 and set a timer for 5 minutes": two kinds, the model sets each
         counted = {1: "one", 2: "two", 3: "three"}.get(len(times), "")  # "two alarms, one at 12 pm and …"
         from tools.reminders.listing import SET_WORDS
 
@@ -170,8 +176,8 @@ class Reminders(Tool[RemindersArgs]):
         times = times_said(question, self.now())
         words = tokens(numbers_as_digits(question))
         kind = asks_to_set(words, times)
-        if kind is None:
-            return None
+        if kind is None or (_ALARM_WORDS & set(words) and _TIMER_WORDS & set(words)):
+            return None  # "an alarm for 7 and a timer for 10 minutes": two kinds, the model sets each
         waking = kind == "reminder" and bool({"alarm", "alarms", "wake", "woken", "waking"} & set(words))
         return [RemindersArgs(action="set", when=in_the_morning(when) if waking else when, kind=kind) for when in times]
 
@@ -261,6 +267,8 @@ class Reminders(Tool[RemindersArgs]):
 
         zh = language_of(question) == "zh"
         kind = untimed(question)
+        if untimed(reply) is not None or self.route(reply) is not None or _ASKS_AGAIN.search(reply):
+            return None  # "remind me about the meeting 15 minutes before": a request of its own, not the time asked for
         joined = f"{question}{reply}" if zh else f"{question} {'for ' if kind == 'timer' else ''}{reply}"
         if (read := self.route(joined)) is not None or zh:
             return read

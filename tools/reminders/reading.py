@@ -760,8 +760,7 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
         text = text.rsplit(None, 1)[0]
     if not text and rest:
         return None
-    said = text.casefold().split()
-    if {"alarm", "alarms", "timer", "timers"} & set(said) and any(c.isdigit() for c in text):
+    if {"alarm", "alarms", "timer", "timers"} & set(text.casefold().split()) and any(c.isdigit() for c in text):
         return None  # "an alarm for 7 and a timer for 10 minutes": two requests, one read into the other's words
     if _UNREAD_TIME.match(text) or _repeats_unread(body):
         return None  # "tomorrow at daybreak", "at bedtime": a time of day the rules do not read, not what it is about;

@@ -45,6 +45,7 @@ async def test_on_a_model_held_to_small_talk_it_says_how_to_get_a_capable_one(fa
     "who are you?", "hi, who are you?", "What's your name?", "are you a robot?", "Are you human?", "introduce yourself",
     "tell me about yourself", "what model are you using?", "你是谁", "你叫什么名字？", "你是机器人吗", "介绍一下你自己",
     "你用的是什么模型", "请问你是谁呀", "may I know your name?", "can you tell me your name?",
+    "谁开发的你", "你是谁做的", "你的开发者是谁", "你是哪家公司的", "谁创造了你",
 ])
 async def test_a_question_about_what_it_is_is_answered_by_rule_and_names_the_model(fake, make_app, question):
     """Ours to say: a small model asked "who are you?" claims to be ChatGPT, or a person."""
@@ -58,6 +59,7 @@ async def test_a_question_about_what_it_is_is_answered_by_rule_and_names_the_mod
 
 @pytest.mark.parametrize("message", ["who are you talking to?", "who are the Beatles?", "what is your name for this file?",
                                      "are you sure?", "你是谁的朋友", "what are you doing tomorrow?", "你是不是忘了",
+                                     "谁是你的朋友", "你做的菜好吃吗", "这是谁做的",
                                      "are you free tonight?", "what is your name's origin?", "your name is John",
                                      "may I know your plans?"])
 def test_questions_that_only_look_like_one_about_itself_are_not(message):

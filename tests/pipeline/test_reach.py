@@ -27,6 +27,9 @@ from tools import Registry
     ("can you please help me start the car", "control the lights and devices in your home"),
     ("are my doors locked right now", "control the lights and devices in your home"),
     ("can you set the temp to 69", "control the lights and devices in your home"),
+    # in Chinese, the thing named between the verb and what it is ("播放周杰伦的歌", "打开客厅的灯")
+    ("播放周杰伦的歌", "播放音乐或视频"), ("来一首邓紫棋的歌", "播放音乐或视频"), ("放点轻松的音乐", "播放音乐或视频"),
+    ("打开客厅的灯", "控制家里的灯和设备"), ("关掉卧室的空调", "控制家里的灯和设备"), ("帮我关一下灯", "控制家里的灯和设备"),
 ])
 async def test_an_action_no_tool_performs_is_said_out_of_reach_with_no_call(fake, make_app, question, said):
     result = await make_app(model="qwen2.5:0.5b", model_trust="untrusted").ask(question)

@@ -120,6 +120,8 @@ def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question
     ("我设了哪些闹钟", "list", ""), ("明天的闹钟是几点", "list", ""), ("我明早的闹钟设好了吗", "list", ""),
     ("我定了几个闹钟", "list", ""), ("把七点的闹钟关掉", "cancel", "7点"), ("帮我把明天的提醒取消了", "cancel", "明天"),
     ("看一下我的闹钟", "list", ""), ("我的闹钟", "list", ""), ("关闭闹钟", "cancel", "闹钟"), ("关闭所有闹钟", "cancel", "all"),
+    ("我明天有什么安排", "list", ""), ("我下午有什么安排", "list", ""), ("把所有提醒都删了", "cancel", "all"),
+    ("把提醒全部删掉", "cancel", "all"), ("把闹钟都关了", "cancel", "闹钟"),  # 闹钟: the tool asks which when several
 ])
 def test_listing_and_cancelling_in_words(question, action, target):
     request = read(question)
@@ -128,7 +130,7 @@ def test_listing_and_cancelling_in_words(question, action, target):
 
 @pytest.mark.parametrize("question", ["how do reminders work?", "I set a timer yesterday and it rang",
                                       "remind me what the capital of France is", "提醒是什么意思", "日程是什么意思",
-                                      "什么是待办事项", "清空购物车", "日程表怎么做",
+                                      "什么是待办事项", "清空购物车", "日程表怎么做", "帮我安排一下明天的行程", "你有什么安排",
                                       "my alarm didn't go off this morning", "what is 10 minutes in seconds?"])
 def test_what_only_mentions_reminders_is_no_request(question):
     assert read(question) is None

@@ -412,7 +412,7 @@ _ZH_LIST = Forms([
     ("[我] [(我的|<days> 的|<days>)] <kinds> (有哪些|列表|是什么|有什么|是几点|几点响|设在几点|定在几点|设好了吗|设好了没有|设好了没|"
      "还在吗) [(呢|啊)]", "list"),
     ("(我的|我所有的|我全部的) <kinds> [(呢|啊|吧)]", "list"),  # "看一下我的闹钟", its ask set aside: "我的闹钟"
-], phrases={"days": "(今天|明天|明早|明晚|今晚|上午|下午|晚上|本周|这周|最近)", "kinds": "(提醒|闹钟|定时器|日程 [安排]|待办事项|待办)"},
+], phrases={"days": "(今天|明天|明早|明晚|今晚|上午|下午|晚上|本周|这周|最近)", "kinds": "(提醒|闹钟|定时器|日程 [安排]|安排|待办事项|待办)"},
    types={"any": r".*?"}, slots={"rest": "any"})
 # One cancelled: by its number ("cancel reminder 2", "取消提醒2号"), or by what it is about or its kind, in either
 # language ("cancel the dentist reminder", "never mind the timer", "取消明天的闹钟", "删除开会那个")
@@ -424,7 +424,8 @@ _CANCELS = Forms([
     ("(never mind|nevermind) [the] {what} (reminders|reminder|timers|timer|alarms|alarm)", "en"),
     ("[(帮我|请)] (取消|删除|删掉|去掉|关掉|关闭|不要|清空) [掉] {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [吧]", "zh"),
     ("(取消|删除) [掉] {what:text} (那个|那条)", "zh"),
-    ("[(帮我|请)] 把 {what} [的] (提醒|闹钟|定时器|计时器|倒计时) (取消|删除|删掉|去掉|关掉|关了|关闭|删了) [(掉|了)] [吧]", "zh"),
+    ("[(帮我|请)] 把 {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [(都|全部|全)] (取消|删除|删掉|去掉|关掉|关了|关闭|删了|删) [(掉|了)] [吧]",
+     "zh"),
 ], types={"digits": r"\d+", "any": r"[^,;，；。]*?", "text": r"[^,;，；。]+?"}, slots={"n": "digits", "what": "any"})
 # (what is cancelled is one clause: "cancel the alarm, set a timer for 5 minutes" asks two things)
 
@@ -493,6 +494,9 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
         what = what_said
         if what.casefold().startswith(("all", "every", "each", "所有", "全部")) or (not what and "清空" in text):
             what = "all"  # "清空提醒": every one of them
+        elif zh and not what and ("全部" in text or "都" in text) and "提醒" in text and not _TIMER.search(text) \
+                and "闹钟" not in text:
+            what = "all"  # "把提醒全部删掉", "提醒都删了": every one (of a kind said, the tool asks which)
         if the := _THE.match(what):
             what = what[the.end():].strip()
         if not what and _TIMER.search(text):

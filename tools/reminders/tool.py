@@ -30,7 +30,7 @@ _SET_VERBS = "run initiate start begin getting up"
 # pay for compiling the reading's patterns
 _MAY_BE = lazy_compile(r"remind|timer|alarm|countdown|count(?:ing)? down|wake|ping me|nudge|alert|notif|remainder|tell\s+me\s+to\s|let me forget|"
                      r"remember|^\s*(?:cancel|delete|remove|clear|stop|dismiss|"
-                     r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|闹铃|倒计时|叫醒|叫我|喊我|通知我|取消|删除|清空|日程|待办|让我忘", re.IGNORECASE)
+                     r"forget|never\s*mind)\b|提醒|定时|计时|闹钟|闹铃|倒计时|叫醒|叫我|喊我|通知我|取消|删除|清空|日程|待办|让我忘|安排", re.IGNORECASE)
 # A time or a delay said in a request ("at 5", "5pm", "in 10 minutes", "tomorrow", "下午3点", "十分钟后"): a request
 # without reminder words may still set one ("let me know at 5 to call mum")
 _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|three|four|five|six|seven|eight|nine|ten|"

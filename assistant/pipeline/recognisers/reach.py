@@ -38,11 +38,15 @@ _ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, lazy_compile(patter
     ("play or control music and videos", "播放音乐或视频",
      r"^(?:play|pause|resume|skip|stop)\s+(?:to\s+)?(?:some\s+|the\s+|my\s+|a\s+|this\s+|that\s+)?(?:next\s+|previous\s+|"
      r"last\s+)?(?:music|song|songs|track|playlist|album|"
-     r"video|podcast|radio)\b|^(?:play)\s+.{1,40}\s+(?:on|by)\s+(?:spotify|youtube)\b|^(?:播放|放)(?:一?首)?(?:音乐|歌|视频)|^(?:切歌|下一首|上一首|暂停(?:音乐|播放)?)"),
+     r"video|podcast|radio)\b|^(?:play)\s+.{1,40}\s+(?:on|by)\s+(?:spotify|youtube)\b|^(?:播放|放)(?:一?首)?(?:音乐|歌|视频)|^(?:切歌|下一首|上一首|暂停(?:音乐|播放)?)"
+     r"|^(?:帮我|请|给我)?(?:播放|放|来)(?:一?首|一?点|几首|一下)?[^\s，,。？?]{1,12}?的(?:歌|歌曲|音乐|专辑|新歌)"),
     ("book, reserve or order things", "预订或下单",
      r"^(?:book|reserve|order|buy|purchase)\s+(?:me\s+|us\s+)?(?:a\s+|an\s+|the\s+|some\s+|two\s+|\d+\s+)?"
      r"(?:table|ticket|tickets|flight|hotel|room|taxi|uber|cab|ride|pizza|food|dinner|lunch|seat|seats)\b"
      r"|^(?:帮我)?(?:订|预订|预定|买)(?:.{0,12}?)(?:票|机票|火车票|桌|位子|座位|酒店|房间|外卖|餐)|^叫(?:个|辆)?(?:车|出租车|外卖)"),
+    # (the English is the learned reader's: "turn on the living room lights")
+    ("control the lights and devices in your home", "控制家里的灯和设备",
+     r"^(?:帮我|请)?(?:打开|关闭|关掉|关上|开|关)(?:一下)?(?:[^\s，,。？?]{1,6}?的)?(?:灯|电灯|台灯|电视|空调|风扇|窗帘|热水器|扫地机)"),
 ]]
 
 
@@ -55,7 +59,7 @@ _READ: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "music": (_ACTIONS[4][0], _ACTIONS[4][1], ("music", "play", "song", "radio", "spotify", "media")),
     "booking": (_ACTIONS[5][0], _ACTIONS[5][1], ("book", "order", "reserve", "ride", "taxi", "uber", "flight",
                                                  "hotel", "food")),
-    "home": ("control the lights and devices in your home", "控制家里的灯和设备",
+    "home": (_ACTIONS[6][0], _ACTIONS[6][1],
              ("home", "light", "lamp", "hue", "device", "plug", "iot", "vacuum", "coffee")),
     "payment": ("move money or pay bills", "转账或付款", ("pay", "bank", "money", "transfer", "bill")),
     "location": ("share your location", "分享你的位置", ("location", "share", "map")),

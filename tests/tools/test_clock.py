@@ -169,6 +169,7 @@ def test_zones_and_holidays_asked_in_more_words(clock, question, ask, place):
     "what time do i have my meeting", "i don't have any holidays left", "do you have any holiday plans",
     "what day of the week does the 22nd fall on next month",  # the month said apart, not read: never the next 22nd
     "if i was in my bed what timezone am i in",  # no place
+    "what week of the year is it", "what day of the year is it",  # a count today's date does not say
 ])
 def test_near_misses_of_zones_idioms_and_holidays(clock, question):
     assert clock().parse(question) is None

@@ -180,7 +180,9 @@ async def test_an_unknown_place_becomes_feedback(fake, meteo, weather_app):
     assert "勗安" in fake.requests[1]["messages"][-1]["content"]
 
 
-@pytest.mark.parametrize("question", ['What does "weather the storm" mean?', "Who is the mayor of London?"])
+@pytest.mark.parametrize("question", ['What does "weather the storm" mean?', "Who is the mayor of London?",
+                                      # the report is in Celsius: asked in Fahrenheit, the rule's answer would not say it
+                                      "weather in london in fahrenheit", "北京的天气用华氏度"])
 async def test_traps_are_not_routed_to_weather_by_rule(fake, meteo, weather_app, question):
     fake.handler = Script(router={"route": "chat"}, responder="…")
     result = await weather_app().ask(question)

@@ -379,6 +379,8 @@ class ClockReading:
         today", "can i have today's date"), today when none is."""
         if words & {"how", "about", "my", "i", "we", "have"} and not words & {"date", "many", "much", "long"}:
             return None  # "how is the day today", "tell me about my day", "do i have a date friday": no date asked
+        if words & {"week", "day"} and ("of the year" in " ".join(question.casefold().split()) or words & {"number"}):
+            return None  # "what week of the year is it", "what day of the year is it": a count the date does not say
         named = words & _WEEKDAY_NAMES  # "is it monday today", "is the 23rd of april a saturday": the day it is
         checked = named and question.split()[0].lower() in ("is", "was", "isn't", "wasn't", "will")
         said = self.day_said(" ".join(w for w in question.split() if not checked or w.lower().strip("?,.!") not in named))

@@ -146,12 +146,19 @@ class WeatherQuestions:
         return unread(self._places_set_aside(question))
 
     def route(self, question: str) -> list[BaseModel] | None:
-        if self.time_unread(question):
+        if self.time_unread(question) or self.other_scale(question):
             return None
         args = self._by_rule(question)
         if args is None and isinstance(heard := self.by_words(question), list):
             return heard  # "will it freeze tonight": no weather word the rule's own test knows in this sense
         return args
+
+    def other_scale(self, question: str) -> bool:
+        """The temperature asked in the scale the reports are not in ("weather in london in fahrenheit" with
+        Celsius set): the rule's report would answer in the other, so the model answers (and may convert)."""
+        said = question.casefold()
+        other = ("fahrenheit", "°f", "℉", "华氏") if self.cfg.temperature_unit == "celsius" else ("celsius", "°c", "℃", "摄氏")
+        return any(word in said for word in other)
 
     def _by_rule(self, question: str) -> list[BaseModel] | None:
         if not weather_sense(question) and not dresses_for_the_day(question):

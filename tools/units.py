@@ -13,6 +13,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, Field
 
 from tools.base import CJK, Grounding, KeyFact, LocalText, Tool, ToolResult, Verdict, language_of
+from tools.reading.forms import Forms
 from tools.reading.numerals import en_digits, to_digits
 from tools.reading.spelling import misspelt
 from tools.lazy_re import lazy_compile
@@ -260,6 +261,7 @@ def parse(question: str) -> tuple[float, str, str] | None:
 # centimeters", "12 feet is equal to how many inches", "if i have four inches, how many centimeters is that"): a
 # request made of nothing else is one by its words alone, whatever the reader makes of it.
 _SAID_WITH = frozenset("""
+quarter quarters
 what what's whats how many much is are was be would will in into to from of for a an the one half convert converted
 converting conversion conversions equal equals equivalent equivalence there do does you i me we if have has had that
 this it that's get make makes between tell please can could wanna want know need like way proper easy simple change
@@ -282,7 +284,7 @@ def read_conversion(question: str, frame: str = "units") -> list[tuple[float, st
     from tools.reading.numerals import EN_NUMBER
     from tools.reading.reader import unexplained
 
-    text = _plain(en_digits(question))
+    text = _QUARTERS.sub(_plain(en_digits(question)))
     text = _rx().amount.sub(lambda m: f"{m.group('value')} {m.group('u')}", text)  # "180cm": the number and its unit
     found = [(m.start(), m.end(), m.group().strip(), lookup(m.group())) for m in _rx().unit.finditer(text)]
     units = [(a, b, name, unit) for a, b, name, unit in found if unit is not None]
@@ -313,13 +315,18 @@ def read_conversion(question: str, frame: str = "units") -> list[tuple[float, st
     if source is None:
         return None
     read = " ".join([n for *_, n, _ in units] + [str(value)] + [m.group() for m in EN_NUMBER.finditer(question)]
-                    + ["a", "an", "one", "half"] + sorted(_SAID_WITH))
+                    + ["a", "an", "one", "half", "three"] + sorted(_SAID_WITH))
     if unexplained(question, frame, read):
         return None  # a word no conversion request is made of: the model reads it
     name = units[source][2]
     if value == 1 and name.isascii() and units[source][3] is not None:
         name = _singular(units[source][3][0], name)  # "how do you convert pounds to grams": 1 pound = 453.59 grams
     return [(value, name, other) for i, (_, _, other, _) in enumerate(units) if i != source]
+
+
+# An amount said as quarters of one unit, before it, as its figure ("a quarter cup", "three quarters of a mile";
+# a third is no exact figure to show)
+_QUARTERS = Forms([("(3|three) quarters of (a|an)", "0.75"), ("[a] quarter [of (a|an)]", "0.25")])
 
 
 def _singular(unit: str, written: str) -> str:
@@ -561,7 +568,7 @@ class Units(Tool[UnitsArgs]):
             if (value, lookup(a), lookup(b)) == (args.value, lookup(args.from_unit), lookup(args.to_unit)):
                 return Verdict(verdict="PASS", reason="the conversion is the one the user asked for")
             return Verdict(verdict="FAIL", reason=f"the user asked to convert {format_value(value)} {a} to {b}")
-        text = _plain(question)
+        text = _QUARTERS.sub(_plain(question))  # "three quarters of a cup": 0.75 cup
         written = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", text.replace(",", ""))}
         if written and args.value not in written:
             shown = ", ".join(format_value(n) for n in sorted(written))

@@ -136,6 +136,10 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("how tall is 5'11 in centimeters", "71 inches = 180.34 centimeters"), ("how many cm is 6 ft 2 in", "74 inches = 187.96 cm"),
     # a temperature's scale typed as a small letter, where two scales are named ("2 c in ml" stays the model's: a cup?)
     ("what's 100 f in c", "100 °F = 37.78 °C"), ("what is 30c in fahrenheit", "30 °C = 86 °F"), ("-40 c to f", "-40 °C = -40 °F"),
+    # quarters of a unit as its figure ("three quarters" had been respelt "3 quarts": 3 quarts of a cup in ml)
+    ("three quarters of a cup in ml", "0.75 cup = 177.44 ml"), ("quarter cup to tablespoons", "0.25 cup = 4 tablespoons"),
+    ("what is a quarter mile in meters", "0.25 mile = 402.34 meters"),
+    ("how many tablespoons in a quarter cup", "0.25 cup = 4 tablespoons"),
     ("convert 1 hour and 45 minutes to hours", "105 minutes = 1.75 hours"),
     ("how many minutes is 1 hour and 45 minutes?", "1.75 hours = 105 minutes"),
     ("3小时20分钟是多少秒", "200分钟 = 12000秒"),

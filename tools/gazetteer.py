@@ -95,6 +95,20 @@ def _place(row: tuple) -> Place:
                  timezone=row[6] or "")
 
 
+# What people call a big city instead of its name, as (its name in the index, its country): the English
+# abbreviations and nicknames a weather or a time question uses, and the Chinese cities' own (魔都, 羊城). Only
+# names that mean one city: 雾都 (London or Chongqing), 山城 and 江城 (many) are left to the model.
+NICKNAMES: dict[str, tuple[str, str]] = {
+    "sf": ("San Francisco", "US"), "san fran": ("San Francisco", "US"), "la": ("Los Angeles", "US"),
+    "dc": ("Washington", "US"), "nola": ("New Orleans", "US"), "big apple": ("New York City", "US"),
+    "the big apple": ("New York City", "US"), "chi town": ("Chicago", "US"), "chitown": ("Chicago", "US"),
+    "帝都": ("北京", "CN"), "魔都": ("上海", "CN"), "羊城": ("广州", "CN"), "花城": ("广州", "CN"),
+    "鹏城": ("深圳", "CN"), "蓉城": ("成都", "CN"), "春城": ("昆明", "CN"), "泉城": ("济南", "CN"),
+    "星城": ("长沙", "CN"), "冰城": ("哈尔滨", "CN"), "榕城": ("福州", "CN"), "鹭岛": ("厦门", "CN"),
+    "金陵": ("南京", "CN"),
+}
+
+
 def key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold().strip()
 
@@ -218,6 +232,8 @@ class Gazetteer:
     def candidates(self, name: str, country: str | None = None, min_population: int = 0,
                    admin1: str | None = None) -> list[Place]:
         k = key(name)
+        if (known := NICKNAMES.get(k)) is not None and country in (None, known[1]):
+            k, country = key(known[0]), known[1]  # "sf", "魔都": the city people mean by it
         sql = ("SELECT n.curated, p.geonameid, p.name, p.country, p.latitude, p.longitude, p.population, p.timezone "
                "FROM names n JOIN places p USING (geonameid) WHERE n.key = ? AND p.population >= ?")
         params: list[object] = [k, min_population]

@@ -68,9 +68,24 @@ def tool(tmp_path, gazetteer_index) -> Weather:
     # in lower case, qualified with no comma by its state or country (was nothing: the qualifier had to be capitalised)
     ("is it going to rain today in brooklyn new york", "brooklyn new york", "Brooklyn, US"),
     ("what's the weather in tokyo japan", "tokyo japan", "Tokyo, JP"),
+    # what people call a big city instead of its name (was nothing, or Nola in the Central African Republic)
+    ("weather in nola", "nola", "New Orleans, US"),
+    ("魔都今天天气怎么样", "魔都", "Shanghai, CN"), ("羊城明天会下雨吗", "羊城", "Guangzhou, CN"),
+    ("帝都冷不冷", "帝都", "Beijing, CN"),
 ])
 def test_a_place_is_the_one_a_person_means(tool, question, written, label):
     assert [(w, p.label) for w, p in tool.places_in(question)] == [(written, label)]
+
+
+@pytest.mark.parametrize("question, label", [
+    ("weather in sf", "San Francisco, US"), ("what's the high for today in la", "Los Angeles, US"),
+    ("weather in dc tomorrow", "Washington, US"),
+])
+def test_a_city_s_two_letters_after_in_are_that_city(tool, question, label):
+    """Two letters are read as a place only after "in" (as a name the list lacks), then resolved as the city people
+    mean by them."""
+    args = tool.route(question)
+    assert args and tool.questions.places().resolve(args[0].place).label == label
 
 
 @pytest.mark.parametrize("question", [

@@ -45,6 +45,25 @@ async def test_the_time_now_in_a_place(clock, now, question, expected):
 
 
 @pytest.mark.parametrize("question, expected", [
+    ("what time will it be in 45 minutes", "In 45 minutes it will be 18:45 on Sunday 22 November (UTC+8)."),
+    ("what time was it 3 hours ago", "3 hours ago it was 15:00 on Sunday 22 November (UTC+8)."),
+    ("what's the time 7 hours from now", "7 hours from now it will be 01:00 on Monday 23 November (UTC+8)."),
+    ("in 2 hours what time will it be", "In 2 hours it will be 20:00 on Sunday 22 November (UTC+8)."),
+    ("两个小时后是几点", "两个小时后是11月22日(星期日) 20:00(UTC+8)。"), ("半小时前是几点", "半小时前是11月22日(星期日) 17:30(UTC+8)。"),
+    ("过一个半小时是几点", "过一个半小时是11月22日(星期日) 19:30(UTC+8)。"),
+])
+async def test_the_time_a_span_from_now(clock, question, expected):
+    """The time that far from now, here (it had been the model's, or the time now)."""
+    assert await answer(clock(), question) == expected
+
+
+@pytest.mark.parametrize("question", ["what time is it in 3 days", "what time was it in tokyo", "两天后是几点"])
+def test_a_span_that_is_no_hours_or_minutes_is_not_read_as_one(clock, question):
+    args = clock().parse(question)
+    assert args is None or not args.at
+
+
+@pytest.mark.parametrize("question, expected", [
     ("北京和纽约的时差", "北京比纽约快13小时(UTC+8 与 UTC-5)。"),
     ("time difference between London and Tokyo", "Tokyo is 9 hours ahead of London (UTC+9 and UTC+0)."),
     ("德里和伦敦差几个小时?", "德里比伦敦快5小时30分钟(UTC+5:30 与 UTC+0)。"),

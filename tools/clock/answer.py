@@ -200,6 +200,13 @@ def _now_said(args: ClockArgs, data: dict, zh: bool) -> str:
     d = date.fromisoformat(data["date"])
     where = "" if is_here(args.place) else _name_cased(args.place)
     where = _with_where(where, data["place"]) or where  # "tokyo japan", "paris texas": the place, and where it is
+    if data.get("span"):  # "in 45 minutes it will be 10:45 (Friday 27 November, UTC+0)"
+        today = date.fromisoformat(data["today"])
+        if zh:
+            return f"{where}{data['span']}是{zh_date(d, today)} {data['time']}({data['utc_offset']})。"
+        there = f" in {where}" if where else ""
+        return (f"{_capitalised(data['span'])} it {'will be' if data['ahead'] else 'was'} {data['time']}{there} on "
+                f"{en_date(d, today)} ({data['utc_offset']}).")
     if data.get("zone_named"):
         where = data["place"]
         if zh:

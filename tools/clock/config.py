@@ -25,7 +25,9 @@ class ClockArgs(BaseModel):
                                        "time_until: hours and minutes from now to the time of day 'at'"))
     place: str = Field("", max_length=100, description="for now/zone/difference/holiday: the place as the user wrote it ('' = here)")
     other_place: str = Field("", max_length=100, description="for difference and convert: the second place")
-    at: str = Field("", max_length=30, description="for convert and time_until: a time of day, as written: '3pm', '下午3点'")
+    at: str = Field("", max_length=30, description="for convert and time_until: a time of day, as written: '3pm', '下午3点'; "
+                                                   "for now: a span from now as written ('in 45 minutes', '3 hours ago', "
+                                                   "'两个小时后'), '' for the time now")
     date: str = Field("", max_length=60, description="a date, holiday or day phrase as written: '2027-01-01', '春节', 'Christmas', '下周五'")
     other_date: str = Field("", max_length=60, description="for days_between: the second date")
     unit: Literal["days", "weeks", "months"] = Field("days", description="for days_until: the span in the unit asked "

@@ -20,7 +20,7 @@ from tools.clock.zones import zone_named
 from tools.reading.numerals import en_digits, en_ordinals, to_digits
 from tools.reading.reader import leftover, tokens, unexplained, without_end
 from tools.reading.time_of_day import ZH_PART, clock_time, hour_said
-from tools.reading.when import find_when
+from tools.reading.when import find_when, span_from_now
 
 
 # The certain forms. Each names what it asks; the pieces (a place, a date) must then be read exactly.
@@ -69,6 +69,14 @@ _FORMS = Forms([(said, ask) for ask, said in (
              "flew|fly|moved|move|travel) to {place}"),
     # a place's time said in another's, no time of day given: "convert new york time to london" (the two, now)
     ("difference", "[<lead>] convert [the] {place:few} time (to|into|in) {other_place:few} [time]"),
+    # the time a span from now: "what time will it be in 45 minutes", "what time was it 3 hours ago", "what's the time
+    # 2 hours from now", "in 45 minutes what time will it be", "两个小时后是几点", "半小时前是几点"
+    ("now", "[<lead>] what time (will it be|is it going to be|would it be|was it|is it) {at:ahead}"),
+    ("now", "[<lead>] (what's|what is|what will be) the time {at:ahead}"),
+    ("now", "[<lead>] [(what's|what is)] {at:from_now}"),
+    ("now", "[<lead>] {at:ahead} [,] what time (will it be|is it going to be|would it be|was it|is it)"),
+    ("now", "[<lead>] [(现在|从现在)] [再] {at:zh_ahead} [(是|就是)] (几点|几点钟|什么时间|什么时候) [了]"),
+    ("now", "[<lead>] [(现在|从现在)] [再] {at:zh_pass} [(是|就是)] (几点|几点钟|什么时间) [了]"),
     # the time left until a time of day: "how many minutes until 5 pm", "how long until 12:25", "how much time till noon"
     ("time_until", "[<lead>] how (many [more] (minutes|mins|hours|hrs)|long|much [more] time) [(is it|is there|are there|"
                    "do (i|we) have|left|more)] (until|till|til|before|to) {at}"),
@@ -88,7 +96,9 @@ _FORMS = Forms([(said, ask) for ask, said in (
    types={"text": r".+?", "few": r"\S+(?:\s+\S+){0,3}?", "clock": r"[^\s,]+(?:\s?[ap]\.?m\.?)?",
           "zh_place": r"[^\s,，]+?", "zh_name": r"[^\s,，\d]+?", "zh_date": r"[^到至]+?",
           "zh_clock": rf"(?:{ZH_PART})?\s*(?:\d{{1,2}}|{_ZH_HOUR})\s*(?:点|时|:)\s*(?:半|(?:\d{{1,2}}|{_ZH_MINUTE})\s*分?|[一三]刻)?",
-          "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago)", "today": r"today", "possessive": r"'?s"})
+          "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago|later)", "from_now": r".+?\s+(?:from\s+now|ago)",
+          "zh_ahead": r"[^，,。？?\s]{1,10}?(?:以后|之后|后|以前|之前|前)", "zh_pass": r"过[^，,。？?\s]{1,8}?",
+          "today": r"today", "possessive": r"'?s"})
 
 
 def _without_trail(question: str) -> str:
@@ -153,6 +163,8 @@ class ClockQuestions:
                 if clock_time(digits := en_digits(args.at)) is None:
                     continue  # "3" or "3点" alone: morning or afternoon is not certain
                 args = args.model_copy(update={"at": digits})  # "nine am"
+            if ask == "now" and args.at and span_from_now(args.at) is None:
+                continue  # "what time is it in tokyo": a place, not a span from now
             if ask in ("now", "zone", "difference", "convert"):
                 places = [args.place] + ([args.other_place] if ask not in ("now", "zone") else [])
                 if all(is_here(p) or self.places().resolve(p) is not None or zone_named(p) is not None for p in places):

@@ -18,7 +18,7 @@ from tools.clock.public_days import country_of_locale, next_public_day, public_d
 from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_first, zone_named
 from tools.gazetteer import Gazetteer, gazetteer, index_path
 from tools.reading.time_of_day import clock_time, hour_said
-from tools.reading.when import current_time, local_zone
+from tools.reading.when import current_time, local_zone, span_from_now
 
 
 class Clock(Tool[ClockArgs]):
@@ -218,6 +218,16 @@ class Clock(Tool[ClockArgs]):
                 return self._convert(args, zones, local[0])
             if args.ask == "now":
                 t = local[0]
+                if args.at:  # "in 45 minutes", "3 hours ago": the time that far from now, there
+                    span = span_from_now(args.at)
+                    if span is None:
+                        return ToolResult.failure(f"cannot read '{args.at}' as a span from now: write it as 'in 45 "
+                                                  "minutes', '3 hours ago' or '2小时后', or leave 'at' out for now",
+                                                  LocalText(zh=f"看不懂“{args.at}”。", en=f"I cannot read '{args.at}'."))
+                    t = (t + timedelta(seconds=span)).astimezone(zones[0][0])
+                    return ToolResult.success(place=zones[0][1], time=t.strftime("%H:%M"), date=t.date().isoformat(),
+                                              weekday=t.weekday(), utc_offset=utc_offset(t), span=args.at,
+                                              ahead=span >= 0, today=local[0].date().isoformat())
                 by_zone = self._by_zone_name(args.place)
                 code = self.gazetteer.country(args.place) if not is_here(args.place) and not by_zone else None
                 # a country of several time zones: its capital's time, and that it is one of several

@@ -383,6 +383,51 @@ def _ahead(g: dict[str, Any], now: datetime) -> Read:
     return _one(d + timedelta(days=int((months - whole) * 30)))
 
 
+_ZH_SPAN_UNITS = (("个小时", 3600), ("个钟头", 3600), ("小时", 3600), ("钟头", 3600), ("分钟", 60), ("分", 60), ("秒钟", 1),
+                  ("秒", 1))
+_ZH_AHEAD = (("以后", 1), ("之后", 1), ("后", 1), ("以前", -1), ("之前", -1), ("前", -1))
+
+
+def span_from_now(phrase: str) -> float | None:
+    """The seconds from now a span said whole in hours, minutes or seconds names, signed ("in 45 minutes": 2700,
+    "3 hours ago": -10800, "2 hours from now", "in an hour and a half", "两个小时后", "30分钟前", "半小时后",
+    "一个半小时以后"); ``None`` for anything else (a day's span, a time of day, more words)."""
+    said = " ".join(phrase.split()).strip(" ?？。.!！")
+    if any("\u4e00" <= c <= "\u9fff" for c in said):
+        return _zh_span(said.replace(" ", ""))
+    pieces = _pieces(said)
+    if len(pieces) != 1 or pieces[0].group().strip() != said or not pieces[0].group("en_after"):
+        return None
+    g = pieces[0].groupdict()
+    amount, unit = (g["en_after_n"], g["en_after_unit"]) if g["en_after_n"] else (g["en_from_n"], g["en_from_unit"])
+    n, unit = _amount(amount), unit.casefold().rstrip("s")
+    if n is None or unit not in _UNIT_SECONDS:
+        return None
+    if "half" in g["en_after"] and "half" not in amount:  # "an hour and a half"
+        n += 0.5
+    return (-n if g["en_ago"] else n) * _UNIT_SECONDS[unit]
+
+
+def _zh_span(said: str) -> float | None:
+    sign = next((s for end, s in _ZH_AHEAD if said.endswith(end)), None)
+    if sign is None and not said.startswith("过"):
+        return None
+    if sign is None:  # "过半小时": half an hour on
+        sign, said = 1, said.removeprefix("过")
+    else:
+        said = said[:-next(len(end) for end, s in _ZH_AHEAD if said.endswith(end))].removeprefix("过")
+    if said in ("半小时", "半个小时", "半个钟头"):
+        return sign * 1800.0
+    if said.endswith(("个半小时", "个半钟头")):  # 一个半小时
+        n = _zh_number(said[:-4].replace("两", "二"))
+        return None if n is None else sign * (n + 0.5) * 3600
+    for name, seconds in _ZH_SPAN_UNITS:
+        if said.endswith(name):
+            n = _zh_number(said[:-len(name)].replace("两", "二")) if said[:-len(name)] else None
+            return None if n is None else sign * n * seconds
+    return None
+
+
 def add_months(d: date, months: int) -> date:
     """``d`` that many calendar months on (or back): 31 January and one month, 28 (or 29) February; past the
     calendar's ends, its first or last day."""

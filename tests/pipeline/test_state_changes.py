@@ -376,3 +376,16 @@ async def test_a_request_said_to_the_question_for_the_time_is_a_request_of_its_o
     told = await app.ask("remind me to buy milk")
     done = await app.ask("at 5pm", session_id=told.session_id)
     assert ("buy milk", "11-27 17:00") in _due(app), done.answer
+
+
+@pytest.mark.parametrize("change, due", [
+    ("把开会的提醒改到9点", "11-28 09:00"),  # had been today 21:00: the next 9 o'clock, not the meeting's morning
+    ("move the meeting reminder to 4pm", "11-28 16:00"),  # its own day, not today's 4pm
+    ("move the meeting reminder to tomorrow at 10", "11-28 10:00"), ("move the meeting reminder to 9 tonight", "11-27 21:00"),
+])
+async def test_a_time_of_day_with_no_day_moves_a_reminder_within_its_own_day(fake, make_app, change, due):
+    app = make_app(clock=CLOCK)
+    assert (await app.ask("明天早上8点提醒我开会" if "开会" in change else "remind me tomorrow at 8am about the meeting",
+                          one_shot="ask")).ok
+    moved = await app.ask(change)
+    assert moved.model_calls == 0 and [d for _, d in _due(app)] == [due], moved.answer

@@ -840,6 +840,19 @@ def _split_zh(body: str, kind: str) -> RemindersArgs | None:
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)
 
 
+def names_a_day(when: str) -> bool:
+    """Whether ``when`` names a day ("tomorrow at 9", "on friday", "明天9点"), not only a time of day or a span."""
+    return (_ZH_DAY if CJK.search(when) else _EN_DAY).search(when) is not None
+
+
+def said_bare(when: str) -> bool:
+    """Whether a time of day is said with no part of the day and no am or pm ("at 9", "9点"): morning or evening."""
+    said = when.casefold()
+    return not any(mark in said for mark in ("am", "a.m", "pm", "p.m", "morning", "afternoon", "evening", "night",
+                                              "noon", "midnight", "上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚",
+                                              "早晨", "夜里", "今晚", "明晚", "明早"))
+
+
 def reads_time(when: str) -> bool:
     """``when`` names a time or a delay (whether or not it has passed)."""
     found = due(when, datetime.now().astimezone())

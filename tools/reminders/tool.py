@@ -335,6 +335,8 @@ class Reminders(Tool[RemindersArgs]):
             return ToolResult(ok=False, error="change one reminder at a time", fixable=False,
                               message=LocalText(en="I can change one reminder at a time: say which.",
                                                 zh="一次只能改一个提醒:请说是哪一个。"))
+        if not asked.relative:
+            at = _on_its_day(at, chosen[0].due.astimezone(at.tzinfo), args.when, now)
         moved = book.move(chosen[0].id, at, wall=not asked.relative, span=asked.said_span(now) if asked.relative else None)
         if moved is None:
             return ToolResult(ok=False, error="it is no longer pending", fixable=False,
@@ -478,6 +480,20 @@ class Reminders(Tool[RemindersArgs]):
         tail = "" if data.get("daemon") else ("\nIt fires while the daemon runs: assistant daemon start (or assistant "
                                               "daemon install to have it at login).")
         return head + f" (#{data['id']})." + tail
+
+
+def _on_its_day(at: datetime, due: datetime, when: str, now: datetime) -> datetime:
+    """A time of day said with no day for a reminder due on another day ("move the meeting reminder to 9" for
+    tomorrow's at 8): that time on its own day, and a bare hour ("9", "9点") the one of its morning or evening
+    nearest the time it had; ``at`` (the next such time) when the words name a day or it would be past."""
+    from tools.reminders.reading import names_a_day, said_bare
+
+    if at.date() == due.date() or names_a_day(when):
+        return at
+    same = due.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)
+    options = [same] + ([same + timedelta(hours=12 if at.hour < 12 else -12)] if said_bare(when) and at.hour % 12 else [])
+    options = [o for o in options if o > now]
+    return min(options, key=lambda o: abs(o - due)) if options else at
 
 
 def _in_units_of(count: str, seconds: Any) -> str:

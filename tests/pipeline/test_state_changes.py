@@ -303,7 +303,9 @@ async def test_moving_the_alarm_keeps_its_morning_and_several_pending_are_asked_
 
 @pytest.mark.parametrize("question", ["move the meeting to 4pm", "change the alarm sound to something softer",
                                       "change my alarm to a song", "move my reminders app to the home screen",
-                                      "can you change the timer display to minutes"])
+                                      "can you change the timer display to minutes", "how do i change my reminder to 7",
+                                      "why did my reminder change to 7", "怎么把提醒改到7点", "为什么提醒改到7点了",
+                                      "谁把提醒改到7点了"])
 async def test_a_move_that_names_no_reminder_or_no_time_moves_nothing_by_rule(fake, make_app, question):
     fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")
     app = make_app(clock=CLOCK)

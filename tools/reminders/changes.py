@@ -28,6 +28,7 @@ _ZH = Forms([
 # Where the new time starts ("... to 4pm"); the words before it name which one
 _JOINS = (" to ", " for ", " until ", " till ", " at ")
 _KIND_WORDS = {"reminder": "", "reminders": "", "alarm": "alarm", "alarms": "alarm", "timer": "timer", "timers": "timer"}
+_ZH_ASKING = ("怎么", "怎样", "如何", "为什么", "为啥", "能不能", "可不可以", "是不是", "谁")
 _POLITE = {"please", "instead", "then", "thanks", "thank", "you", "now"}
 _LEADING = {"the", "my", "that", "this", "about", "for", "of", "to", "called"}
 _SAID_AFTER = {"back", "forward", "ahead", "to", "go", "off", "ring", "sound", "wake", "me", "up"}
@@ -88,8 +89,9 @@ def _en(named: str, when: str, now: datetime) -> RemindersArgs | None:
 
 def _zh(text: str, now: datetime) -> RemindersArgs | None:
     _, said = next(_ZH.each(text), ("", {}))
-    if not said or not _said_whole(said["when"], now):
-        return None
+    if not said or not _said_whole(said["when"], now) or said["when"].endswith(("了", "吗", "么")) \
+            or any(word in said["what"] for word in _ZH_ASKING):
+        return None  # "怎么把闹钟改到7点" (how), "为什么闹钟改到7点了" (why): asked about, not asked for
     kind = said["kind"]
     when = zh_in_the_morning(said["when"]) if kind == "闹钟" else said["when"]
     target = said["what"]

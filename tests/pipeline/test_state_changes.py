@@ -310,8 +310,8 @@ async def test_a_move_that_names_no_reminder_or_no_time_moves_nothing_by_rule(fa
     fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")
     app = make_app(clock=CLOCK)
     assert (await app.ask("remind me at 5pm to call mum", one_shot="ask")).ok
-    await app.ask(question)
-    assert _due(app) == [("call mum", "11-27 17:00")]
+    result = await app.ask(question)
+    assert _due(app) == [("call mum", "11-27 17:00")] and result.model_calls > 0, result.answer  # the model's to answer
 
 
 @pytest.mark.parametrize("cancel", ["cancel the alarm", "cancel my alarm", "turn off my alarm", "取消闹钟"])

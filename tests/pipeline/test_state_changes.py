@@ -391,3 +391,10 @@ async def test_a_time_of_day_with_no_day_moves_a_reminder_within_its_own_day(fak
                           one_shot="ask")).ok
     moved = await app.ask(change)
     assert moved.model_calls == 0 and [d for _, d in _due(app)] == [due], moved.answer
+
+
+async def test_two_chinese_reminders_in_one_sentence_are_two(fake, make_app):
+    """"五分钟后提醒我关火,十分钟后提醒我出门" had been one reminder at "5分钟后10分钟后" about "关火,提醒我出门"."""
+    app = make_app(clock=CLOCK)
+    result = await app.ask("五分钟后提醒我关火，十分钟后提醒我出门")
+    assert result.model_calls == 0 and sorted(_due(app)) == [("关火", "11-27 10:05"), ("出门", "11-27 10:10")], result.answer

@@ -122,6 +122,7 @@ def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question
     ("看一下我的闹钟", "list", ""), ("我的闹钟", "list", ""), ("关闭闹钟", "cancel", "闹钟"), ("关闭所有闹钟", "cancel", "all"),
     ("我明天有什么安排", "list", ""), ("我下午有什么安排", "list", ""), ("把所有提醒都删了", "cancel", "all"),
     ("把提醒全部删掉", "cancel", "all"), ("把闹钟都关了", "cancel", "闹钟"),  # 闹钟: the tool asks which when several
+    ("我后天有什么提醒", "list", ""), ("下周有什么安排", "list", ""), ("取消买菜的那个提醒", "cancel", "买菜"),
 ])
 def test_listing_and_cancelling_in_words(question, action, target):
     request = read(question)

@@ -412,7 +412,7 @@ _ZH_LIST = Forms([
     ("[我] [(我的|<days> 的|<days>)] <kinds> (有哪些|列表|是什么|有什么|是几点|几点响|设在几点|定在几点|设好了吗|设好了没有|设好了没|"
      "还在吗) [(呢|啊)]", "list"),
     ("(我的|我所有的|我全部的) <kinds> [(呢|啊|吧)]", "list"),  # "看一下我的闹钟", its ask set aside: "我的闹钟"
-], phrases={"days": "(今天|明天|明早|明晚|今晚|上午|下午|晚上|本周|这周|最近)", "kinds": "(提醒|闹钟|定时器|日程 [安排]|安排|待办事项|待办)"},
+], phrases={"days": "(今天|明天|后天|明早|明晚|今晚|上午|下午|晚上|本周|这周|下周|周末|最近)", "kinds": "(提醒|闹钟|定时器|日程 [安排]|安排|待办事项|待办)"},
    types={"any": r".*?"}, slots={"rest": "any"})
 # One cancelled: by its number ("cancel reminder 2", "取消提醒2号"), or by what it is about or its kind, in either
 # language ("cancel the dentist reminder", "never mind the timer", "取消明天的闹钟", "删除开会那个")
@@ -499,6 +499,10 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
             what = "all"  # "把提醒全部删掉", "提醒都删了": every one (of a kind said, the tool asks which)
         if the := _THE.match(what):
             what = what[the.end():].strip()
+        if zh:  # "买菜的那个提醒": the one about 买菜
+            for that in ("的那个", "那个", "的那条", "那条", "的这个", "这个"):
+                what = what.removesuffix(that)
+            what = what.removesuffix("的")
         if not what and _TIMER.search(text):
             what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
         elif not what and ("闹钟" if zh else "alarm") in text.casefold():
@@ -837,6 +841,8 @@ def _split_zh(body: str, kind: str) -> RemindersArgs | None:
     rest = next((rest[:-2] for tail in ("一下", "一声") if rest.endswith(tail)), rest).strip()  # "叫我一下"
     if kind == "timer":
         rest = rest.removeprefix("的")
+    if any(ask in rest for ask in ("提醒我", "叫我", "叫醒我")) or len(spans) > 1 and any(c in body for c in ",，;；"):
+        return None  # "五分钟后提醒我关火,十分钟后提醒我出门": two requests, never one made of both
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=rest)
 
 

@@ -398,3 +398,20 @@ async def test_two_chinese_reminders_in_one_sentence_are_two(fake, make_app):
     app = make_app(clock=CLOCK)
     result = await app.ask("五分钟后提醒我关火，十分钟后提醒我出门")
     assert result.model_calls == 0 and sorted(_due(app)) == [("关火", "11-27 10:05"), ("出门", "11-27 10:10")], result.answer
+
+
+@pytest.mark.parametrize("cancel, left", [
+    ("remove all my timers", ["call mum", "water the plants"]),  # had cancelled every reminder
+    ("取消所有定时器", ["call mum", "water the plants"]), ("cancel all my reminders", []),
+    ("scrap the reminder to call mum", ["", "water the plants"]),
+    ("kill the timer", ["", "call mum", "water the plants"]),  # two timers: asked which, with one of them as the example
+])
+async def test_all_of_a_kind_is_that_kind_alone(fake, make_app, cancel, left):
+    app = make_app(clock=CLOCK)
+    for question in ("remind me at 5pm to call mum", "remind me tomorrow at 8 to water the plants",
+                     "set a timer for 20 minutes", "set a timer for 5 minutes"):
+        assert (await app.ask(question, one_shot="ask")).ok
+    result = await app.ask(cancel)
+    assert result.model_calls == 0 and sorted({t for t, _ in _due(app)}) == sorted(left), result.answer
+    if "which one" in result.answer:
+        assert '"cancel 4"' in result.answer  # a listed one (#4, #3), never a number the list does not show

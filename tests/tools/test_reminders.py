@@ -119,7 +119,7 @@ def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question
     # asked as what was set, or its hour; cancelled with 把 … 关掉
     ("我设了哪些闹钟", "list", ""), ("明天的闹钟是几点", "list", ""), ("我明早的闹钟设好了吗", "list", ""),
     ("我定了几个闹钟", "list", ""), ("把七点的闹钟关掉", "cancel", "7点"), ("帮我把明天的提醒取消了", "cancel", "明天"),
-    ("看一下我的闹钟", "list", ""), ("我的闹钟", "list", ""), ("关闭闹钟", "cancel", "闹钟"), ("关闭所有闹钟", "cancel", "all"),
+    ("看一下我的闹钟", "list", ""), ("我的闹钟", "list", ""), ("关闭闹钟", "cancel", "闹钟"), ("关闭所有闹钟", "cancel", "所有闹钟"),
     ("我明天有什么安排", "list", ""), ("我下午有什么安排", "list", ""), ("把所有提醒都删了", "cancel", "all"),
     ("把提醒全部删掉", "cancel", "all"), ("把闹钟都关了", "cancel", "闹钟"),  # 闹钟: the tool asks which when several
     ("我后天有什么提醒", "list", ""), ("下周有什么安排", "list", ""), ("取消买菜的那个提醒", "cancel", "买菜"),

@@ -420,7 +420,8 @@ _CANCELS = Forms([
     ("(cancel|delete|remove) [(reminder|timer)] [#] {n}", "number"),
     ("(取消|删除) [提醒] [#] {n} [号]", "number"),
     ("[please] (cancel|delete|remove|clear|stop|dismiss|erase|disable|deactivate|unset|turn off|switch off|shut off|"
-     "get rid of|forget [about]) {what} [(reminders|reminder|timers|timer|alarms|alarm|ones|one)]", "en"),
+     "get rid of|forget [about]|scrap|kill|nix|drop|ditch|trash) {what} [(reminders|reminder|timers|timer|alarms|alarm|ones|one)]",
+     "en"),
     ("(never mind|nevermind) [the] {what} (reminders|reminder|timers|timer|alarms|alarm)", "en"),
     ("[(帮我|请)] (取消|删除|删掉|去掉|关掉|关闭|不要|清空) [掉] {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [吧]", "zh"),
     ("(取消|删除) [掉] {what:text} (那个|那条)", "zh"),
@@ -494,6 +495,10 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
         what = what_said
         if what.casefold().startswith(("all", "every", "each", "所有", "全部")) or (not what and "清空" in text):
             what = "all"  # "清空提醒": every one of them
+            if _TIMER.search(text):
+                what = "所有定时器" if zh else "all timers"  # "remove all my timers": the timers, not every reminder
+            elif ("闹钟" if zh else "alarm") in text.casefold():
+                what = "所有闹钟" if zh else "all alarms"
         elif zh and not what and ("全部" in text or "都" in text) and "提醒" in text and not _TIMER.search(text) \
                 and "闹钟" not in text:
             what = "all"  # "把提醒全部删掉", "提醒都删了": every one (of a kind said, the tool asks which)

@@ -63,6 +63,7 @@ _WHEN = {"timer": {"zh": "计时多久?(例如“10分钟”)", "en": "How long 
                       "en": "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")"}}
 # A kind named alone ("cancel the timer"), and the words that name no reminder's subject ("my reminder to …").
 _ASKS_AGAIN = Phrases(("remind", "提醒"), re.IGNORECASE)  # a reply that asks again is a request of its own
+_ALL_OF_A_KIND = {"all timers": "timer", "所有定时器": "timer", "all alarms": "alarm", "所有闹钟": "alarm"}
 _ALARM_WORDS = frozenset({"alarm", "alarms", "wake"})
 _TIMER_WORDS = frozenset({"timer", "timers", "countdown"})
 _KINDS = {"timer": "timer", "timers": "timer", "定时器": "timer", "计时器": "timer", "倒计时": "timer",
@@ -377,6 +378,9 @@ class Reminders(Tool[RemindersArgs]):
         which = _ORDINAL.fullmatch(re.sub(r"^(?:my|the)\s+|^我的|(?:\s+(?:one|reminder|timer|alarm))+$|的$", "", target))
         if target == "all":
             chosen = pending
+        elif target in _ALL_OF_A_KIND:  # "remove all my timers", "关闭所有闹钟": every one of that kind, no other
+            kind = _ALL_OF_A_KIND[target]
+            chosen = [r for r in pending if r.kind == "timer"] if kind == "timer" else [r for r in pending if r.is_alarm]
         elif which:  # "the last one": the one set last; "the next one", "the first": the one due first
             chosen = [max(pending, key=lambda r: r.id)] if which.group("last") else [min(pending, key=lambda r: r.due)]
         elif (place := _position(target)) is not None:  # "the second one", "第二个": as the list shows them
@@ -552,6 +556,7 @@ def _which(pending: list[Reminder], zh: bool, now: datetime, action: str = "canc
     if action == "change":
         return LocalText(en=f"which one? You have {len(pending)} pending: {listed}. Say its number or words of it.",
                          zh=f"改哪一个?你有 {len(pending)} 个待办提醒:{listed}。请说它的编号或内容里的词。")
-    return LocalText(en=f"which one? You have {len(pending)} pending: {listed}. Say \"cancel 2\", words of it, or "
+    first = pending[0].id  # an example of one listed: "cancel 2" named a reminder the list did not show
+    return LocalText(en=f"which one? You have {len(pending)} pending: {listed}. Say \"cancel {first}\", words of it, or "
                         "\"cancel all\".",
-                     zh=f"取消哪一个?你有 {len(pending)} 个待办提醒:{listed}。可以说“取消 2”、提醒里的词,或“取消所有提醒”。")
+                     zh=f"取消哪一个?你有 {len(pending)} 个待办提醒:{listed}。可以说“取消 {first}”、提醒里的词,或“取消所有提醒”。")

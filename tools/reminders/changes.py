@@ -61,7 +61,12 @@ def _said_whole(when: str, now: datetime) -> bool:
 
 
 def _where(text: str, join: str) -> list[int]:
-    return [i for i in range(len(text)) if text.startswith(join, i)]
+    """Each place ``join`` is written in ``text``."""
+    found, at = [], text.find(join)
+    while at >= 0:
+        found.append(at)
+        at = text.find(join, at + 1)
+    return found
 
 
 def _en(named: str, when: str, now: datetime) -> RemindersArgs | None:

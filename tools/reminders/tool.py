@@ -139,8 +139,7 @@ class Reminders(Tool[RemindersArgs]):
         from tools.reminders.reading import numbers_as_digits, times_said
 
         times = times_said(question, self.now())
-        said = set(tokens(question))
-        if _ALARM_WORDS & said and _TIMER_WORDS & said:
+        if _two_kinds(tokens(question)):
             return None  # "wake me up at 7 and set a timer for 5 minutes": two kinds, the model sets each
         counted = {1: "one", 2: "two", 3: "three"}.get(len(times), "")  # "two alarms, one at 12 pm and …"
         from tools.reminders.listing import SET_WORDS
@@ -177,7 +176,7 @@ class Reminders(Tool[RemindersArgs]):
         times = times_said(question, self.now())
         words = tokens(numbers_as_digits(question))
         kind = asks_to_set(words, times)
-        if kind is None or (_ALARM_WORDS & set(words) and _TIMER_WORDS & set(words)):
+        if kind is None or _two_kinds(words):
             return None  # "an alarm for 7 and a timer for 10 minutes": two kinds, the model sets each
         waking = kind == "reminder" and bool({"alarm", "alarms", "wake", "woken", "waking"} & set(words))
         return [RemindersArgs(action="set", when=in_the_morning(when) if waking else when, kind=kind) for when in times]
@@ -484,6 +483,12 @@ class Reminders(Tool[RemindersArgs]):
         tail = "" if data.get("daemon") else ("\nIt fires while the daemon runs: assistant daemon start (or assistant "
                                               "daemon install to have it at login).")
         return head + f" (#{data['id']})." + tail
+
+
+def _two_kinds(words: list[str]) -> bool:
+    """Whether a request names an alarm and a timer both: two requests, which no one reading sets."""
+    said = set(words)
+    return bool(_ALARM_WORDS & said and _TIMER_WORDS & said)
 
 
 def _on_its_day(at: datetime, due: datetime, when: str, now: datetime) -> datetime:

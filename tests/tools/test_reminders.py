@@ -113,7 +113,7 @@ def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question
     ("cancel the dentist one", "cancel", "dentist"), ("取消提醒", "cancel", ""), ("cancel all my reminders", "cancel", "all"),
     ("cancel reminder 3", "cancel", "3"), ("取消所有提醒", "cancel", "all"),
     ("下午的日程是什么", "list", ""), ("查看最近的日程", "list", ""), ("本周还有什么待办事项", "list", ""),
-    ("今天有什么日程", "list", ""), ("清空提醒", "cancel", "all"), ("清空闹钟", "cancel", "all"),
+    ("今天有什么日程", "list", ""), ("清空提醒", "cancel", "all"), ("清空闹钟", "cancel", "所有闹钟"),
     ("get rid of my eight am alarm", "cancel", "8 am"), ("please erase the dentist reminder", "cancel", "dentist"),
     ("switch off the 6:30 alarm", "cancel", "6:30"),
     # asked as what was set, or its hour; cancelled with 把 … 关掉
@@ -672,3 +672,15 @@ def test_this_afternoon_when_it_has_passed_is_said_so_not_moved_to_tomorrow():
     assert request is not None and due(request.when, evening).at is None and due(request.when, evening).problem
     assert due(read("remind me to call mom in the afternoon").when, evening).at == \
         datetime(2026, 11, 28, 14, 0, tzinfo=ZoneInfo("Europe/London"))
+
+
+@pytest.mark.parametrize("question, at", [
+    ("remind me to call mom on saturday afternoon", "2026-12-05T14:00"),  # had been "that time has already passed"
+    ("remind me on saturday at 10am to water the plants", "2026-12-05T10:00"), ("周六下午3点提醒我开会", "2026-12-05T15:00"),
+    ("remind me on saturday at 9pm to lock up", "2026-11-28T21:00"),  # still ahead today: today's
+])
+def test_today_s_weekday_named_for_a_time_that_has_passed_is_next_week_s(question, at):
+    now = datetime(2026, 11, 28, 20, 30, tzinfo=ZoneInfo("Europe/London"))  # a Saturday evening
+    request = read(question, now)
+    assert request is not None and request.due_read.at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Europe/London"))
+    assert due("this saturday at 3pm", now).at is None  # "this Saturday": today's, said to have passed

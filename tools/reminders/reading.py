@@ -267,6 +267,9 @@ def due(when: str, now: datetime) -> Due:
             at = _part_only(now, day, text, zh=False)
     if at is None:
         return Due(problem=_NO_TIME if day is None else _NO_HOUR)
+    if at <= now and day == now.date() and day_m is not None and day_m.groupdict().get("wd") \
+            and not (day_m.groupdict().get("next") or "").strip():
+        at += timedelta(days=7)  # "on saturday afternoon" said on Saturday evening: next Saturday's, not a past one
     if at <= now:
         return Due(problem=_PAST)
     if at - now > MAX_AHEAD:

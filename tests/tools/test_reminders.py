@@ -656,6 +656,7 @@ def test_an_alarm_is_listed_and_shown_as_one_with_its_time():
     ("remind me to call mom in the afternoon", "2026-11-27T14:00", "call mom"),
     ("remind me this evening to call mom", "2026-11-27T19:00", "call mom"),
     ("remind me to take my pills at noon", "2026-11-27T12:00", "take my pills"),
+    ("remind me first thing tomorrow to send the report", "2026-11-28T09:00", "send the report"),  # "first thing": the morning
 ])
 def test_a_day_with_its_part_and_no_hour_is_read_whole(question, at, text):
     """A day said with its part ("saturday afternoon") is that part's usual hour on that day: never "noon" read

@@ -304,7 +304,11 @@ _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a r
              "mid day": "midday", "mid-day": "midday", "send me a reminder": "remind me", "shoot me a reminder": "remind me",
              "don't forget to remind me": "remind me", "do not forget to remind me": "remind me",
              "a repeating reminder": "a reminder", "a recurring reminder": "a reminder", "o clock": "o'clock",
-             "wake up call": "alarm", "wake-up call": "alarm", "wakeup call": "alarm"}
+             "wake up call": "alarm", "wake-up call": "alarm", "wakeup call": "alarm",
+             # first thing: the morning's start ("remind me first thing tomorrow": tomorrow morning, not "first thing" as
+             # what it is about)
+             "first thing tomorrow morning": "tomorrow morning", "first thing tomorrow": "tomorrow morning",
+             "first thing in the morning": "in the morning"}
 _SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 

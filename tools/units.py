@@ -6,6 +6,7 @@ routed and answered without a model; pint is loaded only in the tool's worker, n
 from __future__ import annotations
 
 import functools
+import math
 import re
 import unicodedata
 from typing import Any, Callable
@@ -466,15 +467,48 @@ _DEGREE_SIGNS = {"degC": "°C", "degF": "°F", "kelvin": "K"}
 def _two_targets(question: str) -> list[tuple[float, str, str]] | None:
     """A conversion to two units of one kind said last ("how tall is 180 cm in feet and inches", "what's 10kg in
     pounds and ounces"): the conversion the rule reads with each of them, when both read the same amount."""
-    text = question.rstrip(" ?？.!")
-    head, joined, last = text.rpartition(" and ")
-    first = head.rsplit(None, 1)[-1] if joined and head.split() else ""
-    if not first or lookup(first) is None or lookup(last) is None or lookup(first) == lookup(last):
+    text = question.rstrip(" ?？.!。呢")
+    zh = bool(CJK.search(text))
+    head, joined, last = text.rpartition("和" if zh else " and ")
+    last = last.strip()
+    if zh:  # "180厘米是多少英尺和英寸": the unit that ends the head, its longest name
+        first = next((head[-n:] for n in range(min(6, len(head)), 0, -1) if lookup(head[-n:]) is not None), "")
+    else:
+        first = head.rsplit(None, 1)[-1] if joined and head.split() else ""
+    if not joined or not first or lookup(first) is None or lookup(last) is None or lookup(first) == lookup(last):
         return None
     one, other = parse(head), parse(f"{head[:len(head) - len(first)]}{last}")
+    pair = (lookup(first) or ("",))[0], (lookup(last) or ("",))[0]
+    if one is not None and other is None and lookup(last) == lookup(one[1]) and pair in _MIXED:
+        other = (one[0], one[1], last)  # "150 minutes in hours and minutes": the source's own unit, for the rest
     if one is None or other is None or one[:2] != other[:2]:
         return None
     return [one, other]
+
+
+# The larger unit and the smaller one a mixed figure is said in ("5 feet 10 inches", "2 hours 30 minutes")
+_MIXED = {("foot", "inch"), ("pound", "ounce"), ("hour", "minute"), ("minute", "second"), ("stone", "pound"),
+          ("day", "hour"), ("yard", "foot")}
+
+
+def _mixed(question: str, executed: list[tuple[UnitsArgs, ToolResult]]) -> str | None:
+    if len(executed) != 2 or not all(r.ok and r.data for _, r in executed):
+        return None
+    (first, big), (second, _) = executed
+    larger, smaller = lookup(first.to_unit), lookup(second.to_unit)
+    total = float((big.data or {}).get("result", -1))
+    if larger is None or smaller is None or (larger[0], smaller[0]) not in _MIXED or total < 0 \
+            or first.value != second.value or lookup(first.from_unit) != lookup(second.from_unit):
+        return None  # not one amount in a larger unit and a smaller one of the same measure
+    whole = math.floor(total + 1e-9)
+    rest = convert(total - whole, larger[0], smaller[0])
+    if format_value(rest) == format_value(convert(1, larger[0], smaller[0])):  # 11.999 inches: a foot more
+        whole, rest = whole + 1, 0.0
+    if language_of(question) == "zh":  # 5英尺10.87英寸
+        return f"{format_value(first.value)}{first.from_unit} = {format_value(whole)}{first.to_unit}{format_value(rest)}{second.to_unit}"
+    big_name = _singular(larger[0], first.to_unit) if whole == 1 else first.to_unit
+    small_name = _singular(smaller[0], second.to_unit) if format_value(rest) == "1" else second.to_unit
+    return f"{format_value(first.value)} {first.from_unit} = {format_value(whole)} {big_name} {format_value(rest)} {small_name}"
 
 
 class UnitsArgs(BaseModel):
@@ -562,6 +596,9 @@ class Units(Tool[UnitsArgs]):
     def check(self, question: str, args: UnitsArgs, result: ToolResult) -> Verdict | None:
         if not result.ok:
             return super().check(question, args, result)
+        said = (args.value, lookup(args.from_unit), lookup(args.to_unit))
+        if any(said == (v, lookup(a), lookup(b)) for v, a, b in _two_targets(question) or []):
+            return Verdict(verdict="PASS", reason="one of the two conversions the user asked for")  # "in feet and inches"
         asked = parse(question)
         if asked is not None:
             value, a, b = asked
@@ -608,3 +645,8 @@ class Units(Tool[UnitsArgs]):
             return f"{number}{'' if zh and not unit.isascii() else ' '}{unit}"
 
         return f"{amount(format_value(args.value), args.from_unit)} = {amount(result.data['shown'], args.to_unit)}"
+
+    def render_all(self, question: str, executed: list[tuple[UnitsArgs, ToolResult]]) -> str:
+        """One amount in two units of one measure said together ("180 cm in feet and inches"): one mixed figure, as
+        a person says a height ("180 cm = 5 feet 10.87 inches"); anything else, each conversion on its line."""
+        return _mixed(question, executed) or super().render_all(question, executed)

@@ -90,6 +90,21 @@ def test_two_units_to_convert_to_are_each_converted_by_rule(question, value, sou
     assert args is not None and [(a.value, a.from_unit, a.to_unit) for a in args] == [(value, source, t) for t in targets]
 
 
+@pytest.mark.parametrize("question, shown", [
+    ("how tall is 180 cm in feet and inches", "180 cm = 5 feet 10.87 inches"),
+    ("what is 10kg in pounds and ounces", "10 kg = 22 pounds 0.74 ounces"),
+    ("convert 150 minutes to hours and minutes", "150 minutes = 2 hours 30 minutes"),  # the source's own unit for the rest
+    ("5000 seconds in hours and minutes", "5000 seconds = 1 hour 23.33 minutes"),
+    ("what is 182.88 cm in feet and inches", "182.88 cm = 6 feet 0 inches"),  # 11.99… inches: a foot more
+    ("180厘米是多少英尺和英寸", "180厘米 = 5英尺10.87英寸"),
+    ("convert 3 hours to minutes and seconds", "3 hours = 180 minutes 0 seconds"),
+])
+async def test_a_larger_and_a_smaller_unit_are_one_mixed_figure(fake, make_app, question, shown):
+    """"5 feet 10.87 inches", as a height is said (it was shown as 5.91 feet and, apart, 70.87 inches)."""
+    result = await make_app().ask(question)
+    assert result.model_calls == 0 and result.answer == shown
+
+
 @pytest.mark.parametrize("question", ["5 km in miles and kilometers", "what is 5 km in miles and why",
                                       "i walked 5 km in miles and hours"])
 def test_a_second_target_that_is_no_unit_to_convert_to_is_not_read_as_one(question):

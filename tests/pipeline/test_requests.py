@@ -147,6 +147,10 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("seven and a half times 2", "7.5 times 2 = 15"), ("what is two and a quarter plus three", "2.25 plus 3 = 5.25"),
     ("what is a 20% tip on $48.60", "20% of 48.60 = 9.72"),
     ("what's 10% of -50", "10% of -50 = -5"),  # a leading sign is the amount's
+    # money idioms: a price with its discount, a percentage added or taken off, a bill split, a sales tax
+    ("a $80 jacket is 30% off, how much is it", "30% off 80 = 56"), ("add 10% to 300", "300 + 10% = 330"),
+    ("take 15 percent off 80", "15% off 80 = 68"), ("split a 90 dollar bill 3 ways", "90 / 3 = 30"),
+    ("what's 8% sales tax on 250", "8% of 250 = 20"),
     ("how much is a 15% tip on a $64 bill", "15% of 64 = 9.6"),
     ("what's one mile in km?", "1 mile = 1.61 km"),
     ("what is three quarters of one sixth", "3 quarters of 1 sixth = 0.125"),

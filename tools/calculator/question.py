@@ -89,10 +89,19 @@ _VERB_FORMS = Forms([
     ("[<asking>] (split|divide|share) {a:figure} [dollars] (between|among|by|into|in) {b} [(ways|people|friends|parts)]",
      "{a} / {b}"),
     ("[<asking>] (split|divide|share) {a:figure} [dollars] {b} ways", "{a} / {b}"),
+    ("[<asking>] (split|divide|share) [(a|the|our|my)] {a:figure} [(dollar|euro|pound)] (bill|check|cheque|tab|total) "
+     "[(between|among|by|into|in)] {b} [(ways|people|friends)]", "{a} / {b}"),
+    # a percentage added or taken off: "add 10% to 300", "take 15 percent off 80"
+    ("[<asking>] add {p} (%|percent|per cent) (to|onto|on) {b}", "{b} + {p}%"),
+    ("[<asking>] (take|knock) {p} (%|percent|per cent) off [of] {b}", "{p}% off {b}"),
+    # a price said with its discount: "an 80 dollar jacket is 30% off, how much is it"
+    ("[(a|an|the|my)] {a:figure} [(dollar|euro|pound|buck|yuan)] {thing:few} (is|was|are) [now] {p} (%|percent|per cent) "
+     "off [[,] (how much (is it|is that|will it be|does it cost|do i pay)|what (is|'s) the (price|cost)|what do i pay)]",
+     lambda v: None if {"year", "years", "old", "month", "months"} & set(v["thing"].split()) else f"{v['p']}% off {v['a']}"),
     # "what does 6 + 9 equal", "what will 3 times 4 come to": the sum in between, when it is one
     ("what (does|do|will|would) {e:text} (equal|make|come to|add up to)",
      lambda v: v["e"] if _AN_OPERATION.search(v["e"]) else None),
-], types={"text": r".+?"}, phrases={"asking": "(what do (you|i|we) get (if|when) (you|i|we) | [(can|could|would) (you|u)] [please])",
+], types={"text": r".+?", "few": r"[a-z]+(?:\s+[a-z]+){0,2}?"}, phrases={"asking": "(what do (you|i|we) get (if|when) (you|i|we) | [(can|could|would) (you|u)] [please])",
             "length": "(feet|foot|ft|meters|metres|meter|metre|m|yards|yard|inches|inch)",
             "space": "(room|space|area|yard|garden|lot|floor|house|office|kitchen|bedroom|field|rug|carpet|wall|deck|patio)"})
 # "what is the answer to two plus two", "the sum of 3 plus 5", "what's the result of 8 * 7": what follows is the sum

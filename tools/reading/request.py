@@ -230,7 +230,7 @@ _A_VERB = Phrases(("is", "are", "was", "does", "do", "did", "will", "would", "ca
 _NOT_AN_AMOUNT = lazy_compile(r"^one\b(?!\s*(?:hundred|thousand))", re.IGNORECASE)
 _MONEY = lazy_compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|dollars?|bucks|euros?)\b",
                     re.IGNORECASE)
-_PERCENT_ON = lazy_compile(r"(?:\ban?\s+)?((?<![\d.])\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|tax|discount|commission|service"
+_PERCENT_ON = lazy_compile(r"(?:\ban?\s+)?((?<![\d.])\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|(?:sales\s+)?tax|discount|commission|service"
                          r"(?:\s+charge)?|interest|markup|vat|gratuity|surcharge)\s+(?:on|of|for)\s+(?:(?:a|an|the|my|our)\s+)?",
                          re.IGNORECASE)
 # "15% of 64 bill" (after the above): the bill is the amount

@@ -228,6 +228,10 @@ async def test_a_leading_minus_sign_is_part_of_the_number(fake, make_app, questi
     ("what's on the calender for wensday", "what's on the calendar for wednesday"),
     ("What will the weathr be in Paris?", "What will the weather be in Paris?"), ("forcast for paris", "forecast for paris"),
     ("what is the temprature in the forest", "what is the temperature in the forest"),
+    # words of chat and the tools' own words mistyped, read before the wrapper ("can u" is a frame)
+    ("r u a bot", "are you a bot"), ("hows the wether in london", "how's the weather in london"),
+    ("set an alram for 7", "set an alarm for 7"), ("gonna need a timer for 10 mins", "going to need a timer for 10 mins"),
+    ("can u set an alarm for 7", "set an alarm for 7"), ("are you a bot?", "are you a bot?"),  # "bot": asked about, not addressed
     # an ordinal said in two words after "the" is a rank; "a twenty second timer" is twenty seconds
     ("what day of the week is the twenty second", "what day of the week is the 22nd"),
     ("set a twenty second timer", "set a 20 second timer"),

@@ -130,6 +130,9 @@ _EN_CLOSE = [
     r"(?:i\s+)?appreciate\s+it", r"much\s+appreciated", r"thank\s+you(?:\s+(?:so|very)\s+much)?",
     r"ok(?:ay)?\??", r"right\?", r"[:;]-?[)D]", r"at\s+the\s+moment",
 ]
+# The words that name who is asked at a request's end ("…, bot"), which after an article are what is asked about
+# ("are you a bot": the bot is the question)
+_ADDRESSED = frozenset({"bot", "assistant", "friend", "buddy", "mate"})
 _GERUND = {"converting": "convert", "calculating": "calculate", "computing": "compute", "working": "work",
            "figuring": "figure", "telling": "tell", "checking": "check", "finding": "find", "giving": "give",
            "adding": "add", "multiplying": "multiply", "dividing": "divide", "subtracting": "subtract",
@@ -318,7 +321,16 @@ _SPELLED = {"tommorow": "tomorrow", "tommorrow": "tomorrow", "tomorow": "tomorro
             "weathr": "weather", "wheather": "weather", "weahter": "weather", "wather": "weather", "forcast": "forecast",
             "forecase": "forecast", "forrecast": "forecast", "foreast": "forecast", "forcaste": "forecast",
             "temperaure": "temperature", "temprature": "temperature", "tempature": "temperature",
-            "temperture": "temperature", "tempreture": "temperature"}
+            "temperture": "temperature", "tempreture": "temperature", "wether": "weather", "weater": "weather",
+            # and of the reminders and sums
+            "alram": "alarm", "alaram": "alarm", "remaind": "remind", "reminde": "remind", "timmer": "timer",
+            "calculte": "calculate", "calcualte": "calculate", "convet": "convert", "tmrw": "tomorrow",
+            "tmr": "tomorrow", "tmrrw": "tomorrow", "2day": "today",
+            # words of chat, as the words they stand for ("r u a bot", "can u set an alarm", "gonna need a timer")
+            "u": "you", "r": "are", "ur": "your", "pls": "please", "plz": "please", "plse": "please", "thx": "thanks",
+            "thnx": "thanks", "tnx": "thanks", "wats": "what's", "wuts": "what's", "whats": "what's", "hows": "how's",
+            "gonna": "going to", "wanna": "want to", "gimme": "give me", "lemme": "let me", "abt": "about",
+            "b4": "before", "rn": "right now", "cuz": "because"}
 
 
 def _spelled(text: str) -> str:
@@ -418,7 +430,8 @@ def _unwrap_en(text: str, taken: list[str]) -> str:
         break
     for _ in range(4):
         m = _EN_CLOSING.search(core)
-        if m and m.start() > 0:
+        if m and m.start() > 0 and not (core[:m.start()].casefold().split()[-1:] in (["a"], ["an"], ["the"], ["your"])
+                                        and m.group(0).strip(" ,.!?").casefold() in _ADDRESSED):
             taken.append(m.group(0).strip(" ,.!"))
             core = core[:m.start()]
             continue
@@ -498,7 +511,7 @@ def read(question: str) -> Request:
         return Request(text=text, core=text, markup=True)
     norm = unicodedata.normalize("NFKC", text)
     taken: list[str] = []
-    core = norm
+    core = _spelled(norm)  # "r u a bot", "can u set an alarm": the words meant, before the wrapper is read
     for _ in range(3):  # the two grammars in turn, as people mix them ("你好, what is 2+3?")
         before = core
         core = _trimmed(_unwrap_zh(_unwrap_en(core, taken), taken))

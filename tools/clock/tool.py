@@ -21,6 +21,18 @@ from tools.reading.time_of_day import clock_time, hour_said
 from tools.reading.when import current_time, local_zone, span_from_now
 
 
+def _from_now(said: str, zone: tuple[tzinfo, str], now: datetime) -> ToolResult:
+    """The time ``said`` ("in 45 minutes", "3 hours ago", "两个小时后") from ``now`` in ``zone``."""
+    span = span_from_now(said)
+    if span is None:
+        return ToolResult.failure(f"cannot read '{said}' as a span from now: write it as 'in 45 minutes', '3 hours ago' "
+                                  "or '2小时后', or leave 'at' out for now",
+                                  LocalText(zh=f"看不懂“{said}”。", en=f"I cannot read '{said}'."))
+    t = (now + timedelta(seconds=span)).astimezone(zone[0])
+    return ToolResult.success(place=zone[1], time=t.strftime("%H:%M"), date=t.date().isoformat(), weekday=t.weekday(),
+                              utc_offset=utc_offset(t), span=said, ahead=span >= 0, today=now.date().isoformat())
+
+
 class Clock(Tool[ClockArgs]):
     """The tool as the registry sees it, put together from its parts: what reads the question and what writes the
     answer are objects it holds (given what they need), not mixins sharing its attributes."""
@@ -219,15 +231,7 @@ class Clock(Tool[ClockArgs]):
             if args.ask == "now":
                 t = local[0]
                 if args.at:  # "in 45 minutes", "3 hours ago": the time that far from now, there
-                    span = span_from_now(args.at)
-                    if span is None:
-                        return ToolResult.failure(f"cannot read '{args.at}' as a span from now: write it as 'in 45 "
-                                                  "minutes', '3 hours ago' or '2小时后', or leave 'at' out for now",
-                                                  LocalText(zh=f"看不懂“{args.at}”。", en=f"I cannot read '{args.at}'."))
-                    t = (t + timedelta(seconds=span)).astimezone(zones[0][0])
-                    return ToolResult.success(place=zones[0][1], time=t.strftime("%H:%M"), date=t.date().isoformat(),
-                                              weekday=t.weekday(), utc_offset=utc_offset(t), span=args.at,
-                                              ahead=span >= 0, today=local[0].date().isoformat())
+                    return _from_now(args.at, zones[0], t)
                 by_zone = self._by_zone_name(args.place)
                 code = self.gazetteer.country(args.place) if not is_here(args.place) and not by_zone else None
                 # a country of several time zones: its capital's time, and that it is one of several

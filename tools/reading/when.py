@@ -265,11 +265,7 @@ def resolve(phrase: str, now: datetime) -> Period | None:
                     read = reader(g, today)
                     if read is None:
                         return None
-                    named = reader is _weekday and days is not None and days.days == 1
-                    if named and days is not None and read[0].start.weekday() == days.start.weekday():
-                        read = (days, read[1])  # "december 4, a friday": the date, its weekday said with it
-                    elif reader is _date and weekday_said is not None and read[0].start.weekday() == weekday_said:
-                        days = None  # "friday, december 4": the date, its weekday said before it
+                    days, read = _with_its_weekday(days, read, reader, weekday_said)
                     days, part = _within(days, read[0]), read[1]
                     weekday_said = read[0].start.weekday() if reader is _weekday else weekday_said
                     if days is None:
@@ -288,6 +284,17 @@ def resolve(phrase: str, now: datetime) -> Period | None:
     if hours is not None and days.days == 1:
         return Period(days.start, days.end, hours)
     return days
+
+
+def _with_its_weekday(days: Period | None, read: tuple[Period, Any], reader: Callable[..., Read],
+                      weekday_said: int | None) -> tuple[Period | None, tuple[Period, Any]]:
+    """A date and the weekday said with it, before or after ("friday, december 4", "december 4, a friday"): the
+    date, when the weekday is its own."""
+    if reader is _weekday and days is not None and days.days == 1 and read[0].start.weekday() == days.start.weekday():
+        return days, (days, read[1])
+    if reader is _date and weekday_said is not None and read[0].start.weekday() == weekday_said:
+        return None, read
+    return days, read
 
 
 def _within(before: Period | None, said: Period) -> Period | None:

@@ -267,14 +267,20 @@ def due(when: str, now: datetime) -> Due:
             at = _part_only(now, day, text, zh=False)
     if at is None:
         return Due(problem=_NO_TIME if day is None else _NO_HOUR)
-    if at <= now and day == now.date() and day_m is not None and day_m.groupdict().get("wd") \
-            and not (day_m.groupdict().get("next") or "").strip():
-        at += timedelta(days=7)  # "on saturday afternoon" said on Saturday evening: next Saturday's, not a past one
-    if at <= now:
+    if (at := _next_week_when_past(at, now, day_m)) <= now:
         return Due(problem=_PAST)
     if at - now > MAX_AHEAD:
         return Due(problem=_TOO_FAR)
     return Due(at=at)
+
+
+def _next_week_when_past(at: datetime, now: datetime, day_m: re.Match[str] | None) -> datetime:
+    """Today's weekday named alone ("on saturday afternoon" said on Saturday evening) for a time that has passed:
+    next week's, not a past one ("this saturday" stays today's)."""
+    said = day_m.groupdict() if day_m is not None else {}
+    if at <= now and at.date() == now.date() and said.get("wd") and not (said.get("next") or "").strip():
+        return at + timedelta(days=7)
+    return at
 
 
 def _part_only(now: datetime, day: date | None, text: str, zh: bool) -> datetime | None:

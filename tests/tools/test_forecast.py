@@ -304,3 +304,10 @@ def test_two_days_said_in_one_phrase_are_one_day_or_none(phrase, day):
     otherwise none: the last one said had been taken ("tomorrow today" was today)."""
     period = resolve(phrase, SUNDAY_EVENING)
     assert (period.start if period and period.days == 1 else period) == day
+
+
+@pytest.mark.parametrize("phrase, day", [("下下周一", date(2026, 11, 30)), ("下下周五", date(2026, 12, 4)),
+                                         ("下周一", date(2026, 11, 23)), ("上上周三", date(2026, 11, 4))])
+def test_the_week_after_next_is_two_weeks_on(phrase, day):
+    """下下周一: Monday of the week after next (it had been read as 下周一, with a 下 left over)."""
+    assert resolve(phrase, SUNDAY_EVENING).start == day

@@ -685,3 +685,10 @@ def test_today_s_weekday_named_for_a_time_that_has_passed_is_next_week_s(questio
     request = read(question, now)
     assert request is not None and request.due_read.at == datetime.fromisoformat(at).replace(tzinfo=ZoneInfo("Europe/London"))
     assert due("this saturday at 3pm", now).at is None  # "this Saturday": today's, said to have passed
+
+
+def test_the_week_after_next_in_chinese_is_two_weeks_on():
+    now = datetime(2026, 11, 27, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Friday
+    request = read("下下周五下午3点提醒我开会", now)
+    assert request is not None and request.text == "开会"  # had been "下开会", a week early
+    assert request.due_read.at == datetime(2026, 12, 11, 15, 0, tzinfo=ZoneInfo("Asia/Shanghai"))

@@ -62,7 +62,7 @@ _PIECES = lazy_compile(
     r"|(?:未来|接下来|今后)(?P<zh_span_week>一周|一个星期|一星期|七天|两周|半个月))"
     r"|(?P<zh_after>(?P<zh_after_n>" + _ZH_NUM + r")(?P<zh_after_unit>天|日|周|个星期|星期|个礼拜|礼拜|个月|年)(?:以后|之后|后))"
     r"|(?P<zh_weekend>(?P<zh_weekend_next>下(?:个)?)?(?:这个|这|本)?(?:周末|礼拜天和礼拜六))"
-    r"|(?P<zh_weekday>(?P<zh_wd_week>下(?:个)?|这个|这|本|上(?:个)?)?(?:周|星期|礼拜)(?P<zh_wd>[一二三四五六日天]))"
+    r"|(?P<zh_weekday>(?P<zh_wd_week>下下(?:个)?|下(?:个)?|这个|这|本|上上(?:个)?|上(?:个)?)?(?:周|星期|礼拜)(?P<zh_wd>[一二三四五六日天]))"
     r"|(?P<zh_week>(?P<zh_week_which>下|这|本)(?:个)?(?:周|星期|礼拜)(?![一二三四五六日天末]))"
     r"|(?P<zh_date>(?:(?P<zh_year>\d{4})年)?(?P<zh_month>\d{1,2}|十[一二]?|[一二三四五六七八九])月(?P<zh_day>\d{1,2}|" + _ZH_NUM + r")[日号])"
     r"|(?P<zh_mday>(?P<zh_mday_which>下个?月|本月|这个?月|上个?月)(?P<zh_mday_n>" + _ZH_NUM + r")[号日])"
@@ -517,10 +517,10 @@ def _weekday(g: dict[str, Any], today: date) -> Read:
     wd = _ZH_WEEKDAYS[g["zh_wd"]] if g["zh_wd"] else _EN_WEEKDAYS[g["en_wd"].casefold()]
     which = (g["zh_wd_week"] or g["en_wd_week"] or "").casefold()
     monday = today - timedelta(days=today.weekday())
-    if which.startswith("下") or which == "next":
-        return _one(monday + timedelta(days=7 + wd))
+    if which.startswith("下") or which == "next":  # 下下周五: of the week after next
+        return _one(monday + timedelta(days=(14 if which.startswith("下下") else 7) + wd))
     if which.startswith("上") or which == "last":
-        return _one(monday + timedelta(days=wd - 7))
+        return _one(monday + timedelta(days=wd - (14 if which.startswith("上上") else 7)))
     if which in ("这", "这个", "本"):  # 这周二: this week's, passed or not
         return _one(monday + timedelta(days=wd))
     return _one(today + timedelta(days=(wd - today.weekday()) % 7))

@@ -117,7 +117,7 @@ _EN_DAY = lazy_compile(
     r"|\b(?:on\s+)?(?:the\s+)?(?P<mdom>\d{1,2}|" + EN_ORDINAL + r")(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mrel>this|next)\s+month\b"
     r"|\b(?:on\s+)?the\s+(?P<dom3>\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)  # "on the 5th": this month's, or the next
 _ZH_DAY = lazy_compile(r"(?P<rel>今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天)"
-                     r"|(?P<next>下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
+                     r"|(?P<next>下下(?:个)?|下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"
                      r"|(?:(?:(?P<year>\d{4})年)?(?P<mon>\d{1,2})月(?P<dom>\d{1,2})[日号])"
                      r"|(?P<mrel>下个?月|本月|这个?月)(?P<mdom>\d{1,2})[日号]"  # "下个月1号": that month's
                      r"|(?<![\d月])(?P<dom3>\d{1,2})[日号](?![子楼线])")  # "5号": this month's 5th, or the next
@@ -153,8 +153,8 @@ def _day(now: datetime, g: dict[str, str | None], zh: bool) -> date | None | Lit
         wd = _ZH_WEEKDAYS[name] if zh else _EN_WEEKDAYS.index(name.lower())
         ahead = (wd - today.weekday()) % 7
         which = (g.get("next") or "").lower()
-        if which.startswith("下"):  # 下周五: Friday of next week
-            return today + timedelta(days=7 - today.weekday() + wd)
+        if which.startswith("下"):  # 下周五: Friday of next week; 下下周五: of the week after
+            return today + timedelta(days=7 - today.weekday() + wd + (7 if which.startswith("下下") else 0))
         if which == "next" and ahead == 0:  # "next Friday" on a Friday: a week on
             ahead = 7
         return today + timedelta(days=ahead)
@@ -829,7 +829,7 @@ just some quick little
 """.split())
 _FOR_THE = Phrases(("for the", "to the", "about the", "for", "to", "about"), re.IGNORECASE)
 # A day said in Chinese: a named one, a weekday, a date ("明天", "下周一", "5月3日")
-_ZH_DAYS = (r"今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]"
+_ZH_DAYS = (r"今天|今日|今晚|今早|明天|明日|明早|明晚|后天|大后天|昨天|前天|(?:下下(?:个)?|下(?:个)?|这(?:个)?|本)?(?:周|星期|礼拜)[一二三四五六日天]"
             r"|(?:\d{4}年)?\d{1,2}月\d{1,2}[日号]|(?:下个?月|本月|这个?月)\d{1,2}[日号]")
 _ZH_WHEN = lazy_compile(
     rf"(?:(?:{_ZH_DAYS}|\d{{1,2}}[日号])\s*)?"

@@ -188,8 +188,10 @@ async def test_an_unknown_place_costs_no_router_or_executor_call(fake, meteo, we
 
 @pytest.mark.slow
 def test_the_utterance_benchmark_runs_on_the_committed_sample():
-    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_utterances.py"), "--pipeline", "20"],
-                         capture_output=True, text=True, timeout=300, check=True).stdout
+    ran = subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_utterances.py"), "--pipeline", "20"],
+                         capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stderr[-3000:]  # what went wrong, said (a bare exit status says nothing)
+    out = ran.stdout
     rule, _, pipeline = out.partition("pipeline · 20 sampled utterances")
     lines = {line[:46].strip(): line[46:].strip() for line in rule.splitlines()[1:7]}
     assert lines["false tool routes (not weather, not maths)"].startswith("0/")

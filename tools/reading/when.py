@@ -15,7 +15,8 @@ from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any, Callable
 from zoneinfo import ZoneInfo
 from tools.lazy_re import lazy_compile
-from tools.reading.numerals import en_value, ordinal
+from tools.reading.durations import seconds_of
+from tools.reading.numerals import en_digits, en_value, ordinal, to_digits
 
 MAX_DAYS_AHEAD = 15  # Open-Meteo forecasts 16 days: today and 15 more
 MAX_DAYS_BACK = 7
@@ -390,48 +391,26 @@ def _ahead(g: dict[str, Any], now: datetime) -> Read:
     return _one(d + timedelta(days=int((months - whole) * 30)))
 
 
-_ZH_SPAN_UNITS = (("个小时", 3600), ("个钟头", 3600), ("小时", 3600), ("钟头", 3600), ("分钟", 60), ("分", 60), ("秒钟", 1),
-                  ("秒", 1))
-_ZH_AHEAD = (("以后", 1), ("之后", 1), ("后", 1), ("以前", -1), ("之前", -1), ("前", -1))
+_AHEAD = (("in ", "", 1), ("", " from now", 1), ("", " later", 1), ("", " hence", 1), ("", " ago", -1), ("过", "", 1),
+          ("", "以后", 1), ("", "之后", 1), ("", "后", 1), ("", "以前", -1), ("", "之前", -1), ("", "前", -1))
+_DAYS_SAID = ("day", "week", "month", "year", "天", "日", "周", "星期", "礼拜", "月", "年")
 
 
 def span_from_now(phrase: str) -> float | None:
     """The seconds from now a span said whole in hours, minutes or seconds names, signed ("in 45 minutes": 2700,
     "3 hours ago": -10800, "2 hours from now", "in an hour and a half", "两个小时后", "30分钟前", "半小时后",
-    "一个半小时以后"); ``None`` for anything else (a day's span, a time of day, more words)."""
-    said = " ".join(phrase.split()).strip(" ?？。.!！")
-    if any("\u4e00" <= c <= "\u9fff" for c in said):
-        return _zh_span(said.replace(" ", ""))
-    pieces = _pieces(said)
-    if len(pieces) != 1 or pieces[0].group().strip() != said or not pieces[0].group("en_after"):
-        return None
-    g = pieces[0].groupdict()
-    amount, unit = (g["en_after_n"], g["en_after_unit"]) if g["en_after_n"] else (g["en_from_n"], g["en_from_unit"])
-    n, unit = _amount(amount), unit.casefold().rstrip("s")
-    if n is None or unit not in _UNIT_SECONDS:
-        return None
-    if "half" in g["en_after"] and "half" not in amount:  # "an hour and a half"
-        n += 0.5
-    return (-n if g["en_ago"] else n) * _UNIT_SECONDS[unit]
-
-
-def _zh_span(said: str) -> float | None:
-    sign = next((s for end, s in _ZH_AHEAD if said.endswith(end)), None)
-    if sign is None and not said.startswith("过"):
-        return None
-    if sign is None:  # "过半小时": half an hour on
-        sign, said = 1, said.removeprefix("过")
-    else:
-        said = said[:-next(len(end) for end, s in _ZH_AHEAD if said.endswith(end))].removeprefix("过")
-    if said in ("半小时", "半个小时", "半个钟头"):
-        return sign * 1800.0
-    if said.endswith(("个半小时", "个半钟头")):  # 一个半小时
-        n = _zh_number(said[:-4].replace("两", "二"))
-        return None if n is None else sign * (n + 0.5) * 3600
-    for name, seconds in _ZH_SPAN_UNITS:
-        if said.endswith(name):
-            n = _zh_number(said[:-len(name)].replace("两", "二")) if said[:-len(name)] else None
-            return None if n is None else sign * n * seconds
+    "过一个半小时"): the span as the durations' reader reads it (:func:`tools.reading.durations.seconds_of`), its
+    direction said once; ``None`` for anything else (a day's span, a time of day, more words)."""
+    said = " ".join(phrase.split()).strip(" ?？。.!！").casefold()
+    zh = any("\u4e00" <= c <= "\u9fff" for c in said)
+    said = to_digits(said.replace("两", "二")) if zh else en_digits(said)
+    for before, after, sign in _AHEAD:
+        if said.startswith(before) and said.endswith(after) and len(said) > len(before) + len(after):
+            span = said[len(before):len(said) - len(after)].strip().removeprefix("过")  # "过10分钟后"
+            if any(word in span for word in _DAYS_SAID):
+                return None  # "in 3 days", "两天后": a day, which the dates' reader reads
+            if (seconds := seconds_of(span)) is not None:
+                return sign * seconds
     return None
 
 

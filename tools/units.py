@@ -199,7 +199,9 @@ def _plain(question: str) -> str:
     return _TRAIL.sub("", text.strip())
 
 
-_SCALES = frozenset({"celsius", "fahrenheit", "kelvin", "centigrade", "°c", "°f"})
+# The temperature scales' names a word can be (not a lone letter: "c" is a cup in a recipe): "celsius", "°f"
+_SCALES = frozenset(n.casefold() for _, kind, names in UNITS if kind == "temperature" for n in names
+                    if " " not in n and len(n) > 1)
 
 
 def _scale_letters(text: str) -> str:
@@ -475,11 +477,11 @@ def _two_targets(question: str) -> list[tuple[float, str, str]] | None:
         first = next((head[-n:] for n in range(min(6, len(head)), 0, -1) if lookup(head[-n:]) is not None), "")
     else:
         first = head.rsplit(None, 1)[-1] if joined and head.split() else ""
-    if not joined or not first or lookup(first) is None or lookup(last) is None or lookup(first) == lookup(last):
+    larger, smaller = (lookup(first), lookup(last)) if joined and first else (None, None)
+    if larger is None or smaller is None or larger == smaller:
         return None
     one, other = parse(head), parse(f"{head[:len(head) - len(first)]}{last}")
-    pair = (lookup(first) or ("",))[0], (lookup(last) or ("",))[0]
-    if one is not None and other is None and lookup(last) == lookup(one[1]) and pair in _MIXED:
+    if one is not None and other is None and smaller == lookup(one[1]) and (larger[0], smaller[0]) in _MIXED:
         other = (one[0], one[1], last)  # "150 minutes in hours and minutes": the source's own unit, for the rest
     if one is None or other is None or one[:2] != other[:2]:
         return None

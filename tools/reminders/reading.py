@@ -820,8 +820,7 @@ def said_bare(when: str) -> bool:
     """Whether a time of day is said with no part of the day and no am or pm ("at 9", "9点"): morning or evening."""
     said = when.casefold()
     return not any(mark in said for mark in ("am", "a.m", "pm", "p.m", "morning", "afternoon", "evening", "night",
-                                              "noon", "midnight", "上午", "下午", "晚上", "早上", "中午", "凌晨", "傍晚",
-                                              "早晨", "夜里", "今晚", "明晚", "明早"))
+                                              "noon", "midnight", *_ZH_PARTS_OF_DAY, "今晚", "明晚", "明早"))
 
 
 def reads_time(when: str) -> bool:

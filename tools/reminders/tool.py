@@ -178,7 +178,7 @@ class Reminders(Tool[RemindersArgs]):
         kind = asks_to_set(words, times)
         if kind is None or _two_kinds(words):
             return None  # "an alarm for 7 and a timer for 10 minutes": two kinds, the model sets each
-        waking = kind == "reminder" and bool({"alarm", "alarms", "wake", "woken", "waking"} & set(words))
+        waking = kind == "reminder" and bool((_ALARM_WORDS | {"woken", "waking"}) & set(words))
         return [RemindersArgs(action="set", when=in_the_morning(when) if waking else when, kind=kind) for when in times]
 
     def missing(self, question: str) -> str | None:

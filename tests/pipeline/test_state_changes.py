@@ -21,6 +21,15 @@ async def _model_cancels(fake, make_app, target: str):
     return app
 
 
+# A reminder today, one tomorrow and a timer: what a cancel or a move in words must choose among
+_THREE = ("remind me at 5pm to call mum", "remind me tomorrow at 8 to water the plants", "set a timer for 20 minutes")
+
+
+async def _pending(app, *questions: str) -> None:
+    for question in questions:
+        assert (await app.ask(question, one_shot="ask")).ok
+
+
 async def _one_pending(app) -> None:
     kept = await app.ask("remind me in 2 hours to call the dentist", one_shot="ask")
     assert kept.ok and len(Book(app.store.path).listed()) == 1
@@ -261,8 +270,7 @@ def test_a_request_for_a_new_one_or_about_them_is_never_the_list(tmp_path, quest
 ])
 async def test_one_is_cancelled_by_its_subject_its_kind_or_its_time(fake, make_app, cancel, left):
     app = make_app(clock=CLOCK)
-    for question in ("remind me at 5pm to call mum", "remind me tomorrow at 8 to water the plants", "set a timer for 20 minutes"):
-        assert (await app.ask(question, one_shot="ask")).ok
+    await _pending(app, *_THREE)
     result = await app.ask(cancel)
     assert result.route == "reminders" and result.model_calls == 0, result.answer
     assert sorted(text for text, _ in _due(app)) == sorted(left), result.answer
@@ -281,8 +289,7 @@ async def test_one_is_moved_by_its_subject_its_kind_or_its_time_by_rule(fake, ma
     """A first request that moves one pending reminder names it as a cancel does (its words, its kind, its time);
     the rule reads it with no model call and moves that one alone."""
     app = make_app(clock=CLOCK)
-    for question in ("remind me at 5pm to call mum", "remind me tomorrow at 8 to water the plants", "set a timer for 20 minutes"):
-        assert (await app.ask(question, one_shot="ask")).ok
+    await _pending(app, *_THREE)
     before = set(_due(app))
     result = await app.ask(change)
     assert result.route == "reminders" and result.model_calls == 0 and fake.requests == [], result.answer
@@ -408,9 +415,7 @@ async def test_two_chinese_reminders_in_one_sentence_are_two(fake, make_app):
 ])
 async def test_all_of_a_kind_is_that_kind_alone(fake, make_app, cancel, left):
     app = make_app(clock=CLOCK)
-    for question in ("remind me at 5pm to call mum", "remind me tomorrow at 8 to water the plants",
-                     "set a timer for 20 minutes", "set a timer for 5 minutes"):
-        assert (await app.ask(question, one_shot="ask")).ok
+    await _pending(app, *_THREE, "set a timer for 5 minutes")
     result = await app.ask(cancel)
     assert result.model_calls == 0 and sorted({t for t, _ in _due(app)}) == sorted(left), result.answer
     if "which one" in result.answer:

@@ -49,6 +49,10 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     # the time said first; "tell me to"; a notification or an event's reminder is a reminder
     ("at 4 tomorrow afternoon, remind me to start the oven", NOW.replace(day=27, hour=16, minute=0), "start the oven",
      "reminder"),
+    ("tomorrow at 9 remind me to send the report", NOW.replace(day=27, hour=9, minute=0), "send the report", "reminder"),
+    ("in 10 minutes remind me to check the oven", NOW + timedelta(minutes=10), "check the oven", "reminder"),
+    ("at 5pm set a reminder to call mom", NOW.replace(hour=17, minute=0), "call mom", "reminder"),  # was about ""
+    ("tomorrow at 6 wake me up", NOW.replace(day=27, hour=6, minute=0), "", "reminder"),
     ("tell me to take out the trash in an hour", NOW + timedelta(hours=1), "take out the trash", "reminder"),
     ("new notification for meeting in two hours", NOW + timedelta(hours=2), "meeting", "reminder"),
     ("add an event reminder for the meeting at 3pm", NOW.replace(hour=15, minute=0), "the meeting", "reminder"),
@@ -382,6 +386,7 @@ def test_an_alarm_asked_for_in_other_frames_is_set(question, at):
     # the ask said last: asked when; a question or a complaint about one is not a request
     ("i need to take out the trash please remind me", "reminder"), ("buy milk, remind me", "reminder"),
     ("why didn't you remind me", None), ("you forgot to remind me", None), ("what did you remind me", None),
+    ("if i forget at 5 remind me", None),  # what comes first says more than when: not a time said first
     ("帮我设个闹钟", "reminder"), ("给我定个倒计时", "timer"), ("提醒我买牛奶", "reminder"),
     # a time before an event the words do not time: asked when, never set that long from now
     ("remind me 10 minutes before the meeting", "reminder"), ("remind me an hour before my flight", "reminder"),
@@ -505,6 +510,11 @@ async def test_the_daemons_firer_holds_the_reminders_while_it_runs(tmp_path):
     ("每个工作日早上七点设个闹钟", "weekdays", "早上7点", ""),  # was about "设个"
     ("i need a reminder every single day at nine am", "daily", "at 9 am", ""),
     ("set a reminder for wednesdays at two pm", "weekly", "wednesday at 2 pm", ""),  # was once, about "wednesdays"
+    # how often and when, said first
+    ("every weekday at 9 remind me to stand up", "weekdays", "at 9", "stand up"),
+    ("every morning at 8 remind me to take my pills", "daily", "at 8 in the morning", "take my pills"),
+    ("every monday at 10am remind me about the team meeting", "weekly", "monday at 10am", "the team meeting"),
+    ("daily at 8am remind me to meditate", "daily", "at 8am", "meditate"),
 ])
 def test_a_reminder_that_comes_back_is_read_with_how_and_its_first_time(question, repeat, when, text):
     now = datetime(2026, 11, 27, 12, 10, tzinfo=ZoneInfo("Europe/London"))  # a Friday, past 9 in the morning

@@ -410,13 +410,55 @@ def _ask_first(text: str) -> str:
     said = text.casefold()
     for tail in _ASKED_LAST:
         head = text[:len(text) - len(tail)].rstrip(" ,;:-")
-        if said.endswith(tail) and head and "remind" not in head.casefold():
+        if said.endswith(tail) and head and "remind" not in head.casefold() and not _NOT_ASKED & set(tokens(head)):
             return f"remind me {head}"
-    when, comma, ask = text.partition(",")  # "at 4 tomorrow afternoon, remind me to start the oven": the time first
-    if comma and ask.strip().casefold().startswith("remind me ") and "remind" not in when.casefold() \
-            and reads_time(numbers_as_digits(when.strip())):
-        return f"{ask.strip()} {when.strip()}"
+    # the time first, with a comma or not: "at 4 tomorrow afternoon, remind me to start the oven", "tomorrow at 9
+    # remind me to send the report", "every weekday at 9 remind me to stand up"
+    when, comma, ask = text.partition(",")
+    if not comma:
+        when, ask = "", ""
+        for start in _ASKS_TO_SET:
+            if (at := said.find(f" {start}")) > 0 and (not ask or at < len(when)):
+                when, ask = text[:at], text[at:]
+    when, ask = when.strip(), ask.strip()
+    if ask.casefold().startswith(_ASKS_TO_SET) and "remind" not in when.casefold() and _said_when(when):
+        return f"{ask} {when}"
     return text
+
+
+# How a request to set one starts, after the time said first ("at 5 set a reminder to call mom")
+_ASKS_TO_SET = ("remind me ", "set a reminder", "set an alarm", "set a timer", "set reminder", "set alarm",
+                "wake me", "create a reminder", "make a reminder", "add a reminder")
+
+
+# What may be left of words that say only when once the times in them are set aside ("in an hour", "this evening")
+_WHEN_WORDS = frozenset({"in", "at", "on", "by", "this", "today", "tomorrow", "tonight", "morning", "afternoon",
+                         "evening", "night", "noon", "midnight", "next", "a", "an", "half", "hour", "hours", "minute",
+                         "minutes", "min", "mins", "second", "seconds", "day", "days", "week", "weeks", "from", "now",
+                         "the", "couple", "of", "few", "and", "o'clock", "am", "pm", *_EN_WEEKDAYS, *_EN_MONTHS})
+
+
+def _said_when(words: str) -> bool:
+    """``words`` are all a time, a delay or how often ("tomorrow at 9", "in 10 minutes", "every sunday"), and
+    nothing else ("i have a meeting at 5" says more)."""
+    repeat = _EN_REPEAT.search(words)
+    if repeat is not None:
+        words = (words[:repeat.start()] + words[repeat.end():]).strip()
+        if not words:
+            return True
+    words = numbers_as_digits(words)
+    if not reads_time(words):
+        return False
+    left = spaced(words.casefold())
+    for time in times_said(words, datetime.now().astimezone()):
+        left = left.replace(spaced(time.casefold()), " ")
+    return all(_a_when_word(word.strip(",.;!?")) for word in left.split())
+
+
+def _a_when_word(word: str) -> bool:
+    """"tomorrow", "3rd", "6:30", "8am": a word that only says when."""
+    figure = word.removesuffix("am").removesuffix("pm").removesuffix("st").removesuffix("nd").removesuffix("rd")
+    return not word or word in _WHEN_WORDS or figure.removesuffix("th").replace(":", "").replace(".", "").isdecimal()
 
 
 def _last_word(text: str) -> str:

@@ -56,7 +56,7 @@ def said(reminder: Reminder, now: datetime) -> tuple[str, str]:
     at = reminder.due.astimezone()
     alarm = reminder.is_alarm
     if alarm:  # its time is what it says
-        again = repeat_said(reminder.repeat, reminder.due, zh) if reminder.repeat else ""
+        again = repeat_said(reminder.repeat, reminder.due, zh, reminder.span) if reminder.repeat else ""
         what = at.strftime("%H:%M") + ((f"({again})" if zh else f" ({again})") if again else "")
     else:
         what = reminder.what(zh)

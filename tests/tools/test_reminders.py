@@ -426,12 +426,18 @@ def test_a_time_said_by_what_happens_then_is_not_read_as_the_day_alone(question)
     assert read(question) is None  # was tomorrow at the day's default hour, about "at daybreak"
 
 
-@pytest.mark.parametrize("question", ["remind me every 2 hours to drink water", "remind me at 9 to call mom every other day",
-                                      "make reminder to pay rent on the 30th of every month"])
+@pytest.mark.parametrize("question", ["remind me at 9 to call mom every other day",
+                                      "make reminder to pay rent on the 30th of every month",
+                                      "remind me every hour from 9 to 5 to stand up", "remind me every few hours to drink water",
+                                      "remind me every 2 hours until 6pm to drink water", "每隔两小时提醒我喝水,从9点开始"])
 def test_a_repeat_no_reminder_here_keeps_is_never_set_once(question):
-    """Was one reminder, in 2 hours about "every to drink water", or on the 30th about "pay rent of every month"."""
+    """Was one reminder, on the 30th about "pay rent of every month"; "every hour from 9 to 5" is an hour a day
+    the words bound, and "every few hours" no span: the model reads them, and none is asked when."""
+    from tools.reminders.reading import untimed
+
     request = read(question)
     assert request is None or request.action != "set"
+    assert "every hour" not in question or untimed(question) is None
 
 
 @pytest.mark.parametrize("question", ["my alarm didn't go off this morning", "the alarm is too loud",
@@ -515,6 +521,14 @@ async def test_the_daemons_firer_holds_the_reminders_while_it_runs(tmp_path):
     ("every morning at 8 remind me to take my pills", "daily", "at 8 in the morning", "take my pills"),
     ("every monday at 10am remind me about the team meeting", "weekly", "monday at 10am", "the team meeting"),
     ("daily at 8am remind me to meditate", "daily", "at 8am", "meditate"),
+    # again each time a span has passed, first that long from now
+    ("remind me every 2 hours to drink water", "interval", "in 2 hours", "drink water"),
+    ("every 20 minutes remind me to look away from the screen", "interval", "in 20 minutes", "look away from the screen"),
+    ("remind me hourly to check the oven", "interval", "in 1 hour", "check the oven"),
+    ("remind me every half hour to check the soup", "interval", "in half an hour", "check the soup"),
+    ("每隔两小时提醒我喝水", "interval", "2小时后", "喝水"),
+    ("每半小时提醒我起来活动", "interval", "半小时后", "起来活动"),
+    ("每小时提醒我喝水", "interval", "1小时后", "喝水"),
 ])
 def test_a_reminder_that_comes_back_is_read_with_how_and_its_first_time(question, repeat, when, text):
     now = datetime(2026, 11, 27, 12, 10, tzinfo=ZoneInfo("Europe/London"))  # a Friday, past 9 in the morning
@@ -568,6 +582,56 @@ async def test_a_reminder_that_comes_back_is_kept_again_once_shown(tmp_path):
     assert again.text == "take my pills" and again.repeat == "daily"
     assert again.due.astimezone(london) == datetime(2026, 11, 28, 9, 0, tzinfo=london)
     assert await firer.fire_due() == []  # shown once: the next is tomorrow's
+
+
+async def test_a_reminder_every_two_hours_comes_back_two_hours_after_each_and_after_a_gap_at_the_next_ahead(tmp_path):
+    from assistant.reminders import Firer
+
+    class Took:
+        why = ""
+
+        async def send(self, title, body, buttons=()):
+            return True
+
+        def warn_once(self, key, line):
+            pass
+
+    book = _book(tmp_path)
+    london = ZoneInfo("Europe/London")
+    now = datetime(2026, 11, 27, 9, 0, 5, tzinfo=london)
+    book.add("reminder", "drink water", datetime(2026, 11, 27, 9, 0, tzinfo=london), "en", now, wall=False,
+             span=7200, repeat="interval")
+    firer = Firer(book.path, notifier=Took(), clock=lambda: now)  # type: ignore[arg-type]
+    assert [r.text for r in await firer.fire_due()] == ["drink water"]
+    (again,) = book.listed()
+    assert again.due.astimezone(london) == datetime(2026, 11, 27, 11, 0, tzinfo=london)
+    assert again.what(zh=False) == "drink water (every 2 hours)" and again.what(zh=True) == "drink water(每2小时)"
+    now = datetime(2026, 11, 27, 16, 30, tzinfo=london)  # the daemon was off from 10 to 16:30
+    assert [r.text for r in await firer.fire_due()] == ["drink water"]
+    (again,) = book.listed()
+    assert again.due.astimezone(london) == datetime(2026, 11, 27, 17, 0, tzinfo=london)  # the next one still ahead
+
+
+async def test_a_reminder_every_span_answers_with_its_span_and_its_first_time(tmp_path):
+    from assistant.store import Store
+    from tools.reminders.tool import Reminders, RemindersConfig
+
+    path = tmp_path / "store.db"
+    Store(path)
+    tool = Reminders(RemindersConfig(store=str(path), clock=NOW.isoformat()))
+    def at(minutes: int) -> str:  # as the machine's clock shows it
+        return (tool.now() + timedelta(minutes=minutes)).strftime("%H:%M")
+
+    for question, said in [("remind me every 2 hours to drink water",
+                            f"OK, I'll remind you to drink water every 2 hours, first at {at(120)}"),
+                           ("每隔45分钟提醒我休息", f"好的,每45分钟,第一次是今天 {at(45)},提醒你:休息")]:
+        args = read(question, NOW)
+        result = await tool.run(args)
+        assert result.ok and tool.render(question, args, result).startswith(said)
+    from tools.reminders.args import RemindersArgs
+
+    result = await tool.run(RemindersArgs(action="set", when="at 9", text="stretch", repeat="interval"))  # a model's
+    assert not result.ok and "how often" in result.message.en  # a time of day is no span to come back after
 
 
 async def test_a_timer_keeps_the_length_said_however_long_the_run_waited(tmp_path):

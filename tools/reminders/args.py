@@ -20,8 +20,9 @@ class RemindersArgs(BaseModel):
                                                                         "timer'); a reminder names a time or a delay")
     target: str = Field("", max_length=80, description="for cancel and change: which one (words of its text, its "
                                                         "number, 'all' to cancel; '' when there is one)")
-    repeat: Literal["", "daily", "weekdays", "weekly"] = Field("", description="for set: how it comes back ('every "
-                                                               "day', 'every weekday', 'every Monday'; '' for once)")
+    repeat: Literal["", "daily", "weekdays", "weekly", "interval"] = Field(
+        "", description="for set: how it comes back ('every day', 'every weekday', 'every Monday'; 'interval': again "
+                        "each time the span in when has passed, 'every 2 hours' being when 'in 2 hours'; '' for once)")
     _due: Any = PrivateAttr(default=None)  # tools.reminders.reading.Due, as the rule read it from ``when``
 
     def read_at(self, due: Any) -> RemindersArgs:

@@ -17,6 +17,7 @@ from typing import Literal
 
 State = Literal["pending", "due", "fired", "missed", "cancelled"]
 MAX_PENDING = 1000  # more pending at once is a script gone wrong, not a person's day
+MIN_INTERVAL = 60  # a reminder that comes back, at most once a minute ("every 30 seconds" is a script, not a reminder)
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Reminder:
     state: State
     fired_at: datetime | None = None
     span: float | None = None  # seconds it was said to run (a timer, a delay); None: a time of day was said
-    repeat: str | None = None  # "daily", "weekdays", "weekly": it comes back; None: once
+    repeat: str | None = None  # "daily", "weekdays", "weekly", "interval" (each ``span``): it comes back; None: once
 
     @property
     def is_alarm(self) -> bool:
@@ -42,7 +43,7 @@ class Reminder:
         10-minute timer"). The one wording of the notification, the popup's line, the tool's and the command's list."""
         length = span_said(self.span, zh) if self.kind == "timer" and self.span else ""
         if self.repeat:  # "call mum (every weekday)", "开会(每天)"
-            again = repeat_said(self.repeat, self.due, zh)
+            again = repeat_said(self.repeat, self.due, zh, self.span)
             said = self.text or ("闹钟" if zh else "alarm")  # set with no subject: an alarm ("wake me up at 6:30")
             return f"{said}({again})" if zh else f"{said} ({again})"
         if self.text:
@@ -76,9 +77,12 @@ def _row(r: sqlite3.Row) -> Reminder:
 _WEEKDAYS_ZH = "一二三四五六日"
 
 
-def repeat_said(repeat: str, due: datetime, zh: bool) -> str:
-    """How a reminder comes back, as a person says it: "every day", "every weekday", "every Monday" / "每天"…"""
+def repeat_said(repeat: str, due: datetime, zh: bool, span: float | None = None) -> str:
+    """How a reminder comes back, as a person says it: "every day", "every weekday", "every Monday", "every 2 hours"
+    / "每天", "每2小时"…"""
     day = due.astimezone()
+    if repeat == "interval":
+        return f"每{span_said(span or 0, True)}" if zh else f"every {span_said(span or 0, False)}"
     if repeat == "daily":
         return "每天" if zh else "every day"
     if repeat == "weekdays":
@@ -86,9 +90,12 @@ def repeat_said(repeat: str, due: datetime, zh: bool) -> str:
     return f"每周{_WEEKDAYS_ZH[day.weekday()]}" if zh else f"every {day.strftime('%A')}"
 
 
-def next_after(repeat: str, due: datetime) -> datetime:
+def next_after(repeat: str, due: datetime, span: float | None = None) -> datetime:
     """When a reminder that comes back is due next, at the same wall time in ``due``'s zone (across a daylight-saving
-    change too): the next day, the next weekday (Monday after a Friday), or a week on."""
+    change too): the next day, the next weekday (Monday after a Friday), or a week on; one that comes back each
+    ``span`` seconds, that long after (the time that passes, whatever the clocks say)."""
+    if repeat == "interval":
+        return due + timedelta(seconds=max(span or 0, MIN_INTERVAL))
     nxt = due.replace(tzinfo=None) + timedelta(days=7 if repeat == "weekly" else 1)
     while repeat == "weekdays" and nxt.weekday() >= 5:
         nxt += timedelta(days=1)
@@ -306,9 +313,9 @@ class Book:
             if row is not None and row["repeat"]:
                 zone = row["zone"]
                 local = datetime.fromisoformat(row["due"]).astimezone(_zone(zone) if zone else None)
-                due = next_after(row["repeat"], local)
+                due = next_after(row["repeat"], local, row["span"])
                 while due <= at:  # the daemon was down for days: the next one still ahead
-                    due = next_after(row["repeat"], due)
+                    due = next_after(row["repeat"], due, row["span"])
                 nxt = _insert(db, row["kind"], row["text"], due, row["lang"], at, zone, row["span"], row["repeat"])
             db.execute("COMMIT")
             return nxt

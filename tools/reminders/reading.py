@@ -19,6 +19,7 @@ from typing import Callable, Literal, TypeVar
 
 from tools.base import CJK, LocalText
 from tools.reminders.args import RemindersArgs, unread_when_unfit
+from tools.reminders.book import MIN_INTERVAL
 from tools.reminders.listing import asks_list
 from tools.reading.numerals import EN_NUMBER, NUMERAL, en_value, ordinal, to_digits
 from tools.reading.durations import EN_DURATION as _EN_DURATION, seconds_of
@@ -518,6 +519,8 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     if not zh:
         text = _ask_first(text)  # "i have an appointment tomorrow at 9 remind me": "remind me i have …"
     repeat, anchor, text = _repeat_in(text, zh)  # "every weekday at 9", "每天早上8点": read once, then set aside
+    if repeat == "unread":
+        return None
     found = _read_set(text, zh)
     if found is None:
         return _after_context(question, lambda tail: read(tail, now))
@@ -540,9 +543,12 @@ _EN_REPEAT = lazy_compile(
     r"\b(?:(?P<daily>every\s+(?:single\s+)?day|everyday|daily|each\s+day)|every\s+(?P<part>morning|afternoon|evening|night)"
     r"|(?P<weekdays>every\s+(?:week\s*day|work\s*day|working\s+day)|on\s+weekdays|weekdays)"
     r"|(?:every|each)\s+(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"|(?:on|for)\s+(?P<days>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s)\b", re.IGNORECASE)
+    r"|(?:on|for)\s+(?P<days>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
+    r"|(?:every|each)\s+(?P<span>(?:(?:\d+|[a-z]+(?:[ -][a-z]+)?)\s+)?(?:minutes?|mins?|hours?|hrs?)|half\s+(?:an\s+)?hour)"
+    r"|(?P<hourly>hourly))\b", re.IGNORECASE)
 _ZH_REPEAT = lazy_compile(r"(?P<daily>每天|每日|天天)|(?P<weekdays>每个工作日|每逢工作日|工作日)"
-                          r"|每(?:个)?(?P<week>周|星期|礼拜)(?P<zday>[一二三四五六日天])")
+                          r"|每(?:个)?(?P<week>周|星期|礼拜)(?P<zday>[一二三四五六日天])"
+                          r"|每隔?(?P<zspan>(?:\d+|[一两二三四五六七八九十]+|半)?个?(?:小时|钟头|分钟))")
 _PARTS = {"morning": "in the morning", "afternoon": "in the afternoon", "evening": "in the evening", "night": "at night"}
 
 
@@ -555,6 +561,8 @@ def _repeat_in(text: str, zh: bool) -> tuple[str, str, str]:
     g = m.groupdict()
     rest = (text[:m.start()] + " " + text[m.end():]).strip() if not zh else text[:m.start()] + text[m.end():]
     rest = " ".join(rest.split())
+    if g.get("span") or g.get("hourly") or g.get("zspan"):  # "every 2 hours": again each time that span has passed
+        return _every(g.get("span") or ("1 hour" if g.get("hourly") else "") or g.get("zspan") or "", zh, rest)
     if zh:
         for daily in ("每天", "每日", "天天") if not g.get("daily") else ():  # "工作日每天早上7点": the weekdays said twice
             rest = rest.replace(daily, "")
@@ -568,11 +576,40 @@ def _repeat_in(text: str, zh: bool) -> tuple[str, str, str]:
     return ("weekdays" if g.get("weekdays") else "daily"), "", rest
 
 
+_A_WINDOW = Phrases(("until", "till", "between", "starting", "during", "except", "之间", "开始", "直到"),
+                    re.IGNORECASE)  # "every hour until 6", "during work": when it runs, which the model reads
+
+
+def _every(span: str, zh: bool, rest: str) -> tuple[str, str, str]:
+    """A reminder that comes back each ``span`` ("2 hours", "hour", "half an hour", "两个小时", "半小时"): ``interval``,
+    with the span as its first delay ("in 2 hours", "2小时后"); nothing when the span is no length ("every few
+    hours"), or a time is said beside it ("every hour from 9 to 5"), which the model reads."""
+    if zh:
+        words = to_digits(span).removeprefix("个")
+        words = words if words[:1].isdecimal() or words.startswith("半") else f"1{words}"  # "每小时": each 1 hour
+    else:
+        count, _, unit = span.rpartition(" ")
+        value = 1.0 if not count or count.casefold() in ("a", "an", "one") else en_value(count) \
+            if not count.replace(".", "", 1).isdecimal() else float(count)
+        words = "half an hour" if span.casefold().startswith("half") else f"{value:g} {unit}" if value else ""
+    seconds = seconds_of(words or "?") if words else None
+    if not seconds or any(c.isdecimal() for c in rest) or _A_WINDOW.search(rest) or \
+            (reads_time(rest) if not zh else _ZH_TIME.search(rest)):
+        return "unread", "", rest  # read by no rule
+    return "interval", "", f"{words}后{rest}" if zh else f"{rest} in {words}"
+
+
 def first_due(repeat: str, when: str, now: datetime) -> Due:
     """The first time a reminder that comes back is due: a time of day said alone is read as it would be for
     tomorrow ("at 9" is 9 in the morning, "at 3" the afternoon) and falls today when that is still ahead; a weekday
     one, never on a Saturday or a Sunday."""
     zh = bool(CJK.search(when))
+    if repeat == "interval":  # "every 2 hours": first in 2 hours, said as "in 2 hours"
+        found = due(when, now)
+        if found.at is not None and not (found.relative and found.said_span(now) >= MIN_INTERVAL):
+            return Due(problem=LocalText(en="say how often, at least a minute apart: 'every 2 hours'.",
+                                         zh="请说多久一次,至少隔一分钟:「每2小时」。"))
+        return found
     found = due(when, now) if repeat == "weekly" else due(("明天" if zh else "tomorrow ") + when, now)
     if found.at is None or repeat == "weekly":
         return found
@@ -638,6 +675,8 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
     zh = bool(CJK.search(text))
     if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _zh_about(text)):
         return None
+    if _repeat_in(text, zh)[0] == "unread":
+        return None  # "every hour from 9 to 5": how often, with more than a time to ask for
     if not zh and times_said(question, datetime.now().astimezone()) and not _before_an_event(question):
         return None  # it names times (several, or one the rules could not place): asking "when?" would not fit
     if zh:

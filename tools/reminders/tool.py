@@ -463,8 +463,10 @@ class Reminders(Tool[RemindersArgs]):
             if kind == "timer":
                 return "OK, moved: the timer" + (f" ({what})" if what else "") + f" goes off {when} (#{data['id']})."
             return f"OK, moved: I'll remind you{_of(what)} {when} instead (#{data['id']})."
+        every = data.get("repeat") == "interval"  # "every 2 hours": its span, not a time of day
         if zh:
-            again = f"{repeat_said(str(data['repeat']), at, True)} {_clock(at)},第一次是{when}," if data.get("repeat") \
+            again = f"{repeat_said('interval', at, True, seconds)},第一次是{when}," if every else \
+                f"{repeat_said(str(data['repeat']), at, True)} {_clock(at)},第一次是{when}," if data.get("repeat") \
                 else f"{when} "
             head = (f"好的,计时 {span_said(seconds, True)}" + (f"({what})" if what else "") + f",{when} 到点" if kind == "timer" else
                     f"好的,{again}提醒你".replace(" 提醒你", "提醒你") + (f":{what}" if what else "")) + f"(#{data['id']})。"
@@ -473,6 +475,8 @@ class Reminders(Tool[RemindersArgs]):
             return head + tail
         if kind == "timer":
             head = f"OK, timer set for {span_said(seconds, False)}" + (f" ({what})" if what else "") + f": it goes off {when}"
+        elif every:  # "every 2 hours, first at 12:00"
+            head = f"OK, I'll remind you{_of(what)} {repeat_said('interval', at, False, seconds)}, first {when}"
         elif data.get("repeat"):  # "every weekday at 09:00, first on Mon 30 Nov"
             head = f"OK, I'll remind you{_of(what)} {repeat_said(str(data['repeat']), at, False)} at {_clock(at)}, " \
                    f"first {when}"

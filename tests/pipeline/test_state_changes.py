@@ -216,6 +216,21 @@ async def test_a_request_to_set_one_in_other_words_asks_when_and_the_reply_sets_
     assert told.model_calls == 0 and told.route == "reminders" and [d for _, d in _due(app)] == ["11-27 18:00"], told.answer
 
 
+@pytest.mark.parametrize("question, asked, reply, text, due", [
+    ("remind me on friday to renew my passport", "At what time?", "at 9", "renew my passport", "12-04 09:00"),
+    ("remind me tuesday to call the bank", "At what time?", "2pm", "call the bank", "12-01 14:00"),
+    ("下周一提醒我交报告", "几点提醒你", "上午10点", "交报告", "11-30 10:00"),
+])
+async def test_a_day_said_without_its_hour_is_asked_the_hour_and_the_reply_sets_it(fake, make_app, question, asked, reply,
+                                                                                    text, due):
+    """Was "Sorry: that names a day but not the time", and the hour said next went to the model."""
+    app = make_app(clock=CLOCK)
+    first = await app.ask(question)
+    assert first.model_calls == 0 and asked in first.answer and "Sorry" not in first.answer and _due(app) == []
+    told = await app.ask(reply, session_id=first.session_id)
+    assert told.model_calls == 0 and _due(app) == [(text, due)], told.answer
+
+
 @pytest.mark.parametrize("question", ["remind me tomorrow at 9 and again at 10 to stretch", "how do i set the alarm",
                                       "i need to be reminded how to cook rice", "i get reminded of my ex every day",
                                       "a reminder of how things were",

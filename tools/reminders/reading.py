@@ -668,15 +668,30 @@ def _before_an_event(question: str) -> bool:
     return False
 
 
+# How often a reminder comes back that none here keeps: the model reads it (never set once, never asked when)
+_UNKEPT_REPEAT = Phrases(("every month", "each month", "of every month", "of each month", "monthly", "every year",
+                          "each year", "yearly", "annually", "every other", "biweekly", "fortnightly", "every (second|third)",
+                          "每月", "每个月", "每年", "隔天", "每隔一天", "每两周", "每隔一周"), re.IGNORECASE)
+
+
+def hourless(request: RemindersArgs | None) -> bool:
+    """A reminder to set whose words name its day and no hour ("remind me on friday to renew my passport",
+    "下周一提醒我交报告"): its hour is asked back, and the reply joins the request."""
+    found = request.due_read if request is not None and request.action == "set" else None
+    return found is not None and found.at is None and found.problem is _NO_HOUR
+
+
 def untimed(question: str) -> Literal["reminder", "timer"] | None:
-    """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"): its kind,
-    so the time can be asked back; ``None`` otherwise."""
+    """A request to set one that names no time ("remind me to buy milk", "set a timer", "提醒我买牛奶"), or a day
+    but no hour: its kind, so the time can be asked back; ``None`` otherwise."""
     text = request_text(question)
     zh = bool(CJK.search(text))
-    if not text or len(text) > MAX_TEXT + 200 or read(question) is not None or (zh and _zh_about(text)):
+    if not text or len(text) > MAX_TEXT + 200 or (zh and _zh_about(text)):
         return None
-    if _repeat_in(text, zh)[0] == "unread":
-        return None  # "every hour from 9 to 5": how often, with more than a time to ask for
+    if (request := read(question)) is not None:
+        return request.kind if hourless(request) else None
+    if _repeat_in(text, zh)[0] == "unread" or _UNKEPT_REPEAT.search(text):
+        return None  # "every hour from 9 to 5", "monthly": how often, with more than a time to ask for
     if not zh and times_said(question, datetime.now().astimezone()) and not _before_an_event(question):
         return None  # it names times (several, or one the rules could not place): asking "when?" would not fit
     if zh:

@@ -61,6 +61,7 @@ def _names_a_kind(question: str) -> bool:
 _WHEN = {"timer": {"zh": "计时多久?(例如“10分钟”)", "en": "How long should the timer run? (\"10 minutes\", \"90 seconds\")"},
          "reminder": {"zh": "什么时候提醒你?(例如“下午4点半”“明天早上9点”“10分钟后”)",
                       "en": "When should I remind you? (\"at 16:30\", \"tomorrow at 9\", \"in 10 minutes\")"}}
+_AT_WHAT_TIME = {"zh": "几点提醒你?(例如“上午9点”“下午2点半”)", "en": "At what time? (\"at 9\", \"at 14:30\")"}
 # A kind named alone ("cancel the timer"), and the words that name no reminder's subject ("my reminder to …").
 _ASKS_AGAIN = Phrases(("remind", "提醒"), re.IGNORECASE)  # a reply that asks again is a request of its own
 _ALL_OF_A_KIND = {"all timers": "timer", "所有定时器": "timer", "all alarms": "alarm", "所有闹钟": "alarm"}
@@ -156,9 +157,11 @@ class Reminders(Tool[RemindersArgs]):
     def route(self, question: str) -> list[BaseModel] | None:
         if not _MAY_BE.search(question):
             return None
-        from tools.reminders.reading import read  # its patterns compile when a question may be one, not at start
+        from tools.reminders.reading import hourless, read  # its patterns compile when a question may be one
 
         request = read(question, self.now())  # a reminder set carries the time it read: the run does not read it again
+        if hourless(request):
+            return None  # "remind me on friday to …": its hour is asked (missing)
         if request is None:
             from tools.reminders.changes import named_change
 
@@ -184,10 +187,13 @@ class Reminders(Tool[RemindersArgs]):
     def missing(self, question: str) -> str | None:
         if not _MAY_BE.search(question):
             return None
-        from tools.reminders.reading import untimed
+        from tools.reminders.reading import hourless, read, untimed
 
         kind = untimed(question)
-        return None if kind is None else _WHEN[kind]["zh" if language_of(question) == "zh" else "en"]
+        zh = language_of(question) == "zh"
+        if kind is not None and hourless(read(question, self.now())):
+            return _AT_WHAT_TIME["zh" if zh else "en"]  # its day said: the hour
+        return None if kind is None else _WHEN[kind]["zh" if zh else "en"]
 
     def grounding(self, question: str) -> Grounding:
         """A model's route here stands when the request speaks of reminders, timers or alarms, or says a time (a

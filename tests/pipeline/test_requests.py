@@ -145,6 +145,8 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("3小时20分钟是多少秒", "200分钟 = 12000秒"),
     ("hey, what's thirty-six times twelve?", "36 times 12 = 432"),
     ("seven and a half times 2", "7.5 times 2 = 15"), ("what is two and a quarter plus three", "2.25 plus 3 = 5.25"),
+    ("what's 3 and a half times 12", "3.5 times 12 = 42"),  # its whole in figures
+    ("2 and three quarters cups in ml", "2.75 cups = 650.62 ml"), ("whats 15 pct of 80", "15 percent of 80 = 12"),
     ("what is a 20% tip on $48.60", "20% of 48.60 = 9.72"),
     ("what's 10% of -50", "10% of -50 = -5"),  # a leading sign is the amount's
     # money idioms: a price with its discount, a percentage added or taken off, a bill split, a sales tax
@@ -232,6 +234,7 @@ async def test_a_leading_minus_sign_is_part_of_the_number(fake, make_app, questi
     ("r u a bot", "are you a bot"), ("hows the wether in london", "how's the weather in london"),
     ("set an alram for 7", "set an alarm for 7"), ("gonna need a timer for 10 mins", "going to need a timer for 10 mins"),
     ("can u set an alarm for 7", "set an alarm for 7"), ("are you a bot?", "are you a bot?"),  # "bot": asked about, not addressed
+    ("remind me to call mom @ 6", "remind me to call mom at 6"), ("whats 15 pct of 80", "what's 15 percent of 80"),
     # an ordinal said in two words after "the" is a rank; "a twenty second timer" is twenty seconds
     ("what day of the week is the twenty second", "what day of the week is the 22nd"),
     ("set a twenty second timer", "set a 20 second timer"),

@@ -18,9 +18,10 @@ _EN_DIGIT = "|".join(k for k, v in _EN_UNITS.items() if 0 < v < 10)
 _EN_SMALL = (rf"(?:(?:{'|'.join(_EN_TENS)})(?:[\s-]+(?:{_EN_DIGIT}))?|"
              rf"{'|'.join(sorted(_EN_UNITS, key=len, reverse=True))})")
 _EN_HUNDREDS = rf"{_EN_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?)?"
-EN_NUMBER = lazy_compile(rf"\b(?:{_EN_HUNDREDS}|a\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?|a(?=\s+thousand\b))"
-                         rf"(?:\s+thousand(?:\s+(?:and\s+)?{_EN_HUNDREDS})?)?"
-                         r"(?:\s+and\s+(?:a\s+)?(?:half|quarter)|\s+and\s+three\s+quarters)?\b", re.IGNORECASE)
+_EN_PART = r"\s+and\s+(?:a\s+)?(?:half|quarter)|\s+and\s+three\s+quarters"  # "seven and a half", "3 and a quarter"
+EN_NUMBER = lazy_compile(rf"\b(?:(?:{_EN_HUNDREDS}|a\s+hundred(?:\s+(?:and\s+)?{_EN_SMALL})?|a(?=\s+thousand\b))"
+                         rf"(?:\s+thousand(?:\s+(?:and\s+)?{_EN_HUNDREDS})?)?(?:{_EN_PART})?|(?<![\d.])\d+(?:{_EN_PART}))\b",
+                         re.IGNORECASE)
 _FRACTION = {"half": 0.5, "quarter": 0.25, "quarters": 0.75}
 
 
@@ -30,7 +31,7 @@ def en_value(words: str) -> int | float:
     words, _, fraction = words.lower().partition(" and a")
     if not fraction and " and three quarters" in words:
         words, fraction = words.replace(" and three quarters", ""), "quarters"
-    whole = _whole(words)
+    whole = int(words) if words.strip().isdecimal() else _whole(words)  # "3 and a half": its figures
     part = _FRACTION.get(fraction.split()[-1], 0.0) if fraction.strip() else 0.0
     return whole + part if part else whole
 

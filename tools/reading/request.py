@@ -330,7 +330,8 @@ _SPELLED = {"tommorow": "tomorrow", "tommorrow": "tomorrow", "tomorow": "tomorro
             "u": "you", "r": "are", "ur": "your", "pls": "please", "plz": "please", "plse": "please", "thx": "thanks",
             "thnx": "thanks", "tnx": "thanks", "wats": "what's", "wuts": "what's", "whats": "what's", "hows": "how's",
             "gonna": "going to", "wanna": "want to", "gimme": "give me", "lemme": "let me", "abt": "about",
-            "b4": "before", "rn": "right now", "cuz": "because"}
+            "b4": "before", "rn": "right now", "cuz": "because", "@": "at", "pct": "percent", "w/": "with",
+            "approx": "about"}
 
 
 def _spelled(text: str) -> str:

@@ -215,7 +215,8 @@ def test_am_is_a_word_not_armenia(clock):
 
 
 @pytest.mark.parametrize("question", ["什么时候下雨", "明天什么时候", "我们什么时候出发", "can you tell me what the next day is",
-                                      "what year was i born", "how many days are in a year"])
+                                      "what year was i born", "how many days are in a year", "how many days in paris",
+                                      "how many days are left in my trip", "is 2028 a good year"])
 def test_when_said_of_no_holiday_is_not_a_date_asked(clock, question):
     assert clock().route(question) is None
 
@@ -253,6 +254,22 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
     ("元宵节还有几个星期", "距离元宵节(2027年2月20日,星期六)还有12周又6天(共90天)。"),
     ("多少月之后就是过年了", "距离春节(2027年2月6日,星期六)还有2个月又15天(共76天)。"),
     ("how long until christmas", "Christmas (Friday 25 December) is in 33 days."),
+    # the days left in this year or month, by the name of its end
+    ("how many days are left in the year", "The end of the year (Thursday 31 December) is in 39 days."),
+    ("days remaining in this month", "The end of the month (Monday 30 November) is in 8 days."),
+    ("how many days until the end of the year", "The end of the year (Thursday 31 December) is in 39 days."),
+    ("今年还剩多少天", "距离年底(12月31日,星期四)还有39天。"), ("这个月还有几天", "距离月底(11月30日,星期一)还有8天。"),
+    ("离年底还有多少天", "距离年底(12月31日,星期四)还有39天。"),
+    ("今年还剩几个星期", "距离年底(12月31日,星期四)还有5周又4天(共39天)。"),
+    # the days of a month or a year, and a leap year
+    ("how many days are in february 2028", "February 2028 has 29 days."),
+    ("how many days in february", "February 2026 has 28 days."),
+    ("how many days does this month have", "November 2026 has 30 days."),
+    ("is 2028 a leap year", "Yes: 2028 is a leap year (366 days; February has 29)."),
+    ("will next year be a leap year", "No: 2027 is not a leap year (365 days; February has 28)."),
+    ("how many days are there in 2028", "2028 has 366 days (a leap year)."),
+    ("2028年2月有多少天", "2028年2月有29天。"), ("二月份有几天", "2026年2月有28天。"),
+    ("今年是闰年吗", "不是,2026年不是闰年(365天,2月有28天)。"), ("这个月有多少天", "2026年11月有30天。"),
     # the time left until a time of day (18:00 here): the next to come, of either half of the day when none is said
     ("how many minutes until 5 pm", "It is 18:00; 17:00 tomorrow is in 23 hours (1380 minutes)."),
     ("how long until 7:30", "It is 18:00; 19:30 is in 1 hour and 30 minutes (90 minutes)."),

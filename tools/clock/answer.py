@@ -8,7 +8,7 @@ from typing import Any
 
 from tools.base import KeyFact, ToolResult, Verdict, language_of
 from tools.clock.config import ClockArgs
-from tools.clock.dates import EN_WEEKDAYS, FROM_TODAY, ZH_WEEKDAYS, en_date, holiday_label, hours_text, without_spaces, zh_date, zh_lunar
+from tools.clock.dates import EN_WEEKDAYS, FROM_TODAY, ZH_WEEKDAYS, en_date, end_said, holiday_label, hours_text, without_spaces, zh_date, zh_lunar
 from tools.clock.question import TIME_WORDS, ClockQuestions, is_here
 from tools.clock.zones import zone_first
 from tools.reading.numerals import to_digits
@@ -62,10 +62,14 @@ class ClockAnswers:
             return _difference_said(args, data, zh)
         if args.ask == "time_until":
             return _time_left(data, zh)
+        if args.ask == "calendar":
+            return _calendar_said(question, data, zh)
         d, today = date.fromisoformat(data["date"]), date.fromisoformat(data["today"])
         if args.ask == "holiday":
             return _holiday_said(args, data, d, today, zh)
         name = holiday_label(data["holiday"], "zh" if zh else "en") if data.get("holiday") else None
+        if args.ask == "days_until" and end_said(args.date):
+            name = args.date  # "the end of the year (Thursday 31 December)", "年底(12月31日,星期四)"
         if args.ask == "days_until":
             days = data["days"]
             plain = zh_date(d, today).replace("(", ",").rstrip(")")  # 2027年1月1日,星期五: no brackets in brackets
@@ -105,6 +109,23 @@ class ClockAnswers:
             # "in 2 weeks", "3 weeks ago": an offset from today, said as the day it lands on
             return f"{_capitalised(args.date)} it {'was' if d < today else 'will be'} {en_date(d)}."
         return f"{_capitalised(name or args.date)} {'was' if d < today else 'is'} {en_date(d)}."
+
+
+_EN_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                   "November", "December")
+
+
+def _calendar_said(question: str, data: dict, zh: bool) -> str:
+    """"February 2028 has 29 days.", "Yes: 2028 is a leap year (366 days).", "2028年2月有29天。", "是的,2028年是闰年(366天)。"""
+    year, month, days, leap = data["year"], data.get("month"), data["days"], data["leap"]
+    if month:
+        return f"{year}年{month}月有{days}天。" if zh else f"{_EN_MONTH_NAMES[month - 1]} {year} has {days} days."
+    if "闰" in question or "leap" in question.casefold():
+        if zh:
+            return f"是的,{year}年是闰年(366天,2月有29天)。" if leap else f"不是,{year}年不是闰年(365天,2月有28天)。"
+        return f"Yes: {year} is a leap year (366 days; February has 29)." if leap else \
+            f"No: {year} is not a leap year (365 days; February has 28)."
+    return f"{year}年有{days}天{'(闰年)' if leap else ''}。" if zh else f"{year} has {days} days{' (a leap year)' if leap else ''}."
 
 
 def _from_today(said: str) -> bool:

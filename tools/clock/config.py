@@ -22,7 +22,9 @@ class ClockArgs(BaseModel):
                                        "days_between: days between two dates; date: the date of a day phrase or holiday; "
                                        "holiday: the next public holiday (in place, '' = here); "
                                        "lunar: the Chinese calendar's date of a day phrase; "
-                                       "time_until: hours and minutes from now to the time of day 'at'"))
+                                       "time_until: hours and minutes from now to the time of day 'at'; "
+                                       "calendar: the days in a month or a year, and whether it is a leap year (date: "
+                                       "'February 2028', 'this month', '2028', '2月')"))
     place: str = Field("", max_length=100, description="for now/zone/difference/holiday: the place as the user wrote it ('' = here)")
     other_place: str = Field("", max_length=100, description="for difference and convert: the second place")
     at: str = Field("", max_length=30, description="for convert and time_until: a time of day, as written: '3pm', '下午3点'; "

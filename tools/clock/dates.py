@@ -15,7 +15,7 @@ from tools.reading.forms import Forms, Phrases
 
 
 Ask = Literal["now", "zone", "difference", "convert", "weekday", "days_until", "days_between", "date", "holiday", "lunar",
-              "time_until"]
+              "time_until", "calendar"]
 
 
 # Holidays: (Chinese label, English label, calendar, month, day, names). Lunar ones follow the Chinese calendar.
@@ -236,6 +236,56 @@ def _ending_in(text: str, words: str) -> tuple[str, bool]:
     return text, False
 
 
+# The last day of this year or this month, said as its end ("the end of the year", "年底", "月底")
+_END_OF = {**{said: "year" for said in ("end of the year", "end of this year", "end of year", "year end", "year's end",
+                                        "年底", "年末", "今年年底", "今年年末", "今年底")},
+           **{said: "month" for said in ("end of the month", "end of this month", "end of month", "month end",
+                                         "月底", "月末", "这个月底", "本月底", "这个月月底", "本月月底", "这月底")}}
+
+
+_YEARS_SAID = {"this year": 0, "it": 0, "": 0, "next year": 1, "last year": -1, "今年": 0, "本年": 0, "明年": 1, "去年": -1}
+_MONTHS_SAID = {"this month": 0, "next month": 1, "last month": -1, "这个月": 0, "本月": 0, "这月": 0, "下个月": 1, "下月": 1,
+                "上个月": -1, "上月": -1}
+
+
+def month_or_year(text: str, today: date) -> tuple[int, int | None] | None:
+    """The month or the year ``text`` names, as (year, month) or (year, None): "February 2028", "feb", "this month",
+    "2028", "next year", "2028年2月", "二月份", "今年", "下个月". A month said without its year is this year's."""
+    t = " ".join(to_digits(unicodedata.normalize("NFKC", text)).casefold().split()).removesuffix("份")
+    if t in _MONTHS_SAID:
+        month = today.month - 1 + _MONTHS_SAID[t]
+        return today.year + month // 12, month % 12 + 1
+    if t in _YEARS_SAID:
+        return today.year + _YEARS_SAID[t], None
+    if (digits := t.removesuffix("年")).isdecimal() and len(digits) == 4:
+        return int(digits), None
+    year_said, said_in, month_said = t.partition("年")  # "2028年2月", "今年2月"
+    if t[:2] in _YEARS_SAID and len(t) > 2:
+        year_said, said_in, month_said = t[:2], "年", t[2:].removeprefix("的")
+    if not said_in:
+        year_said, month_said = "", t
+    year_said = year_said.strip()
+    year = today.year + _YEARS_SAID[year_said] if year_said in _YEARS_SAID else \
+        int(year_said) if year_said.isdecimal() and len(year_said) == 4 else None
+    if year is None:
+        return None
+    if month_said.endswith("月") and month_said[:-1].strip().isdecimal():
+        month = int(month_said[:-1])
+        return (year, month) if 1 <= month <= 12 else None
+    name, _, rest = month_said.partition(" ")  # "february 2028", "february of next year"
+    rest = rest.removeprefix("of ").strip()
+    if name not in _EN_MONTHS or (said_in and rest):
+        return None
+    if rest in _YEARS_SAID:
+        return today.year + _YEARS_SAID[rest], _EN_MONTHS[name]
+    return (int(rest), _EN_MONTHS[name]) if rest.isdecimal() and len(rest) == 4 else None
+
+
+def end_said(text: str) -> bool:
+    """``text`` names the end of this year or month ("the end of the year", "年底"): said by that name."""
+    return " ".join(text.casefold().removeprefix("the ").split()) in _END_OF
+
+
 def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None] | None = None
               ) -> tuple[date, str | None] | None:
     """The date ``text`` names, and the holiday's name when it is one: ``2027年1月1日``, ``2027-01-01``,
@@ -254,6 +304,10 @@ def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None
         t, next_year = t.removeprefix("明年").removeprefix("的"), True
     if (moved := _offset(t, today)) is not None:
         return moved, None
+    if (end := _END_OF.get(" ".join(t.casefold().removeprefix("the ").split()))) is not None:  # "the end of the year"
+        last = date(today.year, 12, 31) if end == "year" else \
+            date(today.year + today.month // 12, today.month % 12 + 1, 1) - timedelta(days=1)
+        return last, None
     if m := _WITH_YEAR.match(t):
         if own_day is not None and not (m.group("y1") or m.group("y2") or next_year) and \
                 (own := own_day(m.group("name"), bool(this_year) or said_this_year)) is not None:

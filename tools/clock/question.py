@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from tools.base import CJK, Grounding
 from tools.clock.config import ClockArgs
-from tools.clock.dates import HOLIDAY_WORDS, Ask, read_date
+from tools.clock.dates import HOLIDAY_WORDS, Ask, month_or_year, read_date
 from tools.gazetteer import Gazetteer
 from tools.lazy_re import lazy_compile
 from tools.reading.forms import Forms, Phrases
@@ -83,8 +83,20 @@ _FORMS = Forms([(said, ask) for ask, said in (
     ("days_until", "[<lead>] how many [more] {unit} [((are|is) (there|left)|left|is it|do (i|we) have)] "
                    "(until|till|til|to|before|for) {date}"),
     ("days_until", "[<lead>] {unit} (until|till|to) {date}"),
+    # the days left in this year or month: "how many days are left in the year", "days remaining this month",
+    # "今年还剩多少天", "这个月还有几天"
+    ("days_left", "[<lead>] how many [more] {unit} [(are|is)] [there] (left|remaining) [(in|of)] [(the|this)] {date:period}"),
+    ("days_left", "[<lead>] {unit} (left|remaining) [(in|of)] [(the|this)] {date:period}"),
+    ("days_left", "[<lead>] {date:zh_period} 还 (剩|有|剩下) (多少|几) (天|周|个星期|个月)"),
     ("days_between", "[<lead>] [从] {date:zh_date} (到|至) {other_date} [(有|共|一共|相差|差)] (多少|几) 天"),
     ("days_between", "[<lead>] how many days [are there] (between|from) {date} (and|to|until) {other_date}"),
+    # the length of a month or a year, and whether a year is a leap year: "how many days in february 2028", "how many
+    # days does this month have", "is 2028 a leap year", "2月有几天", "今年是闰年吗"
+    ("calendar", "[<lead>] how many days [(are there|are|is there|were there|will there be)] in {date:period_said}"),
+    ("calendar", "[<lead>] how many days (does|do|did|will) {date:period_said} have"),
+    ("calendar", "[<lead>] (is|was|will) {date:year_said} [be] a leap year"),
+    ("calendar", "[<lead>] {date:zh_period_said} [(一共|总共|共)] (有|是) (多少|几) 天"),
+    ("calendar", "[<lead>] {date:zh_period_said} (是|是不是|算) 闰年 [(吗|么|嘛)]"),
     ("date", "[<lead>] when is {date}"),
     ("date", "[<lead>] (what's|what is) the date {date}"),
     ("date", "[<lead>] what date (is it|will it be|was it) {date:ahead}"),
@@ -98,7 +110,20 @@ _FORMS = Forms([(said, ask) for ask, said in (
           "zh_clock": rf"(?:{ZH_PART})?\s*(?:\d{{1,2}}|{_ZH_HOUR})\s*(?:点|时|:)\s*(?:半|(?:\d{{1,2}}|{_ZH_MINUTE})\s*分?|[一三]刻)?",
           "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago|later)", "from_now": r".+?\s+(?:from\s+now|ago)",
           "zh_ahead": r"[^，,。？?\s]{1,10}?(?:以后|之后|后|以前|之前|前)", "zh_pass": r"过[^，,。？?\s]{1,8}?",
-          "today": r"today", "possessive": r"'?s"})
+          "today": r"today", "possessive": r"'?s", "period": r"year|month", "zh_period": r"今年|本年|这个月|本月|这月",
+          "period_said": r"[a-z]+(?:\s+(?:of\s+)?(?:\d{4}|this year|next year|last year))?|\d{4}|(?:this|next|last) (?:month|year)",
+          "year_said": r"\d{4}|it|(?:this|next|last) year",
+          "zh_period_said": r"[^\s,，]{1,9}?[年月份]"})
+
+
+def _days_left(period: str, unit: str, question: str) -> dict[str, str]:
+    """"how many days are left in the year", "这个月还有几天": the days (weeks, months) to the end of it."""
+    year = period.casefold() in ("year", "今年", "本年")
+    if not CJK.search(question):
+        return {"date": f"the end of the {'year' if year else 'month'}", "unit": unit}
+    asked = question.rstrip("?？!！。.呢啊")  # the unit is what it ends with ("这个月还有几天": days)
+    zh_unit = "weeks" if asked.endswith(("周", "星期")) else "months" if asked.endswith("个月") else "days"
+    return {"date": "年底" if year else "月底", "unit": zh_unit}
 
 
 def _without_trail(question: str) -> str:
@@ -124,7 +149,7 @@ def is_here(place: str) -> bool:
 
 TIME_WORDS = Phrases((
     "几点", "多少分钟", "几分钟", "多少小时", "几个小时", "时间", "时差", "时区", "小时", "农历", "阴历", "星期几", "周几", "礼拜几", "几号",
-    "哪天", "多少天", "几天", "日期", "日子", "多久", "节", "放假", "假期", "哪一年", "哪年", "几几年", "几月", "time", "date", "day", "days", "weekday", "until",
+    "哪天", "多少天", "几天", "闰年", "leap year", "几个星期", "多少个星期", "几周", "多少周", "日期", "日子", "多久", "节", "放假", "假期", "哪一年", "哪年", "几几年", "几月", "time", "date", "day", "days", "weekday", "until",
     "clock", "today", "today's", "timezone", "holidays", "holiday", *(f"{zone}{kind}t" for zone in "ecmp" for kind in "sd"),
     "utc", "gmt", "year", "month", "hours (ahead|behind)", "(far|much) (ahead|behind)", *HOLIDAY_WORDS), re.IGNORECASE)
 
@@ -145,10 +170,12 @@ class ClockQuestions:
         q = _without_trail(unicodedata.normalize("NFKC", question).strip())
         today = self._today_cheap()
         for ask, said in _FORMS.each(q):
+            if ask == "days_left":  # the days to the end of this year or month
+                said = {**said, **_days_left(said.get("date", ""), said.get("unit", "days"), q)}
             try:
-                args = ClockArgs(ask=str(ask), place=said.get("place", ""), other_place=said.get("other_place", ""),
-                                 at=said.get("at", ""), date=said.get("date", ""), other_date=said.get("other_date", ""),
-                                 unit=said.get("unit", "days").casefold())
+                args = ClockArgs(ask="days_until" if ask == "days_left" else str(ask), place=said.get("place", ""),
+                                 other_place=said.get("other_place", ""), at=said.get("at", ""), date=said.get("date", ""),
+                                 other_date=said.get("other_date", ""), unit=said.get("unit", "days").casefold())
             except ValidationError:
                 continue  # a "place" of a hundred characters and more: no place, and no such question
             if ask == "time_until":
@@ -169,6 +196,10 @@ class ClockQuestions:
                 places = [args.place] + ([args.other_place] if ask not in ("now", "zone") else [])
                 if all(is_here(p) or self.places().resolve(p) is not None or zone_named(p) is not None for p in places):
                     return args
+                continue
+            if ask == "calendar":
+                if month_or_year(args.date, today) is not None:
+                    return args.model_copy(update={"date": args.date or "this year"})
                 continue
             dates = [args.date] + ([args.other_date] if ask == "days_between" else [])
             if all(read_date(x, today) is not None for x in dates):

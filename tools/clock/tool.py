@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from tools.base import Grounding, KeyFact, LocalText, Permissions, Tool, ToolResult, Verdict
 from tools.clock.answer import ClockAnswers
 from tools.clock.config import ClockArgs, ClockConfig
-from tools.clock.dates import lunar_of, read_date, span_in, utc_offset
+from tools.clock.dates import lunar_of, month_or_year, read_date, span_in, utc_offset
 from tools.clock.question import ClockQuestions, is_here
 from tools.clock.public_days import country_of_locale, next_public_day, public_day_named
 from tools.clock.zones import country_names, country_of_zone, country_offsets, zone_first, zone_named
@@ -245,6 +245,8 @@ class Clock(Tool[ClockArgs]):
             return ToolResult.success(place=zones[0][1], other_place=zones[1][1], hours=hours,
                                       offsets=[utc_offset(t) for t in local], times=[t.strftime("%H:%M") for t in local])
         today = self._today()
+        if args.ask == "calendar":
+            return _calendar(args.date, today)
         first = read_date(args.date, today, own_day=lambda name, this_year: self._countrys(name, today, this_year))
         if first is None:
             return ToolResult.failure(f"cannot read the date '{args.date}': write it as 2027-01-01, a holiday (春节, Christmas) "
@@ -270,3 +272,16 @@ class Clock(Tool[ClockArgs]):
                                           LocalText(zh=f"看不懂日期“{args.other_date}”。", en=f"I cannot read the date '{args.other_date}'."))
             data |= {"other_date": second[0].isoformat(), "days": abs((second[0] - d).days)}
         return ToolResult.success(**data)
+
+
+def _calendar(said: str, today: date) -> ToolResult:
+    """The days in the month or the year ``said`` names, and whether that year is a leap year."""
+    import calendar
+
+    found = month_or_year(said, today)
+    if found is None:
+        return ToolResult.failure(f"cannot read a month or a year in '{said}': write 'February 2028', '2028' or '2月'",
+                                  LocalText(zh=f"看不懂“{said}”是哪个月或哪一年。", en=f"I cannot tell which month or year '{said}' is."))
+    year, month = found
+    days = calendar.monthrange(year, month)[1] if month else 366 if calendar.isleap(year) else 365
+    return ToolResult.success(year=year, month=month, days=days, leap=calendar.isleap(year), today=today.isoformat())

@@ -11,10 +11,11 @@ home through the app (its rules, its tools in their workers, the store) with a f
 anything: a conversation counts as read when its last turn took no model call and its answer holds the words
 written beside it. The clock is fixed (Friday 27 November 2026, 10:00 UTC) and the zone is UTC.
 
-Two sets: ``tuned``, written while mending the kinds (a development figure: it guards them from coming back), and
-``fresh``, written after the mending and before it was first measured, and not tuned against (the figure that says
-whether the reading generalises past the sentences it was mended on). Both are our own words; real people's are
-``scripts/eval_intents.py``'s.
+Sets: ``tuned``, written while mending the kinds (a development figure: it guards them from coming back);
+``fresh``, ``fresh2`` and ``fresh4``, each written after a round of mending and before it was first measured, and
+not tuned against (the figure that says whether the reading generalises past the sentences it was mended on); and
+``fresh3``, written at the start of a round as a new user would ask, before any of its mending (its first figure says
+what the build before it read). All are our own words; real people's are ``scripts/eval_intents.py``'s.
 """
 
 from __future__ import annotations

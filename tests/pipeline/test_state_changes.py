@@ -216,6 +216,23 @@ async def test_a_request_to_set_one_in_other_words_asks_when_and_the_reply_sets_
     assert told.model_calls == 0 and told.route == "reminders" and [d for _, d in _due(app)] == ["11-27 18:00"], told.answer
 
 
+@pytest.mark.parametrize("question, said, due", [
+    ("remind me every hour to stretch", "every hour, first at 11:00", "11-27 11:00"),
+    ("remind me every 2 hours to drink water", "every 2 hours, first at 12:00", "11-27 12:00"),
+    ("remind me every half hour to check the soup", "every 30 minutes, first at 10:30", "11-27 10:30"),
+    ("remind me hourly to check the oven", "every hour, first at 11:00", "11-27 11:00"),
+    ("每小时提醒我喝水", "每小时,第一次是今天 11:00", "11-27 11:00"),
+    ("每半小时提醒我起来活动", "每30分钟,第一次是今天 10:30", "11-27 10:30"),
+])
+async def test_a_reminder_every_span_is_set_by_rule_with_no_model_call(fake, make_app, question, said, due):
+    """The rule's first time is the span said ("in 1 hour" for "every hour"): the check that a time is the question's
+    own had refused it, and the model was asked three times."""
+    app = make_app(clock=CLOCK)
+    result = await app.ask(question)
+    assert result.ok and result.model_calls == 0 and said in result.answer, result.answer
+    assert [d for _, d in _due(app)] == [due]
+
+
 @pytest.mark.parametrize("question, asked, reply, text, due", [
     ("remind me on friday to renew my passport", "At what time?", "at 9", "renew my passport", "12-04 09:00"),
     ("remind me tuesday to call the bank", "At what time?", "2pm", "call the bank", "12-01 14:00"),

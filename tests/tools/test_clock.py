@@ -265,6 +265,8 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
     ("how many days are in february 2028", "February 2028 has 29 days."),
     ("how many days in february", "February 2026 has 28 days."),
     ("how many days does this month have", "November 2026 has 30 days."),
+    ("how many days does february have in 2027", "February 2027 has 28 days."),
+    ("how many days left in 2026", "Thursday 31 December is in 39 days."),
     ("is 2028 a leap year", "Yes: 2028 is a leap year (366 days; February has 29)."),
     ("will next year be a leap year", "No: 2027 is not a leap year (365 days; February has 28)."),
     ("how many days are there in 2028", "2028 has 366 days (a leap year)."),

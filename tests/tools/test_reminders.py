@@ -525,6 +525,7 @@ async def test_the_daemons_firer_holds_the_reminders_while_it_runs(tmp_path):
     ("every morning at 8 remind me to take my pills", "daily", "at 8 in the morning", "take my pills"),
     ("every monday at 10am remind me about the team meeting", "weekly", "monday at 10am", "the team meeting"),
     ("daily at 8am remind me to meditate", "daily", "at 8am", "meditate"),
+    ("each evening at 10 remind me to read", "daily", "at 10 in the evening", "read"),
     # again each time a span has passed, first that long from now
     ("remind me every 2 hours to drink water", "interval", "in 2 hours", "drink water"),
     ("every 20 minutes remind me to look away from the screen", "interval", "in 20 minutes", "look away from the screen"),

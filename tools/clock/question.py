@@ -94,6 +94,7 @@ _FORMS = Forms([(said, ask) for ask, said in (
     # days does this month have", "is 2028 a leap year", "2月有几天", "今年是闰年吗"
     ("calendar", "[<lead>] how many days [(are there|are|is there|were there|will there be)] in {date:period_said}"),
     ("calendar", "[<lead>] how many days (does|do|did|will) {date:period_said} have"),
+    ("calendar", "[<lead>] how many days (does|do|did|will) {date:month_name} have in {other_date:year_said}"),
     ("calendar", "[<lead>] (is|was|will) {date:year_said} [be] a leap year"),
     ("calendar", "[<lead>] {date:zh_period_said} [(一共|总共|共)] (有|是) (多少|几) 天"),
     ("calendar", "[<lead>] {date:zh_period_said} (是|是不是|算) 闰年 [(吗|么|嘛)]"),
@@ -110,7 +111,7 @@ _FORMS = Forms([(said, ask) for ask, said in (
           "zh_clock": rf"(?:{ZH_PART})?\s*(?:\d{{1,2}}|{_ZH_HOUR})\s*(?:点|时|:)\s*(?:半|(?:\d{{1,2}}|{_ZH_MINUTE})\s*分?|[一三]刻)?",
           "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago|later)", "from_now": r".+?\s+(?:from\s+now|ago)",
           "zh_ahead": r"[^，,。？?\s]{1,10}?(?:以后|之后|后|以前|之前|前)", "zh_pass": r"过[^，,。？?\s]{1,8}?",
-          "today": r"today", "possessive": r"'?s", "period": r"year|month", "zh_period": r"今年|本年|这个月|本月|这月",
+          "today": r"today", "possessive": r"'?s", "period": r"year|month|\d{4}", "month_name": r"[a-z]+", "zh_period": r"今年|本年|这个月|本月|这月",
           "period_said": r"[a-z]+(?:\s+(?:of\s+)?(?:\d{4}|this year|next year|last year))?|\d{4}|(?:this|next|last) (?:month|year)",
           "year_said": r"\d{4}|it|(?:this|next|last) year",
           "zh_period_said": r"[^\s,，]{1,9}?[年月份]"})
@@ -119,6 +120,8 @@ _FORMS = Forms([(said, ask) for ask, said in (
 def _days_left(period: str, unit: str, question: str) -> dict[str, str]:
     """"how many days are left in the year", "这个月还有几天": the days (weeks, months) to the end of it."""
     year = period.casefold() in ("year", "今年", "本年")
+    if period.isdecimal():  # "how many days left in 2026": to its last day
+        return {"date": f"december 31 {period}", "unit": unit}
     if not CJK.search(question):
         return {"date": f"the end of the {'year' if year else 'month'}", "unit": unit}
     asked = question.rstrip("?？!！。.呢啊")  # the unit is what it ends with ("这个月还有几天": days)
@@ -198,6 +201,8 @@ class ClockQuestions:
                     return args
                 continue
             if ask == "calendar":
+                if args.other_date:  # "how many days does february have in 2027": the month of that year
+                    args = args.model_copy(update={"date": f"{args.date} {args.other_date}", "other_date": ""})
                 if month_or_year(args.date, today) is not None:
                     return args.model_copy(update={"date": args.date or "this year"})
                 continue

@@ -81,8 +81,10 @@ def repeat_said(repeat: str, due: datetime, zh: bool, span: float | None = None)
     """How a reminder comes back, as a person says it: "every day", "every weekday", "every Monday", "every 2 hours"
     / "每天", "每2小时"…"""
     day = due.astimezone()
-    if repeat == "interval":
-        return f"每{span_said(span or 0, True)}" if zh else f"every {span_said(span or 0, False)}"
+    if repeat == "interval":  # "every 2 hours", "every hour", "每2小时", "每小时"
+        length = span_said(span or 0, zh)
+        length = length.removeprefix("1") if zh and length[1:2] in ("小", "分") else length.removeprefix("1 ")
+        return f"每{length}" if zh else f"every {length}"
     if repeat == "daily":
         return "每天" if zh else "every day"
     if repeat == "weekdays":

@@ -540,7 +540,7 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
 # "on Mondays"; "每天", "每日", "天天", "每个工作日", "工作日", "每周一", "每个星期五". The day of a weekly one stays in
 # its time ("monday at 9", "周一上午10点"); a part of the day said with "every" joins it ("every morning at 7").
 _EN_REPEAT = lazy_compile(
-    r"\b(?:(?P<daily>every\s+(?:single\s+)?day|everyday|daily|each\s+day)|every\s+(?P<part>morning|afternoon|evening|night)"
+    r"\b(?:(?P<daily>every\s+(?:single\s+)?day|everyday|daily|each\s+day)|(?:every|each)\s+(?P<part>morning|afternoon|evening|night)"
     r"|(?P<weekdays>every\s+(?:week\s*day|work\s*day|working\s+day)|on\s+weekdays|weekdays)"
     r"|(?:every|each)\s+(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
     r"|(?:on|for)\s+(?P<days>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s"
@@ -580,10 +580,9 @@ _A_WINDOW = Phrases(("until", "till", "between", "starting", "during", "except",
                     re.IGNORECASE)  # "every hour until 6", "during work": when it runs, which the model reads
 
 
-def _every(span: str, zh: bool, rest: str) -> tuple[str, str, str]:
-    """A reminder that comes back each ``span`` ("2 hours", "hour", "half an hour", "两个小时", "半小时"): ``interval``,
-    with the span as its first delay ("in 2 hours", "2小时后"); nothing when the span is no length ("every few
-    hours"), or a time is said beside it ("every hour from 9 to 5"), which the model reads."""
+def _span_of(span: str, zh: bool) -> tuple[str, float | None]:
+    """The span said after "every" ("2 hours", "hour", "half an hour", "两个小时", "半小时") as a delay is written
+    ("2 hours", "1 hour", "2小时"), and its seconds; ``None`` for no length ("few hours")."""
     if zh:
         words = to_digits(span).removeprefix("个")
         words = words if words[:1].isdecimal() or words.startswith("半") else f"1{words}"  # "每小时": each 1 hour
@@ -592,7 +591,25 @@ def _every(span: str, zh: bool, rest: str) -> tuple[str, str, str]:
         value = 1.0 if not count or count.casefold() in ("a", "an", "one") else en_value(count) \
             if not count.replace(".", "", 1).isdecimal() else float(count)
         words = "half an hour" if span.casefold().startswith("half") else f"{value:g} {unit}" if value else ""
-    seconds = seconds_of(words or "?") if words else None
+    return words, seconds_of(words) if words else None
+
+
+def interval_said(question: str) -> float | None:
+    """The seconds between the times a reminder comes back, as the request says them ("every hour": 3600, "每半小时":
+    1800), or ``None``."""
+    text = request_text(question)
+    zh = bool(CJK.search(text))
+    m = (_ZH_REPEAT if zh else _EN_REPEAT).search(text)
+    g = m.groupdict() if m is not None else {}
+    span = g.get("span") or ("1 hour" if g.get("hourly") else "") or g.get("zspan") or ""
+    return _span_of(span, zh)[1] if span else None
+
+
+def _every(span: str, zh: bool, rest: str) -> tuple[str, str, str]:
+    """A reminder that comes back each ``span`` ("2 hours", "hour", "half an hour", "两个小时", "半小时"): ``interval``,
+    with the span as its first delay ("in 2 hours", "2小时后"); nothing when the span is no length ("every few
+    hours"), or a time is said beside it ("every hour from 9 to 5"), which the model reads."""
+    words, seconds = _span_of(span, zh)
     if not seconds or any(c.isdecimal() for c in rest) or _A_WINDOW.search(rest) or \
             (reads_time(rest) if not zh else _ZH_TIME.search(rest)):
         return "unread", "", rest  # read by no rule

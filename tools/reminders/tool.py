@@ -428,8 +428,12 @@ class Reminders(Tool[RemindersArgs]):
         chose; a rule's call copies the question, so it always is."""
         if args.action != "set" or not args.when.strip():
             return None
-        from tools.reminders.reading import numbers_as_digits
+        from tools.reminders.reading import interval_said, numbers_as_digits, seconds_of
         from tools.reading.request import values
+
+        if args.repeat == "interval" and (every := interval_said(question)) is not None and \
+                seconds_of(args.when.strip().removeprefix("in ").removesuffix("后")) == every:
+            return None  # "every hour": its first time is the span said ("in 1 hour"), whatever the words
 
         asked = numbers_as_digits(values(question)).casefold()
         when = numbers_as_digits(values(args.when)).casefold()

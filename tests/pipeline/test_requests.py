@@ -153,6 +153,7 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("a $80 jacket is 30% off, how much is it", "30% off 80 = 56"), ("add 10% to 300", "300 + 10% = 330"),
     ("take 15 percent off 80", "15% off 80 = 68"), ("split a 90 dollar bill 3 ways", "90 / 3 = 30"),
     ("what's 8% sales tax on 250", "8% of 250 = 20"),
+    ("what's the tip on 85 at 18 percent", "18% of 85 = 15.3"), ("what is the tax on 250 at 8%", "8% of 250 = 20"),
     ("how much is a 15% tip on a $64 bill", "15% of 64 = 9.6"),
     ("what's one mile in km?", "1 mile = 1.61 km"),
     ("what is three quarters of one sixth", "3 quarters of 1 sixth = 0.125"),

@@ -283,6 +283,8 @@ def test_lunar_holidays_of_the_next_three_years(year, spring, mid_autumn):
     ("what day of the week is 2027-01-01", "1 January 2027 is a Friday."),
     ("下周五是几号", "下周五是2026年11月27日(星期五)。"),
     ("what is the date next Friday", "Next Friday is Friday 27 November 2026."),
+    ("what's the date on wednesday", "Wednesday is 25 November 2026."),  # was "Wednesday is Wednesday …"
+    ("what is the date next friday", "Next Friday is Friday 27 November 2026."),  # the day's name as a name
     ("今天几号", "今天是2026年11月22日(星期日)。"),
     ("从2026年1月1日到2026年3月1日有多少天", "从2026年1月1日(星期四)到2026年3月1日(星期日)共59天。"),
     ("how many days between 2024-01-01 and 2024-03-01", "There are 60 days from Monday 1 January 2024 to Friday 1 March 2024."),

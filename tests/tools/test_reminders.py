@@ -292,6 +292,9 @@ async def test_the_last_one_and_the_next_one_are_read_and_nothing_pending_is_sai
     none = await app.ask("cancel all my reminders")
     assert not none.ok and "no reminders pending" in none.answer and none.model_calls == 0
     assert "现在没有待办的提醒" in (await app.ask("取消所有提醒")).answer
+    assert "no timers pending" in (await app.ask("cancel my timer")).answer  # said by the kind asked for
+    assert "no alarms pending" in (await app.ask("cancel all my alarms")).answer
+    assert "现在没有待办的定时器" in (await app.ask("取消定时器")).answer
 
 
 @pytest.mark.parametrize("question, at", [

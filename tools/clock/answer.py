@@ -108,7 +108,11 @@ class ClockAnswers:
         if not name and _from_today(args.date):
             # "in 2 weeks", "3 weeks ago": an offset from today, said as the day it lands on
             return f"{_capitalised(args.date)} it {'was' if d < today else 'will be'} {en_date(d)}."
-        return f"{_capitalised(name or args.date)} {'was' if d < today else 'is'} {en_date(d)}."
+        said = _capitalised(name or args.date)
+        written = en_date(d)
+        if said.removeprefix("On ").casefold() == EN_WEEKDAYS[d.weekday()].casefold():  # "Sunday is 29 November 2026"
+            said, written = said.removeprefix("On "), written.split(" ", 1)[1]
+        return f"{said} {'was' if d < today else 'is'} {written}."
 
 
 _EN_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -203,8 +207,13 @@ def _converted(args: ClockArgs, data: dict, zh: bool) -> str:
 
 
 def _capitalised(text: str) -> str:
-    """The start of an English sentence: 'next Friday' → 'Next Friday' (the rest as written)."""
+    """The start of an English sentence, and the names of days in it: 'next friday' → 'Next Friday' (the rest as
+    written)."""
+    text = " ".join(w.capitalize() if w.casefold() in _DAY_NAMES else w for w in text.split(" "))
     return text[:1].upper() + text[1:]
+
+
+_DAY_NAMES = frozenset(d.casefold() for d in EN_WEEKDAYS)
 
 
 def key_of(text: str) -> str:

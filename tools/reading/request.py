@@ -236,6 +236,9 @@ _MONEY = lazy_compile(r"[$€£¥￥]\s?(?=\d)|(?<=\d)\s?(?:usd|eur|gbp|rmb|cny|
 _PERCENT_ON = lazy_compile(r"(?:\ban?\s+)?((?<![\d.])\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent))\s+(?:tip|(?:sales\s+)?tax|discount|commission|service"
                          r"(?:\s+charge)?|interest|markup|vat|gratuity|surcharge)\s+(?:on|of|for)\s+(?:(?:a|an|the|my|our)\s+)?",
                          re.IGNORECASE)
+# The rate said after the amount: "the tip on 85 at 18 percent", "tax on 250 at 8%": that percentage of it
+_RATE_AFTER = Forms([("[the] (tip|tax|sales tax|vat|gratuity|service charge|discount) (on|for|of) [(a|an|the|my)] {a:figure} "
+                      "[(bill|check|meal)] (at|with) [(a|an)] {p:amount} (%|percent|per cent)", "{p}% of {a}")])
 # "15% of 64 bill" (after the above): the bill is the amount
 _AMOUNT_NOUN = lazy_compile(r"((?<![\d.])\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent)\s+of\s+\d+(?:\.\d+)?)\s+(?:dollar\s+|euro\s+)?"
                             r"(?:bill|check|cheque|meal|order|purchase|tab|total|dinner|lunch|breakfast)\b", re.IGNORECASE)
@@ -351,7 +354,7 @@ def values(text: str) -> str:
     minutes" → "105 minutes", "3小时20分钟" → "200分钟")."""
     out = _scaled(_numbers_in_words(_spelled(text)))
     out = _MONEY.sub("", out)
-    out = _AMOUNT_NOUN.sub(r"\1", _PERCENT_ON.sub(r"\1 of ", out))
+    out = _AMOUNT_NOUN.sub(r"\1", _PERCENT_ON.sub(r"\1 of ", _RATE_AFTER.sub(out)))
     out = _HALVES.sub(out)
     for pattern, (_, factor, small, large, small_names) in zip(_COMPOUND_FORMS.patterns(), _COMPOUNDS, strict=True):
         out = pattern.sub(_in_one(out, pattern, factor, small, large, small_names), out)

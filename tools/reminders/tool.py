@@ -377,9 +377,12 @@ class Reminders(Tool[RemindersArgs]):
         one when it names none), or the failure that says why none is."""
         pending = book.listed()
         target = args.target.strip().lower()
-        if not pending:
-            return ToolResult(ok=False, error="no reminders are pending", fixable=False,
-                              message=LocalText(en="you have no reminders pending.", zh="现在没有待办的提醒。"))
+        if not pending:  # said by the kind asked for: "cancel my timer" → no timers
+            kind = _KINDS.get(target) or _KINDS.get(target.removeprefix("all ").removeprefix("所有").rstrip("s"))
+            alarm = "alarm" in target or "闹钟" in target
+            return ToolResult(ok=False, error="no reminders are pending", fixable=False, message=LocalText(
+                en=f"you have no {'alarms' if alarm else 'timers' if kind == 'timer' else 'reminders'} pending.",
+                zh=f"现在没有待办的{'闹钟' if alarm else '定时器' if kind == 'timer' else '提醒'}。"))
         which = _ORDINAL.fullmatch(re.sub(r"^(?:my|the)\s+|^我的|(?:\s+(?:one|reminder|timer|alarm))+$|的$", "", target))
         if target == "all":
             chosen = pending

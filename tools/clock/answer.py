@@ -108,11 +108,11 @@ class ClockAnswers:
         if not name and _from_today(args.date):
             # "in 2 weeks", "3 weeks ago": an offset from today, said as the day it lands on
             return f"{_capitalised(args.date)} it {'was' if d < today else 'will be'} {en_date(d)}."
-        said = _capitalised(name or args.date)
-        written = en_date(d)
-        if said.removeprefix("On ").casefold() == EN_WEEKDAYS[d.weekday()].casefold():  # "Sunday is 29 November 2026"
-            said, written = said.removeprefix("On "), written.split(" ", 1)[1]
-        return f"{said} {'was' if d < today else 'is'} {written}."
+        day_said = _capitalised(name or args.date)
+        date_said = en_date(d)
+        if day_said.removeprefix("On ").casefold() == EN_WEEKDAYS[d.weekday()].casefold():  # "Sunday is 29 November"
+            day_said, date_said = day_said.removeprefix("On "), date_said.split(" ", 1)[1]
+        return f"{day_said} {'was' if d < today else 'is'} {date_said}."
 
 
 _EN_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

@@ -400,6 +400,9 @@ class Gazetteer:
                 found += [f for f in more if not any(s <= f[0] < s + len(w) for s, w, _ in before)]
         if said_which:  # "Trussville, Bosnia and Herzegovina": no Trussville there; the one in Alabama is not asked
             found = [f for f in found if not _denied(text, f, said_which)]
+        # a name inside another found ("texas" of "paris, texas"): the place that other one is, only
+        found = [f for f in found if not any(s <= f[0] and f[0] + len(f[1]) <= s + len(w) and (s, w) != (f[0], f[1])
+                                             for s, w, _ in found)]
         return [(w, p) for _, w, p in sorted(found, key=lambda f: f[0])]
 
     def _find_joined_names(self, text: str, found: list[tuple[int, str, Place]], exclude: AbstractSet[str],
@@ -482,6 +485,7 @@ _ZH_COMMON = Phrases(("今天", "明天", "后天", "昨天", "前天", "大后�
 
 _WORD = lazy_compile(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f'’.\-]*")
 _PARTICLES = {"de", "del", "da", "do", "dos", "das", "di", "du", "la", "le", "les", "von", "van", "der", "den", "y"}
+_LIST_JOINS = frozenset({" and ", " or ", ", ", ", and ", ", or ", " & ", " vs ", " versus "})
 _PREPOSITION = lazy_compile(r"(?i)\b(?:in|at|for|near|of)\s+$")  # not "to": "supposed to hail", "going to rain"
 # Capitalised words that end a name rather than start a sentence's next part ("Arizona City", "Siler City").
 _NAME_ENDS = {"City", "Town"}
@@ -514,12 +518,18 @@ def _name_runs(text: str, exclude: AbstractSet[str]) -> list[list[re.Match[str]]
     runs: list[list[re.Match[str]]] = []
     current: list[re.Match[str]] = []
     lower_run = False
+    placed: set[int] = set()  # where the runs that follow "in" (or such a run and "and") start
     for w in _WORD.finditer(text):
         word = w.group()
         adjacent = bool(current) and w.start() - current[-1].end() == 1 and text[current[-1].end()] == " "
         name_like = word[0].isupper() and word.casefold() not in exclude
         lower = not word[0].isupper() and word.casefold() not in exclude
-        after_preposition = lower and bool(_PREPOSITION.search(text[:w.start()]))
+        # after "in", or after a run of them joined by "and", "or" or a comma ("weather in paris and london")
+        run = current or (runs[-1] if runs else [])
+        listed = bool(run) and run[0].start() in placed and text[run[-1].end():w.start()].casefold() in _LIST_JOINS
+        after_preposition = lower and (bool(_PREPOSITION.search(text[:w.start()])) or listed)
+        if bool(_PREPOSITION.search(text[:w.start()])) or listed:
+            placed.add(w.start())
         lower_ok = lower and ((adjacent and lower_run) or (not current and after_preposition))
         if adjacent and word in _NAME_ENDS and not lower_run:
             current.append(w)

@@ -298,10 +298,26 @@ def test_unit_words_it_cannot_account_for_are_left_to_the_model(tmp_path, questi
     ("will there be any snow next week", True), ("is today a sunny day", True), ("what is tomorrows weather predictions", True),
     ("Play Rain by Subliminal on Groove Shark", False), ("Add tune to my hot 50", False), ("the weather is sunny today", False),
     ("我要听张雨生的歌。", False), ("朗读咏雪", False), ("最近最热的电视剧", False), ("今天冷吗", True),
+    ("晚上冷不冷", True), ("早上冷吗", True), ("晚上吃什么", False), ("下午开会冷不冷", False),  # a part of today said alone
 ])
 def test_with_a_home_city_only_a_weather_request_is_its_weather(tmp_path, question, weather):
     decision = _decision(tmp_path, question, home_city="Chicago")
     assert (decision is not None and decision.route == "weather") == weather, decision
+
+
+@pytest.mark.parametrize("question, places", [
+    ("weather in paris and london", ["paris", "london"]),  # was paris alone: london dropped, in lower case
+    ("what's the weather in tokyo and osaka tomorrow", ["tokyo", "osaka"]),
+    ("weather in paris, london and berlin", ["paris", "london", "berlin"]),
+    ("is it raining in tokyo or osaka", ["tokyo", "osaka"]),
+    ("weather in paris, texas", ["paris, texas"]),  # a place and its state: one place
+    ("weather in portland, maine and boston", ["portland, maine", "boston"]),
+    ("The weather tool against a fake Open-Meteo, run in the sandbox", None),  # no place after "in": no list of them
+])
+def test_places_said_in_a_list_are_each_asked_about(tmp_path, question, places):
+    decision = _decision(tmp_path, question)
+    asked = [a.place for a in decision.args] if decision is not None and decision.route == "weather" else None
+    assert asked == places, decision
 
 
 @pytest.mark.parametrize("question, when", [

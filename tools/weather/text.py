@@ -168,7 +168,8 @@ _EXPLAINS = lazy_compile(
     r"|\bwhat\s+(?:causes|caused|makes|creates)\b|\bwhat\s+(?:is|are)\s+(?!(?:\w+\s+){0,3}?(?:weather|temperature|"
     r"forecast|humidity|wind\s+speed|chances?|odds)\b)"
     r"(?!it\b)|\bdifference\s+between\b|\bexplain\b|\bphysics\b|\bchemistry\b|\blaw\s+of\b", re.IGNORECASE)
-_WHEN_WORDS = Phrases(("今天", "明天", "后天", "今晚", "明晚", "现在", "这周", "周末", "本周", "下周", "今早", "明早", "today",
+_WHEN_WORDS = Phrases(("今天", "明天", "后天", "今晚", "明晚", "现在", "这周", "周末", "本周", "下周", "今早", "明早", "晚上", "早上",
+                       "上午", "中午", "下午", "today",
                        "tomorrow", "tonight", "now", "this (week|weekend|morning|afternoon|evening)", "next week",
                        "weekend"), re.IGNORECASE)
 

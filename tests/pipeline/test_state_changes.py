@@ -397,10 +397,12 @@ async def test_a_bare_number_for_a_timer_just_set_is_its_new_length_in_the_same_
 @pytest.mark.parametrize("question", ["set an alarm for 7 and a timer for 10 minutes",
                                       "set a timer for 5 minutes and an alarm for 7",
                                       "wake me up at 7 and set a timer for 5 minutes",
-                                      "remind me about the meeting 15 minutes before"])
+                                      "remind me about the meeting 15 minutes before",
+                                      "at noon set a timer for 10 minutes"])
 async def test_two_kinds_in_one_request_or_a_time_before_an_event_are_not_set_by_rule(fake, make_app, question):
     """An alarm and a timer asked together had been one timer with "alarm for 7 and a" as its words (or the 7 as a
-    timer); "15 minutes before" the meeting had been in 15 minutes: the rules leave both to the model."""
+    timer); "15 minutes before" the meeting had been in 15 minutes; a timer "at noon" two timers, one of them at
+    noon: the rules leave them to the model."""
     fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")
     app = make_app(clock=CLOCK)
     result = await app.ask(question)

@@ -151,6 +151,8 @@ class Reminders(Tool[RemindersArgs]):
         kind: Literal["reminder", "timer"] = "timer" if target == "reminders.timer" else "reminder"
         if not times:
             return _WHEN[kind]["zh" if language_of(question) == "zh" else "en"]
+        if kind == "timer" and not _spans_only(times):
+            return None  # a timer at a time of day: when it starts, the model reads
         return [RemindersArgs(action="set", when=when, kind=kind) for when in times]
 
     @unread_when_unfit
@@ -181,6 +183,8 @@ class Reminders(Tool[RemindersArgs]):
         kind = asks_to_set(words, times)
         if kind is None or _two_kinds(words):
             return None  # "an alarm for 7 and a timer for 10 minutes": two kinds, the model sets each
+        if kind == "timer" and not _spans_only(times):
+            return None  # "at noon set a timer for 10 minutes": a timer runs a span; when it starts, the model reads
         waking = kind == "reminder" and bool((_ALARM_WORDS | {"woken", "waking"}) & set(words))
         return [RemindersArgs(action="set", when=in_the_morning(when) if waking else when, kind=kind) for when in times]
 
@@ -500,6 +504,13 @@ class Reminders(Tool[RemindersArgs]):
         tail = "" if data.get("daemon") else ("\nIt fires while the daemon runs: assistant daemon start (or assistant "
                                               "daemon install to have it at login).")
         return head + f" (#{data['id']})." + tail
+
+
+def _spans_only(times: list[str]) -> bool:
+    """Every time said is a span ("for 10 minutes", "5 minutes"), as a timer's are; "at noon" is none."""
+    from tools.reminders.reading import numbers_as_digits, seconds_of
+
+    return all(seconds_of(numbers_as_digits(t).removeprefix("for ").removeprefix("in ")) is not None for t in times)
 
 
 def _two_kinds(words: list[str]) -> bool:

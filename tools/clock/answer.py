@@ -68,21 +68,9 @@ class ClockAnswers:
         if args.ask == "holiday":
             return _holiday_said(args, data, d, today, zh)
         name = holiday_label(data["holiday"], "zh" if zh else "en") if data.get("holiday") else None
-        if args.ask == "days_until" and end_said(args.date):
-            name = args.date  # "the end of the year (Thursday 31 December)", "年底(12月31日,星期四)"
         if args.ask == "days_until":
-            days = data["days"]
-            plain = zh_date(d, today).replace("(", ",").rstrip(")")  # 2027年1月1日,星期五: no brackets in brackets
-            what_zh, what_en = (f"{name}({plain})", f"{name} ({en_date(d, today)})") if name else \
-                (zh_date(d, today), en_date(d, today))
-            what_en = _capitalised(what_en)
-            if days == 0:
-                return f"今天就是{what_zh}。" if zh else f"{what_en} is today."
-            if days < 0:
-                return f"{what_zh}已经过去{-days}天了。" if zh else f"{what_en} was {-days} days ago."
-            if data.get("unit") in ("weeks", "months"):  # "how many weeks until Christmas": weeks, then the days left
-                return _span_said(data, what_zh if zh else what_en, zh)
-            return f"距离{what_zh}还有{days}天。" if zh else f"{what_en} is in {days} day{'s' if days != 1 else ''}."
+            # its end said by name: "the end of the year (Thursday 31 December)", "年底(12月31日,星期四)"
+            return _days_until_said(data, d, today, args.date if end_said(args.date) else name, zh)
         if args.ask == "weekday":
             wd = d.weekday()
             if zh:
@@ -113,6 +101,23 @@ class ClockAnswers:
         if day_said.removeprefix("On ").casefold() == EN_WEEKDAYS[d.weekday()].casefold():  # "Sunday is 29 November"
             day_said, date_said = day_said.removeprefix("On "), date_said.split(" ", 1)[1]
         return f"{day_said} {'was' if d < today else 'is'} {date_said}."
+
+
+def _days_until_said(data: dict, d: date, today: date, name: str | None, zh: bool) -> str:
+    """"Christmas (Friday 25 December) is in 33 days.", "距离春节(2027年2月6日,星期六)还有76天。", in weeks or months
+    when asked so."""
+    days = data["days"]
+    plain = zh_date(d, today).replace("(", ",").rstrip(")")  # 2027年1月1日,星期五: no brackets in brackets
+    what_zh, what_en = (f"{name}({plain})", f"{name} ({en_date(d, today)})") if name else \
+        (zh_date(d, today), en_date(d, today))
+    what_en = _capitalised(what_en)
+    if days == 0:
+        return f"今天就是{what_zh}。" if zh else f"{what_en} is today."
+    if days < 0:
+        return f"{what_zh}已经过去{-days}天了。" if zh else f"{what_en} was {-days} days ago."
+    if data.get("unit") in ("weeks", "months"):  # "how many weeks until Christmas": weeks, then the days left
+        return _span_said(data, what_zh if zh else what_en, zh)
+    return f"距离{what_zh}还有{days}天。" if zh else f"{what_en} is in {days} day{'s' if days != 1 else ''}."
 
 
 _EN_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",

@@ -244,9 +244,10 @@ class Clock(Tool[ClockArgs]):
             hours = ((local[0].utcoffset() or timedelta(0)) - (local[1].utcoffset() or timedelta(0))).total_seconds() / 3600
             return ToolResult.success(place=zones[0][1], other_place=zones[1][1], hours=hours,
                                       offsets=[utc_offset(t) for t in local], times=[t.strftime("%H:%M") for t in local])
-        today = self._today()
-        if args.ask == "calendar":
-            return _calendar(args.date, today)
+        return _calendar(args.date, self._today()) if args.ask == "calendar" else self._on_a_date(args, self._today())
+
+    def _on_a_date(self, args: ClockArgs, today: date) -> ToolResult:
+        """The asks of a date: its weekday, the days until it or between it and another, its date, its lunar date."""
         first = read_date(args.date, today, own_day=lambda name, this_year: self._countrys(name, today, this_year))
         if first is None:
             return ToolResult.failure(f"cannot read the date '{args.date}': write it as 2027-01-01, a holiday (春节, Christmas) "

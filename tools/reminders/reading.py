@@ -471,6 +471,31 @@ _THE = Phrases(("the", "my", "that", "this", "那个", "这个", "我的"), re.I
 _TIMER = Phrases(("timer", "timers", "定时器", "计时器", "倒计时"), re.IGNORECASE)
 
 
+def _cancelled(what: str, text: str, zh: bool) -> str:
+    """What a request to cancel names, from the words said after its verb: "all", every one of a kind ("all timers",
+    "所有闹钟"), a kind ("timer", "alarm"), or words of one ("dentist", "买菜")."""
+    if what.casefold().startswith(("all", "every", "each", "所有", "全部")) or (not what and "清空" in text):
+        what = "all"  # "清空提醒": every one of them
+        if _TIMER.search(text):
+            what = "所有定时器" if zh else "all timers"  # "remove all my timers": the timers, not every reminder
+        elif ("闹钟" if zh else "alarm") in text.casefold():
+            what = "所有闹钟" if zh else "all alarms"
+    elif zh and not what and ("全部" in text or "都" in text) and "提醒" in text and not _TIMER.search(text) \
+            and "闹钟" not in text:
+        what = "all"  # "把提醒全部删掉", "提醒都删了": every one (of a kind said, the tool asks which)
+    if the := _THE.match(what):
+        what = what[the.end():].strip()
+    if zh:  # "买菜的那个提醒": the one about 买菜
+        for that in ("的那个", "那个", "的那条", "那条", "的这个", "这个"):
+            what = what.removesuffix(that)
+        what = what.removesuffix("的")
+    if not what and _TIMER.search(text):
+        what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
+    elif not what and ("闹钟" if zh else "alarm") in text.casefold():
+        what = "闹钟" if zh else "alarm"  # "cancel my alarm": an alarm, not any reminder
+    return what
+
+
 @unread_when_unfit
 def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     """The request ``question`` makes of reminders, when it certainly makes one; else ``None``. One that sets a
@@ -495,27 +520,7 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     if cancel is not None and (zh or any(kind in text.casefold() for kind in ("reminder", "timer", "alarm")) or
                    (_last_word(text) in ("one", "ones") and " and " not in what_said and
                     len(what_said.split()) <= 3 and _last_word(what_said) not in ("next", "previous", "other", "same"))):
-        what = what_said
-        if what.casefold().startswith(("all", "every", "each", "所有", "全部")) or (not what and "清空" in text):
-            what = "all"  # "清空提醒": every one of them
-            if _TIMER.search(text):
-                what = "所有定时器" if zh else "all timers"  # "remove all my timers": the timers, not every reminder
-            elif ("闹钟" if zh else "alarm") in text.casefold():
-                what = "所有闹钟" if zh else "all alarms"
-        elif zh and not what and ("全部" in text or "都" in text) and "提醒" in text and not _TIMER.search(text) \
-                and "闹钟" not in text:
-            what = "all"  # "把提醒全部删掉", "提醒都删了": every one (of a kind said, the tool asks which)
-        if the := _THE.match(what):
-            what = what[the.end():].strip()
-        if zh:  # "买菜的那个提醒": the one about 买菜
-            for that in ("的那个", "那个", "的那条", "那条", "的这个", "这个"):
-                what = what.removesuffix(that)
-            what = what.removesuffix("的")
-        if not what and _TIMER.search(text):
-            what = "定时器" if zh else "timer"  # "cancel the timer": the kind is what it names
-        elif not what and ("闹钟" if zh else "alarm") in text.casefold():
-            what = "闹钟" if zh else "alarm"  # "cancel my alarm": an alarm, not any reminder
-        return RemindersArgs(action="cancel", target=what)
+        return RemindersArgs(action="cancel", target=_cancelled(what_said, text, zh))
     if not zh:
         text = _ask_first(text)  # "i have an appointment tomorrow at 9 remind me": "remind me i have …"
     repeat, anchor, text = _repeat_in(text, zh)  # "every weekday at 9", "每天早上8点": read once, then set aside

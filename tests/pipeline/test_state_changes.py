@@ -167,6 +167,19 @@ async def test_another_one_right_after_a_reminder_sets_one_more_like_it(fake, ma
                          ("take my pills", "11-28 08:00")]
 
 
+@pytest.mark.parametrize("first, then, due", [
+    ("set an alarm for 6:30", "and another one at 7", "11-28 07:00"),  # was 19:00 today
+    ("wake me up at 8 on saturday", "another at 9", "11-28 09:00"),
+    ("remind me at 5pm to call mum", "another one at 6", "11-27 18:00"),
+])
+async def test_another_one_at_a_bare_hour_is_that_hour_of_the_one_just_set_s_morning_or_evening(fake, make_app, first,
+                                                                                                  then, due):
+    app = make_app(clock=CLOCK)
+    just_set = await app.ask(first)
+    more = await app.ask(then, session_id=just_set.session_id)
+    assert more.ok and more.model_calls == 0 and due in [d for _, d in _due(app)], more.answer
+
+
 @pytest.mark.parametrize("then", ["push it to 5pm", "make it 7pm", "改到下午5点", "another one at 9pm"])
 async def test_a_change_after_any_other_turn_moves_nothing(fake, make_app, then):
     fake.handler = Script(router={"route": "chat"}).always("responder", "OK.").always("decide", "OK.")

@@ -267,8 +267,17 @@ class Reminders(Tool[RemindersArgs]):
                 when = f"{at.date().isoformat()} at {at:%H:%M}"
             return [RemindersArgs(action="change", target=str(last["id"]), when=when)]
         if (again := another(question)) is not None:
-            return [RemindersArgs(action="set", when=again, text=str(last.get("text") or ""),
-                                  kind="timer" if last.get("kind") == "timer" else "reminder")]
+            from tools.reminders.reading import Due, due
+
+            more = RemindersArgs(action="set", when=again, text=str(last.get("text") or ""),
+                                 kind="timer" if last.get("kind") == "timer" else "reminder")
+            now = self.now()
+            if last.get("due") and last.get("kind") != "timer" and (next_at := due(again, now).at) is not None:
+                # "another one at 7" after tomorrow's 6:45 alarm: 7 of that morning, not 19:00 today
+                placed = _on_its_day(next_at, datetime.fromisoformat(str(last["due"])).astimezone(now.tzinfo), again,
+                                     now)
+                more.read_at(Due(at=placed))
+            return [more]
         return None
 
     @unread_when_unfit

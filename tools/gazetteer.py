@@ -527,8 +527,9 @@ def _name_runs(text: str, exclude: AbstractSet[str]) -> list[list[re.Match[str]]
         # after "in", or after a run of them joined by "and", "or" or a comma ("weather in paris and london")
         run = current or (runs[-1] if runs else [])
         listed = bool(run) and run[0].start() in placed and text[run[-1].end():w.start()].casefold() in _LIST_JOINS
-        after_preposition = lower and (bool(_PREPOSITION.search(text[:w.start()])) or listed)
-        if bool(_PREPOSITION.search(text[:w.start()])) or listed:
+        placing = listed or bool((lower or name_like) and _PREPOSITION.search(text[:w.start()]))
+        after_preposition = lower and placing
+        if placing:
             placed.add(w.start())
         lower_ok = lower and ((adjacent and lower_run) or (not current and after_preposition))
         if adjacent and word in _NAME_ENDS and not lower_run:

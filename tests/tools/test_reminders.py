@@ -614,6 +614,10 @@ async def test_a_reminder_every_two_hours_comes_back_two_hours_after_each_and_af
     (again,) = book.listed()
     assert again.due.astimezone(london) == datetime(2026, 11, 27, 11, 0, tzinfo=london)
     assert again.what(zh=False) == "drink water (every 2 hours)" and again.what(zh=True) == "drink water(每2小时)"
+    hourly, ninety = replace(again, span=3600), replace(again, span=5400)  # one whole unit alone says no "1"
+    assert hourly.what(zh=False) == "drink water (every hour)" and hourly.what(zh=True) == "drink water(每小时)"
+    assert ninety.what(zh=False) == "drink water (every 1 hour 30 minutes)"  # was "every hour 30 minutes"
+    assert ninety.what(zh=True) == "drink water(每1小时30分钟)"
     now = datetime(2026, 11, 27, 16, 30, tzinfo=london)  # the daemon was off from 10 to 16:30
     assert [r.text for r in await firer.fire_due()] == ["drink water"]
     (again,) = book.listed()

@@ -77,13 +77,16 @@ def _row(r: sqlite3.Row) -> Reminder:
 _WEEKDAYS_ZH = "一二三四五六日"
 
 
+_ONE_UNIT = {"1 hour": "hour", "1 minute": "minute", "1小时": "小时", "1分钟": "分钟"}
+
+
 def repeat_said(repeat: str, due: datetime, zh: bool, span: float | None = None) -> str:
     """How a reminder comes back, as a person says it: "every day", "every weekday", "every Monday", "every 2 hours"
     / "每天", "每2小时"…"""
     day = due.astimezone()
     if repeat == "interval":  # "every 2 hours", "every hour", "每2小时", "每小时"
         length = span_said(span or 0, zh)
-        length = length.removeprefix("1") if zh and length[1:2] in ("小", "分") else length.removeprefix("1 ")
+        length = _ONE_UNIT.get(length, length)  # one whole unit is said without its 1; "1 hour 30 minutes" with it
         return f"每{length}" if zh else f"every {length}"
     if repeat == "daily":
         return "每天" if zh else "every day"

@@ -566,8 +566,8 @@ def _repeat_in(text: str, zh: bool) -> tuple[str, str, str]:
     g = m.groupdict()
     rest = (text[:m.start()] + " " + text[m.end():]).strip() if not zh else text[:m.start()] + text[m.end():]
     rest = " ".join(rest.split())
-    if g.get("span") or g.get("hourly") or g.get("zspan"):  # "every 2 hours": again each time that span has passed
-        return _every(g.get("span") or ("1 hour" if g.get("hourly") else "") or g.get("zspan") or "", zh, rest)
+    if span := _every_said(g):  # "every 2 hours": again each time that span has passed
+        return _every(span, zh, rest)
     if zh:
         for daily in ("每天", "每日", "天天") if not g.get("daily") else ():  # "工作日每天早上7点": the weekdays said twice
             rest = rest.replace(daily, "")
@@ -605,9 +605,13 @@ def interval_said(question: str) -> float | None:
     text = request_text(question)
     zh = bool(CJK.search(text))
     m = (_ZH_REPEAT if zh else _EN_REPEAT).search(text)
-    g = m.groupdict() if m is not None else {}
-    span = g.get("span") or ("1 hour" if g.get("hourly") else "") or g.get("zspan") or ""
+    span = _every_said(m.groupdict()) if m is not None else ""
     return _span_of(span, zh)[1] if span else None
+
+
+def _every_said(g: dict[str, str | None]) -> str:
+    """The span a repeat pattern's match says it comes back after ("2 hours", "hour" for "hourly", "两个小时"), or ""."""
+    return g.get("span") or ("1 hour" if g.get("hourly") else "") or g.get("zspan") or ""
 
 
 def _every(span: str, zh: bool, rest: str) -> tuple[str, str, str]:

@@ -567,24 +567,27 @@ def test_a_reminder_that_comes_back_keeps_its_wall_time_across_a_daylight_saving
     assert next_after("weekly", saturday) == datetime(2026, 10, 31, 9, 0, tzinfo=london)
 
 
+class _Took:
+    """A notification service that takes every notification."""
+
+    why = ""
+
+    async def send(self, title, body, buttons=()):
+        return True
+
+    def warn_once(self, key, line):
+        pass
+
+
 async def test_a_reminder_that_comes_back_is_kept_again_once_shown(tmp_path):
     from assistant.reminders import Firer
-
-    class Took:
-        why = ""
-
-        async def send(self, title, body, buttons=()):
-            return True
-
-        def warn_once(self, key, line):
-            pass
 
     book = _book(tmp_path)
     london = ZoneInfo("Europe/London")
     now = datetime(2026, 11, 27, 9, 0, 5, tzinfo=london)
     book.add("reminder", "take my pills", datetime(2026, 11, 27, 9, 0, tzinfo=london), "en", now, wall=True,
              repeat="daily")
-    firer = Firer(book.path, notifier=Took(), clock=lambda: now)  # type: ignore[arg-type]
+    firer = Firer(book.path, notifier=_Took(), clock=lambda: now)  # type: ignore[arg-type]
     assert [r.text for r in await firer.fire_due()] == ["take my pills"]
     (again,) = book.listed()
     assert again.text == "take my pills" and again.repeat == "daily"
@@ -595,21 +598,12 @@ async def test_a_reminder_that_comes_back_is_kept_again_once_shown(tmp_path):
 async def test_a_reminder_every_two_hours_comes_back_two_hours_after_each_and_after_a_gap_at_the_next_ahead(tmp_path):
     from assistant.reminders import Firer
 
-    class Took:
-        why = ""
-
-        async def send(self, title, body, buttons=()):
-            return True
-
-        def warn_once(self, key, line):
-            pass
-
     book = _book(tmp_path)
     london = ZoneInfo("Europe/London")
     now = datetime(2026, 11, 27, 9, 0, 5, tzinfo=london)
     book.add("reminder", "drink water", datetime(2026, 11, 27, 9, 0, tzinfo=london), "en", now, wall=False,
              span=7200, repeat="interval")
-    firer = Firer(book.path, notifier=Took(), clock=lambda: now)  # type: ignore[arg-type]
+    firer = Firer(book.path, notifier=_Took(), clock=lambda: now)  # type: ignore[arg-type]
     assert [r.text for r in await firer.fire_due()] == ["drink water"]
     (again,) = book.listed()
     assert again.due.astimezone(london) == datetime(2026, 11, 27, 11, 0, tzinfo=london)

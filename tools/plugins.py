@@ -26,7 +26,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, ValidationError
 
 from tools.base import TOOL_NAME, Finding, KeyFact, LocalText, Permissions, PreviousTurn, Tool, ToolResult, Verdict
-from tools.jail import Decision, Grants, Request, worker_command, worker_env
+from tools.jail import Decision, Grants, Request, new_home, worker_command, worker_env
 from tools.logfile import note, open_log
 
 GROUP = "assistant.tools"
@@ -271,7 +270,7 @@ class HookHost:
         """Start the process (without waiting for it)."""
         if self.proc is not None:
             return
-        self.home = tempfile.mkdtemp(prefix="assistant-plugin-")
+        self.home = new_home("plugin")
         env = worker_env(False, self.home)
         stderr: Any = open_log(self.log) or subprocess.DEVNULL  # best effort: a read-only home stops no plugin
         try:

@@ -179,6 +179,31 @@ def test_killed_and_restarted_loses_nothing(home, daemon_env, fake):
         d.stop()
 
 
+def test_a_killed_daemon_s_worker_folders_go_with_the_next_start(home, daemon_env, tmp_path):
+    """Killed, the daemon cannot remove its tools' private folders; the next start does (and a clean stop leaves
+    none)."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**daemon_env, "TMPDIR": str(tmp)}
+
+    def homes() -> set[Path]:
+        return set(tmp.glob("assistant-*/tool-*"))
+
+    d = Daemon(home, env).start()
+    assert list(d.client.ask("what is 2+3"))[-1]["ok"]
+    first = homes()
+    assert first and all(f"tool-{d.proc.pid}-" in p.name for p in first)
+    d.stop(signal.SIGKILL)
+    assert homes() == first
+    d = Daemon(home, env).start()
+    try:
+        assert list(d.client.ask("what is 2+3"))[-1]["ok"]
+        assert homes() and not homes() & first
+    finally:
+        d.stop()
+    assert not homes()
+
+
 def test_a_decline_through_the_daemon_is_no_answer_to_a_script(daemon, daemon_env):
     p = subprocess.run([sys.executable, "-m", "assistant", "ask", "--json", "--debug", "play some music"],
                        env=daemon_env, capture_output=True, text=True, timeout=60)

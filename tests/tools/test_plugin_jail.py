@@ -95,10 +95,14 @@ def plugin_processes(root: str = "/tmp") -> set[int]:
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if os.readlink(entry / "cwd").startswith((f"{root}/assistant-plugin-", f"{root}/assistant-tool-")):
-                    found.add(int(entry.name))
+                cwd = Path(os.readlink(entry / "cwd"))
             except OSError:
                 continue
+            # <root>/assistant-<uid>[-<ns>]/plugin-<pid>-<random> (tools.jail.homes), or <root>/assistant-plugin-<random>
+            if cwd.parent.parent == Path(root) and cwd.parent.name.startswith("assistant-") \
+                    and cwd.name.startswith(("plugin-", "tool-")) \
+                    or cwd.parent == Path(root) and cwd.name.startswith(("assistant-plugin-", "assistant-tool-")):
+                found.add(int(entry.name))
     return found
 
 

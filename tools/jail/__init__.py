@@ -4,7 +4,8 @@ outside imports one of them, and none of them imports a tool, a plugin host or t
 
 - :class:`SandboxRunner` runs a tool's ``run()`` in a warm confined worker (``runner``, ``worker``), forked from a
   :class:`Zygote` for our own pure tools (``zygote``);
-- :func:`worker_command` and :func:`worker_env` start such a worker by hand (the plugins' rule hosts);
+- :func:`worker_command`, :func:`worker_env` and :func:`new_home` start such a worker by hand (the plugins' rule
+  hosts); ``homes`` makes each worker's private folder where the next process removes it if this one dies;
 - :func:`mcp_command` wraps an MCP server's command line in the same jail (``mcp_launch``);
 - :class:`Grants` (with :class:`Decision`, :class:`Request`, :func:`refusal`) is what the user granted a plugin or
   a server, and what can never be granted;
@@ -26,6 +27,7 @@ except OSError:  # launched in a folder since removed
 
 if TYPE_CHECKING:
     from tools.jail.env import worker_env
+    from tools.jail.homes import new_home
     from tools.jail.grants import Decision, Grants, Request, refusal
     from tools.jail.enforced import JailReport, report
     from tools.jail.runner import SandboxRunner
@@ -33,12 +35,13 @@ if TYPE_CHECKING:
 
 _FROM = {
     "SandboxRunner": "tools.jail.runner", "Zygote": "tools.jail.zygote", "worker_env": "tools.jail.env",
+    "new_home": "tools.jail.homes",
     **dict.fromkeys(("Decision", "Grants", "Request", "refusal"), "tools.jail.grants"),
     **dict.fromkeys(("JailReport", "report"), "tools.jail.enforced"),
 }
 
 __all__ = ["LAUNCHED_IN", "Decision", "Grants", "JailReport", "Request", "SandboxRunner", "Zygote", "mcp_command",
-           "refusal", "report", "worker_command", "worker_env"]
+           "new_home", "refusal", "report", "worker_command", "worker_env"]
 
 
 def worker_command() -> list[str]:

@@ -11,7 +11,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from pydantic import BaseModel
 
 from tools.base import LocalText, Tool, ToolResult, run_direct
 from tools.jail.env import worker_env
+from tools.jail.homes import new_home
 from tools.jail.zygote import Forked, Zygote, eligible
 from tools.logfile import open_log
 
@@ -66,7 +66,7 @@ class Worker:
     @classmethod
     async def start(cls, tool: Tool, limits: dict[str, Any], log: Path | None, zygote: Zygote | None = None) -> "Worker":
         perms = tool.permissions
-        home = tempfile.mkdtemp(prefix="assistant-tool-")  # its working directory: private and empty
+        home = new_home("tool")  # its working directory: private and empty
         env = worker_env(bool(perms.network), home)
         for d in perms.files:  # created out here: inside, the tool may not touch their parents
             Path(d).mkdir(parents=True, exist_ok=True)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import platform
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,3 +26,11 @@ def pct(values: list[float], p: float) -> float:
 
 def machine() -> dict[str, object]:
     return {"cores": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(terse=True)}
+
+
+def scratch(prefix: str = "script-") -> Path:
+    """A new empty folder for this run's files, removed when the script exits (an evaluation builds a home per
+    conversation or per set; thousands were left in the temporary folder)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder

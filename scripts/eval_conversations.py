@@ -26,13 +26,12 @@ os.environ["TZ"] = "UTC"  # the answers' times are the fixed clock's, whatever t
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import defaultdict  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-from _common import ROOT  # noqa: E402
+from _common import ROOT, scratch  # noqa: E402
 from fake_ollama import FakeOllama, Script  # noqa: E402
 
 from assistant.app import build_assistant  # noqa: E402
@@ -75,7 +74,7 @@ async def run(conversations: list[Conversation]) -> list[tuple[Conversation, boo
     results = []
     try:
         for conversation in conversations:
-            tmp = Path(tempfile.mkdtemp(prefix="conversation-"))
+            tmp = scratch("conversation-")
             app = build_assistant(Settings(ollama_host=fake.url, model="m", backend="ollama", clock=CLOCK),
                                   Paths(tmp / "config", tmp / "data", tmp / "cache", tmp / "log"))
             session, last = None, None

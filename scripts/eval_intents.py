@@ -33,13 +33,12 @@ import collections
 import json
 import re
 import sys
-import tempfile
 import time
 import traceback
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT
+from _common import ROOT, scratch
 
 from assistant.app import build_registry
 from assistant.config import Settings
@@ -198,7 +197,7 @@ def main() -> int:
     if not (args.data / "intents.json").exists():
         sys.exit(f"no intents.json under {args.data}: give --data the folder of the shared utterances")
     rows, _ = load(args.data, args.intent)
-    tmp = Path(tempfile.mkdtemp(prefix="intents-"))
+    tmp = scratch("intents-")
     paths = Paths(tmp / "config", tmp / "data", tmp / "cache", tmp / "log")
     paths.ensure()
     settings = Settings(clock=CLOCK, home_city=args.home_city)

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from _common import ROOT
+from _common import ROOT, scratch
 
 import eval_intents as E
 from assistant.app import build_registry
@@ -40,7 +39,7 @@ def main() -> int:
     parser.add_argument("--show", type=int, default=0, help="print N of the requests not read by rule")
     args = parser.parse_args()
     rows = [line.rstrip("\n").split("\t", 1) for line in args.file.read_text(encoding="utf-8").splitlines() if line.strip()]
-    tmp = Path(tempfile.mkdtemp())
+    tmp = scratch("phrasings-")
     paths = Paths(tmp / "config", tmp / "data", tmp / "cache", tmp / "log")
     paths.ensure()
     settings = Settings(clock=E.CLOCK)

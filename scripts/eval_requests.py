@@ -24,11 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections import defaultdict
-from pathlib import Path
 
-from _common import ROOT
+from _common import ROOT, scratch
 
 from assistant.app import build_registry
 from assistant.config import Settings
@@ -316,7 +314,7 @@ def main() -> None:
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print up to N misses of each set")
     ap.add_argument("--set", default="", help="only the wrapper sets whose name holds this (tuned, first, second)")
     args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="requests-"))
+    tmp = scratch("requests-")
     paths = Paths(tmp / "config", tmp / "data", tmp / "cache", tmp / "log")
     paths.ensure()
     settings = Settings()

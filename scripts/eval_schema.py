@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import machine
+from _common import machine, scratch
 from fake_ollama import FakeOllama, Reply
 from fake_open_meteo import FakeOpenMeteo
 
@@ -100,7 +100,7 @@ def main() -> None:
     backends: list[tuple[str, dict[str, Any]]] = [("capable", {"backend": "ollama"}), ("sloppy", {"backend": "ollama"})]
     gguf = embedded.default_model_path() if embedded.available() else None
     if gguf:
-        own = Path(tempfile.mkdtemp()) / "my-tiny-0.5b.gguf"
+        own = scratch("schema-") / "my-tiny-0.5b.gguf"
         os.symlink(gguf, own)
         backends.append(("embedded grammar", {"backend": "embedded", "embedded_model": str(own),
                                               "model_trust": "trusted"}))

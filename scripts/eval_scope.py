@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT  # noqa: F401 - puts tests/fakes on the path
+from _common import ROOT, scratch  # noqa: F401 - puts tests/fakes on the path
 from fake_ollama import FakeOllama, Reply
 
 from assistant.app import build_assistant
@@ -67,7 +67,7 @@ def models() -> list[tuple[str, dict[str, Any]]]:
     gguf = embedded.default_model_path() if embedded.available() else None
     if gguf:
         out.append(("built-in", {"backend": "embedded"}))
-        own = Path(tempfile.mkdtemp()) / "my-tiny-0.5b.gguf"
+        own = scratch("scope-") / "my-tiny-0.5b.gguf"
         os.symlink(gguf, own)
         out.append(("own small GGUF", {"backend": "embedded", "embedded_model": str(own)}))
     else:

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from typing import Any
 from pathlib import Path
 
-from _common import ROOT
+from _common import ROOT, scratch
 from fake_ollama import FakeOllama, Reply, Script
 from fake_open_meteo import FakeOpenMeteo
 from oracle import grounded
@@ -107,7 +107,7 @@ def main() -> None:
     args = ap.parse_args()
     rows = load(args.data)
 
-    tmp = Path(tempfile.mkdtemp(prefix="utterances-"))
+    tmp = scratch("utterances-")
     paths = Paths(tmp / "config", tmp / "data", tmp / "cache", tmp / "log")
     paths.ensure()
     settings = Settings()

@@ -29,7 +29,10 @@ from tools import Registry
     ("can you set the temp to 69", "control the lights and devices in your home"),
     # in Chinese, the thing named between the verb and what it is ("播放周杰伦的歌", "打开客厅的灯")
     ("播放周杰伦的歌", "播放音乐或视频"), ("来一首邓紫棋的歌", "播放音乐或视频"), ("放点轻松的音乐", "播放音乐或视频"),
-    ("打开客厅的灯", "控制家里的灯和设备"), ("关掉卧室的空调", "控制家里的灯和设备"), ("帮我关一下灯", "控制家里的灯和设备"),
+    ("打开客厅的灯", "控制家里的灯和设备"),
+    # calls and messages as people ask for them: the verb first, the one called after it
+    ("呼叫王希", "打电话"), ("我要打电话给李四", "打电话"), ("打给孩子的爸", "打电话"), ("你给朴叔打电话", "打电话"),
+    ("请拨幺幺零", "打电话"), ("发信息给盛吉", "发邮件或消息"), ("写短信给小王", "发邮件或消息"), ("传简讯给家里", "发邮件或消息"), ("关掉卧室的空调", "控制家里的灯和设备"), ("帮我关一下灯", "控制家里的灯和设备"),
 ])
 async def test_an_action_no_tool_performs_is_said_out_of_reach_with_no_call(fake, make_app, question, said):
     result = await make_app(model="qwen2.5:0.5b", model_trust="untrusted").ask(question)
@@ -77,7 +80,7 @@ async def test_on_the_built_in_model_too_and_not_as_too_small(fake, make_app):
 
 @pytest.mark.parametrize("question", ["how do I send an email in Python?", "what is an alarm clock?",
                                       "call of duty tips", "order of operations in maths", "open source licences?",
-                                      "set theory basics"])
+                                      "set theory basics", "呼叫转移怎么设置", "发消息怎么撤回", "拨打电话的英文是什么"])
 def test_questions_about_actions_are_questions(question):
     assert out_of_reach(question, Registry([])) is None
 

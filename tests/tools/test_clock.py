@@ -448,6 +448,16 @@ async def routed(tool: Clock, question: str) -> str:
     ("北京时间下午三点是纽约几点", "北京15:00是纽约02:00(UTC+8 与 UTC-5)。"),
     ("北京时间晚上八点，纽约是几点", "北京20:00是纽约07:00(UTC+8 与 UTC-5)。"),
     ("三亚下午两点是伦敦几点", "三亚14:00是伦敦06:00(UTC+8 与 UTC+0)。"),
+    # as requests translated from English word them: a place's time changed into another's, now or at a time said,
+    # "X 比 Y 快几个小时", whether two places have a difference, whether today is a given weekday
+    ("把纽约时间换算成伦敦时间", "伦敦比纽约快5小时(UTC+0 与 UTC-5)。"),
+    ("东部时间和太平洋时间相差多少", "东部时间比太平洋时间快3小时(UTC-5 与 UTC-8)。"),
+    ("请把北京时间早上九点换算成东京时间", "北京09:00是东京10:00(UTC+8 与 UTC+9)。"),
+    ("如果伦敦是晚上十点，东京是几点", "伦敦22:00是东京次日07:00(UTC+0 与 UTC+9)。"),
+    ("悉尼比北京快几个小时", "悉尼比北京快3小时(UTC+11 与 UTC+8)。"),
+    ("纽约比北京慢多久", "北京比纽约快13小时(UTC+8 与 UTC-5)。"),
+    ("东京和北京有时差吗", "东京比北京快1小时(UTC+9 与 UTC+8)。"),
+    ("今天是星期一吗", "今天是星期日(2026年11月22日)。"), ("明天是不是周五", "明天是星期一(2026年11月23日)。"),
 ])
 async def test_questions_in_other_words(clock, question, expected):
     assert await routed(clock(), question) == expected

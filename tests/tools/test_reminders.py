@@ -105,6 +105,25 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("过十分钟叫我一下", NOW + timedelta(minutes=10), "", "reminder"),  # was about "一下"
     ("remind me that i have an appointment twelve o clock on saturday", NOW.replace(day=28, hour=12, minute=0),
      "i have an appointment", "reminder"),  # "o clock" written apart: the hour, not part of the subject
+    # Chinese as requests translated from English are worded: a weekday's numeral before the hour is its own, the
+    # minutes after 点 said without 分, the alarm set to its time with 为, the time first and the verb after it
+    ("提醒我周六十二点有个预约", NOW.replace(day=28, hour=12, minute=0), "有个预约", "reminder"),  # not week 62
+    ("星期五十点半提醒我开会", NOW.replace(day=27, hour=10, minute=30), "开会", "reminder"),
+    ("帮我把闹钟定在六点四十五", NOW.replace(day=27, hour=6, minute=45), "", "reminder"),  # was 6:00 about "四十五"
+    ("明天六点零五叫醒我", NOW.replace(day=27, hour=6, minute=5), "", "reminder"),
+    ("七点一刻叫醒我", NOW.replace(day=27, hour=7, minute=15), "", "reminder"),
+    ("设置闹钟为早上七点", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),  # was about "为"
+    ("定个闹钟在明天早上7点", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),
+    ("我想要一个明天早上七点的叫醒闹钟", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),
+    ("我需要一个五分钟的计时器", NOW + timedelta(minutes=5), "", "timer"),
+    ("开始一个十分钟的计时", NOW + timedelta(minutes=10), "", "timer"),  # was about "始一个"
+    ("早上7点给我设个闹钟", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),
+    ("为明天下午三点的会议设置一个提醒", NOW.replace(day=27, hour=15, minute=0), "会议", "reminder"),
+    # the weekend said with a time: its first day (was at 9 today, about "this weekend to call mom")
+    ("remind me this weekend at 9 to call mom", NOW.replace(day=28, hour=9, minute=0), "call mom", "reminder"),
+    ("wake me up at 8 on the weekend", NOW.replace(day=28, hour=8, minute=0), "", "reminder"),
+    ("周末早上九点叫我", NOW.replace(day=28, hour=9, minute=0), "", "reminder"),
+    ("下周末十点提醒我去爬山", NOW.replace(month=12, day=5, hour=10, minute=0), "去爬山", "reminder"),
 ])
 def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question, when, text, kind):
     request = read(question)
@@ -127,6 +146,14 @@ def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question
     ("我明天有什么安排", "list", ""), ("我下午有什么安排", "list", ""), ("把所有提醒都删了", "cancel", "all"),
     ("把提醒全部删掉", "cancel", "all"), ("把闹钟都关了", "cancel", "闹钟"),  # 闹钟: the tool asks which when several
     ("我后天有什么提醒", "list", ""), ("下周有什么安排", "list", ""), ("取消买菜的那个提醒", "cancel", "买菜"),
+    # whether one is set, when it rings, the next one, what is left of a timer, each asked in other words
+    ("我设闹钟了吗", "list", ""), ("我有没有设早上叫我起床的闹钟", "list", ""),  # was a reminder set about "有没有设"
+    ("明天的闹钟定了没有", "list", ""), ("我的起床闹钟定的是几点", "list", ""), ("闹钟响的时间是几点", "list", ""),
+    ("下一个闹钟", "list", ""), ("下一个提醒是什么时候", "list", ""), ("请告诉我工作日早上的闹钟时间", "list", ""),
+    ("你设了哪些闹钟时间", "list", ""), ("我现在设了哪些闹钟", "list", ""), ("我一共设了几个闹钟", "list", ""),
+    ("我明天早上有闹钟吗", "list", ""), ("定时器还剩多久", "list", ""), ("计时器还有几分钟", "list", ""),
+    ("删掉提醒2号", "cancel", "2"), ("去掉闹钟3", "cancel", "3"),
+    ("我周五下午有什么安排", "list", ""), ("下周一有什么提醒", "list", ""), ("不要明天早上的闹钟了", "cancel", "明天早上"),
 ])
 def test_listing_and_cancelling_in_words(question, action, target):
     request = read(question)
@@ -136,9 +163,37 @@ def test_listing_and_cancelling_in_words(question, action, target):
 @pytest.mark.parametrize("question", ["how do reminders work?", "I set a timer yesterday and it rang",
                                       "remind me what the capital of France is", "提醒是什么意思", "日程是什么意思",
                                       "什么是待办事项", "清空购物车", "日程表怎么做", "帮我安排一下明天的行程", "你有什么安排",
+                                      "怎么设闹钟", "有没有设置闹钟的功能", "告诉我怎么设闹钟", "你会设闹钟吗", "我想要一个新闹钟",
+                                      "你有闹钟吗",
                                       "my alarm didn't go off this morning", "what is 10 minutes in seconds?"])
 def test_what_only_mentions_reminders_is_no_request(question):
     assert read(question) is None
+
+
+@pytest.mark.parametrize("question", [
+    "remind me next week at 10 to call bob", "remind me to call bob next week at 10", "remind me at 10 next month to pay rent",
+    "remind me to call bob later this week at 5", "remind me in spring at 10 to plant the tomatoes",
+    "remind me at 9 sometime next week to renew my passport", "明年五点提醒我", "月底十点提醒我交房租",
+])
+def test_a_stretch_of_time_the_time_does_not_read_is_left_to_the_model(question):
+    """A week, a month or a season said beside a time of day: the reminder would be set today at that hour about
+    "next week to call bob"; the model reads it."""
+    assert read(question) is None
+
+
+@pytest.mark.parametrize("question", ["remind me next week to call bob", "remind me to pay rent next month",
+                                      "下个月提醒我交房租", "remind me sometime this week to book the dentist"])
+def test_a_stretch_of_time_with_no_hour_is_not_asked_its_hour(question):
+    """Asked "When should I remind you?", "at 10" had set a reminder today at 22:00 about nothing."""
+    from tools.reminders.reading import untimed
+
+    assert read(question) is None and untimed(question) is None
+
+
+@pytest.mark.parametrize("question", ["remind me at 5 to book next week's flights", "remind me at 5 to plan the summer holiday"])
+def test_a_stretch_of_time_inside_what_it_is_about_stays_its_words(question):
+    request = read(question)
+    assert request is not None and request.when == "at 5" and request.text.startswith(("book", "plan"))
 
 
 @pytest.mark.parametrize("when, problem", [

@@ -280,10 +280,10 @@ _PART_ALONE: _Rewrite = (
     lambda m: f"({m.group('n')}/{_PARTS[m.group('part').casefold().rstrip('s')]})")
 # Operations said in words: "double 37", "5 factorial", "raise 80 by 15%", "250的一半", "90的1/3" (to_digits has read
 # 三分之一), "37的两倍", "the square root of 2025", "sqrt of 81" (never "log of": natural or common?), "the cube root of
-# 27"; the Chinese names of a result: "45的倒数", "4的2次方根", "3次根号19", "2025的平方根", "27开立方".
+# 27"; the Chinese names of a result: "45的倒数", "5的阶乘", "4的2次方根", "3次根号19", "2025的平方根", "27开立方".
 _SAID_OPERATIONS = Forms([
     ("(double|twice) [of] {x}", "2*{x}"), ("(triple|thrice) [of] {x}", "3*{x}"),
-    ("{n} factorial", "factorial({n})"),
+    ("{n} factorial", "factorial({n})"), ("{n} 的 阶乘", "factorial({n})"), ("{n} 阶乘", "factorial({n})"),
     ("(increase|raise) {a} by {b} <percent>", "({a}*(1+{b}/100))"),
     ("(decrease|reduce|lower|cut) {a} by {b} <percent>", "({a}*(1-{b}/100))"),
     ("{x} 的 (一半|1半)", "({x}/2)"), ("{x} 的 {a}/{b}", "({x}*{a}/{b})"), ("{x} 的 {a} 倍", "({x}*{a})"),

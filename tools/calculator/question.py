@@ -21,7 +21,7 @@ _FILLER = lazy_compile(
     r"(?i)\b(?:what\s+is|what's|what’s|whats|how\s+much\s+is|calculate|compute|evaluate|please|pls|plz|tell\s+me|"
     r"(?:can|could)\s+(?:you|u)(?:\s+(?:do|solve|work\s+out))?|do|solve|work\s+out|figure\s+out|gimme|give\s+me|"
     r"quick\s+maths?|maths?|for\s+me|hey|yo|provide(?:\s+me\s+with|\s+me)?)\b"
-    r"|请问|请|帮我|给我|麻烦|计算一下|计算|算一算|算一下|算算|算|结果是|等于多少|等于几|是多少|得多少|等于|多少钱|多少|是几|你知不知道|你知道|你|您"
+    r"|请问|请|帮我|给我|麻烦|计算一下|计算|算一算|算一下|算算|算|的(?:答案|结果|得数)|(?:答案|得数)是|结果是|等于多少|等于几|是多少钱|是多少|得多少|等于|多少钱|多少|是几|你知不知道|你知道|你|您"
     # a price's words: "原价200元，打八折后多少钱" is 200打8折
     r"|原价|(?<=[\d零〇一二两三四五六七八九十百千万])\s*(?:块钱|块|元)|(?<=折)后|[,，]\s*(?=打)"
     r"|(?<=多少)啊|(?<=多少)呀"
@@ -52,7 +52,7 @@ _PERCENT_OF = Forms([
 
 
 _SPOKEN_ARITHMETIC = lazy_compile(r"[\d\s零〇一二两三四五六七八九十百千万亿点负+\-*/×÷^().%,.的平方立次幂百分之乘以上除加减去根号开"
-                                  r"保留位小数舍入取整到把打折、，与及和总均值数半倍分之倒差积商下跟然后再]+")
+                                  r"保留位小数舍入取整到把打折、，与及和总均值数半倍分之倒差积商下跟然后再阶]+")
 
 
 def percent_question(question: str) -> tuple[str, str] | None:

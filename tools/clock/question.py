@@ -37,7 +37,13 @@ _ZH_MINUTE = "(?:[一二三四五]?十[一二三四五六七八九]?|零?[一二
 # that fits is tried when one does not hold.
 _FORMS = Forms([(said, ask) for ask, said in (
     ("difference", "[<lead>] {place:zh_place} (和|与|跟|同) {other_place:zh_place} [的] (时差|时间差|相差几个小时|相差几小时|差几个小时|"
-                   "差几小时|差多少个小时|差多少小时) [(是多少|多少|有多少|是几个小时|是几小时|几个小时|几小时)]"),
+                   "差几小时|差多少个小时|差多少小时|相差多少个小时|相差多少小时|相差多少|差多少|相差多久|差多久|差几个钟头) "
+                   "[(是多少|多少|有多少|是几个小时|是几小时|几个小时|几小时)]"),
+    ("difference", "[<lead>] {place:zh_place} 比 {other_place:zh_place} (快|慢|早|晚) (几个小时|几小时|多少小时|多少个小时|几个钟头|多久) "
+                   "[(呢|啊)]"),
+    ("difference", "[<lead>] {place:zh_place} (和|与|跟|同) {other_place:zh_place} [之间] (有|有没有) 时差 [(吗|么|嘛|呢)]"),
+    # a place's time said in another's, now: "把纽约时间换算成伦敦时间"
+    ("difference", "[<lead>] 把 {place:zh_name} 时间 (换算|转换|折算|换|转) (成|为|到|成为) {other_place:zh_name} 时间 [(是多少|是几点)]"),
     ("difference", "[<lead>] [(what's|what is) the] time difference between {place} and {other_place}"),
     # a place's time against the time here: "what's the time difference with moscow", "is the time different in
     # moscow", "how many hours ahead is tokyo", "is london in a different time zone"
@@ -59,8 +65,11 @@ _FORMS = Forms([(said, ask) for ask, said in (
     ("convert", "[<lead>] (what time (is it|will it be|would it be)|(what's|what is) the time) in {other_place} "
                 "(when|if) the time (in|on) {place} is {at:clock}"),
     ("convert", "[<lead>] [(convert|what's|what is)] {at:clock} [in] {place:few} [time] (in|to) {other_place:few} [time]"),
-    ("convert", "[<lead>] {place:zh_name} [时间] {at:zh_clock} [(是|等于|相当于|的时候)] [(,|，)] {other_place:zh_name} [时间] "
-                "[是] (几点|几点钟|什么时间|几点了)"),
+    ("convert", "[<lead>] [(如果|假如|要是|当)] {place:zh_name} [时间] [(是|为)] {at:zh_clock} [(是|等于|相当于|的时候)] [(,|，)] [(那么|那)] "
+                "{other_place:zh_name} [时间] [(是|就是)] (几点|几点钟|什么时间|几点了)"),
+    # "请把北京时间早上九点换算成东京时间"
+    ("convert", "[<lead>] 把 {place:zh_name} [时间] {at:zh_clock} (换算|转换|折算|换|转) (成|为|到|成为) {other_place:zh_name} [时间] "
+                "[(是多少|是几点|几点)]"),
     # the zone of a place one may be in: "if i'm in japan, what time zone am i in", "what timezone would i be in if i
     # traveled to moscow"
     ("zone", "[<lead>] if (i'm|i am|you're|you are|we're|we are|i was|i were) in {place} [,] what (timezone|time zone) "
@@ -98,6 +107,8 @@ _FORMS = Forms([(said, ask) for ask, said in (
     ("calendar", "[<lead>] (is|was|will) {date:year_said} [be] a leap year"),
     ("calendar", "[<lead>] {date:zh_period_said} [(一共|总共|共)] (有|是) (多少|几) 天"),
     ("calendar", "[<lead>] {date:zh_period_said} (是|是不是|算) 闰年 [(吗|么|嘛)]"),
+    # whether a day is a weekday: "今天是星期一吗", "明天是不是周五" (answered with the day's weekday)
+    ("weekday", "[<lead>] {date:zh_day} (是|是不是) (星期|周|礼拜) (一|二|三|四|五|六|日|天) [(吗|么|嘛|呢)]"),
     ("date", "[<lead>] when is {date}"),
     ("date", "[<lead>] (what's|what is) the date {date}"),
     ("date", "[<lead>] what date (is it|will it be|was it) {date:ahead}"),
@@ -107,7 +118,7 @@ _FORMS = Forms([(said, ask) for ask, said in (
    phrases={"lead": "(请问|请|帮我查一下|帮我查|查一下|你知道|please|tell me|do you know)"},
    kinds={"unit": ("days", "weeks", "months")},
    types={"text": r".+?", "few": r"\S+(?:\s+\S+){0,3}?", "clock": r"[^\s,]+(?:\s?[ap]\.?m\.?)?",
-          "zh_place": r"[^\s,，]+?", "zh_name": r"[^\s,，\d]+?", "zh_date": r"[^到至]+?",
+          "zh_place": r"[^\s,，]+?", "zh_day": r"今天|明天|后天|昨天|前天|大后天", "zh_name": r"[^\s,，\d]+?", "zh_date": r"[^到至]+?",
           "zh_clock": rf"(?:{ZH_PART})?\s*(?:\d{{1,2}}|{_ZH_HOUR})\s*(?:点|时|:)\s*(?:半|(?:\d{{1,2}}|{_ZH_MINUTE})\s*分?|[一三]刻)?",
           "ahead": r"in\s+.+?|.+?\s+(?:from\s+now|ago|later)", "from_now": r".+?\s+(?:from\s+now|ago)",
           "zh_ahead": r"[^，,。？?\s]{1,10}?(?:以后|之后|后|以前|之前|前)", "zh_pass": r"过[^，,。？?\s]{1,8}?",
@@ -152,7 +163,7 @@ def is_here(place: str) -> bool:
 
 TIME_WORDS = Phrases((
     "几点", "多少分钟", "几分钟", "多少小时", "几个小时", "时间", "时差", "时区", "小时", "农历", "阴历", "星期几", "周几", "礼拜几", "几号",
-    "哪天", "多少天", "几天", "闰年", "leap year", "几个星期", "多少个星期", "几周", "多少周", "日期", "日子", "多久", "节", "放假", "假期", "哪一年", "哪年", "几几年", "几月", "time", "date", "day", "days", "weekday", "until",
+    "哪天", "多少天", "几天", "闰年", "(星期|周|礼拜) (一|二|三|四|五|六|日|天) (吗|么|嘛)", "是不是 (星期|周|礼拜)", "leap year", "几个星期", "多少个星期", "几周", "多少周", "日期", "日子", "多久", "节", "放假", "假期", "哪一年", "哪年", "几几年", "几月", "time", "date", "day", "days", "weekday", "until",
     "clock", "today", "today's", "timezone", "holidays", "holiday", *(f"{zone}{kind}t" for zone in "ecmp" for kind in "sd"),
     "utc", "gmt", "year", "month", "hours (ahead|behind)", "(far|much) (ahead|behind)", *HOLIDAY_WORDS), re.IGNORECASE)
 

@@ -138,6 +138,10 @@ _IDIOMS = ("四舍五入", "一半")  # rounding, and a half: said with numerals
 
 
 _RUN = lazy_compile(r"[零〇一二两三四五六七八九十百千万亿点负分之]+")
+# a weekday's numeral before an hour is its own: 周六十二点 is Saturday at 12, not week 62
+_WEEKDAY_HOUR = lazy_compile(r"(?<=周|期|拜)([一二三四五六])(?=[一二两三四五六七八九十]{1,3}[点时])")
+_KEPT = {c: chr(0x11 + i) for i, c in enumerate("一二三四五六")}  # kept out of the run as a character no numeral is
+_RESTORED = {ord(v): k for k, v in _KEPT.items()}
 MAX_RUN = 24  # characters: no number is written longer in Chinese; a longer run is left as it is (and keeps this linear)
 
 
@@ -152,7 +156,7 @@ def to_digits(text: str) -> str:
         import cn2an
     except ImportError:
         return text
-    guarded = _UNIT_TWO.sub("\x00", text)
+    guarded = _WEEKDAY_HOUR.sub(lambda m: _KEPT[m.group(1)], _UNIT_TWO.sub("\x00", text))
     for i, idiom in enumerate(_IDIOMS):
         guarded = guarded.replace(idiom, chr(1 + i))
 
@@ -169,7 +173,7 @@ def to_digits(text: str) -> str:
             except Exception:  # a run it cannot read is left for the model, never an error here
                 return run
 
-    out = _RUN.sub(convert, guarded).replace("\x00", "两")
+    out = _RUN.sub(convert, guarded).replace("\x00", "两").translate(_RESTORED)
     for i, idiom in enumerate(_IDIOMS):
         out = out.replace(chr(1 + i), idiom)
     return out

@@ -262,7 +262,11 @@ _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a r
              # first thing: the morning's start ("remind me first thing tomorrow": tomorrow morning, not "first thing" as
              # what it is about)
              "first thing tomorrow morning": "tomorrow morning", "first thing tomorrow": "tomorrow morning",
-             "first thing in the morning": "in the morning"}
+             "first thing in the morning": "in the morning",
+             # the weekend's first day, for a time said with it ("remind me this weekend at 9 to call mom" was at 9
+             # today, about "this weekend to call mom")
+             "this weekend": "on saturday", "on the weekend": "on saturday", "at the weekend": "on saturday",
+             "over the weekend": "on saturday", "next weekend": "next saturday"}
 _SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 
@@ -276,14 +280,56 @@ def _plain(text: str) -> str:
     digits, a time's words as a clock writes it."""
     text = unicodedata.normalize("NFKC", text).replace("闹铃", "闹钟")  # the alarm's other word
     low = text.lower()
-    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock", "call")):  # the pattern compiles only when needed
+    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock", "call", "weekend")):  # the pattern compiles only when needed
         text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[" ".join(m.group(0).lower().split())], text)
+    if "周末" in text:
+        text = _zh_weekend_timed(text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
-    if NUMERAL.search(text):
-        text = re.sub(r"[一二两三四五六七八九十百零]+(?=\s*(?:个半|个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|周(?![一二三四五六日天])|年|点|时|月|日|号))",
+    if NUMERAL.search(text):  # (a weekday's numeral is its own: 周六十二点 is Saturday at 12)
+        text = re.sub(r"(?<![周期拜])[一二两三四五六七八九十百零]+(?=\s*(?:个半|个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|周(?![一二三四五六日天])|年|点|时|月|日|号))",
                       lambda m: to_digits(m.group(0)), text)
+        # the minutes after the hour, said without 分: "六点四十五" is 6:45, "六点零五" 6:05
+        text = re.sub(r"(?<=\d点)[零一二三四五六七八九十]{1,3}(?![零一二三四五六七八九十百千万个小分秒天周月年号刻])",
+                      lambda m: to_digits(m.group(0)).rjust(2, "0"), text)
     text = EN_NUMBER.sub(_as_digits, text)
     return _clock_words(text)
+
+
+_ZH_WEEKENDS = (("下个周末", "下周六"), ("下周末", "下周六"), ("这个周末", "周六"), ("这周末", "周六"), ("本周末", "周六"), ("周末", "周六"))
+
+
+def _zh_weekend_timed(text: str) -> str:
+    """``text`` with a weekend said with its time ("周末早上9点", "下周末10点") as its first day, Saturday; a weekend said
+    otherwise ("周末的闹钟", "我周末有什么安排") as it was."""
+    for said, day in _ZH_WEEKENDS:
+        at = text.find(said)
+        if at >= 0:
+            after = text[at + len(said):at + len(said) + 6]
+            if any(c.isdigit() or c in "一二两三四五六七八九十" for c in after):
+                return text[:at] + day + text[at + len(said):]
+    return text
+
+
+# A stretch of time the reminder's time does not read, left beside what it is about ("next week to call bob", "call
+# bob later this week", "明年", "月底交房租"): the time read would not be the one meant, so the model reads it.
+_PERIODS = Phrases((
+    "[(later|sometime)] (this|next) (week|month|year|weekend|spring|summer|autumn|fall|winter)",
+    "[sometime] (later|early|earlier) (this|next|in the) (week|month|year)", "the week after next",
+    "[(at|by|before|towards|toward)] [the] (end|start|beginning|middle) of [(the|this|next)] (week|month|year)",
+    "[(in|during)] [the] (spring|summer|autumn|fall|winter)", "[in] (a few|a couple of|the next few|several) (days|weeks|months)",
+    "(one of these|some) days", "someday", "some day", "sometime", "eventually", "soon", "later on",
+    "in (january|february|march|april|may|june|july|august|september|october|november|december)",
+), re.IGNORECASE)
+_ZH_PERIODS = ("明年", "今年", "去年", "下个月", "下月", "这个月", "本月", "月底", "月初", "月中", "年底", "年初", "年中", "下周", "这周",
+               "本周", "周末", "春天", "夏天", "秋天", "冬天", "过几天", "改天", "过段时间", "以后", "将来", "最近", "有空")
+
+
+def _a_period_left(text: str, zh: bool) -> bool:
+    """Whether the words a reminder is about begin or end with a stretch of time no time was read from."""
+    if zh:
+        return text.startswith(_ZH_PERIODS) or text.endswith(_ZH_PERIODS)
+    said = text.strip()
+    return _PERIODS.match(said) is not None or any(m.end() == len(said) for m in _PERIODS.finditer(said))
 
 
 def _as_digits(m: re.Match[str]) -> str:
@@ -354,9 +400,13 @@ _EN_SET = lazy_compile(
     r"|(?P<dur>.+?)\s+(?P<kind2>timer|countdown)"
     r"|(?:timer|countdown)\s+(?:for\s+)?(?P<rest3>.+))$", re.IGNORECASE)
 _ZH_SET = lazy_compile(
-    r"^(?:(?:帮我|请|给我|麻烦)*(?:设置|设定|设个|定个|开个|来个|建个|加个|调个|订个|设|定|开|建|加|调|订)(?:一)?(?:个)?(?P<rest>.*?)(?:的)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒|计时)(?P<after>.*)"
+    r"^(?:(?:帮我|请|给我|麻烦)*(?:设置|设定|设个|定个|开个|来个|建个|加个|调个|订个|开始|启动|设|定|开|建|加|调|订)(?:一)?(?:个)?(?:我的)?(?P<rest>.*?)(?:的)?(?:叫醒|起床)?(?P<kind>闹钟|定时器|计时器|倒计时|提醒|计时)(?P<after>.*)"
+    # one wanted at a time: "我想要一个明天早上七点的叫醒闹钟", "我需要一个5分钟的计时器"
+    r"|(?:我想要|我要|我需要|想要)(?:一)?(?:个)?(?P<rest8>[^的,，;；。]*?\d[^的,，;；。]*?)的?(?:叫醒|起床)?(?P<kind8>闹钟|定时器|计时器|倒计时|提醒)"
+    # one made for something: "为这个周四的签证申请创建一个提醒"
+    r"|(?:请|帮我)?(?:为|给)(?P<rest9>[^,，;；。]+?)(?:创建|设置|设定|添加|设|建|加|定)(?:一)?(?:个)?(?P<kind9>提醒|闹钟)"
     # an alarm said by its time alone: "明早8:10闹钟", "晚上8:10的闹钟", "另一个7点的闹钟"
-    r"|(?:另一个|另外一个|一个)?(?P<rest4>[^的,，;；。]*?\d[^的,，;；。]*?)的?(?:(?:设置|设定|设|定|订|开|来|建|加)一?个?)?(?P<kind4>闹钟|倒计时|计时器|定时器|计时)"
+    r"|(?:另一个|另外一个|一个)?(?P<rest4>[^的,，;；。]*?\d[^的,，;；。]*?)的?(?:(?:给我|帮我|为我)?(?:设置|设定|设|定|订|开|来|建|加)一?个?)?(?P<kind4>闹钟|倒计时|计时器|定时器|计时)"
     # what not to forget: "别让我忘了下午三点开会", "不要让我忘记明天交作业"
     r"|(?:别|不要)让我忘(?:了|记)?(?P<rest6>.+)"
     # the alarm set to a time: "把闹钟设在下午三点", "闹钟定到明早7点", "帮我把闹钟设置为6点半"
@@ -367,24 +417,42 @@ _ZH_SET = lazy_compile(
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
 # The list asked for: "我有哪些提醒", "查看最近的日程", "下午的日程是什么", "本周还有什么待办事项"
 _ZH_LIST = Forms([
-    ("[我] [<days>] [我] (有|还有) (哪些|什么|几个|没有) <kinds> {rest}", "list"),
+    # (what the assistant has is asked of it, not of the user's list: "你有什么安排")
+    ("[<tell>] [我] [<now>] [(<days>|<weekday>)] [<part>] [我] (有|还有) (哪些|什么|几个|没有) <kinds> {rest}", "list"),
+    ("[我] [<now>] [(<days>|<weekday>)] [<part>] [我] (有|还有) <kinds> (吗|没有|没) [(呢|啊)]", "list"),  # "我明天早上有闹钟吗"
+    # what is left of one: "定时器还剩多久", "计时器还有几分钟"
+    ("[(我的|<days> 的)] <kinds> [(还|还要)] (剩|有|剩下|要) (多久|多长时间|多少时间|几分钟|多少分钟|几秒|几个小时) [(呢|啊)]", "list"),
     ("(查看|看看|列出|显示|看一下) [(我的|所有|全部|<days> 的)] <kinds> {rest}", "list"),
-    ("[我] [<days>] [我] (设了|定了|设置了|订了|开了) (哪些|什么|几个|多少) [个] <kinds> {rest}", "list"),
-    ("[我] [(我的|<days> 的|<days>)] <kinds> (有哪些|列表|是什么|有什么|是几点|几点响|设在几点|定在几点|设好了吗|设好了没有|设好了没|"
-     "还在吗) [(呢|啊)]", "list"),
+    ("[<tell>] [<who>] [<now>] [<days>] [<who>] [<now>] [(一共|总共|共|都)] <set> (了|过) (哪些|什么|几个|多少) [个] <kinds> {rest}",
+     "list"),
+    # whether one is set: "我设闹钟了吗", "我有没有设早上叫我起床的闹钟", "明天的闹钟定了没有"
+    ("[<who>] [<now>] (有没有|是不是|是否) <set> [(过|了|好)] {which} <kinds> [(吗|呢)]", "list"),
+    ("[<who>] [<now>] [{which}] <set> [(过|了|好)] [个] <kinds> (了吗|了没有|了没|没有|吗)", "list"),
+    ("[<who>] [<now>] [{which} 的] <kinds> <set> [(过|了|好)] (了吗|了没有|了没|没有|吗)", "list"),
+    # when it rings: "我的起床闹钟定的是几点", "明天的闹钟是几点", "下一个闹钟", "工作日早上的闹钟时间"
+    ("[<tell>] [(我的|<days> 的|<days>)] [{which}] <kinds> [响] (有哪些|列表|是什么|有什么|几点响|还在吗|<at>) [(呢|啊)]", "list"),
+    ("<tell> [(我的|<days> 的|<days>)] {which} <kinds> [(时间|几点)] [(呢|啊)]", "list"),
+    ("[<tell>] 下 [一] 个 <kinds> [(是|在)] [(几点|什么时候|哪天 [几点])] [(呢|啊)]", "list"),
     ("(我的|我所有的|我全部的) <kinds> [(呢|啊|吧)]", "list"),  # "看一下我的闹钟", its ask set aside: "我的闹钟"
-], phrases={"days": "(今天|明天|后天|明早|明晚|今晚|上午|下午|晚上|本周|这周|下周|周末|最近)", "kinds": "(提醒|闹钟|定时器|日程 [安排]|安排|待办事项|待办)"},
-   types={"any": r".*?"}, slots={"rest": "any"})
+], phrases={"days": "(今天|明天|后天|明早|明晚|今晚|上午|下午|晚上|本周|这周|下周|周末|最近)",
+            "kinds": "(提醒|闹钟|定时器|计时器|日程 [安排]|安排|待办事项|待办)", "part": "(早上|上午|中午|下午|晚上|傍晚)",
+            "weekday": "[(下|这|本|下个|这个)] (周|星期|礼拜) (一|二|三|四|五|六|日|天)",
+            "who": "(我|你)", "now": "(现在|目前|当前)", "tell": "[(请|麻烦)] (告诉我|跟我说|说一下|说说|查一下|看一下)",
+            "set": "(设|定|设置|设定|订|开|调)",
+            "at": "([(是|设|定|设置|调)] [(在|的是|成|到|为)] 几点 [(响|叫我|叫醒我)]|[的] 时间 [是] [(几点|什么时候)])"},
+   # what names one, never how to set one ("怎么设闹钟", "有没有设置闹钟的功能"): no verb of asking or setting in it
+   types={"any": r".*?", "which": r"(?:(?!设|定|怎|如何|为什么|能|可以|会|要|吗|功能|办法)[^,，;；。?？!！])*?"},
+   slots={"rest": "any", "which": "which"})
 # One cancelled: by its number ("cancel reminder 2", "取消提醒2号"), or by what it is about or its kind, in either
 # language ("cancel the dentist reminder", "never mind the timer", "取消明天的闹钟", "删除开会那个")
 _CANCELS = Forms([
     ("(cancel|delete|remove) [(reminder|timer)] [#] {n}", "number"),
-    ("(取消|删除) [提醒] [#] {n} [号]", "number"),
+    ("(取消|删除|删掉|去掉|关掉) [(提醒|闹钟|定时器)] [#] {n} [号]", "number"),
     ("[please] (cancel|delete|remove|clear|stop|dismiss|erase|disable|deactivate|unset|turn off|switch off|shut off|"
      "get rid of|forget [about]|scrap|kill|nix|drop|ditch|trash) {what} [(reminders|reminder|timers|timer|alarms|alarm|ones|one)]",
      "en"),
     ("(never mind|nevermind) [the] {what} (reminders|reminder|timers|timer|alarms|alarm)", "en"),
-    ("[(帮我|请)] (取消|删除|删掉|去掉|关掉|关闭|不要|清空) [掉] {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [吧]", "zh"),
+    ("[(帮我|请)] (取消|删除|删掉|去掉|关掉|关闭|不要|清空) [掉] {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [(了|吧|了吧)]", "zh"),
     ("(取消|删除) [掉] {what:text} (那个|那条)", "zh"),
     ("[(帮我|请)] 把 {what} [的] (提醒|闹钟|定时器|计时器|倒计时) [(都|全部|全)] (取消|删除|删掉|去掉|关掉|关了|关闭|删了|删) [(掉|了)] [吧]",
      "zh"),
@@ -534,6 +602,8 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
         found = found.model_copy(update={"repeat": repeat, "when": (f"{before}{found.when}" if zh else
                                                                     f"{before} {found.when} {after}").strip()})
         return found.read_at(first_due(repeat, found.when, now))
+    if found.text and _a_period_left(found.text, zh):
+        return None  # "remind me next week at 10 to call bob" is no reminder at 10 today about "next week to call bob"
     times = [] if zh else times_read(question, now)
     if len(times) > 1:
         return None  # "an alarm at 6:30 and one at 7": two times are two alarms, not one at a time made of both
@@ -647,7 +717,7 @@ def first_due(repeat: str, when: str, now: datetime) -> Due:
 
 # A Chinese request to set one, said first: "帮我设个闹钟", "提醒我买牛奶", "叫醒我"
 _ZH_ASKED_TO_SET = Forms([
-    ("[(帮我|请|给我|麻烦)] (设置|设定|设|定|开|来|建|加) [一] [个] {kind} {rest}", "{kind}"),
+    ("[(帮我|请|给我|麻烦)] (设置|设定|设|定|开|来|建|加) [一] [个] [我的] [(叫醒|起床)] {kind} {rest}", "{kind}"),
     ("[(帮我|请|给我|麻烦)] (提醒我|叫醒我) {rest}", "reminder"),
 ], kinds={"kind": ("闹钟", "定时器", "计时器", "倒计时", "提醒")}, types={"any": r".*"}, slots={"rest": "any"})
 
@@ -718,6 +788,8 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
         return request.kind if hourless(request) else None
     if _repeat_in(text, zh)[0] == "unread" or _UNKEPT_REPEAT.search(text):
         return None  # "every hour from 9 to 5", "monthly": how often, with more than a time to ask for
+    if (any(p in text for p in _ZH_PERIODS) if zh else _PERIODS.search(text)):
+        return None  # "remind me next week to call bob": an hour said back would not place it (it had set one today)
     if not zh and times_said(question, datetime.now().astimezone()) and not _before_an_event(question):
         return None  # it names times (several, or one the rules could not place): asking "when?" would not fit
     if zh:
@@ -749,6 +821,15 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
 _ZH_ABOUT = ("怎么", "如何", "怎样", "为什么", "为啥", "是什么", "什么意思", "的话", "能不能用", "有没有用", "好不好")
 
 
+_ZH_TIME_FIRST = ("今天", "明天", "后天", "早上", "上午", "中午", "下午", "晚上", "傍晚", "凌晨", "明早", "明晚", "今晚", "周",
+                  "星期", "礼拜", "下周", "这周", "本周")
+
+
+def _a_time_first(words: str) -> bool:
+    """Whether ``words`` begin with a time ("早上7点", "7点半", "明天", "周五")."""
+    return words[:1].isdigit() or words.startswith(_ZH_TIME_FIRST)
+
+
 def _zh_about(text: str) -> bool:
     return any(w in text for w in _ZH_ABOUT)
 
@@ -761,13 +842,18 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
         return None
     g = m.groupdict()
     if zh:
-        kind = "timer" if (g.get("kind") or g.get("kind4") or "") in ("定时器", "计时器", "倒计时", "计时") or (g.get("rest3") is not None and text.startswith(("倒计时", "计时"))) else "reminder"
-        body = " ".join(x for x in (g.get("rest"), g.get("after"), g.get("pre"), g.get("rest2"), g.get("rest3"),
-                                    g.get("rest4"), g.get("rest5"), g.get("rest6"), g.get("rest7")) if x)
+        said_kind = g.get("kind") or g.get("kind4") or g.get("kind8") or g.get("kind9") or ""
+        kind = "timer" if said_kind in ("定时器", "计时器", "倒计时", "计时") or (g.get("rest3") is not None and text.startswith(("倒计时", "计时"))) else "reminder"
+        after = g.get("after") or ""
+        if after[:1] in ("为", "成", "到", "在") and _a_time_first(after[1:]):
+            after = after[1:]  # the alarm set to a time: "设置闹钟为早上七点", "定个闹钟在7点"
+        body = " ".join(x for x in (g.get("rest"), after, g.get("pre"), g.get("rest2"), g.get("rest3"),
+                                    g.get("rest4"), g.get("rest5"), g.get("rest6"), g.get("rest7"), g.get("rest8"),
+                                    g.get("rest9")) if x)
         request = _split_zh(body, kind)
         if request is not None and (g.get("rest7") is not None or g.get("rest4") is not None) and request.text:
             return None  # words beside the time ("我用了10分钟计时", "闹钟坏了3天了"): talked about, not set
-        alarm = "闹钟" in (g.get("kind"), g.get("kind4")) or g.get("rest5") is not None or g.get("rest7") is not None
+        alarm = said_kind == "闹钟" or g.get("rest5") is not None or g.get("rest7") is not None
         if request is not None and (alarm or "叫醒" in text):
             request = request.model_copy(update={"when": zh_in_the_morning(request.when)})
         return request

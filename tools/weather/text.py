@@ -29,7 +29,8 @@ EN_WEAK = ("rain", "raining", "rainy", "snow", "snowing", "snowy", "cold", "cold
            "tornado", "hurricane", "typhoon")
 # What to wear and whether to take an umbrella depend on the weather, but only a model can tell whether they
 # ask about it ("上海要穿羽绒服吗?" does, "面试穿什么" does not): they keep a model's weather route, no rule's.
-ZH_IMPLIED = ("羽绒服", "外套", "大衣", "秋裤", "毛衣", "短袖", "雨伞", "穿什么", "穿多少", "要穿")
+ZH_IMPLIED = ("羽绒服", "外套", "大衣", "秋裤", "毛衣", "短袖", "雨伞", "穿什么", "穿多少", "要穿", "手套", "帽子", "围巾", "防晒霜",
+              "防晒", "墨镜")
 _EN_IMPLIED = Phrases(("coat", "jacket", "sweater", "umbrella", "scarf", "gloves", "sunscreen", "what to wear",
                        "(what's|what is|how's|how is) it [like] (out|outside|outdoors)"), re.IGNORECASE)
 _EN_STRONG = Phrases(EN_STRONG, re.IGNORECASE)
@@ -98,7 +99,7 @@ _PERSONAL = lazy_compile(
     r"|\bfeel(?:ing|s)?\s+(?:so\s+|very\s+|really\s+|a bit\s+)?(?:cold|hot|warm|chilly)\b",
     re.IGNORECASE)
 _ZH_ASKS = ("吗", "么", "嘛", "呢", "?", "？", "不冷", "不热", "多少度", "几度", "怎么样", "如何", "会不会", "要不要", "有没有",
-            "下不下", "冷不", "热不", "咋样", "查")
+            "下不下", "冷不", "热不", "咋样", "查", "多少", "高不高", "低不低", "大不大")
 _EN_ASKS = Phrases(("?", "is it", "will it", "does it", "gonna", "going to", "(how's|how is|how) (it|the)",
                     "how (cold|hot|warm)", "(what's|what is) the", "tell me", "check", "show me", "forecast"), re.IGNORECASE)
 
@@ -113,7 +114,7 @@ _ANY_PLACE = lazy_compile(
 # A place-like phrase the gazetteer may not know: "in Xyz", "Xyz的天气".
 _TIME_WORDS = Phrases((
     "今天", "明天", "后天", "昨天", "今日", "明日", "明儿", "今儿", "现在", "今晚", "今夜", "今早", "明早", "明晚", "这两天", "最近",
-    "周末", "本周", "下周", "这周", "[下] (星期|周|礼拜) (一|二|三|四|五|六|日|天)",
+    "(这|本|下) [个] 周末", "周末", "本周", "下周", "这周", "[下] (星期|周|礼拜) (一|二|三|四|五|六|日|天)",
     "早上", "晚上", "下午", "上午", "目前", "当前", "这里", "外面", "那边"))
 _ZH_PLACE_PHRASE = lazy_compile(r"([\u3400-\u9fff]{2,8}?)(?:的)?(?:" + _TIME_WORDS.body() + r")*(?:天气|气温|温度|冷不冷|热不热|下雨|下雪)")
 _EN_PLACE_PHRASE = lazy_compile(
@@ -219,7 +220,7 @@ def dresses_for_the_day(question: str) -> bool:
             or _META.search(question):
         return False
     left = "".join(_zh_left_over(question))
-    return all(c in _ZH_FILLER_CHARS or c in "合适需" for c in left) and not any(c.isascii() and c.isalnum() for c in question)
+    return all(c in _ZH_FILLER_CHARS or c in "合适需戴该涂擦用" for c in left) and not any(c.isascii() and c.isalnum() for c in question)
 
 
 def asks_weather(question: str) -> bool:
@@ -295,7 +296,7 @@ def asks_any_place(question: str) -> bool:
 
 _ZH_FILLER = Phrases(sorted(ZH_STRONG + ZH_WEAK + ZH_IMPLIED, key=len, reverse=True)) + _TIME_WORDS.phrases + (
     "怎么样", "如何", "多少", "什么", "会不会", "要不要", "是不是", "有没有", "告诉", "查询", "看看", "一下", "需要", "可以", "知道", "中文",
-    "英文", "城市", "地方", "哪里", "哪儿", "出门")
+    "英文", "城市", "地方", "哪里", "哪儿", "出门", "最高", "最低")  # (the day's high and low: no place)
 _ZH_FILLER_CHARS = set("的了吗呢么吧啊呀嘛哦我你他她它们这那里边是不有在很好太真还也都就要会能想去穿带查看请帮问个几多少咋样下上冷热度天")
 
 
@@ -370,10 +371,17 @@ def _without_ask_before(text: str) -> str:
     return text
 
 
+# Words of the report itself before its weather word ("今天最高温度", "平均气温", "体感温度"), and of the day's
+# ("下个周末天气"): never a place's name.
+_ZH_OF_THE_REPORT = ("最高", "最低", "平均", "体感", "实时", "室外", "户外", "外面", "下个", "这个", "上个")
+
+
 def place_phrase(question: str) -> str | None:
     """A phrase that looks like a place the gazetteer does not know, or ``None``."""
     for m in _ZH_PLACE_PHRASE.finditer(question):
         text = _without_ask_before(_ZH_ASKING.sub(_TIME_WORDS.sub("", m.group(1))).strip("的"))
+        for word in _ZH_OF_THE_REPORT:
+            text = text.replace(word, "")
         if len(text) >= 2 and not re.search(r"[吗呢么我你他她它这那哪什怎]", text):
             return text
     found = _EN_PLACE_PHRASE.search(_strip_senses(question))

@@ -21,10 +21,12 @@ _ACTIONS: list[tuple[str, str, re.Pattern[str]]] = [(en, zh, lazy_compile(patter
     ("send e-mails or messages", "发邮件或消息",
      r"^(?:send|write\s+and\s+send|e-?mail|reply\s+to)\b(?!\s+(?:me\s+)?(?:a\s+)?(?:summary|list))"
      r"|^(?:text|message|dm)\s+(?:my\s+\w+|him\b|her\b|them\b|(?-i:[A-Z])\w+)"
-     r"|^发(?:一?(?:封|条|个))?(?:邮件|短信|消息|微信)|^给.{1,12}发(?:一?(?:封|条|个))?(?:邮件|短信|消息|微信)"),
+     r"|^(?:我要|我想|帮我|请)?(?:发送|发|写|传)(?:一?(?:封|条|个))?(?:邮件|短信|消息|微信|信息|简讯)(?:给|(?!.*(?:怎么|如何|吗|什么)))"
+     r"|^(?:我要|我想|帮我|请)?给.{1,12}(?:发送|发|写|传)(?:一?(?:封|条|个))?(?:邮件|短信|消息|微信|信息|简讯)"),
     # "ring" with a time said is an alarm asked another way ("ring my phone at 12 pm"): the model reads it
     ("make phone calls", "打电话", r"^(?:call|phone|dial|ring(?!.*\d)|facetime)\s+(?:my\s+\w+|him\b|her\b|them\b|mum\b|"
-     r"mom\b|dad\b|\+?\d|(?-i:[A-Z])\w+\b(?!\s+of\b))|^(?:给.{1,12})?打(?:个)?电话|^拨打"),
+     r"mom\b|dad\b|\+?\d|(?-i:[A-Z])\w+\b(?!\s+of\b))|^(?:我要|我想|帮我|请|你)?(?:给.{1,12})?打(?:个|一下|一个)?电话"
+     r"|^(?:我要|我想|帮我|请)?(?:拨打|呼叫|打给|打电话给|拨号|拨通|拨)(?!.*(?:怎么|如何|吗|什么))"),
     ("open, start or close files and apps", "打开或关闭文件和应用",
      r"^(?:open|launch|start|run|close|quit|kill)\s+(?:up\s+)?(?:the\s+|my\s+|a\s+)?(?:file|folder|app|application|"
      r"program|browser|window|tab|document|spotify|chrome|firefox|safari|terminal|settings|calendar|notepad|word|"

@@ -458,6 +458,9 @@ async def routed(tool: Clock, question: str) -> str:
     ("纽约比北京慢多久", "北京比纽约快13小时(UTC+8 与 UTC-5)。"),
     ("东京和北京有时差吗", "东京比北京快1小时(UTC+9 与 UTC+8)。"),
     ("今天是星期一吗", "今天是星期日(2026年11月22日)。"), ("明天是不是周五", "明天是星期一(2026年11月23日)。"),
+    # the weekend as a day: its Saturday (on a Sunday, the next one)
+    ("还有几天到周末", "距离11月28日(星期六)还有6天。"), ("how many days until the weekend", "Saturday 28 November is in 6 days."),
+    ("周末是几号", "周末是2026年11月28日(星期六)。"),
 ])
 async def test_questions_in_other_words(clock, question, expected):
     assert await routed(clock(), question) == expected

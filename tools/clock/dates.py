@@ -243,6 +243,8 @@ _END_OF = {**{said: "year" for said in ("end of the year", "end of this year", "
                                          "月底", "月末", "这个月底", "本月底", "这个月月底", "本月月底", "这月底")}}
 
 
+_WEEKEND = frozenset({"weekend", "周末", "这周末", "本周末", "这个周末"})
+
 _YEARS_SAID = {"this year": 0, "it": 0, "": 0, "next year": 1, "last year": -1, "今年": 0, "本年": 0, "明年": 1, "去年": -1}
 _MONTHS_SAID = {"this month": 0, "next month": 1, "last month": -1, "这个月": 0, "本月": 0, "这月": 0, "下个月": 1, "下月": 1,
                 "上个月": -1, "上月": -1}
@@ -308,6 +310,8 @@ def read_date(text: str, today: date, own_day: Callable[[str, bool], date | None
         last = date(today.year, 12, 31) if end == "year" else \
             date(today.year + today.month // 12, today.month % 12 + 1, 1) - timedelta(days=1)
         return last, None
+    if " ".join(t.casefold().removeprefix("the ").split()) in _WEEKEND:  # "how many days until the weekend": its Saturday
+        return today + timedelta(days=(5 - today.weekday()) % 7), None
     if m := _WITH_YEAR.match(t):
         if own_day is not None and not (m.group("y1") or m.group("y2") or next_year) and \
                 (own := own_day(m.group("name"), bool(this_year) or said_this_year)) is not None:

@@ -319,7 +319,15 @@ _PERIODS = Phrases((
     "[(in|during)] [the] (spring|summer|autumn|fall|winter)", "[in] (a few|a couple of|the next few|several) (days|weeks|months)",
     "(one of these|some) days", "someday", "some day", "sometime", "eventually", "soon", "later on",
     "in (january|february|march|april|may|june|july|august|september|october|november|december)",
+    # an occasion whose day the time did not read ("remind me on christmas at 9 to call grandma" was at 9 today)
+    "(on|at|over|after) [the] (christmas [(eve|day)]|new year's [(eve|day)]|new year|thanksgiving|"
+    "easter|halloween|valentine's [day]|[(my|his|her|their|our|mom's|dad's|mum's)] birthday|[(my|our)] anniversary|"
+    "holidays|mother's day|father's day|independence day|labor day|memorial day|boxing day)",
 ), re.IGNORECASE)
+# Words that open what a reminder is about only when the time said before them was not read whole: a day, a repeat,
+# a condition ("at 3 on the first monday of the month", "at 9 every now and then", "at 6 unless it rains")
+_UNREAD_OPENINGS = ("on", "every", "each", "unless", "if", "when", "whenever", "after", "during", "until", "till", "by",
+                    "once")
 _ZH_PERIODS = ("明年", "今年", "去年", "下个月", "下月", "这个月", "本月", "月底", "月初", "月中", "年底", "年初", "年中", "下周", "这周",
                "本周", "周末", "春天", "夏天", "秋天", "冬天", "过几天", "改天", "过段时间", "以后", "将来", "最近", "有空")
 
@@ -329,6 +337,8 @@ def _a_period_left(text: str, zh: bool) -> bool:
     if zh:
         return text.startswith(_ZH_PERIODS) or text.endswith(_ZH_PERIODS)
     said = text.strip()
+    if said.split(" ", 1)[0].casefold() in _UNREAD_OPENINGS:
+        return True
     return _PERIODS.match(said) is not None or any(m.end() == len(said) for m in _PERIODS.finditer(said))
 
 
@@ -413,7 +423,7 @@ _ZH_SET = lazy_compile(
     r"|(?:帮我|请|给我|麻烦)?把?(?:我的)?闹钟(?:设置|设定|设|定|订|调)(?:在|到|为|成)(?P<rest5>.+)"
     # the alarm and its time, nothing else: "闹钟明天六点", "闹钟在7点" (not "闹钟坏了3天了", "闹钟3点响了吗")
     r"|闹钟(?:在|:|：)?(?=[^的,，\d]{0,6}\d)(?P<rest7>.+)"
-    r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我)(?P<rest2>.*)"
+    r"|(?P<pre>.*?)(?:提醒我|叫我|叫醒我|喊我|通知我|被提醒)(?P<rest2>.*)"
     r"|(?:提醒|倒计时|计时)(?P<rest3>.+))$")
 # The list asked for: "我有哪些提醒", "查看最近的日程", "下午的日程是什么", "本周还有什么待办事项"
 _ZH_LIST = Forms([
@@ -996,7 +1006,9 @@ _ZH_WHEN = lazy_compile(
 
 
 # Words said before the ask that are no part of what to be reminded of: "记得提醒我明天交作业", "到时候叫我"
-_ZH_LEADS = ("一定要记得", "一定记得", "记得要", "记得", "别忘了", "到时候", "到时", "一定要", "务必")
+_ZH_LEADS = ("一定要记得", "一定记得", "记得要", "记得", "别忘了", "到时候", "到时", "一定要", "务必",
+             "内容是", "内容为", "内容:", "内容：",  # "设一个下午两点的提醒，内容是交报告"
+             "需要在", "想在", "要在", "希望在")  # "我需要在下午四点半被提醒去接孩子"
 
 
 def _split_zh(body: str, kind: str) -> RemindersArgs | None:

@@ -133,6 +133,7 @@ async def test_a_follow_up_after_a_wrapped_request_replaces_its_slot(fake, make_
     ("how many cm is 5 foot 10", "70 inches = 177.8 cm"), ("5 foot 10 to cm", "70 inches = 177.8 cm"),  # a height
     # "in" the preposition before a unit, not the inch: "5 foot 9 in cm" had been "69 inches cm", read by none
     ("what's 5 foot 9 in cm", "69 inches = 175.26 cm"), ("5'9 in cm", "69 inches = 175.26 cm"),
+    ("what's 5 feet 10 in cm", "70 inches = 177.8 cm"), ("6 feet 2 in meters", "74 inches = 1.88 meters"),  # "feet" too
     ("how tall is 5'11 in centimeters", "71 inches = 180.34 centimeters"), ("how many cm is 6 ft 2 in", "74 inches = 187.96 cm"),
     # a temperature's scale typed as a small letter, where two scales are named ("2 c in ml" stays the model's: a cup?)
     ("what's 100 f in c", "100 °F = 37.78 °C"), ("what is 30c in fahrenheit", "30 °C = 86 °F"), ("-40 c to f", "-40 °C = -40 °F"),

@@ -246,7 +246,7 @@ _AMOUNT_NOUN = lazy_compile(r"((?<![\d.])\d+(?:\.\d+)?\s*(?:%|percent|per\s+cent
 # unit make one of the larger, the smaller unit's name and the larger's, and how the smaller one is asked for.
 _COMPOUNDS = [
     ("{big} (feet|foot|ft|') [and] {small} {inch}", 12, "inches", "feet", r"inch|inches"),
-    ("{big} (foot|ft|') {small:inches}", 12, "inches", "feet", r"inch|inches"),  # a height: "5 foot 10"
+    ("{big} (feet|foot|ft|') {small:inches}", 12, "inches", "feet", r"inch|inches"),  # a height: "5 foot 10"
     ("{big} (pounds|pound|lbs|lb) [and] {small} (ounces|ounce|oz)", 16, "ounces", "pounds", r"ounces?|oz"),
     ("{big} (hours|hour|hrs|hr|h) [and] {small} (minutes|minute|mins|min|m)", 60, "minutes", "hours", r"minutes?|mins?"),
     ("{big} (minutes|minute|mins|min) [and] {small} (seconds|second|secs|sec|s)", 60, "seconds", "minutes",

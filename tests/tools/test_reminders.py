@@ -121,6 +121,7 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("为明天下午三点的会议设置一个提醒", NOW.replace(day=27, hour=15, minute=0), "会议", "reminder"),
     ("帮我设一个下午四点的提醒，内容是交报告", NOW.replace(hour=16, minute=0), "交报告", "reminder"),  # was "内容是交报告"
     ("我需要在下午四点半被提醒去接孩子", NOW.replace(hour=16, minute=30), "去接孩子", "reminder"),  # said in the passive
+    ("remind me around 5ish to leave", NOW.replace(hour=17, minute=0), "leave", "reminder"),  # was about "ish to leave"
     # the weekend said with a time: its first day (was at 9 today, about "this weekend to call mom")
     ("remind me this weekend at 9 to call mom", NOW.replace(day=28, hour=9, minute=0), "call mom", "reminder"),
     ("wake me up at 8 on the weekend", NOW.replace(day=28, hour=8, minute=0), "", "reminder"),
@@ -181,6 +182,9 @@ def test_what_only_mentions_reminders_is_no_request(question):
     "remind me at 10 on new year's eve to open the champagne", "remind me at noon on my birthday",
     "remind me at 3 on the first monday of the month to pay rent", "remind me at 9 every now and then to stretch",
     "wake me at 6 unless it rains",
+    # another time said beside it, an exception, a day counted from an event
+    "remind me at 7 or 8 to call mom", "remind me at 5 pm tomorrow or the day after to call the bank",
+    "remind me every morning except sunday at 7 to walk", "remind me at 6 the day before the party to buy ice",
 ])
 def test_a_stretch_of_time_the_time_does_not_read_is_left_to_the_model(question):
     """A week, a month or a season said beside a time of day: the reminder would be set today at that hour about

@@ -317,7 +317,7 @@ _PERIODS = Phrases((
     "[sometime] (later|early|earlier) (this|next|in the) (week|month|year)", "the week after next",
     "[(at|by|before|towards|toward)] [the] (end|start|beginning|middle) of [(the|this|next)] (week|month|year)",
     "[(in|during)] [the] (spring|summer|autumn|fall|winter)", "[in] (a few|a couple of|the next few|several) (days|weeks|months)",
-    "(one of these|some) days", "someday", "some day", "sometime", "eventually", "soon", "later on",
+    "the (day|night|morning|evening|week|weekend) (before|after|of)", "(one of these|some) days", "someday", "some day", "sometime", "eventually", "soon", "later on",
     "in (january|february|march|april|may|june|july|august|september|october|november|december)",
     # an occasion whose day the time did not read ("remind me on christmas at 9 to call grandma" was at 9 today)
     "(on|at|over|after) [the] (christmas [(eve|day)]|new year's [(eve|day)]|new year|thanksgiving|"
@@ -327,7 +327,7 @@ _PERIODS = Phrases((
 # Words that open what a reminder is about only when the time said before them was not read whole: a day, a repeat,
 # a condition ("at 3 on the first monday of the month", "at 9 every now and then", "at 6 unless it rains")
 _UNREAD_OPENINGS = ("on", "every", "each", "unless", "if", "when", "whenever", "after", "during", "until", "till", "by",
-                    "once")
+                    "once", "or", "except", "excluding", "but")  # and another time ("at 7 or 8", "in an hour or two")
 _ZH_PERIODS = ("明年", "今年", "去年", "下个月", "下月", "这个月", "本月", "月底", "月初", "月中", "年底", "年初", "年中", "下周", "这周",
                "本周", "周末", "春天", "夏天", "秋天", "冬天", "过几天", "改天", "过段时间", "以后", "将来", "最近", "有空")
 
@@ -607,13 +607,13 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     found = _read_set(text, zh)
     if found is None:
         return _after_context(question, lambda tail: read(tail, now))
+    if found.text and _a_period_left(found.text, zh):
+        return None  # "remind me next week at 10 to call bob" is no reminder at 10 today about "next week to call bob"
     if repeat:
         before, _, after = anchor.partition("|")
         found = found.model_copy(update={"repeat": repeat, "when": (f"{before}{found.when}" if zh else
                                                                     f"{before} {found.when} {after}").strip()})
         return found.read_at(first_due(repeat, found.when, now))
-    if found.text and _a_period_left(found.text, zh):
-        return None  # "remind me next week at 10 to call bob" is no reminder at 10 today about "next week to call bob"
     times = [] if zh else times_read(question, now)
     if len(times) > 1:
         return None  # "an alarm at 6:30 and one at 7": two times are two alarms, not one at a time made of both
@@ -943,6 +943,9 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
     rest = " ".join(rest.split()).strip(" ,")
     about = _ABOUT.match(rest)  # "[and] to call mum", "that the car is due"
     text = rest[about.end():].strip() if about and rest[about.end():about.end() + 1].isspace() else rest.strip()
+    if text.lower().startswith("ish ") and when[-1:].isdigit():  # "at 5ish to leave": about 5
+        text = text[4:].lstrip()
+        text = text[3:].lstrip() if text.lower().startswith("to ") else text
     while text.lower().startswith("to "):  # "remind [me] to at 8 pm to take my medicine"
         text = text[3:].lstrip()
     if kind == "timer" and (said := _FOR_THE.match(text)):  # "a timer for 3 minutes for the eggs": the eggs

@@ -15,9 +15,9 @@ Sets: ``tuned``, written while mending the kinds (a development figure: it guard
 ``fresh``, ``fresh2`` and ``fresh4``, each written after a round of mending and before it was first measured, and
 not tuned against (the figure that says whether the reading generalises past the sentences it was mended on); and
 ``fresh3``, written at the start of a round as a new user would ask, before any of its mending (its first figure says
-what the build before it read); ``zh1`` to ``zh4``, SLURP's and CLINC150's requests of our tools put into Chinese as
+what the build before it read); ``zh1`` to ``zh5``, SLURP's and CLINC150's requests of our tools put into Chinese as
 MASSIVE's translators put them (``zh1`` before the round's mending, ``zh2`` to ``zh4`` each after one of its
-rounds). All are our own words; real people's are ``scripts/eval_intents.py``'s.
+rounds), and ``zh5``, follow-ups in Chinese. All are our own words; real people's are ``scripts/eval_intents.py``'s.
 """
 
 from __future__ import annotations

@@ -128,6 +128,9 @@ async def test_requests_for_internal_instructions_are_declined(model, app, quest
     ("what's 25 times 4", "add 10 to that", "calculator", "100 + 10 = 110"),
     ("how much is 15 percent of 200", "make it 25 percent", "calculator", "25% of 200 = 50"),
     ("convert 10 kg to lbs", "make it 20 kg", "units", "20 kg = 44.09 lbs"),
+    # numbers in Chinese numerals, in either turn: "十公里" after "五公里" is 10 km (had been 五十: 50 km, shown by rule)
+    ("五公里是多少英里", "那十公里呢", "units", "10公里 = 6.21英里"), ("五公里是多少英里", "那20公里呢", "units", "20公里 = 12.43英里"),
+    ("5公里是多少英里", "十公里呢", "units", "10公里 = 6.21英里"), ("三加五等于多少", "再乘以二", "calculator", "8 * 2 = 16"),
 ])
 async def test_every_tool_continues_with_one_part_changed(model, app, first, follow_up, route, shown):
     """The last question asked again with the part the follow-up changes, read by the tool's own rule: no model."""

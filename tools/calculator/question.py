@@ -187,6 +187,7 @@ def continued_expression(question: str, previous_value: str) -> str | None:
     """``再乘以2`` / ``times 2`` / ``* 2`` after a result: the expression that continues from it."""
     q = unicodedata.normalize("NFKC", question).strip().rstrip("?？。.!！=").strip()
     q = next((q[:-len(end)] for end in ("是多少", "等于多少", "呢") if q.endswith(end)), q).strip()
+    q = to_digits(q) if NUMERAL.search(q) else q  # "再乘以二"
     base = previous_value if not previous_value.startswith("-") else f"({previous_value})"
     if _SQUARED.match(q) and len(q) <= 12:
         return f"{base}^2"

@@ -17,6 +17,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 from tools.lazy_re import lazy_compile
 from tools.reading.forms import Forms, Phrases
+from tools.reading.numerals import NUMERAL, to_digits
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -44,8 +45,6 @@ _PERCENT_WORDS = lazy_compile(r"((?<![\d.])\d+(?:\.\d+)?)\s*(?:percent|per\s+cen
 
 def percent_signs(text: str) -> str:
     """``text`` with its percentages written with the sign ("20 percent of 300" → "20% of 300")."""
-    from tools.reading.numerals import to_digits
-
     text = to_digits(text) if "百分之" in text else text
     return _PERCENT_WORDS.sub(lambda m: f"{m.group(1) or m.group(2)}%", text)
 
@@ -103,7 +102,9 @@ def _has_letters(text: str) -> bool:
 def _by_argument(previous: str, part: str, target: bool, args: dict[str, Any]) -> list[str]:
     found = [(previous.rfind(v), v) for v in args.values() if isinstance(v, str) and len(v) >= 1 and v in previous]
     found.sort(reverse=target)  # a target: the last one written first
-    return [previous[:i] + part + previous[i + len(v):] for i, v in found]
+    # a number put right after another would be read as one with it ("5" and "10公里": 510)
+    return [previous[:i] + part + previous[i + len(v):] for i, v in found
+            if not (part[:1].isdigit() and previous[i - 1:i].isdigit())]
 
 
 def substitute(tool: "Tool", question: str, previous: "PreviousTurn") -> "tuple[list[BaseModel], str] | None":
@@ -118,6 +119,8 @@ def substitute(tool: "Tool", question: str, previous: "PreviousTurn") -> "tuple[
     part, target = asked
     part = percent_signs(part)
     before = percent_signs(previous.question)  # "40%" replaces the percentage of "20 percent of 300"
+    if NUMERAL.search(part) or NUMERAL.search(before):  # "那十公里呢" after "五公里是多少英里": 10 km, never 五十
+        part, before = to_digits(part), to_digits(before)
     args = previous.calls[-1][0]
     slot = args.get(tool.target_slot) if target and tool.target_slot else None
     if isinstance(slot, str) and slot in before:  # a new target replaces the target, wherever it was written

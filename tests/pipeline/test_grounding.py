@@ -265,7 +265,8 @@ async def test_a_tool_called_on_chit_chat_in_the_deciding_call_becomes_chat(mode
                                       "今天要穿外套吗", "明天需要穿羽绒服吗",  # what to wear today: its weather
                                       "这周末我需要防晒霜吗", "明天要戴手套吗",
                                       # the day's high or low, and "下个", are no place's name
-                                      "今天最高温度", "今天的最高温度是多少", "明天最低气温多少", "下个周末天气怎么样"])
+                                      "今天最高温度", "今天的最高温度是多少", "明天最低气温多少", "下个周末天气怎么样",
+                                      "这个星期天气怎么样", "下个星期天气怎么样"])
 async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(model, scripted_app, question):
     result = await scripted_app().ask(question)
     assert result.route == "clarify" and result.model_calls == 0

@@ -114,7 +114,9 @@ _ANY_PLACE = lazy_compile(
 # A place-like phrase the gazetteer may not know: "in Xyz", "Xyz的天气".
 _TIME_WORDS = Phrases((
     "今天", "明天", "后天", "昨天", "今日", "明日", "明儿", "今儿", "现在", "今晚", "今夜", "今早", "明早", "明晚", "这两天", "最近",
-    "(这|本|下) [个] 周末", "周末", "本周", "下周", "这周", "[下] (星期|周|礼拜) (一|二|三|四|五|六|日|天)",
+    "(这|本|下) [个] 周末", "周末", "本周", "下周", "这周",
+    "(这|本|下) [个] (星期|礼拜)",  # before the weekdays: "这个星期天气" is this week's weather, not Sunday's "气"
+    "[下] (星期|周|礼拜) (一|二|三|四|五|六|日|天)",
     "早上", "晚上", "下午", "上午", "目前", "当前", "这里", "外面", "那边"))
 _ZH_PLACE_PHRASE = lazy_compile(r"([\u3400-\u9fff]{2,8}?)(?:的)?(?:" + _TIME_WORDS.body() + r")*(?:天气|气温|温度|冷不冷|热不热|下雨|下雪)")
 _EN_PLACE_PHRASE = lazy_compile(

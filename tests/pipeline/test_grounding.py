@@ -266,7 +266,7 @@ async def test_a_tool_called_on_chit_chat_in_the_deciding_call_becomes_chat(mode
                                       "这周末我需要防晒霜吗", "明天要戴手套吗",
                                       # the day's high or low, and "下个", are no place's name
                                       "今天最高温度", "今天的最高温度是多少", "明天最低气温多少", "下个周末天气怎么样",
-                                      "这个星期天气怎么样", "下个星期天气怎么样"])
+                                      "这个星期天气怎么样", "下个星期天气怎么样", "今天会出太阳吗"])
 async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(model, scripted_app, question):
     result = await scripted_app().ask(question)
     assert result.route == "clarify" and result.model_calls == 0
@@ -277,6 +277,7 @@ async def test_a_weather_question_without_a_place_is_asked_back_without_a_model(
     "天气预报这个词的英文是什么?", "I feel cold today, any tips?", "今天好热啊,推荐个饮料", "讲个冷笑话", "热狗怎么做",
     "Who sang November Rain?", "Is 100 degrees Fahrenheit too hot for a run?", "38度算发烧吗?",
     "面试穿什么合适", "外套怎么洗",  # what to wear, no day: not the weather's
+    "太阳从哪边出来", "太阳什么时候出来",  # the sun, not a forecast
 ])
 async def test_weather_words_in_other_senses_are_not_asked_back(model, scripted_app, trap):
     model.fn = RoleScript(router={"route": "chat"}, responder=chat_reply)

@@ -19,7 +19,7 @@ from tools.reading.reader import tokens
 
 ZH_STRONG = ("天气", "气温", "温度", "预报", "湿度", "雾霾", "降雨", "降温", "升温", "气象")
 ZH_WEAK = ("多少度", "几度", "冷", "热", "凉", "暖和", "下雨", "下雪", "雨", "雪", "晴", "阴天", "刮风", "风大", "带伞",
-           "闷热", "冰雹", "雾", "台风", "大风", "霜冻", "沙尘暴", "雷阵雨")
+           "闷热", "冰雹", "雾", "台风", "大风", "霜冻", "沙尘暴", "雷阵雨", "出太阳", "晴天")
 EN_STRONG = ("weather", "forecast", "forcast", "forecasts", "temperature", "temperatures", "humidity", "humid",
              "wind speed", "heat wave", "precipitation")
 EN_WEAK = ("rain", "raining", "rainy", "snow", "snowing", "snowy", "cold", "colder", "hot", "hotter",

@@ -221,6 +221,12 @@ class Popup:
         if self.root.winfo_height() != height and self.root.winfo_ismapped():
             self.root.geometry(f"{self.root.winfo_width()}x{height}")
 
+    def destroy(self) -> None:
+        """The window ended: its icon dropped first, in this thread while Tk runs (an image collected later, from the
+        thread of a pull that still held the popup, would call a Tk that is gone)."""
+        self.icon = None
+        self.root.destroy()
+
     def close(self, by: str) -> None:
         """Hidden, not ended: an answer still coming goes on, and the hotkey brings it all back at once."""
         print(f"hidden by {by}", flush=True)  # the popup's log

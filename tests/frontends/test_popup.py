@@ -45,6 +45,10 @@ class FakeClient:
         yield from self.script
 
 
+# an image Tk collects from another thread after its window ended ("main thread is not in main loop") is a failure
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+
+
 @pytest.fixture
 def popup(display, monkeypatch):
     from assistant.frontends import selection
@@ -62,7 +66,7 @@ def popup(display, monkeypatch):
         return p
     yield make
     for p in made:
-        p.root.destroy()
+        p.destroy()
 
 
 def run_until(p, done, timeout: float = 5.0) -> None:

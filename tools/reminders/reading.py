@@ -262,11 +262,7 @@ _SAID_FOR = {"remember me to": "remind me to", "remind to": "remind me to", "a r
              # first thing: the morning's start ("remind me first thing tomorrow": tomorrow morning, not "first thing" as
              # what it is about)
              "first thing tomorrow morning": "tomorrow morning", "first thing tomorrow": "tomorrow morning",
-             "first thing in the morning": "in the morning",
-             # the weekend's first day, for a time said with it ("remind me this weekend at 9 to call mom" was at 9
-             # today, about "this weekend to call mom")
-             "this weekend": "on saturday", "on the weekend": "on saturday", "at the weekend": "on saturday",
-             "over the weekend": "on saturday", "next weekend": "next saturday"}
+             "first thing in the morning": "in the morning"}
 _SAID_FOR_RE = Phrases(tuple(_SAID_FOR), re.IGNORECASE)
 
 
@@ -280,10 +276,8 @@ def _plain(text: str) -> str:
     digits, a time's words as a clock writes it."""
     text = unicodedata.normalize("NFKC", text).replace("闹铃", "闹钟")  # the alarm's other word
     low = text.lower()
-    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock", "call", "weekend")):  # the pattern compiles only when needed
+    if any(w in low for w in ("remain", "remember", "notif", "remind", "mid day", "mid-day", "o clock", "call")):  # the pattern compiles only when needed
         text = _SAID_FOR_RE.sub(lambda m: _SAID_FOR[" ".join(m.group(0).lower().split())], text)
-    if "周末" in text:
-        text = _zh_weekend_timed(text)
     text = re.sub(r"(?<=\d)-(?=(?:second|minute|hour|day|week)s?\b)", " ", text, flags=re.IGNORECASE)  # a 25-minute timer
     if NUMERAL.search(text):  # (a weekday's numeral is its own: 周六十二点 is Saturday at 12)
         text = re.sub(r"(?<![周期拜])[一二两三四五六七八九十百零]+(?=\s*(?:个半|个小时|小时|个钟头|钟头|分钟|分|秒钟|秒|天|个星期|星期|周(?![一二三四五六日天])|年|点|时|月|日|号))",
@@ -295,18 +289,27 @@ def _plain(text: str) -> str:
     return _clock_words(text)
 
 
-_ZH_WEEKENDS = (("下个周末", "下周六"), ("下周末", "下周六"), ("这个周末", "周六"), ("这周末", "周六"), ("本周末", "周六"), ("周末", "周六"))
+# The weekend said with a time, on a weekday: its Saturday ("remind me this weekend at 9 to call mom" was at 9 today,
+# about "this weekend to call mom"). On a Saturday or a Sunday which day is meant is not certain: the model's (the
+# weekend stays in the words, where the check for a stretch of time finds it); "next weekend" in English is either.
+_WEEKENDS = (("下个周末", "下周六"), ("下周末", "下周六"), ("这个周末", "周六"), ("这周末", "周六"), ("本周末", "周六"), ("周末", "周六"),
+             ("this weekend", "on saturday"), ("on the weekend", "on saturday"), ("at the weekend", "on saturday"),
+             ("over the weekend", "on saturday"))
 
 
-def _zh_weekend_timed(text: str) -> str:
-    """``text`` with a weekend said with its time ("周末早上9点", "下周末10点") as its first day, Saturday; a weekend said
-    otherwise ("周末的闹钟", "我周末有什么安排") as it was."""
-    for said, day in _ZH_WEEKENDS:
-        at = text.find(said)
-        if at >= 0:
-            after = text[at + len(said):at + len(said) + 6]
-            if any(c.isdigit() or c in "一二两三四五六七八九十" for c in after):
-                return text[:at] + day + text[at + len(said):]
+def _weekend_timed(text: str, now: datetime) -> str:
+    """``text`` with a weekend said with a time ("周末早上9点", "下周末10点", "this weekend at 9") as its Saturday when
+    ``now`` is a weekday; a weekend said otherwise ("周末的闹钟", "我周末有什么安排") as it was."""
+    if now.weekday() >= 5:
+        return text
+    folded = text.casefold()
+    for said, day in _WEEKENDS:
+        at = folded.find(said)
+        if at < 0 or folded[at - 4:at] == "next":
+            continue
+        near = text[max(0, at - 12):at] + text[at + len(said):at + len(said) + 12]
+        if any(c.isdigit() or c in "一二两三四五六七八九十" for c in near):
+            return text[:at] + day + text[at + len(said):]
     return text
 
 
@@ -583,6 +586,8 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     if not text or len(text) > MAX_TEXT + 200:
         return None
     zh = bool(CJK.search(text))
+    if "周末" in text or "weekend" in text.casefold():
+        text = _weekend_timed(text, now)
     if _ZH_LIST.read(text) if zh else asks_list(text):
         return RemindersArgs(action="list")
     how, cancel = next(((how, said) for how, said in _CANCELS.each(text) if how in ("number", "zh" if zh else "en")),

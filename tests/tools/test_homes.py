@@ -62,3 +62,36 @@ def test_a_folder_not_the_user_s_own_is_never_used(tmp_path, how):
     made = Path(in_a_process(tmp_path, "print(new_home('tool'))").stdout.strip())
     assert made.parent == tmp_path and made.name.startswith("assistant-tool-") and made.is_dir()
     assert not any(elsewhere.iterdir())
+
+
+def _homes_of_this_process() -> set[Path]:
+    from tools.jail.homes import _parent
+
+    parent = _parent()
+    return set(Path(parent).glob(f"tool-{os.getpid()}-*")) if parent else set()
+
+
+async def test_a_runner_closed_while_a_call_runs_and_a_worker_starts_leaves_no_folder_and_no_process(tmp_path):
+    """The daemon stopping while it warms its workers, or while a call is answered: the worker started, the one still
+    starting and their folders all go with the runner (a clean stop had left folders behind)."""
+    import asyncio
+
+    from sandbox_tools import Arg, Sleeper
+
+    from tools.calculator import Calculator
+    from tools.jail.runner import SandboxRunner
+
+    before = _homes_of_this_process()
+    runner = SandboxRunner(timeout=30, log=tmp_path / "tools.log")
+    call = asyncio.create_task(runner.run(Sleeper(), Arg()))  # a call that is still running at the close
+    warming = asyncio.create_task(runner.warm([Calculator()]))
+    for _ in range(200):  # until the sleeper's worker answers its call and the calculator's is starting or started
+        await asyncio.sleep(0.05)
+        if runner._workers:
+            break
+    warming.cancel()
+    await runner.aclose()
+    assert await call is not None
+    await asyncio.gather(warming, return_exceptions=True)
+    assert _homes_of_this_process() - before == set()
+    assert not runner._workers

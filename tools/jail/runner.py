@@ -65,8 +65,17 @@ class Worker:
 
     @classmethod
     async def start(cls, tool: Tool, limits: dict[str, Any], log: Path | None, zygote: Zygote | None = None) -> "Worker":
-        perms = tool.permissions
         home = new_home("tool")  # its working directory: private and empty
+        try:
+            return await cls._started(tool, limits, log, zygote, home)
+        except BaseException:  # cancelled while starting (the daemon stopping as it warms), or failed: nothing left
+            shutil.rmtree(home, ignore_errors=True)
+            raise
+
+    @classmethod
+    async def _started(cls, tool: Tool, limits: dict[str, Any], log: Path | None, zygote: Zygote | None,
+                       home: str) -> "Worker":
+        perms = tool.permissions
         env = worker_env(bool(perms.network), home)
         for d in perms.files:  # created out here: inside, the tool may not touch their parents
             Path(d).mkdir(parents=True, exist_ok=True)
@@ -93,10 +102,12 @@ class Worker:
             ready = json.loads(line) if line else None
         except (asyncio.TimeoutError, ValueError):
             ready = None
+        except BaseException:  # cancelled while it starts: the worker goes with it
+            _kill_group(proc)
+            raise
         if not isinstance(ready, dict) or not ready.get("ready"):
             _kill_group(proc)
             await proc.wait()
-            shutil.rmtree(home, ignore_errors=True)
             where = f" (see {log})" if log else ""
             raise WorkerFailure(f"the sandbox could not start a worker for {tool.name}{where}")
         return cls(proc, ready.get("enforced") or {"seccomp": bool(ready.get("seccomp"))}, home)
@@ -185,6 +196,8 @@ class SandboxRunner:
         self.workers_per_tool = workers_per_tool
         self.log = log
         self._pools: dict[str, _Pool] = {}
+        self._workers: set[Worker] = set()  # every worker started and not stopped, idle or busy: all stopped at close
+        self._closed = False
         self.seccomp: dict[str, bool] = {}
         self.enforced: dict[str, dict[str, Any]] = {}  # per tool: what the kernel holds its workers to
 
@@ -209,13 +222,16 @@ class SandboxRunner:
                 pool.count -= 1
                 pool.cond.notify()
             raise
+        self._workers.add(worker)
         self.seccomp[tool.name] = worker.seccomp
         self.enforced[tool.name] = worker.enforced
         return worker
 
     async def _release(self, tool: Tool, worker: Worker, healthy: bool) -> None:
         pool = self._pool(tool)
+        healthy = healthy and not self._closed  # a call that ends after the close: its worker goes too
         if not healthy:
+            self._workers.discard(worker)
             await worker.stop()
         async with pool.cond:
             if healthy:
@@ -292,9 +308,11 @@ class SandboxRunner:
         return None
 
     async def aclose(self) -> None:
+        self._closed = True
         for pool in self._pools.values():
-            for w in pool.idle:
-                await w.stop()
             pool.idle.clear()
+        workers, self._workers = self._workers, set()
+        for w in workers:  # idle or still answering a call: none outlives the runner, nor its folder
+            await w.stop()
         if self.zygote is not None:
             self.zygote.close()

@@ -121,6 +121,7 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("为明天下午三点的会议设置一个提醒", NOW.replace(day=27, hour=15, minute=0), "会议", "reminder"),
     ("帮我设一个下午四点的提醒，内容是交报告", NOW.replace(hour=16, minute=0), "交报告", "reminder"),  # was "内容是交报告"
     ("我需要在下午四点半被提醒去接孩子", NOW.replace(hour=16, minute=30), "去接孩子", "reminder"),  # said in the passive
+    ("下午三点半开会，提醒我一下", NOW.replace(hour=15, minute=30), "开会", "reminder"),  # was "开会," 
     ("remind me around 5ish to leave", NOW.replace(hour=17, minute=0), "leave", "reminder"),  # was about "ish to leave"
     # the weekend said with a time: its first day (was at 9 today, about "this weekend to call mom")
     ("remind me this weekend at 9 to call mom", NOW.replace(day=28, hour=9, minute=0), "call mom", "reminder"),

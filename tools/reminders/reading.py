@@ -1031,7 +1031,7 @@ def _split_zh(body: str, kind: str) -> RemindersArgs | None:
     rest = re.sub(r"^(?:的|在|我)?\s*|(?:的)?(?:吧|哦|啊|呀)?$", "", rest.strip(" ,，")).strip(" ,，")
     rest = next((rest[len(ask):] for ask in ("提醒我", "叫我") if rest.startswith(ask)), rest).strip()
     rest = next((rest[len(lead):] for lead in _ZH_LEADS if rest.startswith(lead)), rest).strip()  # "记得 交作业"
-    rest = next((rest[:-2] for tail in ("一下", "一声") if rest.endswith(tail)), rest).strip()  # "叫我一下"
+    rest = next((rest[:-2] for tail in ("一下", "一声") if rest.endswith(tail)), rest).strip(" ,，")  # "叫我一下"
     if kind == "timer":
         rest = rest.removeprefix("的")
     if any(ask in rest for ask in ("提醒我", "叫我", "叫醒我")) or len(spans) > 1 and any(c in body for c in ",，;；"):

@@ -49,20 +49,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def sweep(folder: str) -> int:
-    """Remove the homes in ``folder`` whose process is gone; how many were removed."""
-    removed = 0
+def sweep(folder: str) -> None:
+    """Remove the homes in ``folder`` whose process is gone."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
-        return 0
+        return
     for entry in entries:
         parts = entry.name.split("-")
-        if len(parts) != 3 or not parts[1].isdigit() or int(parts[1]) == os.getpid() or _alive(int(parts[1])):
-            continue
-        shutil.rmtree(entry.path, ignore_errors=True)
-        removed += not os.path.lexists(entry.path)
-    return removed
+        if len(parts) == 3 and parts[1].isdigit() and int(parts[1]) != os.getpid() and not _alive(int(parts[1])):
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def new_home(kind: str) -> str:

@@ -292,24 +292,21 @@ def _plain(text: str) -> str:
 # The weekend said with a time, on a weekday: its Saturday ("remind me this weekend at 9 to call mom" was at 9 today,
 # about "this weekend to call mom"). On a Saturday or a Sunday which day is meant is not certain: the model's (the
 # weekend stays in the words, where the check for a stretch of time finds it); "next weekend" in English is either.
-_WEEKENDS = (("下个周末", "下周六"), ("下周末", "下周六"), ("这个周末", "周六"), ("这周末", "周六"), ("本周末", "周六"), ("周末", "周六"),
-             ("this weekend", "on saturday"), ("on the weekend", "on saturday"), ("at the weekend", "on saturday"),
-             ("over the weekend", "on saturday"))
+_WEEKENDS = {"下个周末": "下周六", "下周末": "下周六", "这个周末": "周六", "这周末": "周六", "本周末": "周六", "周末": "周六",
+             "this weekend": "on saturday", "on the weekend": "on saturday", "at the weekend": "on saturday",
+             "over the weekend": "on saturday"}
+_WEEKEND_SAID = Phrases(tuple(_WEEKENDS), re.IGNORECASE)
 
 
 def _weekend_timed(text: str, now: datetime) -> str:
     """``text`` with a weekend said with a time ("周末早上9点", "下周末10点", "this weekend at 9") as its Saturday when
-    ``now`` is a weekday; a weekend said otherwise ("周末的闹钟", "我周末有什么安排") as it was."""
+    ``now`` is a weekday; a weekend said otherwise ("周末的闹钟", "我周末有什么安排", "next weekend") as it was."""
     if now.weekday() >= 5:
         return text
-    folded = text.casefold()
-    for said, day in _WEEKENDS:
-        at = folded.find(said)
-        if at < 0 or folded[at - 4:at] == "next":
-            continue
-        near = text[max(0, at - 12):at] + text[at + len(said):at + len(said) + 12]
+    for m in _WEEKEND_SAID.finditer(text):  # ("next weekend" is none of them: it stays in the words)
+        near = text[max(0, m.start() - 12):m.start()] + text[m.end():m.end() + 12]
         if any(c.isdigit() or c in "一二两三四五六七八九十" for c in near):
-            return text[:at] + day + text[at + len(said):]
+            return text[:m.start()] + _WEEKENDS[" ".join(m.group(0).casefold().split())] + text[m.end():]
     return text
 
 
@@ -836,13 +833,9 @@ def untimed(question: str) -> Literal["reminder", "timer"] | None:
 _ZH_ABOUT = ("怎么", "如何", "怎样", "为什么", "为啥", "是什么", "什么意思", "的话", "能不能用", "有没有用", "好不好")
 
 
-_ZH_TIME_FIRST = ("今天", "明天", "后天", "早上", "上午", "中午", "下午", "晚上", "傍晚", "凌晨", "明早", "明晚", "今晚", "周",
-                  "星期", "礼拜", "下周", "这周", "本周")
-
-
 def _a_time_first(words: str) -> bool:
-    """Whether ``words`` begin with a time ("早上7点", "7点半", "明天", "周五")."""
-    return words[:1].isdigit() or words.startswith(_ZH_TIME_FIRST)
+    """Whether ``words`` begin with a time ("早上7点", "7点半", "明天", "周五"), as the Chinese times are read."""
+    return bool((m := _ZH_WHEN.match(words)) and m.group(0).strip())
 
 
 def _zh_about(text: str) -> bool:

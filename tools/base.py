@@ -266,6 +266,11 @@ class Tool(Generic[A]):
         (ask back); ``ungrounded``: nothing to use, so the turn is chat. Rules are checked elsewhere."""
         return "grounded"
 
+    def own_word(self, value: str) -> bool:
+        """Whether an argument's ``value`` is this tool's own word, not the user's about something (a reminder's kind,
+        "alarm" or "all timers"): it is read with the request, never set aside as a value."""
+        return False
+
     def vet(self, question: str, args: A) -> Verdict | None:
         """Arguments a model proposed, judged before the tool runs: a FAIL here never reaches the tool
         (a place the user excluded). ``None`` when there is nothing to object to."""

@@ -234,7 +234,8 @@ def _contradicted(ctx: TurnContext, q: str, intent: Reading | None, tool: Tool, 
     """The reader is all but sure the words the rule did not take as values ask for no tool at all (something
     else, an action out of reach, small talk, the assistant itself): a word the rule took for its own was not meant
     for it ("set the table for 6", "is it cold in here, turn on the heating"). The values the rule read (a place, a
-    reminder's words) are set aside first: what a reminder is about is no request. Only a built-in tool's rule is
+    reminder's words; not the tool's own words, such as a reminder's kind: :meth:`tools.base.Tool.own_word`) are set aside
+    first: what a reminder is about is no request. Only a built-in tool's rule is
     held to it, only at :data:`tools.reading.reader.SURE`, and never right after a turn of the same tool, whose
     words ("cancel the oven one") only make sense after it. A tool the reader never learned (a new one) is not held
     to it: its requests are "other" to the reader."""
@@ -243,7 +244,8 @@ def _contradicted(ctx: TurnContext, q: str, intent: Reading | None, tool: Tool, 
         return False
     masked = q
     for value in sorted({str(v) for a in args for name, v in a if isinstance(v, str) and len(v) > 2
-                         and type(a).model_fields[name].annotation is str}, key=len, reverse=True):
+                         and type(a).model_fields[name].annotation is str and not tool.own_word(v)},
+                        key=len, reverse=True):
         masked = re.sub(re.escape(value), " ", masked, flags=re.IGNORECASE)
     if masked != q and len(masked.split()) >= 3:  # read again without the values; otherwise the turn's reading
         intent = read_intent(masked)  # stands ("cancel my" is too little left to read: "… reminder to call mum")

@@ -14,7 +14,9 @@ class RemindersArgs(BaseModel):
     action: Literal["set", "list", "cancel", "change"] = Field(..., description="set one, list them, cancel some, or "
                                                                                 "change one's time")
     when: str = Field("", max_length=80, description="for set and change: the time as the user wrote it ('in 10 "
-                                                      "minutes', 'tomorrow at 9', '明天早上8点', '半小时后')")
+                                                      "minutes', 'tomorrow at 9', '明天早上8点', '半小时后'); for cancel: "
+                                                      "the day of those cancelled, when the user names one "
+                                                      "('tomorrow', 'monday', '周日'), else ''")
     text: str = Field("", max_length=2000, description="for set: what to remind of, as the user wrote it ('' for none)")
     kind: Literal["reminder", "timer"] = Field("reminder", description="a timer counts down a span ('a 10 minute "
                                                                         "timer'); a reminder names a time or a delay")

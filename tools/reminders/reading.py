@@ -545,24 +545,78 @@ def _last_word(text: str) -> str:
     return words[-1] if words else ""
 
 
+_DAY_JOINS = ("scheduled for", "set for", "due on", "due", "for", "on", "of", "from", "in the", "in")
+
+
+_NOT_ON_THAT_DAY = ("after", "before", "until", "till", "except", "but", "not", "besides", "other than", "since", "除了")
+
+
+def _day_apart(what: str, zh: bool, now: datetime) -> tuple[str, str] | None:
+    """What a request to cancel names, and the day it names them by, when it names one ("all reminders for monday":
+    ``("all reminders", "monday")``; "tomorrow morning's alarm", "周日的所有", "明天早上"); else ``(what, "")``;
+    ``None`` when the day bounds them another way ("alarms after friday"), which is not read here."""
+    m = (_ZH_DAY if zh else _EN_DAY).search(what)
+    if m is None:
+        return what, ""
+    start, end = m.span()
+    rest = what[end:]
+    if part := next((p for p in _PART_HOURS if rest.lstrip().casefold().startswith(p)), None):  # "tomorrow morning"
+        end += len(rest) - len(rest.lstrip()) + len(part)
+    day = what[start:end].strip().removeprefix("on ")
+    if day_said(day, now) is None:
+        return what, ""
+    before, after = what[:start].rstrip(), what[end:].removeprefix("'s").removeprefix("’s")
+    if before.casefold().endswith(_NOT_ON_THAT_DAY) or after.lstrip().startswith(("以后", "之后", "以前", "之前", "以外")):
+        return None  # "any morning alarms after friday", "周五以后的闹钟": not that day's
+    if zh:
+        return (before + after).strip().removeprefix("的").strip(), day
+    after_words = after.strip()
+    if not after_words and (join := next((j for j in _DAY_JOINS if f" {before.casefold()}".endswith(f" {j}")), "")):
+        before = before[:len(before) - len(join)].rstrip()  # "all reminders for [monday]"
+    return f"{before} {after_words}".strip(), day
+
+
 _THE = Phrases(("the", "my", "that", "this", "那个", "这个", "我的"), re.IGNORECASE)  # "cancel [the] dentist reminder"
 _TIMER = Phrases(("timer", "timers", "定时器", "计时器", "倒计时"), re.IGNORECASE)
 
 
-def _cancelled(what: str, text: str, zh: bool) -> str:
+# The words that say "every one" and nothing more ("all of my pending reminders", "所有的提醒都"); any other word beside
+# "all" restricts it ("all reminders except the dentist", "every reminder about the party", "全部工作的提醒"), and
+# what it keeps is not read here: never every one.
+_ALL_OF_THEM = frozenset({"all", "every", "each", "everything", "of", "my", "the", "your", "these", "those", "pending",
+                          "current", "active", "existing", "scheduled", "set", "upcoming", "reminders", "reminder",
+                          "alarms", "alarm", "timers", "timer", "ones", "one", "please", "now", "for", "me", "i", "have",
+                          "that", "are"})
+_ZH_ALL_OF_THEM = ("所有", "全部", "都", "的", "提醒", "闹钟", "定时器", "计时器", "倒计时", "我", "把", "了", "吧", "掉", "全", "个", "条")
+
+
+def _more_than_all(what: str, zh: bool) -> bool:
+    """Whether ``what`` ("all reminders except …") says more than every one (of a kind)."""
+    if zh:
+        for word in _ZH_ALL_OF_THEM:
+            what = what.replace(word, "")
+        return bool(what.strip())
+    return any(w.strip(".,!?") not in _ALL_OF_THEM for w in what.casefold().replace("'s", "").split())
+
+
+def _cancelled(what: str, text: str, zh: bool) -> str | None:
     """What a request to cancel names, from the words said after its verb: "all", every one of a kind ("all timers",
-    "所有闹钟"), a kind ("timer", "alarm"), or words of one ("dentist", "买菜")."""
-    if what.casefold().startswith(("all", "every", "each", "所有", "全部")) or (not what and "清空" in text):
-        what = "all"  # "清空提醒": every one of them
+    "所有闹钟"), a kind ("timer", "alarm"), or words of one ("dentist", "买菜"); ``None`` when "all" is said with words
+    that keep some ("all reminders except the dentist"), which are not read here."""
+    every = what.casefold().startswith(("all", "every", "each")) or (zh and ("所有" in what or "全部" in what)) or (
+        zh and not what and ("全部" in text or "都" in text) and "提醒" in text and not _TIMER.search(text)
+        and "闹钟" not in text)  # "把提醒全部删掉": every one; "把闹钟都关了": of a kind said, the tool asks which
+    if every or (not what and "清空" in text):
+        if _more_than_all(what, zh):
+            return None
+        what = "all"  # "清空提醒", "把提醒全部删掉", "提醒都删了": every one of them
         if _TIMER.search(text):
             what = "所有定时器" if zh else "all timers"  # "remove all my timers": the timers, not every reminder
         elif ("闹钟" if zh else "alarm") in text.casefold():
             what = "所有闹钟" if zh else "all alarms"
-    elif zh and not what and ("全部" in text or "都" in text) and "提醒" in text and not _TIMER.search(text) \
-            and "闹钟" not in text:
-        what = "all"  # "把提醒全部删掉", "提醒都删了": every one (of a kind said, the tool asks which)
     if the := _THE.match(what):
         what = what[the.end():].strip()
+    what = {"reminders": "", "reminder": "", "alarms": "alarm", "timers": "timer"}.get(what.casefold(), what)  # a kind
     if zh:  # "买菜的那个提醒": the one about 买菜
         for that in ("的那个", "那个", "的那条", "那条", "的这个", "这个"):
             what = what.removesuffix(that)
@@ -600,7 +654,10 @@ def read(question: str, now: datetime | None = None) -> RemindersArgs | None:
     if cancel is not None and (zh or any(kind in text.casefold() for kind in ("reminder", "timer", "alarm")) or
                    (_last_word(text) in ("one", "ones") and " and " not in what_said and
                     len(what_said.split()) <= 3 and _last_word(what_said) not in ("next", "previous", "other", "same"))):
-        return RemindersArgs(action="cancel", target=_cancelled(what_said, text, zh))
+        if (apart := _day_apart(what_said, zh, now)) is None:  # "all reminders for monday": Monday's, no other
+            return None
+        target = _cancelled(apart[0], text, zh)
+        return None if target is None else RemindersArgs(action="cancel", target=target, when=apart[1])
     if not zh:
         text = _ask_first(text)  # "i have an appointment tomorrow at 9 remind me": "remind me i have …"
     repeat, anchor, text = _repeat_in(text, zh)  # "every weekday at 9", "每天早上8点": read once, then set aside

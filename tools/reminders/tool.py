@@ -42,8 +42,9 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
 # The user's words asking to cancel, and naming what: a kind, "all", or words of a reminder
 _CANCEL_VERB = Phrases(("cancel", "delete", "remove", "clear", "stop", "dismiss", "erase", "disable", "deactivate", "unset",
                         "forget", "drop", "scrap", "kill", "(turn|switch|shut) off", "get rid of", "(never mind|nevermind)",
-                        "undo", "(don't|dont) (need|want|bother)", "取消", "删除", "删掉", "去掉", "关掉", "关闭", "撤销", "撤掉",
-                        "不要", "别", "算了", "不用", "清空"), re.IGNORECASE)
+                        "undo", "(don't|dont) (need|want|bother)", "nix", "ditch", "trash", "取消", "删", "去掉", "关掉",
+                        "关了", "关闭", "撤销", "撤掉", "不要", "别", "算了", "不用", "清空"), re.IGNORECASE)  # every verb the
+# reading's forms cancel with (tools/reminders/reading.py, _CANCELS), and more
 _CHANGE_VERB = Phrases(("push", "move", "change", "make", "switch", "reschedule", "bump", "shift", "delay", "postpone",
                         "put off", "改", "推迟", "延后", "提前", "挪", "调到", "换成"), re.IGNORECASE)
 _ASKS_TO_KNOW = Phrases(("forget", "let me know", "notify", "alert", "tell me when", "别忘", "忘了", "记得", "通知"),
@@ -204,6 +205,10 @@ class Reminders(Tool[RemindersArgs]):
         reminder said another way); a request with neither ("how do I cancel a task in asyncio?") is chat."""
         return "grounded" if _names_a_kind(question) or _CANCELLING.match(question.lstrip()) or _A_TIME.search(question) or \
             _ASKS_TO_KNOW.search(question) else "ungrounded"
+
+    def own_word(self, value: str) -> bool:
+        """A kind, or every one of a kind: "alarm", "all timers", "所有闹钟"."""
+        return value in _KINDS or value in _ALL_OF_A_KIND or value == "all"
 
     def unasked_change(self, question: str, args: RemindersArgs, about_it: bool) -> LocalText | None:
         """A model's cancel runs only when the user's words ask to cancel and name what: a kind ("the timer"), all
@@ -396,6 +401,12 @@ class Reminders(Tool[RemindersArgs]):
             return ToolResult(ok=False, error="no reminders are pending", fixable=False, message=LocalText(
                 en=f"you have no {'alarms' if alarm else 'timers' if kind == 'timer' else 'reminders'} pending.",
                 zh=f"现在没有待办的{'闹钟' if alarm else '定时器' if kind == 'timer' else '提醒'}。"))
+        if args.action == "cancel" and args.when.strip():  # "all reminders for monday": Monday's, no other
+            pending = self._due_at(pending, args.when.strip())
+            if not pending:
+                return ToolResult(ok=False, error="no pending reminder is due then", fixable=False, message=LocalText(
+                    en=f"no pending reminder is due {args.when.strip()} (assistant reminders lists them).",
+                    zh=f"{args.when.strip()}没有待办的提醒(assistant reminders 可以列出来)。"))
         which = _ORDINAL.fullmatch(re.sub(r"^(?:my|the)\s+|^我的|(?:\s+(?:one|reminder|timer|alarm))+$|的$", "", target))
         if target == "all":
             chosen = pending

@@ -899,3 +899,18 @@ async def test_all_of_a_day_cancels_that_day_s_own_and_no_other(fake, make_app):
     assert [r.text for r in book.listed()] == ["", "water the plants"]  # the timer and tomorrow's reminder
     none = await app.ask("cancel monday's alarm")
     assert not none.ok and "no pending reminder is due monday" in none.answer and len(book.listed()) == 2
+
+
+async def test_a_models_cancel_names_the_day_of_those_it_cancels(fake, make_app):
+    """A capable model's call for a wording no rule reads: every one of that day, no other."""
+    from fake_ollama import Script, tool_call
+
+    app = make_app(clock="2026-11-27T10:00:00+00:00")  # a Friday
+    for question in ("remind me on monday at 9 to call the bank", "remind me on monday at 17 to pay rent",
+                     "remind me tomorrow at 8 to water the plants"):
+        assert (await app.ask(question)).ok
+    call = tool_call("reminders", action="cancel", target="all", when="monday")
+    fake.handler = Script(decide=[call], executor=call, responder="Done: Monday is clear.")
+    result = await app.ask("wipe out all of my reminders on monday")
+    assert result.ok and result.route == "reminders" and result.model_calls >= 1
+    assert [r.text for r in Book(app.store.path).listed()] == ["water the plants"]

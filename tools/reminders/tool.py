@@ -40,11 +40,12 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
                        r"secs?|seconds?|days?|weeks?)\b|\d{1,2}:\d{2}|[点點]|分钟|小时|秒|明天|后天|今晚|早上|晚上|下午|上午|中午|"
                        r"待会|一会", re.IGNORECASE)
 # The user's words asking to cancel, and naming what: a kind, "all", or words of a reminder
+# Every verb the reading's forms cancel with (tools/reminders/reading.py, _CANCELS), and more a model's call may follow
 _CANCEL_VERB = Phrases(("cancel", "delete", "remove", "clear", "stop", "dismiss", "erase", "disable", "deactivate", "unset",
                         "forget", "drop", "scrap", "kill", "(turn|switch|shut) off", "get rid of", "(never mind|nevermind)",
-                        "undo", "(don't|dont) (need|want|bother)", "nix", "ditch", "trash", "取消", "删", "去掉", "关掉",
-                        "关了", "关闭", "撤销", "撤掉", "不要", "别", "算了", "不用", "清空"), re.IGNORECASE)  # every verb the
-# reading's forms cancel with (tools/reminders/reading.py, _CANCELS), and more
+                        "undo", "(don't|dont) (need|want|bother)", "nix", "ditch", "trash", "wipe", "purge", "call off",
+                        "axe", "取消", "删", "去掉", "关掉", "关了", "关闭", "撤销", "撤掉", "不要", "别", "算了", "不用", "清空"),
+                       re.IGNORECASE)
 _CHANGE_VERB = Phrases(("push", "move", "change", "make", "switch", "reschedule", "bump", "shift", "delay", "postpone",
                         "put off", "改", "推迟", "延后", "提前", "挪", "调到", "换成"), re.IGNORECASE)
 _ASKS_TO_KNOW = Phrases(("forget", "let me know", "notify", "alert", "tell me when", "别忘", "忘了", "记得", "通知"),

@@ -31,7 +31,8 @@ from _common import ROOT, machine
 
 from tools.reminders.book import Book
 from tools.reading import request
-from tools.reminders.reading import due, read
+from tools.reminders.due import due
+from tools.reminders.reading import read
 
 TZ = timezone(timedelta(hours=8))
 NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05

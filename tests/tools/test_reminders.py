@@ -10,7 +10,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from tools.reminders.book import MAX_PENDING, Book, Reminder, TooMany
-from tools.reminders.reading import due, read
+from tools.reminders.due import due
+from tools.reminders.reading import read
 
 TZ = timezone(timedelta(hours=8))
 NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
@@ -564,7 +565,7 @@ def test_alarm_words_that_ask_for_none_set_none(question):
 
 
 async def test_a_reminder_set_by_rule_reads_its_time_once(fake, make_app, monkeypatch):
-    import tools.reminders.reading as reading
+    from tools.reminders import due as due_module, reading, repeats, times
 
     calls: list[str] = []
 
@@ -572,7 +573,8 @@ async def test_a_reminder_set_by_rule_reads_its_time_once(fake, make_app, monkey
         calls.append(when)
         return due(when, now)
 
-    monkeypatch.setattr(reading, "due", counted)
+    for module in (due_module, reading, repeats, times):  # the rule's reading, the run's, every one that reads a time
+        monkeypatch.setattr(module, "due", counted)
     app = make_app()
     result = await app.ask("remind me in 10 minutes to stretch")
     assert result.ok and result.model_calls == 0 and "stretch" in result.answer

@@ -12,7 +12,9 @@ from datetime import datetime
 from tools.base import CJK
 from tools.reading.forms import Forms
 from tools.reminders.args import RemindersArgs
-from tools.reminders.reading import at_hour, due, in_the_morning, reads_time, request_text, times_said, zh_in_the_morning
+from tools.reminders.due import due, request_text
+from tools.reminders.times import at_hour, reads_time, times_said
+from tools.reminders.reading import in_the_morning, zh_in_the_morning
 
 _EN = Forms([
     ("[please] [(can|could|would) you] [please] {verb} {rest}", "en"),

@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 
 from tools.reading.forms import Forms, Phrases
-from tools.reminders.reading import at_hour, reads_time, request_text, seconds_of
+from tools.reminders.due import request_text
+from tools.reminders.times import at_hour, reads_time
+from tools.reading.durations import seconds_of
 
 # A cancel that names nothing but what was just talked about: "cancel it", "forget it", "never mind", "stop that",
 # "actually don't", "取消它", "不要了", "算了"

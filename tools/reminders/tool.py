@@ -21,7 +21,7 @@ from tools.reading.when import current_time, local_zone
 from tools.lazy_re import lazy_compile
 
 if TYPE_CHECKING:
-    from tools.reminders.reading import Due
+    from tools.reminders.due import Due
 
 # Verbs that set one, said with no time ("please run a timer for me", "initiate a new alarm", "set my alarm for
 # getting up"): the question back for the time
@@ -139,7 +139,8 @@ class Reminders(Tool[RemindersArgs]):
             return [RemindersArgs(action="list")] if not unexplained(question, target) else None
         if target not in ("reminders.alarm", "reminders.timer", "reminders.set"):
             return None
-        from tools.reminders.reading import numbers_as_digits, times_said
+        from tools.reminders.due import numbers_as_digits
+        from tools.reminders.times import times_said
 
         times = times_said(question, self.now())
         if _two_kinds(tokens(question)):
@@ -178,7 +179,9 @@ class Reminders(Tool[RemindersArgs]):
         """An alarm or a timer at each time said, asked in words the rules' forms do not have ("sound the alarm at 6
         am tomorrow", "count down 10 minutes"): every other word one such requests are made of."""
         from tools.reminders.listing import asks_to_set
-        from tools.reminders.reading import in_the_morning, numbers_as_digits, times_said
+        from tools.reminders.due import numbers_as_digits
+        from tools.reminders.reading import in_the_morning
+        from tools.reminders.times import times_said
 
         times = times_said(question, self.now())
         words = tokens(numbers_as_digits(question))
@@ -246,7 +249,8 @@ class Reminders(Tool[RemindersArgs]):
         if previous.route != self.name:
             return None
         from tools.reminders.follow_ups import anaphoric, another, changed
-        from tools.reminders.reading import reads_time, seconds_of
+        from tools.reminders.times import reads_time
+        from tools.reading.durations import seconds_of
 
         set_ = [data for _, data in previous.calls if isinstance(data, dict) and data.get("action") in ("set", "change")
                 and data.get("id") is not None]
@@ -273,7 +277,7 @@ class Reminders(Tool[RemindersArgs]):
                 when = f"{at.date().isoformat()} at {at:%H:%M}"
             return [RemindersArgs(action="change", target=str(last["id"]), when=when)]
         if (again := another(question)) is not None:
-            from tools.reminders.reading import Due, due
+            from tools.reminders.due import Due, due
 
             more = RemindersArgs(action="set", when=again, text=str(last.get("text") or ""),
                                  kind="timer" if last.get("kind") == "timer" else "reminder")
@@ -288,7 +292,8 @@ class Reminders(Tool[RemindersArgs]):
 
     @unread_when_unfit
     def complete(self, question: str, reply: str) -> list[BaseModel] | None:
-        from tools.reminders.reading import times_said, untimed
+        from tools.reminders.times import times_said
+        from tools.reminders.reading import untimed
 
         zh = language_of(question) == "zh"
         kind = untimed(question)
@@ -309,7 +314,8 @@ class Reminders(Tool[RemindersArgs]):
                                       as_of=now.isoformat())
         if args.action == "cancel":
             return self._cancel(book, args)
-        from tools.reminders.reading import MAX_TEXT, due, first_due
+        from tools.reminders.due import MAX_TEXT, due
+        from tools.reminders.repeats import first_due
 
         read_due = args.due_read or (first_due(args.repeat, args.when, now) if args.repeat and args.action == "set"
                                      else due(args.when, now))
@@ -379,7 +385,7 @@ class Reminders(Tool[RemindersArgs]):
     def _due_at(self, pending: list[Reminder], said: str) -> list[Reminder]:
         """The pending ones due at the time of day ``said`` names ("5pm", "下午5点"), or on the day and in the part of
         it it names ("tomorrow morning", "明天", "周五晚上"), or none."""
-        from tools.reminders.reading import day_said, due
+        from tools.reminders.due import day_said, due
 
         now = self.now()
         if (on := day_said(said, now)) is not None:
@@ -456,7 +462,9 @@ class Reminders(Tool[RemindersArgs]):
         chose; a rule's call copies the question, so it always is."""
         if args.action != "set" or not args.when.strip():
             return None
-        from tools.reminders.reading import interval_said, numbers_as_digits, seconds_of
+        from tools.reminders.due import numbers_as_digits
+        from tools.reminders.repeats import interval_said
+        from tools.reading.durations import seconds_of
         from tools.reading.request import values
 
         if args.repeat == "interval" and (every := interval_said(question)) is not None and \
@@ -529,7 +537,8 @@ class Reminders(Tool[RemindersArgs]):
 
 def _spans_only(times: list[str]) -> bool:
     """Every time said is a span ("for 10 minutes", "5 minutes"), as a timer's are; "at noon" is none."""
-    from tools.reminders.reading import numbers_as_digits, seconds_of
+    from tools.reminders.due import numbers_as_digits
+    from tools.reading.durations import seconds_of
 
     return all(seconds_of(numbers_as_digits(t).removeprefix("for ").removeprefix("in ")) is not None for t in times)
 
@@ -544,7 +553,7 @@ def _on_its_day(at: datetime, due: datetime, when: str, now: datetime) -> dateti
     """A time of day said with no day for a reminder due on another day ("move the meeting reminder to 9" for
     tomorrow's at 8): that time on its own day, and a bare hour ("9", "9点") the one of its morning or evening
     nearest the time it had; ``at`` (the next such time) when the words name a day or it would be past."""
-    from tools.reminders.reading import names_a_day, said_bare
+    from tools.reminders.times import names_a_day, said_bare
 
     if at.date() == due.date() or names_a_day(when):
         return at

@@ -916,3 +916,26 @@ async def test_a_models_cancel_names_the_day_of_those_it_cancels(fake, make_app)
     result = await app.ask("wipe out all of my reminders on monday")
     assert result.ok and result.route == "reminders" and result.model_calls >= 1
     assert [r.text for r in Book(app.store.path).listed()] == ["water the plants"]
+
+
+@pytest.mark.parametrize("question", [
+    "cancel reminders 2 and 3", "delete reminder 2 and 4", "cancel the second and third alarm", "cancel both alarms",
+    "cancel the first two reminders", "cancel the last 2 alarms", "cancel the meeting reminder and the gym one",
+    "cancel my alarm and set a new one for 7", "cancel the timer, the alarm", "不要取消闹钟", "别删掉提醒",
+    "取消开会、吃饭的提醒",
+])
+def test_several_named_or_a_cancel_said_not_to_is_the_model_s(question):
+    """Several named at once, more asked beside the cancel, or "not" where the name stands ("不要取消闹钟": don't cancel
+    the alarm) are no one reminder named: the model reads them (each had been a cancel of words such as "and",
+    "取消", or of the reminders due at 2 or at 7)."""
+    assert read(question, NOW) is None
+
+
+async def test_don_t_cancel_the_alarm_cancels_nothing(fake, make_app):
+    from fake_ollama import Script
+
+    app = make_app()
+    assert (await app.ask("set an alarm for tomorrow at 7")).ok
+    fake.handler = Script(decide="好的,闹钟不取消。", responder="好的,闹钟不取消。")
+    result = await app.ask("不要取消闹钟")  # a capable model answers; by rule it had cancelled the alarm
+    assert result.model_calls >= 1 and len(Book(app.store.path).listed()) == 1

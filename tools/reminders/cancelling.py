@@ -124,6 +124,22 @@ def _cancelled(what: str, text: str, zh: bool) -> str | None:
         what = "闹钟" if zh else "alarm"  # "cancel my alarm": an alarm, not any reminder
     return what
 
+
+_SEVERAL = frozenset({"both", "first", "last", "next", "top", "previous", "two", "three", "four", "five"})
+_ZH_NOT_NAMED = ("取消", "删", "关", "不要", "别", "不用")  # a verb or a "not" where the name stands: "不要取消闹钟"
+
+
+def _not_one_named(what: str, zh: bool) -> bool:
+    """Whether ``what`` names several ("reminders 2 and 3", "the meeting one and the gym one", "the first two", "both
+    alarms"), or more than what to cancel ("my alarm and set a new one for 7"; "不要取消闹钟": not to cancel): which
+    the model reads."""
+    if zh:
+        return what.startswith(_ZH_NOT_NAMED) or "、" in what or "还有" in what
+    words = what.casefold().replace(",", " , ").split()
+    return bool({"and", "or", ",", "both"} & set(words)) or \
+        (bool(_SEVERAL & set(words)) and any(w.isdecimal() for w in words))
+
+
 def read_cancel(text: str, zh: bool, now: datetime) -> tuple[bool, RemindersArgs | None]:
     """Whether ``text`` (a request as :func:`tools.reminders.reading.read` reads it) asks to cancel, and what, when
     these rules read it whole (else ``None``: the model reads which)."""
@@ -137,7 +153,7 @@ def read_cancel(text: str, zh: bool, now: datetime) -> tuple[bool, RemindersArgs
     # alone); "it", "that", "the next one" name nothing by themselves ("forget it", "stop this song and go to the
     # next one"): they act only after a reminders turn (:func:`tools.reminders.follow_ups.anaphoric`)
     what_said = cancel.get("what", "")
-    if _corrects_itself(what_said):
+    if _corrects_itself(what_said) or _not_one_named(what_said, zh):
         return True, None  # "cancel the timer… I mean the reminder about the dentist": the model reads which
     if not (zh or any(kind in text.casefold() for kind in ("reminder", "timer", "alarm")) or
             (_last_word(text) in ("one", "ones") and " and " not in what_said and len(what_said.split()) <= 3

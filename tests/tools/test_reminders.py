@@ -129,6 +129,14 @@ NOW = datetime(2026, 11, 26, 14, 5, tzinfo=TZ)  # a Thursday, 14:05
     ("wake me up at 8 on the weekend", NOW.replace(day=28, hour=8, minute=0), "", "reminder"),
     ("周末早上九点叫我", NOW.replace(day=28, hour=9, minute=0), "", "reminder"),
     ("下周末十点提醒我去爬山", NOW.replace(month=12, day=5, hour=10, minute=0), "去爬山", "reminder"),
+    # a bare hour beside a day or a part of it, said with "for" or alone: its hour (the hour had been dropped: "for 7
+    # tonight" set at 9 pm, "for 9 tomorrow to call bob" asked the hour and kept "9 to call bob" as its words)
+    ("make a reminder for 7 tonight", NOW.replace(hour=19, minute=0), "", "reminder"),
+    ("set a reminder for 7 tomorrow morning", NOW.replace(day=27, hour=7, minute=0), "", "reminder"),
+    ("set a reminder for 9 tomorrow to call bob", NOW.replace(day=27, hour=9, minute=0), "call bob", "reminder"),
+    ("remind me for 9 tomorrow that the car is due", NOW.replace(day=27, hour=9, minute=0), "the car is due", "reminder"),
+    ("remind me on friday for 8 to water the plants", NOW.replace(day=27, hour=8, minute=0), "water the plants",
+     "reminder"),
 ])
 def test_a_reminder_in_words_is_read_with_its_time_and_what_it_is_about(question, when, text, kind):
     request = read(question, NOW)
@@ -939,3 +947,33 @@ async def test_don_t_cancel_the_alarm_cancels_nothing(fake, make_app):
     fake.handler = Script(decide="好的,闹钟不取消。", responder="好的,闹钟不取消。")
     result = await app.ask("不要取消闹钟")  # a capable model answers; by rule it had cancelled the alarm
     assert result.model_calls >= 1 and len(Book(app.store.path).listed()) == 1
+
+
+@pytest.mark.parametrize("question", ["remind me tomorrow 2 buy milk", "remind me on friday 3 times"])
+def test_a_number_beside_a_day_that_is_no_hour_leaves_the_hour_to_ask(question):
+    """"2 buy milk" (to buy milk), "3 times": no hour was said; the day is kept and its hour asked."""
+    request = read(question, NOW)
+    assert request is not None and request.due_read.at is None
+
+
+@pytest.mark.parametrize("question", ["add 5 minutes to the timer", "put 5 more minutes on the timer",
+                                      "take 2 minutes off the timer", "add 10 minutes to my alarm"])
+async def test_a_span_given_to_the_timer_running_sets_no_other(fake, make_app, question):
+    """A span added to or taken from the one set is a change of it, which the model reads; by rule each had set one
+    more timer ("add 5 minutes to the timer": a new 5-minute timer about "add to the")."""
+    from fake_ollama import Script
+
+    app = make_app()
+    assert (await app.ask("set a timer for 10 minutes")).ok
+    fake.handler = Script(decide="I can't change a timer that is running yet.",
+                          responder="I can't change a timer that is running yet.")
+    result = await app.ask(question)
+    assert result.model_calls >= 1 and len(Book(app.store.path).listed()) == 1
+
+
+@pytest.mark.parametrize("question, span", [("put 10 minutes on the timer", "10 minutes"),
+                                            ("add a 5 minute timer", "5 minute")])
+def test_a_timer_put_on_or_added_is_set_with_no_words_of_the_request(question, span):
+    request = read(question, NOW)
+    assert request is not None and (request.action, request.kind, request.when, request.text) == \
+        ("set", "timer", span, "")

@@ -148,6 +148,19 @@ tell when are is have has up passed over done gone elapsed
 _ENDS = frozenset({"up", "passed", "over", "done", "gone", "elapsed"})
 
 
+def changes_one_set(words: list[str]) -> bool:
+    """Whether ``words`` (a request's) speak of a span given to or taken from one already set ("add 5 minutes to the
+    timer", "take 2 minutes off my alarm"): the one running changed, never one more set."""
+    more = bool({"more", "extra", "additional"} & set(words))  # "5 more minutes on the timer"; "10 minutes on the
+    # timer" sets one, as a kitchen timer is set
+    return any((a in ("to", "off", "from") or (a == "on" and more)) and b in ("the", "my", "this", "that")
+               and c in _SET_KINDS and _SPAN_UNITS & set(words[:i])  # a span, then where it goes ("set off the alarm":
+               for i, (a, b, c) in enumerate(zip(words, words[1:], words[2:], strict=False)))  # none)
+
+
+_SPAN_UNITS = frozenset({"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs"})
+
+
 def asks_to_set(words: list[str], times: list[str]) -> str | None:
     """The kind ("timer" or "reminder", an alarm being a reminder at a time) that ``words`` (a request's, numbers as
     digits) ask to set at the ``times`` said, when every other word is one such requests are made of; ``None``
@@ -162,4 +175,6 @@ def asks_to_set(words: list[str], times: list[str]) -> str | None:
         return None
     if not ending and said & ({"tell", "when"} | _ENDS - {"up"}):
         return None  # "tell" and "when" only in "tell me when …"; "passed", "over", "done" only as its end
+    if changes_one_set(words):
+        return None
     return "timer" if said & {"timer", "timers", "countdown", "count", "counting"} or ending else "reminder"

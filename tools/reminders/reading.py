@@ -23,7 +23,7 @@ from tools.reminders.cancelling import read_cancel
 from tools.reminders.repeats import EN_REPEAT, first_due, repeat_in
 from tools.reminders.times import ZH_PARTS_OF_DAY, reads_time, times_read, times_said
 from tools.reminders.due import (EN_MONTHS, EN_WEEKDAYS, MAX_TEXT, NO_HOUR, due, numbers_as_digits, request_text)
-from tools.reminders.listing import asks_list
+from tools.reminders.listing import asks_list, changes_one_set
 from tools.reading.durations import EN_DURATION as _EN_DURATION
 from tools.reading.when import EN_ORDINAL
 from tools.reading.reader import spaced, tokens
@@ -461,6 +461,8 @@ def _read_set(text: str, zh: bool) -> RemindersArgs | None:
         return request
     kind = "timer" if (g.get("kind0") or g.get("kind") or g.get("kind2") or "").lower() in ("timer", "countdown") \
         or g.get("rest3") else "reminder"
+    if changes_one_set(tokens(text)):
+        return None  # "add 5 minutes to the timer", "take 2 minutes off my timer": the one running changed, the model's
     body = (f"for {g['dur0']}{g.get('rest0') or ''}" if g.get("dur0") else
             next(x for x in (g.get("rest"), g.get("rest2"), g.get("dur"), g.get("rest3"), g.get("rest4")) if x is not None))
     if (g.get("kind") or "").lower() == "alarm" and (bare := re.fullmatch(
@@ -532,6 +534,8 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
     for m in reversed(spans):
         rest = rest[:m.start()] + " " + rest[m.end():]
     rest = " ".join(rest.split()).strip(" ,")
+    if kind != "timer" and not any(c.isdigit() for c in when) and (hour := _hour_first(rest)):
+        when, rest = f"at {hour[0]} {when}", hour[1]  # "a reminder for 7 tonight", "for 9 tomorrow to call bob"
     about = _ABOUT.match(rest)  # "[and] to call mum", "that the car is due"
     text = rest[about.end():].strip() if about and rest[about.end():about.end() + 1].isspace() else rest.strip()
     if text.lower().startswith("ish ") and when[-1:].isdigit():  # "at 5ish to leave": about 5
@@ -561,6 +565,21 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)
 
 
+def _hour_first(rest: str) -> tuple[str, str] | None:
+    """A bare hour that the words left beside a day begin with ("9", "for 9", "7:30"), when nothing follows it or
+    what a reminder is about does ("9 to call bob": ``("9", "to call bob")``); ``None`` otherwise ("2 buy milk", "3
+    times": no hour said)."""
+    words = rest.split()
+    if words[:1] in (["for"], ["at"]):
+        words = words[1:]
+    hour, _, minutes = (words[0] if words else "").partition(":")
+    if not (hour.isdecimal() and 0 < int(hour) <= 24 and (not minutes or (minutes.isdecimal() and len(minutes) == 2
+                                                                          and int(minutes) < 60))):
+        return None
+    after = " ".join(words[1:])
+    return (words[0], after) if not after or _ABOUT.match(after) else None
+
+
 _ABOUT = Phrases(("[and] (to|that|about|of|so i can)",), re.IGNORECASE)
 # A time of day said by what happens then, which no clock reading gives ("an alarm for tomorrow at daybreak")
 _UNREAD_TIME = Phrases(("(at|around|by|before|after|until) [the] (daybreak|dawn|sunrise|sunup|first light|twilight|dusk|"
@@ -584,7 +603,7 @@ def _repeats_unread(body: str) -> bool:
 _REQUEST_WORDS = frozenset("""
 i i'd i'm id want wanna wish need needs gotta got have get like would could can you u me my a an the one another
 brand new clock for on at in to please pls plz now right away starting start from set setting up make create
-just some quick little
+just some quick little add put run begin
 """.split())
 _FOR_THE = Phrases(("for the", "to the", "about the", "for", "to", "about"), re.IGNORECASE)
 # A day said in Chinese: a named one, a weekday, a date ("明天", "下周一", "5月3日")

@@ -142,11 +142,12 @@ class Reminders(Tool[RemindersArgs]):
         from tools.reminders.due import numbers_as_digits
         from tools.reminders.times import times_said
 
+        from tools.reminders.listing import SET_WORDS, changes_one_set
+
         times = times_said(question, self.now())
-        if _two_kinds(tokens(question)):
+        if _two_kinds(tokens(question)) or changes_one_set(tokens(question)):
             return None  # "wake me up at 7 and set a timer for 5 minutes": two kinds, the model sets each
         counted = {1: "one", 2: "two", 3: "three"}.get(len(times), "")  # "two alarms, one at 12 pm and …"
-        from tools.reminders.listing import SET_WORDS
 
         said_with = " ".join(SET_WORDS) if times else _SET_VERBS  # "sound the alarm at 6 am", "please run a timer"
         if unexplained(numbers_as_digits(question), target, " ".join([*times, counted, "one" if times else "", said_with])):

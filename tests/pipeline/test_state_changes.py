@@ -329,6 +329,9 @@ async def test_one_is_cancelled_by_its_subject_its_kind_or_its_time(fake, make_a
     ("change my 5pm reminder to 5:30pm", ("call mum", "11-27 17:30")),
     ("把下午5点的提醒改到下午6点", ("call mum", "11-27 18:00")),
     ("把定时器改成半小时", ("", "11-27 10:30")),
+    # named by its day, moved to a time alone: on that day (it had been moved to the next such time, today's)
+    ("move tomorrow's reminder to 11am", ("water the plants", "11-28 11:00")),
+    ("把明天的提醒改到上午十一点", ("water the plants", "11-28 11:00")),
 ])
 async def test_one_is_moved_by_its_subject_its_kind_or_its_time_by_rule(fake, make_app, change, due):
     """A first request that moves one pending reminder names it as a cancel does (its words, its kind, its time);

@@ -182,7 +182,8 @@ def test_listing_and_cancelling_in_words(question, action, target):
                                                               "friday"),
     ("删除周日的所有提醒", "all", "周日"), ("取消明天所有的提醒", "all", "明天"), ("把明天的闹钟都删了", "闹钟", "明天"),
     ("帮我把明天的提醒取消了", "", "明天"), ("不要明天早上的闹钟了", "闹钟", "明天早上"),
-    ("cancel all my reminders", "all", ""), ("清空提醒", "all", ""),
+    ("cancel all my reminders", "all", ""), ("清空提醒", "all", ""), ("请删除我设置的所有闹钟", "所有闹钟", ""),
+    ("delete all the alarms i have set", "all alarms", ""),
 ])
 def test_a_day_named_in_a_cancel_keeps_to_that_day(question, target, day):
     """"all reminders for monday" is Monday's, not every one: the day is read apart from what is cancelled (it had

@@ -14,6 +14,7 @@ session is kept, also across daemon restarts: a follow-up works. It talks to the
 from __future__ import annotations
 
 import argparse
+import gc
 import queue
 import signal
 import subprocess
@@ -223,9 +224,13 @@ class Popup:
 
     def destroy(self) -> None:
         """The window ended: its icon dropped first, in this thread while Tk runs (an image collected later, from the
-        thread of a pull that still held the popup, would call a Tk that is gone)."""
+        thread of a pull that still held the popup, would call a Tk that is gone); then what is left of its widgets in
+        cycles is collected here too. Tk objects freed by a collection that happens to run on another thread abort the
+        process ("Tcl_AsyncDelete: async handler deleted by the wrong thread"): seen in the test process, where a fake
+        server's thread collected a popup's leftovers three runs in four."""
         self.icon = None
         self.root.destroy()
+        gc.collect()
 
     def close(self, by: str) -> None:
         """Hidden, not ended: an answer still coming goes on, and the hotkey brings it all back at once."""

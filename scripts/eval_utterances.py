@@ -202,7 +202,8 @@ async def pipeline_figures(rows: list[dict], n: int, index: str, show: int) -> N
     script.always("validator", {"verdict": "PASS"}).always("executor", Reply(content=""))  # no arguments of its own
     counts = {"other": 0, "false route": 0, "false ask": 0, "hijack": 0, "weather": 0, "routed": 0, "agree": 0}
     misses: list[str] = []
-    with FakeOpenMeteo() as meteo, FakeOllama(script) as fake, tempfile.TemporaryDirectory() as tmp:
+    # (the language model may still be unpacking into its cache there, on the thread that warms it, as the run ends)
+    with FakeOpenMeteo() as meteo, FakeOllama(script) as fake, tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         settings = Settings(ollama_host=fake.url, weather_forecast_url=meteo.url, weather_geocoding_url=meteo.url,
                             gazetteer_index=index, clock=meteo.now.isoformat())
         root = Path(tmp)

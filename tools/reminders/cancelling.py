@@ -11,7 +11,7 @@ from datetime import datetime
 from tools.reading.forms import Forms, Phrases
 from tools.reading.reader import spaced
 from tools.reminders.args import RemindersArgs
-from tools.reminders.due import EN_DAY, PART_HOURS, ZH_DAY, day_said
+from tools.reminders.due import EN_DAY, PART_HOURS, ZH_DAY, day_said, last_word
 
 # One cancelled: by its number ("cancel reminder 2", "取消提醒2号"), or by what it is about or its kind, in either
 # language ("cancel the dentist reminder", "never mind the timer", "取消明天的闹钟", "删除开会那个")
@@ -154,17 +154,15 @@ def read_cancel(text: str, zh: bool, now: datetime) -> tuple[bool, RemindersArgs
     # alone); "it", "that", "the next one" name nothing by themselves ("forget it", "stop this song and go to the
     # next one"): they act only after a reminders turn (:func:`tools.reminders.follow_ups.anaphoric`)
     what_said = cancel.get("what", "")
-    if _corrects_itself(what_said) or _not_one_named(what_said, zh):
+    if _corrects_itself(what_said):
         return True, None  # "cancel the timer… I mean the reminder about the dentist": the model reads which
     if not (zh or any(kind in text.casefold() for kind in ("reminder", "timer", "alarm")) or
-            (_last_word(text) in ("one", "ones") and " and " not in what_said and len(what_said.split()) <= 3
-             and _last_word(what_said) not in ("next", "previous", "other", "same"))):
+            (last_word(text) in ("one", "ones") and " and " not in what_said and len(what_said.split()) <= 3
+             and last_word(what_said) not in ("next", "previous", "other", "same"))):
         return False, None
+    if _not_one_named(what_said, zh):
+        return True, None  # "reminders 2 and 3", "不要取消闹钟": the model reads which, or whether
     if (apart := _day_apart(what_said, zh, now)) is None:  # "all reminders for monday": Monday's, no other
         return True, None
     target = _cancelled(apart[0], text, zh)
     return True, None if target is None else RemindersArgs(action="cancel", target=target, when=apart[1])
-
-
-def _last_word(text: str) -> str:
-    return (text.casefold().split() or [""])[-1]

@@ -277,6 +277,12 @@ def request_text(question: str) -> str:
     return plain(question).strip().rstrip("?？!！。.，, ")
 
 
+def last_word(text: str) -> str:
+    """The last word of ``text``, casefolded ("" for none)."""
+    words = text.casefold().split()
+    return words[-1] if words else ""
+
+
 def plain(text: str) -> str:
     """``text`` as the rules read it: normalised, the other words of a reminder or an alarm as theirs, numbers in
     digits, a time's words as a clock writes it."""

@@ -22,7 +22,7 @@ from tools.reminders.args import RemindersArgs, unread_when_unfit
 from tools.reminders.cancelling import read_cancel
 from tools.reminders.repeats import EN_REPEAT, first_due, repeat_in
 from tools.reminders.times import ZH_PARTS_OF_DAY, reads_time, times_read, times_said
-from tools.reminders.due import (EN_MONTHS, EN_WEEKDAYS, MAX_TEXT, NO_HOUR, due, numbers_as_digits, request_text)
+from tools.reminders.due import (EN_MONTHS, EN_WEEKDAYS, MAX_TEXT, NO_HOUR, due, last_word, numbers_as_digits, request_text)
 from tools.reminders.listing import asks_list, changes_one_set
 from tools.reading.durations import EN_DURATION as _EN_DURATION
 from tools.reading.when import EN_ORDINAL
@@ -246,11 +246,6 @@ def _a_when_word(word: str) -> bool:
     """"tomorrow", "3rd", "6:30", "8am": a word that only says when."""
     figure = word.removesuffix("am").removesuffix("pm").removesuffix("st").removesuffix("nd").removesuffix("rd")
     return not word or word in _WHEN_WORDS or figure.removesuffix("th").replace(":", "").replace(".", "").isdecimal()
-
-
-def _last_word(text: str) -> str:
-    words = text.casefold().split()
-    return words[-1] if words else ""
 
 
 
@@ -545,7 +540,7 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
         text = text[3:].lstrip()
     if kind == "timer" and (said := _FOR_THE.match(text)):  # "a timer for 3 minutes for the eggs": the eggs
         text = text[said.end():].lstrip()
-    if _last_word(text) in ("for", "on", "at", "by", "in") and " " in text:  # "…the dentist for [tomorrow at 11]"
+    if last_word(text) in ("for", "on", "at", "by", "in") and " " in text:  # "…the dentist for [tomorrow at 11]"
         text = text.rsplit(None, 1)[0]
     if not text and rest:
         return None
@@ -556,10 +551,10 @@ def _split_en(body: str, kind: str) -> RemindersArgs | None:
         # "on the 30th of every month": a repeat the reminders do not keep, never one set once
     if text.replace(":", "").isdigit() or set(text.casefold().split()) <= _REQUEST_WORDS:
         text = ""  # "i want a [10 minute timer]", "a brand new [timer]", "an alarm clock", "[12] noon": no subject
-    if _last_word(rest) in ("to", "that", "about"):
+    if last_word(rest) in ("to", "that", "about"):
         return None
     if kind != "timer" and (text.casefold().split()[:1] in (["before"], ["ahead"], ["prior"]) or
-                            _last_word(text) in ("before", "beforehand", "ahead", "prior", "early", "earlier")):
+                            last_word(text) in ("before", "beforehand", "ahead", "prior", "early", "earlier")):
         return None  # "remind me 10 minutes before the meeting", "… about the meeting 15 minutes before": before an
         # event whose time is not said, not in 10 minutes
     return RemindersArgs(action="set", kind="timer" if kind == "timer" else "reminder", when=when, text=text)

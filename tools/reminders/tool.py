@@ -39,8 +39,8 @@ _A_TIME = lazy_compile(r"\b(?:at|by|in|for|after)\s+(?:\d|an?\s|half|one|two|thr
                        r"fifteen|twenty|thirty|forty|fifty|half|couple|few)\s*-?\s*(?:an?\s+)?(?:min(?:ute)?s?|hours?|hrs?|"
                        r"secs?|seconds?|days?|weeks?)\b|\d{1,2}:\d{2}|[点點]|分钟|小时|秒|明天|后天|今晚|早上|晚上|下午|上午|中午|"
                        r"待会|一会", re.IGNORECASE)
-# The user's words asking to cancel, and naming what: a kind, "all", or words of a reminder
-# Every verb the reading's forms cancel with (tools/reminders/reading.py, _CANCELS), and more a model's call may follow
+# The user's words asking to cancel: every verb the rules' forms cancel with (tools/reminders/cancelling.py, _CANCELS),
+# and more a model's call may follow
 _CANCEL_VERB = Phrases(("cancel", "delete", "remove", "clear", "stop", "dismiss", "erase", "disable", "deactivate", "unset",
                         "forget", "drop", "scrap", "kill", "(turn|switch|shut) off", "get rid of", "(never mind|nevermind)",
                         "undo", "(don't|dont) (need|want|bother)", "nix", "ditch", "trash", "wipe", "purge", "call off",
@@ -140,13 +140,14 @@ class Reminders(Tool[RemindersArgs]):
         if target not in ("reminders.alarm", "reminders.timer", "reminders.set"):
             return None
         from tools.reminders.due import numbers_as_digits
+        from tools.reminders.listing import SET_WORDS, changes_one_set
         from tools.reminders.times import times_said
 
-        from tools.reminders.listing import SET_WORDS, changes_one_set
-
         times = times_said(question, self.now())
-        if _two_kinds(tokens(question)) or changes_one_set(tokens(question)):
-            return None  # "wake me up at 7 and set a timer for 5 minutes": two kinds, the model sets each
+        words = tokens(question)
+        if _two_kinds(words) or changes_one_set(words):
+            return None  # "wake me up at 7 and set a timer for 5 minutes": two kinds, the model sets each; "add 5
+            # minutes to the timer": the one running changed
         counted = {1: "one", 2: "two", 3: "three"}.get(len(times), "")  # "two alarms, one at 12 pm and …"
 
         said_with = " ".join(SET_WORDS) if times else _SET_VERBS  # "sound the alarm at 6 am", "please run a timer"
@@ -409,12 +410,12 @@ class Reminders(Tool[RemindersArgs]):
             return ToolResult(ok=False, error="no reminders are pending", fixable=False, message=LocalText(
                 en=f"you have no {'alarms' if alarm else 'timers' if kind == 'timer' else 'reminders'} pending.",
                 zh=f"现在没有待办的{'闹钟' if alarm else '定时器' if kind == 'timer' else '提醒'}。"))
-        if args.action == "cancel" and args.when.strip():  # "all reminders for monday": Monday's, no other
-            pending = self._due_at(pending, args.when.strip())
+        if args.action == "cancel" and (day := args.when.strip()):  # "all reminders for monday": Monday's, no other
+            pending = self._due_at(pending, day)
             if not pending:
                 return ToolResult(ok=False, error="no pending reminder is due then", fixable=False, message=LocalText(
-                    en=f"no pending reminder is due {args.when.strip()} (assistant reminders lists them).",
-                    zh=f"{args.when.strip()}没有待办的提醒(assistant reminders 可以列出来)。"))
+                    en=f"no pending reminder is due {day} (assistant reminders lists them).",
+                    zh=f"{day}没有待办的提醒(assistant reminders 可以列出来)。"))
         which = _ORDINAL.fullmatch(re.sub(r"^(?:my|the)\s+|^我的|(?:\s+(?:one|reminder|timer|alarm))+$|的$", "", target))
         if target == "all":
             chosen = pending
